@@ -1,0 +1,38 @@
+//===- PTODialect.h - the pto dialect ---------------------------*- C++ -*-===//
+#ifndef PTO_DIALECT_PTO_IR_PTODIALECT_H
+#define PTO_DIALECT_PTO_IR_PTODIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "pto/Dialect/PTO/IR/PTOOpsDialect.h.inc"
+#include "pto/Dialect/PTO/IR/Platform.h"
+#include "pto/Dialect/PTO/IR/PTOInterfaces.h"
+
+#define GET_ATTRDEF_CLASSES
+#include "pto/Dialect/PTO/IR/PTOAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "pto/Dialect/PTO/IR/PTOOpsTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "pto/Dialect/PTO/IR/PTOOps.h.inc"
+
+namespace mlir::pto {
+/// The architecture governing `op`: the `arch` of the enclosing pto.kernel,
+/// else a `pto.arch` attribute on an enclosing op, else DAV_2201.
+Arch getArchFor(Operation *op);
+} // namespace mlir::pto
+
+#endif // PTO_DIALECT_PTO_IR_PTODIALECT_H

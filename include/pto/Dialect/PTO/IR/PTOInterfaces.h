@@ -1,0 +1,70 @@
+//===- PTOInterfaces.h - pto op interfaces and traits -----------*- C++ -*-===//
+#ifndef PTO_DIALECT_PTO_IR_PTOINTERFACES_H
+#define PTO_DIALECT_PTO_IR_PTOINTERFACES_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::pto {
+
+/// One valid extent: a known integer, or (in the IR algebra) an `index` value.
+class Extent {
+public:
+  Extent(int64_t constant) : constant(constant) {}
+  Extent(Value value) : value(value) {}
+  bool isConstant() const { return !value; }
+  int64_t getConstant() const {
+    assert(isConstant() && "extent is not a constant");
+    return constant;
+  }
+  Value getValue() const { return value; }
+
+private:
+  int64_t constant = 0;
+  Value value;
+};
+
+/// The operations valid-shape rules are written against. The IR algebra
+/// builds (folded) `arith` ops; the interpreter's algebra evaluates run-time
+/// integers. A failure means "not known here" (e.g. a loop-carried tile).
+class ValidShapeAlgebra {
+public:
+  virtual ~ValidShapeAlgebra() = default;
+  virtual Extent constant(int64_t c) { return Extent(c); }
+  /// The value of an `index` SSA value (an offset or an explicit extent).
+  virtual FailureOr<Extent> index(Value v) = 0;
+  /// The valid extents of a tile, or the dims of a GM tensor.
+  virtual FailureOr<SmallVector<Extent>> validShapeOf(Value shaped) = 0;
+  virtual Extent min(Extent a, Extent b) = 0;
+  virtual Extent max(Extent a, Extent b) = 0;
+  virtual Extent sub(Extent a, Extent b) = 0;
+
+  /// The extent of entry `i` of a mixed static/dynamic list, as stored by
+  /// ops with `static_*` arrays and variadic index operands.
+  FailureOr<Extent> mixed(ArrayRef<int64_t> staticValues, ValueRange dynamic,
+                          unsigned i);
+};
+
+/// Reifies the valid extents of `tile` as IR at the builder's insertion point
+/// (constants folded, `arith.minsi`/`maxsi`/`subi` otherwise). Fails when a
+/// producer does not implement `ValidShapeInferenceOpInterface` (for example
+/// a block argument).
+FailureOr<SmallVector<OpFoldResult>> reifyValidShape(OpBuilder &builder,
+                                                     Location loc, Value tile);
+
+template <typename ConcreteType>
+class CubeOpTrait : public OpTrait::TraitBase<ConcreteType, CubeOpTrait> {};
+template <typename ConcreteType>
+class VectorOpTrait : public OpTrait::TraitBase<ConcreteType, VectorOpTrait> {};
+
+/// Whether `op` runs on the cube core / a vector core.
+inline bool isCubeOp(Operation *op) { return op->hasTrait<CubeOpTrait>(); }
+inline bool isVectorOp(Operation *op) { return op->hasTrait<VectorOpTrait>(); }
+
+} // namespace mlir::pto
+
+#include "pto/Dialect/PTO/IR/PTOInterfaces.h.inc"
+
+#endif // PTO_DIALECT_PTO_IR_PTOINTERFACES_H

@@ -1,0 +1,384 @@
+//===- PTOOps.td - pto operations --------------------------*- tablegen -*-===//
+#ifndef PTO_OPS_TD
+#define PTO_OPS_TD
+
+include "pto/Dialect/PTO/IR/PTODialect.td"
+include "pto/Dialect/PTO/IR/PTOTypes.td"
+include "pto/Dialect/PTO/IR/PTOAttrs.td"
+include "pto/Dialect/PTO/IR/PTOInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def PTO_ValidShapeIface :
+    DeclareOpInterfaceMethods<PTO_ValidShapeInferenceOpInterface>;
+
+//===----------------------------------------------------------------------===//
+// Kernel and structure
+//===----------------------------------------------------------------------===//
+
+def PTO_KernelOp : PTO_Op<"kernel", [
+    IsolatedFromAbove, Symbol, FunctionOpInterface, AutomaticAllocationScope,
+    SingleBlockImplicitTerminator<"ReturnOp">,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "a PyPTO jit kernel: named GM tensor arguments and options";
+  let description = [{
+    A `@pypto.frontend.jit` function. Arguments are GM tensors, named after the
+    Python parameters (`arg_names`, taken from the SSA names in the custom
+    form); outputs are arguments written in place, so there are no results.
+    Compile-time parameters (tile configs, `scale`) are folded into attributes
+    and constants by the front end.
+
+    Options: `arch` (default `DAV_2201`), `runtime_options`, `pass_options`
+    and `combine_axis` (`set_operation_options(combine_axis=...)` as the first
+    statement of the body).
+
+    ```mlir
+    pto.kernel @k(%x: !pto.tensor<?x64xf32>) attributes {
+        arch = #pto.arch<DAV_2201>, combine_axis = true} { ... }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       StrArrayAttr:$arg_names,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<PTO_ArchAttr>:$arch,
+                       OptionalAttr<PTO_RuntimeOptionsAttr>:$runtime_options,
+                       OptionalAttr<PTO_PassOptionsAttr>:$pass_options,
+                       OptionalAttr<BoolAttr>:$combine_axis);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// The architecture, defaulting to DAV_2201.
+    Arch getArchOrDefault() {
+      return getArch() ? *getArch() : Arch::DAV_2201;
+    }
+    /// The block argument named `name`, or null.
+    ::mlir::BlockArgument getArgumentByName(::llvm::StringRef name);
+  }];
+}
+
+def PTO_ReturnOp : PTO_Op<"return", [Pure, HasParent<"KernelOp">, Terminator,
+                                     ReturnLike]> {
+  let summary = "terminates a pto.kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+def PTO_YieldOp : PTO_Op<"yield", [Pure, Terminator, ReturnLike,
+                                   ParentOneOf<["LoopOp", "ScopeOp"]>]> {
+  let summary = "yields values from a pto.loop or pto.scope body";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing yielded */ }]>];
+  let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
+}
+
+def PTO_LoopOp : PTO_Op<"loop", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "pypto.loop: a named dynamic loop, never unrolled by the front end";
+  let description = [{
+    Runs the body for `idx = lower, lower + step, ...` while `idx < upper`
+    (trip count `ceil((upper - lower) / step)`, possibly 0). `name` is the
+    debug label, `idx_name` the name of the index (taken from the SSA name of
+    the induction variable in the custom form). Loop-carried values are
+    `iter_args`, yielded by `pto.yield`; the results are their final values.
+
+    `unroll_list` (innermost loops only) lists unroll factors, `submit_before_loop`
+    and `parallel` mirror the PyPTO flags.
+
+    ```mlir
+    pto.loop "LOOP_s2_dq" %s2_idx = %c0 to %s2_loop step %c1 { ... }
+    %r = pto.loop "L" %i = %c0 to %n step %c1 iter_args(%acc = %init)
+        -> (!pto.tile<64x64xf32>) { ... pto.yield %next : !pto.tile<64x64xf32> }
+    ```
+  }];
+  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
+                       Variadic<AnyType>:$initArgs,
+                       StrAttr:$name, StrAttr:$idx_name,
+                       OptionalAttr<DenseI64ArrayAttr>:$unroll_list,
+                       UnitAttr:$submit_before_loop, UnitAttr:$parallel);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::BlockArgument getInductionVar() { return getBody().getArgument(0); }
+    ::mlir::Block::BlockArgListType getRegionIterArgs() {
+      return getBody().getArguments().drop_front();
+    }
+    YieldOp getYield();
+  }];
+}
+
+def PTO_ScopeOp : PTO_Op<"scope", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+    PTO_ValidShapeIface]> {
+  let summary = "sg_set_scope: ops that must form one subgraph";
+  let description = [{
+    The ops recorded between `set_pass_options(sg_set_scope=id)` and
+    `sg_set_scope=-1`. Values used after the scope are yielded. Ops of one
+    scope id are merged along data edges (all of them with
+    `allow_parallel_merge`); with `allow_cross_scope_merge` the subgraph may
+    absorb unscoped subgraphs; different ids never merge.
+
+    Rules: `id >= 0` (PyPTO's -1 is "no scope": write no region); scopes do
+    not contain loops (each loop body is compiled on its own) nor other
+    scopes; on DAV_2201 a scope is pure cube or pure vector; all scopes of
+    one id carry the same flags (checked by the kernel).
+  }];
+  let arguments = (ins PTO_ScopeAttr:$scope);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "qualified($scope) (`->` `(` qualified(type($results))^ `)`)? $body attr-dict";
+  let hasRegionVerifier = 1;
+}
+
+def PTO_IsLoopBeginOp : PTO_Op<"is_loop_begin", [Pure]> {
+  let summary = "pypto.is_loop_begin: true in the first iteration of a loop";
+  let arguments = (ins Index:$index);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$index attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTO_IsLoopEndOp : PTO_Op<"is_loop_end", [Pure]> {
+  let summary = "pypto.is_loop_end: true in the last iteration of a loop";
+  let arguments = (ins Index:$index);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$index attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars and GM tensors
+//===----------------------------------------------------------------------===//
+
+def PTO_ReadOp : PTO_Op<"read", [MemoryEffects<[MemRead]>]> {
+  let summary = "reads one element of an integer GM tensor as a symbolic scalar";
+  let description = [{
+    `actual_q[b_idx]` in PyPTO: `%q_start = pto.read %actual_q[%b] : !pto.tensor<?xi32>`.
+    The result is an `index`; an index outside the tensor is a run-time fault.
+  }];
+  let arguments = (ins PTO_AnyTensor:$tensor, Variadic<Index>:$indices);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$tensor `[` $indices `]` attr-dict `:` qualified(type($tensor))";
+  let hasVerifier = 1;
+}
+
+def PTO_DimOp : PTO_Op<"dim", [Pure]> {
+  let summary = "a dimension of a GM tensor (`x.shape[i]`)";
+  let arguments = (ins PTO_AnyTensor:$source, I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$source `,` $dim attr-dict `:` qualified(type($source))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def PTO_ReshapeOp : PTO_Op<"reshape", [Pure]> {
+  let summary = "pypto.reshape of a GM tensor";
+  let description = [{
+    `inplace` aliases the source (zero copy; works with dynamic shapes). The
+    new shape mixes static sizes and `index` values; dynamic dims of the result
+    type are exactly the dynamic entries.
+
+    ```mlir
+    %q2 = pto.reshape %q [%total_q, 512] inplace
+        : !pto.tensor<?x8x64xbf16> -> !pto.tensor<?x512xbf16>
+    ```
+  }];
+  let arguments = (ins PTO_AnyTensor:$source, Variadic<Index>:$shape,
+                       DenseI64ArrayAttr:$static_shape, UnitAttr:$inplace);
+  let results = (outs PTO_AnyTensor:$result);
+  let assemblyFormat = [{
+    $source custom<DynamicIndexList>($shape, $static_shape) (`inplace` $inplace^)?
+    attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_ViewOp : PTO_Op<"view", [AttrSizedOperandSegments, PTO_ValidShapeIface,
+                                 DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "pypto.view: a static window at dynamic offsets, with a valid shape";
+  let description = [{
+    A static-shaped window of a GM tensor (or of a tile) at offsets that may be
+    dynamic. The valid extents are `min(max(parentValid - offset, 0), shape)`
+    per dim, intersected with the optional explicit `valid` shape. Data
+    outside the valid region is never relied upon.
+
+    ```mlir
+    %q_i = pto.view %q2[%s1_off, %h_ofs] valid [%a_s1, 64]
+        : !pto.tensor<?x512xbf16> -> !pto.tile<2048x64xbf16>
+    ```
+  }];
+  let arguments = (ins PTO_TileOrTensor:$source,
+                       Variadic<Index>:$offsets,
+                       DenseI64ArrayAttr:$static_offsets,
+                       Variadic<Index>:$valid_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$static_valid_shape);
+  let results = (outs PTO_AnyTile:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def PTO_MatmulOp : PTO_Op<"matmul", [Pure, PTO_CubeOpTrait, PTO_ValidShapeIface]> {
+  let summary = "pypto.matmul: op(A)·op(B) on the cube, out dtype from the result";
+  let description = [{
+    `A` is `[M, K]` (`[K, M]` with `a_trans`), `B` is `[K, N]` (`[N, K]` with
+    `b_trans`); the result is `[M, N]` of the out dtype. `cube_tile` is the
+    `set_cube_tile_shapes` in force. The contraction runs over the valid K.
+  }];
+  let arguments = (ins PTO_AnyTile:$lhs, PTO_AnyTile:$rhs,
+                       UnitAttr:$a_trans, UnitAttr:$b_trans,
+                       PTO_CubeTileAttr:$cube_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+class PTO_VectorOp<string mnemonic, list<Trait> traits = []>
+    : PTO_Op<mnemonic, !listconcat([Pure, PTO_VectorOpTrait, PTO_ValidShapeIface],
+                                   traits)>;
+
+class PTO_BinaryOp<string mnemonic, string pyName, dag extraArgs = (ins)>
+    : PTO_VectorOp<mnemonic> {
+  let summary = "pypto." # pyName # ": elementwise with broadcast or a scalar";
+  let description = [{
+    Both tile operands have the same rank and dtype; a dim of size 1 in one
+    operand broadcasts (data and valid extent) along the other's size, e.g. the
+    `[M, 1]` row statistics against `[M, N]` scores. The right operand may
+    instead be a scalar of the element type (`mul(S, scale)`).
+  }];
+  let arguments = !con((ins PTO_AnyTile:$lhs, PTO_TileOrScalar:$rhs,
+                            OptionalAttr<PTO_VecTileAttr>:$vec_tile), extraArgs);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_AddOp : PTO_BinaryOp<"add", "add">;
+def PTO_SubOp : PTO_BinaryOp<"sub", "sub">;
+def PTO_MulOp : PTO_BinaryOp<"mul", "mul">;
+def PTO_DivOp : PTO_BinaryOp<"div", "div",
+    (ins DefaultValuedAttr<PTO_PrecisionAttr,
+         "::mlir::pto::PrecisionType::HIGH_PRECISION">:$precision)>;
+def PTO_MaxOp : PTO_BinaryOp<"max", "maximum">;
+def PTO_MinOp : PTO_BinaryOp<"min", "minimum">;
+
+class PTO_UnaryOp<string mnemonic, string pyName, dag extraArgs = (ins)>
+    : PTO_VectorOp<mnemonic> {
+  let summary = "pypto." # pyName # ": elementwise";
+  let arguments = !con((ins PTO_AnyTile:$input,
+                            OptionalAttr<PTO_VecTileAttr>:$vec_tile), extraArgs);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def PTO_ExpOp : PTO_UnaryOp<"exp", "exp",
+    (ins DefaultValuedAttr<PTO_PrecisionAttr,
+         "::mlir::pto::PrecisionType::INTRINSIC">:$precision)>;
+def PTO_NegOp : PTO_UnaryOp<"neg", "neg">;
+def PTO_AbsOp : PTO_UnaryOp<"abs", "abs">;
+def PTO_SqrtOp : PTO_UnaryOp<"sqrt", "sqrt">;
+def PTO_RsqrtOp : PTO_UnaryOp<"rsqrt", "rsqrt">;
+def PTO_ReciprocalOp : PTO_UnaryOp<"reciprocal", "reciprocal">;
+
+class PTO_ReduceOp<string mnemonic, string pyName> : PTO_VectorOp<mnemonic> {
+  let summary = "pypto." # pyName # ": reduction over one dim of the valid region";
+  let description = [{
+    Reduces `dim` over the valid region only. With `keepdim` the result keeps
+    the dim with size 1; without, the dim is dropped. The vector tile must not
+    exceed the architecture's reduction tile limit (64 KiB on both archs).
+  }];
+  let arguments = (ins PTO_AnyTile:$input, I64Attr:$dim, UnitAttr:$keepdim,
+                       OptionalAttr<PTO_VecTileAttr>:$vec_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = [{
+    $input `dim` `=` $dim (`keepdim` $keepdim^)? attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_SumOp : PTO_ReduceOp<"sum", "sum">;
+def PTO_AmaxOp : PTO_ReduceOp<"amax", "amax">;
+
+def PTO_CastOp : PTO_VectorOp<"cast"> {
+  let summary = "pypto.cast: dtype conversion with a rounding mode";
+  let description = [{
+    `mode` is PyPTO's CastMode; `NONE` means the default of the dtype pair
+    (RINT for float narrowing, TRUNC for float to int). The verifier rejects
+    pairs and modes the architecture does not support, instead of PyPTO's
+    silent fallback.
+  }];
+  let arguments = (ins PTO_AnyTile:$input,
+                       DefaultValuedAttr<PTO_CastModeAttr,
+                           "::mlir::pto::CastMode::NONE">:$mode,
+                       OptionalAttr<PTO_VecTileAttr>:$vec_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The mode actually applied: `mode`, or the pair's default for NONE.
+    CastMode getEffectiveMode();
+  }];
+}
+
+def PTO_FullOp : PTO_VectorOp<"full"> {
+  let summary = "a tile filled with one constant (fully valid)";
+  let arguments = (ins F64Attr:$value, OptionalAttr<PTO_VecTileAttr>:$vec_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+}
+
+//===----------------------------------------------------------------------===//
+// Writes to GM
+//===----------------------------------------------------------------------===//
+
+class PTO_StoreLikeOp<string mnemonic>
+    : PTO_Op<mnemonic, [PTO_VectorOpTrait, MemoryEffects<[MemRead, MemWrite]>]> {
+  let arguments = (ins PTO_AnyTile:$src, PTO_AnyTensor:$dst,
+                       Variadic<Index>:$offsets, DenseI64ArrayAttr:$static_offsets);
+  let assemblyFormat = [{
+    $src `,` $dst custom<DynamicIndexList>($offsets, $static_offsets)
+    attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_AtomicAddOp : PTO_StoreLikeOp<"atomic_add"> {
+  let summary = "pypto.atomic_add: dst[offsets + i] += src[i] over src's valid region";
+  let description = [{
+    Adds exactly the valid region of `src` into `dst` at `offsets`.
+    `offsets + validExtent <= dst.shape` must hold (checked at run time).
+    Contributions to one element commute; their order is unspecified.
+  }];
+}
+
+def PTO_AssembleOp : PTO_StoreLikeOp<"assemble"> {
+  let summary = "pypto.assemble: writes src's valid region into dst at offsets";
+}
+
+#endif // PTO_OPS_TD

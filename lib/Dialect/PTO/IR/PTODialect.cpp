@@ -1,0 +1,30 @@
+//===- PTODialect.cpp - the pto dialect -----------------------------------===//
+
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+
+#include "pto/Dialect/PTO/IR/PTOOpsDialect.cpp.inc"
+#include "pto/Dialect/PTO/IR/PTOInterfaces.cpp.inc"
+
+void PTODialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "pto/Dialect/PTO/IR/PTOOps.cpp.inc"
+      >();
+}
+
+Arch mlir::pto::getArchFor(Operation *op) {
+  for (Operation *cur = op; cur; cur = cur->getParentOp()) {
+    if (auto kernel = dyn_cast<KernelOp>(cur))
+      return kernel.getArchOrDefault();
+    if (auto attr = cur->getAttrOfType<ArchAttr>("pto.arch"))
+      return attr.getValue();
+  }
+  return Arch::DAV_2201;
+}

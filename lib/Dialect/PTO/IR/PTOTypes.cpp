@@ -1,0 +1,145 @@
+//===- PTOTypes.cpp - pto types -------------------------------------------===//
+
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+
+#define GET_TYPEDEF_CLASSES
+#include "pto/Dialect/PTO/IR/PTOOpsTypes.cpp.inc"
+
+void PTODialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "pto/Dialect/PTO/IR/PTOOpsTypes.cpp.inc"
+      >();
+}
+
+static bool isPTOElementType(Type type) {
+  if (type.isBF16() || type.isF16() || type.isF32())
+    return true;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return true;
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.isSignless() && llvm::is_contained({8u, 16u, 32u, 64u},
+                                                      intType.getWidth());
+  return false;
+}
+
+static int64_t elementByteSize(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// `<` dims `x` element-type `>`; `?` only when `allowDynamic`.
+static ParseResult parseShapeAndElement(AsmParser &parser,
+                                        SmallVectorImpl<int64_t> &shape,
+                                        Type &elementType, bool allowDynamic) {
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, allowDynamic, /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return failure();
+  return success();
+}
+
+static void printShapeAndElement(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                                 Type elementType) {
+  printer << '<';
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim))
+      printer << '?';
+    else
+      printer << dim;
+    printer << 'x';
+  }
+  printer << elementType << '>';
+}
+
+static LogicalResult verifyShapeAndElement(
+    function_ref<InFlightDiagnostic()> emitError, StringRef what,
+    ArrayRef<int64_t> shape, Type elementType, bool allowDynamic) {
+  if (shape.empty())
+    return emitError() << what << " must have rank >= 1";
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim)) {
+      if (!allowDynamic)
+        return emitError() << what
+                           << " dims must be static; use a view's valid shape "
+                              "for run-time extents";
+      continue;
+    }
+    if (dim <= 0)
+      return emitError() << what << " dims must be positive, got " << dim;
+  }
+  if (!isPTOElementType(elementType))
+    return emitError() << what << " element type " << elementType
+                       << " is not one of bf16, f16, f32, i8, i16, i32, i64, "
+                          "f8E4M3FN, f8E5M2";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GMTensorType
+//===----------------------------------------------------------------------===//
+
+Type GMTensorType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parseShapeAndElement(parser, shape, elementType, /*allowDynamic=*/true))
+    return {};
+  return parser.getChecked<GMTensorType>(parser.getContext(), shape,
+                                       elementType);
+}
+
+void GMTensorType::print(AsmPrinter &printer) const {
+  printShapeAndElement(printer, getShape(), getElementType());
+}
+
+LogicalResult GMTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType) {
+  return verifyShapeAndElement(emitError, "!pto.tensor", shape, elementType,
+                               /*allowDynamic=*/true);
+}
+
+GMTensorType GMTensorType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                                 Type elementType) const {
+  return GMTensorType::get(getContext(), shape ? *shape : getShape(),
+                         elementType);
+}
+
+int64_t GMTensorType::getElementByteSize() const {
+  return elementByteSize(getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// TileType
+//===----------------------------------------------------------------------===//
+
+Type TileType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parseShapeAndElement(parser, shape, elementType, /*allowDynamic=*/false))
+    return {};
+  return parser.getChecked<TileType>(parser.getContext(), shape, elementType);
+}
+
+void TileType::print(AsmPrinter &printer) const {
+  printShapeAndElement(printer, getShape(), getElementType());
+}
+
+LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType) {
+  return verifyShapeAndElement(emitError, "!pto.tile", shape, elementType,
+                               /*allowDynamic=*/false);
+}
+
+TileType TileType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                             Type elementType) const {
+  return TileType::get(getContext(), shape ? *shape : getShape(), elementType);
+}
+
+int64_t TileType::getElementByteSize() const {
+  return elementByteSize(getElementType());
+}

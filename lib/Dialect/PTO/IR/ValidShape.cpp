@@ -1,0 +1,241 @@
+//===- ValidShape.cpp - valid-shape rules and their IR reification --------===//
+//
+// Each op states its valid-shape rule once against ValidShapeAlgebra; the IR
+// algebra below materialises it for passes, the interpreter evaluates it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+
+FailureOr<Extent> ValidShapeAlgebra::mixed(ArrayRef<int64_t> staticValues,
+                                           ValueRange dynamic, unsigned i) {
+  if (!ShapedType::isDynamic(staticValues[i]))
+    return constant(staticValues[i]);
+  unsigned dynamicIndex = llvm::count_if(staticValues.take_front(i),
+                                         ShapedType::isDynamic);
+  return index(dynamic[dynamicIndex]);
+}
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+using ExtentsOr = FailureOr<SmallVector<Extent>>;
+
+ExtentsOr ViewOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  ExtentsOr parent = algebra.validShapeOf(getSource());
+  if (failed(parent))
+    return failure();
+  SmallVector<Extent> valid;
+  ArrayRef<int64_t> shape = getResult().getType().getShape();
+  std::optional<ArrayRef<int64_t>> explicitValid = getStaticValidShape();
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    FailureOr<Extent> offset =
+        algebra.mixed(getStaticOffsets(), getOffsets(), d);
+    if (failed(offset))
+      return failure();
+    // min(max(parentValid - offset, 0), viewShape)
+    Extent derived = algebra.min(
+        algebra.max(algebra.sub((*parent)[d], *offset), algebra.constant(0)),
+        algebra.constant(shape[d]));
+    if (explicitValid) {
+      FailureOr<Extent> given =
+          algebra.mixed(*explicitValid, getValidShape(), d);
+      if (failed(given))
+        return failure();
+      derived = algebra.min(*given, derived);
+    }
+    valid.push_back(derived);
+  }
+  return valid;
+}
+
+ExtentsOr MatmulOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  ExtentsOr lhs = algebra.validShapeOf(getLhs());
+  ExtentsOr rhs = algebra.validShapeOf(getRhs());
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  return SmallVector<Extent>{(*lhs)[getATrans() ? 1 : 0],
+                             (*rhs)[getBTrans() ? 0 : 1]};
+}
+
+/// The valid extent of the operand that is not broadcast along each dim.
+static ExtentsOr inferBinary(ValidShapeAlgebra &algebra, Value lhs, Value rhs,
+                             Value result) {
+  ExtentsOr lhsValid = algebra.validShapeOf(lhs);
+  if (failed(lhsValid))
+    return failure();
+  auto rhsType = dyn_cast<TileType>(rhs.getType());
+  if (!rhsType)
+    return lhsValid;
+  ExtentsOr rhsValid = algebra.validShapeOf(rhs);
+  if (failed(rhsValid))
+    return failure();
+  ArrayRef<int64_t> lhsShape = cast<TileType>(lhs.getType()).getShape();
+  ArrayRef<int64_t> resultShape = cast<TileType>(result.getType()).getShape();
+  SmallVector<Extent> valid;
+  for (unsigned d = 0; d < resultShape.size(); ++d) {
+    bool lhsBroadcast = lhsShape[d] == 1 && resultShape[d] != 1;
+    valid.push_back(lhsBroadcast ? (*rhsValid)[d] : (*lhsValid)[d]);
+  }
+  return valid;
+}
+
+#define PTO_BINARY_VALID_SHAPE(OP)                                             \
+  ExtentsOr OP::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {        \
+    return inferBinary(algebra, getLhs(), getRhs(), getResult());              \
+  }
+PTO_BINARY_VALID_SHAPE(AddOp)
+PTO_BINARY_VALID_SHAPE(SubOp)
+PTO_BINARY_VALID_SHAPE(MulOp)
+PTO_BINARY_VALID_SHAPE(DivOp)
+PTO_BINARY_VALID_SHAPE(MaxOp)
+PTO_BINARY_VALID_SHAPE(MinOp)
+#undef PTO_BINARY_VALID_SHAPE
+
+#define PTO_SAME_AS_INPUT_VALID_SHAPE(OP)                                      \
+  ExtentsOr OP::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {        \
+    return algebra.validShapeOf(getInput());                                   \
+  }
+PTO_SAME_AS_INPUT_VALID_SHAPE(ExpOp)
+PTO_SAME_AS_INPUT_VALID_SHAPE(NegOp)
+PTO_SAME_AS_INPUT_VALID_SHAPE(AbsOp)
+PTO_SAME_AS_INPUT_VALID_SHAPE(SqrtOp)
+PTO_SAME_AS_INPUT_VALID_SHAPE(RsqrtOp)
+PTO_SAME_AS_INPUT_VALID_SHAPE(ReciprocalOp)
+PTO_SAME_AS_INPUT_VALID_SHAPE(CastOp)
+#undef PTO_SAME_AS_INPUT_VALID_SHAPE
+
+static ExtentsOr inferReduce(ValidShapeAlgebra &algebra, Value input,
+                             int64_t dim, bool keepdim) {
+  ExtentsOr valid = algebra.validShapeOf(input);
+  if (failed(valid))
+    return failure();
+  if (keepdim)
+    (*valid)[dim] = algebra.constant(1);
+  else
+    valid->erase(valid->begin() + dim);
+  return valid;
+}
+
+ExtentsOr SumOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  return inferReduce(algebra, getInput(), getDim(), getKeepdim());
+}
+ExtentsOr AmaxOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  return inferReduce(algebra, getInput(), getDim(), getKeepdim());
+}
+
+ExtentsOr FullOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  SmallVector<Extent> valid;
+  for (int64_t d : getResult().getType().getShape())
+    valid.push_back(algebra.constant(d));
+  return valid;
+}
+
+ExtentsOr ScopeOp::inferValidShape(ValidShapeAlgebra &algebra,
+                                   unsigned resultIndex) {
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  return algebra.validShapeOf(yield.getValues()[resultIndex]);
+}
+
+//===----------------------------------------------------------------------===//
+// IR algebra
+//===----------------------------------------------------------------------===//
+
+namespace {
+class IRValidShapeAlgebra : public ValidShapeAlgebra {
+public:
+  IRValidShapeAlgebra(OpBuilder &builder, Location loc)
+      : builder(builder), loc(loc) {}
+
+  FailureOr<Extent> index(Value v) override {
+    APInt constant;
+    if (matchPattern(v, m_ConstantInt(&constant)))
+      return Extent(constant.getSExtValue());
+    return Extent(v);
+  }
+
+  ExtentsOr validShapeOf(Value shaped) override {
+    if (auto tensor = dyn_cast<GMTensorType>(shaped.getType())) {
+      SmallVector<Extent> dims;
+      for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+        if (ShapedType::isDynamic(size))
+          dims.push_back(
+              Extent(builder.create<DimOp>(loc, shaped, d).getResult()));
+        else
+          dims.push_back(Extent(size));
+      }
+      return dims;
+    }
+    auto it = cache.find(shaped);
+    if (it != cache.end())
+      return it->second;
+    auto result = dyn_cast<OpResult>(shaped);
+    if (!result)
+      return failure();
+    auto iface = dyn_cast<ValidShapeInferenceOpInterface>(result.getOwner());
+    if (!iface)
+      return failure();
+    ExtentsOr valid = iface.inferValidShape(*this, result.getResultNumber());
+    if (succeeded(valid))
+      cache[shaped] = *valid;
+    return valid;
+  }
+
+  Extent min(Extent a, Extent b) override {
+    if (a.isConstant() && b.isConstant())
+      return std::min(a.getConstant(), b.getConstant());
+    return build<arith::MinSIOp>(a, b);
+  }
+  Extent max(Extent a, Extent b) override {
+    if (a.isConstant() && b.isConstant())
+      return std::max(a.getConstant(), b.getConstant());
+    return build<arith::MaxSIOp>(a, b);
+  }
+  Extent sub(Extent a, Extent b) override {
+    if (a.isConstant() && b.isConstant())
+      return a.getConstant() - b.getConstant();
+    if (b.isConstant() && b.getConstant() == 0)
+      return a;
+    return build<arith::SubIOp>(a, b);
+  }
+
+private:
+  Value materialize(Extent e) {
+    if (!e.isConstant())
+      return e.getValue();
+    return builder.create<arith::ConstantIndexOp>(loc, e.getConstant());
+  }
+  template <typename OpTy>
+  Extent build(Extent a, Extent b) {
+    return Extent(
+        builder.create<OpTy>(loc, materialize(a), materialize(b)).getResult());
+  }
+
+  OpBuilder &builder;
+  Location loc;
+  llvm::DenseMap<Value, SmallVector<Extent>> cache;
+};
+} // namespace
+
+FailureOr<SmallVector<OpFoldResult>>
+mlir::pto::reifyValidShape(OpBuilder &builder, Location loc, Value tile) {
+  IRValidShapeAlgebra algebra(builder, loc);
+  ExtentsOr valid = algebra.validShapeOf(tile);
+  if (failed(valid))
+    return failure();
+  SmallVector<OpFoldResult> result;
+  for (const Extent &e : *valid) {
+    if (e.isConstant())
+      result.push_back(builder.getIndexAttr(e.getConstant()));
+    else
+      result.push_back(e.getValue());
+  }
+  return result;
+}

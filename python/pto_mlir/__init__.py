@@ -1,0 +1,1 @@
+"""pto-mlir Python helpers (host-side goldens and test tooling; no compiler bindings)."""

@@ -1,0 +1,64 @@
+"""On-disk tensor convention shared by the golden and the C++ tools.
+
+Every tensor is one ``.npy`` file (format 1.0, little-endian, C order):
+
+* ``bf16``  -> ``<u2`` holding the raw BF16 bit patterns (NumPy has no bfloat16;
+  widen with ``bf16_bits_to_f32``, i.e. ``float32(bits << 16)``);
+* ``fp32``  -> ``<f4``;
+* ``int32`` -> ``<i4``.
+
+The .npy header alone cannot tell a BF16 tensor from a genuine uint16 one, so
+writers also record the logical dtype in a manifest (``case.json`` for SK-16).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .bf16 import f32_to_bf16_bits
+
+STORAGE = {"bf16": np.dtype("<u2"), "fp32": np.dtype("<f4"), "int32": np.dtype("<i4")}
+
+
+def to_storage(array, dtype_name: str) -> np.ndarray:
+    """Return ``array`` in the storage dtype of ``dtype_name``.
+
+    For ``bf16``, uint16 input is taken as bit patterns and float input is
+    rounded with RNE (the default A2/A3 cast).
+    """
+    if dtype_name not in STORAGE:
+        raise ValueError(f"unknown dtype name {dtype_name!r}; expected one of {sorted(STORAGE)}")
+    a = np.asarray(array)
+    if dtype_name == "bf16":
+        if a.dtype == np.uint16:
+            out = a
+        elif np.issubdtype(a.dtype, np.floating):
+            out = f32_to_bf16_bits(a)
+        else:
+            raise TypeError(f"bf16 tensor needs uint16 bits or floats, got {a.dtype}")
+    elif dtype_name == "fp32":
+        if not np.issubdtype(a.dtype, np.floating):
+            raise TypeError(f"fp32 tensor needs floats, got {a.dtype}")
+        out = a
+    else:
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"int32 tensor needs integers, got {a.dtype}")
+        if a.size and (a.min() < -(2**31) or a.max() >= 2**31):
+            raise ValueError("int32 tensor out of range")
+        out = a
+    return np.ascontiguousarray(out, dtype=STORAGE[dtype_name])
+
+
+def save_tensor(path: str | os.PathLike, array, dtype_name: str) -> None:
+    """Write ``array`` as ``dtype_name`` following the module convention."""
+    np.save(path, to_storage(array, dtype_name), allow_pickle=False)
+
+
+def load_tensor(path: str | os.PathLike, dtype_name: str | None = None) -> np.ndarray:
+    """Load a tensor; with ``dtype_name`` also check its storage dtype."""
+    a = np.load(path, allow_pickle=False)
+    if dtype_name is not None and a.dtype != STORAGE[dtype_name]:
+        raise TypeError(f"{path}: expected {dtype_name} stored as {STORAGE[dtype_name]}, got {a.dtype}")
+    return a

@@ -1,0 +1,6 @@
+"""Make the in-tree ``pto_mlir`` package importable without installation."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -1,0 +1,29 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "PTO"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.pto_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%{pto_src_root}", config.pto_src_root))
+config.substitutions.append(("%{pto_obj_root}", config.pto_obj_root))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.pto_tools_dir, config.llvm_tools_dir]
+tools = ["pto-opt", "not", "count", "split-file"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PYTHONPATH",
+                             os.path.join(config.pto_src_root, "python"),
+                             append_path=True)

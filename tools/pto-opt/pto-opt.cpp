@@ -1,0 +1,27 @@
+//===- pto-opt.cpp - the pto optimizer driver -----------------------------===//
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::pto::PTODialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::index::IndexDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect>();
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerInlinerPass();
+  mlir::registerSymbolDCEPass();
+  mlir::pto::registerPTOPasses();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "pto-opt: the pto-mlir optimizer\n", registry));
+}
