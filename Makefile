@@ -6,7 +6,7 @@ BUILD_TYPE ?= Release
 PYTHON ?= /usr/bin/python3
 LLVM_DIR ?= /usr/lib/llvm-22
 
-.PHONY: all deps configure build test check-lit check-python sk16 docs clean
+.PHONY: all deps configure build test check-lit check-python sk16 bench docs clean
 
 all: build
 
@@ -34,18 +34,22 @@ check-lit:
 	ninja -C $(BUILD) check-pto
 
 check-python:
-	cd python && $(PYTHON) -m pytest -q tests
+	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q tests
 
 # The main job: SK-16 through the toolchain (today: parse, verify, round trip,
-# summary).
+# summary, and numerics through pto-run against the NumPy golden).
 sk16: build
-	./scripts/run-sk16.sh $(BUILD)
+	PYTHON=$(PYTHON) ./scripts/run-sk16.sh $(BUILD)
 
 # Regenerates docs/ from ODS and Passes.td (a lit test checks they are current).
 docs: build
 	ninja -C $(BUILD) mlir-doc
 	cp $(BUILD)/docs/Dialects/PTODialect.md docs/Dialects/PTODialect.md
 	cp $(BUILD)/docs/PTOPasses.md docs/PTOPasses.md
+
+# pto-run vs the NumPy golden on the A3 validation shape (1x8x4096x4096x128).
+bench: build
+	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/sk16_interpreter.py
 
 clean:
 	rm -rf $(BUILD)

@@ -6,13 +6,14 @@
 // heads N = 8, head dim D = 64, s1_tile = 2048, s2_tile = 2048,
 // c_tile = [[256, 512], [128, 256], [128, 512]], v_tile_s = [64, 256], v_tile_d = [256, 256].
 // K and V are reshaped with total_kv (the reference's Q-side total is wrong for
-// cross attention, sk16.md §8.1).
+// cross attention, sk16.md §8.1). actual_q/actual_kv are cumulative offsets
+// (`pto.cumulative`: start at 0, never decrease; checked by pto-run).
 pto.kernel @sk16_attention_backward(
     %q: !pto.tensor<?x8x64xbf16>, %k: !pto.tensor<?x8x64xbf16>, %v: !pto.tensor<?x8x64xbf16>,
     %o: !pto.tensor<?x8x64xbf16>, %do: !pto.tensor<?x8x64xbf16>,
     %l_input: !pto.tensor<?x8x1xf32>, %m_input: !pto.tensor<?x8x1xf32>,
     %dq: !pto.tensor<?x512xf32>, %dk: !pto.tensor<?x512xf32>, %dv: !pto.tensor<?x512xf32>,
-    %actual_q: !pto.tensor<?xi32>, %actual_kv: !pto.tensor<?xi32>)
+    %actual_q: !pto.tensor<?xi32> {pto.cumulative}, %actual_kv: !pto.tensor<?xi32> {pto.cumulative})
     attributes {
       arch = #pto.arch<DAV_2201>,
       // set_operation_options(combine_axis=True), first statement of the body.

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # The main job: runs the canonical SK-16 program through the toolchain.
-# Today: parse + verify, a pretty and a generic round trip that must be stable,
-# and a summary of what the kernel contains. Outputs go to $BUILD/sk16/.
+#  1. pto-opt parses and verifies SK-16 (D = 128 and D = 64); its pretty and
+#     generic round trips must be stable; a summary of the kernel is printed.
+#  2. pto-run executes SK-16 on host memory for a fixed-length and a
+#     cross-attention varlen case, and dQ/dK/dV are compared with the NumPy
+#     golden (rtol 2^-7, atol 1e-4).
+# Outputs go to $BUILD/sk16/.
 set -euo pipefail
 build=${1:-build}
+python=${PYTHON:-/usr/bin/python3}
 opt="$build/bin/pto-opt"
+run="$build/bin/pto-run"
 out="$build/sk16"
 mkdir -p "$out"
 for src in examples/sk16_attention_backward.mlir examples/sk16_attention_backward_d64.mlir; do
@@ -17,3 +23,17 @@ for src in examples/sk16_attention_backward.mlir examples/sk16_attention_backwar
   echo "== $src: parsed, verified, round trips stable (pretty and generic) -> $out/$name.mlir"
 done
 "$opt" examples/sk16_attention_backward.mlir --pto-summary -o /dev/null
+
+# Numerics: test_01 (8 x 8 x 320 x 320 x 64) and test_09 (varlen cross attention).
+for case in test_01 test_09; do
+  dir="$out/$case"
+  rm -rf "$dir"
+  (cd python && "$python" -m pto_mlir.golden.sk16 --case "$case" --out "../$dir" > /dev/null)
+  args=()
+  for arg in q k v o do l_input m_input dq dk dv actual_q actual_kv; do
+    args+=(--input "$arg=$dir/$arg.npy")
+  done
+  echo "== pto-run examples/sk16_attention_backward_d64.mlir on $case -> $dir"
+  "$run" examples/sk16_attention_backward_d64.mlir "${args[@]}" --output-dir "$dir" --run-stats
+  (cd python && "$python" -m pto_mlir.golden.sk16 --compare "../$dir")
+done

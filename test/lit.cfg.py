@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pto_tools_dir, config.llvm_tools_dir]
-tools = ["pto-opt", "not", "count", "split-file"]
+tools = ["pto-opt", "pto-run", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PYTHONPATH",
                              os.path.join(config.pto_src_root, "python"),

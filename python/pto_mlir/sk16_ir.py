@@ -87,13 +87,14 @@ def emit(cfg: Sk16Config) -> str:
 // heads N = {N}, head dim D = {D}, s1_tile = {T1}, s2_tile = {T2},
 // c_tile = [[{mL0}, {mL1}], [{kL0}, {kL1}], [{nL0}, {nL1}]], v_tile_s = [{_ints(cfg.v_tile_s)}], v_tile_d = [{_ints(cfg.v_tile_d)}].
 // K and V are reshaped with total_kv (the reference's Q-side total is wrong for
-// cross attention, sk16.md §8.1).
+// cross attention, sk16.md §8.1). actual_q/actual_kv are cumulative offsets
+// (`pto.cumulative`: start at 0, never decrease; checked by pto-run).
 pto.kernel @{cfg.kernel_name}(
     %q: {in3}, %k: {in3}, %v: {in3},
     %o: {in3}, %do: {in3},
     %l_input: {stat3}, %m_input: {stat3},
     %dq: {out2}, %dk: {out2}, %dv: {out2},
-    %actual_q: {off}, %actual_kv: {off})
+    %actual_q: {off} {{pto.cumulative}}, %actual_kv: {off} {{pto.cumulative}})
     attributes {{
       arch = #pto.arch<{cfg.arch}>,
       // set_operation_options(combine_axis=True), first statement of the body.

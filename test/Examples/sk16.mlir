@@ -10,7 +10,7 @@
 
 // CHECK-LABEL: pto.kernel @sk16_attention_backward(
 // CHECK-SAME: %q: !pto.tensor<?x8x128xbf16>
-// CHECK-SAME: %actual_kv: !pto.tensor<?xi32>)
+// CHECK-SAME: %actual_kv: !pto.tensor<?xi32> {pto.cumulative})
 // CHECK-SAME: arch = #pto.arch<DAV_2201>
 // CHECK-SAME: combine_axis = true
 // CHECK-SAME: pass_options = #pto.pass_options<cube_l1_reuse_setting = {-1 : 1, 0 : 4}>

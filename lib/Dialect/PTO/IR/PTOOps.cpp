@@ -158,8 +158,11 @@ void KernelOp::print(OpAsmPrinter &p) {
       {getSymNameAttrName(), getFunctionTypeAttrName(), getArgNamesAttrName(),
        getArgAttrsAttrName(), getResAttrsAttrName()});
   p << ' ';
+  // The implicit pto.return is elided unless it carries attributes.
+  Operation *terminator = getBody().front().getTerminator();
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
-                /*printBlockTerminators=*/false);
+                /*printBlockTerminators=*/terminator &&
+                    !terminator->getAttrDictionary().empty());
 }
 
 void KernelOp::getAsmBlockArgumentNames(Region &region,
@@ -203,6 +206,22 @@ LogicalResult KernelOp::verify() {
                               "(!pto.tensor). Fold compile-time parameters "
                               "(tile configs, scale) into attributes and "
                               "constants";
+  }
+  // `pto.cumulative` marks varlen offsets (actual_q): 1-D integer tensors
+  // whose run-time contract (start at 0, never decrease) pto-run checks.
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    Attribute cumulative = getArgAttr(i, "pto.cumulative");
+    if (!cumulative)
+      continue;
+    auto tensor = cast<GMTensorType>(type.getInput(i));
+    if (!isa<UnitAttr>(cumulative) || tensor.getRank() != 1 ||
+        !isa<IntegerType>(tensor.getElementType()))
+      return emitOpError() << "argument '"
+                           << cast<StringAttr>(getArgNames()[i]).getValue()
+                           << "' is marked pto.cumulative but has type "
+                           << tensor
+                           << "; cumulative offsets are a unit attribute on a "
+                              "1-D integer tensor";
   }
   if (RuntimeOptionsAttr options = getRuntimeOptionsAttr()) {
     if (ArrayAttr ready = options.getReadyOnHostTensors()) {
@@ -280,7 +299,7 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     if (iterArgs.size() != resultTypes.size())
       return parser.emitError(parser.getNameLoc())
-             << "pto.loop has " << iterArgs.size() << " iter_args but "
+             << "has " << iterArgs.size() << " iter_args but "
              << resultTypes.size() << " result types";
     for (auto [arg, type] : llvm::zip(iterArgs, resultTypes)) {
       arg.type = type;
@@ -298,8 +317,11 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.attributes.set(getNameAttrName(result.name),
                         builder.getStringAttr(name));
-  result.attributes.set(getIdxNameAttrName(result.name),
-                        builder.getStringAttr(iv.ssaName.name.drop_front()));
+  // idx_name is the SSA name of the index unless the printer had to spell it
+  // out (see LoopOp::print).
+  if (!result.attributes.get(getIdxNameAttrName(result.name)))
+    result.attributes.set(getIdxNameAttrName(result.name),
+                          builder.getStringAttr(iv.ssaName.name.drop_front()));
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, regionArgs))
     return failure();
@@ -321,11 +343,23 @@ void LoopOp::print(OpAsmPrinter &p) {
                           });
     p << ") -> (" << getResultTypes() << ')';
   }
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getNameAttrName(), getIdxNameAttrName()});
+  // The index prints under its idx_name unless that name is taken in the
+  // enclosing scope (e.g. by a kernel argument) and the printer renamed it;
+  // then idx_name is printed explicitly so that it survives a round trip.
+  std::string ivName;
+  llvm::raw_string_ostream ivOs(ivName);
+  p.printOperand(getInductionVar(), ivOs);
+  SmallVector<StringRef, 2> elided = {getNameAttrName()};
+  if (StringRef(ivName).drop_front() == getIdxName())
+    elided.push_back(getIdxNameAttrName());
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), elided);
   p << ' ';
+  // The implicit pto.yield is elided when it yields nothing and carries no
+  // attributes.
+  Operation *terminator = getBody().front().getTerminator();
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
-                /*printBlockTerminators=*/!getInitArgs().empty());
+                /*printBlockTerminators=*/!getInitArgs().empty() ||
+                    (terminator && !terminator->getAttrDictionary().empty()));
 }
 
 void LoopOp::getAsmBlockArgumentNames(Region &region,
@@ -497,8 +531,9 @@ LogicalResult ReadOp::verify() {
 
 LogicalResult DimOp::verify() {
   int64_t rank = getSource().getType().getRank();
-  if (static_cast<int64_t>(getDim()) < 0 || static_cast<int64_t>(getDim()) >= rank)
-    return emitOpError() << "dim " << getDim() << " is out of range for a rank-"
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0 || dim >= rank)
+    return emitOpError() << "dim " << dim << " is out of range for a rank-"
                          << rank << " tensor";
   return success();
 }

@@ -33,12 +33,15 @@ static int64_t elementByteSize(Type type) {
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
-/// `<` dims `x` element-type `>`; `?` only when `allowDynamic`.
+/// `<` dims `x` element-type `>`. `?` is always accepted here: the type
+/// verifiers reject it where it is not allowed, with a better message than the
+/// parser's "expected static shape".
 static ParseResult parseShapeAndElement(AsmParser &parser,
                                         SmallVectorImpl<int64_t> &shape,
-                                        Type &elementType, bool allowDynamic) {
+                                        Type &elementType) {
   if (parser.parseLess() ||
-      parser.parseDimensionList(shape, allowDynamic, /*withTrailingX=*/true) ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseGreater())
     return failure();
   return success();
@@ -87,7 +90,7 @@ static LogicalResult verifyShapeAndElement(
 Type GMTensorType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
-  if (parseShapeAndElement(parser, shape, elementType, /*allowDynamic=*/true))
+  if (parseShapeAndElement(parser, shape, elementType))
     return {};
   return parser.getChecked<GMTensorType>(parser.getContext(), shape,
                                        elementType);
@@ -120,7 +123,7 @@ int64_t GMTensorType::getElementByteSize() const {
 Type TileType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
-  if (parseShapeAndElement(parser, shape, elementType, /*allowDynamic=*/false))
+  if (parseShapeAndElement(parser, shape, elementType))
     return {};
   return parser.getChecked<TileType>(parser.getContext(), shape, elementType);
 }

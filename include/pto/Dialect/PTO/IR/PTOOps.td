@@ -37,6 +37,10 @@ def PTO_KernelOp : PTO_Op<"kernel", [
     and `combine_axis` (`set_operation_options(combine_axis=...)` as the first
     statement of the body).
 
+    The argument attribute `pto.cumulative` marks a 1-D integer tensor of
+    cumulative varlen offsets (SK-16's `actual_q`, `actual_kv`): it starts at 0
+    and never decreases, which `pto-run` checks before running.
+
     ```mlir
     pto.kernel @k(%x: !pto.tensor<?x64xf32>) attributes {
         arch = #pto.arch<DAV_2201>, combine_axis = true} { ... }

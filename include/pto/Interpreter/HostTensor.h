@@ -1,0 +1,56 @@
+//===- HostTensor.h - GM tensors on host memory, .npy I/O ------*- C++ -*-===//
+#ifndef PTO_INTERPRETER_HOSTTENSOR_H
+#define PTO_INTERPRETER_HOSTTENSOR_H
+
+#include "mlir/IR/Types.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::pto::interp {
+
+/// Element types a GM tensor can hold on the host. BF16 is kept as its 16-bit
+/// pattern, exactly as in a `.npy` file of dtype `<u2`.
+enum class ElementKind { BF16, F16, F32, I8, I16, I32, I64 };
+
+/// The kind for an MLIR element type, or std::nullopt (e.g. fp8).
+std::optional<ElementKind> getElementKind(Type type);
+int64_t getByteSize(ElementKind kind);
+/// The NumPy dtype string of a kind (`<u2` for BF16).
+StringRef getNumpyDescr(ElementKind kind);
+StringRef getKindName(ElementKind kind); // "bf16", "f32", ...
+
+/// A dense row-major tensor in host memory.
+struct HostTensor {
+  ElementKind kind = ElementKind::F32;
+  SmallVector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+
+  HostTensor() = default;
+  HostTensor(ElementKind kind, ArrayRef<int64_t> shape);
+
+  int64_t getNumElements() const;
+  /// Reads element `i` (row-major) widened to double (exact for every kind).
+  double load(int64_t i) const;
+  /// Reads element `i` as float (BF16/F16 widened exactly).
+  float loadFloat(int64_t i) const;
+  /// Stores `value` into element `i`; float kinds round to nearest even.
+  void storeFloat(int64_t i, float value);
+  int64_t loadInt(int64_t i) const;
+  void storeInt(int64_t i, int64_t value);
+  std::string shapeString() const;
+};
+
+/// Reads a NumPy `.npy` file (format 1.0-3.0, little-endian, C order).
+llvm::Expected<HostTensor> readNpy(StringRef path);
+/// Writes `tensor` as a `.npy` file (BF16 as `<u2` bit patterns).
+llvm::Error writeNpy(StringRef path, const HostTensor &tensor);
+
+} // namespace mlir::pto::interp
+
+#endif // PTO_INTERPRETER_HOSTTENSOR_H

@@ -1,0 +1,308 @@
+//===- HostTensor.cpp - GM tensors on host memory, .npy I/O ---------------===//
+
+#include "pto/Interpreter/HostTensor.h"
+#include "pto/Interpreter/Numerics.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::interp;
+
+std::optional<ElementKind> interp::getElementKind(Type type) {
+  if (type.isBF16())
+    return ElementKind::BF16;
+  if (type.isF16())
+    return ElementKind::F16;
+  if (type.isF32())
+    return ElementKind::F32;
+  if (type.isSignlessInteger(8))
+    return ElementKind::I8;
+  if (type.isSignlessInteger(16))
+    return ElementKind::I16;
+  if (type.isSignlessInteger(32))
+    return ElementKind::I32;
+  if (type.isSignlessInteger(64))
+    return ElementKind::I64;
+  return std::nullopt;
+}
+
+int64_t interp::getByteSize(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::I8:
+    return 1;
+  case ElementKind::BF16:
+  case ElementKind::F16:
+  case ElementKind::I16:
+    return 2;
+  case ElementKind::F32:
+  case ElementKind::I32:
+    return 4;
+  case ElementKind::I64:
+    return 8;
+  }
+  return 4;
+}
+
+StringRef interp::getNumpyDescr(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::BF16:
+    return "<u2";
+  case ElementKind::F16:
+    return "<f2";
+  case ElementKind::F32:
+    return "<f4";
+  case ElementKind::I8:
+    return "|i1";
+  case ElementKind::I16:
+    return "<i2";
+  case ElementKind::I32:
+    return "<i4";
+  case ElementKind::I64:
+    return "<i8";
+  }
+  return "";
+}
+
+StringRef interp::getKindName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::BF16:
+    return "bf16";
+  case ElementKind::F16:
+    return "f16";
+  case ElementKind::F32:
+    return "f32";
+  case ElementKind::I8:
+    return "i8";
+  case ElementKind::I16:
+    return "i16";
+  case ElementKind::I32:
+    return "i32";
+  case ElementKind::I64:
+    return "i64";
+  }
+  return "";
+}
+
+HostTensor::HostTensor(ElementKind kind, ArrayRef<int64_t> shape)
+    : kind(kind), shape(shape.begin(), shape.end()) {
+  bytes.assign(getNumElements() * getByteSize(kind), 0);
+}
+
+int64_t HostTensor::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+template <typename T>
+static T loadAs(const std::vector<uint8_t> &bytes, int64_t i) {
+  T value;
+  std::memcpy(&value, bytes.data() + i * sizeof(T), sizeof(T));
+  return value;
+}
+
+template <typename T>
+static void storeAs(std::vector<uint8_t> &bytes, int64_t i, T value) {
+  std::memcpy(bytes.data() + i * sizeof(T), &value, sizeof(T));
+}
+
+float HostTensor::loadFloat(int64_t i) const {
+  switch (kind) {
+  case ElementKind::BF16:
+    return bf16ToFloat(loadAs<uint16_t>(bytes, i));
+  case ElementKind::F16:
+    return static_cast<float>(loadAs<_Float16>(bytes, i));
+  case ElementKind::F32:
+    return loadAs<float>(bytes, i);
+  default:
+    return static_cast<float>(loadInt(i));
+  }
+}
+
+double HostTensor::load(int64_t i) const {
+  switch (kind) {
+  case ElementKind::BF16:
+  case ElementKind::F16:
+  case ElementKind::F32:
+    return loadFloat(i);
+  default:
+    return static_cast<double>(loadInt(i));
+  }
+}
+
+void HostTensor::storeFloat(int64_t i, float value) {
+  switch (kind) {
+  case ElementKind::BF16:
+    return storeAs<uint16_t>(bytes, i, floatToBF16(value, CastMode::RINT));
+  case ElementKind::F16:
+    return storeAs<_Float16>(bytes, i, static_cast<_Float16>(value));
+  case ElementKind::F32:
+    return storeAs<float>(bytes, i, value);
+  default:
+    return storeInt(i, static_cast<int64_t>(value));
+  }
+}
+
+int64_t HostTensor::loadInt(int64_t i) const {
+  switch (kind) {
+  case ElementKind::I8:
+    return loadAs<int8_t>(bytes, i);
+  case ElementKind::I16:
+    return loadAs<int16_t>(bytes, i);
+  case ElementKind::I32:
+    return loadAs<int32_t>(bytes, i);
+  case ElementKind::I64:
+    return loadAs<int64_t>(bytes, i);
+  default:
+    return static_cast<int64_t>(loadFloat(i));
+  }
+}
+
+void HostTensor::storeInt(int64_t i, int64_t value) {
+  switch (kind) {
+  case ElementKind::I8:
+    return storeAs<int8_t>(bytes, i, static_cast<int8_t>(value));
+  case ElementKind::I16:
+    return storeAs<int16_t>(bytes, i, static_cast<int16_t>(value));
+  case ElementKind::I32:
+    return storeAs<int32_t>(bytes, i, static_cast<int32_t>(value));
+  case ElementKind::I64:
+    return storeAs<int64_t>(bytes, i, value);
+  default:
+    return storeFloat(i, static_cast<float>(value));
+  }
+}
+
+std::string HostTensor::shapeString() const {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
+//===----------------------------------------------------------------------===//
+// .npy
+//===----------------------------------------------------------------------===//
+
+static llvm::Error npyError(StringRef path, const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "'" + path + "': " + message);
+}
+
+/// The value text of `'key': value` in a NumPy header dict.
+static std::optional<StringRef> headerField(StringRef header, StringRef key) {
+  std::string quoted = ("'" + key + "'").str();
+  size_t pos = header.find(quoted);
+  if (pos == StringRef::npos)
+    return std::nullopt;
+  StringRef rest = header.drop_front(pos + quoted.size()).ltrim();
+  if (!rest.consume_front(":"))
+    return std::nullopt;
+  return rest.ltrim();
+}
+
+llvm::Expected<HostTensor> interp::readNpy(StringRef path) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!file)
+    return npyError(path, "cannot read: " + file.getError().message());
+  StringRef data = (*file)->getBuffer();
+  if (!data.starts_with("\x93NUMPY") || data.size() < 10)
+    return npyError(path, "not a .npy file (bad magic)");
+  uint8_t major = data[6];
+  size_t headerLen, headerStart;
+  if (major == 1) {
+    headerLen = uint8_t(data[8]) | (uint8_t(data[9]) << 8);
+    headerStart = 10;
+  } else if (major == 2 || major == 3) {
+    if (data.size() < 12)
+      return npyError(path, "truncated header");
+    headerLen = uint32_t(uint8_t(data[8])) | (uint32_t(uint8_t(data[9])) << 8) |
+                (uint32_t(uint8_t(data[10])) << 16) |
+                (uint32_t(uint8_t(data[11])) << 24);
+    headerStart = 12;
+  } else {
+    return npyError(path, "unsupported .npy version " + Twine(int(major)));
+  }
+  if (headerStart + headerLen > data.size())
+    return npyError(path, "truncated header");
+  StringRef header = data.substr(headerStart, headerLen);
+
+  std::optional<StringRef> descr = headerField(header, "descr");
+  std::optional<StringRef> fortran = headerField(header, "fortran_order");
+  std::optional<StringRef> shapeText = headerField(header, "shape");
+  if (!descr || !fortran || !shapeText)
+    return npyError(path, "header lacks descr, fortran_order or shape");
+  if (fortran->starts_with("True"))
+    return npyError(path, "Fortran-order arrays are not supported; save a "
+                          "C-contiguous array (np.ascontiguousarray)");
+  StringRef descrValue = descr->drop_front().take_until(
+      [](char c) { return c == '\'' || c == '"'; });
+  std::optional<ElementKind> kind;
+  for (ElementKind k : {ElementKind::BF16, ElementKind::F16, ElementKind::F32,
+                        ElementKind::I8, ElementKind::I16, ElementKind::I32,
+                        ElementKind::I64})
+    if (getNumpyDescr(k) == descrValue ||
+        (k == ElementKind::I8 && descrValue == "<i1"))
+      kind = k;
+  if (!kind)
+    return npyError(path, "dtype '" + descrValue +
+                              "' is not supported; use <u2 (bf16 bit "
+                              "patterns), <f2, <f4, |i1, <i2, <i4 or <i8");
+  if (!shapeText->consume_front("("))
+    return npyError(path, "malformed shape in header");
+  StringRef dims = shapeText->take_until([](char c) { return c == ')'; });
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  dims.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    part = part.trim();
+    if (part.empty())
+      continue;
+    int64_t d;
+    if (part.getAsInteger(10, d) || d < 0)
+      return npyError(path, "malformed shape entry '" + part + "'");
+    shape.push_back(d);
+  }
+  HostTensor tensor(*kind, shape);
+  size_t payload = data.size() - headerStart - headerLen;
+  if (payload != tensor.bytes.size())
+    return npyError(path, "holds " + Twine(payload) + " data bytes but shape " +
+                              tensor.shapeString() + " of " +
+                              getKindName(*kind) + " needs " +
+                              Twine(tensor.bytes.size()));
+  std::memcpy(tensor.bytes.data(), data.data() + headerStart + headerLen,
+              payload);
+  return tensor;
+}
+
+llvm::Error interp::writeNpy(StringRef path, const HostTensor &tensor) {
+  std::string dict = "{'descr': '" + getNumpyDescr(tensor.kind).str() +
+                     "', 'fortran_order': False, 'shape': (";
+  for (int64_t d : tensor.shape)
+    dict += std::to_string(d) + ",";
+  if (tensor.shape.size() > 1)
+    dict.pop_back();
+  dict += "), }";
+  // Pad so that the data starts on a 64-byte boundary, header ends in '\n'.
+  size_t total = 10 + dict.size() + 1;
+  dict.append((64 - total % 64) % 64, ' ');
+  dict += '\n';
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return npyError(path, "cannot write: " + ec.message());
+  os << "\x93NUMPY" << char(1) << char(0) << char(dict.size() & 0xFF)
+     << char((dict.size() >> 8) & 0xFF) << dict;
+  os.write(reinterpret_cast<const char *>(tensor.bytes.data()),
+           tensor.bytes.size());
+  os.close();
+  if (os.has_error())
+    return npyError(path, "write failed");
+  return llvm::Error::success();
+}

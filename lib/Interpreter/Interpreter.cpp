@@ -1,0 +1,1101 @@
+//===- Interpreter.cpp - reference interpreter for pto kernels ------------===//
+//
+// Tiles hold only their valid region, densely (row-major over the valid
+// extents): ops never read padding (pypto-model.md §3.3), so padding need not
+// exist, and a 2048-row tile over a 320-row sequence costs 320 rows of work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/Interpreter/Interpreter.h"
+#include "pto/Interpreter/Numerics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <variant>
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::interp;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Run-time values
+//===----------------------------------------------------------------------===//
+
+/// A tile: its type, valid extents and the dense data of the valid region.
+/// Float element types only; bf16/f16 values are held rounded, in f32.
+struct TileValue {
+  TileType type;
+  SmallVector<int64_t, 4> valid;
+  std::shared_ptr<std::vector<float>> data;
+
+  int64_t numValid() const {
+    int64_t n = 1;
+    for (int64_t v : valid)
+      n *= v;
+    return n;
+  }
+};
+
+/// A GM tensor: an argument's storage seen through a (reshaped) shape.
+struct TensorRef {
+  HostTensor *storage = nullptr;
+  SmallVector<int64_t, 4> shape;
+  StringRef name; // kernel argument name, for messages
+};
+
+using RuntimeValue =
+    std::variant<std::monostate, int64_t, double, TileValue, TensorRef>;
+
+std::string rangeStr(int64_t begin, int64_t end) {
+  return "[" + std::to_string(begin) + ", " + std::to_string(end) + ")";
+}
+
+std::string listStr(ArrayRef<int64_t> values) {
+  std::string s = "[";
+  for (auto [i, v] : llvm::enumerate(values))
+    s += (i ? ", " : "") + std::to_string(v);
+  return s + "]";
+}
+
+SmallVector<int64_t, 4> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t, 4> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// Rounds `x` to the element type of a tile (f32: unchanged).
+inline float roundTo(Type elementType, float x) {
+  if (elementType.isBF16())
+    return bf16ToFloat(floatToBF16(x, CastMode::RINT));
+  if (elementType.isF16())
+    return roundToF16(x, CastMode::RINT);
+  return x;
+}
+
+struct PendingAtomic {
+  TileValue src;
+  SmallVector<int64_t, 4> offsets;
+  SmallVector<int64_t, 4> dstShape;
+};
+
+//===----------------------------------------------------------------------===//
+// The interpreter
+//===----------------------------------------------------------------------===//
+
+class Interpreter;
+
+/// Evaluates valid-shape rules on run-time integers.
+class RuntimeAlgebra : public ValidShapeAlgebra {
+public:
+  explicit RuntimeAlgebra(Interpreter &interp) : interp(interp) {}
+  FailureOr<Extent> index(Value v) override;
+  FailureOr<SmallVector<Extent>> validShapeOf(Value shaped) override;
+  Extent min(Extent a, Extent b) override {
+    return std::min(a.getConstant(), b.getConstant());
+  }
+  Extent max(Extent a, Extent b) override {
+    return std::max(a.getConstant(), b.getConstant());
+  }
+  Extent sub(Extent a, Extent b) override {
+    return a.getConstant() - b.getConstant();
+  }
+
+private:
+  Interpreter &interp;
+};
+
+class Interpreter {
+public:
+  Interpreter(const RunOptions &options, RunStats &stats)
+      : options(options), stats(stats), rng(options.shuffleSeed) {}
+
+  LogicalResult run(KernelOp kernel, MutableArrayRef<HostTensor> args);
+
+  // Accessors for RuntimeAlgebra.
+  const RuntimeValue *lookup(Value v) const {
+    auto it = env.find(v);
+    return it == env.end() ? nullptr : &it->second;
+  }
+
+private:
+  // Control flow.
+  LogicalResult execBlock(Block &block, ArrayRef<RuntimeValue> blockArgs,
+                          SmallVectorImpl<RuntimeValue> *yielded);
+  LogicalResult execOp(Operation *op);
+  LogicalResult execLoop(LoopOp loop);
+  LogicalResult execScope(ScopeOp scope);
+  LogicalResult execIf(scf::IfOp ifOp);
+
+  // Scalars and tensors.
+  LogicalResult execArith(Operation *op);
+  LogicalResult execRead(ReadOp op);
+  LogicalResult execReshape(ReshapeOp op);
+  // Tiles.
+  LogicalResult execView(ViewOp op);
+  LogicalResult execMatmul(MatmulOp op);
+  LogicalResult execBinary(Operation *op, Value lhs, Value rhs);
+  LogicalResult execUnary(Operation *op, Value input);
+  LogicalResult execReduce(Operation *op, Value input, int64_t dim,
+                           bool isAmax);
+  LogicalResult execCast(CastOp op);
+  LogicalResult execFull(FullOp op);
+  LogicalResult execStore(Operation *op, Value src, Value dst,
+                          ArrayRef<int64_t> staticOffsets,
+                          ValueRange dynamicOffsets, bool atomic);
+
+  // Helpers.
+  int64_t getInt(Value v) const { return std::get<int64_t>(env.at(v)); }
+  double getFloat(Value v) const { return std::get<double>(env.at(v)); }
+  const TileValue &getTile(Value v) const {
+    return std::get<TileValue>(env.at(v));
+  }
+  const TensorRef &getTensor(Value v) const {
+    return std::get<TensorRef>(env.at(v));
+  }
+  SmallVector<int64_t, 4> mixedValues(ArrayRef<int64_t> statics,
+                                      ValueRange dynamics) const;
+  FailureOr<SmallVector<int64_t, 4>> inferValid(Operation *op,
+                                                unsigned resultIndex = 0);
+  TileValue newTile(Value result, ArrayRef<int64_t> valid) const;
+  void flushAtomics(HostTensor *storage);
+
+  const RunOptions &options;
+  RunStats &stats;
+  std::mt19937_64 rng;
+  llvm::DenseMap<Value, RuntimeValue> env;
+  llvm::DenseMap<HostTensor *, std::vector<PendingAtomic>> pendingAtomics;
+};
+
+FailureOr<Extent> RuntimeAlgebra::index(Value v) {
+  const RuntimeValue *value = interp.lookup(v);
+  if (!value || !std::holds_alternative<int64_t>(*value))
+    return failure();
+  return Extent(std::get<int64_t>(*value));
+}
+
+FailureOr<SmallVector<Extent>> RuntimeAlgebra::validShapeOf(Value shaped) {
+  const RuntimeValue *value = interp.lookup(shaped);
+  if (!value)
+    return failure();
+  SmallVector<Extent> extents;
+  if (auto *tile = std::get_if<TileValue>(value)) {
+    for (int64_t v : tile->valid)
+      extents.push_back(Extent(v));
+    return extents;
+  }
+  if (auto *tensor = std::get_if<TensorRef>(value)) {
+    for (int64_t d : tensor->shape)
+      extents.push_back(Extent(d));
+    return extents;
+  }
+  return failure();
+}
+
+SmallVector<int64_t, 4>
+Interpreter::mixedValues(ArrayRef<int64_t> statics, ValueRange dynamics) const {
+  SmallVector<int64_t, 4> values;
+  unsigned next = 0;
+  for (int64_t s : statics)
+    values.push_back(ShapedType::isDynamic(s) ? getInt(dynamics[next++]) : s);
+  return values;
+}
+
+FailureOr<SmallVector<int64_t, 4>> Interpreter::inferValid(Operation *op,
+                                                          unsigned index) {
+  RuntimeAlgebra algebra(*this);
+  auto iface = cast<ValidShapeInferenceOpInterface>(op);
+  FailureOr<SmallVector<Extent>> extents = iface.inferValidShape(algebra, index);
+  if (failed(extents))
+    return op->emitError("pto-run: cannot evaluate the valid shape of this op");
+  SmallVector<int64_t, 4> valid;
+  for (const Extent &e : *extents)
+    valid.push_back(e.getConstant());
+  return valid;
+}
+
+TileValue Interpreter::newTile(Value result, ArrayRef<int64_t> valid) const {
+  TileValue tile{cast<TileType>(result.getType()),
+                 SmallVector<int64_t, 4>(valid.begin(), valid.end()), nullptr};
+  tile.data = std::make_shared<std::vector<float>>(tile.numValid());
+  return tile;
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::run(KernelOp kernel,
+                               MutableArrayRef<HostTensor> args) {
+  Block &entry = kernel.getBody().front();
+  SmallVector<RuntimeValue> blockArgs;
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    TensorRef ref;
+    ref.storage = &args[i];
+    ref.shape.assign(args[i].shape.begin(), args[i].shape.end());
+    ref.name = cast<StringAttr>(kernel.getArgNames()[i]).getValue();
+    blockArgs.push_back(ref);
+  }
+  if (failed(execBlock(entry, blockArgs, nullptr)))
+    return failure();
+  for (HostTensor &arg : args)
+    flushAtomics(&arg);
+  return success();
+}
+
+LogicalResult Interpreter::execBlock(Block &block,
+                                     ArrayRef<RuntimeValue> blockArgs,
+                                     SmallVectorImpl<RuntimeValue> *yielded) {
+  for (auto [arg, value] : llvm::zip(block.getArguments(), blockArgs))
+    env[arg] = value;
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      if (yielded) {
+        yielded->clear();
+        for (Value v : op.getOperands())
+          yielded->push_back(env.at(v));
+      }
+      return success();
+    }
+    if (failed(execOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execLoop(LoopOp loop) {
+  int64_t lb = getInt(loop.getLowerBound()), ub = getInt(loop.getUpperBound());
+  int64_t step = getInt(loop.getStep());
+  if (step <= 0)
+    return loop.emitError() << "pto-run: loop \"" << loop.getName()
+                            << "\" has step " << step << "; steps must be positive";
+  SmallVector<RuntimeValue> carried;
+  for (Value init : loop.getInitArgs())
+    carried.push_back(env.at(init));
+  SmallVector<RuntimeValue> blockArgs, yielded;
+  for (int64_t iv = lb; iv < ub; iv += step) {
+    ++stats.loopIterations;
+    blockArgs.clear();
+    blockArgs.push_back(iv);
+    blockArgs.append(carried.begin(), carried.end());
+    if (failed(execBlock(loop.getBody().front(), blockArgs, &yielded)))
+      return failure();
+    carried.assign(yielded.begin(), yielded.end());
+  }
+  for (auto [result, value] : llvm::zip(loop.getResults(), carried))
+    env[result] = value;
+  return success();
+}
+
+LogicalResult Interpreter::execScope(ScopeOp scope) {
+  SmallVector<RuntimeValue> yielded;
+  if (failed(execBlock(scope.getBody().front(), {}, &yielded)))
+    return failure();
+  for (auto [result, value] : llvm::zip(scope.getResults(), yielded))
+    env[result] = value;
+  return success();
+}
+
+LogicalResult Interpreter::execIf(scf::IfOp ifOp) {
+  Region &region = getInt(ifOp.getCondition()) ? ifOp.getThenRegion()
+                                               : ifOp.getElseRegion();
+  SmallVector<RuntimeValue> yielded;
+  if (!region.empty() &&
+      failed(execBlock(region.front(), {}, &yielded)))
+    return failure();
+  for (auto [result, value] : llvm::zip(ifOp.getResults(), yielded))
+    env[result] = value;
+  return success();
+}
+
+LogicalResult Interpreter::execOp(Operation *op) {
+  ++stats.opsExecuted;
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](LoopOp loop) { return execLoop(loop); })
+      .Case([&](ScopeOp scope) { return execScope(scope); })
+      .Case([&](scf::IfOp ifOp) { return execIf(ifOp); })
+      .Case([&](IsLoopBeginOp predicate) {
+        auto loop = cast<LoopOp>(
+            cast<BlockArgument>(predicate.getIndex()).getOwner()->getParentOp());
+        env[predicate.getResult()] = int64_t(
+            getInt(predicate.getIndex()) == getInt(loop.getLowerBound()));
+        return success();
+      })
+      .Case([&](IsLoopEndOp predicate) {
+        auto loop = cast<LoopOp>(
+            cast<BlockArgument>(predicate.getIndex()).getOwner()->getParentOp());
+        env[predicate.getResult()] =
+            int64_t(getInt(predicate.getIndex()) + getInt(loop.getStep()) >=
+                    getInt(loop.getUpperBound()));
+        return success();
+      })
+      .Case([&](DimOp dim) {
+        env[dim.getResult()] = getTensor(dim.getSource()).shape[dim.getDim()];
+        return success();
+      })
+      .Case([&](ReadOp read) { return execRead(read); })
+      .Case([&](ReshapeOp reshape) { return execReshape(reshape); })
+      .Case([&](ViewOp view) { return execView(view); })
+      .Case([&](MatmulOp matmul) { return execMatmul(matmul); })
+      .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>([&](auto binary) {
+        return execBinary(binary, binary.getLhs(), binary.getRhs());
+      })
+      .Case<ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp>(
+          [&](auto unary) { return execUnary(unary, unary.getInput()); })
+      .Case([&](SumOp sum) {
+        return execReduce(sum, sum.getInput(), sum.getDim(), false);
+      })
+      .Case([&](AmaxOp amax) {
+        return execReduce(amax, amax.getInput(), amax.getDim(), true);
+      })
+      .Case([&](CastOp cast) { return execCast(cast); })
+      .Case([&](FullOp full) { return execFull(full); })
+      .Case([&](AtomicAddOp atomic) {
+        return execStore(atomic, atomic.getSrc(), atomic.getDst(),
+                         atomic.getStaticOffsets(), atomic.getOffsets(),
+                         /*atomic=*/true);
+      })
+      .Case([&](AssembleOp assemble) {
+        return execStore(assemble, assemble.getSrc(), assemble.getDst(),
+                         assemble.getStaticOffsets(), assemble.getOffsets(),
+                         /*atomic=*/false);
+      })
+      .Default([&](Operation *other) -> LogicalResult {
+        if (other->getDialect() &&
+            other->getDialect()->getNamespace() == "arith")
+          return execArith(other);
+        return other->emitError()
+               << "pto-run cannot execute '" << other->getName()
+               << "'; supported: the pto dialect, arith on scalars, scf.if";
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execArith(Operation *op) {
+  auto fault = [&](const Twine &message) -> LogicalResult {
+    return op->emitError() << "pto-run: " << message;
+  };
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    Attribute value = constant.getValue();
+    if (auto i = dyn_cast<IntegerAttr>(value)) {
+      env[constant.getResult()] =
+          i.getType().isIndex() ? i.getInt() : i.getValue().getSExtValue();
+      return success();
+    }
+    if (auto f = dyn_cast<FloatAttr>(value)) {
+      double d = f.getValueAsDouble();
+      // f32 scalars (like scale) are rounded once to FP32.
+      env[constant.getResult()] =
+          f.getType().isF32() ? double(float(d)) : d;
+      return success();
+    }
+    return fault("only scalar integer and float constants are supported");
+  }
+  if (op->getNumResults() != 1 ||
+      llvm::any_of(op->getOperandTypes(),
+                   [](Type t) { return isa<ShapedType, TileType>(t); }))
+    return fault("'" + op->getName().getStringRef() +
+                 "' is supported on scalars only");
+  Value result = op->getResult(0);
+  auto intOperand = [&](unsigned i) { return getInt(op->getOperand(i)); };
+  auto floatOperand = [&](unsigned i) { return getFloat(op->getOperand(i)); };
+  auto setFloat = [&](double d) {
+    env[result] = result.getType().isF32() ? double(float(d)) : d;
+    return success();
+  };
+  auto divisor = [&](int64_t b) -> LogicalResult {
+    if (b == 0)
+      return fault("integer division by zero");
+    return success();
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](arith::AddIOp) {
+        env[result] = intOperand(0) + intOperand(1);
+        return success();
+      })
+      .Case([&](arith::SubIOp) {
+        env[result] = intOperand(0) - intOperand(1);
+        return success();
+      })
+      .Case([&](arith::MulIOp) {
+        env[result] = intOperand(0) * intOperand(1);
+        return success();
+      })
+      .Case<arith::DivSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp,
+            arith::RemSIOp>([&](auto div) -> LogicalResult {
+        int64_t a = intOperand(0), b = intOperand(1);
+        if (failed(divisor(b)))
+          return failure();
+        int64_t q = a / b, r = a % b;
+        using Op = decltype(div);
+        if constexpr (std::is_same_v<Op, arith::CeilDivSIOp>)
+          q += (r != 0 && ((r > 0) == (b > 0))) ? 1 : 0;
+        if constexpr (std::is_same_v<Op, arith::FloorDivSIOp>)
+          q -= (r != 0 && ((r < 0) != (b < 0))) ? 1 : 0;
+        env[result] = std::is_same_v<Op, arith::RemSIOp> ? r : q;
+        return success();
+      })
+      .Case([&](arith::MinSIOp) {
+        env[result] = std::min(intOperand(0), intOperand(1));
+        return success();
+      })
+      .Case([&](arith::MaxSIOp) {
+        env[result] = std::max(intOperand(0), intOperand(1));
+        return success();
+      })
+      .Case([&](arith::CmpIOp cmp) {
+        int64_t a = intOperand(0), b = intOperand(1);
+        bool r = false;
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::eq: r = a == b; break;
+        case arith::CmpIPredicate::ne: r = a != b; break;
+        case arith::CmpIPredicate::slt: r = a < b; break;
+        case arith::CmpIPredicate::sle: r = a <= b; break;
+        case arith::CmpIPredicate::sgt: r = a > b; break;
+        case arith::CmpIPredicate::sge: r = a >= b; break;
+        case arith::CmpIPredicate::ult: r = uint64_t(a) < uint64_t(b); break;
+        case arith::CmpIPredicate::ule: r = uint64_t(a) <= uint64_t(b); break;
+        case arith::CmpIPredicate::ugt: r = uint64_t(a) > uint64_t(b); break;
+        case arith::CmpIPredicate::uge: r = uint64_t(a) >= uint64_t(b); break;
+        }
+        env[result] = int64_t(r);
+        return success();
+      })
+      .Case([&](arith::SelectOp select) {
+        env[result] = env.at(intOperand(0) ? select.getTrueValue()
+                                           : select.getFalseValue());
+        return success();
+      })
+      .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>([&](auto) {
+        env[result] = intOperand(0);
+        return success();
+      })
+      .Case([&](arith::AndIOp) {
+        env[result] = intOperand(0) & intOperand(1);
+        return success();
+      })
+      .Case([&](arith::OrIOp) {
+        env[result] = intOperand(0) | intOperand(1);
+        return success();
+      })
+      .Case([&](arith::XOrIOp) {
+        env[result] = intOperand(0) ^ intOperand(1);
+        return success();
+      })
+      .Case([&](arith::AddFOp) { return setFloat(floatOperand(0) + floatOperand(1)); })
+      .Case([&](arith::SubFOp) { return setFloat(floatOperand(0) - floatOperand(1)); })
+      .Case([&](arith::MulFOp) { return setFloat(floatOperand(0) * floatOperand(1)); })
+      .Case([&](arith::DivFOp) { return setFloat(floatOperand(0) / floatOperand(1)); })
+      .Case([&](arith::NegFOp) { return setFloat(-floatOperand(0)); })
+      .Case([&](arith::SIToFPOp) { return setFloat(double(intOperand(0))); })
+      .Default([&](Operation *other) -> LogicalResult {
+        return fault("cannot execute '" + other->getName().getStringRef() +
+                     "'");
+      });
+}
+
+LogicalResult Interpreter::execRead(ReadOp op) {
+  const TensorRef &tensor = getTensor(op.getTensor());
+  flushAtomics(tensor.storage);
+  SmallVector<int64_t, 4> strides = rowMajorStrides(tensor.shape);
+  int64_t linear = 0;
+  for (auto [d, index] : llvm::enumerate(op.getIndices())) {
+    int64_t i = getInt(index);
+    if (i < 0 || i >= tensor.shape[d])
+      return op.emitError() << "pto-run: scalar read " << tensor.name << "["
+                            << i << "] is out of range: dim " << d << " of '"
+                            << tensor.name << "' has " << tensor.shape[d]
+                            << " elements";
+    linear += i * strides[d];
+  }
+  env[op.getResult()] = tensor.storage->loadInt(linear);
+  return success();
+}
+
+LogicalResult Interpreter::execReshape(ReshapeOp op) {
+  const TensorRef &source = getTensor(op.getSource());
+  SmallVector<int64_t, 4> shape =
+      mixedValues(op.getStaticShape(), op.getShape());
+  int64_t count = 1;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (size < 0)
+      return op.emitError() << "pto-run: reshape of '" << source.name
+                            << "' to " << listStr(shape) << ": size " << d
+                            << " is negative";
+    count *= size;
+  }
+  int64_t available = source.storage->getNumElements();
+  if (count != available)
+    return op.emitError() << "pto-run: reshape of '" << source.name << "' "
+                          << listStr(source.shape) << " to " << listStr(shape)
+                          << " needs " << count << " elements but the tensor has "
+                          << available
+                          << " (is a dynamic size taken from another tensor?)";
+  TensorRef result = source;
+  result.shape = shape;
+  env[op.getResult()] = result;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Views and stores
+//===----------------------------------------------------------------------===//
+
+/// Calls `f(srcLinear, dstLinear, count)` for each innermost contiguous run of
+/// a `valid`-sized block; `srcStrides`/`dstStrides` are per-dim strides.
+template <typename F>
+void forEachRow(ArrayRef<int64_t> valid, ArrayRef<int64_t> srcStrides,
+                int64_t srcBase, ArrayRef<int64_t> dstStrides, int64_t dstBase,
+                F &&f) {
+  int64_t rank = valid.size();
+  for (int64_t v : valid)
+    if (v == 0)
+      return;
+  SmallVector<int64_t, 4> idx(rank, 0);
+  int64_t inner = valid[rank - 1];
+  while (true) {
+    int64_t s = srcBase, d = dstBase;
+    for (int64_t k = 0; k + 1 < rank; ++k) {
+      s += idx[k] * srcStrides[k];
+      d += idx[k] * dstStrides[k];
+    }
+    f(s, d, inner);
+    int64_t k = rank - 2;
+    for (; k >= 0; --k) {
+      if (++idx[k] < valid[k])
+        break;
+      idx[k] = 0;
+    }
+    if (k < 0)
+      return;
+  }
+}
+
+LogicalResult Interpreter::execView(ViewOp op) {
+  FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
+  if (failed(valid))
+    return failure();
+  SmallVector<int64_t, 4> offsets =
+      mixedValues(op.getStaticOffsets(), op.getOffsets());
+  SmallVector<int64_t, 4> explicitValid;
+  if (auto staticValid = op.getStaticValidShape())
+    explicitValid = mixedValues(*staticValid, op.getValidShape());
+
+  // The parent's extents: a tensor's dims, or a tile's valid extents.
+  SmallVector<int64_t, 4> parent;
+  StringRef what;
+  std::string parentName;
+  if (auto *tensor = std::get_if<TensorRef>(&env.at(op.getSource()))) {
+    parent = tensor->shape;
+    what = "tensor";
+    parentName = tensor->name.str();
+    flushAtomics(tensor->storage);
+  } else {
+    parent = getTile(op.getSource()).valid;
+    what = "the valid region of tile";
+    parentName = "source";
+  }
+  for (auto [d, offset] : llvm::enumerate(offsets)) {
+    if (offset < 0)
+      return op.emitError() << "pto-run: view offset " << offset << " of dim "
+                            << d << " is negative";
+    if (!explicitValid.empty()) {
+      int64_t given = explicitValid[d];
+      if (given < 0)
+        return op.emitError() << "pto-run: valid extent " << given << " of dim "
+                              << d << " is negative";
+      if (offset + given > parent[d])
+        return op.emitError()
+               << "pto-run: view reads " << rangeStr(offset, offset + given)
+               << " of dim " << d << " but " << what << " '" << parentName
+               << "' has only " << parent[d] << " there (offsets "
+               << listStr(offsets) << ", valid shape " << listStr(explicitValid)
+               << ")";
+    }
+  }
+
+  TileValue tile = newTile(op.getResult(), *valid);
+  float *out = tile.data->data();
+  SmallVector<int64_t, 4> dstStrides = rowMajorStrides(tile.valid);
+  if (auto *tensor = std::get_if<TensorRef>(&env.at(op.getSource()))) {
+    SmallVector<int64_t, 4> srcStrides = rowMajorStrides(tensor->shape);
+    int64_t base = 0;
+    for (auto [o, s] : llvm::zip(offsets, srcStrides))
+      base += o * s;
+    const HostTensor &storage = *tensor->storage;
+    forEachRow(tile.valid, srcStrides, base, dstStrides, 0,
+               [&](int64_t s, int64_t d, int64_t n) {
+                 if (storage.kind == ElementKind::BF16) {
+                   auto *src = reinterpret_cast<const uint16_t *>(
+                       storage.bytes.data());
+                   for (int64_t i = 0; i < n; ++i)
+                     out[d + i] = bf16ToFloat(src[s + i]);
+                 } else if (storage.kind == ElementKind::F32) {
+                   std::memcpy(out + d, storage.bytes.data() + 4 * s, 4 * n);
+                 } else {
+                   for (int64_t i = 0; i < n; ++i)
+                     out[d + i] = storage.loadFloat(s + i);
+                 }
+               });
+  } else {
+    const TileValue &source = getTile(op.getSource());
+    SmallVector<int64_t, 4> srcStrides = rowMajorStrides(source.valid);
+    int64_t base = 0;
+    for (auto [o, s] : llvm::zip(offsets, srcStrides))
+      base += o * s;
+    const float *in = source.data->data();
+    forEachRow(tile.valid, srcStrides, base, dstStrides, 0,
+               [&](int64_t s, int64_t d, int64_t n) {
+                 std::memcpy(out + d, in + s, sizeof(float) * n);
+               });
+  }
+  env[op.getResult()] = std::move(tile);
+  return success();
+}
+
+LogicalResult Interpreter::execStore(Operation *op, Value srcValue,
+                                     Value dstValue,
+                                     ArrayRef<int64_t> staticOffsets,
+                                     ValueRange dynamicOffsets, bool atomic) {
+  const TileValue &src = getTile(srcValue);
+  const TensorRef &dst = getTensor(dstValue);
+  SmallVector<int64_t, 4> offsets = mixedValues(staticOffsets, dynamicOffsets);
+  StringRef opName = atomic ? "atomic_add" : "assemble";
+  for (auto [d, offset] : llvm::enumerate(offsets)) {
+    if (offset < 0 || offset + src.valid[d] > dst.shape[d])
+      return op->emitError()
+             << "pto-run: " << opName << " writes "
+             << rangeStr(offset, offset + src.valid[d]) << " of dim " << d
+             << " of '" << dst.name << "', which has " << dst.shape[d]
+             << " (offsets " << listStr(offsets) << ", valid extents "
+             << listStr(src.valid) << ", tensor shape " << listStr(dst.shape)
+             << ")";
+  }
+  if (atomic && options.shuffleAtomics) {
+    pendingAtomics[dst.storage].push_back({src, offsets, dst.shape});
+    return success();
+  }
+  if (!atomic)
+    flushAtomics(dst.storage);
+  SmallVector<int64_t, 4> dstStrides = rowMajorStrides(dst.shape);
+  SmallVector<int64_t, 4> srcStrides = rowMajorStrides(src.valid);
+  int64_t base = 0;
+  for (auto [o, s] : llvm::zip(offsets, dstStrides))
+    base += o * s;
+  HostTensor &storage = *dst.storage;
+  const float *in = src.data->data();
+  if (atomic)
+    stats.atomicElements += src.numValid();
+  forEachRow(src.valid, srcStrides, 0, dstStrides, base,
+             [&](int64_t s, int64_t d, int64_t n) {
+               if (storage.kind == ElementKind::F32) {
+                 float *out = reinterpret_cast<float *>(storage.bytes.data());
+                 for (int64_t i = 0; i < n; ++i)
+                   out[d + i] = atomic ? out[d + i] + in[s + i] : in[s + i];
+                 return;
+               }
+               for (int64_t i = 0; i < n; ++i)
+                 storage.storeFloat(d + i, atomic ? storage.loadFloat(d + i) +
+                                                        in[s + i]
+                                                  : in[s + i]);
+             });
+  return success();
+}
+
+void Interpreter::flushAtomics(HostTensor *storage) {
+  auto it = pendingAtomics.find(storage);
+  if (it == pendingAtomics.end() || it->second.empty())
+    return;
+  std::vector<PendingAtomic> pending = std::move(it->second);
+  pendingAtomics.erase(it);
+  std::shuffle(pending.begin(), pending.end(), rng);
+  for (const PendingAtomic &atomic : pending) {
+    SmallVector<int64_t, 4> dstStrides = rowMajorStrides(atomic.dstShape);
+    SmallVector<int64_t, 4> srcStrides = rowMajorStrides(atomic.src.valid);
+    int64_t base = 0;
+    for (auto [o, s] : llvm::zip(atomic.offsets, dstStrides))
+      base += o * s;
+    const float *in = atomic.src.data->data();
+    stats.atomicElements += atomic.src.numValid();
+    forEachRow(atomic.src.valid, srcStrides, 0, dstStrides, base,
+               [&](int64_t s, int64_t d, int64_t n) {
+                 for (int64_t i = 0; i < n; ++i)
+                   storage->storeFloat(d + i,
+                                       storage->loadFloat(d + i) + in[s + i]);
+               });
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execMatmul(MatmulOp op) {
+  const TileValue &a = getTile(op.getLhs());
+  const TileValue &b = getTile(op.getRhs());
+  bool aTrans = op.getATrans(), bTrans = op.getBTrans();
+  int64_t m = aTrans ? a.valid[1] : a.valid[0];
+  int64_t kA = aTrans ? a.valid[0] : a.valid[1];
+  int64_t kB = bTrans ? b.valid[1] : b.valid[0];
+  int64_t n = bTrans ? b.valid[0] : b.valid[1];
+  if (kA != kB)
+    return op.emitError() << "pto-run: matmul contracts " << kA
+                          << " valid elements of the left operand (valid "
+                          << listStr(a.valid) << ") with " << kB
+                          << " of the right operand (valid "
+                          << listStr(b.valid)
+                          << "); the valid K extents must be equal";
+  FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
+  if (failed(valid))
+    return failure();
+  TileValue c = newTile(op.getResult(), *valid);
+  if (m > 0 && n > 0 && kA > 0) {
+    // Row-major compact operands: the leading dim is the valid column count.
+    cblas_sgemm(CblasRowMajor, aTrans ? CblasTrans : CblasNoTrans,
+                bTrans ? CblasTrans : CblasNoTrans, m, n, kA, 1.0f,
+                a.data->data(), std::max<int64_t>(1, a.valid[1]),
+                b.data->data(), std::max<int64_t>(1, b.valid[1]), 0.0f,
+                c.data->data(), std::max<int64_t>(1, n));
+    stats.matmulFlops += 2 * uint64_t(m) * uint64_t(n) * uint64_t(kA);
+  }
+  Type outType = c.type.getElementType();
+  if (!outType.isF32())
+    for (float &x : *c.data)
+      x = roundTo(outType, x);
+  env[op.getResult()] = std::move(c);
+  return success();
+}
+
+template <typename F>
+void elementwise(ArrayRef<int64_t> valid, ArrayRef<int64_t> lhsStrides,
+                 const float *lhs, ArrayRef<int64_t> rhsStrides,
+                 const float *rhs, float *out, F f) {
+  // Pad to rank 4 so that one loop nest serves every rank.
+  int64_t rank = valid.size();
+  int64_t v[4] = {1, 1, 1, 1}, ls[4] = {0, 0, 0, 0}, rs[4] = {0, 0, 0, 0};
+  for (int64_t d = 0; d < rank; ++d) {
+    v[4 - rank + d] = valid[d];
+    ls[4 - rank + d] = lhsStrides[d];
+    rs[4 - rank + d] = rhsStrides[d];
+  }
+  int64_t o = 0;
+  for (int64_t i0 = 0; i0 < v[0]; ++i0)
+    for (int64_t i1 = 0; i1 < v[1]; ++i1)
+      for (int64_t i2 = 0; i2 < v[2]; ++i2) {
+        const float *l = lhs + i0 * ls[0] + i1 * ls[1] + i2 * ls[2];
+        const float *r = rhs + i0 * rs[0] + i1 * rs[1] + i2 * rs[2];
+        float *dst = out + o;
+        if (ls[3] == 1 && rs[3] == 1) {
+          for (int64_t i3 = 0; i3 < v[3]; ++i3)
+            dst[i3] = f(l[i3], r[i3]);
+        } else if (ls[3] == 1 && rs[3] == 0) {
+          float scalar = *r;
+          for (int64_t i3 = 0; i3 < v[3]; ++i3)
+            dst[i3] = f(l[i3], scalar);
+        } else {
+          for (int64_t i3 = 0; i3 < v[3]; ++i3)
+            dst[i3] = f(l[i3 * ls[3]], r[i3 * rs[3]]);
+        }
+        o += v[3];
+      }
+}
+
+LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
+                                      Value rhsValue) {
+  const TileValue &lhs = getTile(lhsValue);
+  Value result = op->getResult(0);
+  FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
+  if (failed(valid))
+    return failure();
+  auto resultType = cast<TileType>(result.getType());
+  int64_t rank = resultType.getRank();
+
+  // Per-operand strides over the result's valid index space: 0 along a
+  // broadcast dim. Non-broadcast dims must agree in valid extent.
+  auto stridesFor = [&](const TileValue &operand, StringRef side,
+                        SmallVectorImpl<int64_t> &strides) -> LogicalResult {
+    SmallVector<int64_t, 4> compact = rowMajorStrides(operand.valid);
+    for (int64_t d = 0; d < rank; ++d) {
+      bool broadcast = operand.type.getDimSize(d) == 1 &&
+                       resultType.getDimSize(d) != 1;
+      if (broadcast) {
+        if (operand.valid[d] != 1 && (*valid)[d] > 0)
+          return op->emitError()
+                 << "pto-run: the " << side << " operand broadcasts dim " << d
+                 << " but has valid extent " << operand.valid[d]
+                 << " there; a broadcast operand needs 1 valid element";
+        strides.push_back(0);
+        continue;
+      }
+      if (operand.valid[d] != (*valid)[d])
+        return op->emitError()
+               << "pto-run: operands have different valid extents in dim " << d
+               << " (" << side << " operand: " << operand.valid[d]
+               << ", result: " << (*valid)[d]
+               << "); elementwise ops need matching valid shapes, valid "
+               << listStr(operand.valid) << " vs " << listStr(*valid);
+      strides.push_back(compact[d]);
+    }
+    return success();
+  };
+
+  SmallVector<int64_t, 4> lhsStrides, rhsStrides;
+  if (failed(stridesFor(lhs, "left", lhsStrides)))
+    return failure();
+  float scalar = 0;
+  const float *rhsData = &scalar;
+  if (isa<TileType>(rhsValue.getType())) {
+    const TileValue &rhs = getTile(rhsValue);
+    if (failed(stridesFor(rhs, "right", rhsStrides)))
+      return failure();
+    rhsData = rhs.data->data();
+  } else {
+    scalar = float(getFloat(rhsValue));
+    rhsStrides.assign(rank, 0);
+  }
+  TileValue out = newTile(result, *valid);
+  const float *l = lhs.data->data();
+  float *o = out.data->data();
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](AddOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return a + b; });
+      })
+      .Case([&](SubOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return a - b; });
+      })
+      .Case([&](MulOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return a * b; });
+      })
+      .Case([&](DivOp) {
+        // INTRINSIC and HIGH_PRECISION both use the correctly rounded host
+        // divide; the hardware's intrinsic differs in the last bits.
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return a / b; });
+      })
+      .Case([&](MaxOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return std::fmax(a, b); });
+      })
+      .Case([&](MinOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return std::fmin(a, b); });
+      });
+  Type elementType = resultType.getElementType();
+  if (!elementType.isF32())
+    for (float &x : *out.data)
+      x = roundTo(elementType, x);
+  env[result] = std::move(out);
+  return success();
+}
+
+LogicalResult Interpreter::execUnary(Operation *op, Value inputValue) {
+  const TileValue &input = getTile(inputValue);
+  TileValue out = newTile(op->getResult(0), input.valid);
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  int64_t n = input.numValid();
+  auto apply = [&](auto f) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = f(in[i]);
+  };
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](ExpOp) { apply([](float x) { return std::exp(x); }); })
+      .Case([&](NegOp) { apply([](float x) { return -x; }); })
+      .Case([&](AbsOp) { apply([](float x) { return std::fabs(x); }); })
+      .Case([&](SqrtOp) { apply([](float x) { return std::sqrt(x); }); })
+      .Case([&](RsqrtOp) {
+        apply([](float x) { return 1.0f / std::sqrt(x); });
+      })
+      .Case([&](ReciprocalOp) { apply([](float x) { return 1.0f / x; }); });
+  Type elementType = out.type.getElementType();
+  if (!elementType.isF32())
+    for (float &x : *out.data)
+      x = roundTo(elementType, x);
+  env[op->getResult(0)] = std::move(out);
+  return success();
+}
+
+LogicalResult Interpreter::execReduce(Operation *op, Value inputValue,
+                                      int64_t dim, bool isAmax) {
+  const TileValue &input = getTile(inputValue);
+  FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
+  if (failed(valid))
+    return failure();
+  TileValue out = newTile(op->getResult(0), *valid);
+  // outer x reduced x inner decomposition of the input's valid region.
+  int64_t outer = 1, inner = 1, reduced = input.valid[dim];
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= input.valid[d];
+  for (int64_t d = dim + 1; d < static_cast<int64_t>(input.valid.size()); ++d)
+    inner *= input.valid[d];
+  if (isAmax && reduced == 0 && outer * inner > 0)
+    return op->emitError()
+           << "pto-run: amax over dim " << dim
+           << " with valid extent 0 has no value (valid " << listStr(input.valid)
+           << ")";
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  for (int64_t i = 0; i < outer; ++i)
+    for (int64_t j = 0; j < inner; ++j) {
+      float acc = isAmax ? -INFINITY : 0.0f;
+      for (int64_t r = 0; r < reduced; ++r) {
+        float x = in[(i * reduced + r) * inner + j];
+        acc = isAmax ? std::fmax(acc, x) : acc + x;
+      }
+      o[i * inner + j] = acc;
+    }
+  Type elementType = out.type.getElementType();
+  if (!elementType.isF32())
+    for (float &x : *out.data)
+      x = roundTo(elementType, x);
+  env[op->getResult(0)] = std::move(out);
+  return success();
+}
+
+LogicalResult Interpreter::execCast(CastOp op) {
+  const TileValue &input = getTile(op.getInput());
+  Type to = op.getResult().getType().getElementType();
+  CastMode mode = op.getEffectiveMode();
+  TileValue out = newTile(op.getResult(), input.valid);
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  int64_t n = input.numValid();
+  if (to.isBF16()) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = bf16ToFloat(floatToBF16(in[i], mode));
+  } else if (to.isF16()) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = roundToF16(in[i], mode);
+  } else if (to.isF32()) {
+    bool widening = !op.getInput().getType().getElementType().isF32();
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = widening ? in[i] : roundToIntegral(in[i], mode);
+  } else {
+    return op.emitError() << "pto-run: casts to " << to
+                          << " are not supported; the interpreter executes "
+                             "float tiles (bf16, f16, f32) only";
+  }
+  env[op.getResult()] = std::move(out);
+  return success();
+}
+
+LogicalResult Interpreter::execFull(FullOp op) {
+  TileType type = op.getResult().getType();
+  TileValue tile = newTile(op.getResult(), type.getShape());
+  float value = roundTo(type.getElementType(),
+                        float(op.getValue().convertToDouble()));
+  std::fill(tile.data->begin(), tile.data->end(), value);
+  env[op.getResult()] = std::move(tile);
+  return success();
+}
+
+/// The kernel argument a GM tensor value aliases (through reshapes), if any.
+std::optional<unsigned> argumentOf(KernelOp kernel, Value tensor) {
+  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
+    tensor = reshape.getSource();
+  if (auto arg = dyn_cast<BlockArgument>(tensor))
+    if (arg.getOwner()->getParentOp() == kernel.getOperation())
+      return arg.getArgNumber();
+  return std::nullopt;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+SmallVector<unsigned> interp::getWrittenArguments(KernelOp kernel) {
+  llvm::SmallSetVector<unsigned, 4> written;
+  kernel.walk([&](Operation *op) {
+    Value dst;
+    if (auto atomic = dyn_cast<AtomicAddOp>(op))
+      dst = atomic.getDst();
+    else if (auto assemble = dyn_cast<AssembleOp>(op))
+      dst = assemble.getDst();
+    if (dst)
+      if (std::optional<unsigned> arg = argumentOf(kernel, dst))
+        written.insert(*arg);
+  });
+  return SmallVector<unsigned>(written.begin(), written.end());
+}
+
+llvm::Error interp::checkArguments(KernelOp kernel,
+                                   ArrayRef<HostTensor> args) {
+  auto error = [](const Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  ArrayRef<Type> types = kernel.getArgumentTypes();
+  if (args.size() != types.size())
+    return error("kernel @" + kernel.getSymName() + " takes " +
+                 Twine(types.size()) + " tensors, got " + Twine(args.size()));
+  for (auto [i, type] : llvm::enumerate(types)) {
+    auto tensorType = cast<GMTensorType>(type);
+    StringRef name = cast<StringAttr>(kernel.getArgNames()[i]).getValue();
+    const HostTensor &arg = args[i];
+    std::optional<ElementKind> kind =
+        getElementKind(tensorType.getElementType());
+    if (!kind) {
+      std::string typeName;
+      llvm::raw_string_ostream os(typeName);
+      os << tensorType.getElementType();
+      return error("argument '" + name + "' has element type " + typeName +
+                   ", which pto-run cannot hold");
+    }
+    if (arg.kind != *kind)
+      return error("argument '" + name + "' is " + getKindName(*kind) +
+                   " (.npy dtype " + getNumpyDescr(*kind) + ") but the data is " +
+                   getKindName(arg.kind) + " (" + getNumpyDescr(arg.kind) + ")");
+    if (static_cast<int64_t>(arg.shape.size()) != tensorType.getRank())
+      return error("argument '" + name + "' has rank " +
+                   Twine(tensorType.getRank()) + " but the data has shape " +
+                   arg.shapeString());
+    for (auto [d, size] : llvm::enumerate(tensorType.getShape()))
+      if (!ShapedType::isDynamic(size) && size != arg.shape[d])
+        return error("argument '" + name + "' needs " + Twine(size) +
+                     " in dim " + Twine(d) + " but the data has shape " +
+                     arg.shapeString());
+    // The cumulative-offsets contract of SK-16's actual_q / actual_kv.
+    if (kernel.getArgAttrOfType<UnitAttr>(i, "pto.cumulative")) {
+      for (int64_t j = 0; j < arg.getNumElements(); ++j) {
+        int64_t value = arg.loadInt(j);
+        if (j == 0 && value != 0)
+          return error("argument '" + name +
+                       "' holds cumulative offsets (pto.cumulative) and must "
+                       "start at 0, but " + name + "[0] = " + Twine(value));
+        if (j > 0 && value < arg.loadInt(j - 1))
+          return error("argument '" + name +
+                       "' holds cumulative offsets (pto.cumulative) and must "
+                       "not decrease, but " + name + "[" + Twine(j) + "] = " +
+                       Twine(value) + " < " + name + "[" + Twine(j - 1) +
+                       "] = " + Twine(arg.loadInt(j - 1)));
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
+LogicalResult interp::runKernel(KernelOp kernel,
+                                MutableArrayRef<HostTensor> args,
+                                const RunOptions &options, RunStats *stats) {
+  RunStats localStats;
+  Interpreter interpreter(options, stats ? *stats : localStats);
+  return interpreter.run(kernel, args);
+}

@@ -1,0 +1,281 @@
+//===- pto-run.cpp - run a pto.kernel on host memory ----------------------===//
+//
+//   pto-run kernel.mlir [--kernel NAME] --input q=q.npy ... --output dq=dq.npy
+//   pto-run kernel.mlir --random SEED --shape q=256x8x64 ... --output-dir DIR
+//
+// Exit codes: 0 success, 1 the IR does not parse or verify, 2 usage or input
+// data error (bad flag, missing or mismatched .npy), 3 kernel fault at run
+// time (out-of-bounds access, bad scalar read, ...).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Interpreter/Interpreter.h"
+
+#include <chrono>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::interp;
+namespace cl = llvm::cl;
+
+enum ExitCode { kOk = 0, kBadIR = 1, kUsage = 2, kFault = 3 };
+
+static cl::OptionCategory category("pto-run options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<kernel.mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string>
+    kernelName("kernel", cl::desc("pto.kernel to run (default: the only one)"),
+               cl::value_desc("NAME"), cl::cat(category));
+static cl::list<std::string>
+    inputs("input", cl::desc("Argument data: NAME=FILE.npy (bf16 as uint16)"),
+           cl::value_desc("NAME=FILE"), cl::cat(category));
+static cl::list<std::string>
+    outputs("output", cl::desc("Write an argument after the run: NAME=FILE.npy"),
+            cl::value_desc("NAME=FILE"), cl::cat(category));
+static cl::opt<std::string> outputDir(
+    "output-dir",
+    cl::desc("Write every argument the kernel writes to DIR/NAME.npy"),
+    cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<uint64_t> randomSeed(
+    "random",
+    cl::desc("Generate the arguments not given by --input: floats "
+             "normal(0,1)*0.1 (rounded to their dtype), outputs zero"),
+    cl::value_desc("SEED"), cl::cat(category));
+static cl::list<std::string> shapes(
+    "shape", cl::desc("Shape of a generated argument: NAME=AxBxC (needed for "
+                      "dynamic dims with --random)"),
+    cl::value_desc("NAME=SHAPE"), cl::cat(category));
+static cl::opt<uint64_t> shuffleAtomics(
+    "shuffle-atomics",
+    cl::desc("Apply atomic_add contributions in a shuffled order (seed)"),
+    cl::value_desc("SEED"), cl::cat(category));
+static cl::opt<bool> printStats("run-stats",
+                                cl::desc("Print run statistics to stderr"),
+                                cl::cat(category));
+
+static int usageError(const Twine &message) {
+  llvm::errs() << "pto-run: error: " << message << "\n";
+  return kUsage;
+}
+
+/// Splits NAME=VALUE; empty parts are errors.
+static std::optional<std::pair<StringRef, StringRef>>
+splitAssignment(StringRef text) {
+  auto [name, value] = text.split('=');
+  if (name.empty() || value.empty() || !text.contains('='))
+    return std::nullopt;
+  return std::make_pair(name, value);
+}
+
+static std::string argNames(KernelOp kernel) {
+  SmallVector<StringRef> names;
+  for (Attribute a : kernel.getArgNames())
+    names.push_back(cast<StringAttr>(a).getValue());
+  return llvm::join(names, ", ");
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "pto-run: execute a pto.kernel on host memory (reference "
+          "interpreter)\n",
+          &llvm::errs()))
+    return kUsage;
+
+  DialectRegistry registry;
+  registry.insert<PTODialect, arith::ArithDialect, func::FuncDialect,
+                  index::IndexDialect, math::MathDialect, scf::SCFDialect>();
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+
+  std::string errorMessage;
+  auto file = openInputFile(inputFile, &errorMessage);
+  if (!file)
+    return usageError(errorMessage);
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return kBadIR;
+
+  // Pick the kernel.
+  SmallVector<KernelOp> kernels;
+  module->walk([&](KernelOp k) { kernels.push_back(k); });
+  KernelOp kernel;
+  for (KernelOp k : kernels)
+    if (kernelName.empty() ? kernels.size() == 1
+                           : k.getSymName() == kernelName)
+      kernel = k;
+  if (!kernel) {
+    SmallVector<StringRef> names;
+    for (KernelOp k : kernels)
+      names.push_back(k.getSymName());
+    if (kernels.empty())
+      return usageError("'" + inputFile + "' contains no pto.kernel");
+    return usageError(
+        (kernelName.empty() ? Twine("several kernels; choose one with --kernel")
+                            : "no kernel named '" + kernelName + "'") +
+        " (kernels: " + llvm::join(names, ", ") + ")");
+  }
+
+  unsigned numArgs = kernel.getNumArguments();
+  auto argIndex = [&](StringRef name) -> std::optional<unsigned> {
+    BlockArgument arg = kernel.getArgumentByName(name);
+    if (!arg)
+      return std::nullopt;
+    return arg.getArgNumber();
+  };
+
+  // Inputs from files.
+  std::vector<std::optional<HostTensor>> data(numArgs);
+  for (StringRef spec : inputs) {
+    auto assignment = splitAssignment(spec);
+    if (!assignment)
+      return usageError("--input expects NAME=FILE, got '" + spec + "'");
+    std::optional<unsigned> index = argIndex(assignment->first);
+    if (!index)
+      return usageError("--input names '" + assignment->first +
+                        "', which is not an argument of @" +
+                        kernel.getSymName() + " (" + argNames(kernel) + ")");
+    if (data[*index])
+      return usageError("argument '" + assignment->first + "' given twice");
+    llvm::Expected<HostTensor> tensor = readNpy(assignment->second);
+    if (!tensor)
+      return usageError("input '" + assignment->first +
+                        "': " + llvm::toString(tensor.takeError()));
+    data[*index] = std::move(*tensor);
+  }
+
+  // Generated inputs.
+  llvm::StringMap<SmallVector<int64_t>> givenShapes;
+  for (StringRef spec : shapes) {
+    auto assignment = splitAssignment(spec);
+    SmallVector<StringRef> parts;
+    if (assignment)
+      assignment->second.split(parts, 'x');
+    SmallVector<int64_t> shape;
+    for (StringRef p : parts) {
+      int64_t d;
+      if (p.getAsInteger(10, d) || d < 0)
+        return usageError("--shape expects NAME=AxBxC with sizes >= 0, got '" +
+                          spec + "'");
+      shape.push_back(d);
+    }
+    if (!assignment || shape.empty())
+      return usageError("--shape expects NAME=AxBxC, got '" + spec + "'");
+    if (!argIndex(assignment->first))
+      return usageError("--shape names '" + assignment->first +
+                        "', which is not an argument of @" +
+                        kernel.getSymName() + " (" + argNames(kernel) + ")");
+    givenShapes[assignment->first] = shape;
+  }
+  SmallVector<unsigned> written = getWrittenArguments(kernel);
+  std::mt19937_64 rng(randomSeed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (unsigned i = 0; i < numArgs; ++i) {
+    if (data[i])
+      continue;
+    StringRef name = cast<StringAttr>(kernel.getArgNames()[i]).getValue();
+    if (randomSeed.getNumOccurrences() == 0)
+      return usageError("no data for argument '" + name + "': give --input " +
+                        name + "=FILE.npy, or --random SEED to generate it");
+    auto type = cast<GMTensorType>(kernel.getArgumentTypes()[i]);
+    std::optional<ElementKind> kind = getElementKind(type.getElementType());
+    if (!kind)
+      return usageError("argument '" + name + "' has an element type pto-run "
+                        "cannot generate");
+    bool isOutput = llvm::is_contained(written, i);
+    bool isFloat = *kind == ElementKind::BF16 || *kind == ElementKind::F16 ||
+                   *kind == ElementKind::F32;
+    if (!isOutput && !isFloat)
+      return usageError("argument '" + name + "' holds integers (offsets or "
+                        "indices) that cannot be generated meaningfully; give "
+                        "--input " + name + "=FILE.npy");
+    SmallVector<int64_t> shape(type.getShape());
+    auto given = givenShapes.find(name);
+    if (given != givenShapes.end()) {
+      shape = given->second;
+    } else if (!type.hasStaticShape()) {
+      return usageError("argument '" + name +
+                        "' has dynamic dims; give --shape " + name +
+                        "=AxB... to generate it");
+    }
+    HostTensor tensor(*kind, shape);
+    if (!isOutput)
+      for (int64_t j = 0, e = tensor.getNumElements(); j < e; ++j)
+        tensor.storeFloat(j, normal(rng) * 0.1f);
+    data[i] = std::move(tensor);
+  }
+
+  std::vector<HostTensor> args;
+  for (auto &tensor : data)
+    args.push_back(std::move(*tensor));
+  if (llvm::Error error = checkArguments(kernel, args))
+    return usageError(llvm::toString(std::move(error)));
+
+  // Validate output requests before spending time on the run.
+  SmallVector<std::pair<unsigned, std::string>> outputFiles;
+  for (StringRef spec : outputs) {
+    auto assignment = splitAssignment(spec);
+    if (!assignment)
+      return usageError("--output expects NAME=FILE, got '" + spec + "'");
+    std::optional<unsigned> index = argIndex(assignment->first);
+    if (!index)
+      return usageError("--output names '" + assignment->first +
+                        "', which is not an argument of @" +
+                        kernel.getSymName() + " (" + argNames(kernel) + ")");
+    outputFiles.push_back({*index, assignment->second.str()});
+  }
+  if (!outputDir.empty())
+    for (unsigned index : written) {
+      SmallString<128> path(outputDir);
+      llvm::sys::path::append(
+          path, cast<StringAttr>(kernel.getArgNames()[index]).getValue() +
+                    ".npy");
+      outputFiles.push_back({index, std::string(path)});
+    }
+
+  RunOptions options;
+  options.shuffleAtomics = shuffleAtomics.getNumOccurrences() > 0;
+  options.shuffleSeed = shuffleAtomics;
+  RunStats stats;
+  auto start = std::chrono::steady_clock::now();
+  if (failed(runKernel(kernel, args, options, &stats)))
+    return kFault;
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+
+  for (auto &[index, path] : outputFiles)
+    if (llvm::Error error = writeNpy(path, args[index]))
+      return usageError(llvm::toString(std::move(error)));
+  if (printStats)
+    llvm::errs() << "pto-run: @" << kernel.getSymName() << ": "
+                 << stats.loopIterations << " loop iterations, "
+                 << stats.opsExecuted << " ops, "
+                 << stats.matmulFlops << " matmul FLOP, " << stats.atomicElements
+                 << " elements accumulated, "
+                 << llvm::format("%.3f", seconds) << " s\n";
+  return kOk;
+}
