@@ -159,10 +159,10 @@ void KernelOp::print(OpAsmPrinter &p) {
        getArgAttrsAttrName(), getResAttrsAttrName()});
   p << ' ';
   // The implicit pto.return is elided unless it carries attributes.
-  Operation *terminator = getBody().front().getTerminator();
+  Block &body = getBody().front();
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
-                /*printBlockTerminators=*/terminator &&
-                    !terminator->getAttrDictionary().empty());
+                /*printBlockTerminators=*/body.mightHaveTerminator() &&
+                    !body.getTerminator()->getAttrDictionary().empty());
 }
 
 void KernelOp::getAsmBlockArgumentNames(Region &region,
@@ -239,18 +239,7 @@ LogicalResult KernelOp::verify() {
 }
 
 LogicalResult KernelOp::verifyRegions() {
-  Block &entry = getBody().front();
-  if (entry.getNumArguments() != getFunctionType().getNumInputs())
-    return emitOpError() << "entry block has " << entry.getNumArguments()
-                         << " arguments for a signature of "
-                         << getFunctionType().getNumInputs();
-  for (auto [arg, type] :
-       llvm::zip(entry.getArguments(), getFunctionType().getInputs()))
-    if (arg.getType() != type)
-      return emitOpError() << "entry block argument #" << arg.getArgNumber()
-                           << " has type " << arg.getType()
-                           << " but the signature says " << type;
-
+  // (Entry block arity and types are checked by FunctionOpInterface.)
   // All scopes of one id carry the same flags (PyPTO consistency check).
   llvm::DenseMap<int64_t, ScopeOp> firstOfId;
   WalkResult walk = getOperation()->walk([&](ScopeOp scope) {
@@ -356,10 +345,11 @@ void LoopOp::print(OpAsmPrinter &p) {
   p << ' ';
   // The implicit pto.yield is elided when it yields nothing and carries no
   // attributes.
-  Operation *terminator = getBody().front().getTerminator();
+  Block &body = getBody().front();
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/!getInitArgs().empty() ||
-                    (terminator && !terminator->getAttrDictionary().empty()));
+                    (body.mightHaveTerminator() &&
+                     !body.getTerminator()->getAttrDictionary().empty()));
 }
 
 void LoopOp::getAsmBlockArgumentNames(Region &region,
@@ -574,8 +564,6 @@ LogicalResult ReshapeOp::verify() {
              << (ShapedType::isDynamic(declared) ? std::string("?")
                                                  : std::to_string(declared))
              << "; dynamic sizes must match '?' dims of the result type";
-    if (!ShapedType::isDynamic(given) && given == 0)
-      return emitOpError() << "size #" << i << " is 0";
   }
   if (source.hasStaticShape() && result.hasStaticShape() &&
       source.getNumElements() != result.getNumElements())
@@ -774,16 +762,16 @@ LogicalResult MatmulOp::verify() {
   const PlatformInfo &platform = getPlatformInfo(arch);
   int64_t aBytes = byteSize(inType), bBytes = byteSize(rhs.getElementType());
   int64_t align = aBytes == 1 ? 32 : 16; // elements; 32 B for 8-bit types
+  // L1 is a multiple of L0 (CubeTileAttr), so aligning L0 aligns L1 too.
   auto checkAligned = [&](StringRef axis,
                           ArrayRef<int64_t> values) -> LogicalResult {
-    for (auto [level, v] : llvm::enumerate(values))
-      if (v % align != 0)
-        return emitOpError()
-               << "cube tile " << axis << " = [" << values[0] << ", "
-               << values[1] << "]: " << axis << (level ? "L1" : "L0") << " = "
-               << v << " is not a multiple of " << align
-               << " elements (32-byte alignment for " << inType
-               << "); round it to a multiple of " << align;
+    if (values[0] % align != 0)
+      return emitOpError()
+             << "cube tile " << axis << " = [" << values[0] << ", "
+             << values[1] << "]: " << axis << "L0 = " << values[0]
+             << " is not a multiple of " << align
+             << " elements (32-byte alignment for " << inType
+             << "); round it to a multiple of " << align;
     return success();
   };
   if (failed(checkAligned("m", tile.getM())) ||
