@@ -144,7 +144,12 @@ private:
   LogicalResult execReshape(ReshapeOp op);
   // Tiles.
   LogicalResult execView(ViewOp op);
-  LogicalResult execMatmul(MatmulOp op);
+  LogicalResult execMatmul(Operation *op, Value acc, Value lhs, Value rhs,
+                           bool aTrans, bool bTrans);
+  LogicalResult execWorkspace(WorkspaceOp op);
+  LogicalResult execTask(TaskOp task);
+  LogicalResult execCall(Operation *call, FlatSymbolRefAttr callee,
+                         ValueRange args);
   LogicalResult execBinary(Operation *op, Value lhs, Value rhs);
   LogicalResult execUnary(Operation *op, Value input);
   LogicalResult execReduce(Operation *op, Value input, int64_t dim,
@@ -176,6 +181,9 @@ private:
   std::mt19937_64 rng;
   llvm::DenseMap<Value, RuntimeValue> env;
   llvm::DenseMap<HostTensor *, std::vector<PendingAtomic>> pendingAtomics;
+  // One buffer per workspace op, reused by every instance: a workspace's
+  // contents are undefined until written, so no clearing is needed.
+  llvm::DenseMap<Operation *, std::unique_ptr<HostTensor>> workspaces;
 };
 
 FailureOr<Extent> RuntimeAlgebra::index(Value v) {
@@ -347,7 +355,24 @@ LogicalResult Interpreter::execOp(Operation *op) {
       .Case([&](ReadOp read) { return execRead(read); })
       .Case([&](ReshapeOp reshape) { return execReshape(reshape); })
       .Case([&](ViewOp view) { return execView(view); })
-      .Case([&](MatmulOp matmul) { return execMatmul(matmul); })
+      .Case([&](MatmulOp matmul) {
+        return execMatmul(matmul, Value(), matmul.getLhs(), matmul.getRhs(),
+                          matmul.getATrans(), matmul.getBTrans());
+      })
+      .Case([&](MatmulAccOp matmul) {
+        return execMatmul(matmul, matmul.getAcc(), matmul.getLhs(),
+                          matmul.getRhs(), matmul.getATrans(),
+                          matmul.getBTrans());
+      })
+      .Case([&](WorkspaceOp workspace) { return execWorkspace(workspace); })
+      .Case([&](TaskOp task) { return execTask(task); })
+      .Case([&](LaunchOp launch) {
+        env[launch.getToken()] = std::monostate();
+        return execCall(launch, launch.getCalleeAttr(), launch.getArgs());
+      })
+      .Case([&](RootCallOp call) {
+        return execCall(call, call.getCalleeAttr(), call.getArgs());
+      })
       .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>([&](auto binary) {
         return execBinary(binary, binary.getLhs(), binary.getRhs());
       })
@@ -618,7 +643,7 @@ LogicalResult Interpreter::execView(ViewOp op) {
       if (given < 0)
         return op.emitError() << "pto-run: valid extent " << given << " of dim "
                               << d << " is negative";
-      if (offset + given > parent[d])
+      if (given > 0 && offset + given > parent[d])
         return op.emitError()
                << "pto-run: view reads " << rangeStr(offset, offset + given)
                << " of dim " << d << " but " << what << " '" << parentName
@@ -744,31 +769,43 @@ void Interpreter::flushAtomics(HostTensor *storage) {
 // Compute
 //===----------------------------------------------------------------------===//
 
-LogicalResult Interpreter::execMatmul(MatmulOp op) {
-  const TileValue &a = getTile(op.getLhs());
-  const TileValue &b = getTile(op.getRhs());
-  bool aTrans = op.getATrans(), bTrans = op.getBTrans();
+LogicalResult Interpreter::execMatmul(Operation *op, Value accValue,
+                                      Value lhsValue, Value rhsValue,
+                                      bool aTrans, bool bTrans) {
+  const TileValue &a = getTile(lhsValue);
+  const TileValue &b = getTile(rhsValue);
   int64_t m = aTrans ? a.valid[1] : a.valid[0];
   int64_t kA = aTrans ? a.valid[0] : a.valid[1];
   int64_t kB = bTrans ? b.valid[1] : b.valid[0];
   int64_t n = bTrans ? b.valid[0] : b.valid[1];
   if (kA != kB)
-    return op.emitError() << "pto-run: matmul contracts " << kA
-                          << " valid elements of the left operand (valid "
-                          << listStr(a.valid) << ") with " << kB
-                          << " of the right operand (valid "
-                          << listStr(b.valid)
-                          << "); the valid K extents must be equal";
+    return op->emitError() << "pto-run: matmul contracts " << kA
+                           << " valid elements of the left operand (valid "
+                           << listStr(a.valid) << ") with " << kB
+                           << " of the right operand (valid "
+                           << listStr(b.valid)
+                           << "); the valid K extents must be equal";
   FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
   if (failed(valid))
     return failure();
-  TileValue c = newTile(op.getResult(), *valid);
+  TileValue c = newTile(op->getResult(0), *valid);
+  float beta = 0.0f;
+  if (accValue) {
+    const TileValue &acc = getTile(accValue);
+    if (acc.valid[0] != m || acc.valid[1] != n)
+      return op->emitError()
+             << "pto-run: matmul_acc adds a [" << m << ", " << n
+             << "] product to an accumulator with valid extents "
+             << listStr(acc.valid);
+    std::copy(acc.data->begin(), acc.data->end(), c.data->begin());
+    beta = 1.0f;
+  }
   if (m > 0 && n > 0 && kA > 0) {
     // Row-major compact operands: the leading dim is the valid column count.
     cblas_sgemm(CblasRowMajor, aTrans ? CblasTrans : CblasNoTrans,
                 bTrans ? CblasTrans : CblasNoTrans, m, n, kA, 1.0f,
                 a.data->data(), std::max<int64_t>(1, a.valid[1]),
-                b.data->data(), std::max<int64_t>(1, b.valid[1]), 0.0f,
+                b.data->data(), std::max<int64_t>(1, b.valid[1]), beta,
                 c.data->data(), std::max<int64_t>(1, n));
     stats.matmulFlops += 2 * uint64_t(m) * uint64_t(n) * uint64_t(kA);
   }
@@ -776,8 +813,47 @@ LogicalResult Interpreter::execMatmul(MatmulOp op) {
   if (!outType.isF32())
     for (float &x : *c.data)
       x = roundTo(outType, x);
-  env[op.getResult()] = std::move(c);
+  env[op->getResult(0)] = std::move(c);
   return success();
+}
+
+LogicalResult Interpreter::execWorkspace(WorkspaceOp op) {
+  std::unique_ptr<HostTensor> &buffer = workspaces[op];
+  GMTensorType type = op.getResult().getType();
+  if (!buffer) {
+    std::optional<ElementKind> kind = getElementKind(type.getElementType());
+    if (!kind)
+      return op.emitError() << "pto-run: cannot hold a workspace of "
+                            << type.getElementType();
+    buffer = std::make_unique<HostTensor>(*kind, type.getShape());
+  }
+  TensorRef ref;
+  ref.storage = buffer.get();
+  ref.shape.assign(type.getShape().begin(), type.getShape().end());
+  ref.name = "workspace";
+  env[op.getResult()] = ref;
+  return success();
+}
+
+LogicalResult Interpreter::execTask(TaskOp task) {
+  SmallVector<RuntimeValue> yielded;
+  if (failed(execBlock(task.getBody().front(), {}, &yielded)))
+    return failure();
+  for (auto [result, value] : llvm::zip(task.getResults(), yielded))
+    env[result] = value;
+  return success();
+}
+
+LogicalResult Interpreter::execCall(Operation *call, FlatSymbolRefAttr callee,
+                                    ValueRange args) {
+  auto fn = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(
+      call, callee.getAttr());
+  if (!fn || fn.isExternal())
+    return call->emitError() << "pto-run: cannot find the body of " << callee;
+  SmallVector<RuntimeValue> values;
+  for (Value arg : args)
+    values.push_back(env.at(arg));
+  return execBlock(fn.getFunctionBody().front(), values, nullptr);
 }
 
 template <typename F>
@@ -945,11 +1021,7 @@ LogicalResult Interpreter::execReduce(Operation *op, Value inputValue,
     outer *= input.valid[d];
   for (int64_t d = dim + 1; d < static_cast<int64_t>(input.valid.size()); ++d)
     inner *= input.valid[d];
-  if (isAmax && reduced == 0 && outer * inner > 0)
-    return op->emitError()
-           << "pto-run: amax over dim " << dim
-           << " with valid extent 0 has no value (valid " << listStr(input.valid)
-           << ")";
+  // Over an empty valid extent sum gives 0 and amax -inf (their identities).
   const float *in = input.data->data();
   float *o = out.data->data();
   for (int64_t i = 0; i < outer; ++i)

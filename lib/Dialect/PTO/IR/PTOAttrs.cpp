@@ -367,3 +367,19 @@ LogicalResult ScopeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "(sg_set_scope=-1 means no scope: write no region)";
   return success();
 }
+
+LogicalResult
+StitchPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t depth, int64_t workspaceBytes, int64_t launches,
+                       StringRef mode) {
+  if (depth < 1 || depth > 1024)
+    return emitError() << "stitch depth " << depth
+                       << " must be in [1, 1024] (the runtime's hard cap)";
+  if (workspaceBytes < 0 || launches < 0)
+    return emitError() << "stitch plan sizes must be non-negative";
+  if (mode != "memory" && mode != "count")
+    return emitError() << "stitch mode '" << mode
+                       << "' must be \"memory\" (max_workspace_kb) or "
+                          "\"count\" (stitch_function_max_num)";
+  return success();
+}

@@ -711,9 +711,15 @@ static bool isSupportedMatmulTriple(Type in, Type out, Arch arch) {
   return false;
 }
 
-LogicalResult MatmulOp::verify() {
-  TileType lhs = getLhs().getType(), rhs = getRhs().getType();
-  TileType result = getResult().getType();
+/// Shapes, dtypes and cube tile of a matmul or one K step of it.
+static LogicalResult verifyMatmulLike(Operation *op, TileType lhs,
+                                      TileType rhs, TileType result,
+                                      bool aTrans, bool bTrans,
+                                      CubeTileAttr tile) {
+  auto emitOpError = [&]() { return op->emitOpError(); };
+  auto getATrans = [&]() { return aTrans; };
+  auto getBTrans = [&]() { return bTrans; };
+  auto getCubeTile = [&]() { return tile; };
   if (lhs.getRank() != 2 || rhs.getRank() != 2 || result.getRank() != 2)
     return emitOpError() << "supports 2-D tiles only, got ranks "
                          << lhs.getRank() << ", " << rhs.getRank() << " -> "
@@ -736,7 +742,7 @@ LogicalResult MatmulOp::verify() {
                          << " must be [M, N] = " << shapeStr({m, n});
 
   Type inType = lhs.getElementType(), outType = result.getElementType();
-  Arch arch = getArchFor(*this);
+  Arch arch = getArchFor(op);
   bool fp8Pair = isFP8(inType) && isFP8(rhs.getElementType());
   if (inType != rhs.getElementType() && !fp8Pair)
     return emitOpError() << "multiplies " << inType << " by "
@@ -754,7 +760,7 @@ LogicalResult MatmulOp::verify() {
                                  : "");
 
   // Cube tile alignment and capacity (pypto-model.md §3.12).
-  CubeTileAttr tile = getCubeTile();
+  (void)getCubeTile;
   if (tile.getSplitK() && !outType.isF32() && !isSignlessInt(outType, 32))
     return emitOpError() << "uses split_k with out dtype " << outType
                          << "; split-K accumulates in GM and needs f32 or "
@@ -1153,6 +1159,100 @@ LogicalResult AtomicAddOp::verify() {
 LogicalResult AssembleOp::verify() {
   return verifyStoreLike(*this, "assemble", getSrc().getType(),
                          getDst().getType(), getStaticOffsets(), getOffsets());
+}
+
+LogicalResult MatmulOp::verify() {
+  return verifyMatmulLike(*this, getLhs().getType(), getRhs().getType(),
+                          getResult().getType(), getATrans(), getBTrans(),
+                          getCubeTile());
+}
+
+LogicalResult MatmulAccOp::verify() {
+  TileType acc = getAcc().getType(), result = getResult().getType();
+  if (failed(verifyMatmulLike(*this, getLhs().getType(), getRhs().getType(),
+                              result, getATrans(), getBTrans(),
+                              getCubeTile())))
+    return failure();
+  Type accElement = acc.getElementType();
+  bool intInputs = isa<IntegerType>(getLhs().getType().getElementType());
+  if (acc.getShape() != result.getShape() ||
+      !(intInputs ? isSignlessInt(accElement, 32) : accElement.isF32()))
+    return emitOpError() << "accumulator " << acc << " must be [M, N] = "
+                         << shapeStr(result.getShape()) << " of "
+                         << (intInputs ? "i32" : "f32")
+                         << " (partial results stay in L0C precision)";
+  return success();
+}
+
+LogicalResult WorkspaceOp::verify() {
+  if (!getResult().getType().hasStaticShape())
+    return emitOpError() << "workspace " << getResult().getType()
+                         << " must have a static shape";
+  return success();
+}
+
+LogicalResult TaskOp::verifyRegions() {
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  if (!llvm::equal(yield.getValues().getTypes(), getResultTypes()))
+    return yield.emitOpError() << "yields (" << yield.getValues().getTypes()
+                               << ") but the pto.task returns ("
+                               << getResultTypes() << ")";
+  CoreKind kind = getKind();
+  Arch arch = getArchFor(*this);
+  if (kind == CoreKind::mix && !getPlatformInfo(arch).mixedScopes)
+    return emitOpError() << "is a MIX task, which " << archName(arch)
+                         << " cannot run; split it into cube and vector tasks";
+  WalkResult walk = getBody().walk([&](Operation *op) {
+    if (isa<LoopOp, TaskOp, ScopeOp>(op)) {
+      InFlightDiagnostic diag = emitOpError()
+                                << "contains '" << op->getName()
+                                << "'; a task is straight-line tile code";
+      diag.attachNote(op->getLoc()) << "here";
+      return WalkResult::interrupt();
+    }
+    bool wrongKind = (kind == CoreKind::cube && isVectorOp(op) &&
+                      !isa<AssembleOp, AtomicAddOp>(op)) ||
+                     (kind == CoreKind::vector && isCubeOp(op));
+    if (wrongKind) {
+      InFlightDiagnostic diag =
+          emitOpError() << "is a " << stringifyCoreKind(kind)
+                        << " task but contains '" << op->getName()
+                        << "', which runs on the other core kind";
+      diag.attachNote(op->getLoc()) << "here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// The callee of a launch or root call must be a function whose signature
+/// takes exactly `args`.
+static LogicalResult verifyCallee(Operation *op, FlatSymbolRefAttr callee,
+                                  ValueRange args,
+                                  SymbolTableCollection &symbolTable) {
+  auto fn = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(
+      op, callee.getAttr());
+  if (!fn)
+    return op->emitOpError() << "calls " << callee
+                             << ", which is not a function in scope";
+  ArrayRef<Type> params = fn.getArgumentTypes();
+  if (params.size() != args.size() ||
+      !llvm::equal(params, args.getTypes()))
+    return op->emitOpError() << "passes (" << args.getTypes() << ") to "
+                             << callee << ", which takes (" << params << ")";
+  if (!fn.getResultTypes().empty())
+    return op->emitOpError() << callee << " returns values; leaf and root "
+                                          "functions communicate through GM";
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyCallee(*this, getCalleeAttr(), getArgs(), symbolTable);
+}
+
+LogicalResult RootCallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyCallee(*this, getCalleeAttr(), getArgs(), symbolTable);
 }
 
 #define GET_OP_CLASSES

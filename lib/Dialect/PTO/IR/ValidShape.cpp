@@ -65,6 +65,10 @@ ExtentsOr MatmulOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
                              (*rhs)[getBTrans() ? 0 : 1]};
 }
 
+ExtentsOr MatmulAccOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  return algebra.validShapeOf(getAcc());
+}
+
 /// The valid extent of the operand that is not broadcast along each dim.
 static ExtentsOr inferBinary(ValidShapeAlgebra &algebra, Value lhs, Value rhs,
                              Value result) {

@@ -56,6 +56,18 @@ def PTO_CastModeAttr : EnumAttr<PTO_Dialect, PTO_CastMode, "round_mode"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def PTO_CoreKind : I32EnumAttr<"CoreKind", "the core a task runs on", [
+    I32EnumAttrCase<"cube", 0>,    // AIC
+    I32EnumAttrCase<"vector", 1>,  // AIV
+    I32EnumAttrCase<"mix", 2>      // AIC + AIV (DAV_3510 MIX subgraphs)
+  ]> {
+  let cppNamespace = "::mlir::pto";
+  let genSpecializedAttr = 0;
+}
+def PTO_CoreKindAttr : EnumAttr<PTO_Dialect, PTO_CoreKind, "core"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Option and config attributes
 //===----------------------------------------------------------------------===//
@@ -178,6 +190,22 @@ def PTO_ScopeAttr : PTO_Attr<"Scope", "scope"> {
   let parameters = (ins "int64_t":$id,
                         DefaultValuedParameter<"bool", "false">:$allow_parallel_merge,
                         DefaultValuedParameter<"bool", "false">:$allow_cross_scope_merge);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def PTO_StitchPlanAttr : PTO_Attr<"StitchPlan", "stitch_plan"> {
+  let summary = "how many root-function instances one device task stitches";
+  let description = [{
+    Written by `pto-plan-stitch` on a root call. `workspace_bytes` is the GM
+    workspace one root instance needs (32 KiB aligned), `depth` the number of
+    consecutive root instances stitched into one device task, `mode` whether
+    the depth comes from `max_workspace_kb` (`memory`) or from
+    `stitch_function_max_num` (`count`), `launches` the call tasks one
+    instance issues.
+  }];
+  let parameters = (ins "int64_t":$depth, "int64_t":$workspace_bytes,
+                        "int64_t":$launches, StringRefParameter<>:$mode);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

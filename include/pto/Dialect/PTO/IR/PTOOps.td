@@ -83,8 +83,8 @@ def PTO_ReturnOp : PTO_Op<"return", [Pure, HasParent<"KernelOp">, Terminator,
 }
 
 def PTO_YieldOp : PTO_Op<"yield", [Pure, Terminator, ReturnLike,
-                                   ParentOneOf<["LoopOp", "ScopeOp"]>]> {
-  let summary = "yields values from a pto.loop or pto.scope body";
+                                   ParentOneOf<["LoopOp", "ScopeOp", "TaskOp"]>]> {
+  let summary = "yields values from a pto.loop, pto.scope or pto.task body";
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* nothing yielded */ }]>];
   let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
@@ -364,7 +364,8 @@ def PTO_FullOp : PTO_VectorOp<"full"> {
 class PTO_StoreLikeOp<string mnemonic>
     : PTO_Op<mnemonic, [PTO_VectorOpTrait, MemoryEffects<[MemRead, MemWrite]>]> {
   let arguments = (ins PTO_AnyTile:$src, PTO_AnyTensor:$dst,
-                       Variadic<Index>:$offsets, DenseI64ArrayAttr:$static_offsets);
+                       Variadic<Index>:$offsets, DenseI64ArrayAttr:$static_offsets,
+                       OptionalAttr<PTO_VecTileAttr>:$vec_tile);
   let assemblyFormat = [{
     $src `,` $dst custom<DynamicIndexList>($offsets, $static_offsets)
     attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
@@ -383,6 +384,110 @@ def PTO_AtomicAddOp : PTO_StoreLikeOp<"atomic_add"> {
 
 def PTO_AssembleOp : PTO_StoreLikeOp<"assemble"> {
   let summary = "pypto.assemble: writes src's valid region into dst at offsets";
+}
+
+//===----------------------------------------------------------------------===//
+// Tile-graph level: workspace, accumulating matmul, tasks
+//===----------------------------------------------------------------------===//
+
+def PTO_WorkspaceOp : PTO_Op<"workspace", [
+    MemoryEffects<[MemAlloc]>]> {
+  let summary = "a GM workspace tensor owned by one root-function instance";
+  let description = [{
+    Scratch GM that tile-graph code uses to pass tiles between tasks (and,
+    right after expansion, between any two tile ops). Its contents are
+    undefined until written; every read is of a region written earlier in the
+    same instance. Static shape.
+
+    ```mlir
+    %ws = pto.workspace : !pto.tensor<2048x2048xf32>
+    ```
+  }];
+  let results = (outs PTO_AnyTensor:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def PTO_MatmulAccOp : PTO_Op<"matmul_acc", [Pure, PTO_CubeOpTrait,
+                                            PTO_ValidShapeIface]> {
+  let summary = "acc + op(A)·op(B): one K step of an expanded matmul";
+  let description = [{
+    Adds a product to a partial result held in FP32 (INT32 for i8 inputs), as
+    the cube accumulates in L0C; the result is rounded to the result's element
+    type once, so a chain of K steps rounds exactly like one matmul. Operand
+    rules as `pto.matmul`; the accumulator is `[M, N]`. The valid shape is the
+    accumulator's.
+  }];
+  let arguments = (ins PTO_AnyTile:$acc, PTO_AnyTile:$lhs, PTO_AnyTile:$rhs,
+                       UnitAttr:$a_trans, UnitAttr:$b_trans,
+                       PTO_CubeTileAttr:$cube_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = [{
+    $acc `,` $lhs `,` $rhs attr-dict `:` qualified(type($acc)) `,`
+    qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_TaskOp : PTO_Op<"task", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "tile ops that run as one task on one core";
+  let description = [{
+    Formed by `pto-partition`: a group of tile ops executed on one core (a
+    cube core, a vector core, or on DAV_3510 a MIX group). Tasks exchange data
+    through GM (workspace or kernel tensors), so they usually yield nothing.
+    `family` names the stage (`C1`, `V1`, `C2`, `V2`, ...), `scope` is the
+    `sg_set_scope` the ops carried, if any.
+
+    ```mlir
+    pto.task #pto.core<cube> "C1" { ... }
+    ```
+  }];
+  let arguments = (ins PTO_CoreKindAttr:$kind, StrAttr:$family,
+                       OptionalAttr<PTO_ScopeAttr>:$scope);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    qualified($kind) $family (`->` `(` qualified(type($results))^ `)`)? $body attr-dict
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def PTO_LaunchOp : PTO_Op<"launch", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "issues one call task: a leaf function on one core";
+  let description = [{
+    A node of the execute graph (a root function's body after `pto-outline`):
+    runs leaf `@callee` with `operands` once its `deps` have completed and
+    returns a token other launches can depend on. Isomorphic tasks share one
+    leaf.
+
+    ```mlir
+    %t1 = pto.launch @sk16_leaf_c1(%ws, %q2, %a, %b) : (...) -> !pto.token
+    %t2 = pto.launch @sk16_leaf_v1(%ws, %c) after [%t1] : (...) -> !pto.token
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
+                       Variadic<PTO_TokenType>:$deps);
+  let results = (outs PTO_TokenType:$token);
+  let assemblyFormat = [{
+    $callee `(` $args `)` (`after` `[` $deps^ `]`)? attr-dict `:` functional-type($args, $token)
+  }];
+}
+
+def PTO_RootCallOp : PTO_Op<"root_call", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "instantiates a root function (one loop-body instance)";
+  let description = [{
+    The control-flow program's call of a root function: one instance of a
+    loop body's execute graph. `pto-plan-stitch` attaches `stitch`, how many
+    consecutive instances one device task stitches.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
+                       OptionalAttr<PTO_StitchPlanAttr>:$stitch);
+  let assemblyFormat = [{
+    $callee `(` $args `)` attr-dict `:` functional-type($args, results)
+  }];
 }
 
 #endif // PTO_OPS_TD

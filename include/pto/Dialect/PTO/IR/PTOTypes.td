@@ -55,6 +55,11 @@ def PTO_TileType : PTO_ShapedTypeDef<"Tile", "tile"> {
   }];
 }
 
+def PTO_TokenType : TypeDef<PTO_Dialect, "Token"> {
+  let mnemonic = "token";
+  let summary = "completion of a launched task (an execute-graph edge)";
+}
+
 def PTO_AnyTile : Type<CPred<"::llvm::isa<::mlir::pto::TileType>($_self)">,
                        "pto tile", "::mlir::pto::TileType">;
 def PTO_AnyTensor : Type<CPred<"::llvm::isa<::mlir::pto::GMTensorType>($_self)">,
