@@ -108,11 +108,11 @@ pto.kernel @sk16_attention_backward(
 
           // V2 (sg_set_scope=2, v_tile_d): scale dQ and dK, accumulate into GM.
           pto.scope #pto.scope<id = 2> {
-            pto.atomic_add %dV_t, %dv[%s2_off, %h_ofs] : !pto.tile<2048x64xf32>, !pto.tensor<?x512xf32>
+            pto.atomic_add %dV_t, %dv[%s2_off, %h_ofs] {vec_tile = #pto.vec_tile<[256, 256]>} : !pto.tile<2048x64xf32>, !pto.tensor<?x512xf32>
             %dQ_f = pto.mul %dQ_t, %scale {vec_tile = #pto.vec_tile<[256, 256]>} : !pto.tile<2048x64xf32>, f32 -> !pto.tile<2048x64xf32>
-            pto.atomic_add %dQ_f, %dq[%s1_off, %h_ofs] : !pto.tile<2048x64xf32>, !pto.tensor<?x512xf32>
+            pto.atomic_add %dQ_f, %dq[%s1_off, %h_ofs] {vec_tile = #pto.vec_tile<[256, 256]>} : !pto.tile<2048x64xf32>, !pto.tensor<?x512xf32>
             %dK_f = pto.mul %dK_t, %scale {vec_tile = #pto.vec_tile<[256, 256]>} : !pto.tile<2048x64xf32>, f32 -> !pto.tile<2048x64xf32>
-            pto.atomic_add %dK_f, %dk[%s2_off, %h_ofs] : !pto.tile<2048x64xf32>, !pto.tensor<?x512xf32>
+            pto.atomic_add %dK_f, %dk[%s2_off, %h_ofs] {vec_tile = #pto.vec_tile<[256, 256]>} : !pto.tile<2048x64xf32>, !pto.tensor<?x512xf32>
           }
         }
       }

@@ -11,13 +11,19 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cblas.h>
 
 #include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
 #include <memory>
 #include <random>
 #include <variant>
@@ -150,6 +156,12 @@ private:
   LogicalResult execTask(TaskOp task);
   LogicalResult execCall(Operation *call, FlatSymbolRefAttr callee,
                          ValueRange args);
+  // Root calls and launches; stitched execution (see "Stitching" below).
+  LogicalResult execLaunch(LaunchOp launch);
+  LogicalResult execRootCall(RootCallOp call);
+  bool isStitchSafe(Operation *op);
+  LogicalResult flushStitch();
+  ArrayRef<uint8_t> leafAccesses(Operation *leaf);
   LogicalResult execBinary(Operation *op, Value lhs, Value rhs);
   LogicalResult execUnary(Operation *op, Value input);
   LogicalResult execReduce(Operation *op, Value input, int64_t dim,
@@ -182,8 +194,31 @@ private:
   llvm::DenseMap<Value, RuntimeValue> env;
   llvm::DenseMap<HostTensor *, std::vector<PendingAtomic>> pendingAtomics;
   // One buffer per workspace op, reused by every instance: a workspace's
-  // contents are undefined until written, so no clearing is needed.
-  llvm::DenseMap<Operation *, std::unique_ptr<HostTensor>> workspaces;
+  // contents are undefined until written, so no clearing is needed. While
+  // root instances are buffered for a stitch, each buffered instance's
+  // workspaces get their own buffers: the key's second half is the
+  // instance's slot in the stitch (0 outside stitches).
+  llvm::DenseMap<std::pair<Operation *, unsigned>, std::unique_ptr<HostTensor>>
+      workspaces;
+
+  // Stitching: root calls carrying a stitch plan are buffered (their
+  // launches recorded with argument values) and run together.
+  struct RecordedLaunch {
+    Operation *leaf;
+    SmallVector<RuntimeValue> args;
+    SmallVector<unsigned> deps; // launch indices within the instance
+    // GM tensors the leaf touches, with kStitchRead/Write/Atomic bits.
+    SmallVector<std::pair<HostTensor *, uint8_t>, 4> accesses;
+  };
+  struct RootInstance {
+    SmallVector<RecordedLaunch> launches;
+  };
+  std::vector<RootInstance> stitchBuffer;
+  int64_t stitchLimit = std::numeric_limits<int64_t>::max();
+  std::optional<unsigned> recordingSlot; // the instance being recorded
+  bool inStitchFlush = false;
+  llvm::DenseSet<HostTensor *> stitchWritten;
+  llvm::DenseMap<Operation *, SmallVector<uint8_t>> leafAccessCache;
 };
 
 FailureOr<Extent> RuntimeAlgebra::index(Value v) {
@@ -255,7 +290,7 @@ LogicalResult Interpreter::run(KernelOp kernel,
     ref.name = cast<StringAttr>(kernel.getArgNames()[i]).getValue();
     blockArgs.push_back(ref);
   }
-  if (failed(execBlock(entry, blockArgs, nullptr)))
+  if (failed(execBlock(entry, blockArgs, nullptr)) || failed(flushStitch()))
     return failure();
   for (HostTensor &arg : args)
     flushAtomics(&arg);
@@ -328,6 +363,10 @@ LogicalResult Interpreter::execIf(scf::IfOp ifOp) {
 }
 
 LogicalResult Interpreter::execOp(Operation *op) {
+  // Buffered root instances run before anything they might interact with.
+  if (!stitchBuffer.empty() && !recordingSlot && !inStitchFlush &&
+      !isStitchSafe(op) && failed(flushStitch()))
+    return failure();
   ++stats.opsExecuted;
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](LoopOp loop) { return execLoop(loop); })
@@ -348,6 +387,10 @@ LogicalResult Interpreter::execOp(Operation *op) {
                     getInt(loop.getUpperBound()));
         return success();
       })
+      .Case([&](ValidDimOp dim) {
+        env[dim.getResult()] = getTile(dim.getSource()).valid[dim.getDim()];
+        return success();
+      })
       .Case([&](DimOp dim) {
         env[dim.getResult()] = getTensor(dim.getSource()).shape[dim.getDim()];
         return success();
@@ -366,13 +409,8 @@ LogicalResult Interpreter::execOp(Operation *op) {
       })
       .Case([&](WorkspaceOp workspace) { return execWorkspace(workspace); })
       .Case([&](TaskOp task) { return execTask(task); })
-      .Case([&](LaunchOp launch) {
-        env[launch.getToken()] = std::monostate();
-        return execCall(launch, launch.getCalleeAttr(), launch.getArgs());
-      })
-      .Case([&](RootCallOp call) {
-        return execCall(call, call.getCalleeAttr(), call.getArgs());
-      })
+      .Case([&](LaunchOp launch) { return execLaunch(launch); })
+      .Case([&](RootCallOp call) { return execRootCall(call); })
       .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>([&](auto binary) {
         return execBinary(binary, binary.getLhs(), binary.getRhs());
       })
@@ -700,6 +738,10 @@ LogicalResult Interpreter::execStore(Operation *op, Value srcValue,
   const TensorRef &dst = getTensor(dstValue);
   SmallVector<int64_t, 4> offsets = mixedValues(staticOffsets, dynamicOffsets);
   StringRef opName = atomic ? "atomic_add" : "assemble";
+  // An empty valid region writes nothing, wherever it points (tail pieces
+  // of an expanded tile can lie past the end of the tensor).
+  if (src.numValid() == 0)
+    return success();
   for (auto [d, offset] : llvm::enumerate(offsets)) {
     if (offset < 0 || offset + src.valid[d] > dst.shape[d])
       return op->emitError()
@@ -818,7 +860,8 @@ LogicalResult Interpreter::execMatmul(Operation *op, Value accValue,
 }
 
 LogicalResult Interpreter::execWorkspace(WorkspaceOp op) {
-  std::unique_ptr<HostTensor> &buffer = workspaces[op];
+  std::unique_ptr<HostTensor> &buffer =
+      workspaces[{op.getOperation(), recordingSlot.value_or(0)}];
   GMTensorType type = op.getResult().getType();
   if (!buffer) {
     std::optional<ElementKind> kind = getElementKind(type.getElementType());
@@ -854,6 +897,220 @@ LogicalResult Interpreter::execCall(Operation *call, FlatSymbolRefAttr callee,
   for (Value arg : args)
     values.push_back(env.at(arg));
   return execBlock(fn.getFunctionBody().front(), values, nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Stitching
+//===----------------------------------------------------------------------===//
+//
+// A root call with a `stitch` plan does not run at once: its body runs in
+// recording mode (workspaces get the instance's own buffers, launches are
+// recorded with their argument values) and the instance joins the stitch
+// buffer. The buffer runs when it holds `depth` instances (the smallest depth
+// of the buffered calls), before any control-program op that could observe
+// or affect the buffered work, and at the end of the kernel. Its launches run
+// round-robin across the instances: each round issues, per instance in
+// order, the instance's first launch whose dependencies are done. That is a
+// different valid order than one instance after the other: within an
+// instance the token deps order the launches; across instances a launch
+// waits for the earlier instances' launches touching the same GM tensor
+// (conservatively the whole tensor), unless both only read or both only
+// add atomically (pypto-model.md §13.3).
+
+enum : uint8_t { kStitchRead = 1, kStitchWrite = 2, kStitchAtomic = 4 };
+
+/// Per leaf argument, how the leaf accesses it (kStitch* bits).
+ArrayRef<uint8_t> Interpreter::leafAccesses(Operation *leaf) {
+  auto it = leafAccessCache.find(leaf);
+  if (it != leafAccessCache.end())
+    return it->second;
+  auto fn = cast<FunctionOpInterface>(leaf);
+  Block &body = fn.getFunctionBody().front();
+  SmallVector<uint8_t> bits(body.getNumArguments(), 0);
+  auto mark = [&](Value tensor, uint8_t kind) {
+    while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
+      tensor = reshape.getSource();
+    if (auto arg = dyn_cast<BlockArgument>(tensor))
+      if (arg.getOwner() == &body)
+        bits[arg.getArgNumber()] |= kind;
+  };
+  fn.getFunctionBody().walk([&](Operation *op) {
+    if (auto view = dyn_cast<ViewOp>(op))
+      mark(view.getSource(), kStitchRead);
+    else if (auto read = dyn_cast<ReadOp>(op))
+      mark(read.getTensor(), kStitchRead);
+    else if (auto store = dyn_cast<AssembleOp>(op))
+      mark(store.getDst(), kStitchWrite);
+    else if (auto store = dyn_cast<AtomicAddOp>(op))
+      mark(store.getDst(), kStitchAtomic);
+    else if (!isa<DimOp, ReshapeOp>(op))
+      for (Value operand : op->getOperands())
+        if (isa<GMTensorType>(operand.getType()))
+          mark(operand, kStitchRead | kStitchWrite);
+  });
+  return leafAccessCache[leaf] = std::move(bits);
+}
+
+LogicalResult Interpreter::execLaunch(LaunchOp launch) {
+  if (!recordingSlot) {
+    env[launch.getToken()] = std::monostate();
+    return execCall(launch, launch.getCalleeAttr(), launch.getArgs());
+  }
+  auto fn = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(
+      launch, launch.getCalleeAttr());
+  if (!fn || fn.isExternal())
+    return launch.emitError() << "pto-run: cannot find the body of "
+                              << launch.getCalleeAttr();
+  RootInstance &instance = stitchBuffer[*recordingSlot];
+  RecordedLaunch record;
+  record.leaf = fn;
+  for (Value arg : launch.getArgs())
+    record.args.push_back(env.at(arg));
+  for (Value dep : launch.getDeps())
+    record.deps.push_back(unsigned(std::get<int64_t>(env.at(dep))));
+  ArrayRef<uint8_t> bits = leafAccesses(fn);
+  for (auto [i, value] : llvm::enumerate(record.args)) {
+    auto *tensor = std::get_if<TensorRef>(&value);
+    if (!tensor || i >= bits.size() || !bits[i])
+      continue;
+    auto it = llvm::find_if(record.accesses, [&](auto &access) {
+      return access.first == tensor->storage;
+    });
+    if (it == record.accesses.end())
+      record.accesses.push_back({tensor->storage, bits[i]});
+    else
+      it->second |= bits[i];
+    if (bits[i] & (kStitchWrite | kStitchAtomic))
+      stitchWritten.insert(tensor->storage);
+  }
+  env[launch.getToken()] = int64_t(instance.launches.size());
+  instance.launches.push_back(std::move(record));
+  return success();
+}
+
+LogicalResult Interpreter::execRootCall(RootCallOp call) {
+  StitchPlanAttr plan = call.getStitchAttr();
+  if (!plan || recordingSlot || inStitchFlush)
+    return execCall(call, call.getCalleeAttr(), call.getArgs());
+  recordingSlot = stitchBuffer.size();
+  stitchBuffer.emplace_back();
+  LogicalResult recorded = execCall(call, call.getCalleeAttr(), call.getArgs());
+  recordingSlot.reset();
+  if (failed(recorded))
+    return failure();
+  ++stats.rootInstances;
+  stitchLimit = std::min(stitchLimit, plan.getDepth());
+  if (int64_t(stitchBuffer.size()) >= stitchLimit)
+    return flushStitch();
+  return success();
+}
+
+/// Ops of the control program that cannot interact with buffered instances:
+/// index arithmetic, loop bookkeeping, more stitched root calls, scalar reads
+/// of tensors the buffered launches do not write. A loop with
+/// `submit_before_loop` is a forced submission point.
+bool Interpreter::isStitchSafe(Operation *op) {
+  if (auto loop = dyn_cast<LoopOp>(op))
+    return !loop.getSubmitBeforeLoop();
+  if (auto call = dyn_cast<RootCallOp>(op))
+    return bool(call.getStitchAttr());
+  if (auto read = dyn_cast<ReadOp>(op))
+    return !stitchWritten.contains(getTensor(read.getTensor()).storage);
+  if (isa<scf::IfOp, IsLoopBeginOp, IsLoopEndOp, DimOp, ReshapeOp,
+          WorkspaceOp>(op))
+    return true;
+  return op->getDialect() && op->getDialect()->getNamespace() == "arith";
+}
+
+LogicalResult Interpreter::flushStitch() {
+  if (stitchBuffer.empty())
+    return success();
+  std::vector<RootInstance> instances = std::move(stitchBuffer);
+  stitchBuffer.clear();
+  stitchWritten.clear();
+  stitchLimit = std::numeric_limits<int64_t>::max();
+  inStitchFlush = true;
+  llvm::scope_exit done([&] { inStitchFlush = false; });
+
+  // Launches not yet run, per tensor and access kind, counted per instance.
+  constexpr unsigned kinds[] = {kStitchRead, kStitchWrite, kStitchAtomic};
+  llvm::DenseMap<HostTensor *, std::array<std::map<unsigned, unsigned>, 3>>
+      pending;
+  size_t total = 0;
+  for (auto [i, instance] : llvm::enumerate(instances))
+    for (RecordedLaunch &launch : instance.launches) {
+      ++total;
+      for (auto [storage, bits] : launch.accesses)
+        for (unsigned k = 0; k < 3; ++k)
+          if (bits & kinds[k])
+            ++pending[storage][k][i];
+    }
+  // Whether a launch of an instance before `i` still pending conflicts.
+  auto blocked = [&](unsigned i, const RecordedLaunch &launch) {
+    for (auto [storage, bits] : launch.accesses) {
+      auto &byKind = pending[storage];
+      auto earlier = [&](unsigned k) {
+        return !byKind[k].empty() && byKind[k].begin()->first < i;
+      };
+      bool read = earlier(0), write = earlier(1), atomic = earlier(2);
+      if ((bits & kStitchWrite) && (read || write || atomic))
+        return true;
+      if ((bits & kStitchRead) && (write || atomic))
+        return true;
+      if ((bits & kStitchAtomic) && (read || write))
+        return true;
+    }
+    return false;
+  };
+
+  SmallVector<llvm::BitVector> finished;
+  for (RootInstance &instance : instances)
+    finished.emplace_back(instance.launches.size());
+  size_t executed = 0, sequential = 0;
+  SmallVector<size_t> sequentialBase;
+  for (RootInstance &instance : instances) {
+    sequentialBase.push_back(sequential);
+    sequential += instance.launches.size();
+  }
+  while (executed < total) {
+    bool progress = false;
+    for (unsigned i = 0; i < instances.size(); ++i) {
+      for (auto [l, launch] : llvm::enumerate(instances[i].launches)) {
+        const llvm::BitVector &own = finished[i];
+        if (own.test(l) ||
+            llvm::any_of(launch.deps,
+                         [&](unsigned d) { return !own.test(d); }) ||
+            blocked(i, launch))
+          continue;
+        auto fn = cast<FunctionOpInterface>(launch.leaf);
+        if (failed(execBlock(fn.getFunctionBody().front(), launch.args,
+                             nullptr)))
+          return failure();
+        finished[i].set(l);
+        for (auto [storage, bits] : launch.accesses)
+          for (unsigned k = 0; k < 3; ++k)
+            if (bits & kinds[k]) {
+              auto &counts = pending[storage][k];
+              auto it = counts.find(i);
+              if (--it->second == 0)
+                counts.erase(it);
+            }
+        if (sequentialBase[i] + l != executed)
+          ++stats.reorderedLaunches;
+        ++executed;
+        ++stats.stitchedLaunches;
+        progress = true;
+        break;
+      }
+    }
+    // The first pending launch in instance order always has its
+    // dependencies done, so every round makes progress.
+    assert(progress && "stitched launches deadlocked");
+    if (!progress)
+      return failure();
+  }
+  ++stats.stitches;
+  return success();
 }
 
 template <typename F>
@@ -944,6 +1201,7 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
     rhsStrides.assign(rank, 0);
   }
   TileValue out = newTile(result, *valid);
+  stats.vectorElements += out.numValid();
   const float *l = lhs.data->data();
   float *o = out.data->data();
   llvm::TypeSwitch<Operation *>(op)
@@ -987,6 +1245,7 @@ LogicalResult Interpreter::execUnary(Operation *op, Value inputValue) {
   const float *in = input.data->data();
   float *o = out.data->data();
   int64_t n = input.numValid();
+  stats.vectorElements += n;
   auto apply = [&](auto f) {
     for (int64_t i = 0; i < n; ++i)
       o[i] = f(in[i]);
@@ -1015,6 +1274,7 @@ LogicalResult Interpreter::execReduce(Operation *op, Value inputValue,
   if (failed(valid))
     return failure();
   TileValue out = newTile(op->getResult(0), *valid);
+  stats.vectorElements += input.numValid();
   // outer x reduced x inner decomposition of the input's valid region.
   int64_t outer = 1, inner = 1, reduced = input.valid[dim];
   for (int64_t d = 0; d < dim; ++d)
@@ -1049,6 +1309,7 @@ LogicalResult Interpreter::execCast(CastOp op) {
   const float *in = input.data->data();
   float *o = out.data->data();
   int64_t n = input.numValid();
+  stats.vectorElements += n;
   if (to.isBF16()) {
     for (int64_t i = 0; i < n; ++i)
       o[i] = bf16ToFloat(floatToBF16(in[i], mode));
@@ -1094,18 +1355,54 @@ std::optional<unsigned> argumentOf(KernelOp kernel, Value tensor) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-SmallVector<unsigned> interp::getWrittenArguments(KernelOp kernel) {
-  llvm::SmallSetVector<unsigned, 4> written;
-  kernel.walk([&](Operation *op) {
+/// Adds to `written` the kernel arguments that stores in `scope` write;
+/// `argOf` maps a tensor of `scope` to a kernel argument. Follows root calls
+/// and launches into their callees (outlined IR).
+static void collectWrittenArguments(
+    Operation *scope, function_ref<std::optional<unsigned>(Value)> argOf,
+    llvm::SmallSetVector<unsigned, 4> &written, unsigned depth) {
+  scope->walk([&](Operation *op) {
     Value dst;
     if (auto atomic = dyn_cast<AtomicAddOp>(op))
       dst = atomic.getDst();
     else if (auto assemble = dyn_cast<AssembleOp>(op))
       dst = assemble.getDst();
     if (dst)
-      if (std::optional<unsigned> arg = argumentOf(kernel, dst))
+      if (std::optional<unsigned> arg = argOf(dst))
         written.insert(*arg);
+    FlatSymbolRefAttr callee;
+    OperandRange args = op->getOperands();
+    if (auto launch = dyn_cast<LaunchOp>(op)) {
+      callee = launch.getCalleeAttr();
+      args = launch.getArgs();
+    } else if (auto call = dyn_cast<RootCallOp>(op)) {
+      callee = call.getCalleeAttr();
+      args = call.getArgs();
+    }
+    if (!callee || depth > 4)
+      return;
+    auto fn = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(
+        op, callee.getAttr());
+    if (!fn || fn.isExternal())
+      return;
+    Block *entry = &fn.getFunctionBody().front();
+    auto calleeArgOf = [&](Value tensor) -> std::optional<unsigned> {
+      while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
+        tensor = reshape.getSource();
+      auto arg = dyn_cast<BlockArgument>(tensor);
+      if (!arg || arg.getOwner() != entry || arg.getArgNumber() >= args.size())
+        return std::nullopt;
+      return argOf(args[arg.getArgNumber()]);
+    };
+    collectWrittenArguments(fn, calleeArgOf, written, depth + 1);
   });
+}
+
+SmallVector<unsigned> interp::getWrittenArguments(KernelOp kernel) {
+  llvm::SmallSetVector<unsigned, 4> written;
+  collectWrittenArguments(
+      kernel, [&](Value tensor) { return argumentOf(kernel, tensor); },
+      written, 0);
   return SmallVector<unsigned>(written.begin(), written.end());
 }
 

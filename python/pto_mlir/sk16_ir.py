@@ -189,11 +189,11 @@ pto.kernel @{cfg.kernel_name}(
 
           // V2 (sg_set_scope=2, v_tile_d): scale dQ and dK, accumulate into GM.
           pto.scope #pto.scope<id = 2> {{
-            pto.atomic_add %dV_t, %dv[%s2_off, %h_ofs] : {t2d32}, {out2}
+            pto.atomic_add %dV_t, %dv[%s2_off, %h_ofs] {{vec_tile = {vd}}} : {t2d32}, {out2}
             %dQ_f = pto.mul %dQ_t, %scale {{vec_tile = {vd}}} : {t1d32}, f32 -> {t1d32}
-            pto.atomic_add %dQ_f, %dq[%s1_off, %h_ofs] : {t1d32}, {out2}
+            pto.atomic_add %dQ_f, %dq[%s1_off, %h_ofs] {{vec_tile = {vd}}} : {t1d32}, {out2}
             %dK_f = pto.mul %dK_t, %scale {{vec_tile = {vd}}} : {t2d32}, f32 -> {t2d32}
-            pto.atomic_add %dK_f, %dk[%s2_off, %h_ofs] : {t2d32}, {out2}
+            pto.atomic_add %dK_f, %dk[%s2_off, %h_ofs] {{vec_tile = {vd}}} : {t2d32}, {out2}
           }}
         }}
       }}

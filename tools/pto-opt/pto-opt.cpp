@@ -22,6 +22,7 @@ int main(int argc, char **argv) {
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
   mlir::pto::registerPTOPasses();
+  mlir::pto::registerTileGraphPipeline();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "pto-opt: the pto-mlir optimizer\n", registry));
 }

@@ -34,6 +34,13 @@ struct RunStats {
   uint64_t loopIterations = 0;
   uint64_t matmulFlops = 0;     // 2*M*N*K over valid extents
   uint64_t atomicElements = 0;  // elements accumulated into GM
+  // Stitched execution of root calls with a stitch plan.
+  uint64_t rootInstances = 0;     // root instances buffered for stitches
+  uint64_t stitches = 0;          // stitches (device tasks) run
+  uint64_t stitchedLaunches = 0;  // launches run inside stitches
+  uint64_t reorderedLaunches = 0; // ... at a position other than sequential
+  uint64_t vectorElements = 0;  // valid elements read by elementwise, unary,
+                                // reduce and cast ops
 };
 
 /// Checks that `args` match the kernel signature: count, element types,

@@ -231,8 +231,8 @@ pto.kernel @scope_result(%x: !pto.tensor<?x64xf32>) {
 // -----
 
 // A loop-carried tile has no static rule: its valid shape may change from one
-// iteration to the next, so it is reported as unknown, as is everything
-// computed from it and the loop's result.
+// iteration to the next, so it is read at run time with pto.valid_dim, as is
+// everything computed from it and the loop's result.
 
 // CHECK-LABEL: pto.kernel @loop_iter_arg(
 pto.kernel @loop_iter_arg(%x: !pto.tensor<?x64xf32>) {
@@ -241,14 +241,14 @@ pto.kernel @loop_iter_arg(%x: !pto.tensor<?x64xf32>) {
   %c4 = arith.constant 4 : index
   // expected-remark @+1 {{result #0 valid shape [8, 64]}}
   %init = pto.full 0.0 : !pto.tile<8x64xf32>
-  // expected-remark @+1 {{result #0 valid shape unknown}}
+  // expected-remark @+1 {{result #0 valid shape [valid_dim(pto.loop, 0), valid_dim(pto.loop, 1)]}}
   %r = pto.loop "L" %i = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (!pto.tile<8x64xf32>) {
     // expected-remark @+1 {{result #0 valid shape [min(max(dim(x, 0) - i, 0), 8), 64]}}
     %v = pto.view %x[%i, 0] : !pto.tensor<?x64xf32> -> !pto.tile<8x64xf32>
-    // expected-remark @+1 {{result #0 valid shape unknown}}
+    // expected-remark @+1 {{result #0 valid shape [valid_dim(arg1, 0), valid_dim(arg1, 1)]}}
     %next = pto.add %acc, %v : !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
     pto.yield %next : !pto.tile<8x64xf32>
   }
-  // expected-remark @+1 {{result #0 valid shape unknown}}
+  // expected-remark @+1 {{result #0 valid shape [valid_dim(pto.loop, 0), valid_dim(pto.loop, 1)]}}
   %e = pto.exp %r : !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
 }

@@ -1001,8 +1001,14 @@ static LogicalResult verifyReduce(Operation *op, TileType input,
   if (failed(verifyVecTile(op, vecTile, input)))
     return failure();
   if (vecTile) {
+    // A tile larger than the tensor is clamped per dim (pypto-model.md §3.13).
     const PlatformInfo &platform = getPlatformInfo(arch);
-    int64_t bytes = vecTile.getNumElements() * input.getElementByteSize();
+    ArrayRef<int64_t> dims = vecTile.getDims();
+    int64_t elements = 1;
+    for (int64_t d = 0; d < input.getRank(); ++d)
+      elements *= std::min(dims[dims.size() - input.getRank() + d],
+                           input.getDimSize(d));
+    int64_t bytes = elements * input.getElementByteSize();
     if (bytes > platform.reduceTileMaxBytes)
       return op->emitOpError()
              << "vector tile " << shapeStr(vecTile.getDims()) << " of " << t
@@ -1181,6 +1187,15 @@ LogicalResult MatmulAccOp::verify() {
                          << shapeStr(result.getShape()) << " of "
                          << (intInputs ? "i32" : "f32")
                          << " (partial results stay in L0C precision)";
+  return success();
+}
+
+LogicalResult ValidDimOp::verify() {
+  int64_t rank = getSource().getType().getRank();
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0 || dim >= rank)
+    return emitOpError() << "dim " << dim << " is out of range for a rank-"
+                         << rank << " tile";
   return success();
 }
 

@@ -155,8 +155,8 @@ ExtentsOr ScopeOp::inferValidShape(ValidShapeAlgebra &algebra,
 namespace {
 class IRValidShapeAlgebra : public ValidShapeAlgebra {
 public:
-  IRValidShapeAlgebra(OpBuilder &builder, Location loc)
-      : builder(builder), loc(loc) {}
+  explicit IRValidShapeAlgebra(OpBuilder &builder)
+      : loc(UnknownLoc::get(builder.getContext())), builder(builder) {}
 
   FailureOr<Extent> index(Value v) override {
     APInt constant;
@@ -180,15 +180,22 @@ public:
     auto it = cache.find(shaped);
     if (it != cache.end())
       return it->second;
+    ExtentsOr valid = failure();
     auto result = dyn_cast<OpResult>(shaped);
-    if (!result)
-      return failure();
-    auto iface = dyn_cast<ValidShapeInferenceOpInterface>(result.getOwner());
-    if (!iface)
-      return failure();
-    ExtentsOr valid = iface.inferValidShape(*this, result.getResultNumber());
-    if (succeeded(valid))
-      cache[shaped] = *valid;
+    if (auto iface = result ? dyn_cast<ValidShapeInferenceOpInterface>(
+                                  result.getOwner())
+                            : ValidShapeInferenceOpInterface())
+      valid = iface.inferValidShape(*this, result.getResultNumber());
+    if (failed(valid)) {
+      // No rule: read the extents at run time.
+      auto type = cast<TileType>(shaped.getType());
+      SmallVector<Extent> dims;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        dims.push_back(Extent(
+            builder.create<ValidDimOp>(loc, shaped, d).getResult()));
+      valid = dims;
+    }
+    cache[shaped] = *valid;
     return valid;
   }
 
@@ -210,6 +217,9 @@ public:
     return build<arith::SubIOp>(a, b);
   }
 
+  Location loc;
+  llvm::DenseMap<Value, SmallVector<Extent>> cache;
+
 private:
   Value materialize(Extent e) {
     if (!e.isConstant())
@@ -223,23 +233,48 @@ private:
   }
 
   OpBuilder &builder;
-  Location loc;
-  llvm::DenseMap<Value, SmallVector<Extent>> cache;
 };
-} // namespace
 
-FailureOr<SmallVector<OpFoldResult>>
-mlir::pto::reifyValidShape(OpBuilder &builder, Location loc, Value tile) {
-  IRValidShapeAlgebra algebra(builder, loc);
-  ExtentsOr valid = algebra.validShapeOf(tile);
-  if (failed(valid))
-    return failure();
+SmallVector<OpFoldResult> toFoldResults(OpBuilder &builder,
+                                        ArrayRef<Extent> extents) {
   SmallVector<OpFoldResult> result;
-  for (const Extent &e : *valid) {
+  for (const Extent &e : extents) {
     if (e.isConstant())
       result.push_back(builder.getIndexAttr(e.getConstant()));
     else
       result.push_back(e.getValue());
   }
   return result;
+}
+} // namespace
+
+struct ValidShapeReifier::Impl {
+  explicit Impl(OpBuilder &builder) : algebra(builder) {}
+  IRValidShapeAlgebra algebra;
+};
+
+ValidShapeReifier::ValidShapeReifier(OpBuilder &builder)
+    : impl(std::make_unique<Impl>(builder)), builderRef(builder) {}
+ValidShapeReifier::~ValidShapeReifier() = default;
+
+SmallVector<OpFoldResult> ValidShapeReifier::reify(Location loc, Value tile) {
+  impl->algebra.loc = loc;
+  return toFoldResults(builderRef, *impl->algebra.validShapeOf(tile));
+}
+
+void ValidShapeReifier::remember(Value tile, ArrayRef<OpFoldResult> extents) {
+  SmallVector<Extent> cached;
+  for (OpFoldResult ofr : extents) {
+    if (auto attr = dyn_cast<Attribute>(ofr))
+      cached.push_back(Extent(cast<IntegerAttr>(attr).getInt()));
+    else
+      cached.push_back(Extent(cast<Value>(ofr)));
+  }
+  impl->algebra.cache[tile] = std::move(cached);
+}
+
+SmallVector<OpFoldResult>
+mlir::pto::reifyValidShape(OpBuilder &builder, Location loc, Value tile) {
+  ValidShapeReifier reifier(builder);
+  return reifier.reify(loc, tile);
 }

@@ -7,6 +7,8 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <memory>
+
 namespace mlir::pto {
 
 /// One valid extent: a known integer, or (in the IR algebra) an `index` value.
@@ -48,11 +50,29 @@ public:
 };
 
 /// Reifies the valid extents of `tile` as IR at the builder's insertion point
-/// (constants folded, `arith.minsi`/`maxsi`/`subi` otherwise). Fails when a
-/// producer does not implement `ValidShapeInferenceOpInterface` (for example
-/// a block argument).
-FailureOr<SmallVector<OpFoldResult>> reifyValidShape(OpBuilder &builder,
-                                                     Location loc, Value tile);
+/// (constants folded, `arith.minsi`/`maxsi`/`subi` otherwise). A producer
+/// without a rule (a block argument, a loop result) is read with
+/// `pto.valid_dim`.
+SmallVector<OpFoldResult> reifyValidShape(OpBuilder &builder, Location loc,
+                                          Value tile);
+
+/// Reifies valid shapes for many values, sharing the IR it builds: extents
+/// are cached per value, and `remember` seeds the cache (e.g. for a value
+/// that replaces another with the same valid shape). Each extent is created
+/// at the builder's insertion point when first needed, so callers reify in
+/// program order.
+class ValidShapeReifier {
+public:
+  ValidShapeReifier(OpBuilder &builder);
+  ~ValidShapeReifier();
+  SmallVector<OpFoldResult> reify(Location loc, Value tile);
+  void remember(Value tile, ArrayRef<OpFoldResult> extents);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+  OpBuilder &builderRef;
+};
 
 template <typename ConcreteType>
 class CubeOpTrait : public OpTrait::TraitBase<ConcreteType, CubeOpTrait> {};

@@ -193,6 +193,18 @@ def PTO_DimOp : PTO_Op<"dim", [Pure]> {
   let hasFolder = 1;
 }
 
+def PTO_ValidDimOp : PTO_Op<"valid_dim", [Pure]> {
+  let summary = "the run-time valid extent of one dim of a tile";
+  let description = [{
+    What the valid-shape reifier produces when a tile's producer states no
+    rule (a loop-carried tile, an `scf.if` result): `%e = pto.valid_dim %t, 0`.
+  }];
+  let arguments = (ins PTO_AnyTile:$source, I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$source `,` $dim attr-dict `:` qualified(type($source))";
+  let hasVerifier = 1;
+}
+
 def PTO_ReshapeOp : PTO_Op<"reshape", [Pure]> {
   let summary = "pypto.reshape of a GM tensor";
   let description = [{

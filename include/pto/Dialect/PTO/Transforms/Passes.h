@@ -4,15 +4,45 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 
 namespace mlir::pto {
+
+/// The discardable attribute carrying an op's sg_set_scope after
+/// pto-flatten-scopes (a ScopeAttr).
+inline constexpr llvm::StringLiteral kScopeStampAttrName = "pto.scope";
 
 #define GEN_PASS_DECL
 #include "pto/Dialect/PTO/Transforms/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
 #include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+
+/// Options of the tile-graph pipeline (docs/TileGraph.md).
+struct TileGraphPipelineOptions
+    : public PassPipelineOptions<TileGraphPipelineOptions> {
+  Option<bool> hoist{*this, "hoist",
+                     llvm::cl::desc("Hoist loop-invariant tile ops"),
+                     llvm::cl::init(true)};
+  Option<bool> l1Reuse{*this, "l1-reuse",
+                       llvm::cl::desc("Merge cube tasks sharing L1 loads"),
+                       llvm::cl::init(true)};
+  Option<bool> outline{*this, "outline",
+                       llvm::cl::desc("Outline leaves and roots, plan "
+                                      "stitches"),
+                       llvm::cl::init(true)};
+};
+
+/// Appends flatten-scopes, hoist-invariants, expand-tiles, partition,
+/// l1-reuse, outline and plan-stitch to `pm` (a pass manager on
+/// builtin.module). Other compilers call this to run the same pipeline.
+void buildTileGraphPipeline(OpPassManager &pm,
+                            const TileGraphPipelineOptions &options);
+
+/// Registers `--pto-tile-graph-pipeline` with the options above.
+void registerTileGraphPipeline();
 
 } // namespace mlir::pto
 

@@ -1,0 +1,546 @@
+//===- ExpandTiles.cpp - program-level tiles to hardware-sized tiles ------===//
+//
+// PyPTO's ExpandFunction (pypto-model.md §7) as an MLIR pass. Each tile op
+// becomes one op per piece of its tile config; every program-level result is
+// stored piecewise into a pto.workspace and read back piecewise by its
+// consumers. Pieces are addressed at static offsets, and carry explicit valid
+// extents `max(valid - offset, 0)` computed from the reified valid shape, so
+// the dynamic valid shapes of the program flow through unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::pto {
+#define GEN_PASS_DEF_EXPANDTILESPASS
+#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+} // namespace mlir::pto
+
+using namespace mlir;
+using namespace mlir::pto;
+
+namespace {
+
+/// One piece of a tile grid: static offsets and sizes.
+struct Piece {
+  SmallVector<int64_t, 4> offsets;
+  SmallVector<int64_t, 4> sizes;
+};
+
+/// The grid of `tile`-sized pieces covering `shape` (static tails get the
+/// remaining size).
+SmallVector<Piece> tileGrid(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile) {
+  SmallVector<Piece> pieces;
+  int64_t rank = shape.size();
+  SmallVector<int64_t, 4> idx(rank, 0);
+  while (true) {
+    Piece piece;
+    for (int64_t d = 0; d < rank; ++d) {
+      piece.offsets.push_back(idx[d]);
+      piece.sizes.push_back(std::min(tile[d], shape[d] - idx[d]));
+    }
+    pieces.push_back(piece);
+    int64_t d = rank - 1;
+    for (; d >= 0; --d) {
+      idx[d] += tile[d];
+      if (idx[d] < shape[d])
+        break;
+      idx[d] = 0;
+    }
+    if (d < 0)
+      return pieces;
+  }
+}
+
+/// The vector tile governing an op of `shape`: its trailing dims, clamped to
+/// the shape; the whole shape when the op carries none.
+SmallVector<int64_t, 4> vectorTileFor(VecTileAttr attr,
+                                      ArrayRef<int64_t> shape) {
+  SmallVector<int64_t, 4> tile(shape.begin(), shape.end());
+  if (!attr)
+    return tile;
+  ArrayRef<int64_t> dims = attr.getDims();
+  int64_t offset = dims.size() - shape.size();
+  for (size_t d = 0; d < shape.size(); ++d)
+    tile[d] = std::min(dims[offset + d], shape[d]);
+  return tile;
+}
+
+class Expander {
+public:
+  using Statistic = ::mlir::Pass::Statistic;
+  Expander(Operation *root, Statistic &matmulPieces, Statistic &vectorPieces,
+           Statistic &workspaces, Statistic &retiled)
+      : root(root), builder(root->getContext()), reifier(builder),
+        numMatmulPieces(matmulPieces), numVectorPieces(vectorPieces),
+        numWorkspaces(workspaces), numRetiled(retiled) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult expand(Operation *op);
+  LogicalResult expandMatmul(MatmulOp op);
+  LogicalResult expandElementwise(Operation *op);
+  void fitInUnifiedBuffer(Operation *op, SmallVectorImpl<int64_t> &tile);
+  LogicalResult expandReduce(Operation *op, Value input, int64_t dim,
+                             bool keepdim, VecTileAttr vecTile, bool isAmax);
+  LogicalResult expandFull(FullOp op);
+  LogicalResult expandStore(Operation *op, Value src, Value dst,
+                            ArrayRef<int64_t> staticOffsets,
+                            ValueRange dynamicOffsets, VecTileAttr vecTile);
+
+  /// Reads the piece of `tile` at static `offsets` with static `sizes`.
+  Value readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
+                  ArrayRef<int64_t> sizes);
+  /// Allocates the workspace of `result` and records its valid shape.
+  Value createWorkspace(Operation *op, Value result);
+  /// Replaces `result` by a full-window view of `workspace`.
+  void finish(Operation *op, Value result, Value workspace);
+  void stamp(Operation *created, Operation *original) {
+    if (Attribute scope = original->getAttr(kScopeStampAttrName))
+      created->setAttr(kScopeStampAttrName, scope);
+  }
+  Value indexValue(Location loc, OpFoldResult ofr) {
+    if (auto attr = dyn_cast<Attribute>(ofr))
+      return builder.create<arith::ConstantIndexOp>(
+          loc, cast<IntegerAttr>(attr).getInt());
+    return cast<Value>(ofr);
+  }
+  /// a + c folded when `a` is a constant.
+  OpFoldResult add(Location loc, OpFoldResult a, int64_t c) {
+    if (auto attr = dyn_cast<Attribute>(a))
+      return builder.getIndexAttr(cast<IntegerAttr>(attr).getInt() + c);
+    if (c == 0)
+      return a;
+    return builder
+        .create<arith::AddIOp>(loc, cast<Value>(a),
+                               builder.create<arith::ConstantIndexOp>(loc, c))
+        .getResult();
+  }
+  /// max(v - c, 0) folded when `v` is a constant.
+  OpFoldResult clampedSub(Location loc, OpFoldResult v, int64_t c) {
+    if (auto attr = dyn_cast<Attribute>(v))
+      return builder.getIndexAttr(
+          std::max<int64_t>(cast<IntegerAttr>(attr).getInt() - c, 0));
+    if (c == 0)
+      return v;
+    Value diff = builder.create<arith::SubIOp>(
+        loc, cast<Value>(v), builder.create<arith::ConstantIndexOp>(loc, c));
+    return builder
+        .create<arith::MaxSIOp>(loc, diff,
+                                builder.create<arith::ConstantIndexOp>(loc, 0))
+        .getResult();
+  }
+  ViewOp createView(Location loc, Value source, ArrayRef<OpFoldResult> offsets,
+                    ArrayRef<OpFoldResult> valid, TileType type);
+
+  Operation *root;
+  OpBuilder builder;
+  ValidShapeReifier reifier;
+  Statistic &numMatmulPieces;
+  Statistic &numVectorPieces;
+  Statistic &numWorkspaces;
+  Statistic &numRetiled;
+  SmallVector<Operation *> toErase;
+  // The piece tile of each expanded elementwise result (its full-window view).
+  llvm::DenseMap<Value, SmallVector<int64_t, 4>> pieceTiles;
+  SmallVector<int64_t, 4> currentTile;
+};
+
+LogicalResult Expander::run() {
+  SmallVector<Operation *> ops;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
+            AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp, AmaxOp, FullOp,
+            AtomicAddOp, AssembleOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops)
+    if (failed(expand(op)))
+      return failure();
+  for (Operation *op : llvm::reverse(toErase))
+    op->erase();
+  // Views nothing reads any more: the originals of expanded operands and the
+  // full-window views of workspaces.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    root->walk([&](ViewOp view) {
+      if (view->use_empty()) {
+        view->erase();
+        changed = true;
+      }
+    });
+  }
+  return success();
+}
+
+LogicalResult Expander::expand(Operation *op) {
+  builder.setInsertionPoint(op);
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](MatmulOp matmul) { return expandMatmul(matmul); })
+      .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp, AbsOp,
+            SqrtOp, RsqrtOp, ReciprocalOp, CastOp>([&](Operation *elementwise) {
+        return expandElementwise(elementwise);
+      })
+      .Case([&](SumOp sum) {
+        return expandReduce(sum, sum.getInput(), sum.getDim(), sum.getKeepdim(),
+                            sum.getVecTileAttr(), false);
+      })
+      .Case([&](AmaxOp amax) {
+        return expandReduce(amax, amax.getInput(), amax.getDim(),
+                            amax.getKeepdim(), amax.getVecTileAttr(), true);
+      })
+      .Case([&](FullOp full) { return expandFull(full); })
+      .Case([&](AtomicAddOp store) {
+        return expandStore(store, store.getSrc(), store.getDst(),
+                           store.getStaticOffsets(), store.getOffsets(),
+                           store.getVecTileAttr());
+      })
+      .Case([&](AssembleOp store) {
+        return expandStore(store, store.getSrc(), store.getDst(),
+                           store.getStaticOffsets(), store.getOffsets(),
+                           store.getVecTileAttr());
+      });
+}
+
+ViewOp Expander::createView(Location loc, Value source,
+                            ArrayRef<OpFoldResult> offsets,
+                            ArrayRef<OpFoldResult> valid, TileType type) {
+  SmallVector<int64_t> staticOffsets, staticValid;
+  SmallVector<Value> dynamicOffsets, dynamicValid;
+  dispatchIndexOpFoldResults(offsets, dynamicOffsets, staticOffsets);
+  DenseI64ArrayAttr validAttr;
+  if (!valid.empty()) {
+    dispatchIndexOpFoldResults(valid, dynamicValid, staticValid);
+    validAttr = builder.getDenseI64ArrayAttr(staticValid);
+  }
+  return builder.create<ViewOp>(loc, type, source, dynamicOffsets,
+                                builder.getDenseI64ArrayAttr(staticOffsets),
+                                dynamicValid, validAttr);
+}
+
+Value Expander::readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
+                          ArrayRef<int64_t> sizes) {
+  auto type = cast<TileType>(tile.getType());
+  auto pieceType =
+      TileType::get(builder.getContext(), sizes, type.getElementType());
+  // A view of a GM tensor (a program-level view or the full-window view of
+  // a workspace): compose into one view of the tensor.
+  if (auto view = tile.getDefiningOp<ViewOp>();
+      view && isa<GMTensorType>(view.getSource().getType())) {
+    SmallVector<OpFoldResult> valid = reifier.reify(view.getLoc(), tile);
+    SmallVector<OpFoldResult> baseOffsets = getMixedValues(
+        view.getStaticOffsets(), view.getOffsets(), builder.getContext());
+    SmallVector<OpFoldResult> pieceOffsets, pieceValid;
+    for (size_t d = 0; d < offsets.size(); ++d) {
+      pieceOffsets.push_back(add(loc, baseOffsets[d], offsets[d]));
+      pieceValid.push_back(clampedSub(loc, valid[d], offsets[d]));
+    }
+    ViewOp piece =
+        createView(loc, view.getSource(), pieceOffsets, pieceValid, pieceType);
+    stamp(piece, view);
+    return piece;
+  }
+  // Whole tile: no view needed.
+  if (llvm::all_of(offsets, [](int64_t o) { return o == 0; }) &&
+      ArrayRef<int64_t>(sizes) == type.getShape())
+    return tile;
+  // Any other tile (loop-carried, scf.if result): a view of the tile; the
+  // view rule derives the piece's valid extents at run time.
+  SmallVector<OpFoldResult> pieceOffsets;
+  for (int64_t o : offsets)
+    pieceOffsets.push_back(builder.getIndexAttr(o));
+  return createView(loc, tile, pieceOffsets, {}, pieceType);
+}
+
+Value Expander::createWorkspace(Operation *op, Value result) {
+  auto type = cast<TileType>(result.getType());
+  // The valid shape of the whole result, from the operands, before they are
+  // rewritten.
+  reifier.reify(op->getLoc(), result);
+  auto workspace = builder.create<WorkspaceOp>(
+      op->getLoc(), GMTensorType::get(builder.getContext(), type.getShape(),
+                                      type.getElementType()));
+  ++numWorkspaces;
+  return workspace;
+}
+
+void Expander::finish(Operation *op, Value result, Value workspace) {
+  auto type = cast<TileType>(result.getType());
+  SmallVector<OpFoldResult> valid = reifier.reify(op->getLoc(), result);
+  SmallVector<OpFoldResult> zeros(type.getRank(), builder.getIndexAttr(0));
+  ViewOp whole = createView(op->getLoc(), workspace, zeros, valid, type);
+  stamp(whole, op);
+  reifier.remember(whole, valid);
+  if (!currentTile.empty())
+    pieceTiles[whole] = currentTile;
+  currentTile.clear();
+  result.replaceAllUsesWith(whole.getResult());
+  toErase.push_back(op);
+}
+
+/// Stores `piece` into `workspace` at static `offsets`.
+static AssembleOp storePiece(OpBuilder &builder, Location loc, Value piece,
+                             Value workspace, ArrayRef<int64_t> offsets) {
+  return builder.create<AssembleOp>(loc, piece, workspace, ValueRange(),
+                                    builder.getDenseI64ArrayAttr(offsets),
+                                    VecTileAttr());
+}
+
+LogicalResult Expander::expandMatmul(MatmulOp op) {
+  Location loc = op.getLoc();
+  TileType resultType = op.getResult().getType();
+  Value workspace = createWorkspace(op, op.getResult());
+  CubeTileAttr tile = op.getCubeTile();
+  int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1);
+  TileType lhsType = op.getLhs().getType();
+  int64_t k = op.getATrans() ? lhsType.getDimSize(0) : lhsType.getDimSize(1);
+  int64_t mStep = tile.getML0(), nStep = tile.getNL0(), kStep = tile.getKL0();
+  Type outType = resultType.getElementType();
+  Type accType = isa<IntegerType>(lhsType.getElementType())
+                     ? Type(builder.getI32Type())
+                     : Type(builder.getF32Type());
+  // Output blocks n then m, as PyPTO walks them; each block steps through K.
+  for (int64_t ni = 0; ni < n; ni += nStep) {
+    for (int64_t mi = 0; mi < m; mi += mStep) {
+      int64_t ms = std::min(mStep, m - mi), ns = std::min(nStep, n - ni);
+      Value acc;
+      for (int64_t kk = 0; kk < k; kk += kStep) {
+        int64_t ks = std::min(kStep, k - kk);
+        bool last = kk + kStep >= k;
+        Value a = op.getATrans()
+                      ? readPiece(loc, op.getLhs(), {kk, mi}, {ks, ms})
+                      : readPiece(loc, op.getLhs(), {mi, kk}, {ms, ks});
+        Value b = op.getBTrans()
+                      ? readPiece(loc, op.getRhs(), {ni, kk}, {ns, ks})
+                      : readPiece(loc, op.getRhs(), {kk, ni}, {ks, ns});
+        auto stepType = TileType::get(builder.getContext(), {ms, ns},
+                                      last ? outType : accType);
+        Operation *step;
+        if (!acc)
+          step =
+              builder.create<MatmulOp>(loc, stepType, a, b, op.getATransAttr(),
+                                       op.getBTransAttr(), tile);
+        else
+          step = builder.create<MatmulAccOp>(loc, stepType, acc, a, b,
+                                             op.getATransAttr(),
+                                             op.getBTransAttr(), tile);
+        stamp(step, op);
+        ++numMatmulPieces;
+        acc = step->getResult(0);
+      }
+      stamp(storePiece(builder, loc, acc, workspace, {mi, ni}), op);
+    }
+  }
+  finish(op, op.getResult(), workspace);
+  return success();
+}
+
+void Expander::fitInUnifiedBuffer(Operation *op,
+                                  SmallVectorImpl<int64_t> &tile) {
+  // One piece keeps its operands and its result in UB at once. A vector tile
+  // whose working set does not fit (SK-16's v_tile_d = [256, 256] clamps to
+  // [256, 128] f32: 128 KiB in + 128 KiB out > 192 KiB, sk16.md §5.1) is
+  // halved along its outermost splittable dim, as PyPTO must re-tile too.
+  const PlatformInfo &platform = getPlatformInfo(getArchFor(op));
+  auto workingSet = [&]() {
+    int64_t elements = 1;
+    for (int64_t d : tile)
+      elements *= d;
+    int64_t bytes = 0;
+    for (Type type :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (auto tileType = dyn_cast<TileType>(type))
+        bytes += elements * tileType.getElementByteSize();
+    return bytes;
+  };
+  int64_t before = workingSet();
+  while (workingSet() > platform.ubBytes) {
+    auto it = llvm::find_if(tile, [](int64_t d) { return d > 1; });
+    if (it == tile.end() || it == std::prev(tile.end()))
+      break; // only the aligned last dim is left: keep it whole
+    *it = (*it + 1) / 2;
+  }
+  if (workingSet() != before)
+    ++numRetiled;
+}
+
+LogicalResult Expander::expandElementwise(Operation *op) {
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  auto resultType = cast<TileType>(result.getType());
+  auto vecTile = op->getAttrOfType<VecTileAttr>("vec_tile");
+  Value workspace = createWorkspace(op, result);
+  SmallVector<int64_t, 4> tile = vectorTileFor(vecTile, resultType.getShape());
+  fitInUnifiedBuffer(op, tile);
+  currentTile = tile;
+  for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      auto operandType = dyn_cast<TileType>(operand.getType());
+      if (!operandType) {
+        operands.push_back(operand); // a scalar
+        continue;
+      }
+      // A size-1 dim broadcasts: read its single row/column.
+      SmallVector<int64_t, 4> offsets(piece.offsets), sizes(piece.sizes);
+      for (int64_t d = 0; d < operandType.getRank(); ++d)
+        if (operandType.getDimSize(d) == 1 && resultType.getDimSize(d) != 1) {
+          offsets[d] = 0;
+          sizes[d] = 1;
+        }
+      operands.push_back(readPiece(loc, operand, offsets, sizes));
+    }
+    OperationState state(loc, op->getName());
+    state.addOperands(operands);
+    state.addTypes(TileType::get(builder.getContext(), piece.sizes,
+                                 resultType.getElementType()));
+    state.addAttributes(op->getAttrDictionary().getValue());
+    Operation *pieceOp = builder.create(state);
+    ++numVectorPieces;
+    stamp(storePiece(builder, loc, pieceOp->getResult(0), workspace,
+                     piece.offsets),
+          op);
+  }
+  finish(op, result, workspace);
+  return success();
+}
+
+LogicalResult Expander::expandReduce(Operation *op, Value input, int64_t dim,
+                                     bool keepdim, VecTileAttr vecTile,
+                                     bool isAmax) {
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  auto inputType = cast<TileType>(input.getType());
+  auto resultType = cast<TileType>(result.getType());
+  Value workspace = createWorkspace(op, result);
+  SmallVector<int64_t, 4> tile = vectorTileFor(vecTile, inputType.getShape());
+  // Pieces of the input grid that share their non-reduced offsets combine.
+  llvm::MapVector<SmallVector<int64_t, 4>, Value> partials;
+  for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
+    Value in = readPiece(loc, input, piece.offsets, piece.sizes);
+    // The partial result's piece: the reduced dim becomes 1 or disappears.
+    SmallVector<int64_t, 4> outSizes(piece.sizes), outOffsets(piece.offsets);
+    if (keepdim) {
+      outSizes[dim] = 1;
+      outOffsets[dim] = 0;
+    } else {
+      outSizes.erase(outSizes.begin() + dim);
+      outOffsets.erase(outOffsets.begin() + dim);
+    }
+    auto partialType = TileType::get(builder.getContext(), outSizes,
+                                     resultType.getElementType());
+    OperationState state(loc, op->getName());
+    state.addOperands(in);
+    state.addTypes(partialType);
+    state.addAttributes(op->getAttrDictionary().getValue());
+    Operation *partial = builder.create(state);
+    ++numVectorPieces;
+    Value &acc = partials[outOffsets];
+    if (!acc) {
+      acc = partial->getResult(0);
+      continue;
+    }
+    // Partial results along the reduced dim combine in order of the pieces.
+    Operation *combine =
+        isAmax ? builder
+                     .create<MaxOp>(loc, partialType, acc,
+                                    partial->getResult(0), VecTileAttr())
+                     .getOperation()
+               : builder
+                     .create<AddOp>(loc, partialType, acc,
+                                    partial->getResult(0), VecTileAttr())
+                     .getOperation();
+    stamp(combine, op);
+    ++numVectorPieces;
+    acc = combine->getResult(0);
+  }
+  for (auto &[offsets, value] : partials)
+    stamp(storePiece(builder, loc, value, workspace, offsets), op);
+  finish(op, result, workspace);
+  return success();
+}
+
+LogicalResult Expander::expandFull(FullOp op) {
+  Location loc = op.getLoc();
+  TileType resultType = op.getResult().getType();
+  Value workspace = createWorkspace(op, op.getResult());
+  SmallVector<int64_t, 4> tile =
+      vectorTileFor(op.getVecTileAttr(), resultType.getShape());
+  for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
+    auto pieceOp =
+        builder.create<FullOp>(loc,
+                               TileType::get(builder.getContext(), piece.sizes,
+                                             resultType.getElementType()),
+                               op.getValueAttr(), op.getVecTileAttr());
+    stamp(pieceOp, op);
+    ++numVectorPieces;
+    stamp(storePiece(builder, loc, pieceOp, workspace, piece.offsets), op);
+  }
+  finish(op, op.getResult(), workspace);
+  return success();
+}
+
+LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
+                                    ArrayRef<int64_t> staticOffsets,
+                                    ValueRange dynamicOffsets,
+                                    VecTileAttr vecTile) {
+  Location loc = op->getLoc();
+  auto srcType = cast<TileType>(src.getType());
+  SmallVector<OpFoldResult> base =
+      getMixedValues(staticOffsets, dynamicOffsets, builder.getContext());
+  SmallVector<int64_t, 4> tile = vectorTileFor(vecTile, srcType.getShape());
+  // Store along the pieces the source was computed in (e.g. re-tiled to fit
+  // UB), so that partitioning can forward them without a workspace.
+  auto produced = pieceTiles.find(src);
+  if (produced != pieceTiles.end())
+    tile = produced->second;
+  for (const Piece &piece : tileGrid(srcType.getShape(), tile)) {
+    Value in = readPiece(loc, src, piece.offsets, piece.sizes);
+    SmallVector<OpFoldResult> offsets;
+    for (size_t d = 0; d < base.size(); ++d)
+      offsets.push_back(add(loc, base[d], piece.offsets[d]));
+    SmallVector<int64_t> staticPieceOffsets;
+    SmallVector<Value> dynamicPieceOffsets;
+    dispatchIndexOpFoldResults(offsets, dynamicPieceOffsets,
+                               staticPieceOffsets);
+    OperationState state(loc, op->getName());
+    state.addOperands(in);
+    state.addOperands(dst);
+    state.addOperands(dynamicPieceOffsets);
+    state.addAttributes(op->getAttrDictionary().getValue());
+    state.attributes.set("static_offsets",
+                         builder.getDenseI64ArrayAttr(staticPieceOffsets));
+    Operation *store = builder.create(state);
+    ++numVectorPieces;
+    (void)store;
+  }
+  toErase.push_back(op);
+  return success();
+}
+
+struct ExpandTilesPass
+    : public pto::impl::ExpandTilesPassBase<ExpandTilesPass> {
+  void runOnOperation() override {
+    WalkResult scopes = getOperation()->walk([&](ScopeOp scope) {
+      scope.emitError() << "pto-expand-tiles expects scopes as stamps: run "
+                           "pto-flatten-scopes first";
+      return WalkResult::interrupt();
+    });
+    if (scopes.wasInterrupted())
+      return signalPassFailure();
+    Expander expander(getOperation(), numMatmulPieces, numVectorPieces,
+                      numWorkspaces, numRetiled);
+    if (failed(expander.run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

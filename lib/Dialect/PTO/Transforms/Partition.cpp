@@ -1,0 +1,513 @@
+//===- Partition.cpp - tile ops into cube and vector tasks ----------------===//
+//
+// PyPTO's GraphPartition (pypto-model.md §3.14, §8) on the expanded tile
+// graph. Nodes are tile compute ops and stores; views are not nodes (each
+// task reads its own copy). Data edges are SSA uses and workspace pieces: a
+// store into a workspace region and a view reading an overlapping region.
+// Groups grow by union-find under the scope rules, each merge checked for
+// cycles on the group graph. Each group becomes a pto.task placed at the end
+// of its segment of the block (segments end at ops with regions and at
+// views read by something other than a task).
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <deque>
+
+namespace mlir::pto {
+#define GEN_PASS_DEF_PARTITIONPASS
+#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+} // namespace mlir::pto
+
+using namespace mlir;
+using namespace mlir::pto;
+
+namespace {
+
+bool isNode(Operation *op) {
+  return isa<MatmulOp, MatmulAccOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
+             ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
+             AmaxOp, FullOp, AtomicAddOp, AssembleOp>(op);
+}
+
+/// A view producing a tile (of a tensor or of another tile): copied into
+/// each task that reads it.
+bool isTileView(Operation *op) {
+  return isa<ViewOp>(op) && isa<TileType>(op->getResult(0).getType());
+}
+
+/// The static box [offsets, offsets + sizes) an op touches in a workspace;
+/// std::nullopt when an offset is dynamic.
+std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
+staticBox(ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+  if (llvm::any_of(offsets, ShapedType::isDynamic))
+    return std::nullopt;
+  return std::make_pair(SmallVector<int64_t>(offsets),
+                        SmallVector<int64_t>(sizes));
+}
+
+bool overlaps(ArrayRef<int64_t> aOff, ArrayRef<int64_t> aSize,
+              ArrayRef<int64_t> bOff, ArrayRef<int64_t> bSize) {
+  for (size_t d = 0; d < aOff.size(); ++d)
+    if (aOff[d] + aSize[d] <= bOff[d] || bOff[d] + bSize[d] <= aOff[d])
+      return false;
+  return true;
+}
+
+/// The GM tensor a store writes, through reshapes: the kernel argument or
+/// the workspace it aliases.
+Value rootTensor(Value tensor) {
+  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
+    tensor = reshape.getSource();
+  return tensor;
+}
+
+/// The pass statistics the partitioner updates.
+struct PartitionStats {
+  Pass::Statistic &cubeTasks, &vectorTasks, &mixTasks, &forwarded,
+      &workspacesLeft;
+};
+
+class BlockPartitioner {
+public:
+  BlockPartitioner(ArrayRef<Operation *> nodes, Arch arch,
+                   PartitionStats &stats)
+      : nodes(nodes), arch(arch), stats(stats) {
+    for (auto [i, op] : llvm::enumerate(nodes))
+      index[op] = i;
+  }
+
+  /// Forms the tasks of the segment ending before `insertionPoint`.
+  void run(Operation *insertionPoint);
+
+private:
+  void buildEdges();
+  CoreKind kindOf(unsigned node);
+  ScopeAttr scopeOf(unsigned node) {
+    return nodes[node]->getAttrOfType<ScopeAttr>(kScopeStampAttrName);
+  }
+  unsigned find(unsigned node) { return groups.getLeaderValue(node); }
+  bool canMerge(unsigned a, unsigned b);
+  bool tryMerge(unsigned a, unsigned b);
+  /// Whether group `to` is reachable from group `from` through a third group.
+  bool reachesIndirectly(unsigned from, unsigned to);
+
+  ArrayRef<Operation *> nodes;
+  Arch arch;
+  PartitionStats &stats;
+  llvm::DenseMap<Operation *, unsigned> index;
+  SmallVector<llvm::SetVector<unsigned>> dataSuccs, orderSuccs;
+  llvm::EquivalenceClasses<unsigned> groups;
+  // Group graph (leaders), kept current across merges.
+  llvm::DenseMap<unsigned, llvm::DenseSet<unsigned>> groupSuccs;
+  SmallVector<CoreKind> kinds;
+};
+
+CoreKind BlockPartitioner::kindOf(unsigned node) {
+  Operation *op = nodes[node];
+  if (isCubeOp(op))
+    return CoreKind::cube;
+  // A store runs where its source is produced: a matmul result leaves L0C
+  // through the fixpipe of the cube core.
+  if (isa<AssembleOp, AtomicAddOp>(op)) {
+    Operation *producer = op->getOperand(0).getDefiningOp();
+    if (producer && isCubeOp(producer))
+      return CoreKind::cube;
+  }
+  return CoreKind::vector;
+}
+
+void BlockPartitioner::buildEdges() {
+  unsigned n = nodes.size();
+  dataSuccs.resize(n);
+  orderSuccs.resize(n);
+  // Stores seen so far, per root tensor: (node, box or none, atomic).
+  struct Write {
+    unsigned node;
+    std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> box;
+    bool atomic;
+  };
+  llvm::DenseMap<Value, SmallVector<Write>> writes;
+
+  // The nodes whose tile operands come (through views) from `value`'s
+  // producer chain: SSA edges, and workspace edges for views of tensors.
+  auto addReadEdges = [&](unsigned consumer, Value operand) {
+    SmallVector<Value> worklist{operand};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        continue;
+      auto it = index.find(def);
+      if (it != index.end()) {
+        if (it->second != consumer)
+          dataSuccs[it->second].insert(consumer);
+        continue;
+      }
+      auto view = dyn_cast<ViewOp>(def);
+      if (!view)
+        continue;
+      if (!isa<GMTensorType>(view.getSource().getType())) {
+        worklist.push_back(view.getSource());
+        continue;
+      }
+      // A view of a tensor: depends on the stores into it that overlap.
+      auto box = staticBox(view.getStaticOffsets(),
+                           view.getResult().getType().getShape());
+      bool isWorkspace =
+          isa_and_nonnull<WorkspaceOp>(view.getSource().getDefiningOp());
+      for (const Write &w : writes.lookup(rootTensor(view.getSource()))) {
+        if (box && w.box &&
+            !overlaps(box->first, box->second, w.box->first, w.box->second))
+          continue;
+        // Workspace traffic is data; reads of kernel tensors after writes
+        // are ordering only.
+        (isWorkspace ? dataSuccs : orderSuccs)[w.node].insert(consumer);
+      }
+    }
+  };
+
+  for (unsigned i = 0; i < n; ++i) {
+    Operation *op = nodes[i];
+    for (Value operand : op->getOperands())
+      if (isa<TileType>(operand.getType()))
+        addReadEdges(i, operand);
+    if (isa<AssembleOp, AtomicAddOp>(op)) {
+      Value dst = op->getOperand(1);
+      ArrayRef<int64_t> offsets =
+          isa<AssembleOp>(op) ? cast<AssembleOp>(op).getStaticOffsets()
+                              : cast<AtomicAddOp>(op).getStaticOffsets();
+      auto box = staticBox(
+          offsets, cast<TileType>(op->getOperand(0).getType()).getShape());
+      bool atomic = isa<AtomicAddOp>(op);
+      SmallVector<Write> &list = writes[rootTensor(dst)];
+      // Writes after writes keep their order, except atomics among
+      // themselves (they commute).
+      for (const Write &w : list)
+        if (!(atomic && w.atomic) &&
+            (!box || !w.box ||
+             overlaps(box->first, box->second, w.box->first, w.box->second)))
+          orderSuccs[w.node].insert(i);
+      list.push_back({i, box, atomic});
+    }
+  }
+}
+
+bool BlockPartitioner::reachesIndirectly(unsigned from, unsigned to) {
+  llvm::DenseSet<unsigned> seen;
+  std::deque<unsigned> queue;
+  for (unsigned s : groupSuccs[from])
+    if (s != to && seen.insert(s).second)
+      queue.push_back(s);
+  while (!queue.empty()) {
+    unsigned g = queue.front();
+    queue.pop_front();
+    for (unsigned s : groupSuccs[g]) {
+      if (s == to)
+        return true;
+      if (s != from && seen.insert(s).second)
+        queue.push_back(s);
+    }
+  }
+  return false;
+}
+
+bool BlockPartitioner::canMerge(unsigned a, unsigned b) {
+  unsigned ga = find(a), gb = find(b);
+  if (ga == gb)
+    return false;
+  if (kinds[ga] != kinds[gb] && !getPlatformInfo(arch).mixedScopes)
+    return false;
+  // Merging two groups joined by a path through a third creates a cycle.
+  return !reachesIndirectly(ga, gb) && !reachesIndirectly(gb, ga);
+}
+
+bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
+  if (!canMerge(a, b))
+    return false;
+  unsigned ga = find(a), gb = find(b);
+  groups.unionSets(ga, gb);
+  unsigned leader = find(ga), other = leader == ga ? gb : ga;
+  if (kinds[other] != kinds[leader])
+    kinds[leader] = CoreKind::mix;
+  // Fold `other`'s edges into `leader`'s.
+  llvm::DenseSet<unsigned> succs = groupSuccs[leader];
+  for (unsigned s : groupSuccs[other])
+    succs.insert(s);
+  succs.erase(leader);
+  succs.erase(other);
+  groupSuccs[leader] = std::move(succs);
+  groupSuccs.erase(other);
+  for (auto &[g, set] : groupSuccs)
+    if (set.erase(other))
+      if (g != leader)
+        set.insert(leader);
+  return true;
+}
+
+void BlockPartitioner::run(Operation *insertionPoint) {
+  unsigned n = nodes.size();
+  if (n == 0)
+    return;
+  buildEdges();
+  kinds.resize(n);
+  for (unsigned i = 0; i < n; ++i) {
+    groups.insert(i);
+    kinds[i] = kindOf(i);
+  }
+  for (unsigned i = 0; i < n; ++i)
+    for (auto *list : {&dataSuccs[i], &orderSuccs[i]})
+      for (unsigned s : *list)
+        groupSuccs[i].insert(s);
+
+  auto sameScope = [&](unsigned a, unsigned b) {
+    ScopeAttr sa = scopeOf(a), sb = scopeOf(b);
+    return sa && sb && sa == sb;
+  };
+  auto sameKind = [&](unsigned a, unsigned b) {
+    return kinds[find(a)] == kinds[find(b)];
+  };
+
+  // 1. A store joins the op producing its source; K steps of a matmul chain.
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned s : dataSuccs[i])
+      if (nodes[s]->getNumOperands() &&
+          nodes[s]->getOperand(0).getDefiningOp() == nodes[i] &&
+          (isa<AssembleOp, AtomicAddOp, MatmulAccOp>(nodes[s])))
+        tryMerge(i, s);
+  // 2. Ops of one scope merge along data edges.
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned s : dataSuccs[i])
+      if (sameScope(i, s) && sameKind(i, s))
+        tryMerge(i, s);
+  // 3. allow_parallel_merge: every op of the scope id.
+  llvm::DenseMap<int64_t, unsigned> firstOfScope;
+  for (unsigned i = 0; i < n; ++i) {
+    ScopeAttr scope = scopeOf(i);
+    if (!scope || !scope.getAllowParallelMerge())
+      continue;
+    auto [it, inserted] = firstOfScope.try_emplace(scope.getId(), i);
+    if (!inserted && sameKind(it->second, i))
+      tryMerge(it->second, i);
+  }
+  // 4. Unscoped ops of one kind merge along data edges.
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned s : dataSuccs[i])
+      if (!scopeOf(i) && !scopeOf(s) && sameKind(i, s))
+        tryMerge(i, s);
+  // 5. allow_cross_scope_merge: a scope absorbs unscoped neighbours.
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned s : dataSuccs[i]) {
+      ScopeAttr si = scopeOf(i), ss = scopeOf(s);
+      bool absorb = (si && !ss && si.getAllowCrossScopeMerge()) ||
+                    (ss && !si && ss.getAllowCrossScopeMerge());
+      if (absorb && sameKind(i, s))
+        tryMerge(i, s);
+    }
+
+  // Order the groups topologically (ties by first node), name families by
+  // the number of core-kind changes along the longest path.
+  SmallVector<unsigned> leaders;
+  llvm::DenseMap<unsigned, SmallVector<unsigned>> members;
+  for (unsigned i = 0; i < n; ++i) {
+    unsigned g = find(i);
+    if (members[g].empty())
+      leaders.push_back(g);
+    members[g].push_back(i);
+  }
+  llvm::DenseMap<unsigned, unsigned> inDegree;
+  for (unsigned g : leaders)
+    for (unsigned s : groupSuccs[g])
+      ++inDegree[s];
+  SmallVector<unsigned> order;
+  llvm::DenseMap<unsigned, unsigned> level;
+  SmallVector<unsigned> ready;
+  for (unsigned g : llvm::reverse(leaders))
+    if (!inDegree[g]) {
+      ready.push_back(g);
+      level[g] = 1;
+    }
+  while (!ready.empty()) {
+    unsigned g = ready.pop_back_val();
+    order.push_back(g);
+    SmallVector<unsigned> next(groupSuccs[g].begin(), groupSuccs[g].end());
+    llvm::sort(next, [&](unsigned a, unsigned b) {
+      return members[a].front() > members[b].front();
+    });
+    for (unsigned s : next) {
+      unsigned candidate = level[g] + (kinds[s] != kinds[g] ? 1 : 0);
+      level[s] = std::max(level[s], candidate);
+      if (--inDegree[s] == 0)
+        ready.push_back(s);
+    }
+  }
+  assert(order.size() == leaders.size() && "partition created a cycle");
+
+  // Materialize: one pto.task per group, in topological order.
+  OpBuilder builder(insertionPoint);
+  for (unsigned g : order) {
+    CoreKind kind = kinds[g];
+    char letter = kind == CoreKind::cube ? 'C'
+                  : kind == CoreKind::vector ? 'V'
+                                             : 'M';
+    // Levels count kind changes: C1 (1) V1 (2) C2 (3) V2 (4) ...; a vector
+    // source (level 1) is V1.
+    unsigned stage = (level[g] + 1) / 2;
+    if (kind == CoreKind::mix)
+      stage = level[g];
+    std::string family = std::string(1, letter) + std::to_string(std::max(1u, stage));
+    Operation *first = nodes[members[g].front()];
+    auto task = builder.create<TaskOp>(
+        first->getLoc(), TypeRange(), CoreKindAttr::get(builder.getContext(), kind),
+        builder.getStringAttr(family),
+        first->getAttrOfType<ScopeAttr>(kScopeStampAttrName));
+    Block *body = new Block();
+    task.getBody().push_back(body);
+    OpBuilder inner = OpBuilder::atBlockEnd(body);
+    inner.create<YieldOp>(task.getLoc());
+    inner.setInsertionPoint(body->getTerminator());
+    // Copy in the views the group reads (once per task), then move its ops.
+    IRMapping copied;
+    std::function<Value(Value)> localize = [&](Value v) -> Value {
+      if (Value mapped = copied.lookupOrNull(v))
+        return mapped;
+      Operation *def = v.getDefiningOp();
+      if (!def || !isTileView(def))
+        return v;
+      Operation *clone = inner.clone(*def, copied);
+      for (OpOperand &operand : clone->getOpOperands())
+        operand.set(localize(operand.get()));
+      copied.map(def->getResults(), clone->getResults());
+      return clone->getResult(0);
+    };
+    for (unsigned member : members[g]) {
+      Operation *op = nodes[member];
+      for (OpOperand &operand : op->getOpOperands())
+        if (isa<TileType>(operand.get().getType()))
+          operand.set(localize(operand.get()));
+      op->moveBefore(body->getTerminator());
+    }
+    switch (kind) {
+    case CoreKind::cube:
+      ++stats.cubeTasks;
+      break;
+    case CoreKind::vector:
+      ++stats.vectorTasks;
+      break;
+    case CoreKind::mix:
+      ++stats.mixTasks;
+      break;
+    }
+  }
+}
+
+/// Inside each task, a view that reads back exactly a piece the task stored
+/// earlier in the same workspace becomes the stored value. Workspaces no
+/// view reads any more are removed with their stores.
+void forwardWorkspaces(Operation *root, PartitionStats &stats) {
+  root->walk([&](TaskOp task) {
+    llvm::DenseMap<std::pair<Value, ArrayRef<int64_t>>, AssembleOp> stored;
+    SmallVector<ViewOp> forwarded;
+    for (Operation &op : task.getBody().front()) {
+      if (auto assemble = dyn_cast<AssembleOp>(op)) {
+        if (assemble.getDst().getDefiningOp<WorkspaceOp>() &&
+            assemble.getOffsets().empty())
+          stored[{assemble.getDst(), assemble.getStaticOffsets()}] = assemble;
+        continue;
+      }
+      auto view = dyn_cast<ViewOp>(op);
+      if (!view || !view.getOffsets().empty())
+        continue;
+      auto it = stored.find({view.getSource(), view.getStaticOffsets()});
+      if (it == stored.end() ||
+          it->second.getSrc().getType() != view.getResult().getType())
+        continue;
+      view.getResult().replaceAllUsesWith(it->second.getSrc());
+      forwarded.push_back(view);
+    }
+    for (ViewOp view : forwarded)
+      view.erase();
+    stats.forwarded += forwarded.size();
+  });
+  SmallVector<WorkspaceOp> workspaces;
+  root->walk([&](WorkspaceOp ws) { workspaces.push_back(ws); });
+  for (WorkspaceOp ws : workspaces) {
+    bool read = llvm::any_of(ws->getUsers(), [](Operation *user) {
+      return !isa<AssembleOp>(user);
+    });
+    if (read) {
+      ++stats.workspacesLeft;
+      continue;
+    }
+    for (Operation *user : llvm::make_early_inc_range(ws->getUsers()))
+      user->erase();
+    ws.erase();
+  }
+}
+
+struct PartitionPass : public pto::impl::PartitionPassBase<PartitionPass> {
+  void runOnOperation() override;
+};
+
+void PartitionPass::runOnOperation() {
+  WalkResult scopes = getOperation()->walk([&](ScopeOp scope) {
+    scope.emitError() << "pto-partition expects scopes as stamps: run "
+                         "pto-flatten-scopes and pto-expand-tiles first";
+    return WalkResult::interrupt();
+  });
+  if (scopes.wasInterrupted())
+    return signalPassFailure();
+
+  PartitionStats stats{numCubeTasks, numVectorTasks, numMixTasks,
+                       numForwarded, numWorkspacesLeft};
+  SmallVector<Block *> blocks;
+  getOperation()->walk([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks) {
+    if (block->empty() || isa<TaskOp>(block->getParentOp()))
+      continue;
+    Arch arch = getArchFor(block->getParentOp());
+    // Segments end at ops with regions and at views something other than a
+    // node reads (e.g. a full-window view of a workspace yielded by a loop).
+    SmallVector<Operation *> segment;
+    auto isBarrier = [&](Operation &op) {
+      if (op.getNumRegions() > 0 || op.hasTrait<OpTrait::IsTerminator>())
+        return true;
+      if (!isTileView(&op))
+        return false;
+      return llvm::any_of(op.getUsers(), [](Operation *user) {
+        return !isNode(user) && !isTileView(user);
+      });
+    };
+    for (Operation &op : llvm::make_early_inc_range(*block)) {
+      if (isNode(&op)) {
+        segment.push_back(&op);
+        continue;
+      }
+      if (!isBarrier(op))
+        continue;
+      BlockPartitioner(segment, arch, stats).run(&op);
+      segment.clear();
+    }
+    // Every block ends with a terminator, a barrier: no segment is left.
+  }
+  // Views copied into tasks leave their originals unused.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    getOperation()->walk([&](ViewOp view) {
+      if (view->use_empty() && !isa<TaskOp>(view->getParentOp())) {
+        view.erase();
+        changed = true;
+      }
+    });
+  }
+  forwardWorkspaces(getOperation(), stats);
+}
+
+} // namespace

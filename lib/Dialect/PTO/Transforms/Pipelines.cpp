@@ -1,0 +1,32 @@
+//===- Pipelines.cpp - the registered pass pipelines ----------------------===//
+
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+
+void mlir::pto::buildTileGraphPipeline(
+    OpPassManager &pm, const TileGraphPipelineOptions &options) {
+  pm.addPass(createFlattenScopesPass());
+  if (options.hoist)
+    pm.addPass(createHoistInvariantsPass());
+  pm.addPass(createExpandTilesPass());
+  pm.addPass(createPartitionPass());
+  if (options.l1Reuse)
+    pm.addPass(createL1ReusePass());
+  if (options.outline) {
+    pm.addPass(createOutlinePass());
+    pm.addPass(createPlanStitchPass());
+  }
+}
+
+void mlir::pto::registerTileGraphPipeline() {
+  PassPipelineRegistration<TileGraphPipelineOptions>(
+      "pto-tile-graph-pipeline",
+      "Program level to outlined, stitched tile graph: flatten scopes, hoist "
+      "invariants, expand tiles, partition into tasks, L1 reuse, outline, "
+      "plan stitching",
+      buildTileGraphPipeline);
+}
