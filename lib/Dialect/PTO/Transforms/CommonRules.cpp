@@ -1,0 +1,1038 @@
+//===- CommonRules.cpp - structural queries and kernel-generic rules
+//-------===//
+
+#include "CommonRules.h"
+
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::check;
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+BlockArgument mlir::pto::check::getRootArgument(Value tensor) {
+  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
+    tensor = reshape.getSource();
+  auto arg = dyn_cast<BlockArgument>(tensor);
+  if (arg && isa<KernelOp>(arg.getOwner()->getParentOp()))
+    return arg;
+  return {};
+}
+
+StringRef mlir::pto::check::getArgumentName(BlockArgument arg) {
+  auto kernel = cast<KernelOp>(arg.getOwner()->getParentOp());
+  return cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()]).getValue();
+}
+
+ViewOp mlir::pto::check::getViewOf(Value tile) {
+  return tile.getDefiningOp<ViewOp>();
+}
+
+BlockArgument mlir::pto::check::getViewedArgument(Value tile) {
+  while (ViewOp view = getViewOf(tile)) {
+    Value source = view.getSource();
+    if (isa<GMTensorType>(source.getType()))
+      return getRootArgument(source);
+    tile = source;
+  }
+  return {};
+}
+
+std::string mlir::pto::check::quoted(BlockArgument arg) {
+  return ("'" + getArgumentName(arg) + "'").str();
+}
+
+static std::string str(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  return "[" +
+         llvm::join(llvm::map_range(
+                        shape, [](int64_t d) { return std::to_string(d); }),
+                    ", ") +
+         "]";
+}
+
+ScopeAttr mlir::pto::check::getScopeOf(Operation *op, ScopeOp *region) {
+  if (auto scope = op->getParentOfType<ScopeOp>()) {
+    if (region)
+      *region = scope;
+    return scope.getScope();
+  }
+  if (region)
+    *region = ScopeOp();
+  return op->getAttrOfType<ScopeAttr>(kScopeStampAttrName);
+}
+
+std::string mlir::pto::check::formatConstant(double value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("%g", value);
+  return text;
+}
+
+/// "the view of 'q'" for views of kernel arguments, else the op name.
+static std::string describeOp(Operation *op) {
+  if (auto view = dyn_cast<ViewOp>(op))
+    if (BlockArgument arg = getViewedArgument(view.getResult()))
+      return "the view of " + quoted(arg);
+  return ("'" + op->getName().getStringRef() + "'").str();
+}
+
+//===----------------------------------------------------------------------===//
+// Index expressions
+//===----------------------------------------------------------------------===//
+
+Operation *mlir::pto::check::getInductionVarOwner(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg)
+    return nullptr;
+  Operation *parent = arg.getOwner()->getParentOp();
+  if (auto loop = dyn_cast_or_null<LoopOp>(parent))
+    return arg.getArgNumber() == 0 ? parent : nullptr;
+  if (auto loopLike = dyn_cast_or_null<LoopLikeOpInterface>(parent))
+    if (std::optional<Value> iv = loopLike.getSingleInductionVar())
+      return *iv == v ? parent : nullptr;
+  return nullptr;
+}
+
+std::string mlir::pto::check::describeLoop(Operation *loop) {
+  if (auto ptoLoop = dyn_cast<LoopOp>(loop))
+    return ("loop '" + ptoLoop.getName() + "'").str();
+  return ("'" + loop->getName().getStringRef() + "'").str();
+}
+
+static void
+collectIndexDepsImpl(Value v, bool viaRead, IndexDeps &deps,
+                     DenseSet<std::pair<Value, unsigned>> &visited) {
+  if (!visited.insert({v, unsigned(viaRead)}).second)
+    return;
+  if (getInductionVarOwner(v)) {
+    (viaRead ? deps.viaRead : deps.direct).insert(v);
+    return;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumRegions())
+    return;
+  if (auto read = dyn_cast<ReadOp>(def)) {
+    deps.reads.insert(read);
+    for (Value index : read.getIndices())
+      collectIndexDepsImpl(index, /*viaRead=*/true, deps, visited);
+    return;
+  }
+  for (Value operand : def->getOperands())
+    if (operand.getType().isIntOrIndex())
+      collectIndexDepsImpl(operand, viaRead, deps, visited);
+}
+
+IndexDeps mlir::pto::check::collectIndexDeps(Value index) {
+  IndexDeps deps;
+  DenseSet<std::pair<Value, unsigned>> visited;
+  collectIndexDepsImpl(index, /*viaRead=*/false, deps, visited);
+  return deps;
+}
+
+static Value findRuntimeSourceImpl(Value v, DenseSet<Value> &visited) {
+  if (!visited.insert(v).second)
+    return {};
+  if (matchPattern(v, m_Constant()))
+    return {};
+  // Tiles and tensors are data, never compile-time values.
+  if (isa<TileType, GMTensorType>(v.getType()) || isa<BlockArgument>(v))
+    return v;
+  Operation *def = v.getDefiningOp();
+  if (auto dim = dyn_cast<DimOp>(def)) {
+    int64_t size = dim.getSource().getType().getDimSize(dim.getDim());
+    return ShapedType::isDynamic(size) ? v : Value();
+  }
+  // pto.read and anything else with effects or regions is a run-time value;
+  // pure arithmetic is as constant as its operands.
+  if (def->getNumRegions() || !isMemoryEffectFree(def))
+    return v;
+  for (Value operand : def->getOperands())
+    if (Value source = findRuntimeSourceImpl(operand, visited))
+      return source;
+  return {};
+}
+
+Value mlir::pto::check::findRuntimeSource(Value v) {
+  DenseSet<Value> visited;
+  return findRuntimeSourceImpl(v, visited);
+}
+
+std::string mlir::pto::check::describeRuntimeSource(Value source) {
+  if (Operation *loop = getInductionVarOwner(source))
+    return "the index of " + describeLoop(loop);
+  if (auto arg = dyn_cast<BlockArgument>(source)) {
+    if (isa<KernelOp>(arg.getOwner()->getParentOp()))
+      return "kernel argument " + quoted(arg);
+    return "a block argument";
+  }
+  Operation *def = source.getDefiningOp();
+  if (auto read = dyn_cast<ReadOp>(def)) {
+    if (BlockArgument arg = getRootArgument(read.getTensor()))
+      return "a value read from tensor " + quoted(arg) + " (pto.read)";
+    return "a value read from a tensor (pto.read)";
+  }
+  if (auto dim = dyn_cast<DimOp>(def)) {
+    std::string what =
+        "the run-time size of dim " + std::to_string(dim.getDim());
+    if (BlockArgument arg = getRootArgument(dim.getSource()))
+      what += " of " + quoted(arg);
+    return what;
+  }
+  if (auto view = dyn_cast<ViewOp>(def))
+    if (BlockArgument arg = getViewedArgument(view.getResult()))
+      return "a tile viewed from tensor " + quoted(arg);
+  return ("the result of '" + def->getName().getStringRef() + "'").str();
+}
+
+Location mlir::pto::check::getSourceLoc(Value source) {
+  if (Operation *loop = getInductionVarOwner(source))
+    return loop->getLoc();
+  if (Operation *def = source.getDefiningOp())
+    return def->getLoc();
+  return cast<BlockArgument>(source).getLoc();
+}
+
+static void collectAddends(Value v, SmallVectorImpl<Value> &terms) {
+  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    collectAddends(add.getLhs(), terms);
+    collectAddends(add.getRhs(), terms);
+    return;
+  }
+  terms.push_back(v);
+}
+
+SmallVector<StrideTerm> mlir::pto::check::getStrideTerms(Value offset) {
+  SmallVector<Value> addends;
+  collectAddends(offset, addends);
+  SmallVector<StrideTerm> terms;
+  for (Value term : addends) {
+    if (getInductionVarOwner(term)) {
+      terms.push_back({term, Value(), nullptr});
+      continue;
+    }
+    if (auto mul = term.getDefiningOp<arith::MulIOp>()) {
+      if (getInductionVarOwner(mul.getLhs()))
+        terms.push_back({mul.getLhs(), mul.getRhs(), mul});
+      else if (getInductionVarOwner(mul.getRhs()))
+        terms.push_back({mul.getRhs(), mul.getLhs(), mul});
+    }
+  }
+  return terms;
+}
+
+static std::string exprKey(Value v, DenseMap<Value, std::string> &memo) {
+  auto it = memo.find(v);
+  if (it != memo.end())
+    return it->second;
+  std::string key;
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant))) {
+    key = std::to_string(constant.getSExtValue());
+  } else if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<LoopOp>(parent); loop && arg.getArgNumber() == 0)
+      // Copies of one loop share name and index name.
+      key = ("iv(" + loop.getName() + "/" + loop.getIdxName() + ")").str();
+    else if (isa<KernelOp>(parent))
+      key = ("arg(" + getArgumentName(arg) + ")").str();
+    else
+      key = llvm::formatv("blockarg({0})", arg.getAsOpaquePointer()).str();
+  } else {
+    Operation *def = v.getDefiningOp();
+    llvm::raw_string_ostream os(key);
+    os << def->getName() << '#' << cast<OpResult>(v).getResultNumber() << '(';
+    llvm::interleaveComma(def->getOperands(), os,
+                          [&](Value operand) { os << exprKey(operand, memo); });
+    os << ')' << def->getAttrDictionary();
+  }
+  memo[v] = key;
+  return key;
+}
+
+std::pair<std::string, int64_t> mlir::pto::check::splitConstantAddend(Value v) {
+  DenseMap<Value, std::string> memo;
+  int64_t constant = 0;
+  while (true) {
+    APInt c;
+    if (matchPattern(v, m_ConstantInt(&c)))
+      return {"", constant + c.getSExtValue()};
+    auto add = v.getDefiningOp<arith::AddIOp>();
+    if (!add)
+      break;
+    if (matchPattern(add.getRhs(), m_ConstantInt(&c))) {
+      constant += c.getSExtValue();
+      v = add.getLhs();
+    } else if (matchPattern(add.getLhs(), m_ConstantInt(&c))) {
+      constant += c.getSExtValue();
+      v = add.getRhs();
+    } else {
+      break;
+    }
+  }
+  return {exprKey(v, memo), constant};
+}
+
+std::string mlir::pto::check::getColumnKey(ViewOp view) {
+  std::string key;
+  for (MixedIndex offset :
+       llvm::drop_begin(getMixed(view.getStaticOffsets(), view.getOffsets()))) {
+    if (!offset.value) {
+      key += "|" + std::to_string(offset.constant);
+      continue;
+    }
+    auto [symbolic, shift] = splitConstantAddend(offset.value);
+    key += "|" + symbolic + "+" + std::to_string(shift);
+  }
+  return key;
+}
+
+SmallVector<MixedIndex> mlir::pto::check::getMixed(ArrayRef<int64_t> statics,
+                                                   ValueRange values) {
+  SmallVector<MixedIndex> mixed;
+  unsigned next = 0;
+  for (int64_t s : statics) {
+    if (ShapedType::isDynamic(s))
+      mixed.push_back({values[next++], 0});
+    else
+      mixed.push_back({Value(), s});
+  }
+  return mixed;
+}
+
+std::optional<SmallVector<MixedIndex>>
+mlir::pto::check::getExplicitValidShape(ViewOp view) {
+  std::optional<ArrayRef<int64_t>> statics = view.getStaticValidShape();
+  if (!statics)
+    return std::nullopt;
+  return getMixed(*statics, view.getValidShape());
+}
+
+//===----------------------------------------------------------------------===//
+// Tile dataflow
+//===----------------------------------------------------------------------===//
+
+llvm::SetVector<Operation *>
+mlir::pto::check::collectTileProducers(Value tile) {
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> worklist{tile};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!visited.insert(v).second)
+      continue;
+    auto result = dyn_cast<OpResult>(v);
+    if (!result)
+      continue; // a loop-carried value or a kernel argument
+    Operation *def = result.getOwner();
+    if (auto scope = dyn_cast<ScopeOp>(def)) {
+      auto yield = cast<YieldOp>(scope.getBody().front().getTerminator());
+      worklist.push_back(yield.getValues()[result.getResultNumber()]);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      ops.insert(def);
+      for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+        if (!region->empty())
+          worklist.push_back(region->front().getTerminator()->getOperand(
+              result.getResultNumber()));
+      continue;
+    }
+    ops.insert(def);
+    if (isa<ViewOp, MatmulOp, FullOp>(def))
+      continue;
+    if (isVectorOp(def) || isa<arith::SelectOp>(def))
+      for (Value operand : def->getOperands())
+        if (isa<TileType>(operand.getType()))
+          worklist.push_back(operand);
+  }
+  return ops;
+}
+
+llvm::SetVector<Operation *>
+mlir::pto::check::collectTileConsumers(ValueRange seeds) {
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> worklist(seeds.begin(), seeds.end());
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!visited.insert(v).second)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<YieldOp, scf::YieldOp>(user)) {
+        Operation *parent = user->getParentOp();
+        if (isa<ScopeOp, scf::IfOp>(parent))
+          worklist.push_back(parent->getResult(use.getOperandNumber()));
+        continue;
+      }
+      ops.insert(user);
+      if (isa<MatmulOp>(user))
+        continue;
+      if (isVectorOp(user) || isa<arith::SelectOp>(user))
+        for (Value result : user->getResults())
+          if (isa<TileType>(result.getType()))
+            worklist.push_back(result);
+    }
+  }
+  return ops;
+}
+
+//===----------------------------------------------------------------------===//
+// Manual masks
+//===----------------------------------------------------------------------===//
+
+/// Whether an i1 condition is built only from pto.is_loop_begin/is_loop_end
+/// (SK-01's first/last-iteration paths), which are loop paths, not masks.
+static bool isLoopBoundaryCondition(Value cond) {
+  if (matchPattern(cond, m_Constant()))
+    return true;
+  Operation *def = cond.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<IsLoopBeginOp, IsLoopEndOp>(def))
+    return true;
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def))
+    return llvm::all_of(def->getOperands(), isLoopBoundaryCondition);
+  return false;
+}
+
+static constexpr StringLiteral kMaskFix =
+    "remove the mask and express the tail through the views' valid shape "
+    "(pto.view ... valid [...]); ops compute only on the valid region, so "
+    "padding never needs zeroing";
+
+void mlir::pto::check::checkManualMasks(KernelOp kernel, RuleReporter &reporter,
+                                        StringRef rule) {
+  kernel.walk([&](Operation *op) {
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      if (!isa<TileType>(select.getType()))
+        return;
+      RuleDiagnostic &d = reporter.error(
+          rule, op->getLoc(),
+          "arith.select chooses a " + str(select.getType()) +
+              " by a run-time condition: a manual (where-style) mask",
+          kMaskFix);
+      if (Operation *cond = select.getCondition().getDefiningOp())
+        d.note(cond->getLoc(), "the mask condition is computed here");
+      return;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (!llvm::any_of(ifOp.getResultTypes(), llvm::IsaPred<TileType>) ||
+          isLoopBoundaryCondition(ifOp.getCondition()))
+        return;
+      RuleDiagnostic &d = reporter.error(
+          rule, op->getLoc(),
+          "scf.if yields a tile chosen by a run-time condition: a manual "
+          "mask or tail branch",
+          (kMaskFix + Twine("; branches on pto.is_loop_begin/is_loop_end are "
+                            "loop paths and stay allowed"))
+              .str());
+      if (Operation *cond = ifOp.getCondition().getDefiningOp())
+        d.note(cond->getLoc(), "the branch condition is computed here");
+      return;
+    }
+    // An elementwise op with a constant-filled tile operand: a 0/1 mask, a
+    // -inf fill or a bias tile standing in for a scalar.
+    if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op)) {
+      for (Value operand : op->getOperands()) {
+        auto full = operand.getDefiningOp<FullOp>();
+        if (!full)
+          continue;
+        reporter
+            .error(rule, op->getLoc(),
+                   ("'" + op->getName().getStringRef() +
+                    "' combines a tile with the constant tile of pto.full " +
+                    formatConstant(full.getValueAttr().getValueAsDouble()) +
+                    ": a manual mask")
+                       .str(),
+                   (kMaskFix + Twine("; a constant factor or offset is a "
+                                     "scalar operand (pto.mul %x, %c : ..., "
+                                     "f32)"))
+                       .str())
+            .note(full.getLoc(), "the constant tile is built here");
+        break;
+      }
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Tail views
+//===----------------------------------------------------------------------===//
+
+void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
+                                      StringRef rule) {
+  kernel.walk([&](ViewOp view) {
+    if (!isa<GMTensorType>(view.getSource().getType()))
+      return;
+    TileType tile = view.getResult().getType();
+    SmallVector<MixedIndex> offsets =
+        getMixed(view.getStaticOffsets(), view.getOffsets());
+    std::optional<SmallVector<MixedIndex>> valid = getExplicitValidShape(view);
+    for (auto [dim, offset] : llvm::enumerate(offsets)) {
+      if (!offset.value)
+        continue;
+      // A dim with a dynamic valid extent states its tail; a constant extent
+      // below the tile size is a deliberate partial tile.
+      if (valid && ((*valid)[dim].value ||
+                    (*valid)[dim].constant < tile.getDimSize(dim)))
+        continue;
+      IndexDeps deps = collectIndexDeps(offset.value);
+      LoopOp tailLoop;
+      for (Value iv : deps.direct)
+        if (auto loop = dyn_cast<LoopOp>(getInductionVarOwner(iv)))
+          if (findRuntimeSource(loop.getUpperBound())) {
+            tailLoop = loop;
+            break;
+          }
+      if (!tailLoop)
+        continue;
+      std::string what = valid ? "its valid extent of dim " +
+                                     std::to_string(dim) +
+                                     " is the full tile size " +
+                                     std::to_string(tile.getDimSize(dim))
+                               : std::string("it has no valid shape");
+      std::string viewName = describeOp(view);
+      std::string fix =
+          "give the view an explicit valid extent for the tail, e.g. valid "
+          "[min(s - idx·T, T), ...] (sk16.md §3.3)";
+      RuleDiagnostic *d;
+      if (!deps.reads.empty()) {
+        // Varlen: the default extent clips at the tensor end, not at the
+        // end of this sequence, so the tail tile reads the next sequence.
+        d = &reporter.error(
+            rule, view.getLoc(),
+            viewName + " moves along dim " + std::to_string(dim) + " with " +
+                describeLoop(tailLoop) +
+                " (dynamic trip count) at an offset read from a tensor, but " +
+                what +
+                ": the derived extent only clips at the end of the tensor, so "
+                "the tail tile covers rows of the next sequence",
+            fix);
+      } else {
+        d = &reporter.warning(
+            rule, view.getLoc(),
+            viewName + " moves along dim " + std::to_string(dim) + " with " +
+                describeLoop(tailLoop) + " (dynamic trip count), but " + what +
+                ": the tail relies on the derived extent (clipping at the end "
+                "of the tensor)",
+            "state the tail explicitly with valid [min(s - idx·T, T), ...], "
+            "or confirm the derived extent is what you want");
+      }
+      d->note(tailLoop.getLoc(), describeLoop(tailLoop) + " is here");
+      break;
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Tile configs
+//===----------------------------------------------------------------------===//
+
+static constexpr StringLiteral kConstTileFix =
+    "tile sizes are compile-time constants (arith.constant); retune by "
+    "recompiling, never through a kernel input";
+
+/// The vec_tile of a vector op, or null; `hasSlot` tells whether the op can
+/// carry one at all (atomic_add and assemble cannot).
+static VecTileAttr getVecTile(Operation *op, bool &hasSlot) {
+  hasSlot = false;
+  std::optional<RegisteredOperationName> info = op->getRegisteredInfo();
+  if (!info)
+    return {};
+  // Stores move a tile as computed; only compute ops need a vector tile.
+  hasSlot = !isa<AtomicAddOp, AssembleOp>(op) &&
+            llvm::any_of(info->getAttributeNames(), [](StringAttr name) {
+              return name.getValue() == "vec_tile";
+            });
+  return op->getAttrOfType<VecTileAttr>("vec_tile");
+}
+
+static void checkVecTiles(KernelOp kernel, RuleReporter &reporter,
+                          StringRef rule) {
+  const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
+  kernel.walk([&](Operation *op) {
+    if (!isVectorOp(op))
+      return;
+    bool hasSlot;
+    VecTileAttr tile = getVecTile(op, hasSlot);
+    if (!hasSlot)
+      return;
+    // An accumulator initialised for a pto.loop stands for PyPTO's
+    // pypto.tensor(...) allocation (SK-01's oi/li/mi), which has no vector
+    // tile of its own.
+    if (!tile && isa<FullOp>(op) && !op->use_empty() &&
+        llvm::all_of(op->getUses(), [](OpOperand &use) {
+          // Operands 0-2 of a pto.loop are its bounds and step.
+          return isa<LoopOp>(use.getOwner()) && use.getOperandNumber() >= 3;
+        }))
+      return;
+    if (!tile) {
+      // Suggest the tile of a neighbour: PyPTO's set_vec_tile_shapes is
+      // ambient, so the ops around this one show the intended setting.
+      std::string suggestion = "#pto.vec_tile<[...]>";
+      for (Operation &other : *op->getBlock()) {
+        bool otherSlot;
+        if (VecTileAttr near = getVecTile(&other, otherSlot)) {
+          suggestion.clear();
+          llvm::raw_string_ostream os(suggestion);
+          os << near;
+          break;
+        }
+      }
+      reporter.error(
+          rule, op->getLoc(),
+          ("'" + op->getName().getStringRef() +
+           "' has no vector tile: its tiling would depend on whichever "
+           "set_vec_tile_shapes happens to be in force")
+              .str(),
+          "add {vec_tile = " + suggestion +
+              "} (the set_vec_tile_shapes of its stage)");
+      return;
+    }
+    // The tile is clamped to the op's shape per dim; one buffer of it must
+    // fit the unified buffer.
+    ArrayRef<int64_t> dims = tile.getDims();
+    int64_t worst = 0;
+    SmallVector<int64_t> worstShape;
+    Type worstType;
+    for (Type type :
+         llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                            llvm::to_vector(op->getResultTypes()))) {
+      auto tileType = dyn_cast<TileType>(type);
+      if (!tileType || static_cast<int64_t>(dims.size()) < tileType.getRank())
+        continue;
+      SmallVector<int64_t> clamped;
+      int64_t elements = 1;
+      for (int64_t d = 0; d < tileType.getRank(); ++d) {
+        int64_t t = dims[dims.size() - tileType.getRank() + d];
+        clamped.push_back(std::min(t, tileType.getDimSize(d)));
+        elements *= clamped.back();
+      }
+      int64_t bytes = elements * tileType.getElementByteSize();
+      if (bytes > worst) {
+        worst = bytes;
+        worstShape = clamped;
+        worstType = tileType.getElementType();
+      }
+    }
+    if (worst > platform.ubBytes)
+      reporter.error(
+          rule, op->getLoc(),
+          llvm::formatv("vector tile {0} of '{1}' clamps to {2} of {3} = {4} "
+                        "B, more than the {5} B ({6} KiB) unified buffer of "
+                        "{7}",
+                        shapeStr(dims), op->getName().getStringRef(),
+                        shapeStr(worstShape), str(worstType), worst,
+                        platform.ubBytes, platform.ubBytes / 1024,
+                        stringifyArch(platform.arch))
+              .str(),
+          "shrink the vector tile; 16-64 KiB tiles are the usual start "
+          "(pypto-model.md §3.13)");
+  });
+}
+
+/// The offsets and tile of an op that places a tile in a GM tensor.
+struct TilePlacement {
+  Operation *op;
+  TileType tile;
+  SmallVector<MixedIndex> offsets;
+};
+
+static SmallVector<TilePlacement> collectPlacements(KernelOp kernel) {
+  SmallVector<TilePlacement> placements;
+  kernel.walk([&](Operation *op) {
+    if (auto view = dyn_cast<ViewOp>(op))
+      placements.push_back(
+          {op, view.getResult().getType(),
+           getMixed(view.getStaticOffsets(), view.getOffsets())});
+    else if (auto atomic = dyn_cast<AtomicAddOp>(op))
+      placements.push_back(
+          {op, atomic.getSrc().getType(),
+           getMixed(atomic.getStaticOffsets(), atomic.getOffsets())});
+    else if (auto assemble = dyn_cast<AssembleOp>(op))
+      placements.push_back(
+          {op, assemble.getSrc().getType(),
+           getMixed(assemble.getStaticOffsets(), assemble.getOffsets())});
+  });
+  return placements;
+}
+
+static std::string describePlacement(Operation *op) {
+  if (isa<ViewOp>(op))
+    return describeOp(op);
+  Value dst = op->getOperand(1);
+  std::string name = ("'" + op->getName().getStringRef() + "'").str();
+  if (BlockArgument arg = getRootArgument(dst))
+    name += " into " + quoted(arg);
+  return name;
+}
+
+void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
+                                        StringRef rule) {
+  checkVecTiles(kernel, reporter, rule);
+
+  // Trip counts written as ceil(extent / T): T is the tile size.
+  llvm::MapVector<Operation *, std::pair<Operation *, int64_t>> loopTile;
+  kernel.walk([&](LoopOp loop) {
+    Operation *div = loop.getUpperBound().getDefiningOp();
+    if (!isa_and_nonnull<arith::CeilDivSIOp, arith::CeilDivUIOp, arith::DivSIOp,
+                         arith::DivUIOp, arith::FloorDivSIOp>(div))
+      return;
+    Value tileSize = div->getOperand(1);
+    if (Value source = findRuntimeSource(tileSize)) {
+      reporter
+          .error(rule, div->getLoc(),
+                 "the trip count of " + describeLoop(loop) +
+                     " divides by a tile size that is a run-time value (" +
+                     describeRuntimeSource(source) + ")",
+                 kConstTileFix)
+          .note(getSourceLoc(source),
+                "the run-time tile size of the trip count comes from here");
+      return;
+    }
+    APInt t;
+    if (matchPattern(tileSize, m_ConstantInt(&t)))
+      loopTile[loop] = {div, t.getSExtValue()};
+  });
+
+  // Offsets advance by idx * T: T must be constant and equal to the tile's
+  // extent along that dim, or consecutive tiles overlap or leave gaps.
+  llvm::MapVector<Operation *, TilePlacement *> strideUser;
+  llvm::DenseMap<Operation *, int64_t> loopStride;
+  // One offset computation often places several tiles (q, do and o share
+  // s1_off); report a wrong stride once, at the first tile it places.
+  DenseSet<std::pair<Value, int64_t>> reportedStrides;
+  SmallVector<TilePlacement> placements = collectPlacements(kernel);
+  for (TilePlacement &placement : placements) {
+    for (auto [dim, offset] : llvm::enumerate(placement.offsets)) {
+      if (!offset.value)
+        continue;
+      for (StrideTerm term : getStrideTerms(offset.value)) {
+        auto loop = dyn_cast<LoopOp>(getInductionVarOwner(term.iv));
+        if (!loop)
+          continue;
+        int64_t stride = 1;
+        if (term.stride) {
+          if (Value source = findRuntimeSource(term.stride)) {
+            if (!reportedStrides.insert({term.mulOp->getResult(0), -1}).second)
+              continue;
+            reporter
+                .error(rule, term.mulOp->getLoc(),
+                       "the offset of " + describePlacement(placement.op) +
+                           " advances with " + describeLoop(loop) +
+                           " by a run-time stride (" +
+                           describeRuntimeSource(source) + ")",
+                       kConstTileFix)
+                .note(getSourceLoc(source),
+                      "the run-time stride comes from here");
+            continue;
+          }
+          APInt s;
+          if (!matchPattern(term.stride, m_ConstantInt(&s)))
+            continue;
+          stride = s.getSExtValue();
+        }
+        int64_t extent = placement.tile.getDimSize(dim);
+        if (stride != extent) {
+          if (!reportedStrides.insert({offset.value, extent}).second)
+            continue;
+          reporter
+              .error(rule, placement.op->getLoc(),
+                     llvm::formatv(
+                         "{0} is {1} wide along dim {2} but its offset "
+                         "advances by {3} per iteration of {4}: consecutive "
+                         "tiles {5}",
+                         describePlacement(placement.op), extent, dim, stride,
+                         describeLoop(loop),
+                         stride < extent ? "overlap" : "leave gaps")
+                         .str(),
+                     llvm::formatv("advance the offset by the tile size "
+                                   "({0}) or make the tile {1} wide",
+                                   extent, stride)
+                         .str())
+              .note(loop.getLoc(), describeLoop(loop) + " is here");
+          continue;
+        }
+        loopStride.try_emplace(loop, stride);
+        strideUser.try_emplace(loop, &placement);
+      }
+    }
+  }
+
+  for (auto &[loopOp, divAndTile] : loopTile) {
+    auto [div, tileSize] = divAndTile;
+    auto it = loopStride.find(loopOp);
+    if (it == loopStride.end() || it->second == tileSize)
+      continue;
+    auto loop = cast<LoopOp>(loopOp);
+    reporter
+        .error(
+            rule, div->getLoc(),
+            llvm::formatv("{0} counts tiles of {1} but the tiles it moves "
+                          "are {2} wide",
+                          describeLoop(loop), tileSize, it->second)
+                .str(),
+            llvm::formatv("divide the extent by the tile size {0}", it->second)
+                .str())
+        .note(strideUser[loopOp]->op->getLoc(),
+              describePlacement(strideUser[loopOp]->op) + " is here");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Static loops and replicated views
+//===----------------------------------------------------------------------===//
+
+void mlir::pto::check::checkStaticLoops(KernelOp kernel, RuleReporter &reporter,
+                                        StringRef rule,
+                                        ArrayRef<Operation *> alreadyReported) {
+  kernel.walk([&](LoopLikeOpInterface loop) {
+    if (isa<LoopOp>(loop) ||
+        llvm::is_contained(alreadyReported, loop.getOperation()))
+      return;
+    Operation *firstPto = nullptr;
+    loop->walk([&](Operation *op) {
+      if (op != loop && isa<PTODialect>(op->getDialect()) && !firstPto)
+        firstPto = op;
+    });
+    if (!firstPto)
+      return;
+    reporter
+        .error(rule, loop->getLoc(),
+               ("'" + loop->getName().getStringRef() +
+                "' is a static loop around pto ops: a Python loop is unrolled "
+                "when PyPTO traces it, replicating the body per iteration")
+                   .str(),
+               "use pto.loop \"name\" %idx = ... (pypto.loop with name and "
+               "idx_name) so the level stays one dynamic loop")
+        .note(firstPto->getLoc(), "replicated pto op");
+  });
+}
+
+void mlir::pto::check::checkReplicatedViews(KernelOp kernel,
+                                            RuleReporter &reporter,
+                                            StringRef rule, Severity severity) {
+  struct Copy {
+    ViewOp view;
+    SmallVector<int64_t> shifts;
+  };
+  llvm::MapVector<std::string, SmallVector<Copy>,
+                  std::map<std::string, unsigned>>
+      groups;
+  DenseMap<Value, std::string> memo;
+  kernel.walk([&](ViewOp view) {
+    BlockArgument arg = getViewedArgument(view.getResult());
+    if (!arg)
+      return;
+    std::string key =
+        (getArgumentName(arg) + "|" + str(view.getResult().getType())).str();
+    Copy copy{view, {}};
+    for (MixedIndex offset :
+         getMixed(view.getStaticOffsets(), view.getOffsets())) {
+      if (!offset.value) {
+        copy.shifts.push_back(offset.constant);
+        key += "|";
+        continue;
+      }
+      auto [symbolic, shift] = splitConstantAddend(offset.value);
+      copy.shifts.push_back(shift);
+      key += "|" + symbolic;
+    }
+    groups[key].push_back(std::move(copy));
+  });
+  for (auto &[key, copies] : groups) {
+    Copy &first = copies.front();
+    for (Copy &copy : llvm::drop_begin(copies)) {
+      if (copy.shifts == first.shifts)
+        continue; // the same tile twice, not a replicated level
+      SmallVector<int64_t> delta;
+      for (auto [a, b] : llvm::zip(first.shifts, copy.shifts))
+        delta.push_back(b - a);
+      reporter
+          .report(rule, severity, copy.view.getLoc(),
+                  describeOp(copy.view) +
+                      " repeats an earlier view of the same tensor shifted "
+                      "by " +
+                      shapeStr(delta) + ": a loop level written out statically",
+                  "replace the copies with one pto.loop over the tiles and "
+                  "offset the view by idx·tile")
+          .note(first.view.getLoc(), "the first copy is here");
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Recomputed statistics
+//===----------------------------------------------------------------------===//
+
+void mlir::pto::check::checkRecomputedStatistics(KernelOp kernel,
+                                                 RuleReporter &reporter,
+                                                 StringRef rule) {
+  // Row statistics carried by the inputs: [M, 1] views of kernel arguments
+  // broadcast against a tile computed from a matmul (S - m, E / l).
+  struct Statistic {
+    ViewOp view;
+    Operation *use;
+    bool divisor;
+  };
+  llvm::MapVector<Operation *, SmallVector<Statistic>> statsOf;
+  kernel.walk([&](Operation *op) {
+    if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
+      return;
+    for (unsigned i = 0; i < 2; ++i) {
+      ViewOp view = getViewOf(op->getOperand(i));
+      auto other = op->getOperand(1 - i);
+      if (!view || !getViewedArgument(view.getResult()) ||
+          !isa<TileType>(other.getType()))
+        continue;
+      // A column of row statistics; a [1, 1] tile is a scalar, not one.
+      TileType type = view.getResult().getType();
+      if (type.getRank() != 2 || type.getDimSize(1) != 1 ||
+          type.getDimSize(0) == 1)
+        continue;
+      for (Operation *producer : collectTileProducers(other))
+        if (isa<MatmulOp>(producer))
+          statsOf[producer].push_back({view, op, isa<DivOp>(op) && i == 1});
+    }
+  });
+  if (statsOf.empty())
+    return;
+
+  // "'l_input', 'm_input'": the inputs carrying statistics of one matmul.
+  auto statNames = [&](ArrayRef<Statistic> stats) {
+    SmallVector<std::string> names;
+    for (Statistic s : stats) {
+      std::string name = quoted(getViewedArgument(s.view.getResult()));
+      if (!llvm::is_contained(names, name))
+        names.push_back(name);
+    }
+    return llvm::join(names, ", ");
+  };
+
+  kernel.walk([&](Operation *op) {
+    // Row statistics reduce the last dim.
+    if (!isa<SumOp, AmaxOp>(op) ||
+        op->getAttrOfType<IntegerAttr>("dim").getInt() !=
+            cast<TileType>(op->getOperand(0).getType()).getRank() - 1)
+      return;
+    Value input = op->getOperand(0);
+    llvm::SetVector<Operation *> producers = collectTileProducers(input);
+    for (Operation *producer : producers) {
+      auto it = statsOf.find(producer);
+      if (it == statsOf.end())
+        continue;
+      ArrayRef<Statistic> stats = it->second;
+      if (isa<AmaxOp>(op)) {
+        RuleDiagnostic &d = reporter.error(
+            rule, op->getLoc(),
+            "pto.amax recomputes the row maximum of the scores of a matmul "
+            "although kernel inputs already carry row statistics for them (" +
+                statNames(stats) + ")",
+            "drop the reduction and use the input statistic (view it as "
+            "[rows, 1] and broadcast it); recomputing costs an extra sweep "
+            "over the scores");
+        d.note(producer->getLoc(), "the scores are computed here");
+        d.note(stats.front().use->getLoc(),
+               "the input statistic is already used here");
+        return;
+      }
+      // A sum over exp(...) of the scores is the softmax denominator, unless
+      // it is taken after dividing by the input's denominator.
+      bool throughExp = llvm::any_of(producers, llvm::IsaPred<ExpOp>);
+      bool dividedByInput = llvm::any_of(stats, [&](const Statistic &s) {
+        return s.divisor && producers.contains(s.use);
+      });
+      if (!throughExp || dividedByInput)
+        continue;
+      RuleDiagnostic &d = reporter.error(
+          rule, op->getLoc(),
+          "pto.sum over exp(...) of the scores recomputes the softmax "
+          "denominator although kernel inputs already carry row statistics "
+          "for them (" +
+              statNames(stats) + ")",
+          "drop the reduction and divide by the input denominator (P = "
+          "exp(scale·S - m) / l, sk16.md §4.4)");
+      d.note(producer->getLoc(), "the scores are computed here");
+      return;
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Scope purity
+//===----------------------------------------------------------------------===//
+
+void mlir::pto::check::checkScopePurity(KernelOp kernel, RuleReporter &reporter,
+                                        StringRef rule) {
+  const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
+  // One group per pto.scope region, or per (block, id) of stamped ops on IR
+  // after pto-flatten-scopes.
+  struct Group {
+    int64_t id;
+    Location loc;
+    Operation *cube = nullptr, *vector = nullptr;
+  };
+  llvm::MapVector<std::pair<void *, int64_t>, Group> groups;
+  kernel.walk([&](Operation *op) {
+    ScopeOp region;
+    ScopeAttr scope = getScopeOf(op, &region);
+    if (!scope || op == region)
+      return;
+    int64_t id = scope.getId();
+    void *owner =
+        region ? region.getOperation() : static_cast<void *>(op->getBlock());
+    Location loc = region ? region.getLoc() : op->getLoc();
+    Group &group =
+        groups.try_emplace({owner, id}, Group{id, loc}).first->second;
+    if (isCubeOp(op) && !group.cube)
+      group.cube = op;
+    if (isVectorOp(op) && !group.vector)
+      group.vector = op;
+    if (isa<ReshapeOp>(op))
+      reporter
+          .warning(rule, op->getLoc(),
+                   "pto.reshape inside scope " + std::to_string(id) +
+                       " forms a subgraph of its own and splits the scope",
+                   "move the reshape before the scope (in-place reshapes "
+                   "belong at kernel entry)")
+          .note(loc, "the scope is here");
+  });
+  for (auto &[key, group] : groups) {
+    if (!group.cube || !group.vector || platform.mixedScopes)
+      continue;
+    reporter
+        .error(rule, group.loc,
+               ("scope " + Twine(group.id) + " mixes the cube op '" +
+                group.cube->getName().getStringRef() + "' and the vector op '" +
+                group.vector->getName().getStringRef() + "', which " +
+                stringifyArch(platform.arch) +
+                " cannot run as one subgraph (no on-chip cube-vector path)")
+                   .str(),
+               "keep cube ops out of the scope; scope only the vector stage")
+        .note(group.cube->getLoc(), "the cube op is here")
+        .note(group.vector->getLoc(), "the vector op is here");
+  }
+}
