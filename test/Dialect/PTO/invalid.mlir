@@ -728,6 +728,14 @@ pto.kernel @dim_negative(%x: !pto.tensor<?x4xi32>) {
 
 // -----
 
+func.func @valid_dim_out_of_range(%t: !pto.tile<16x64xf32>) -> index {
+  // expected-error @+1 {{'pto.valid_dim' op dim 2 is out of range for a rank-2 tile}}
+  %d = pto.valid_dim %t, 2 : !pto.tile<16x64xf32>
+  return %d : index
+}
+
+// -----
+
 pto.kernel @reshape_element_type(%x: !pto.tensor<4x8xf32>) {
   // expected-error @+1 {{'pto.reshape' op changes the element type from 'f32' to 'i32'; reshape keeps the dtype}}
   %r = pto.reshape %x [32] : !pto.tensor<4x8xf32> -> !pto.tensor<32xi32>
@@ -1561,4 +1569,191 @@ pto.kernel @cumulative_rank2(%offs: !pto.tensor<?x2xi32> {pto.cumulative}) {
 
 // expected-error @+1 {{argument 'offs' is marked pto.cumulative but has type '!pto.tensor<?xi32>'}}
 pto.kernel @cumulative_not_unit(%offs: !pto.tensor<?xi32> {pto.cumulative = 1 : i32}) {
+}
+
+//===----------------------------------------------------------------------===//
+// Tile-graph level: pto.matmul_acc, pto.workspace, pto.task, pto.launch,
+// pto.root_call, #pto.stitch_plan
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @matmul_acc_dtype(%acc: !pto.tile<32x32xbf16>, %a: !pto.tile<32x32xbf16>, %b: !pto.tile<32x32xbf16>) {
+  // expected-error @+1 {{'pto.matmul_acc' op accumulator '!pto.tile<32x32xbf16>' must be [M, N] = [32, 32] of f32 (partial results stay in L0C precision)}}
+  %r = pto.matmul_acc %acc, %a, %b {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>}
+      : !pto.tile<32x32xbf16>, !pto.tile<32x32xbf16>, !pto.tile<32x32xbf16> -> !pto.tile<32x32xbf16>
+  return
+}
+
+// -----
+
+func.func @matmul_acc_shape(%acc: !pto.tile<32x16xf32>, %a: !pto.tile<32x32xbf16>, %b: !pto.tile<32x32xbf16>) {
+  // expected-error @+1 {{'pto.matmul_acc' op accumulator '!pto.tile<32x16xf32>' must be [M, N] = [32, 32] of f32}}
+  %r = pto.matmul_acc %acc, %a, %b {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>}
+      : !pto.tile<32x16xf32>, !pto.tile<32x32xbf16>, !pto.tile<32x32xbf16> -> !pto.tile<32x32xf32>
+  return
+}
+
+// -----
+
+// i8 inputs accumulate in i32.
+func.func @matmul_acc_int_inputs(%acc: !pto.tile<32x32xf32>, %a: !pto.tile<32x32xi8>, %b: !pto.tile<32x32xi8>) {
+  // expected-error @+1 {{'pto.matmul_acc' op accumulator '!pto.tile<32x32xf32>' must be [M, N] = [32, 32] of i32}}
+  %r = pto.matmul_acc %acc, %a, %b {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>}
+      : !pto.tile<32x32xf32>, !pto.tile<32x32xi8>, !pto.tile<32x32xi8> -> !pto.tile<32x32xi32>
+  return
+}
+
+// -----
+
+// The operands follow the pto.matmul rules.
+func.func @matmul_acc_contraction(%acc: !pto.tile<32x32xf32>, %a: !pto.tile<32x16xbf16>, %b: !pto.tile<32x32xbf16>) {
+  // expected-error @+1 {{'pto.matmul_acc' op contracts K = 16 of the left operand [32, 16] with K = 32 of the right operand [32, 32]}}
+  %r = pto.matmul_acc %acc, %a, %b {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>}
+      : !pto.tile<32x32xf32>, !pto.tile<32x16xbf16>, !pto.tile<32x32xbf16> -> !pto.tile<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @workspace_dynamic_shape() {
+  // expected-error @+1 {{'pto.workspace' op workspace '!pto.tensor<?x64xf32>' must have a static shape}}
+  %ws = pto.workspace : !pto.tensor<?x64xf32>
+  return
+}
+
+// -----
+
+pto.kernel @task_mix_on_2201(%out: !pto.tensor<16x16xf32>) {
+  // expected-error @+1 {{'pto.task' op is a MIX task, which DAV_2201 cannot run; split it into cube and vector tasks}}
+  pto.task #pto.core<mix> "M1" {
+  }
+}
+
+// -----
+
+pto.kernel @task_with_loop(%out: !pto.tensor<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'pto.task' op contains 'pto.loop'; a task is straight-line tile code}}
+  pto.task #pto.core<vector> "V1" {
+    // expected-note @+1 {{here}}
+    pto.loop "L" %i = %c0 to %c1 step %c1 {
+    }
+  }
+}
+
+// -----
+
+pto.kernel @vector_op_in_cube_task(%x: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) {
+  // expected-error @+1 {{'pto.task' op is a cube task but contains 'pto.exp', which runs on the other core kind}}
+  pto.task #pto.core<cube> "C1" {
+    %t = pto.view %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+    // expected-note @+1 {{here}}
+    %e = pto.exp %t : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+    pto.assemble %e, %out[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  }
+}
+
+// -----
+
+pto.kernel @cube_op_in_vector_task(%x: !pto.tensor<16x16xbf16>) {
+  // expected-error @+1 {{'pto.task' op is a vector task but contains 'pto.matmul', which runs on the other core kind}}
+  pto.task #pto.core<vector> "V1" {
+    %t = pto.view %x[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+    // expected-note @+1 {{here}}
+    %m = pto.matmul %t, %t {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>}
+        : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  }
+}
+
+// -----
+
+pto.kernel @task_yield_mismatch(%x: !pto.tensor<16x16xf32>) {
+  %r = pto.task #pto.core<vector> "V1" -> (!pto.tile<16x16xf32>) {
+    %t = pto.view %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x8xf32>
+    // expected-error @+1 {{'pto.yield' op yields ('!pto.tile<16x8xf32>') but the pto.task returns ('!pto.tile<16x16xf32>')}}
+    pto.yield %t : !pto.tile<16x8xf32>
+  }
+}
+
+// -----
+
+func.func @launch_callee_missing() {
+  // expected-error @+1 {{'pto.launch' op calls @nowhere, which is not a function in scope}}
+  %t = pto.launch @nowhere() : () -> !pto.token
+  return
+}
+
+// -----
+
+func.func private @leaf(%a: !pto.tensor<16x16xf32>)
+func.func @launch_arg_mismatch(%a: !pto.tensor<16x32xf32>) {
+  // expected-error @+1 {{'pto.launch' op passes ('!pto.tensor<16x32xf32>') to @leaf, which takes ('!pto.tensor<16x16xf32>')}}
+  %t = pto.launch @leaf(%a) : (!pto.tensor<16x32xf32>) -> !pto.token
+  return
+}
+
+// -----
+
+func.func private @leaf() -> index
+func.func @launch_callee_results() {
+  // expected-error @+1 {{'pto.launch' op @leaf returns values; leaf and root functions communicate through GM}}
+  %t = pto.launch @leaf() : () -> !pto.token
+  return
+}
+
+// -----
+
+pto.kernel @root_call_callee_missing() {
+  // expected-error @+1 {{'pto.root_call' op calls @nowhere, which is not a function in scope}}
+  pto.root_call @nowhere() : () -> ()
+}
+
+// -----
+
+func.func private @root(%a: !pto.tensor<16x16xf32>, %b: !pto.tensor<16x16xf32>)
+pto.kernel @root_call_arg_count(%a: !pto.tensor<16x16xf32>) {
+  // expected-error @+1 {{'pto.root_call' op passes ('!pto.tensor<16x16xf32>') to @root, which takes ('!pto.tensor<16x16xf32>', '!pto.tensor<16x16xf32>')}}
+  pto.root_call @root(%a) : (!pto.tensor<16x16xf32>) -> ()
+}
+
+// -----
+
+func.func private @root() -> index
+pto.kernel @root_call_callee_results() {
+  // expected-error @+1 {{'pto.root_call' op @root returns values; leaf and root functions communicate through GM}}
+  pto.root_call @root() : () -> ()
+}
+
+// -----
+
+func.func private @root()
+pto.kernel @stitch_depth_zero() {
+  // expected-error @+1 {{stitch depth 0 must be in [1, 1024] (the runtime's hard cap)}}
+  pto.root_call @root() {stitch = #pto.stitch_plan<depth = 0, workspace_bytes = 0, launches = 1, mode = "count">} : () -> ()
+}
+
+// -----
+
+func.func private @root()
+pto.kernel @stitch_depth_above_cap() {
+  // expected-error @+1 {{stitch depth 1025 must be in [1, 1024] (the runtime's hard cap)}}
+  pto.root_call @root() {stitch = #pto.stitch_plan<depth = 1025, workspace_bytes = 0, launches = 1, mode = "count">} : () -> ()
+}
+
+// -----
+
+func.func private @root()
+pto.kernel @stitch_negative_size() {
+  // expected-error @+1 {{stitch plan sizes must be non-negative}}
+  pto.root_call @root() {stitch = #pto.stitch_plan<depth = 1, workspace_bytes = -1, launches = 1, mode = "count">} : () -> ()
+}
+
+// -----
+
+func.func private @root()
+pto.kernel @stitch_mode() {
+  // expected-error @+1 {{stitch mode 'depth' must be "memory" (max_workspace_kb) or "count" (stitch_function_max_num)}}
+  pto.root_call @root() {stitch = #pto.stitch_plan<depth = 1, workspace_bytes = 0, launches = 1, mode = "depth">} : () -> ()
 }

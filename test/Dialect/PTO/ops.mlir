@@ -474,6 +474,116 @@ pto.kernel @dav3510(%a: !pto.tensor<128x128xf8E4M3FN>, %b: !pto.tensor<128x128xf
 }
 
 //===----------------------------------------------------------------------===//
+// Tile-graph level: pto.workspace, pto.matmul_acc, pto.valid_dim, pto.task,
+// pto.launch / pto.root_call with func.func callees, !pto.token,
+// #pto.stitch_plan
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: pto.kernel @tile_graph(
+pto.kernel @tile_graph(%a: !pto.tensor<32x64xbf16>, %b: !pto.tensor<64x32xbf16>,
+                       %ai: !pto.tensor<32x64xi8>, %out: !pto.tensor<32x32xf32>) {
+  // CHECK: %[[WS:.*]] = pto.workspace : !pto.tensor<32x32xf32>
+  // CHECK: %[[WSI:.*]] = pto.workspace : !pto.tensor<32x32xi32>
+  %ws = pto.workspace : !pto.tensor<32x32xf32>
+  %wsi = pto.workspace : !pto.tensor<32x32xi32>
+  // K steps on f32 (bf16 inputs) and i32 (i8 inputs) accumulators.
+  // CHECK: pto.task #pto.core<cube> "C1" {
+  // CHECK:   %[[P:.*]] = pto.matmul
+  // CHECK:   %[[Q:.*]] = pto.matmul_acc %[[P]], %{{.*}}, %{{.*}} {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 64], n = [32, 32]>} : !pto.tile<32x32xf32>, !pto.tile<32x32xbf16>, !pto.tile<32x32xbf16> -> !pto.tile<32x32xf32>
+  // CHECK:   pto.assemble %[[Q]], %[[WS]] [0, 0] : !pto.tile<32x32xf32>, !pto.tensor<32x32xf32>
+  // CHECK:   %[[PI:.*]] = pto.matmul
+  // CHECK:   pto.matmul_acc %[[PI]], %{{.*}}, %{{.*}} {b_trans, cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>} : !pto.tile<32x32xi32>, !pto.tile<32x32xi8>, !pto.tile<32x32xi8> -> !pto.tile<32x32xi32>
+  // CHECK: }
+  pto.task #pto.core<cube> "C1" {
+    %a0 = pto.view %a[0, 0] : !pto.tensor<32x64xbf16> -> !pto.tile<32x32xbf16>
+    %b0 = pto.view %b[0, 0] : !pto.tensor<64x32xbf16> -> !pto.tile<32x32xbf16>
+    %a1 = pto.view %a[0, 32] : !pto.tensor<32x64xbf16> -> !pto.tile<32x32xbf16>
+    %b1 = pto.view %b[32, 0] : !pto.tensor<64x32xbf16> -> !pto.tile<32x32xbf16>
+    %p = pto.matmul %a0, %b0 {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 64], n = [32, 32]>}
+        : !pto.tile<32x32xbf16>, !pto.tile<32x32xbf16> -> !pto.tile<32x32xf32>
+    %q = pto.matmul_acc %p, %a1, %b1 {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 64], n = [32, 32]>}
+        : !pto.tile<32x32xf32>, !pto.tile<32x32xbf16>, !pto.tile<32x32xbf16> -> !pto.tile<32x32xf32>
+    pto.assemble %q, %ws[0, 0] : !pto.tile<32x32xf32>, !pto.tensor<32x32xf32>
+    %ti = pto.view %ai[0, 0] : !pto.tensor<32x64xi8> -> !pto.tile<32x32xi8>
+    %ti1 = pto.view %ai[0, 32] : !pto.tensor<32x64xi8> -> !pto.tile<32x32xi8>
+    %pi = pto.matmul %ti, %ti1 {b_trans, cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>}
+        : !pto.tile<32x32xi8>, !pto.tile<32x32xi8> -> !pto.tile<32x32xi32>
+    %qi = pto.matmul_acc %pi, %ti, %ti1 {b_trans, cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>}
+        : !pto.tile<32x32xi32>, !pto.tile<32x32xi8>, !pto.tile<32x32xi8> -> !pto.tile<32x32xi32>
+    pto.assemble %qi, %wsi[0, 0] : !pto.tile<32x32xi32>, !pto.tensor<32x32xi32>
+  }
+  // A vector task with a scope; pto.valid_dim.
+  // CHECK: pto.task #pto.core<vector> "V1" {
+  // CHECK:   %[[T:.*]] = pto.view %[[WS]][0, 0] : !pto.tensor<32x32xf32> -> !pto.tile<32x32xf32>
+  // CHECK:   %[[ROWS:.*]] = pto.valid_dim %[[T]], 0 : !pto.tile<32x32xf32>
+  // CHECK:   pto.view %[[T]][0, 0] valid [%[[ROWS]], 16] : !pto.tile<32x32xf32> -> !pto.tile<32x16xf32>
+  // CHECK: } {scope = #pto.scope<id = 1>}
+  pto.task #pto.core<vector> "V1" {
+    %t = pto.view %ws[0, 0] : !pto.tensor<32x32xf32> -> !pto.tile<32x32xf32>
+    %rows = pto.valid_dim %t, 0 : !pto.tile<32x32xf32>
+    %u = pto.view %t[0, 0] valid [%rows, 16] : !pto.tile<32x32xf32> -> !pto.tile<32x16xf32>
+    %e = pto.exp %u : !pto.tile<32x16xf32> -> !pto.tile<32x16xf32>
+    pto.assemble %e, %out[0, 0] : !pto.tile<32x16xf32>, !pto.tensor<32x32xf32>
+  } {scope = #pto.scope<id = 1>}
+  // A task yielding a value.
+  // CHECK: %{{.*}} = pto.task #pto.core<vector> "V2" -> (!pto.tile<32x32xf32>) {
+  // CHECK:   pto.yield %{{.*}} : !pto.tile<32x32xf32>
+  // CHECK: }
+  %y = pto.task #pto.core<vector> "V2" -> (!pto.tile<32x32xf32>) {
+    %t = pto.view %ws[0, 0] : !pto.tensor<32x32xf32> -> !pto.tile<32x32xf32>
+    pto.yield %t : !pto.tile<32x32xf32>
+  }
+  // Root calls, with and without a stitch plan.
+  // CHECK: pto.root_call @tg_root(%[[WS]], %out) {stitch = #pto.stitch_plan<depth = 128, workspace_bytes = 32768, launches = 3, mode = "count">} : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>) -> ()
+  // CHECK: pto.root_call @tg_root(%[[WS]], %out) : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>) -> ()
+  pto.root_call @tg_root(%ws, %out) {stitch = #pto.stitch_plan<depth = 128, workspace_bytes = 32768, launches = 3, mode = "count">}
+      : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>) -> ()
+  pto.root_call @tg_root(%ws, %out) : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>) -> ()
+}
+
+// CHECK-LABEL: func.func private @tg_leaf(
+// CHECK-SAME:    !pto.tensor<32x32xf32>) attributes {pto.family = "C1", pto.leaf = #pto.core<cube>}
+func.func private @tg_leaf(%ws: !pto.tensor<32x32xf32>) attributes {pto.leaf = #pto.core<cube>, pto.family = "C1"} {
+  return
+}
+// CHECK-LABEL: func.func private @tg_leaf2(
+func.func private @tg_leaf2(%ws: !pto.tensor<32x32xf32>, %out: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  return
+}
+// CHECK-LABEL: func.func private @tg_root(
+// CHECK-SAME:    %[[W:.*]]: !pto.tensor<32x32xf32>, %[[O:.*]]: !pto.tensor<32x32xf32>) attributes {pto.root} {
+// CHECK-NEXT:    pto.workspace : !pto.tensor<16x16xf32>
+// CHECK-NEXT:    %[[T0:.*]] = pto.launch @tg_leaf(%[[W]]) : (!pto.tensor<32x32xf32>) -> !pto.token
+// CHECK-NEXT:    %[[T1:.*]] = pto.launch @tg_leaf(%[[W]]) after[%[[T0]]] : (!pto.tensor<32x32xf32>) -> !pto.token
+// CHECK-NEXT:    pto.launch @tg_leaf2(%[[W]], %[[O]]) after[%[[T0]], %[[T1]]] : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>) -> !pto.token
+// CHECK-NEXT:    return
+func.func private @tg_root(%ws: !pto.tensor<32x32xf32>, %out: !pto.tensor<32x32xf32>) attributes {pto.root} {
+  %local = pto.workspace : !pto.tensor<16x16xf32>
+  %t0 = pto.launch @tg_leaf(%ws) : (!pto.tensor<32x32xf32>) -> !pto.token
+  %t1 = pto.launch @tg_leaf(%ws) after [%t0] : (!pto.tensor<32x32xf32>) -> !pto.token
+  %t2 = pto.launch @tg_leaf2(%ws, %out) after [%t0, %t1]
+      : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>) -> !pto.token
+  return
+}
+
+// A MIX task (cube and vector ops in one task) on DAV_3510.
+// CHECK-LABEL: pto.kernel @mix_task(
+// CHECK:         pto.task #pto.core<mix> "M1" {
+// CHECK:           pto.matmul
+// CHECK:           pto.exp
+pto.kernel @mix_task(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x16xf32>)
+    attributes {arch = #pto.arch<DAV_3510>} {
+  pto.task #pto.core<mix> "M1" {
+    %t = pto.view %a[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+    %m = pto.matmul %t, %t {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>}
+        : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+    %e = pto.exp %m : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+    pto.assemble %e, %out[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Ops outside a kernel take the arch from an enclosing `pto.arch` attribute.
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,870 @@
+//===- L1Reuse.cpp - merge cube tasks that load identical GM blocks -------===//
+//
+// PyPTO's L1CopyInReuseMerge, phase 1 (pypto-model.md §3.14 and §11), on the
+// partitioned tile graph (docs/TileGraph.md): cube tasks of one isomorphism
+// group that copy identical GM blocks into L1 are merged, and the duplicate
+// copy-ins of each merged task are removed.
+//
+// Definitions used throughout:
+//  - a *load* (GM->L1 copy-in) is a `pto.view` of a `!pto.tensor` inside a
+//    cube task; its *feature* is (source, offsets, explicit valid extents,
+//    tile type), index values compared by value numbering (equal constants,
+//    equal pure expressions of equal values); identical loads have equal
+//    features;
+//  - a load's *side* is A when it feeds the lhs of matmul / matmul_acc, B
+//    when it feeds the rhs (through tile views), "other" otherwise;
+//  - a load's *K steps* are the positions of the matmuls it feeds in their
+//    accumulation chains (matmul = 0, each matmul_acc one more);
+//  - *isomorphism groups*: cube tasks of one block with loads whose bodies
+//    are equal up to offsets and valid extents, numbered by first appearance.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/Dialect/PTO/IR/Platform.h"
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace mlir::pto {
+#define GEN_PASS_DEF_L1REUSEPASS
+#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+} // namespace mlir::pto
+
+using namespace mlir;
+using namespace mlir::pto;
+
+namespace {
+
+// Side codes stored in MergeSettingAttr::getSides() (PTOAttrs.cpp).
+constexpr int64_t kSettingNoSide = 0, kSettingLeft = 1, kSettingRight = 2,
+                  kSettingAuto = 3;
+
+// Side bits of a load.
+constexpr unsigned kSideA = 1, kSideB = 2, kSideOther = 4;
+constexpr unsigned kAllSides = kSideA | kSideB | kSideOther;
+
+// The K step of loads that feed no matmul: held during every step.
+constexpr int64_t kEveryStep = -1;
+
+//===----------------------------------------------------------------------===//
+// Value numbering of index expressions
+//===----------------------------------------------------------------------===//
+
+/// Numbers values so that equal numbers mean equal run-time values: equal
+/// integer constants, and equal pure, region-free ops (name, attributes,
+/// result) of equally numbered operands. Anything else (block arguments,
+/// `pto.read`, workspaces) is numbered by identity. Ids start at 1.
+class ValueNumbering {
+public:
+  unsigned get(Value v) {
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    unsigned id;
+    Operation *def = v.getDefiningOp();
+    APInt cst;
+    if (def && v.getType().isIntOrIndex() &&
+        matchPattern(v, m_ConstantInt(&cst))) {
+      id = constant(cst.getSExtValue());
+    } else if (def && def->getNumRegions() == 0 && isMemoryEffectFree(def)) {
+      std::vector<uintptr_t> key = {
+          1, reinterpret_cast<uintptr_t>(def->getName().getAsOpaquePointer()),
+          reinterpret_cast<uintptr_t>(
+              def->getAttrDictionary().getAsOpaquePointer()),
+          cast<OpResult>(v).getResultNumber(),
+          reinterpret_cast<uintptr_t>(v.getType().getAsOpaquePointer())};
+      for (Value operand : def->getOperands())
+        key.push_back(get(operand));
+      id = intern(std::move(key));
+    } else {
+      id = intern({2, reinterpret_cast<uintptr_t>(v.getAsOpaquePointer())});
+    }
+    memo[v] = id;
+    return id;
+  }
+
+  unsigned constant(int64_t c) {
+    return intern({0, static_cast<uintptr_t>(c)});
+  }
+
+  /// `base + c` with `base` = 0 for a constant.
+  struct Affine {
+    unsigned base;
+    int64_t c;
+  };
+  Affine affine(Value v) {
+    APInt cst;
+    if (matchPattern(v, m_ConstantInt(&cst)))
+      return {0, cst.getSExtValue()};
+    if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+      Affine l = affine(add.getLhs()), r = affine(add.getRhs());
+      if (l.base == 0)
+        return {r.base, l.c + r.c};
+      if (r.base == 0)
+        return {l.base, l.c + r.c};
+    }
+    if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
+      Affine l = affine(sub.getLhs()), r = affine(sub.getRhs());
+      if (r.base == 0)
+        return {l.base, l.c - r.c};
+    }
+    return {get(v), 0};
+  }
+
+private:
+  unsigned intern(std::vector<uintptr_t> key) {
+    auto [it, inserted] = table.try_emplace(std::move(key), table.size() + 1);
+    return it->second;
+  }
+
+  DenseMap<Value, unsigned> memo;
+  std::map<std::vector<uintptr_t>, unsigned> table;
+};
+
+/// `statics` with kDynamic entries taken from `dynamic`, numbered.
+void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
+                 ValueRange dynamic, std::vector<uintptr_t> &key) {
+  unsigned next = 0;
+  for (int64_t s : statics)
+    key.push_back(ShapedType::isDynamic(s) ? vn.get(dynamic[next++])
+                                           : vn.constant(s));
+}
+
+//===----------------------------------------------------------------------===//
+// GM accesses and dependencies
+//===----------------------------------------------------------------------===//
+
+Value rootTensor(Value tensor) {
+  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
+    tensor = reshape.getSource();
+  return tensor;
+}
+
+struct DimRange {
+  unsigned base; // value number of the dynamic part, 0 if static
+  int64_t lo, size;
+};
+
+/// A read or write of a GM region: `dims` empty means the whole tensor.
+struct Access {
+  unsigned root;   // the aliasing class (tensor seen through reshapes)
+  unsigned tensor; // the tensor value the offsets refer to
+  bool write;
+  SmallVector<DimRange, 2> dims;
+};
+
+struct AccessSummary {
+  SmallVector<Access, 8> accesses;
+  bool barrier = false; // an effect this pass does not understand
+};
+
+bool overlap(const Access &a, const Access &b) {
+  if (a.root != b.root)
+    return false;
+  if (a.tensor != b.tensor || a.dims.empty() || b.dims.empty() ||
+      a.dims.size() != b.dims.size())
+    return true;
+  for (auto [x, y] : llvm::zip(a.dims, b.dims))
+    if (x.base == y.base && (x.lo + x.size <= y.lo || y.lo + y.size <= x.lo))
+      return false; // disjoint in this dim
+  return true;
+}
+
+bool conflict(const AccessSummary &a, const AccessSummary &b) {
+  if (a.barrier || b.barrier)
+    return true;
+  for (const Access &x : a.accesses)
+    for (const Access &y : b.accesses)
+      if ((x.write || y.write) && overlap(x, y))
+        return true;
+  return false;
+}
+
+Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
+                    ValueRange dynOffsets, ArrayRef<int64_t> shape,
+                    bool write) {
+  Access access{vn.get(rootTensor(tensor)), vn.get(tensor), write, {}};
+  unsigned next = 0;
+  for (auto [off, size] : llvm::zip(offsets, shape)) {
+    ValueNumbering::Affine a = ShapedType::isDynamic(off)
+                                   ? vn.affine(dynOffsets[next++])
+                                   : ValueNumbering::Affine{0, off};
+    access.dims.push_back({a.base, a.c, size});
+  }
+  return access;
+}
+
+AccessSummary summarize(ValueNumbering &vn, Operation *root) {
+  AccessSummary summary;
+  root->walk([&](Operation *op) {
+    if (auto view = dyn_cast<ViewOp>(op)) {
+      if (isa<GMTensorType>(view.getSource().getType()))
+        summary.accesses.push_back(regionAccess(
+            vn, view.getSource(), view.getStaticOffsets(), view.getOffsets(),
+            view.getResult().getType().getShape(), /*write=*/false));
+      return;
+    }
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      Value t = read.getTensor();
+      summary.accesses.push_back(
+          {vn.get(rootTensor(t)), vn.get(t), /*write=*/false, {}});
+      return;
+    }
+    if (isa<AssembleOp, AtomicAddOp>(op)) {
+      auto src = cast<TypedValue<TileType>>(op->getOperand(0));
+      Value dst = op->getOperand(1);
+      ArrayRef<int64_t> offsets =
+          isa<AssembleOp>(op) ? cast<AssembleOp>(op).getStaticOffsets()
+                              : cast<AtomicAddOp>(op).getStaticOffsets();
+      ValueRange dyn = isa<AssembleOp>(op) ? cast<AssembleOp>(op).getOffsets()
+                                           : cast<AtomicAddOp>(op).getOffsets();
+      summary.accesses.push_back(regionAccess(
+          vn, dst, offsets, dyn, src.getType().getShape(), /*write=*/true));
+      return;
+    }
+    if (isa<WorkspaceOp>(op) ||
+        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return; // an allocation; or nested ops are visited by the walk
+    if (!isMemoryEffectFree(op))
+      summary.barrier = true;
+  });
+  return summary;
+}
+
+//===----------------------------------------------------------------------===//
+// Tasks, loads, isomorphism
+//===----------------------------------------------------------------------===//
+
+struct Load {
+  ViewOp view;
+  unsigned feature;
+  int64_t bytes;
+  unsigned sides = 0;
+  SmallVector<int64_t, 2> steps; // K steps it feeds (kEveryStep: none)
+};
+
+bool isLoad(Operation *op) {
+  auto view = dyn_cast<ViewOp>(op);
+  return view && isa<GMTensorType>(view.getSource().getType());
+}
+
+/// The loads of a task, in program order.
+SmallVector<ViewOp> loadsOf(TaskOp task) {
+  SmallVector<ViewOp> loads;
+  task.getBody().walk([&](ViewOp view) {
+    if (isLoad(view))
+      loads.push_back(view);
+  });
+  return loads;
+}
+
+int64_t kStep(Operation *op, DenseMap<Operation *, int64_t> &memo) {
+  if (auto it = memo.find(op); it != memo.end())
+    return it->second;
+  int64_t step = 0;
+  if (auto acc = dyn_cast<MatmulAccOp>(op))
+    if (Operation *def = acc.getAcc().getDefiningOp();
+        def && isa<MatmulOp, MatmulAccOp>(def))
+      step = kStep(def, memo) + 1;
+  return memo[op] = step;
+}
+
+void classifyUses(Value value, Load &load,
+                  DenseMap<Operation *, int64_t> &stepMemo) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    unsigned n = use.getOperandNumber();
+    if (auto mm = dyn_cast<MatmulOp>(user)) {
+      load.sides |=
+          n == mm.getLhsMutable().getOperandNumber() ? kSideA : kSideB;
+      load.steps.push_back(kStep(user, stepMemo));
+    } else if (auto mm = dyn_cast<MatmulAccOp>(user)) {
+      if (n == mm.getAccMutable().getOperandNumber()) {
+        load.sides |= kSideOther;
+        load.steps.push_back(kEveryStep);
+        continue;
+      }
+      load.sides |=
+          n == mm.getLhsMutable().getOperandNumber() ? kSideA : kSideB;
+      load.steps.push_back(kStep(user, stepMemo));
+    } else if (auto view = dyn_cast<ViewOp>(user)) {
+      classifyUses(view.getResult(), load, stepMemo);
+    } else {
+      load.sides |= kSideOther;
+      load.steps.push_back(kEveryStep);
+    }
+  }
+}
+
+/// Features of loads: (source, offsets, explicit valid extents, tile type).
+class FeatureTable {
+public:
+  explicit FeatureTable(ValueNumbering &vn) : vn(vn) {}
+  unsigned get(ViewOp view) {
+    std::vector<uintptr_t> key = {vn.get(view.getSource())};
+    appendMixed(vn, view.getStaticOffsets(), view.getOffsets(), key);
+    if (std::optional<ArrayRef<int64_t>> valid = view.getStaticValidShape()) {
+      key.push_back(1);
+      appendMixed(vn, *valid, view.getValidShape(), key);
+    } else {
+      key.push_back(0);
+    }
+    key.push_back(reinterpret_cast<uintptr_t>(
+        view.getResult().getType().getAsOpaquePointer()));
+    auto [it, inserted] = table.try_emplace(std::move(key), table.size() + 1);
+    return it->second;
+  }
+
+private:
+  ValueNumbering &vn;
+  std::map<std::vector<uintptr_t>, unsigned> table;
+};
+
+/// A structural signature of a task: equal signatures mean isomorphic bodies
+/// (op names, attributes other than static offsets and valid extents, types,
+/// use-def structure inside the task; captured values by type only; index
+/// constants by type only).
+std::vector<uintptr_t> signature(TaskOp task) {
+  auto ptr = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
+  std::vector<uintptr_t> sig = {
+      ptr(task->getAttrDictionary().getAsOpaquePointer()),
+      task.getNumResults()};
+  DenseMap<Value, unsigned> local;
+  auto define = [&](Value v) {
+    local.try_emplace(v, local.size());
+    sig.push_back(ptr(v.getType().getAsOpaquePointer()));
+  };
+  MLIRContext *ctx = task.getContext();
+  StringAttr staticOffsets = StringAttr::get(ctx, "static_offsets");
+  StringAttr staticValid = StringAttr::get(ctx, "static_valid_shape");
+  task.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    sig.push_back(ptr(op->getName().getAsOpaquePointer()));
+    // Index constants are offsets too (index arithmetic copied into tasks).
+    bool indexConstant =
+        isa<arith::ConstantOp>(op) && op->getResult(0).getType().isIndex();
+    NamedAttrList attrs;
+    for (NamedAttribute attr : op->getAttrs())
+      if (attr.getName() != staticOffsets && attr.getName() != staticValid &&
+          !indexConstant)
+        attrs.push_back(attr);
+    sig.push_back(ptr(attrs.getDictionary(ctx).getAsOpaquePointer()));
+    // Which dims are static is structure; their values are parameters.
+    if (auto view = dyn_cast<ViewOp>(op)) {
+      for (int64_t off : view.getStaticOffsets())
+        sig.push_back(ShapedType::isDynamic(off));
+      if (auto valid = view.getStaticValidShape())
+        for (int64_t v : *valid)
+          sig.push_back(ShapedType::isDynamic(v));
+    }
+    sig.push_back(op->getNumOperands());
+    for (Value operand : op->getOperands()) {
+      auto it = local.find(operand);
+      if (it != local.end()) {
+        sig.push_back(1);
+        sig.push_back(it->second);
+      } else {
+        sig.push_back(2);
+        sig.push_back(ptr(operand.getType().getAsOpaquePointer()));
+      }
+    }
+    sig.push_back(op->getNumResults());
+    for (Value result : op->getResults())
+      define(result);
+    sig.push_back(op->getNumRegions());
+    for (Region &region : op->getRegions()) {
+      sig.push_back(region.getBlocks().size());
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          define(arg);
+    }
+  });
+  return sig;
+}
+
+//===----------------------------------------------------------------------===//
+// The greedy merge of one group
+//===----------------------------------------------------------------------===//
+
+struct TaskInfo {
+  TaskOp task;
+  unsigned node; // index among the block's ops
+  SmallVector<Load, 4> loads;
+  int64_t lastCapture = -1; // latest block op defining a value it uses
+};
+
+/// Per-K-step distinct loads of a (merged) task: step -> key -> bytes.
+using Footprint = std::map<int64_t, std::map<uint64_t, int64_t>>;
+
+int64_t footprintBytes(const Footprint &fp) {
+  int64_t every = 0, worst = 0;
+  if (auto it = fp.find(kEveryStep); it != fp.end())
+    for (auto &[key, bytes] : it->second)
+      every += bytes;
+  for (auto &[step, loads] : fp) {
+    if (step == kEveryStep)
+      continue;
+    int64_t total = 0;
+    for (auto &[key, bytes] : loads)
+      total += bytes;
+    worst = std::max(worst, total);
+  }
+  return every + worst;
+}
+
+struct Plan {
+  /// Member indices into the group, in program order, and which member's
+  /// position the merged task takes.
+  SmallVector<SmallVector<unsigned, 4>> targets;
+  SmallVector<unsigned> hosts;
+  int64_t savedBytes = 0;
+  unsigned tasksAfter = 0;
+  unsigned largest = 0; // largest target
+};
+
+class GroupPlanner {
+public:
+  GroupPlanner(ValueNumbering &vn, Block &block, ArrayRef<TaskInfo> group,
+               int64_t l1Bytes)
+      : vn(vn), group(group), l1Bytes(l1Bytes) {
+    for (Operation &op : block)
+      nodes.push_back(&op);
+    summaries.resize(nodes.size());
+  }
+
+  /// Greedy merge with count `n`, sharing on `sideMask` loads, keeping at
+  /// least `minTasks` tasks.
+  Plan plan(int64_t n, unsigned sideMask, unsigned minTasks) {
+    struct Target {
+      SmallVector<unsigned, 4> members; // group indices
+      unsigned host;                    // the member whose position it holds
+      DenseSet<unsigned> features;      // allowed-side features
+      Footprint footprint;
+    };
+    // Units in block order: the original node indices a node's position
+    // holds (empty once moved into a later merged task).
+    std::vector<SmallVector<unsigned, 4>> units(nodes.size());
+    for (unsigned i = 0; i < nodes.size(); ++i)
+      units[i] = {i};
+    std::map<unsigned, Target> targets; // node index of its position -> target
+    Plan result;
+    unsigned tasks = group.size();
+    uint64_t uniqueKey = uint64_t(1) << 40;
+
+    for (unsigned gi = 0; gi < group.size(); ++gi) {
+      const TaskInfo &info = group[gi];
+      Target mine;
+      mine.members = {gi};
+      mine.host = gi;
+      for (const Load &load : info.loads) {
+        bool allowed = load.sides & sideMask;
+        uint64_t key = allowed ? load.feature : uniqueKey++;
+        if (allowed)
+          mine.features.insert(load.feature);
+        for (int64_t step : load.steps)
+          mine.footprint[step][key] = load.bytes;
+        if (load.steps.empty())
+          mine.footprint[kEveryStep][key] = load.bytes;
+      }
+      unsigned here = info.node;
+      // A task yielding values stays where it is, alone.
+      if (info.task->getNumResults() != 0)
+        continue;
+      std::optional<unsigned> best;
+      bool bestMovesUp = false;
+      int64_t bestShared = 0;
+      bool mayMerge = tasks > minTasks && n > 1;
+      for (auto &[pos, target] : targets) {
+        if (!mayMerge)
+          break;
+        if (static_cast<int64_t>(target.members.size()) >= n)
+          continue;
+        int64_t shared = 0;
+        for (const Load &load : info.loads)
+          if ((load.sides & sideMask) && target.features.contains(load.feature))
+            shared += load.bytes;
+        if (shared <= bestShared)
+          continue;
+        Footprint merged = target.footprint;
+        for (auto &[step, loads] : mine.footprint)
+          for (auto &[key, bytes] : loads)
+            merged[step][key] = bytes;
+        if (footprintBytes(merged) > l1Bytes)
+          continue;
+        // The target moves down to the task; failing that, the task moves up
+        // to the target.
+        bool movesUp = false;
+        if (conflictsWith(units[pos], units[here]))
+          continue;
+        if (conflictsBetween(units[pos], pos, here, units)) {
+          if (info.lastCapture >= static_cast<int64_t>(pos) ||
+              conflictsBetween(units[here], pos, here, units))
+            continue;
+          movesUp = true;
+        }
+        best = pos;
+        bestMovesUp = movesUp;
+        bestShared = shared;
+      }
+      if (!best) {
+        targets.emplace(here, std::move(mine));
+        continue;
+      }
+      Target target = std::move(targets[*best]);
+      targets.erase(*best);
+      target.members.push_back(gi);
+      for (unsigned f : mine.features)
+        target.features.insert(f);
+      for (auto &[step, loads] : mine.footprint)
+        for (auto &[key, bytes] : loads)
+          target.footprint[step][key] = bytes;
+      unsigned from = bestMovesUp ? here : *best;
+      unsigned to = bestMovesUp ? *best : here;
+      SmallVector<unsigned, 4> moved = std::move(units[from]);
+      units[from].clear();
+      if (bestMovesUp) {
+        units[to].append(moved.begin(), moved.end());
+      } else {
+        units[to].insert(units[to].begin(), moved.begin(), moved.end());
+        target.host = gi;
+      }
+      targets.emplace(to, std::move(target));
+      result.savedBytes += bestShared;
+      --tasks;
+    }
+    for (auto &[pos, target] : targets) {
+      result.largest =
+          std::max<unsigned>(result.largest, target.members.size());
+      result.targets.push_back(std::move(target.members));
+      result.hosts.push_back(target.host);
+    }
+    result.tasksAfter = tasks;
+    return result;
+  }
+
+private:
+  const AccessSummary &summary(unsigned node) {
+    if (!summaries[node])
+      summaries[node] = summarize(vn, nodes[node]);
+    return *summaries[node];
+  }
+
+  bool conflicts(unsigned a, unsigned b) {
+    auto key = std::make_pair(std::min(a, b), std::max(a, b));
+    if (auto it = conflictMemo.find(key); it != conflictMemo.end())
+      return it->second;
+    bool c = conflict(summary(a), summary(b));
+    conflictMemo[key] = c;
+    return c;
+  }
+
+  /// Whether two units (original node indices) touch a common GM region,
+  /// one of them writing.
+  bool conflictsWith(ArrayRef<unsigned> a, ArrayRef<unsigned> b) {
+    for (unsigned x : a)
+      for (unsigned y : b)
+        if (conflicts(x, y))
+          return true;
+    return false;
+  }
+
+  /// Whether `members` conflict with a unit strictly between positions
+  /// `from` and `to`: moving them across it could change what is read.
+  bool conflictsBetween(ArrayRef<unsigned> members, unsigned from, unsigned to,
+                        const std::vector<SmallVector<unsigned, 4>> &units) {
+    for (unsigned k = from + 1; k < to; ++k)
+      if (conflictsWith(members, units[k]))
+        return true;
+    return false;
+  }
+
+  ValueNumbering &vn;
+  ArrayRef<TaskInfo> group;
+  int64_t l1Bytes;
+  std::vector<Operation *> nodes;
+  std::vector<std::optional<AccessSummary>> summaries;
+  std::map<std::pair<unsigned, unsigned>, bool> conflictMemo;
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+int64_t loadBytes(ViewOp view) {
+  return view.getResult().getType().getByteSize();
+}
+
+int64_t cubeLoadBytes(Operation *root) {
+  int64_t bytes = 0;
+  root->walk([&](TaskOp task) {
+    if (task.getKind() == CoreKind::cube)
+      for (ViewOp view : loadsOf(task))
+        bytes += loadBytes(view);
+  });
+  return bytes;
+}
+
+struct GroupSetting {
+  std::optional<int64_t> count; // nullopt: automatic
+  int64_t side = kSettingNoSide;
+};
+
+GroupSetting lookupSetting(KernelOp kernel, int64_t group) {
+  GroupSetting result;
+  PassOptionsAttr options = kernel.getPassOptionsAttr();
+  MergeSettingAttr setting =
+      options ? options.getCubeL1ReuseSetting() : MergeSettingAttr();
+  if (!setting)
+    return result;
+  result.count = setting.getCountFor(group);
+  if (!result.count)
+    return result;
+  ArrayRef<int64_t> keys = setting.getKeys();
+  const auto *it = llvm::find(keys, group);
+  if (it == keys.end())
+    it = llvm::find(keys, -1);
+  if (it != keys.end())
+    result.side = setting.getSides()[it - keys.begin()];
+  return result;
+}
+
+unsigned sideMaskOf(int64_t side) {
+  if (side == kSettingLeft)
+    return kSideA;
+  if (side == kSettingRight)
+    return kSideB;
+  return kAllSides;
+}
+
+StringRef sideName(int64_t side) {
+  switch (side) {
+  case kSettingLeft:
+    return "left";
+  case kSettingRight:
+    return "right";
+  case kSettingNoSide:
+    return "";
+  default:
+    return "auto";
+  }
+}
+
+struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });
+  }
+
+  void runOnKernel(KernelOp kernel) {
+    const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
+    int64_t before = cubeLoadBytes(kernel);
+    llvm::SetVector<Block *> blocks;
+    kernel.walk([&](TaskOp task) {
+      if (task.getKind() == CoreKind::cube)
+        blocks.insert(task->getBlock());
+    });
+    for (Block *block : blocks)
+      runOnBlock(kernel, *block, platform);
+    int64_t after = cubeLoadBytes(kernel);
+    numBytesBefore += before;
+    numBytesAfter += after;
+    if (report) {
+      double saved =
+          before ? 100.0 * double(before - after) / double(before) : 0.0;
+      emitRemark(kernel.getLoc())
+          << "pto-l1-reuse @" << kernel.getSymName()
+          << ": GM->L1 bytes per block instance: before " << before
+          << ", after " << after << " (saved " << llvm::formatv("{0:F1}", saved)
+          << "%)";
+    }
+  }
+
+  /// The block's cube tasks with loads, by isomorphism group in order of
+  /// first appearance.
+  SmallVector<SmallVector<TaskOp>> groupsOf(Block &block) {
+    std::map<std::vector<uintptr_t>, unsigned> ids;
+    SmallVector<SmallVector<TaskOp>> groups;
+    for (Operation &op : block) {
+      auto task = dyn_cast<TaskOp>(op);
+      if (!task || task.getKind() != CoreKind::cube || loadsOf(task).empty())
+        continue;
+      auto [it, inserted] = ids.try_emplace(signature(task), groups.size());
+      if (inserted)
+        groups.emplace_back();
+      groups[it->second].push_back(task);
+    }
+    return groups;
+  }
+
+  void runOnBlock(KernelOp kernel, Block &block, const PlatformInfo &platform) {
+    SmallVector<SmallVector<TaskOp>> groups = groupsOf(block);
+    for (auto [groupId, tasks] : llvm::enumerate(groups)) {
+      GroupSetting setting = lookupSetting(kernel, groupId);
+      Location loc = tasks.front().getLoc();
+      std::string family = tasks.front().getFamily().str();
+      if (setting.count && *setting.count <= 1) {
+        if (report)
+          emitRemark(loc) << "pto-l1-reuse: group " << groupId << " ("
+                          << tasks.size() << " x \"" << family
+                          << "\"): merge count 1 (cube_l1_reuse_setting), "
+                             "not merged";
+        continue;
+      }
+
+      // Task infos against the block as it is now.
+      ValueNumbering vn;
+      FeatureTable features(vn);
+      DenseMap<Operation *, unsigned> nodeIndex;
+      for (auto [i, op] : llvm::enumerate(block))
+        nodeIndex[&op] = i;
+      SmallVector<TaskInfo, 8> infos;
+      DenseMap<Operation *, int64_t> stepMemo;
+      for (TaskOp task : tasks) {
+        TaskInfo info{task, nodeIndex.lookup(task), {}};
+        task.getBody().walk([&](Operation *op) {
+          for (Value operand : op->getOperands()) {
+            Operation *def = operand.getDefiningOp();
+            if (!def || task->isAncestor(def))
+              continue;
+            if (Operation *inBlock = block.findAncestorOpInBlock(*def))
+              info.lastCapture = std::max<int64_t>(info.lastCapture,
+                                                   nodeIndex.lookup(inBlock));
+          }
+        });
+        for (ViewOp view : loadsOf(task)) {
+          Load load{view, features.get(view), loadBytes(view), 0, {}};
+          classifyUses(view.getResult(), load, stepMemo);
+          if (load.steps.empty()) {
+            load.sides |= kSideOther;
+            load.steps.push_back(kEveryStep);
+          }
+          info.loads.push_back(std::move(load));
+        }
+        infos.push_back(std::move(info));
+      }
+
+      GroupPlanner planner(vn, block, infos, platform.l1Bytes);
+      // Which copy-ins may be shared: the setting's side; for "auto" and in
+      // automatic mode, whichever of both / A only / B only removes the most
+      // bytes (in that order on ties).
+      SmallVector<unsigned, 3> masks = {sideMaskOf(setting.side)};
+      if (!setting.count || setting.side == kSettingAuto)
+        masks = {kAllSides, kSideA, kSideB};
+      unsigned mask = masks.front();
+      Plan chosen;
+      int64_t count = 1;
+      unsigned minTasks = 1;
+      auto consider = [&](Plan p, int64_t n, unsigned m) {
+        bool better = p.savedBytes > chosen.savedBytes ||
+                      (p.savedBytes == chosen.savedBytes && p.savedBytes > 0 &&
+                       n < count);
+        if (better) {
+          chosen = std::move(p);
+          count = n;
+          mask = m;
+        }
+      };
+      if (setting.count) {
+        count = *setting.count;
+        chosen = planner.plan(count, mask, minTasks);
+        for (unsigned m : ArrayRef(masks).drop_front())
+          consider(planner.plan(count, m, minTasks), count, m);
+      } else {
+        // Automatic: the N that removes the most bytes while the group keeps
+        // min(size, 2 x cube cores) tasks (every core gets two, so loads
+        // overlap compute) and no merged task exceeds one core's share of
+        // the group (size / cube cores tasks); the smallest such N.
+        int64_t size = tasks.size();
+        minTasks = std::min<int64_t>(size, 2 * platform.cubeCores);
+        int64_t maxCount = std::max<int64_t>(1, size / platform.cubeCores);
+        chosen = planner.plan(1, mask, minTasks);
+        for (unsigned m : masks)
+          for (int64_t n = 2; n <= maxCount; ++n) {
+            Plan p = planner.plan(n, m, minTasks);
+            bool saturated = p.largest < n; // larger counts plan the same
+            consider(std::move(p), n, m);
+            if (saturated)
+              break;
+          }
+      }
+
+      unsigned merged = 0, removed = 0;
+      int64_t removedBytes = 0;
+      for (auto [targetIndex, members] : llvm::enumerate(chosen.targets)) {
+        if (members.size() < 2)
+          continue;
+        unsigned hostIndex = chosen.hosts[targetIndex];
+        TaskOp host = infos[hostIndex].task;
+        Block &body = host.getBody().front();
+        Operation *hostFirst = &body.front();
+        bool afterHost = false;
+        for (unsigned m : members) {
+          if (m == hostIndex) {
+            afterHost = true;
+            continue;
+          }
+          TaskOp task = infos[m].task;
+          for (Operation &op : llvm::make_early_inc_range(
+                   task.getBody().front().without_terminator()))
+            op.moveBefore(afterHost ? body.getTerminator() : hostFirst);
+          task.erase();
+          ++merged;
+        }
+        // Remove duplicate loads: the first identical load stays.
+        DenseMap<Operation *, const Load *> loadOf;
+        for (unsigned m : members)
+          for (const Load &load : infos[m].loads)
+            loadOf[load.view] = &load;
+        DenseMap<unsigned, ViewOp> first;
+        for (Operation &op : llvm::make_early_inc_range(body)) {
+          const Load *load = loadOf.lookup(&op);
+          if (!load || !(load->sides & mask))
+            continue;
+          auto [it, inserted] = first.try_emplace(load->feature, load->view);
+          if (inserted)
+            continue;
+          op.getResult(0).replaceAllUsesWith(it->second.getResult());
+          removedBytes += load->bytes;
+          op.erase();
+          ++removed;
+        }
+        // Index arithmetic only the removed copies used.
+        for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+          if (isMemoryEffectFree(&op) && isOpTriviallyDead(&op))
+            op.erase();
+      }
+      numTasksMerged += merged;
+      numLoadsRemoved += removed;
+
+      if (report) {
+        InFlightDiagnostic diag = emitRemark(loc);
+        diag << "pto-l1-reuse: group " << groupId << " (" << tasks.size()
+             << " x \"" << family << "\"): merge count " << count;
+        StringRef shared = mask == kSideA   ? "A blocks"
+                           : mask == kSideB ? "B blocks"
+                                            : "A and B blocks";
+        if (setting.count)
+          diag << " (cube_l1_reuse_setting)";
+        else
+          diag << " (automatic, keeping >= " << minTasks << " tasks"
+               << (count > 1 ? ", sharing " + shared.str() : "") << ")";
+        if (StringRef side = sideName(setting.side); !side.empty())
+          diag << ", sides " << side;
+        if (setting.count && setting.side == kSettingAuto)
+          diag << " (" << shared << ")";
+        diag << ", " << chosen.tasksAfter << " tasks after, " << removed
+             << " loads removed (" << removedBytes << " B)";
+      }
+    }
+  }
+};
+
+} // namespace

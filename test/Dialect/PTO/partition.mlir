@@ -1,0 +1,342 @@
+// RUN: split-file %s %t
+// RUN: pto-opt %t/partition.mlir -split-input-file --pto-flatten-scopes --pto-expand-tiles --pto-partition | FileCheck %t/partition.mlir
+// RUN: pto-opt %t/scope-left.mlir --pto-partition -verify-diagnostics -o /dev/null
+
+// pto-partition: expanded tile ops grouped into pto.task regions following
+// PyPTO's GraphPartition (docs/TileGraph.md, "After pto-partition"). Tiles
+// are small so that every case expands to a few pieces.
+
+//--- partition.mlir
+
+// A cube matmul feeding a vector op in a scope: one C1 cube task (the matmul
+// and its store into the workspace) and one V1 vector task reading the
+// workspace. The vector op's own workspace round trip is forwarded.
+
+// CHECK-LABEL: pto.kernel @cube_then_vector(
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<16x16xf32>
+// CHECK-NEXT:    pto.task #pto.core<cube> "C1" {
+// CHECK-NEXT:      %[[A:.*]] = pto.view %a[0, 0]
+// CHECK-NEXT:      %[[B:.*]] = pto.view %b[0, 0]
+// CHECK-NEXT:      %[[C:.*]] = pto.matmul %[[A]], %[[B]]
+// CHECK-NEXT:      pto.assemble %[[C]], %[[WS]] [0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      %[[R:.*]] = pto.view %[[WS]][0, 0] valid [16, 16] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+// CHECK-NEXT:      %[[E:.*]] = pto.exp %[[R]] {pto.scope = #pto.scope<id = 1>
+// CHECK-NEXT:      pto.assemble %[[E]], %out [0, 0] {pto.scope = #pto.scope<id = 1>}
+// CHECK-NEXT:    } {scope = #pto.scope<id = 1>}
+// CHECK-NEXT:  }
+pto.kernel @cube_then_vector(%a: !pto.tensor<16x32xbf16>, %b: !pto.tensor<32x16xbf16>, %out: !pto.tensor<16x16xf32>) {
+  %ta = pto.view %a[0, 0] : !pto.tensor<16x32xbf16> -> !pto.tile<16x32xbf16>
+  %tb = pto.view %b[0, 0] : !pto.tensor<32x16xbf16> -> !pto.tile<32x16xbf16>
+  %c = pto.matmul %ta, %tb {cube_tile = #pto.cube_tile<m = [16, 16], k = [32, 32], n = [16, 16]>}
+      : !pto.tile<16x32xbf16>, !pto.tile<32x16xbf16> -> !pto.tile<16x16xf32>
+  pto.scope #pto.scope<id = 1> {
+    %e = pto.exp %c {vec_tile = #pto.vec_tile<[16, 16]>} : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+    pto.assemble %e, %out[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  }
+}
+
+// -----
+
+// A vector chain in one scope with the same tiling: each piece's chain is one
+// task, the exp -> neg -> store round trips through workspaces are forwarded
+// and no workspace is left. (The two pieces share no data: two tasks.)
+
+// CHECK-LABEL: pto.kernel @vector_chain(
+// CHECK-NOT:     pto.workspace
+// CHECK:         pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      %[[X:.*]] = pto.view %x[0, 0] valid [16, 64]
+// CHECK-NEXT:      %[[E:.*]] = pto.exp %[[X]]
+// CHECK-NEXT:      %[[N:.*]] = pto.neg %[[E]]
+// CHECK-NEXT:      pto.assemble %[[N]], %out [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 1>}
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      %[[X1:.*]] = pto.view %x[16, 0] valid [16, 64]
+// CHECK-NEXT:      %[[E1:.*]] = pto.exp %[[X1]]
+// CHECK-NEXT:      %[[N1:.*]] = pto.neg %[[E1]]
+// CHECK-NEXT:      pto.assemble %[[N1]], %out [16, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 1>}
+// CHECK-NEXT:  }
+pto.kernel @vector_chain(%x: !pto.tensor<32x64xf32>, %out: !pto.tensor<32x64xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<32x64xf32> -> !pto.tile<32x64xf32>
+  pto.scope #pto.scope<id = 1> {
+    %e = pto.exp %t {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xf32> -> !pto.tile<32x64xf32>
+    %n = pto.neg %e {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xf32> -> !pto.tile<32x64xf32>
+    pto.assemble %n, %out[0, 0] : !pto.tile<32x64xf32>, !pto.tensor<32x64xf32>
+  }
+}
+
+// -----
+
+// Different scope ids never merge, even along a data edge between ops of one
+// kind: the workspace between them stays.
+
+// CHECK-LABEL: pto.kernel @two_ids(
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<16x64xf32>
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK:           pto.exp
+// CHECK-NEXT:      pto.assemble %{{.*}}, %[[WS]] [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 1>}
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      %[[R:.*]] = pto.view %[[WS]][0, 0]
+// CHECK-NEXT:      %[[N:.*]] = pto.neg %[[R]]
+// CHECK-NEXT:      pto.assemble %[[N]], %out [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 2>}
+pto.kernel @two_ids(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %e = pto.scope #pto.scope<id = 1> -> (!pto.tile<16x64xf32>) {
+    %0 = pto.exp %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.yield %0 : !pto.tile<16x64xf32>
+  }
+  pto.scope #pto.scope<id = 2> {
+    %n = pto.neg %e : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.assemble %n, %out[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  }
+}
+
+// -----
+
+// allow_parallel_merge: independent ops of the scope id share one task.
+
+// CHECK-LABEL: pto.kernel @parallel_merge(
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      %[[X:.*]] = pto.view %x[0, 0]
+// CHECK-NEXT:      %[[E:.*]] = pto.exp %[[X]]
+// CHECK-NEXT:      pto.assemble %[[E]], %o1 [0, 0]
+// CHECK-NEXT:      %[[Y:.*]] = pto.view %y[0, 0]
+// CHECK-NEXT:      %[[N:.*]] = pto.neg %[[Y]]
+// CHECK-NEXT:      pto.assemble %[[N]], %o2 [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 3, allow_parallel_merge = true>}
+// CHECK-NEXT:  }
+pto.kernel @parallel_merge(%x: !pto.tensor<16x64xf32>, %y: !pto.tensor<16x64xf32>,
+                           %o1: !pto.tensor<16x64xf32>, %o2: !pto.tensor<16x64xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %u = pto.view %y[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.scope #pto.scope<id = 3, allow_parallel_merge = true> {
+    %e = pto.exp %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.assemble %e, %o1[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+    %n = pto.neg %u : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.assemble %n, %o2[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  }
+}
+
+// -----
+
+// Without allow_parallel_merge the same ops form two tasks.
+
+// CHECK-LABEL: pto.kernel @no_parallel_merge(
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK:           pto.assemble %{{.*}}, %o1 [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 3>}
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK:           pto.assemble %{{.*}}, %o2 [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 3>}
+pto.kernel @no_parallel_merge(%x: !pto.tensor<16x64xf32>, %y: !pto.tensor<16x64xf32>,
+                              %o1: !pto.tensor<16x64xf32>, %o2: !pto.tensor<16x64xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %u = pto.view %y[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.scope #pto.scope<id = 3> {
+    %e = pto.exp %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.assemble %e, %o1[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+    %n = pto.neg %u : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.assemble %n, %o2[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  }
+}
+
+// -----
+
+// allow_cross_scope_merge: the scope absorbs its unscoped neighbours (the neg
+// and the store after it); the workspace between them is forwarded.
+
+// CHECK-LABEL: pto.kernel @cross_scope_merge(
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      %[[X:.*]] = pto.view %x[0, 0]
+// CHECK-NEXT:      %[[E:.*]] = pto.exp %[[X]] {pto.scope = #pto.scope<id = 4, allow_cross_scope_merge = true>}
+// CHECK-NEXT:      %[[N:.*]] = pto.neg %[[E]] :
+// CHECK-NEXT:      pto.assemble %[[N]], %out [0, 0] :
+// CHECK-NEXT:    } {scope = #pto.scope<id = 4, allow_cross_scope_merge = true>}
+// CHECK-NEXT:  }
+pto.kernel @cross_scope_merge(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %e = pto.scope #pto.scope<id = 4, allow_cross_scope_merge = true> -> (!pto.tile<16x64xf32>) {
+    %0 = pto.exp %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.yield %0 : !pto.tile<16x64xf32>
+  }
+  %n = pto.neg %e : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %n, %out[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+}
+
+// -----
+
+// Without the flag, the unscoped neighbours form a task of their own.
+
+// CHECK-LABEL: pto.kernel @no_cross_scope_merge(
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK:           pto.exp
+// CHECK-NEXT:      pto.assemble %{{.*}}, %[[WS]] [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 4>}
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK:           pto.neg
+// CHECK-NEXT:      pto.assemble %{{.*}}, %out [0, 0]
+// CHECK-NEXT:    }{{$}}
+pto.kernel @no_cross_scope_merge(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %e = pto.scope #pto.scope<id = 4> -> (!pto.tile<16x64xf32>) {
+    %0 = pto.exp %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.yield %0 : !pto.tile<16x64xf32>
+  }
+  %n = pto.neg %e : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %n, %out[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+}
+
+// -----
+
+// Unscoped ops of one kind connected by data merge into one task (with no
+// scope attribute).
+
+// CHECK-LABEL: pto.kernel @unscoped_chain(
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      %[[X:.*]] = pto.view %x[0, 0]
+// CHECK-NEXT:      %[[E:.*]] = pto.exp %[[X]] :
+// CHECK-NEXT:      %[[N:.*]] = pto.neg %[[E]] :
+// CHECK-NEXT:      pto.assemble %[[N]], %out [0, 0] :
+// CHECK-NEXT:    }{{$}}
+// CHECK-NEXT:  }
+pto.kernel @unscoped_chain(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %e = pto.exp %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  %n = pto.neg %e : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %n, %out[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+}
+
+// -----
+
+// On DAV_3510 a scope mixing cube and vector ops becomes one MIX task; the
+// matmul result is forwarded to the exp inside it, no workspace is left.
+
+// CHECK-LABEL: pto.kernel @mixed_scope_3510(
+// CHECK-NOT:     pto.workspace
+// CHECK:         pto.task #pto.core<mix> "M1" {
+// CHECK-NEXT:      %[[A:.*]] = pto.view %a[0, 0]
+// CHECK-NEXT:      %[[B:.*]] = pto.view %b[0, 0]
+// CHECK-NEXT:      %[[C:.*]] = pto.matmul %[[A]], %[[B]]
+// CHECK-NEXT:      %[[E:.*]] = pto.exp %[[C]]
+// CHECK-NEXT:      pto.assemble %[[E]], %out [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 1>}
+// CHECK-NEXT:  }
+pto.kernel @mixed_scope_3510(%a: !pto.tensor<16x32xbf16>, %b: !pto.tensor<32x16xbf16>, %out: !pto.tensor<16x16xf32>)
+    attributes {arch = #pto.arch<DAV_3510>} {
+  %ta = pto.view %a[0, 0] : !pto.tensor<16x32xbf16> -> !pto.tile<16x32xbf16>
+  %tb = pto.view %b[0, 0] : !pto.tensor<32x16xbf16> -> !pto.tile<32x16xbf16>
+  pto.scope #pto.scope<id = 1> {
+    %c = pto.matmul %ta, %tb {cube_tile = #pto.cube_tile<m = [16, 16], k = [32, 32], n = [16, 16]>}
+        : !pto.tile<16x32xbf16>, !pto.tile<32x16xbf16> -> !pto.tile<16x16xf32>
+    %e = pto.exp %c : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+    pto.assemble %e, %out[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  }
+}
+
+// -----
+
+// No merge creates a cycle: vector A feeds cube B and, directly, vector C,
+// which also reads B. Merging A and C would make {A, C} -> B -> {A, C}, so
+// A and C stay in separate tasks (V1 and V2) around the cube task.
+
+// CHECK-LABEL: pto.kernel @no_cycle(
+// CHECK-NEXT:    %[[WA:.*]] = pto.workspace
+// CHECK-NEXT:    %[[WB:.*]] = pto.workspace
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      pto.view %x
+// CHECK-NEXT:      pto.exp
+// CHECK-NEXT:      pto.assemble %{{.*}}, %[[WA]] [0, 0]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    pto.task #pto.core<cube> "C1" {
+// CHECK-NEXT:      %[[A:.*]] = pto.view %[[WA]][0, 0]
+// CHECK-NEXT:      %[[W:.*]] = pto.view %w[0, 0]
+// CHECK-NEXT:      %[[B:.*]] = pto.matmul %[[A]], %[[W]]
+// CHECK-NEXT:      pto.assemble %[[B]], %[[WB]] [0, 0]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    pto.task #pto.core<vector> "V2" {
+// CHECK-NEXT:      %[[RB:.*]] = pto.view %[[WB]][0, 0]
+// CHECK-NEXT:      %[[RA:.*]] = pto.view %[[WA]][0, 0]
+// CHECK-NEXT:      %[[C:.*]] = pto.add %[[RB]], %[[RA]]
+// CHECK-NEXT:      pto.assemble %[[C]], %out [0, 0]
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+pto.kernel @no_cycle(%x: !pto.tensor<16x16xf32>, %w: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %tw = pto.view %w[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %a = pto.exp %t : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  %b = pto.matmul %a, %tw {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>}
+      : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  %c = pto.add %b, %a : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %c, %out[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+}
+
+// -----
+
+// Families on an SK-16-shaped chain: S = Q·Kᵀ (cube), P = bf16(exp(S)) in
+// scope 1 (vector), dV = Pᵀ·dO (cube), then scale and atomic_add in scope 2
+// (vector): C1, V1, C2, V2, with a workspace between each pair.
+
+// CHECK-LABEL: pto.kernel @sk16_families(
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<16x16xf32>
+// CHECK-NEXT:    %[[WP:.*]] = pto.workspace : !pto.tensor<16x16xbf16>
+// CHECK-NEXT:    %[[WDV:.*]] = pto.workspace : !pto.tensor<16x16xf32>
+// CHECK:         pto.task #pto.core<cube> "C1" {
+// CHECK:           pto.matmul {{.*}} {b_trans,
+// CHECK-NEXT:      pto.assemble %{{.*}}, %[[WS]] [0, 0]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      pto.view %[[WS]][0, 0]
+// CHECK-NEXT:      pto.exp
+// CHECK-NEXT:      pto.cast
+// CHECK-NEXT:      pto.assemble %{{.*}}, %[[WP]] [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 1>}
+// CHECK-NEXT:    pto.task #pto.core<cube> "C2" {
+// CHECK-NEXT:      pto.view %[[WP]][0, 0]
+// CHECK-NEXT:      pto.view %do[0, 0]
+// CHECK-NEXT:      pto.matmul {{.*}} {a_trans,
+// CHECK-NEXT:      pto.assemble %{{.*}}, %[[WDV]] [0, 0]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    pto.task #pto.core<vector> "V2" {
+// CHECK-NEXT:      pto.view %[[WDV]][0, 0]
+// CHECK-NEXT:      pto.mul
+// CHECK-NEXT:      pto.atomic_add %{{.*}}, %dv [0, 0]
+// CHECK-NEXT:    } {scope = #pto.scope<id = 2>}
+// CHECK-NEXT:  }
+pto.kernel @sk16_families(%q: !pto.tensor<16x16xbf16>, %k: !pto.tensor<16x16xbf16>,
+                          %do: !pto.tensor<16x16xbf16>, %dv: !pto.tensor<16x16xf32>) {
+  %tq = pto.view %q[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+  %tk = pto.view %k[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+  %tdo = pto.view %do[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+  %s = pto.matmul %tq, %tk {b_trans, cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>}
+      : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  %pb = pto.scope #pto.scope<id = 1> -> (!pto.tile<16x16xbf16>) {
+    %p = pto.exp %s : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+    %0 = pto.cast %p : !pto.tile<16x16xf32> -> !pto.tile<16x16xbf16>
+    pto.yield %0 : !pto.tile<16x16xbf16>
+  }
+  %g = pto.matmul %pb, %tdo {a_trans, cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>}
+      : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  pto.scope #pto.scope<id = 2> {
+    %cst = arith.constant 5.000000e-01 : f32
+    %1 = pto.mul %g, %cst : !pto.tile<16x16xf32>, f32 -> !pto.tile<16x16xf32>
+    pto.atomic_add %1, %dv[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  }
+}
+
+//--- scope-left.mlir
+
+// pto-partition needs scopes as stamps.
+
+pto.kernel @scope_left(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  // expected-error @+1 {{pto-partition expects scopes as stamps: run pto-flatten-scopes and pto-expand-tiles first}}
+  pto.scope #pto.scope<id = 0> {
+    %e = pto.exp %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.assemble %e, %out[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  }
+}
