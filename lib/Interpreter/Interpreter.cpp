@@ -102,6 +102,33 @@ struct PendingAtomic {
 
 class Interpreter;
 
+/// SSA values to run-time values. Values get a dense slot on first
+/// assignment: the hash map stays compact (16-byte entries) while the
+/// run-time values, large variants, live in a vector. Tile graphs have
+/// hundreds of thousands of values per kernel.
+class Environment {
+public:
+  RuntimeValue &operator[](Value v) {
+    auto [it, inserted] = slots.try_emplace(v, values.size());
+    if (inserted)
+      values.emplace_back();
+    return values[it->second];
+  }
+  const RuntimeValue &at(Value v) const {
+    auto it = slots.find(v);
+    assert(it != slots.end() && "value used before it was computed");
+    return values[it->second];
+  }
+  const RuntimeValue *lookup(Value v) const {
+    auto it = slots.find(v);
+    return it == slots.end() ? nullptr : &values[it->second];
+  }
+
+private:
+  llvm::DenseMap<Value, unsigned> slots;
+  std::vector<RuntimeValue> values;
+};
+
 /// Evaluates valid-shape rules on run-time integers.
 class RuntimeAlgebra : public ValidShapeAlgebra {
 public:
@@ -131,8 +158,7 @@ public:
 
   // Accessors for RuntimeAlgebra.
   const RuntimeValue *lookup(Value v) const {
-    auto it = env.find(v);
-    return it == env.end() ? nullptr : &it->second;
+    return env.lookup(v);
   }
 
 private:
@@ -191,7 +217,7 @@ private:
   const RunOptions &options;
   RunStats &stats;
   std::mt19937_64 rng;
-  llvm::DenseMap<Value, RuntimeValue> env;
+  Environment env;
   llvm::DenseMap<HostTensor *, std::vector<PendingAtomic>> pendingAtomics;
   // One buffer per workspace op, reused by every instance: a workspace's
   // contents are undefined until written, so no clearing is needed. While
@@ -215,6 +241,7 @@ private:
   };
   std::vector<RootInstance> stitchBuffer;
   int64_t stitchLimit = std::numeric_limits<int64_t>::max();
+  uint64_t stitchWorkspaceBytes = 0; // of the buffered instances
   std::optional<unsigned> recordingSlot; // the instance being recorded
   bool inStitchFlush = false;
   llvm::DenseSet<HostTensor *> stitchWritten;
@@ -870,6 +897,8 @@ LogicalResult Interpreter::execWorkspace(WorkspaceOp op) {
                             << type.getElementType();
     buffer = std::make_unique<HostTensor>(*kind, type.getShape());
   }
+  if (recordingSlot)
+    stitchWorkspaceBytes += buffer->bytes.size();
   TensorRef ref;
   ref.storage = buffer.get();
   ref.shape.assign(type.getShape().begin(), type.getShape().end());
@@ -1000,7 +1029,8 @@ LogicalResult Interpreter::execRootCall(RootCallOp call) {
     return failure();
   ++stats.rootInstances;
   stitchLimit = std::min(stitchLimit, plan.getDepth());
-  if (int64_t(stitchBuffer.size()) >= stitchLimit)
+  if (int64_t(stitchBuffer.size()) >= stitchLimit ||
+      stitchWorkspaceBytes >= options.maxStitchWorkspaceBytes)
     return flushStitch();
   return success();
 }
@@ -1029,6 +1059,7 @@ LogicalResult Interpreter::flushStitch() {
   stitchBuffer.clear();
   stitchWritten.clear();
   stitchLimit = std::numeric_limits<int64_t>::max();
+  stitchWorkspaceBytes = 0;
   inStitchFlush = true;
   llvm::scope_exit done([&] { inStitchFlush = false; });
 

@@ -275,7 +275,13 @@ int main(int argc, char **argv) {
                  << stats.loopIterations << " loop iterations, "
                  << stats.opsExecuted << " ops, "
                  << stats.matmulFlops << " matmul FLOP, " << stats.atomicElements
-                 << " elements accumulated, "
+                 << " elements accumulated, " << stats.vectorElements
+                 << " vector elements, "
                  << llvm::format("%.3f", seconds) << " s\n";
+  if (printStats && stats.stitches)
+    llvm::errs() << "pto-run: " << stats.rootInstances << " root instances in "
+                 << stats.stitches << " stitches, " << stats.stitchedLaunches
+                 << " launches, " << stats.reorderedLaunches
+                 << " out of sequential order\n";
   return kOk;
 }

@@ -27,6 +27,10 @@ struct RunOptions {
   /// contributions are flushed before the tensor is read and at the end.
   bool shuffleAtomics = false;
   uint64_t shuffleSeed = 0;
+  /// Stitched root calls: a stitch runs early (before `depth` instances)
+  /// once its instances' own workspaces reach this many bytes, bounding the
+  /// interpreter's memory (a smaller stitch is a valid order too).
+  uint64_t maxStitchWorkspaceBytes = uint64_t(1) << 30;
 };
 
 struct RunStats {

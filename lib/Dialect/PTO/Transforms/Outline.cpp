@@ -1,0 +1,510 @@
+//===- Outline.cpp - tasks to leaf functions, runs of tasks to roots ------===//
+//
+// pto-outline (docs/TileGraph.md): every pto.task becomes a leaf func.func
+// (isomorphic tasks share one), every maximal run of tasks in a block becomes
+// a root func.func (the execute graph: pto.launch ops with token deps), and
+// the run is replaced by a pto.root_call in the control program.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::pto {
+#define GEN_PASS_DEF_OUTLINEPASS
+#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+} // namespace mlir::pto
+
+using namespace mlir;
+using namespace mlir::pto;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// GM accesses of a task, for the launch dependencies
+//===----------------------------------------------------------------------===//
+
+enum AccessKind : uint8_t { kRead = 1, kWrite = 2, kAtomic = 4 };
+
+/// One GM access of a task: the tensor as used, the tensor it aliases
+/// (through in-place reshapes), and the static box touched, if known.
+struct Access {
+  Value tensor;
+  Value base;
+  uint8_t kind;
+  SmallVector<int64_t, 4> offsets, sizes; // empty: unknown (whole tensor)
+};
+
+Value baseOf(Value tensor) {
+  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
+    tensor = reshape.getSource();
+  return tensor;
+}
+
+/// A base whose identity we understand: a kernel argument or a workspace.
+/// Distinct such bases never alias; anything else may alias anything.
+bool isKnownBase(Value base) {
+  if (auto arg = dyn_cast<BlockArgument>(base))
+    return isa<KernelOp>(arg.getOwner()->getParentOp());
+  return base.getDefiningOp<WorkspaceOp>() != nullptr;
+}
+
+SmallVector<Access> collectAccesses(TaskOp task) {
+  SmallVector<Access> accesses;
+  auto add = [&](Value tensor, uint8_t kind, ArrayRef<int64_t> staticOffsets,
+                 ArrayRef<int64_t> sizes) {
+    Value base = baseOf(tensor);
+    // Task-local GM (a workspace inside the task) is not shared.
+    if (task->isAncestor(base.getParentRegion()->getParentOp()))
+      return;
+    Access access{tensor, base, kind, {}, {}};
+    if (!staticOffsets.empty() &&
+        llvm::none_of(staticOffsets, ShapedType::isDynamic)) {
+      access.offsets.assign(staticOffsets.begin(), staticOffsets.end());
+      access.sizes.assign(sizes.begin(), sizes.end());
+    }
+    accesses.push_back(std::move(access));
+  };
+  task.getBody().walk([&](Operation *op) {
+    if (auto view = dyn_cast<ViewOp>(op)) {
+      if (isa<GMTensorType>(view.getSource().getType()))
+        add(view.getSource(), kRead, view.getStaticOffsets(),
+            view.getResult().getType().getShape());
+      return;
+    }
+    if (auto store = dyn_cast<AssembleOp>(op)) {
+      add(store.getDst(), kWrite, store.getStaticOffsets(),
+          store.getSrc().getType().getShape());
+      return;
+    }
+    if (auto store = dyn_cast<AtomicAddOp>(op)) {
+      add(store.getDst(), kAtomic, store.getStaticOffsets(),
+          store.getSrc().getType().getShape());
+      return;
+    }
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      add(read.getTensor(), kRead, {}, {});
+      return;
+    }
+    if (isa<DimOp, ReshapeOp, WorkspaceOp>(op))
+      return;
+    for (Value operand : op->getOperands())
+      if (isa<GMTensorType>(operand.getType()))
+        add(operand, kRead | kWrite, {}, {});
+  });
+  return accesses;
+}
+
+bool mayOverlap(const Access &a, const Access &b) {
+  if (a.base != b.base)
+    return !isKnownBase(a.base) || !isKnownBase(b.base);
+  if (a.tensor != b.tensor || a.offsets.empty() || b.offsets.empty() ||
+      a.offsets.size() != b.offsets.size() ||
+      a.sizes.size() != a.offsets.size() || b.sizes.size() != b.offsets.size())
+    return true;
+  for (size_t d = 0; d < a.offsets.size(); ++d)
+    if (a.offsets[d] + a.sizes[d] <= b.offsets[d] ||
+        b.offsets[d] + b.sizes[d] <= a.offsets[d])
+      return false;
+  return true;
+}
+
+/// Whether an access of kind `later` must wait for one of kind `earlier` to
+/// the same region: not read/read, not atomic/atomic (atomics commute).
+bool ordered(uint8_t earlier, uint8_t later) {
+  uint8_t both = earlier | later;
+  if (both & kWrite)
+    return true;
+  return (earlier & kAtomic && later & kRead) ||
+         (earlier & kRead && later & kAtomic);
+}
+
+bool dependsOn(ArrayRef<Access> earlier, ArrayRef<Access> later) {
+  for (const Access &a : earlier)
+    for (const Access &b : later)
+      if (ordered(a.kind, b.kind) && mayOverlap(a, b))
+        return true;
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// A maximal run of tasks in one block.
+struct Run {
+  Block *block = nullptr;
+  SmallVector<TaskOp> tasks;
+  /// Ops between the first and the last task that do not end the run
+  /// (index arithmetic, workspaces): hoisted above the run.
+  SmallVector<Operation *> interleaved;
+};
+
+/// Ops that may sit between the tasks of one run: no side effects besides
+/// allocating a workspace, no regions.
+bool isTransparent(Operation *op) {
+  if (isa<WorkspaceOp>(op))
+    return true;
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         !op->hasTrait<OpTrait::IsTerminator>();
+}
+
+bool isClonableConstant(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->hasTrait<OpTrait::ConstantLike>() &&
+         def->getNumOperands() == 0 && def->getNumRegions() == 0;
+}
+
+/// The values a task uses but does not define, in order of first use in a
+/// pre-order walk of its body.
+llvm::SetVector<Value> capturedValues(TaskOp task) {
+  llvm::SetVector<Value> captured;
+  task.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (!task->isAncestor(operand.getParentRegion()->getParentOp()))
+        captured.insert(operand);
+  });
+  return captured;
+}
+
+struct Leaf {
+  func::FuncOp func;
+  llvm::hash_code hash;
+};
+
+class Outliner {
+public:
+  Outliner(ModuleOp module, KernelOp kernel, SymbolTable &symbols)
+      : module(module), kernel(kernel), symbols(symbols) {}
+
+  LogicalResult run();
+
+  unsigned numTasks = 0, numRoots = 0, numRootWorkspaces = 0,
+           numSharedWorkspaces = 0;
+  SmallVector<func::FuncOp> leaves, roots;
+
+private:
+  LogicalResult collectRuns(Block &block);
+  /// The leaf for `task` (created or shared) and the task's values passed to
+  /// it, in argument order.
+  func::FuncOp getOrCreateLeaf(TaskOp task, SmallVectorImpl<Value> &args);
+  func::FuncOp createRoot(Run &run, ArrayRef<Value> rootArgs,
+                          const llvm::DenseSet<Operation *> &ownWorkspaces);
+  std::string uniqueName(const std::string &base, bool suffixFirst);
+  void setArch(func::FuncOp func);
+
+  ModuleOp module;
+  KernelOp kernel;
+  SymbolTable &symbols;
+  SmallVector<Run> runs;
+  std::vector<Leaf> leafTable;
+  llvm::StringMap<unsigned> familyCounts;
+};
+
+std::string Outliner::uniqueName(const std::string &base, bool suffixFirst) {
+  if (!suffixFirst && !symbols.lookup(base))
+    return base;
+  for (unsigned n = suffixFirst ? 0 : 1;; ++n) {
+    std::string name = base + "_" + std::to_string(n);
+    if (!symbols.lookup(name))
+      return name;
+  }
+}
+
+void Outliner::setArch(func::FuncOp func) {
+  Arch arch = kernel.getArchOrDefault();
+  if (arch != Arch::DAV_2201)
+    func->setAttr("pto.arch", ArchAttr::get(func.getContext(), arch));
+}
+
+LogicalResult Outliner::collectRuns(Block &block) {
+  Run current;
+  SmallVector<Operation *> pendingTransparent;
+  auto close = [&]() {
+    if (!current.tasks.empty())
+      runs.push_back(std::move(current));
+    current = Run();
+    pendingTransparent.clear();
+  };
+  for (Operation &op : block) {
+    if (auto task = dyn_cast<TaskOp>(&op)) {
+      if (task.getNumResults()) {
+        InFlightDiagnostic diag =
+            task.emitOpError()
+            << "yields " << task.getNumResults()
+            << " value(s); pto-outline needs tasks that communicate only "
+               "through GM (workspaces and kernel tensors)";
+        for (OpResult result : task.getResults())
+          for (Operation *user : result.getUsers())
+            diag.attachNote(user->getLoc()) << "value used here";
+        return diag;
+      }
+      if (current.tasks.empty())
+        current.block = &block;
+      else
+        current.interleaved.append(pendingTransparent);
+      pendingTransparent.clear();
+      current.tasks.push_back(task);
+      continue;
+    }
+    if (isTransparent(&op)) {
+      if (!current.tasks.empty())
+        pendingTransparent.push_back(&op);
+      continue;
+    }
+    close();
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        if (failed(collectRuns(nested)))
+          return failure();
+  }
+  close();
+  return success();
+}
+
+llvm::hash_code structuralHash(func::FuncOp func) {
+  llvm::hash_code hash =
+      llvm::hash_value(func.getFunctionType().getAsOpaquePointer());
+  func.getBody().walk([&](Operation *op) {
+    hash =
+        llvm::hash_combine(hash, OperationEquivalence::computeHash(
+                                     op, OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::IgnoreLocations));
+  });
+  return hash;
+}
+
+func::FuncOp Outliner::getOrCreateLeaf(TaskOp task,
+                                       SmallVectorImpl<Value> &args) {
+  llvm::SetVector<Value> captured = capturedValues(task);
+  SmallVector<Value> constants;
+  for (Value value : captured)
+    (isClonableConstant(value) ? constants : args).push_back(value);
+
+  // Built detached; inserted into the module only if not shared.
+  OpBuilder builder(kernel.getContext());
+  SmallVector<Type> argTypes;
+  for (Value arg : args)
+    argTypes.push_back(arg.getType());
+  auto func = func::FuncOp::create(builder, task.getLoc(), "__pto_leaf",
+                                   builder.getFunctionType(argTypes, {}));
+  func.setPrivate();
+  func->setAttr("pto.leaf", task.getKindAttr());
+  func->setAttr("pto.family", task.getFamilyAttr());
+  setArch(func);
+  Block *body = func.addEntryBlock();
+  IRMapping mapping;
+  for (auto [value, arg] : llvm::zip(args, body->getArguments()))
+    mapping.map(value, arg);
+  builder.setInsertionPointToStart(body);
+  for (Value constant : constants)
+    builder.clone(*constant.getDefiningOp(), mapping);
+  for (Operation &op : task.getBody().front().without_terminator())
+    builder.clone(op, mapping);
+  func::ReturnOp::create(builder, task.getLoc());
+
+  llvm::hash_code hash = structuralHash(func);
+  for (Leaf &leaf : leafTable) {
+    if (leaf.hash != hash ||
+        leaf.func.getFunctionType() != func.getFunctionType() ||
+        leaf.func->getAttr("pto.leaf") != func->getAttr("pto.leaf") ||
+        leaf.func->getAttr("pto.family") != func->getAttr("pto.family"))
+      continue;
+    if (OperationEquivalence::isRegionEquivalentTo(
+            &leaf.func.getBody(), &func.getBody(),
+            OperationEquivalence::IgnoreLocations)) {
+      func.erase();
+      return leaf.func;
+    }
+  }
+  std::string family = task.getFamily().str();
+  unsigned n = familyCounts[family]++;
+  std::string name = uniqueName(kernel.getSymName().str() + "_leaf_" + family +
+                                    "_" + std::to_string(n),
+                                /*suffixFirst=*/false);
+  func.setName(name);
+  symbols.insert(func, Block::iterator(kernel));
+  leafTable.push_back({func, hash});
+  leaves.push_back(func);
+  return func;
+}
+
+func::FuncOp
+Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
+                     const llvm::DenseSet<Operation *> &ownWorkspaces) {
+  LoopOp loop = run.tasks.front()->getParentOfType<LoopOp>();
+  std::string base = kernel.getSymName().str() + "_root_" +
+                     (loop ? loop.getName().str() : std::string("main"));
+  OpBuilder builder(kernel.getContext());
+  SmallVector<Type> argTypes;
+  for (Value arg : rootArgs)
+    argTypes.push_back(arg.getType());
+  Location loc = loop ? loop.getLoc() : run.tasks.front().getLoc();
+  auto root = func::FuncOp::create(builder, loc, uniqueName(base, false),
+                                   builder.getFunctionType(argTypes, {}));
+  root.setPrivate();
+  root->setAttr("pto.root", builder.getUnitAttr());
+  setArch(root);
+  Block *body = root.addEntryBlock();
+  IRMapping mapping;
+  for (auto [value, arg] : llvm::zip(rootArgs, body->getArguments()))
+    mapping.map(value, arg);
+  builder.setInsertionPointToStart(body);
+  // The run's own workspaces, in block order.
+  for (Operation &op : *run.block)
+    if (ownWorkspaces.contains(&op))
+      builder.clone(op, mapping);
+
+  // Launches with dependencies, transitively reduced.
+  size_t n = run.tasks.size();
+  SmallVector<SmallVector<Access>> accesses;
+  for (TaskOp task : run.tasks)
+    accesses.push_back(collectAccesses(task));
+  SmallVector<llvm::BitVector> reach(n, llvm::BitVector(n));
+  SmallVector<Value> tokens;
+  for (size_t j = 0; j < n; ++j) {
+    SmallVector<size_t> direct;
+    llvm::BitVector covered(n);
+    for (size_t i = j; i-- > 0;) {
+      if (!dependsOn(accesses[i], accesses[j]))
+        continue;
+      reach[j].set(i);
+      reach[j] |= reach[i];
+      if (covered.test(i))
+        continue;
+      direct.push_back(i);
+      covered.set(i);
+      covered |= reach[i];
+    }
+    std::sort(direct.begin(), direct.end());
+    SmallVector<Value> deps;
+    for (size_t i : direct)
+      deps.push_back(tokens[i]);
+
+    SmallVector<Value> taskArgs;
+    func::FuncOp leaf = getOrCreateLeaf(run.tasks[j], taskArgs);
+    SmallVector<Value> launchArgs;
+    for (Value arg : taskArgs)
+      launchArgs.push_back(mapping.lookup(arg));
+    auto launch = LaunchOp::create(
+        builder, run.tasks[j].getLoc(),
+        FlatSymbolRefAttr::get(leaf.getSymNameAttr()), launchArgs, deps);
+    tokens.push_back(launch.getToken());
+  }
+  func::ReturnOp::create(builder, loc);
+  symbols.insert(root, Block::iterator(kernel));
+  roots.push_back(root);
+  return root;
+}
+
+LogicalResult Outliner::run() {
+  if (failed(collectRuns(kernel.getBody().front())))
+    return failure();
+  if (runs.empty())
+    return success();
+
+  llvm::DenseMap<Operation *, unsigned> runOfTask;
+  for (auto [index, run] : llvm::enumerate(runs))
+    for (TaskOp task : run.tasks)
+      runOfTask[task] = index;
+
+  // Workspaces owned by one run: in the run's block, used only by its tasks.
+  SmallVector<llvm::DenseSet<Operation *>> ownWorkspaces(runs.size());
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<TaskOp>(op))
+      return WalkResult::skip();
+    auto workspace = dyn_cast<WorkspaceOp>(op);
+    if (!workspace)
+      return WalkResult::advance();
+    std::optional<unsigned> owner;
+    bool shared = false;
+    for (Operation *user : workspace->getUsers()) {
+      TaskOp task = isa<TaskOp>(user) ? cast<TaskOp>(user)
+                                      : user->getParentOfType<TaskOp>();
+      auto it = task ? runOfTask.find(task) : runOfTask.end();
+      if (it == runOfTask.end() || (owner && *owner != it->second)) {
+        shared = true;
+        break;
+      }
+      owner = it->second;
+    }
+    if (!shared && owner && runs[*owner].block == workspace->getBlock()) {
+      ownWorkspaces[*owner].insert(workspace);
+      ++numRootWorkspaces;
+    } else if (!workspace->use_empty()) {
+      ++numSharedWorkspaces;
+    }
+    return WalkResult::advance();
+  });
+
+  for (auto [index, run] : llvm::enumerate(runs)) {
+    numTasks += run.tasks.size();
+    // Hoist what sits between the tasks, so that the run is contiguous.
+    for (Operation *op : run.interleaved)
+      op->moveBefore(run.tasks.front());
+    // Root arguments: the tasks' captured values in first-use order, minus
+    // constants (cloned into the leaves) and the run's own workspaces.
+    llvm::SetVector<Value> rootArgs;
+    for (TaskOp task : run.tasks)
+      for (Value value : capturedValues(task))
+        if (!isClonableConstant(value) &&
+            !ownWorkspaces[index].contains(value.getDefiningOp()))
+          rootArgs.insert(value);
+    func::FuncOp root =
+        createRoot(run, rootArgs.getArrayRef(), ownWorkspaces[index]);
+    OpBuilder builder(run.tasks.front());
+    RootCallOp::create(builder, run.tasks.front().getLoc(),
+                       FlatSymbolRefAttr::get(root.getSymNameAttr()),
+                       rootArgs.getArrayRef(), StitchPlanAttr());
+    for (TaskOp task : run.tasks)
+      task.erase();
+    for (Operation *workspace : ownWorkspaces[index])
+      workspace->erase();
+    ++numRoots;
+  }
+  // Leaves first, then roots, then the kernel.
+  for (func::FuncOp leaf : leaves)
+    leaf->moveBefore(kernel);
+  for (func::FuncOp root : roots)
+    root->moveBefore(kernel);
+  return success();
+}
+
+struct OutlinePass : public pto::impl::OutlinePassBase<OutlinePass> {
+  using OutlinePassBase::OutlinePassBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    for (KernelOp kernel : kernels) {
+      Outliner outliner(module, kernel, symbols);
+      if (failed(outliner.run()))
+        return signalPassFailure();
+      numTasks += outliner.numTasks;
+      numLeaves += outliner.leaves.size();
+      numRoots += outliner.numRoots;
+      numRootWorkspaces += outliner.numRootWorkspaces;
+      numSharedWorkspaces += outliner.numSharedWorkspaces;
+      if (report && outliner.numTasks)
+        kernel.emitRemark()
+            << "pto-outline: @" << kernel.getSymName() << ": "
+            << outliner.numTasks << " tasks -> " << outliner.leaves.size()
+            << " leaves after deduplication, " << outliner.numRoots
+            << " roots; workspaces: " << outliner.numRootWorkspaces
+            << " in roots, " << outliner.numSharedWorkspaces
+            << " in the control program";
+    }
+  }
+};
+
+} // namespace
