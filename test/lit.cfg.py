@@ -17,12 +17,19 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%{pto_src_root}", config.pto_src_root))
 config.substitutions.append(("%{pto_obj_root}", config.pto_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%{cmake}", config.cmake_command))
+config.substitutions.append(("%{cmake_generator}", config.cmake_generator))
+config.substitutions.append(("%{cmake_make_program}", config.cmake_make_program))
+config.substitutions.append(("%{cc}", config.cmake_c_compiler))
+config.substitutions.append(("%{cxx}", config.cmake_cxx_compiler))
+config.substitutions.append(("%{mlir_dir}", config.mlir_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pto_tools_dir, config.llvm_tools_dir]
-tools = ["pto-opt", "pto-run", "not", "count", "split-file"]
+tools = ["pto-opt", "pto-run", "pto-lsp-server", "pto-capi-test", "not", "count",
+         "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PYTHONPATH",
                              os.path.join(config.pto_src_root, "python"),

@@ -1757,3 +1757,13 @@ pto.kernel @stitch_mode() {
   // expected-error @+1 {{stitch mode 'depth' must be "memory" (max_workspace_kb) or "count" (stitch_function_max_num)}}
   pto.root_call @root() {stitch = #pto.stitch_plan<depth = 1, workspace_bytes = 0, launches = 1, mode = "depth">} : () -> ()
 }
+
+// -----
+
+// A vector tile larger than the tile is clamped first (pypto-model.md §3.13):
+// [64, 512] over a [320, 320] f32 tile is [64, 320], 81920 B.
+func.func @reduce_tile_clamped_still_over(%a: !pto.tile<320x320xf32>) {
+  // expected-error @+1 {{'pto.sum' op vector tile [64, 512] (clamped to [64, 320]) of 'f32' is 81920 B, over the 65536 B (64 KiB) reduction tile limit of DAV_2201; shrink the tile}}
+  %r = pto.sum %a dim = 1 keepdim {vec_tile = #pto.vec_tile<[64, 512]>} : !pto.tile<320x320xf32> -> !pto.tile<320x1xf32>
+  return
+}

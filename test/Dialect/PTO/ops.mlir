@@ -597,3 +597,12 @@ module attributes {pto.arch = #pto.arch<DAV_3510>} {
     return %r : !pto.tile<16x16xbf16>
   }
 }
+
+// A reduction's vector tile is clamped to the tile before the 64 KiB check:
+// [1024, 128] over [16, 128] f32 is 8 KiB.
+// CHECK-LABEL: func.func @reduce_tile_clamped
+// CHECK: pto.sum %{{.*}} dim = 1 keepdim {vec_tile = #pto.vec_tile<[1024, 128]>}
+func.func @reduce_tile_clamped(%a: !pto.tile<16x128xf32>) -> !pto.tile<16x1xf32> {
+  %r = pto.sum %a dim = 1 keepdim {vec_tile = #pto.vec_tile<[1024, 128]>} : !pto.tile<16x128xf32> -> !pto.tile<16x1xf32>
+  return %r : !pto.tile<16x1xf32>
+}

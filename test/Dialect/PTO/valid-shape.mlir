@@ -13,18 +13,20 @@
 // shape: min(valid, min(max(parentValid - offset, 0), shape)). Static dims
 // fold: min(64, min(max(512 - 64, 0), 64)) = 64.
 
+// The extents are built right before the view (they only depend on its
+// operands), pto.dim right after the tensor's definition.
 // CHECK-LABEL: pto.kernel @view_explicit_valid(
 // CHECK-SAME:    %q: !pto.tensor<?x512xbf16>
+// CHECK-NEXT:      %[[DIM:.*]] = pto.dim %q, 0 : !pto.tensor<?x512xbf16>
 // CHECK:         pto.loop "L" %b_idx
 // CHECK:           %[[A:.*]] = pto.read %actual_q[%b_idx]
-// CHECK:           %[[V:.*]] = pto.view %q[%b_idx, 64] valid [%[[A]], 64]
-// CHECK-NEXT:      %[[DIM:.*]] = pto.dim %q, 0 : !pto.tensor<?x512xbf16>
 // CHECK-NEXT:      %[[SUB:.*]] = arith.subi %[[DIM]], %b_idx : index
 // CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-NEXT:      %[[MAX:.*]] = arith.maxsi %[[SUB]], %[[ZERO]] : index
 // CHECK-NEXT:      %[[SIZE:.*]] = arith.constant 2048 : index
 // CHECK-NEXT:      %[[CLAMP:.*]] = arith.minsi %[[MAX]], %[[SIZE]] : index
 // CHECK-NEXT:      %{{.*}} = arith.minsi %[[A]], %[[CLAMP]] : index
+// CHECK-NEXT:      pto.view %q[%b_idx, 64] valid [%[[A]], 64]
 pto.kernel @view_explicit_valid(%q: !pto.tensor<?x512xbf16>, %actual_q: !pto.tensor<?xi32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1004,15 +1004,22 @@ static LogicalResult verifyReduce(Operation *op, TileType input,
     // A tile larger than the tensor is clamped per dim (pypto-model.md §3.13).
     const PlatformInfo &platform = getPlatformInfo(arch);
     ArrayRef<int64_t> dims = vecTile.getDims();
+    SmallVector<int64_t> clamped;
     int64_t elements = 1;
-    for (int64_t d = 0; d < input.getRank(); ++d)
-      elements *= std::min(dims[dims.size() - input.getRank() + d],
-                           input.getDimSize(d));
+    for (int64_t d = 0; d < input.getRank(); ++d) {
+      clamped.push_back(std::min(dims[dims.size() - input.getRank() + d],
+                                 input.getDimSize(d)));
+      elements *= clamped.back();
+    }
     int64_t bytes = elements * input.getElementByteSize();
+    std::string clampNote;
+    if (ArrayRef<int64_t>(clamped) != dims.take_back(input.getRank()))
+      clampNote = " (clamped to " + shapeStr(clamped) + ")";
     if (bytes > platform.reduceTileMaxBytes)
       return op->emitOpError()
-             << "vector tile " << shapeStr(vecTile.getDims()) << " of " << t
-             << " is " << bytes << " B, over the " << platform.reduceTileMaxBytes
+             << "vector tile " << shapeStr(vecTile.getDims()) << clampNote
+             << " of " << t << " is " << bytes << " B, over the "
+             << platform.reduceTileMaxBytes
              << " B (" << platform.reduceTileMaxBytes / 1024
              << " KiB) reduction tile limit of " << archName(arch)
              << "; shrink the tile";

@@ -166,7 +166,19 @@ public:
   }
 
   ExtentsOr validShapeOf(Value shaped) override {
+    // Extents are built right before the value's definition (they depend on
+    // its producer's operands only), so cached extents dominate every use of
+    // the value, in any region.
+    OpBuilder::InsertionGuard guard(builder);
+    if (Operation *def = shaped.getDefiningOp())
+      builder.setInsertionPoint(def);
+    else
+      builder.setInsertionPointToStart(
+          cast<BlockArgument>(shaped).getOwner());
     if (auto tensor = dyn_cast<GMTensorType>(shaped.getType())) {
+      // pto.dim reads the tensor: right after its definition.
+      if (Operation *def = shaped.getDefiningOp())
+        builder.setInsertionPointAfter(def);
       SmallVector<Extent> dims;
       for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
         if (ShapedType::isDynamic(size))
@@ -187,7 +199,9 @@ public:
                             : ValidShapeInferenceOpInterface())
       valid = iface.inferValidShape(*this, result.getResultNumber());
     if (failed(valid)) {
-      // No rule: read the extents at run time.
+      // No rule: read the extents at run time, right after the definition.
+      if (Operation *def = shaped.getDefiningOp())
+        builder.setInsertionPointAfter(def);
       auto type = cast<TileType>(shaped.getType());
       SmallVector<Extent> dims;
       for (int64_t d = 0; d < type.getRank(); ++d)

@@ -123,11 +123,13 @@ private:
                                builder.create<arith::ConstantIndexOp>(loc, c))
         .getResult();
   }
-  /// max(v - c, 0) folded when `v` is a constant.
-  OpFoldResult clampedSub(Location loc, OpFoldResult v, int64_t c) {
+  /// max(v - c, 0) folded when `v` is a constant (then also capped at
+  /// `size`: a static valid extent may not exceed the view's shape).
+  OpFoldResult clampedSub(Location loc, OpFoldResult v, int64_t c,
+                          int64_t size) {
     if (auto attr = dyn_cast<Attribute>(v))
-      return builder.getIndexAttr(
-          std::max<int64_t>(cast<IntegerAttr>(attr).getInt() - c, 0));
+      return builder.getIndexAttr(std::min<int64_t>(
+          std::max<int64_t>(cast<IntegerAttr>(attr).getInt() - c, 0), size));
     if (c == 0)
       return v;
     Value diff = builder.create<arith::SubIOp>(
@@ -241,7 +243,7 @@ Value Expander::readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
     SmallVector<OpFoldResult> pieceOffsets, pieceValid;
     for (size_t d = 0; d < offsets.size(); ++d) {
       pieceOffsets.push_back(add(loc, baseOffsets[d], offsets[d]));
-      pieceValid.push_back(clampedSub(loc, valid[d], offsets[d]));
+      pieceValid.push_back(clampedSub(loc, valid[d], offsets[d], sizes[d]));
     }
     ViewOp piece =
         createView(loc, view.getSource(), pieceOffsets, pieceValid, pieceType);

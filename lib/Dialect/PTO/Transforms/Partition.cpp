@@ -284,7 +284,8 @@ void BlockPartitioner::run(Operation *insertionPoint) {
   // 2. Ops of one scope merge along data edges.
   for (unsigned i = 0; i < n; ++i)
     for (unsigned s : dataSuccs[i])
-      if (sameScope(i, s) && sameKind(i, s))
+      if (sameScope(i, s) &&
+          (sameKind(i, s) || getPlatformInfo(arch).mixedScopes))
         tryMerge(i, s);
   // 3. allow_parallel_merge: every op of the scope id.
   llvm::DenseMap<int64_t, unsigned> firstOfScope;
@@ -293,7 +294,8 @@ void BlockPartitioner::run(Operation *insertionPoint) {
     if (!scope || !scope.getAllowParallelMerge())
       continue;
     auto [it, inserted] = firstOfScope.try_emplace(scope.getId(), i);
-    if (!inserted && sameKind(it->second, i))
+    if (!inserted &&
+        (sameKind(it->second, i) || getPlatformInfo(arch).mixedScopes))
       tryMerge(it->second, i);
   }
   // 4. Unscoped ops of one kind merge along data edges.
@@ -380,9 +382,11 @@ void BlockPartitioner::run(Operation *insertionPoint) {
       Operation *def = v.getDefiningOp();
       if (!def || !isTileView(def))
         return v;
+      // Copy the view's own tile source first, so that it dominates.
+      for (Value operand : def->getOperands())
+        if (Value local = localize(operand); local != operand)
+          copied.map(operand, local);
       Operation *clone = inner.clone(*def, copied);
-      for (OpOperand &operand : clone->getOpOperands())
-        operand.set(localize(operand.get()));
       copied.map(def->getResults(), clone->getResults());
       return clone->getResult(0);
     };

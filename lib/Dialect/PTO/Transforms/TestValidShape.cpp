@@ -50,6 +50,15 @@ void describe(Value v, llvm::raw_ostream &os) {
     describe(def->getOperand(1), os);
     return;
   }
+  if (auto validDim = dyn_cast<ValidDimOp>(def)) {
+    os << "valid_dim(";
+    if (Operation *source = validDim.getSource().getDefiningOp())
+      os << source->getName();
+    else
+      os << "arg" << cast<BlockArgument>(validDim.getSource()).getArgNumber();
+    os << ", " << validDim.getDim() << ')';
+    return;
+  }
   if (auto dim = dyn_cast<DimOp>(def)) {
     os << "dim(";
     Value source = dim.getSource();
@@ -80,18 +89,14 @@ struct TestValidShapePass
       for (OpResult result : op->getResults()) {
         if (!isa<TileType>(result.getType()))
           continue;
-        FailureOr<SmallVector<OpFoldResult>> valid =
+        SmallVector<OpFoldResult> valid =
             reifyValidShape(builder, op->getLoc(), result);
         InFlightDiagnostic remark = op->emitRemark();
         remark << "result #" << result.getResultNumber() << " valid shape ";
-        if (failed(valid)) {
-          remark << "unknown";
-          continue;
-        }
         std::string text;
         llvm::raw_string_ostream os(text);
         os << '[';
-        llvm::interleaveComma(*valid, os, [&](OpFoldResult ofr) {
+        llvm::interleaveComma(valid, os, [&](OpFoldResult ofr) {
           if (auto attr = dyn_cast<Attribute>(ofr))
             os << cast<IntegerAttr>(attr).getInt();
           else

@@ -43,7 +43,9 @@ def CheckSkeletonPass : Pass<"pto-check-skeleton", "::mlir::ModuleOp"> {
     related op) and says the fix:
 
     ```
-    error: [SK16-R9] pto.div computing P uses HIGH_PRECISION, ...; fix: ...
+    k.mlir:98:18: error: [SK16-R9] pto.div uses HIGH_PRECISION, which DAV_2201
+      does not support; fix: set precision = #pto.precision<INTRINSIC> ...
+    k.mlir:88:16: note: ...
     ```
 
     Rules (`SK16-SIG` first checks the §2 signature by argument name; the
@@ -76,7 +78,9 @@ def CheckSkeletonPass : Pass<"pto-check-skeleton", "::mlir::ModuleOp"> {
     the clamped vector tile and stride consistency.
 
     The pass fails if an error-severity rule fires; warnings alone do not
-    fail it. The IR is left unchanged.
+    fail it. The IR is left unchanged. It checks program-level IR; scopes
+    may be `pto.scope` regions or, after `pto-flatten-scopes`, per-op
+    `pto.scope` stamps.
 
     Invocation: `--pto-check-skeleton=sk16` (a bare word names the
     skeleton), `--pto-check-skeleton="skeleton=sk16 json=out.json"`, or
@@ -104,7 +108,7 @@ def LintPass : Pass<"pto-lint", "::mlir::ModuleOp"> {
     | LINT-MASK | error | manual masks: arith.select or scf.if producing a tile (branches on pto.is_loop_begin/is_loop_end are allowed), an elementwise op with a pto.full tile operand |
     | LINT-STATIC-LOOP | error | a loop other than pto.loop (scf.for, ...) around pto ops: statically replicated by tracing |
     | LINT-REPLICATED | warning | views of one tensor repeating each other up to constant offset shifts: a loop level written out by hand |
-    | LINT-TILE-CONFIG | error | vector ops without vec_tile, a clamped vector tile over UB, run-time tile sizes in trip counts or offset strides, offsets not advancing by the tile extent |
+    | LINT-TILE-CONFIG | error | vector ops without vec_tile (except a pto.full that only initialises loop-carried accumulators), a clamped vector tile over UB, run-time tile sizes in trip counts or offset strides, offsets not advancing by the tile extent |
     | LINT-TAIL-VALID | error (varlen) / warning | a view moving with a loop of dynamic trip count without an explicit valid extent on that dim; an error when the offset is read from a tensor (varlen) |
     | LINT-RECOMPUTED-STATS | error | amax, or sum over exp, of a matmul's scores when [M, 1] views of kernel inputs are already broadcast against them |
     | LINT-SCOPE-PURITY | error / warning | a scope mixing cube and vector ops on DAV_2201 (error; also a verifier error); a pto.reshape inside a scope (warning) |
@@ -115,6 +119,329 @@ def LintPass : Pass<"pto-lint", "::mlir::ModuleOp"> {
   let options = [
     Option<"json", "json", "std::string", /*default=*/"\"\"",
            "Also write the diagnostics as JSON to this file ('-' = stdout)">
+  ];
+}
+
+def FlattenScopesPass : Pass<"pto-flatten-scopes"> {
+  let summary = "Dissolves pto.scope regions into per-op scope stamps";
+  let description = [{
+    PyPTO stamps every op recorded under `sg_set_scope` with the scope
+    (pypto-model.md §3.14). This pass does the same: each op inside a
+    `pto.scope` region moves in front of the region and carries the
+    discardable attribute `pto.scope = #pto.scope<...>`; uses of the scope's
+    results use the yielded values. The tile-graph passes read the stamps:
+    expansion copies them onto the tile ops it creates, partitioning groups
+    by them.
+  }];
+}
+
+def ExpandTilesPass : Pass<"pto-expand-tiles"> {
+  let summary = "Expands program-level tile ops into hardware-sized tile ops";
+  let description = [{
+    Rewrites each matmul by its `cube_tile` (one `mL0 x nL0` output block per
+    piece, K stepped by `kL0` through `pto.matmul` / `pto.matmul_acc`) and each
+    vector op by its `vec_tile` (clamped to the shape; a static tail gets a
+    smaller static tile; reductions step the reduced dim and combine the
+    partial results). Every program-level intermediate tile is stored in a
+    `pto.workspace` piece by piece (`pto.assemble` at static offsets); its
+    consumers read pieces with `pto.view`s whose explicit valid extents are
+    `max(valid - offset, 0)` of the reified valid shape, so dynamic valid
+    extents flow through unchanged. A piece of a view of a GM tensor is one
+    view of that tensor (offsets composed); a piece of any other tile is a
+    view of the tile, whose valid extents the view rule derives at run time.
+    Stores (`atomic_add`, `assemble`) are split along the pieces their source
+    was computed in (so partitioning can forward them), otherwise by their
+    own `vec_tile`. A vector tile whose piece (operands + result) does not
+    fit the unified buffer is halved along its outer dims until it does.
+    Scope stamps (`pto-flatten-scopes`) are copied onto every new op.
+    Run `pto-flatten-scopes` first.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numMatmulPieces", "matmul-pieces", "Cube ops created (matmul and matmul_acc)">,
+    Statistic<"numVectorPieces", "vector-pieces", "Vector tile ops created">,
+    Statistic<"numWorkspaces", "workspaces", "Workspace tensors created">,
+    Statistic<"numRetiled", "retiled-vector-ops", "Vector ops whose tile was halved to fit UB">
+  ];
+}
+
+def PartitionPass : Pass<"pto-partition"> {
+  let summary = "Groups tile ops into cube and vector tasks";
+  let description = [{
+    Forms `pto.task` regions following PyPTO's GraphPartition semantics
+    (pypto-model.md §3.14, §8): ops of one scope id merge along data edges
+    (all of them with `allow_parallel_merge`), unscoped ops of one core kind
+    merge along data edges and are absorbed into an adjacent scope with
+    `allow_cross_scope_merge`, different scope ids never merge, cube and
+    vector ops never share a task on DAV_2201 (one MIX task on DAV_3510
+    when a scope mixes them), and no merge creates a cycle. Data edges are
+    SSA uses and workspace pieces (an `assemble` and a `view` of overlapping
+    static regions of one workspace). Views of GM are copied into every task
+    that reads them. A workspace round trip inside one task (a piece
+    assembled and read back by the same task) is forwarded and dead
+    workspaces are removed, so what remains in GM is exactly the data cube
+    and vector tasks exchange. Families are named by core kind and stage:
+    SK-16 comes out as C1, V1, C2, V2.
+  }];
+  let statistics = [
+    Statistic<"numCubeTasks", "cube-tasks", "Cube tasks formed">,
+    Statistic<"numVectorTasks", "vector-tasks", "Vector tasks formed">,
+    Statistic<"numMixTasks", "mix-tasks", "MIX tasks formed (DAV_3510)">,
+    Statistic<"numForwarded", "forwarded-pieces", "Workspace round trips forwarded inside a task">,
+    Statistic<"numWorkspacesLeft", "workspaces-left", "Workspaces left between tasks">
+  ];
+}
+
+def L1ReusePass : Pass<"pto-l1-reuse"> {
+  let summary = "Merges cube tasks that load identical GM blocks into L1 and removes the duplicate copy-ins";
+  let description = [{
+    PyPTO's L1CopyInReuseMerge, phase 1 (pypto-model.md §3.14, §11), on
+    partitioned IR (docs/TileGraph.md). A cube task's GM->L1 copy-ins are its
+    `pto.view`s of `!pto.tensor`s (kernel tensors, reshapes of them,
+    workspaces); two copy-ins are identical when source, offsets, explicit
+    valid extents and tile type are equal (index values compared by
+    structure: equal constants, equal pure expressions of equal values).
+    A copy-in's side is A when it feeds the lhs of a `matmul`/`matmul_acc`,
+    B when it feeds the rhs.
+
+    In every block, the cube tasks with copy-ins form isomorphism groups
+    (bodies equal up to offsets and valid extents: op names, attributes,
+    types, internal use-def structure), numbered 0, 1, ... in order of first
+    appearance (PyPTO's hash order). The merge count N of group k is
+    `cube_l1_reuse_setting` of the kernel's `pass_options`: key k, else key
+    -1; `(N, "left")` / `(N, "right")` restrict sharing and deduplication to
+    A-side / B-side copy-ins, `(N, "auto")` takes whichever of both sides,
+    A only or B only removes the most bytes. N = 1 leaves the group alone,
+    so `{-1 : 1}` switches the pass off.
+
+    Visiting a group's tasks in order, a task joins the earlier merge target
+    with which it shares the most copy-in bytes (at least one identical
+    copy-in on an allowed side) provided that the target holds fewer than N
+    tasks, that the merged task still fits L1 (per K step, i.e. position in a
+    matmul/matmul_acc chain, the bytes of its distinct copy-ins plus those
+    feeding no matmul stay within the architecture's L1, Platform.h), that
+    the two touch no common GM region with one of them writing, and that one
+    of them can move to the other: the merged task takes the task's position
+    if no op between them conflicts with the target (reads what it writes,
+    or writes what it reads or writes), else the target's position if no op
+    between conflicts with the task and the task uses no value defined after
+    the target. GM regions are compared by tensor and static or `base + c`
+    offsets; anything unknown conflicts. The merged body is the members'
+    bodies in program order; then each duplicate copy-in is replaced by the
+    first identical one and index arithmetic left unused is erased.
+
+    Without a value for the group (no setting, or a setting without key k
+    and -1) the choice is automatic and cost-driven: every N from 2 to
+    floor(group size / cube cores) (no merged task larger than one core's
+    share of the group) is simulated with the same greedy rule, merging only
+    while the group keeps at least min(group size, 2 x cube cores) tasks
+    (two per core, so that loads overlap compute; like PyPTO's
+    floor(size / (2 x AIC cores)), groups of at most 2 x cube cores are not
+    merged), with both sides, A only and B only shared, and the plan removing
+    the most copy-in bytes wins (the smallest N, then that order, on ties).
+
+    Statistics count GM->L1 bytes (static tile bytes of the copy-ins of all
+    cube tasks, per block instance) before and after, merged tasks and
+    removed copy-ins (`-mlir-pass-statistics` shows them when LLVM is built
+    with statistics; Debian's release LLVM is not). With `report=true` each kernel gets a remark
+    `GM->L1 bytes per block instance: before X, after Y (saved Z%)` and each
+    group one with its merge count and result. IR without cube tasks is left
+    unchanged.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit remarks: GM->L1 bytes per kernel and the merge of each group">
+  ];
+  let statistics = [
+    Statistic<"numBytesBefore", "gm-to-l1-bytes-before", "GM->L1 copy-in bytes of cube tasks before the pass (per block instance)">,
+    Statistic<"numBytesAfter", "gm-to-l1-bytes-after", "GM->L1 copy-in bytes of cube tasks after the pass (per block instance)">,
+    Statistic<"numTasksMerged", "tasks-merged", "Cube tasks merged into another task">,
+    Statistic<"numLoadsRemoved", "loads-removed", "Duplicate GM->L1 copy-ins removed">
+  ];
+}
+
+def OutlinePass : Pass<"pto-outline", "::mlir::ModuleOp"> {
+  let summary = "Outlines tasks into leaf functions and runs of tasks into root functions";
+  let description = [{
+    Input: partitioned IR (`docs/TileGraph.md`, "After `pto-partition`").
+    Output: the execute-graph level ("After `pto-outline`").
+
+    **Leaves.** Every `pto.task` becomes a leaf
+    `func.func private @<kernel>_leaf_<family>_<n>(...) attributes
+    {pto.leaf = #pto.core<...>, pto.family = "..."}` whose body is the
+    task body. The values the task captures become the arguments, in order
+    of first use (pre-order walk of the body); captured constants are cloned
+    into the leaf instead. Isomorphic tasks share one leaf: two tasks are
+    isomorphic when they have the same core kind and family and their leaf
+    bodies are structurally equal (`OperationEquivalence`, locations
+    ignored) once captured values are renamed to argument positions.
+    Candidates are bucketed by a structural hash first. Leaves of a
+    non-default architecture carry `pto.arch`.
+
+    **Roots.** Each maximal run of tasks in a block (kernel body, `pto.loop`
+    body, `scf.if` branch; index arithmetic, `pto.dim`, `pto.reshape` and
+    `pto.workspace` between tasks do not end a run and are moved above it)
+    becomes a root `func.func private @<kernel>_root_<loop>[_<n>](...)
+    attributes {pto.root}`, `<loop>` being the enclosing `pto.loop`'s name
+    (`main` outside loops). Its body allocates the run's workspaces and
+    issues one `pto.launch` per task, in task order, then returns. The run is
+    replaced by `pto.root_call @root(args)`; the arguments are the values the
+    tasks capture (first use order), minus constants and moved workspaces.
+
+    **Workspaces.** A `pto.workspace` in the run's block whose uses all lie
+    in tasks of that run moves into the root (one copy per root instance).
+    Any other workspace (used by tasks of several roots, like a hoisted
+    `Dvec`, used outside tasks, or defined in an outer block) stays in the
+    control program and is passed to the roots that use it.
+
+    **Dependencies.** `pto.launch ... after [...]` lists the launches each
+    one must wait for, transitively reduced. Launch B depends on an earlier
+    launch A when they access overlapping GM regions and one of them writes:
+    read after write, write after read or write, and readers after
+    `atomic_add` writers (and atomic writers after readers); atomic writers
+    do not depend on each other (atomics commute). Regions are exact for
+    accesses of the same tensor value at static offsets (workspace pieces);
+    any access of the same tensor with a dynamic offset, through a
+    different reshape, or a scalar `pto.read`, overlaps conservatively.
+
+    The control program (loops, index arithmetic, scalar reads, root calls,
+    shared workspaces) stays explicit in the kernel. Tasks that yield values
+    are rejected (tasks communicate through GM). `report` emits a remark per
+    kernel with the counts.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark per kernel: tasks, leaves after deduplication, roots, workspace placement">
+  ];
+  let statistics = [
+    Statistic<"numTasks", "tasks", "Tasks outlined">,
+    Statistic<"numLeaves", "leaves", "Leaf functions after deduplication">,
+    Statistic<"numRoots", "roots", "Root functions">,
+    Statistic<"numRootWorkspaces", "root-workspaces", "Workspaces moved into roots">,
+    Statistic<"numSharedWorkspaces", "shared-workspaces", "Workspaces left in the control program">
+  ];
+}
+
+def PlanStitchPass : Pass<"pto-plan-stitch", "::mlir::ModuleOp"> {
+  let summary = "Plans how many root instances one device task stitches";
+  let description = [{
+    Input: outlined IR (`pto-outline`). For every `pto.root_call` attaches
+    `stitch = #pto.stitch_plan<depth = D, workspace_bytes = W, launches = L,
+    mode = "memory"|"count">` (pypto-model.md §4, §13.2):
+
+    - `W`: the GM workspace one root instance needs: every `pto.workspace`
+      allocated in the root (and in the leaves it launches, once per launch),
+      each rounded up to 32 KiB;
+    - `L`: the `pto.launch`es (call tasks) of one instance;
+    - **memory mode** when `max_workspace_kb` is set (non-zero) and above the
+      kernel's minimum runnable workspace
+      `P * (F + max over root calls of W)` (`P` = `device_sched_parallelism`,
+      default 1; `F` = the 32 KiB-aligned workspaces of the control program,
+      shared by all instances): `D` is the largest depth whose workspace fits,
+      `floor((max_workspace_kb * 1024 - P * F) / (P * W))` (1024 when
+      `W = 0`); `stitch_function_max_num` no longer limits it;
+    - **count mode** otherwise: `D = stitch_function_max_num` (default 128),
+      or the hard cap alone inside a `parallel` `pto.loop`;
+    - in both modes `D <= 1024` (hard cap) and `D * L <= 60000` (call tasks
+      per device task), and `D >= 1`.
+
+    A `max_workspace_kb` at or below the minimum is an error that states the
+    minimum and the fix (§4: "Values <= the minimum produce an error").
+
+    **`ready_on_host_tensors`.** Every scalar `pto.read` of the control
+    program (outside leaves and tasks) whose tensor is, through in-place
+    reshapes, a kernel argument listed in `ready_on_host_tensors` gets the
+    unit attribute `pto.host_ready`: the control AICPU may read it before the
+    AI cores start. Any other read loses the attribute (it waits for
+    `WaitAicoreStart`).
+
+    `report` emits remarks: per root call its numbers, per kernel the minimum
+    workspace and the `max_workspace_kb` that would give the count-mode depth
+    (the suggested value), per control-program read whether it is host-ready.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit remarks with the workspace per root instance, launches and stitch depth">
+  ];
+  let statistics = [
+    Statistic<"numRootCalls", "root-calls", "Root calls planned">,
+    Statistic<"numMemoryMode", "memory-mode", "Root calls stitched by max_workspace_kb">,
+    Statistic<"numHostReady", "host-ready-reads", "Control-program reads marked pto.host_ready">
+  ];
+}
+
+def HoistInvariantsPass : Pass<"pto-hoist-invariants"> {
+  let summary = "Hoists loop-invariant ops out of pto.loop bodies";
+  let description = [{
+    Program level, after `pto-flatten-scopes` (docs/TileGraph.md). Moves an
+    op from a `pto.loop` body to just before the loop when:
+
+    1. every operand is defined outside the loop (ops hoisted earlier
+       count as outside); ops with regions, terminators and ops without
+       results stay, and nothing leaves a nested region: a `pto.scope` still
+       present keeps its ops (run `pto-flatten-scopes` first);
+    2. it is free of memory effects (tile compute ops, arith, `pto.dim`,
+       `pto.reshape`, views of tiles), or it reads GM (`pto.view` of a
+       tensor, `pto.read`) and nothing nested in the loop writes that
+       tensor. Tensors alias when they trace back, through in-place
+       reshapes, to the same kernel argument or `pto.workspace`; writers are
+       `atomic_add` / `assemble` destinations and ops whose effects write;
+       an op with unknown effects (`pto.launch`, `pto.root_call`) or a write
+       to untraceable storage clobbers every tensor;
+    3. zero-trip loops: a hoisted op runs once even when the loop runs zero
+       times. Speculatable effect-free ops (`Pure` tile ops, `pto.dim`,
+       arith except divisions by a value not known to be non-zero) always
+       move. Ops that can fault at run time (GM reads, views, in-place
+       reshapes, such divisions) move only out of loops that provably run
+       (constant bounds, lb < ub), except that with `speculate-reads`
+       (default) views, reads and reshapes move out of any loop: pto-run
+       faults on a view only for a negative offset or an explicit valid
+       extent reaching past its parent, and an invariant view's offsets and
+       extents come from enclosing loops, in range whenever those bodies run
+       (SK-16: `do_i`/`o_i` at `s1_off` with `a_s1` rows, whatever s2; a
+       batch with s2 = 0 reads them once and drops them).
+
+    Loops are processed inner first, to a fixpoint, so an op can leave
+    several nested loops. SK-16's `Dvec = sum(cast(o_i) * cast(do_i))` chain
+    (with its views and offset arithmetic) leaves `LOOP_s2_dq` and stays in
+    `LOOP_s1_dq`, whose index its views depend on (sk16.md §8.4): per
+    (b, n, s1 tile) it runs once instead of `s2_loop` times, bitwise
+    identical. Hoisted ops keep their attributes, the `pto.scope` stamp
+    included (they form their own scope group in the outer body). With
+    `report=true` every hoisted op gets a remark naming the loops it left,
+    innermost first: `hoisted out of pto.loop "LOOP_s2_dq"`.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark at every hoisted op naming the loops it left">,
+    Option<"speculateReads", "speculate-reads", "bool", /*default=*/"true",
+           "Hoist GM reads, views and reshapes out of loops that may run zero times">
+  ];
+  let statistics = [
+    Statistic<"numOpsHoisted", "ops-hoisted", "Ops moved out of at least one pto.loop">,
+    Statistic<"numLoopExits", "loop-exits", "Loops left, summed over the hoisted ops">
+  ];
+}
+
+def ReportPass : Pass<"pto-report", "::mlir::ModuleOp"> {
+  let summary = "Prints the numbers of an outlined tile graph";
+  let description = [{
+    Read-only. For each `pto.kernel` after `pto-outline` (and
+    `pto-plan-stitch`), per root function (one loop-body instance): launches
+    per task family, workspace tensors and bytes per instance, the stitch
+    plan, GM traffic of one instance (kernel tensors read and written,
+    workspace written and read), GM->L1 copy-in bytes of its cube tasks, and
+    the Q·Kᵀ products per block pair (output elements of matmul pieces whose
+    operands are views of the kernel arguments `q` and `k`, over the
+    elements of one score block; must be 1 for single-pass SK-16). Then the
+    number of leaves for all launches. Byte counts use static tile sizes:
+    exact for full blocks, upper bounds for tails. Written to stdout or to
+    `output`.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the report ('-' = stdout)">
   ];
 }
 

@@ -1,0 +1,126 @@
+"""Data types, enums and the ``Tensor`` parameter annotation (PyPTO names)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DataType:
+    """A PyPTO dtype (``DT_BF16``) and its MLIR element type (``bf16``)."""
+
+    name: str          # DT_BF16
+    mlir: str          # bf16
+    itemsize: int
+    is_float: bool
+    numpy: str | None  # how NumPy holds it for the interpreter ("<u2" for bf16)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+DT_BF16 = DataType("DT_BF16", "bf16", 2, True, "<u2")
+DT_FP16 = DataType("DT_FP16", "f16", 2, True, "<f2")
+DT_FP32 = DataType("DT_FP32", "f32", 4, True, "<f4")
+DT_INT8 = DataType("DT_INT8", "i8", 1, False, "|i1")
+DT_INT16 = DataType("DT_INT16", "i16", 2, False, "<i2")
+DT_INT32 = DataType("DT_INT32", "i32", 4, False, "<i4")
+DT_INT64 = DataType("DT_INT64", "i64", 8, False, "<i8")
+DT_FP8E4M3 = DataType("DT_FP8E4M3", "f8E4M3FN", 1, True, None)
+DT_FP8E5M2 = DataType("DT_FP8E5M2", "f8E5M2", 1, True, None)
+
+ALL_DTYPES = (DT_BF16, DT_FP16, DT_FP32, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
+              DT_FP8E4M3, DT_FP8E5M2)
+
+
+class _Dynamic:
+    """``pypto.DYN``: a dimension known only at run time."""
+
+    def __repr__(self) -> str:
+        return "DYN"
+
+
+DYN = DYNAMIC = _Dynamic()
+
+
+class PrecisionType(enum.Enum):
+    INTRINSIC = "INTRINSIC"
+    HIGH_PRECISION = "HIGH_PRECISION"
+
+
+class CastMode(enum.Enum):
+    CAST_NONE = "NONE"
+    CAST_RINT = "RINT"
+    CAST_ROUND = "ROUND"
+    CAST_FLOOR = "FLOOR"
+    CAST_CEIL = "CEIL"
+    CAST_TRUNC = "TRUNC"
+    CAST_ODD = "ODD"
+
+
+class SaturationMode(enum.Enum):
+    OFF = "OFF"
+    ON = "ON"
+
+
+def default_cast_mode(src: DataType, dst: DataType, arch: str) -> CastMode:
+    """The mode ``CAST_NONE`` stands for on this dtype pair (the table of
+    pypto-model.md §3.10, as the dialect's verifier has it): explicit in the
+    traced IR so readers see the rounding; CAST_NONE for exact widenings and
+    for pairs the verifier rejects."""
+    f32, bf16, f16 = DT_FP32, DT_BF16, DT_FP16
+    ints = {DT_INT16, DT_INT32, DT_INT64}
+    if src in (bf16, f16) and dst == f32:
+        return CastMode.CAST_NONE
+    if src == f32 and dst in (bf16, f16, f32):
+        return CastMode.CAST_RINT
+    if (src == f32 and dst in ints) or (src == f16 and dst in {DT_INT8, DT_INT16, DT_INT32}) \
+            or (src == bf16 and dst == DT_INT32):
+        return CastMode.CAST_TRUNC
+    if src in ints and dst == f32:
+        return CastMode.CAST_RINT
+    if arch == "DAV_3510":
+        if (src == bf16 and dst == f16) or (src == f32 and dst in (DT_FP8E4M3, DT_FP8E5M2)):
+            return CastMode.CAST_RINT
+    return CastMode.CAST_NONE
+
+
+class Tensor:
+    """The annotation of a kernel's tensor parameter:
+    ``pypto.Tensor([pypto.DYN, ...], pypto.DT_BF16)``.
+
+    Each dim is an int (static), ``DYN`` (dynamic: a change does not
+    recompile) or a trailing ``...`` (every remaining dim static, taken from
+    the tensor the kernel is traced with). ``cumulative=True`` (a pto-mlir
+    extension) marks 1-D integer tensors of cumulative varlen offsets (start
+    at 0, never decrease; ``pto.cumulative``, checked by the interpreter).
+    """
+
+    def __init__(self, shape, dtype: DataType, format=None, *, cumulative: bool = False):
+        if not isinstance(dtype, DataType):
+            raise TypeError(f"Tensor(shape, dtype): dtype must be a pypto dtype such as "
+                            f"DT_BF16, got {dtype!r}")
+        if format not in (None, "TILEOP_ND"):
+            raise TypeError(f"Tensor(..., format={format!r}): only the ND format "
+                            f"(TILEOP_ND) is modelled by the pto dialect")
+        dims = list(shape)
+        for i, d in enumerate(dims):
+            ok = d is DYN or d is Ellipsis or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
+            if not ok:
+                raise TypeError(f"Tensor shape entry {i} is {d!r}: use an int >= 0, "
+                                f"pypto.DYN or a trailing ...")
+            if d is Ellipsis and i != len(dims) - 1:
+                raise TypeError("Tensor shape: '...' must be the last entry")
+        self.shape = tuple(dims)
+        self.dtype = dtype
+        self.cumulative = cumulative
+
+    def __class_getitem__(cls, item):
+        shape, dtype = item
+        return cls(shape, dtype)
+
+    def __repr__(self) -> str:
+        dims = ", ".join("..." if d is Ellipsis else repr(d) for d in self.shape)
+        extra = ", cumulative=True" if self.cumulative else ""
+        return f"Tensor([{dims}], {self.dtype!r}{extra})"

@@ -1,0 +1,307 @@
+"""The traced program: a small op tree printed as ``pto`` dialect text.
+
+The tracer builds ``Op``/``Block``/``Value`` objects (one op per PyPTO call,
+each with the Python location it came from) and prints them in the dialect's
+custom syntax with ``loc("file.py":line:col)`` on every op, so MLIR's
+verifier, the checkers and the interpreter report the user's Python line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def mlir(self) -> str:
+        escaped = self.file.replace("\\", "\\\\").replace('"', '\\"')
+        return f'loc("{escaped}":{self.line}:{self.column})'
+
+
+class Value:
+    """An SSA value: an op result or a block argument."""
+
+    __slots__ = ("type", "hint", "op", "block", "scope", "user_named")
+
+    def __init__(self, type: str, hint: str, op: "Op | None" = None,
+                 block: "Block | None" = None):
+        self.type = type
+        self.hint = hint
+        self.op = op          # defining op (None for block arguments)
+        self.block = block    # block holding the definition
+        self.scope = None     # the pto.scope op whose body defines it
+        self.user_named = False  # hint taken from the Python variable holding it
+
+    def __repr__(self) -> str:
+        return f"<Value {self.hint}: {self.type}>"
+
+
+class Block:
+    """A region's single block. ``memo`` caches materialised scalar
+    expressions (key -> Value) defined in this block."""
+
+    __slots__ = ("ops", "args", "parent_op", "memo")
+
+    def __init__(self, parent_op: "Op | None" = None):
+        self.ops: list = []
+        self.args: list = []
+        self.parent_op = parent_op
+        self.memo: dict = {}
+
+    @property
+    def parent_block(self) -> "Block | None":
+        return self.parent_op.block if self.parent_op is not None else None
+
+    def is_ancestor_of(self, other: "Block") -> bool:
+        """True if ``other`` is this block or nested in it."""
+        block = other
+        while block is not None:
+            if block is self:
+                return True
+            block = block.parent_block
+        return False
+
+
+class Op:
+    """One operation. ``fields`` holds operands and attributes by name; the
+    printer of ``kind`` knows the syntax. Mixed static/dynamic lists hold ints
+    and ``Value``s."""
+
+    __slots__ = ("kind", "fields", "results", "body", "loc", "block", "scope_results")
+
+    def __init__(self, kind: str, fields: dict, result_types=(), result_hint: str = "",
+                 loc: Location | None = None, has_body: bool = False):
+        self.kind = kind
+        self.fields = fields
+        self.results = [Value(t, result_hint, op=self) for t in result_types]
+        self.body = Block(self) if has_body else None
+        self.loc = loc
+        self.block = None
+        self.scope_results: list = []   # pto.scope: the inner values used after it
+
+    @property
+    def result(self) -> Value:
+        return self.results[0]
+
+    def operand_values(self):
+        def walk(x):
+            if isinstance(x, Value):
+                yield x
+            elif isinstance(x, (list, tuple)):
+                for y in x:
+                    yield from walk(y)
+        for value in self.fields.values():
+            yield from walk(value)
+
+
+def insert_op(block: Block, op: Op, index: int | None = None) -> Op:
+    op.block = block
+    if index is None:
+        block.ops.append(op)
+    else:
+        block.ops.insert(index, op)
+    for r in op.results:
+        r.block = block
+        if block.parent_op is not None and block.parent_op.kind == "pto.scope":
+            r.scope = block.parent_op
+    return op
+
+
+def walk_ops(block: Block):
+    for op in block.ops:
+        yield op
+        if op.body is not None:
+            yield from walk_ops(op.body)
+
+
+def resolve_scope_results(kernel_body: Block) -> None:
+    """Makes every value computed in a pto.scope and used after it a result of
+    the scope (in order of first use), as ``sg_set_scope`` regions require."""
+    for op in walk_ops(kernel_body):
+        for value in op.operand_values():
+            scope = value.scope
+            if scope is None or op.block is scope.body:
+                continue
+            if value not in scope.scope_results:
+                scope.scope_results.append(value)
+
+
+# ----------------------------------------------------------------------------
+# Printing
+# ----------------------------------------------------------------------------
+
+_NAME_RE = re.compile(r"[^A-Za-z0-9_$.]")
+
+
+class Printer:
+    def __init__(self, arg_names=(), idx_names=()):
+        """Kernel argument names and loop index names are reserved: other
+        values never print under them."""
+        self.arg_names = set(arg_names)
+        self.names: dict = {}          # Value -> "%name"
+        self.scope_names: dict = {}    # (scope op, Value) -> "%name"
+        self.used: set = set(arg_names) | set(idx_names)
+        self.lines: list = []
+
+    def fresh(self, hint: str) -> str:
+        base = _NAME_RE.sub("_", hint or "v") or "v"
+        if base[0].isdigit():
+            base = "v" + base
+        name, n = base, 0
+        while name in self.used:
+            n += 1
+            name = f"{base}_{n}"
+        self.used.add(name)
+        return "%" + name
+
+    def define(self, value: Value, hint: str | None = None) -> str:
+        name = self.fresh(hint if hint is not None else value.hint)
+        self.names[value] = name
+        return name
+
+    def use(self, value: Value, user_block: Block) -> str:
+        scope = value.scope
+        if scope is not None and user_block is not scope.body:
+            return self.scope_names[(scope, value)]
+        return self.names[value]
+
+    def emit(self, depth: int, text: str) -> None:
+        self.lines.append("  " * depth + text)
+
+    # -- pieces -----------------------------------------------------------------
+
+    def mixed(self, items, block: Block) -> str:
+        return "[" + ", ".join(str(x) if isinstance(x, int) else self.use(x, block)
+                               for x in items) + "]"
+
+    @staticmethod
+    def attr_dict(attrs: list) -> str:
+        return (" {" + ", ".join(attrs) + "}") if attrs else ""
+
+    # -- ops ----------------------------------------------------------------------
+
+    def print_block(self, block: Block, depth: int) -> None:
+        for op in block.ops:
+            self.print_op(op, depth)
+
+    def print_op(self, op: Op, depth: int) -> None:
+        f, b, loc = op.fields, op.block, (" " + op.loc.mlir() if op.loc else "")
+        kind = op.kind
+        if kind == "arith.constant":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = arith.constant {f['value']} : {op.result.type}{loc}")
+        elif kind.startswith("arith."):
+            res = self.define(op.result)
+            lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
+            self.emit(depth, f"{res} = {kind} {lhs}, {rhs} : index{loc}")
+        elif kind == "pto.dim":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = pto.dim {self.use(f['source'], b)}, {f['dim']} : "
+                             f"{f['source'].type}{loc}")
+        elif kind == "pto.read":
+            res = self.define(op.result)
+            idx = ", ".join(self.use(i, b) for i in f["indices"])
+            self.emit(depth, f"{res} = pto.read {self.use(f['tensor'], b)}[{idx}] : "
+                             f"{f['tensor'].type}{loc}")
+        elif kind == "pto.reshape":
+            res = self.define(op.result)
+            inplace = " inplace" if f["inplace"] else ""
+            self.emit(depth, f"{res} = pto.reshape {self.use(f['source'], b)} "
+                             f"{self.mixed(f['shape'], b)}{inplace} : {f['source'].type} -> "
+                             f"{op.result.type}{loc}")
+        elif kind == "pto.view":
+            res = self.define(op.result)
+            valid = (f" valid {self.mixed(f['valid'], b)}" if f["valid"] is not None else "")
+            self.emit(depth, f"{res} = pto.view {self.use(f['source'], b)}"
+                             f"{self.mixed(f['offsets'], b)}{valid} : {f['source'].type} -> "
+                             f"{op.result.type}{loc}")
+        elif kind == "pto.matmul":
+            res = self.define(op.result)
+            attrs = [a for a in ("a_trans", "b_trans") if f[a]] + [f"cube_tile = {f['cube_tile']}"]
+            self.emit(depth, f"{res} = pto.matmul {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
+                             f"{self.attr_dict(attrs)} : {f['lhs'].type}, {f['rhs'].type} -> "
+                             f"{op.result.type}{loc}")
+        elif kind in ("pto.add", "pto.sub", "pto.mul", "pto.div", "pto.max", "pto.min"):
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = {kind} {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
+                             f"{self.attr_dict(f['attrs'])} : {f['lhs'].type}, {f['rhs'].type} -> "
+                             f"{op.result.type}{loc}")
+        elif kind in ("pto.exp", "pto.neg", "pto.abs", "pto.sqrt", "pto.rsqrt",
+                      "pto.reciprocal", "pto.cast"):
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)}"
+                             f"{self.attr_dict(f['attrs'])} : {f['input'].type} -> "
+                             f"{op.result.type}{loc}")
+        elif kind in ("pto.sum", "pto.amax"):
+            res = self.define(op.result)
+            keep = " keepdim" if f["keepdim"] else ""
+            self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)} dim = {f['dim']}{keep}"
+                             f"{self.attr_dict(f['attrs'])} : {f['input'].type} -> "
+                             f"{op.result.type}{loc}")
+        elif kind == "pto.full":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = pto.full {f['value']}{self.attr_dict(f['attrs'])} : "
+                             f"{op.result.type}{loc}")
+        elif kind in ("pto.atomic_add", "pto.assemble"):
+            self.emit(depth, f"{kind} {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
+                             f"{self.mixed(f['offsets'], b)}{self.attr_dict(f['attrs'])} : "
+                             f"{f['src'].type}, {f['dst'].type}{loc}")
+        elif kind == "pto.loop":
+            self.print_loop(op, depth, loc)
+        elif kind == "pto.scope":
+            self.print_scope(op, depth, loc)
+        else:  # pragma: no cover - every kind the tracer creates is above
+            raise AssertionError(f"no printer for {kind}")
+
+    def print_loop(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        iv = op.body.args[0]
+        attrs = []
+        idx_name = f["idx_name"]
+        # The index prints under its idx_name (the parser takes it from
+        # there) unless a kernel argument has that name.
+        if idx_name in self.arg_names:
+            self.define(iv, idx_name)
+            attrs.append(f'idx_name = "{idx_name}"')
+        else:
+            self.names[iv] = "%" + idx_name
+        if f["unroll_list"]:
+            attrs.append("unroll_list = array<i64: " + ", ".join(map(str, f["unroll_list"])) + ">")
+        if f["submit_before_loop"]:
+            attrs.append("submit_before_loop")
+        if f["parallel"]:
+            attrs.append("parallel")
+        attr_text = (" attributes {" + ", ".join(attrs) + "}") if attrs else ""
+        name_text = f["name"].replace("\\", "\\\\").replace('"', '\\"')
+        self.emit(depth, f'pto.loop "{name_text}" {self.names[iv]} = {self.use(f["lb"], b)} to '
+                         f'{self.use(f["ub"], b)} step {self.use(f["step"], b)}{attr_text} {{')
+        self.print_block(op.body, depth + 1)
+        self.emit(depth, "}" + loc)
+
+    def print_scope(self, op: Op, depth: int, loc: str) -> None:
+        f = op.fields
+        results = op.scope_results
+        attr = f["attr"]
+        if results:
+            names = []
+            for v in results:
+                name = self.fresh(v.hint)
+                self.scope_names[(op, v)] = name
+                names.append(name)
+            types = ", ".join(v.type for v in results)
+            self.emit(depth, f"{', '.join(names)} = pto.scope {attr} -> ({types}) {{")
+        else:
+            self.emit(depth, f"pto.scope {attr} {{")
+        self.print_block(op.body, depth + 1)
+        if results:
+            self.emit(depth + 1, "pto.yield " + ", ".join(self.names[v] for v in results)
+                      + " : " + ", ".join(v.type for v in results))
+        self.emit(depth, "}" + loc)

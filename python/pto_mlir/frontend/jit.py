@@ -1,0 +1,376 @@
+"""``@pypto.jit``: a kernel traced to ``pto`` IR and run in-process."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import os
+import textwrap
+import weakref
+
+from . import dtypes as dt
+from .errors import TraceError
+from .graph import Location, Printer, Value, resolve_scope_results
+from .tracer import TensorHandle, Tracer, _state, tensor_type
+
+_RUNTIME_OPTIONS = ("stitch_function_max_num", "device_sched_mode", "ready_on_host_tensors",
+                    "max_workspace_kb", "device_sched_parallelism")
+_PASS_OPTIONS = ("vec_nbuffer_setting", "cube_l1_reuse_setting", "cube_nbuffer_setting")
+_ARCHES = ("DAV_2201", "DAV_3510")
+
+
+class platform:
+    """``pypto.platform.npuarch``: the architecture being traced for
+    (``trace(..., arch=...)``, default DAV_2201); readable in kernels to
+    specialise them like PyPTO's ``if pypto.platform.npuarch == ...``."""
+
+    npuarch = "DAV_2201"
+
+
+def merge_setting_text(key: str, value) -> str:
+    if not isinstance(value, dict):
+        raise TraceError(f"pass option {key} must be a dict {{group: count}}, got {value!r}")
+    entries = []
+    for group, count in value.items():
+        if isinstance(group, bool) or not isinstance(group, int):
+            raise TraceError(f"pass option {key}: key {group!r} is not an int; string keys "
+                             f"(\"DEFAULT\", func keys, semantic labels) are not modelled, use "
+                             f"-1 for the default and k >= 0 for hash-order group k")
+        if isinstance(count, tuple) and len(count) == 2 and isinstance(count[0], int) \
+                and count[1] in ("left", "right", "auto"):
+            entries.append(f'{group} : ({count[0]}, "{count[1]}")')
+        elif isinstance(count, int) and not isinstance(count, bool):
+            entries.append(f"{group} : {count}")
+        else:
+            raise TraceError(f"pass option {key}: value {count!r} for key {group} must be an "
+                             f"int or (int, \"left\"|\"right\"|\"auto\")")
+    return "{" + ", ".join(entries) + "}"
+
+
+def _runtime_options_text(options: dict, tensor_names) -> str:
+    fields = []
+    for key in _RUNTIME_OPTIONS:
+        if key not in options:
+            continue
+        value = options[key]
+        if key == "ready_on_host_tensors":
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise TraceError("runtime option ready_on_host_tensors must list tensor "
+                                 "parameter names")
+            unknown = [v for v in value if v not in tensor_names]
+            if unknown:
+                raise TraceError(f"runtime option ready_on_host_tensors names {unknown}, which "
+                                 f"are not tensor parameters ({', '.join(tensor_names)})")
+            fields.append(f"{key} = [" + ", ".join(f'"{v}"' for v in value) + "]")
+        else:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TraceError(f"runtime option {key} must be an int, got {value!r}")
+            fields.append(f"{key} = {value}")
+    return "#pto.runtime_options<" + ", ".join(fields) + ">"
+
+
+def _check_option_keys(group: str, options, allowed, location) -> dict:
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise TraceError(f"@jit({group}=...) must be a dict, got {type(options).__name__}",
+                         location)
+    unknown = [k for k in options if k not in allowed]
+    if unknown:
+        raise TraceError(f"@jit({group}=...): {', '.join(map(repr, unknown))} "
+                         f"{'is' if len(unknown) == 1 else 'are'} not modelled by the pto "
+                         f"dialect (supported: {', '.join(allowed)})", location)
+    return dict(options)
+
+
+def _parameter_locations(fn) -> dict:
+    """file:line:col of each parameter in the function's source."""
+    code = fn.__code__
+    default = Location(code.co_filename, code.co_firstlineno, 1)
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        return {}
+    source = "".join(lines)
+    dedented = textwrap.dedent(source)
+    indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+    try:
+        tree = ast.parse(dedented)
+    except SyntaxError:
+        return {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
+            result = {"__def__": Location(code.co_filename, first + node.lineno - 1,
+                                          node.col_offset + indent + 1)}
+            for arg in node.args.args + node.args.kwonlyargs:
+                result[arg.arg] = Location(code.co_filename, first + arg.lineno - 1,
+                                           arg.col_offset + indent + 1)
+            return result
+    return {"__def__": default}
+
+
+class TracedKernel:
+    """One trace of a ``@jit`` kernel: its ``pto`` IR text (``.mlir``, with
+    Python locations) and, through the bindings, the parsed module."""
+
+    def __init__(self, name: str, mlir: str, arch: str, tensor_params: list):
+        self.name = name
+        self.mlir = mlir
+        self.arch = arch
+        self.tensor_params = tensor_params
+        self._modules = weakref.WeakKeyDictionary()   # Context -> Module
+
+    def __str__(self) -> str:
+        return self.mlir
+
+    def module(self, context=None):
+        """The parsed, verified module (``pto_mlir.ir.Module``); verifier
+        errors raise ``pto_mlir.ir.DiagnosticError`` located at the Python
+        lines."""
+        from .. import ir
+        context = context or ir.default_context()
+        if context not in self._modules:
+            self._modules[context] = ir.Module.parse(self.mlir, f"<traced {self.name}>",
+                                                     context)
+        return self._modules[context]
+
+    def run(self, *args, shuffle_atomics=None, **kwargs):
+        """Runs the kernel in the reference interpreter on NumPy arrays (by
+        position or name); written arguments are updated in place."""
+        inputs = dict(zip(self.tensor_params, args))
+        inputs.update(kwargs)
+        return self.module().run(inputs, shuffle_atomics=shuffle_atomics)
+
+
+class JitFunction:
+    """A kernel decorated with ``@pypto.jit``."""
+
+    def __init__(self, fn, runtime_options=None, pass_options=None, host_options=None,
+                 codegen_options=None, verify_options=None, debug_options=None):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self._locations = _parameter_locations(fn)
+        location = self._locations.get("__def__")
+        self.runtime_options = _check_option_keys("runtime_options", runtime_options,
+                                                  _RUNTIME_OPTIONS, location)
+        self.pass_options = _check_option_keys("pass_options", pass_options, _PASS_OPTIONS,
+                                               location)
+        for group, value in (("host_options", host_options), ("codegen_options", codegen_options),
+                             ("verify_options", verify_options), ("debug_options", debug_options)):
+            if value:
+                raise TraceError(f"@jit({group}=...) is not modelled by the pto dialect", location)
+        try:
+            annotations = inspect.get_annotations(fn, eval_str=True)
+        except Exception as error:  # noqa: BLE001 - report any evaluation failure
+            raise TraceError(f"cannot evaluate the parameter annotations of "
+                             f"{fn.__name__}: {error}", location) from error
+        self.signature = inspect.signature(fn)
+        self.tensor_params = [name for name in self.signature.parameters
+                              if isinstance(annotations.get(name), dt.Tensor)]
+        self.annotations = annotations
+        self._cache = {}
+
+    # -- tracing --------------------------------------------------------------------
+
+    def _tensor_shape(self, name: str, ann: dt.Tensor, given) -> tuple:
+        location = self._locations.get(name)
+        if given is None:
+            if Ellipsis in ann.shape:
+                raise TraceError(f"tensor parameter '{name}' is annotated {ann!r}: give its "
+                                 f"shape (or an array) when tracing", location)
+            return tuple(None if d is dt.DYN else d for d in ann.shape)
+        if hasattr(given, "shape") and hasattr(given, "dtype"):
+            actual = tuple(int(d) for d in given.shape)
+            self._check_array_dtype(name, ann, given, location)
+        else:
+            try:
+                actual = tuple(given)
+            except TypeError:
+                raise TraceError(f"tensor parameter '{name}': give an array or a shape "
+                                 f"tuple, got {type(given).__name__}", location) from None
+        dims = list(ann.shape)
+        if dims and dims[-1] is Ellipsis:
+            prefix = dims[:-1]
+            if len(actual) < len(prefix):
+                raise TraceError(f"tensor parameter '{name}' is annotated {ann!r} but given "
+                                 f"rank {len(actual)}", location)
+            dims = prefix + [None] * (len(actual) - len(prefix))
+        elif len(actual) != len(dims):
+            raise TraceError(f"tensor parameter '{name}' is annotated {ann!r} (rank "
+                             f"{len(dims)}) but given rank {len(actual)}", location)
+        shape = []
+        for i, (d, a) in enumerate(zip(dims, actual)):
+            if d is dt.DYN:
+                shape.append(None)
+                continue
+            static = a if d is None else d
+            if a is dt.DYN or a is None or (isinstance(a, int) and a < 0):
+                if d is None:
+                    raise TraceError(f"tensor parameter '{name}': dim {i} is static "
+                                     f"(annotation {ann!r}) but given as dynamic", location)
+                static = d
+            elif d is not None and a != d:
+                raise TraceError(f"tensor parameter '{name}': dim {i} is {d} in the "
+                                 f"annotation but {a} in the given shape", location)
+            shape.append(int(static))
+        return tuple(shape)
+
+    @staticmethod
+    def _check_array_dtype(name, ann, array, location):
+        import numpy as np
+        if ann.dtype.numpy is None:
+            return
+        want = np.dtype(ann.dtype.numpy)
+        if np.dtype(array.dtype) != want:
+            hint = " (BF16 is passed as uint16 bit patterns)" if ann.dtype == dt.DT_BF16 else ""
+            raise TraceError(f"tensor parameter '{name}' is {ann.dtype!r}: expected a {want} "
+                             f"array, got {array.dtype}{hint}", location)
+
+    def trace(self, *args, arch: str | None = None, **kwargs) -> TracedKernel:
+        """Traces the kernel. Tensor parameters take arrays or shapes (``DYN``
+        / ``None`` / -1 for dynamic dims; static dims of ``...`` annotations
+        come from here); other parameters are compile-time values."""
+        arch = arch or platform.npuarch
+        if arch not in _ARCHES:
+            raise TraceError(f"trace(arch={arch!r}): use one of {', '.join(_ARCHES)}")
+        try:
+            bound = self.signature.bind_partial(*args, **kwargs)
+        except TypeError as error:
+            raise TraceError(f"{self.fn.__name__}.trace: {error}",
+                             self._locations.get("__def__")) from None
+        shapes = {}
+        for name in self.tensor_params:
+            given = bound.arguments.get(name)
+            if isinstance(given, (list, tuple)):
+                given = tuple(None if d is None or d is dt.DYN or (isinstance(d, int) and d < 0)
+                              else d for d in given)
+            shapes[name] = self._tensor_shape(name, self.annotations[name], given)
+        missing = [p.name for p in self.signature.parameters.values()
+                   if p.name not in self.tensor_params and p.name not in bound.arguments
+                   and p.default is inspect.Parameter.empty]
+        if missing:
+            raise TraceError(f"{self.fn.__name__}.trace: missing compile-time parameter(s) "
+                             f"{', '.join(missing)}", self._locations.get("__def__"))
+        return self._trace(shapes, bound, arch)
+
+    def _trace(self, shapes: dict, bound, arch: str) -> TracedKernel:
+        if getattr(_state, "tracer", None) is not None:
+            raise TraceError("kernels cannot be traced inside another kernel's trace")
+        tracer = Tracer(arch)
+        call_args = {}
+        arg_values = []
+        for name in self.tensor_params:
+            ann = self.annotations[name]
+            value = Value(tensor_type(shapes[name], ann.dtype), name, block=tracer.kernel_body)
+            tracer.kernel_body.args.append(value)
+            arg_values.append(value)
+            call_args[name] = TensorHandle(tracer, value, shapes[name], ann.dtype, name)
+        for name, value in bound.arguments.items():
+            if name not in self.tensor_params:
+                call_args[name] = value
+        saved_arch = platform.npuarch
+        _state.tracer = tracer
+        platform.npuarch = arch
+        try:
+            result = self.fn(**call_args)
+        except TraceError as error:
+            raise error.locate(_user_frame_of(error.__traceback__))
+        finally:
+            _state.tracer = None
+            platform.npuarch = saved_arch
+            tracer.finished = True
+        def_loc = self._locations.get("__def__")
+        if result is not None:
+            raise TraceError(f"kernel {self.fn.__name__} returned {type(result).__name__}: "
+                             f"kernels have no return value; write outputs with atomic_add or "
+                             f"assemble", def_loc)
+        if tracer.aborted_loop is not None:
+            loop = tracer.aborted_loop
+            raise TraceError(f"the body of pypto.loop '{loop.fields['name']}' was left early "
+                             f"(break/return): a traced loop body runs once and cannot break",
+                             loop.loc)
+        return TracedKernel(self.fn.__name__, self._print(tracer, arch), arch,
+                            list(self.tensor_params))
+
+    def _print(self, tracer: Tracer, arch: str) -> str:
+        resolve_scope_results(tracer.kernel_body)
+        idx_names = {op.fields["idx_name"] for op in _all_ops(tracer.kernel_body)
+                     if op.kind == "pto.loop"}
+        printer = Printer(self.tensor_params, idx_names)
+        args = []
+        for name, value in zip(self.tensor_params, tracer.kernel_body.args):
+            printer.names[value] = "%" + name
+            attrs = " {pto.cumulative}" if self.annotations[name].cumulative else ""
+            loc = self._locations.get(name)
+            args.append(f"%{name}: {value.type}{attrs}{' ' + loc.mlir() if loc else ''}")
+        attrs = [f"arch = #pto.arch<{arch}>"]
+        if tracer.combine_axis is not None:
+            attrs.append(f"combine_axis = {'true' if tracer.combine_axis else 'false'}")
+        try:
+            if self.runtime_options:
+                attrs.append("runtime_options = " +
+                             _runtime_options_text(self.runtime_options, self.tensor_params))
+            settings = {k: merge_setting_text(k, v) for k, v in self.pass_options.items()}
+        except TraceError as error:
+            raise error.locate(self._locations.get("__def__"))
+        settings.update(tracer.pass_option_overrides)
+        if settings:
+            attrs.append("pass_options = #pto.pass_options<" + ", ".join(
+                f"{k} = {settings[k]}" for k in _PASS_OPTIONS if k in settings) + ">")
+        header = f"pto.kernel @{self.fn.__name__}("
+        lines = [f"// Traced from {self.fn.__code__.co_filename} by pto_mlir.frontend.",
+                 header + ("\n    " + ",\n    ".join(args) if args else "") + ")",
+                 "    attributes {" + ", ".join(attrs) + "} {"]
+        printer.print_block(tracer.kernel_body, 1)
+        def_loc = self._locations.get("__def__")
+        lines += printer.lines
+        lines.append("}" + (" " + def_loc.mlir() if def_loc else ""))
+        return "\n".join(lines) + "\n"
+
+    # -- calling ------------------------------------------------------------------------
+
+    def __call__(self, *args, arch: str | None = None, shuffle_atomics=None, **kwargs):
+        """Traces (cached per static shapes, compile-time arguments and arch)
+        and runs the kernel in the reference interpreter on NumPy arrays;
+        outputs are updated in place, as PyPTO kernels do. Returns the
+        interpreter's run statistics."""
+        bound = self.signature.bind(*args, **kwargs)
+        arrays = {n: bound.arguments[n] for n in self.tensor_params}
+        shapes = {n: self._tensor_shape(n, self.annotations[n], a) for n, a in arrays.items()}
+        others = tuple((n, v) for n, v in bound.arguments.items() if n not in self.tensor_params)
+        key = (tuple(sorted(shapes.items())), repr(others), arch or platform.npuarch)
+        traced = self._cache.get(key)
+        if traced is None:
+            traced = self._trace(shapes, bound, arch or platform.npuarch)
+            self._cache[key] = traced
+        return traced.run(shuffle_atomics=shuffle_atomics, **arrays).stats
+
+
+def _user_frame_of(traceback) -> Location | None:
+    """The innermost user (non-front-end) line of a traceback."""
+    from .tracer import _PACKAGE_DIR, _frame_position
+    found = None
+    while traceback is not None:
+        frame = traceback.tb_frame
+        if os.path.dirname(os.path.abspath(frame.f_code.co_filename)) != _PACKAGE_DIR:
+            line, column = _frame_position(frame, traceback.tb_lasti)
+            found = Location(frame.f_code.co_filename, line, column)
+        traceback = traceback.tb_next
+    return found
+
+
+def _all_ops(block):
+    for op in block.ops:
+        yield op
+        if op.body is not None:
+            yield from _all_ops(op.body)
+
+
+def jit(fn=None, *, runtime_options=None, pass_options=None, host_options=None,
+        codegen_options=None, verify_options=None, debug_options=None):
+    """``@pypto.jit(runtime_options={...}, pass_options={...})``."""
+    def wrap(f):
+        return JitFunction(f, runtime_options, pass_options, host_options, codegen_options,
+                           verify_options, debug_options)
+    return wrap(fn) if fn is not None else wrap

@@ -1,0 +1,556 @@
+"""The PyPTO operations (``pypto.view``, ``pypto.matmul``, ...) as recorded
+by the tracer. Each checks what it can before the MLIR verifier sees the IR
+and raises a ``TraceError`` at the user's line naming the argument and the
+fix; everything else (tile capacities, alignments, arch rules) is left to the
+verifiers, whose diagnostics point at the same line through the op's
+location."""
+
+from __future__ import annotations
+
+import re
+
+from . import dtypes as dt
+from .errors import TraceError
+from .graph import Op
+from .symbolic import Scalar
+from .tracer import (TensorHandle, Tile, current_tracer, tensor_type, tile_type,
+                     user_location)
+
+
+_IDX_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
+
+
+def _error(message: str) -> TraceError:
+    return TraceError(message, user_location())
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _static_list(values, what: str, positive: bool = True) -> tuple:
+    if isinstance(values, (int, Scalar)) and not isinstance(values, bool):
+        values = [values]
+    try:
+        items = list(values)
+    except TypeError:
+        raise _error(f"{what} must be a list of ints, got {type(values).__name__} {values!r}")
+    for i, v in enumerate(items):
+        if isinstance(v, Scalar):
+            raise _error(f"{what}[{i}] is a symbolic (run-time) value: tile shapes are "
+                         f"compile-time constants; compute them from Python ints (tile "
+                         f"configs, static dims)")
+        if not _is_int(v):
+            raise _error(f"{what}[{i}] must be an int, got {type(v).__name__} {v!r}")
+        if positive and v <= 0:
+            raise _error(f"{what}[{i}] must be positive, got {v}")
+    return tuple(items)
+
+
+def _vec_tile_attr(tracer) -> list:
+    tile = tracer.frame.vec_tile
+    return [f"vec_tile = #pto.vec_tile<[{', '.join(map(str, tile))}]>"] if tile else []
+
+
+def _record(tracer, kind, fields, shape, dtype, hint) -> Tile:
+    op = Op(kind, fields, [tile_type(shape, dtype)], hint, tracer.location())
+    tracer.insert_op(op)
+    return Tile(op.result, shape, dtype)
+
+
+# ----------------------------------------------------------------------------
+# Ambient state
+# ----------------------------------------------------------------------------
+
+def set_vec_tile_shapes(*dims) -> None:
+    """``pypto.set_vec_tile_shapes(d0, d1, ...)``: the vector tile of the
+    vector ops recorded after it (in this loop body and nested ones)."""
+    tracer = current_tracer("pypto.set_vec_tile_shapes")
+    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = tuple(dims[0])
+    dims = _static_list(dims, "set_vec_tile_shapes(dims)")
+    if not 1 <= len(dims) <= 4:
+        raise _error(f"set_vec_tile_shapes takes 1 to 4 dims, got {len(dims)}")
+    tracer.frame.vec_tile = dims
+
+
+def set_cube_tile_shapes(m, k, n, enable_split_k: bool = False) -> None:
+    """``pypto.set_cube_tile_shapes(m=[mL0, mL1], k=[kL0, kL1], n=[nL0, nL1])``:
+    the cube tile of the matmuls recorded after it."""
+    tracer = current_tracer("pypto.set_cube_tile_shapes")
+    lists = []
+    for name, value in (("m", m), ("k", k), ("n", n)):
+        items = _static_list(value, f"set_cube_tile_shapes({name})")
+        if name == "k" and len(items) == 3:
+            raise _error("set_cube_tile_shapes(k=[kL0, kAL1, kBL1]): separate A/B L1 depths "
+                         "are not modelled by the pto dialect; give k=[kL0, kL1]")
+        if len(items) != 2:
+            raise _error(f"set_cube_tile_shapes({name}) must be [{name}L0, {name}L1], got "
+                         f"{list(items)}")
+        lists.append(items)
+    if not isinstance(enable_split_k, bool):
+        raise _error("set_cube_tile_shapes(enable_split_k) must be a bool")
+    text = (f"#pto.cube_tile<m = [{lists[0][0]}, {lists[0][1]}], k = [{lists[1][0]}, "
+            f"{lists[1][1]}], n = [{lists[2][0]}, {lists[2][1]}]"
+            + (", split_k" if enable_split_k else "") + ">")
+    tracer.frame.cube_tile = text
+
+
+_MERGE_SETTINGS = ("vec_nbuffer_setting", "cube_l1_reuse_setting", "cube_nbuffer_setting")
+_UNMODELLED_PASS_OPTIONS = ("auto_mix_partition", "sg_set_ooo_scope", "ooo_sched_mode",
+                            "sg_set_tunevf_mode")
+
+
+def set_pass_options(**options) -> None:
+    """``pypto.set_pass_options(sg_set_scope=...)``: ``sg_set_scope=id`` (or
+    ``(id, allow_parallel_merge, allow_cross_scope_merge)``) puts the ops
+    recorded after it into a ``pto.scope``; ``-1`` ends it. Merge settings
+    given at kernel level (outside loops) override ``@jit(pass_options=...)``."""
+    tracer = current_tracer("pypto.set_pass_options")
+    loc = tracer.location()
+    for key, value in options.items():
+        if key == "sg_set_scope":
+            if _is_int(value):
+                scope = (value, False, False)
+            elif isinstance(value, (tuple, list)) and len(value) == 3 and _is_int(value[0]) \
+                    and all(isinstance(v, bool) for v in value[1:]):
+                scope = tuple(value)
+            else:
+                raise _error(f"set_pass_options(sg_set_scope={value!r}): give an int id or "
+                             f"(id, allow_parallel_merge, allow_cross_scope_merge)")
+            if scope[0] < -1:
+                raise _error(f"set_pass_options(sg_set_scope={scope[0]}): ids are >= 0, and "
+                             f"-1 ends the scope")
+            if scope[0] == -1:
+                if scope[1] or scope[2]:
+                    raise _error("set_pass_options(sg_set_scope=(-1, ...)): -1 (no scope) "
+                                 "requires both flags False")
+                tracer.frame.scope = None
+            else:
+                tracer.frame.scope = (*scope, loc)
+        elif key in _MERGE_SETTINGS:
+            if len(tracer.frames) > 1:
+                raise _error(f"set_pass_options({key}=...) inside a pypto.loop: the pto "
+                             f"dialect carries merge settings per kernel; set it at kernel "
+                             f"level or in @jit(pass_options=...)")
+            from .jit import merge_setting_text
+            tracer.pass_option_overrides[key] = merge_setting_text(key, value)
+        elif key in _UNMODELLED_PASS_OPTIONS:
+            raise _error(f"set_pass_options({key}=...) is not modelled by the pto dialect yet "
+                         f"(950 OoO/MIX scheduling)")
+        else:
+            raise _error(f"set_pass_options: unknown option '{key}' (supported: sg_set_scope, "
+                         f"{', '.join(_MERGE_SETTINGS)})")
+
+
+class experimental:
+    """``pypto.experimental``."""
+
+    @staticmethod
+    def set_operation_options(*, combine_axis=None) -> None:
+        """``set_operation_options(combine_axis=True)``: the kernel's
+        ``combine_axis`` (last-axis broadcasts inlined with brcb)."""
+        tracer = current_tracer("pypto.experimental.set_operation_options")
+        if combine_axis is None:
+            return
+        if not isinstance(combine_axis, bool):
+            raise _error(f"set_operation_options(combine_axis={combine_axis!r}) takes a bool")
+        if len(tracer.frames) > 1:
+            raise _error("set_operation_options(combine_axis=...) inside a pypto.loop: the "
+                         "pto dialect carries it per kernel; call it as the first statement "
+                         "of the kernel body")
+        tracer.combine_axis = combine_axis
+
+
+# ----------------------------------------------------------------------------
+# Tensors
+# ----------------------------------------------------------------------------
+
+def reshape(input, shape, *, valid_shape=None, inplace: bool = False) -> TensorHandle:
+    """``pypto.reshape(x, [total, N * D], inplace=True)`` of a GM tensor."""
+    tracer = current_tracer("pypto.reshape")
+    tensor = tracer.use_tensor(input, "reshape(input)")
+    if valid_shape is not None:
+        raise _error("reshape(valid_shape=...) is not modelled by the pto dialect: give the "
+                     "valid shape on the views that read the tensor")
+    try:
+        dims = list(shape)
+    except TypeError:
+        raise _error(f"reshape(shape) must be a list, got {type(shape).__name__}")
+    for i, d in enumerate(dims):
+        if isinstance(d, bool) or not isinstance(d, (int, Scalar)):
+            raise _error(f"reshape(shape)[{i}] must be an int or a symbolic scalar, got {d!r}")
+    dynamic = [i for i, d in enumerate(dims) if isinstance(d, Scalar)]
+    if -1 in [d for d in dims if _is_int(d)]:
+        if dynamic or None in tensor.static_shape:
+            raise _error("reshape(shape) with -1 needs every dim static; with dynamic dims "
+                         "give every dim (x.shape[i] works)")
+        known = 1
+        for d in dims:
+            if d != -1:
+                known *= d
+        total = 1
+        for d in tensor.static_shape:
+            total *= d
+        dims = [total // known if d == -1 else d for d in dims]
+    if dynamic and not inplace:
+        raise _error("reshape with dynamic dims needs inplace=True (PyPTO: inplace=False "
+                     "supports static shapes only)")
+    if not dynamic and None not in tensor.static_shape:
+        old = 1
+        for d in tensor.static_shape:
+            old *= d
+        new = 1
+        for d in dims:
+            new *= d
+        if old != new:
+            raise _error(f"reshape of '{tensor.name}' {list(tensor.static_shape)} into {dims} "
+                         f"changes the element count ({old} -> {new})")
+    static = tuple(None if isinstance(d, Scalar) else d for d in dims)
+    fields = {"source": tensor.value, "shape": tracer.mixed(dims, "reshape(shape)"),
+              "inplace": inplace}
+    op = Op("pto.reshape", fields, [tensor_type(static, tensor.dtype)], f"{tensor.name}_2d",
+            tracer.location())
+    tracer.insert_op(op)
+    return TensorHandle(tracer, op.result, static, tensor.dtype, f"{tensor.name}_r",
+                        dims=tuple(dims))
+
+
+def view(input, shape, offsets, *, valid_shape=None, dtype=None) -> Tile:
+    """``pypto.view(x, [T, D], [off0, off1], valid_shape=[a, D])``: a static
+    window at (possibly symbolic) offsets with a (possibly symbolic) valid
+    shape."""
+    tracer = current_tracer("pypto.view")
+    if dtype is not None:
+        raise _error("view(dtype=...) (reinterpreting the bytes) is not modelled by the pto "
+                     "dialect")
+    if isinstance(input, Tile):
+        source = tracer.use_tile(input, "view(input)")
+        rank = source.ndim
+    else:
+        source = tracer.use_tensor(input, "view(input)")
+        rank = source.ndim
+    shape = _static_list(shape, "view(shape)")
+    if len(shape) != rank:
+        raise _error(f"view(shape) has {len(shape)} dims but the input has rank {rank}; give "
+                     f"one static size per dim")
+    offsets = list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
+    if len(offsets) != rank:
+        raise _error(f"view(offsets) has {len(offsets)} entries but the input has rank "
+                     f"{rank}; give one offset per dim, e.g. [s1_off, h_ofs]")
+    valid = None
+    if valid_shape is not None:
+        valid = list(valid_shape) if isinstance(valid_shape, (list, tuple)) else [valid_shape]
+        if len(valid) != rank:
+            example = ", ".join(["a_s1"] + [str(d) for d in shape[1:]])
+            raise _error(f"view(valid_shape=...) has {len(valid)} entries but the view has "
+                         f"rank {rank}; give one valid extent per dim, e.g. "
+                         f"valid_shape=[{example}]")
+        valid = tracer.mixed(valid, "view(valid_shape)")
+    fields = {"source": source.value, "offsets": tracer.mixed(offsets, "view(offsets)"),
+              "valid": valid}
+    return _record(tracer, "pto.view", fields, shape, source.dtype, "view")
+
+
+def _store(kind: str, src, offsets, dst) -> None:
+    tracer = current_tracer(f"pypto.{kind}")
+    src = tracer.use_tile(src, f"{kind}(src)")
+    dst = tracer.use_tensor(dst, f"{kind}(dst)")
+    offsets = list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
+    if len(offsets) != dst.ndim:
+        raise _error(f"{kind}(offsets) has {len(offsets)} entries for the rank-{dst.ndim} "
+                     f"tensor '{dst.name}'; give one offset per dim")
+    if src.dtype != dst.dtype:
+        raise _error(f"{kind} writes a {src.dtype!r} tile into '{dst.name}' ({dst.dtype!r}); "
+                     f"cast the tile first")
+    fields = {"src": src.value, "dst": dst.value,
+              "offsets": tracer.mixed(offsets, f"{kind}(offsets)"),
+              "attrs": _vec_tile_attr(tracer)}
+    tracer.insert_op(Op(f"pto.{kind}", fields, (), "", tracer.location()))
+
+
+def atomic_add(src, offsets, dst) -> None:
+    """``pypto.atomic_add(tile, [off0, off1], dst)``: adds the tile's valid
+    region into GM."""
+    _store("atomic_add", src, offsets, dst)
+
+
+def assemble(src, offsets, dst) -> None:
+    """``pypto.assemble(tile, [off0, off1], dst)``: writes the tile's valid
+    region into GM."""
+    _store("assemble", src, offsets, dst)
+
+
+# ----------------------------------------------------------------------------
+# Compute
+# ----------------------------------------------------------------------------
+
+def matmul(input, mat2, out_dtype, *, a_trans: bool = False, b_trans: bool = False,
+           c_matrix_nz: bool = False, extend_params=None) -> Tile:
+    """``pypto.matmul(a, b, DT_FP32, a_trans=..., b_trans=...)``: op(A)·op(B)
+    on the cube, under the current ``set_cube_tile_shapes``."""
+    tracer = current_tracer("pypto.matmul")
+    a = tracer.use_tile(input, "matmul(input)")
+    b = tracer.use_tile(mat2, "matmul(mat2)")
+    if not isinstance(out_dtype, dt.DataType):
+        raise _error(f"matmul(out_dtype) must be a pypto dtype such as DT_FP32, got "
+                     f"{out_dtype!r}")
+    if c_matrix_nz:
+        raise _error("matmul(c_matrix_nz=True) is not supported (PyPTO supports only ND "
+                     "output)")
+    if extend_params:
+        raise _error("matmul(extend_params=...) (bias, scales, relu) is not modelled by the "
+                     "pto dialect yet")
+    if a.ndim != 2 or b.ndim != 2:
+        raise _error(f"matmul takes 2-D tiles here, got ranks {a.ndim} and {b.ndim}")
+    m, ka = (a.shape[1], a.shape[0]) if a_trans else a.shape
+    kb, n = (b.shape[1], b.shape[0]) if b_trans else b.shape
+    if ka != kb:
+        raise _error(f"matmul contracts K = {ka} of input {list(a.shape)}"
+                     f"{' (a_trans)' if a_trans else ''} with K = {kb} of mat2 "
+                     f"{list(b.shape)}{' (b_trans)' if b_trans else ''}; check a_trans/b_trans")
+    if a.dtype != b.dtype:
+        raise _error(f"matmul operands have dtypes {a.dtype!r} and {b.dtype!r}; they must "
+                     f"match (cast one)")
+    if tracer.frame.cube_tile is None:
+        raise _error("matmul needs set_cube_tile_shapes(m=[mL0, mL1], k=[kL0, kL1], "
+                     "n=[nL0, nL1]) before it")
+    fields = {"lhs": a.value, "rhs": b.value, "a_trans": a_trans, "b_trans": b_trans,
+              "cube_tile": tracer.frame.cube_tile}
+    return _record(tracer, "pto.matmul", fields, (m, n), out_dtype, "matmul")
+
+
+def _scalar_operand(tracer, tile: Tile, value, what: str):
+    if isinstance(value, Scalar):
+        raise _error(f"{what}: a symbolic (run-time) scalar cannot be a tile operand; "
+                     f"only compile-time Python numbers can (e.g. a folded scale)")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _error(f"{what} must be a tile or a Python number, got "
+                     f"{type(value).__name__} {value!r}")
+    if not tile.dtype.is_float and isinstance(value, float):
+        raise _error(f"{what}: a float scalar with a {tile.dtype!r} tile; use an int or cast "
+                     f"the tile")
+    return tracer.constant(value, tile.dtype.mlir)
+
+
+def _broadcast(a: Tile, b: Tile, what: str) -> tuple:
+    if a.ndim != b.ndim:
+        raise _error(f"{what}: operands of rank {a.ndim} and {b.ndim}; elementwise ops take "
+                     f"equal ranks (size-1 dims broadcast)")
+    shape = []
+    for i, (x, y) in enumerate(zip(a.shape, b.shape)):
+        if x != y and 1 not in (x, y):
+            raise _error(f"{what}: shapes {list(a.shape)} and {list(b.shape)} differ in dim "
+                         f"{i} ({x} vs {y}) and neither is 1")
+        shape.append(max(x, y))
+    return tuple(shape)
+
+
+def _binary(name: str, kind: str, input, other, extra_attrs=()) -> Tile:
+    tracer = current_tracer(f"pypto.{name}")
+    what = f"{name}(input, other)"
+    if not isinstance(input, Tile) and isinstance(other, Tile):
+        raise _error(f"{what}: the first operand must be a tile; put the scalar second")
+    a = tracer.use_tile(input, f"{name}(input)")
+    if isinstance(other, Tile):
+        b = tracer.use_tile(other, f"{name}(other)")
+        if a.dtype != b.dtype:
+            raise _error(f"{what}: dtypes {a.dtype!r} and {b.dtype!r} differ; cast one "
+                         f"operand (pypto.cast)")
+        shape = _broadcast(a, b, what)
+        rhs = b.value
+    else:
+        shape = a.shape
+        rhs = _scalar_operand(tracer, a, other, f"{name}(other)")
+    attrs = list(extra_attrs) + _vec_tile_attr(tracer)
+    fields = {"lhs": a.value, "rhs": rhs, "attrs": attrs}
+    return _record(tracer, kind, fields, shape, a.dtype, name)
+
+
+def _precision_attr(precision_type, what: str) -> str:
+    if not isinstance(precision_type, dt.PrecisionType):
+        raise _error(f"{what}(precision_type={precision_type!r}): use "
+                     f"pypto.PrecisionType.INTRINSIC or HIGH_PRECISION")
+    return f"precision = #pto.precision<{precision_type.value}>"
+
+
+def add(input, other) -> Tile:
+    return _binary("add", "pto.add", input, other)
+
+
+def sub(input, other) -> Tile:
+    return _binary("sub", "pto.sub", input, other)
+
+
+def mul(input, other) -> Tile:
+    return _binary("mul", "pto.mul", input, other)
+
+
+def div(input, other, precision_type=dt.PrecisionType.HIGH_PRECISION) -> Tile:
+    """``pypto.div``; like PyPTO it defaults to HIGH_PRECISION, which
+    DAV_2201 does not support (the verifier says so at this line)."""
+    return _binary("div", "pto.div", input, other, [_precision_attr(precision_type, "div")])
+
+
+def maximum(input, other) -> Tile:
+    return _binary("maximum", "pto.max", input, other)
+
+
+def minimum(input, other) -> Tile:
+    return _binary("minimum", "pto.min", input, other)
+
+
+def _unary(name: str, kind: str, input, extra_attrs=()) -> Tile:
+    tracer = current_tracer(f"pypto.{name}")
+    a = tracer.use_tile(input, f"{name}(input)")
+    fields = {"input": a.value, "attrs": list(extra_attrs) + _vec_tile_attr(tracer)}
+    return _record(tracer, kind, fields, a.shape, a.dtype, name)
+
+
+def exp(input, precision_type=dt.PrecisionType.INTRINSIC) -> Tile:
+    return _unary("exp", "pto.exp", input, [_precision_attr(precision_type, "exp")])
+
+
+def neg(input) -> Tile:
+    return _unary("neg", "pto.neg", input)
+
+
+def abs(input) -> Tile:  # noqa: A001 - the PyPTO name
+    return _unary("abs", "pto.abs", input)
+
+
+def sqrt(input) -> Tile:
+    return _unary("sqrt", "pto.sqrt", input)
+
+
+def rsqrt(input) -> Tile:
+    return _unary("rsqrt", "pto.rsqrt", input)
+
+
+def reciprocal(input) -> Tile:
+    return _unary("reciprocal", "pto.reciprocal", input)
+
+
+def _reduce(name: str, input, dim, keepdim: bool) -> Tile:
+    tracer = current_tracer(f"pypto.{name}")
+    a = tracer.use_tile(input, f"{name}(input)")
+    if not _is_int(dim):
+        raise _error(f"{name}(dim) must be an int, got {dim!r}")
+    if not -a.ndim <= dim < a.ndim:
+        raise _error(f"{name}(dim={dim}) is out of range for a rank-{a.ndim} tile")
+    dim = dim % a.ndim
+    shape = list(a.shape)
+    if keepdim:
+        shape[dim] = 1
+    else:
+        del shape[dim]
+    if not shape:
+        raise _error(f"{name} of a rank-1 tile without keepdim gives a scalar; use "
+                     f"keepdim=True")
+    fields = {"input": a.value, "dim": dim, "keepdim": bool(keepdim),
+              "attrs": _vec_tile_attr(tracer)}
+    return _record(tracer, f"pto.{name}", fields, tuple(shape), a.dtype, name)
+
+
+def sum(input, dim, keepdim: bool = False) -> Tile:  # noqa: A001 - the PyPTO name
+    return _reduce("sum", input, dim, keepdim)
+
+
+def amax(input, dim, keepdim: bool = False) -> Tile:
+    return _reduce("amax", input, dim, keepdim)
+
+
+def cast(input, dtype, mode=dt.CastMode.CAST_NONE, satmode=dt.SaturationMode.OFF) -> Tile:
+    """``pypto.cast(x, DT_BF16)``. ``CAST_NONE`` is written as the pair's
+    default mode (RINT for FP32 -> BF16) so the IR shows the rounding."""
+    tracer = current_tracer("pypto.cast")
+    a = tracer.use_tile(input, "cast(input)")
+    if not isinstance(dtype, dt.DataType):
+        raise _error(f"cast(dtype) must be a pypto dtype such as DT_BF16, got {dtype!r}")
+    if not isinstance(mode, dt.CastMode):
+        raise _error(f"cast(mode={mode!r}): use pypto.CastMode.CAST_RINT, ...")
+    if satmode != dt.SaturationMode.OFF:
+        raise _error("cast(satmode=ON) is not modelled by the pto dialect")
+    if mode == dt.CastMode.CAST_NONE:
+        mode = dt.default_cast_mode(a.dtype, dtype, tracer.arch)
+    attrs = [] if mode == dt.CastMode.CAST_NONE else [f"mode = #pto.round_mode<{mode.value}>"]
+    fields = {"input": a.value, "attrs": attrs + _vec_tile_attr(tracer)}
+    return _record(tracer, "pto.cast", fields, a.shape, dtype, "cast")
+
+
+def full(size, fill_value, dtype) -> Tile:
+    """``pypto.full([M, N], value, dtype)``: a fully valid constant tile."""
+    tracer = current_tracer("pypto.full")
+    shape = _static_list(size, "full(size)")
+    if not isinstance(dtype, dt.DataType):
+        raise _error(f"full(dtype) must be a pypto dtype, got {dtype!r}")
+    if isinstance(fill_value, bool) or not isinstance(fill_value, (int, float)):
+        raise _error(f"full(fill_value) must be a Python number, got {fill_value!r}")
+    fields = {"value": repr(float(fill_value)), "attrs": _vec_tile_attr(tracer)}
+    return _record(tracer, "pto.full", fields, shape, dtype, "full")
+
+
+# ----------------------------------------------------------------------------
+# Symbolic helpers and loops
+# ----------------------------------------------------------------------------
+
+def min(a, b):  # noqa: A001 - the PyPTO name
+    """``pypto.min(a, b)`` on ints and symbolic scalars."""
+    if _is_int(a) and _is_int(b):
+        return a if a <= b else b
+    return Scalar.make("min", a, b)
+
+
+def max(a, b):  # noqa: A001 - the PyPTO name
+    if _is_int(a) and _is_int(b):
+        return a if a >= b else b
+    return Scalar.make("max", a, b)
+
+
+def loop(*bounds, name: str | None = None, idx_name: str | None = None, unroll_list=None,
+         submit_before_loop: bool = False, parallel: bool = False):
+    """``for i in pypto.loop(stop, name=..., idx_name=...)`` (or
+    ``loop(start, stop, step)``): a run-time loop; the body is traced once."""
+    tracer = current_tracer("pypto.loop")
+    loc = tracer.location()
+    if not 1 <= len(bounds) <= 3:
+        raise _error(f"loop takes (stop), (start, stop) or (start, stop, step), got "
+                     f"{len(bounds)} positional arguments")
+    start, stop, step = {1: (0, bounds[0], 1), 2: (*bounds, 1), 3: bounds}[len(bounds)]
+    for label, value in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, (int, Scalar)):
+            raise _error(f"loop({label}) must be an int or a symbolic scalar, got "
+                         f"{type(value).__name__} {value!r}")
+    if _is_int(step) and step <= 0:
+        raise _error(f"loop(step={step}) must be positive")
+    tracer.loop_count += 1
+    n = tracer.loop_count
+    name = f"loop_{n}" if name is None else name
+    idx_name = f"loop_idx_{n}" if idx_name is None else idx_name
+    if not isinstance(name, str):
+        raise _error(f"loop(name={name!r}) must be a string")
+    if not isinstance(idx_name, str) or not _IDX_RE.match(idx_name):
+        raise _error(f"loop(idx_name={idx_name!r}) must be an identifier (it names the index "
+                     f"in the IR)")
+    if idx_name in tracer.frame.idx_names:
+        raise _error(f"loop(idx_name='{idx_name}') reuses the index name of an enclosing "
+                     f"loop; give nested loops distinct idx_names")
+    if unroll_list is not None:
+        unroll_list = list(_static_list(unroll_list, "loop(unroll_list)"))
+    fields = {"lb": tracer.index_value(start, "loop(start)"),
+              "ub": tracer.index_value(stop, "loop(stop)"),
+              "step": tracer.index_value(step, "loop(step)"),
+              "name": name, "idx_name": idx_name, "unroll_list": unroll_list,
+              "submit_before_loop": bool(submit_before_loop), "parallel": bool(parallel)}
+    return _loop_body(tracer, fields, loc)
+
+
+def _loop_body(tracer, fields, loc):
+    frame = tracer.open_loop(fields, loc)
+    completed = False
+    try:
+        yield frame.index
+        completed = True
+    finally:
+        tracer.close_loop(frame, completed)
+

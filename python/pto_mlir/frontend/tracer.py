@@ -1,0 +1,496 @@
+"""Tracing PyPTO-style kernels into ``pto`` dialect IR.
+
+A kernel runs once, on symbolic handles: every ``pypto.*`` call records an op
+(with the Python file:line:col it came from), ``pypto.loop`` records a
+``pto.loop`` and runs its body once, and the ambient ``set_*`` state becomes
+attributes (``vec_tile``, ``cube_tile``) and regions (``pto.scope``) on the ops
+it governs, as docs/Rationale.md maps it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+import sys
+import threading
+
+from . import dtypes as dt
+from .errors import TraceError
+from .graph import Block, Location, Op, Value, insert_op
+from .symbolic import Scalar, arith_op
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_state = threading.local()
+
+
+# ----------------------------------------------------------------------------
+# Locations
+# ----------------------------------------------------------------------------
+
+_positions_cache: dict = {}
+
+
+def _frame_position(frame, lasti: int | None = None) -> tuple:
+    code = frame.f_code
+    positions = _positions_cache.get(code)
+    if positions is None:
+        try:
+            positions = list(code.co_positions())
+        except AttributeError:  # Python < 3.11: line only
+            positions = []
+        _positions_cache[code] = positions
+    line, column = frame.f_lineno, 0
+    index = (frame.f_lasti if lasti is None else lasti) // 2
+    if 0 <= index < len(positions):
+        pos_line, _, pos_col, _ = positions[index]
+        if pos_line is not None:
+            line = pos_line
+        if pos_col is not None:
+            column = pos_col
+    return line, column + 1
+
+
+def _user_frame():
+    """The innermost stack frame outside pto_mlir.frontend."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) \
+            == _PACKAGE_DIR:
+        frame = frame.f_back
+    return frame
+
+
+def user_location() -> Location:
+    """The user's file:line:col (the innermost frame outside the package)."""
+    frame = _user_frame()
+    if frame is None:
+        return Location("<unknown>", 0, 0)
+    line, column = _frame_position(frame)
+    return Location(frame.f_code.co_filename, line, column)
+
+
+def current_tracer(what: str) -> "Tracer":
+    tracer = getattr(_state, "tracer", None)
+    if tracer is None:
+        raise TraceError(f"{what} is only available inside a @pypto.jit kernel while it is "
+                         f"traced (call kernel.trace(...) or the kernel itself)")
+    tracer.name_locals()
+    return tracer
+
+
+def _error(message: str) -> TraceError:
+    return TraceError(message, user_location())
+
+
+# ----------------------------------------------------------------------------
+# Handles: GM tensors and tiles
+# ----------------------------------------------------------------------------
+
+def tensor_type(shape, dtype: dt.DataType) -> str:
+    dims = "x".join("?" if d is None else str(d) for d in shape)
+    return f"!pto.tensor<{dims}x{dtype.mlir}>" if shape else f"!pto.tensor<{dtype.mlir}>"
+
+
+def tile_type(shape, dtype: dt.DataType) -> str:
+    return f"!pto.tile<{'x'.join(str(d) for d in shape)}x{dtype.mlir}>"
+
+
+class TensorHandle:
+    """A tensor in global memory: a kernel argument or an in-place reshape of
+    one. ``shape`` has ints for static dims and symbolic scalars for dynamic
+    ones; integer tensors can be indexed (``actual_q[b_idx]``)."""
+
+    def __init__(self, tracer, value: Value, shape: tuple, dtype: dt.DataType, name: str,
+                 dims=None):
+        self._tracer = tracer
+        self.value = value
+        self.static_shape = tuple(shape)      # None for dynamic dims
+        self.dtype = dtype
+        self.name = name
+        self._dims = dims                    # symbolic dims given by a reshape
+
+    @property
+    def shape(self) -> tuple:
+        result = []
+        for i, d in enumerate(self.static_shape):
+            if d is not None:
+                result.append(d)
+            elif self._dims is not None and isinstance(self._dims[i], Scalar):
+                result.append(self._dims[i])
+            else:
+                result.append(self._tracer.dim_scalar(self, i))
+        return tuple(result)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.static_shape)
+
+    def dim(self, i: int):
+        return self.shape[i]
+
+    def __getitem__(self, index):
+        return self._tracer.read(self, index)
+
+    def __setitem__(self, index, value):
+        raise _error(f"writing into GM tensor '{self.name}' with []= is not supported: use "
+                     f"pypto.assemble(tile, offsets, {self.name}) or pypto.atomic_add")
+
+    def __repr__(self) -> str:
+        return f"Tensor('{self.name}': {self.value.type})"
+
+    def __bool__(self):
+        raise _error(f"a tensor ('{self.name}') has no truth value at trace time")
+
+
+class Tile:
+    """A value-semantic tile: the result of a view or a compute op."""
+
+    def __init__(self, value: Value, shape: tuple, dtype: dt.DataType):
+        self.value = value
+        self.shape = tuple(shape)
+        self.dtype = dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __add__(self, other):
+        from . import ops
+        return ops.add(self, other)
+
+    def __sub__(self, other):
+        from . import ops
+        return ops.sub(self, other)
+
+    def __mul__(self, other):
+        from . import ops
+        return ops.mul(self, other)
+
+    def __truediv__(self, other):
+        from . import ops
+        return ops.div(self, other)
+
+    def __neg__(self):
+        from . import ops
+        return ops.neg(self)
+
+    def __radd__(self, other):
+        from . import ops
+        return ops.add(self, other)
+
+    def __rmul__(self, other):
+        from . import ops
+        return ops.mul(self, other)
+
+    def __bool__(self):
+        raise _error("a tile has no truth value at trace time")
+
+    def __repr__(self) -> str:
+        return f"Tile({self.value.type})"
+
+
+# ----------------------------------------------------------------------------
+# The tracer
+# ----------------------------------------------------------------------------
+
+class Frame:
+    """The body of the kernel or of one pto.loop, with its ambient state."""
+
+    def __init__(self, block: Block, loop_op: Op | None, parent: "Frame | None"):
+        self.block = block
+        self.loop_op = loop_op
+        self.vec_tile = parent.vec_tile if parent else None
+        self.cube_tile = parent.cube_tile if parent else None
+        self.scope = parent.scope if parent else None          # (id, par, cross, loc)
+        self.open_scope: Op | None = None
+        self.idx_names = set(parent.idx_names) if parent else set()
+        if loop_op is not None:
+            self.idx_names.add(loop_op.fields["idx_name"])
+        self.index: Scalar | None = None
+
+
+class Tracer:
+    def __init__(self, arch: str):
+        self.arch = arch
+        self.kernel_body = Block(None)
+        self.frames = [Frame(self.kernel_body, None, None)]
+        self.constants: dict = {}
+        self.num_constants = 0
+        self.combine_axis = None
+        self.pass_option_overrides: dict = {}
+        self.aborted_loop = None
+        self.loop_count = 0
+        self.finished = False
+        self.dims: dict = {}
+
+    # -- names ---------------------------------------------------------------------
+
+    def name_locals(self) -> None:
+        """Names values after the Python variables holding them (``q_i``,
+        ``s1_loop``), so the printed IR reads like the kernel. Called as each
+        op is recorded, when the previous statement's results are bound."""
+        frame = _user_frame()
+        if frame is None:
+            return
+        for name, obj in frame.f_locals.items():
+            if isinstance(obj, (Tile, TensorHandle)):
+                value = obj.value
+                if value.op is not None and not value.user_named:
+                    value.hint, value.user_named = name, True
+            elif isinstance(obj, Scalar) and not obj.user_named:
+                obj.user_named = True
+                if obj.kind == "value":
+                    value = obj.args[0]
+                    if value.op is not None and not value.user_named:
+                        value.hint, value.user_named = name, True
+                else:
+                    obj.hint = name
+
+    # -- positions ---------------------------------------------------------------
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[-1]
+
+    def location(self) -> Location:
+        return user_location()
+
+    def scalar_block(self) -> Block:
+        return self.frame.block
+
+    def _frame_index(self, block: Block) -> int | None:
+        for i, frame in enumerate(self.frames):
+            if frame.block is block:
+                return i
+        return None
+
+    def _scalar_insert_index(self, k: int) -> int | None:
+        """Where scalar ops go in frame ``k``'s block: before the op that
+        holds the current position (a nested loop or the open scope)."""
+        frame = self.frames[k]
+        if k == len(self.frames) - 1:
+            anchor = frame.open_scope
+        else:
+            anchor = self.frames[k + 1].loop_op
+        return None if anchor is None else frame.block.ops.index(anchor)
+
+    def insert_scalar_op(self, op: Op, k: int | None = None) -> Op:
+        if k is None:
+            k = len(self.frames) - 1
+        return insert_op(self.frames[k].block, op, self._scalar_insert_index(k))
+
+    def insert_op(self, op: Op) -> Op:
+        """Inserts a tile-level op at the current position, inside the
+        pto.scope the ambient sg_set_scope asks for."""
+        frame = self.frame
+        wanted = frame.scope
+        if frame.open_scope is not None and (wanted is None or
+                                             frame.open_scope.fields["key"] != wanted[:3]):
+            frame.open_scope = None
+        if wanted is not None and frame.open_scope is None:
+            scope_id, par, cross, loc = wanted
+            flags = ""
+            if par:
+                flags += ", allow_parallel_merge = true"
+            if cross:
+                flags += ", allow_cross_scope_merge = true"
+            scope = Op("pto.scope", {"attr": f"#pto.scope<id = {scope_id}{flags}>",
+                                     "key": wanted[:3]}, loc=loc, has_body=True)
+            insert_op(frame.block, scope)
+            frame.open_scope = scope
+        target = frame.open_scope.body if frame.open_scope is not None else frame.block
+        return insert_op(target, op)
+
+    # -- values ---------------------------------------------------------------------
+
+    def constant(self, value, type: str = "index", loc: Location | None = None) -> Value:
+        """A constant, hoisted to the kernel entry and uniqued."""
+        text = _constant_text(value, type)
+        key = (text, type)
+        if key not in self.constants:
+            if type == "index":
+                hint = f"c{value}" if value >= 0 else f"c_m{-value}"
+            else:
+                hint = "cst"
+            op = Op("arith.constant", {"value": text}, [type], hint, loc or self.location())
+            insert_op(self.kernel_body, op, self.num_constants)
+            self.num_constants += 1
+            self.constants[key] = op.result
+        return self.constants[key]
+
+    def _visible(self, value: Value) -> bool:
+        block = value.block
+        if value.scope is not None:
+            block = value.scope.block
+        return block is not None and block.is_ancestor_of(self.frame.block)
+
+    def _where(self, block: Block) -> str:
+        op = block.parent_op
+        while op is not None and op.kind != "pto.loop":
+            op = op.block.parent_op
+        if op is None:
+            return "the kernel body"
+        return f"pypto.loop '{op.fields['name']}' (index {op.fields['idx_name']}, {op.loc})"
+
+    def index_value(self, x, what: str) -> Value:
+        """The index SSA value of an int or symbolic scalar, materialised in
+        the block where the expression was written."""
+        if isinstance(x, bool) or not isinstance(x, (int, Scalar)):
+            raise _error(f"{what} must be an int or a symbolic scalar, got "
+                         f"{type(x).__name__} {x!r}")
+        if isinstance(x, int):
+            return self.constant(x)
+        return self._materialize(x, what)
+
+    def _materialize(self, s: Scalar, what: str) -> Value:
+        if s.kind == "value":
+            value = s.args[0]
+            if not self._visible(value):
+                raise _error(f"{what}: '{s.hint or 'value'}' was computed in "
+                             f"{self._where(value.block)} and is used after it ends; "
+                             f"pypto.loop bodies are separate functions")
+            return value
+        k = self._frame_index(s.block)
+        if k is None:
+            raise _error(f"{what}: a symbolic value computed in {self._where(s.block)} is "
+                         f"used after that loop ends; compute it where it is used")
+        for j in range(k, -1, -1):
+            cached = self.frames[j].block.memo.get(s.key)
+            if cached is not None:
+                return cached
+        if s.kind == "dim":
+            handle, i = s.args
+            op = Op("pto.dim", {"source": handle.value, "dim": i}, ["index"],
+                    s.hint, s.hint_loc)
+        else:
+            operands = []
+            for arg in s.args:
+                if isinstance(arg, int):
+                    operands.append(self.constant(arg, "index", s.hint_loc))
+                else:
+                    if arg.kind != "value":
+                        j = self._frame_index(arg.block)
+                        if j is None or j > k:
+                            raise _error(f"{what}: part of this expression was computed in "
+                                         f"{self._where(arg.block)} and is used outside it")
+                    operands.append(self._materialize(arg, what))
+            op = Op(arith_op(s.kind), {"lhs": operands[0], "rhs": operands[1]}, ["index"],
+                    s.hint or s.kind, s.hint_loc)
+        self.insert_scalar_op(op, k)
+        self.frames[k].block.memo[s.key] = op.result
+        return op.result
+
+    def dim_scalar(self, handle: TensorHandle, i: int) -> Scalar:
+        key = (id(handle.value), i)
+        if key not in self.dims:
+            s = Scalar("dim", (handle, i), self.kernel_body
+                       if handle.value.op is None else handle.value.block,
+                       f"{handle.name}_dim{i}")
+            s.hint_loc = self.location()
+            self.dims[key] = s
+        return self.dims[key]
+
+    def use_tile(self, tile, what: str) -> Tile:
+        if not isinstance(tile, Tile):
+            if isinstance(tile, TensorHandle):
+                raise _error(f"{what} takes a tile, got GM tensor '{tile.name}': take a "
+                             f"pypto.view(...) of it first")
+            raise _error(f"{what} takes a tile, got {type(tile).__name__} {tile!r}")
+        if not self._visible(tile.value):
+            raise _error(f"{what}: this tile was computed in {self._where(tile.value.block)} "
+                         f"and is used after that loop ends; pypto.loop bodies are separate "
+                         f"functions: write it to a tensor (assemble/atomic_add) instead")
+        return tile
+
+    def use_tensor(self, tensor, what: str) -> TensorHandle:
+        if not isinstance(tensor, TensorHandle):
+            raise _error(f"{what} takes a GM tensor (a kernel argument or a reshape of one), "
+                         f"got {type(tensor).__name__} {tensor!r}")
+        if tensor.value.op is not None and not self._visible(tensor.value):
+            raise _error(f"{what}: tensor '{tensor.name}' was reshaped in "
+                         f"{self._where(tensor.value.block)} and is used after that loop ends")
+        return tensor
+
+    def mixed(self, items, what: str) -> list:
+        return [x if isinstance(x, int) and not isinstance(x, bool)
+                else self.index_value(x, f"{what}[{i}]") for i, x in enumerate(items)]
+
+    # -- reads ------------------------------------------------------------------------
+
+    def read(self, tensor: TensorHandle, index) -> Scalar:
+        what = f"{tensor.name}[...]"
+        if tensor.dtype.is_float:
+            raise _error(f"{what}: scalar reads are supported from integer tensors only "
+                         f"('{tensor.name}' is {tensor.dtype!r}); read tiles with pypto.view")
+        indices = index if isinstance(index, tuple) else (index,)
+        if len(indices) != tensor.ndim:
+            raise _error(f"{what}: '{tensor.name}' has rank {tensor.ndim}, indexed with "
+                         f"{len(indices)} indices; give one index per dim")
+        for i in indices:
+            if isinstance(i, slice):
+                raise _error(f"{what}: slicing a GM tensor is not supported; use pypto.view "
+                             f"with a static shape and offsets")
+        self.use_tensor(tensor, what)
+        values = [self.index_value(i, f"{what} index {n}") for n, i in enumerate(indices)]
+        loc = self.location()
+        op = Op("pto.read", {"tensor": tensor.value, "indices": values}, ["index"],
+                f"{tensor.name}_at", loc)
+        self.insert_scalar_op(op)
+        s = Scalar("value", (op.result,), self.frame.block, f"{tensor.name}[...]")
+        return s
+
+    # -- loops ------------------------------------------------------------------------
+
+    def open_loop(self, fields: dict, loc: Location) -> Frame:
+        parent = self.frame
+        parent.open_scope = None      # scopes never contain loops
+        op = Op("pto.loop", fields, loc=loc, has_body=True)
+        insert_op(parent.block, op)
+        iv = Value("index", fields["idx_name"], block=op.body)
+        op.body.args.append(iv)
+        frame = Frame(op.body, op, parent)
+        frame.index = Scalar("value", (iv,), op.body, fields["idx_name"])
+        self.frames.append(frame)
+        return frame
+
+    def close_loop(self, frame: Frame, completed: bool) -> None:
+        if self.finished or frame not in self.frames:
+            return
+        if not completed and self.aborted_loop is None:
+            self.aborted_loop = frame.loop_op
+        while self.frames[-1] is not frame:
+            self.frames.pop()
+        self.frames.pop()
+        self.frame.open_scope = None
+
+
+def _float_text(value: float, type: str) -> str:
+    try:
+        struct.pack("<f" if type != "f16" else "<e", value)
+    except (OverflowError, struct.error):
+        raise _error(f"the scalar {value!r} is out of the range of {type}") from None
+    if type == "f32":
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+        if not math.isfinite(value):
+            return f"0x{bits:08X}"
+        value32 = struct.unpack("<f", struct.pack("<f", value))[0]
+        for digits in range(1, 10):  # MLIR float literals need a "."
+            text = f"{value32:.{digits}e}"
+            if struct.unpack("<I", struct.pack("<f", float(text)))[0] == bits:
+                return text
+        return f"0x{bits:08X}"
+    if type == "f16":
+        return f"0x{struct.unpack('<H', struct.pack('<e', value))[0]:04X}"
+    if type == "bf16":
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+        if (bits & 0x7FFFFFFF) > 0x7F800000:
+            return "0x7FC0"
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+        return f"0x{bits:04X}"
+    return repr(float(value))
+
+
+def _constant_text(value, type: str) -> str:
+    if type.startswith("f") or type == "bf16":
+        return _float_text(float(value), type)
+    return str(int(value))
