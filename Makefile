@@ -50,6 +50,8 @@ docs: build
 # pto-run vs the NumPy golden on the A3 validation shape (1x8x4096x4096x128).
 bench: build
 	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/sk16_interpreter.py
+	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/hoisting.py
+	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/sk16_tile_graph.py
 
 clean:
 	rm -rf $(BUILD)

@@ -5,6 +5,10 @@
 #  2. pto-run executes SK-16 on host memory for a fixed-length and a
 #     cross-attention varlen case, and dQ/dK/dV are compared with the NumPy
 #     golden (rtol 2^-7, atol 1e-4).
+#  3. The tile-graph pipeline compiles SK-16 (expansion, cube/vector tasks,
+#     L1 reuse, leaves and roots, stitch plan); pto-report prints its numbers,
+#     and the compiled execute graph runs the cross-attention case in
+#     stitched order against the golden again.
 # Outputs go to $BUILD/sk16/.
 set -euo pipefail
 build=${1:-build}
@@ -37,3 +41,18 @@ for case in test_01 test_09; do
   "$run" examples/sk16_attention_backward_d64.mlir "${args[@]}" --output-dir "$dir" --run-stats
   (cd python && "$python" -m pto_mlir.golden.sk16 --compare "../$dir")
 done
+
+# Tile-graph compilation.
+echo "== pto-opt --pto-tile-graph-pipeline examples/sk16_attention_backward_d64.mlir -> $out/sk16_d64.tile-graph.mlir"
+"$opt" examples/sk16_attention_backward_d64.mlir --pto-tile-graph-pipeline -o "$out/sk16_d64.tile-graph.mlir"
+"$opt" "$out/sk16_d64.tile-graph.mlir" --pto-report -o /dev/null
+dir="$out/test_09.tile-graph"
+rm -rf "$dir"
+(cd python && "$python" -m pto_mlir.golden.sk16 --case test_09 --out "../$dir" > /dev/null)
+args=()
+for arg in q k v o do l_input m_input dq dk dv actual_q actual_kv; do
+  args+=(--input "$arg=$dir/$arg.npy")
+done
+echo "== pto-run $out/sk16_d64.tile-graph.mlir on test_09 (stitched execute graph) -> $dir"
+"$run" "$out/sk16_d64.tile-graph.mlir" "${args[@]}" --output-dir "$dir" --run-stats
+(cd python && "$python" -m pto_mlir.golden.sk16 --compare "../$dir")

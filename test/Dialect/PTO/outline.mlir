@@ -2,7 +2,8 @@
 // RUN: pto-opt %s -split-input-file '-pto-outline=report=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
 // pto-outline on hand-written partitioned IR (docs/TileGraph.md): leaves,
-// isomorphic tasks sharing a leaf, roots with launches and token deps,
+// isomorphic tasks sharing a leaf, static offsets as trailing leaf arguments
+// (passed as constants by the launches), roots with launches and token deps,
 // workspace placement (root vs control program), argument order.
 
 // A kernel-level task and a loop body of four tasks. The two V1 tasks are
@@ -10,41 +11,60 @@
 // tasks differ in b_trans: two leaves. %wsf is used by tasks of two roots and
 // stays in the kernel; %ws0 / %ws1 move into the loop's root.
 
+// The captured values come first, then one index argument per static offset
+// of the leaf's views and stores, in op order.
 // CHECK-LABEL: func.func private @tg_leaf_V0_0(
-// CHECK-SAME:      %{{.*}}: !pto.tensor<32x32xbf16>, %{{.*}}: !pto.tensor<32x32xf32>)
+// CHECK-SAME:      %[[A0:[^:]*]]: !pto.tensor<32x32xbf16>, %[[A1:[^:]*]]: !pto.tensor<32x32xf32>, %[[O0:[^:]*]]: index, %[[O1:[^:]*]]: index)
 // CHECK-SAME:      attributes {pto.family = "V0", pto.leaf = #pto.core<vector>}
-// Captured constants are cloned, not passed.
+// Captured constants are cloned, not passed (nor turned into arguments).
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    pto.view %arg0[%[[C0]], %[[C0]]]
+// CHECK-NEXT:    pto.view %[[A0]][%[[C0]], %[[C0]]]
 // CHECK-NEXT:    pto.cast
-// CHECK-NEXT:    pto.assemble
+// CHECK-NEXT:    pto.assemble %{{.*}}, %[[A1]] [%[[O0]], %[[O1]]] :
 // CHECK-NEXT:    return
 
-// Arguments in order of first use: x, off, valid, w, the workspace.
+// Arguments in order of first use: x, off, valid, w, the workspace; then the
+// two static offsets of the store into the workspace.
 // CHECK-LABEL: func.func private @tg_leaf_C1_0(
-// CHECK-SAME:      %{{.*}}: !pto.tensor<?x32xbf16>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: !pto.tensor<32x32xbf16>, %{{.*}}: !pto.tensor<16x32xf32>)
+// CHECK-SAME:      %[[X:[^:]*]]: !pto.tensor<?x32xbf16>, %[[OFF:[^:]*]]: index, %[[VALID:[^:]*]]: index, %[[W:[^:]*]]: !pto.tensor<32x32xbf16>, %[[WS:[^:]*]]: !pto.tensor<16x32xf32>, %[[O0:[^:]*]]: index, %[[O1:[^:]*]]: index)
 // CHECK-SAME:      attributes {pto.family = "C1", pto.leaf = #pto.core<cube>}
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    pto.view %[[X]][%[[OFF]], %[[C0]]] valid [%[[VALID]], 32]
+// CHECK-NEXT:    pto.view %[[W]][%[[C0]], %[[C0]]]
 // CHECK-NOT:     b_trans
-// CHECK:         return
+// CHECK:         pto.assemble %{{.*}}, %[[WS]] [%[[O0]], %[[O1]]] :
+// CHECK-NEXT:    return
 // CHECK-LABEL: func.func private @tg_leaf_C1_1(
 // CHECK:         pto.matmul {{.*}}b_trans
+// Two views of workspaces at static offsets: four offset arguments.
 // CHECK-LABEL: func.func private @tg_leaf_V1_0(
+// CHECK-SAME:      %[[WS:[^:]*]]: !pto.tensor<16x32xf32>, %[[VALID:[^:]*]]: index, %[[WSF:[^:]*]]: !pto.tensor<32x32xf32>, %[[Y:[^:]*]]: !pto.tensor<?x32xf32>, %[[OFF:[^:]*]]: index, %[[O0:[^:]*]]: index, %[[O1:[^:]*]]: index, %[[O2:[^:]*]]: index, %[[O3:[^:]*]]: index)
 // CHECK-SAME:      attributes {pto.family = "V1", pto.leaf = #pto.core<vector>}
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    pto.view %[[WS]][%[[O0]], %[[O1]]] valid [%[[VALID]], 32]
+// CHECK-NEXT:    pto.view %[[WSF]][%[[O2]], %[[O3]]] valid [%[[VALID]], 32]
+// CHECK-NEXT:    pto.add
+// CHECK-NEXT:    pto.atomic_add %{{.*}}, %[[Y]] [%[[OFF]], %[[C0]]] :
+// CHECK-NEXT:    return
 // CHECK-NOT:   func.func private @tg_leaf_V1_1
 
+// The root passes the offsets as constants created at its start, one per
+// distinct value.
 // CHECK-LABEL: func.func private @tg_root_main(
 // CHECK-SAME:      %[[W:.*]]: !pto.tensor<32x32xbf16>, %[[WSF:.*]]: !pto.tensor<32x32xf32>) attributes {pto.root}
-// CHECK-NEXT:    pto.launch @tg_leaf_V0_0(%[[W]], %[[WSF]]) : (!pto.tensor<32x32xbf16>, !pto.tensor<32x32xf32>) -> !pto.token
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    pto.launch @tg_leaf_V0_0(%[[W]], %[[WSF]], %[[C0]], %[[C0]]) : (!pto.tensor<32x32xbf16>, !pto.tensor<32x32xf32>, index, index) -> !pto.token
 // CHECK-NEXT:    return
 
 // CHECK-LABEL: func.func private @tg_root_L_main(
 // CHECK-SAME:      %[[X:[^:]*]]: !pto.tensor<?x32xbf16>, %[[OFF:[^:]*]]: index, %[[VALID:[^:]*]]: index, %[[W:[^:]*]]: !pto.tensor<32x32xbf16>, %[[WSF:[^:]*]]: !pto.tensor<32x32xf32>, %[[Y:[^:]*]]: !pto.tensor<?x32xf32>, %[[Z:[^:]*]]: !pto.tensor<?x32xf32>) attributes {pto.root}
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[WS0:.*]] = pto.workspace : !pto.tensor<16x32xf32>
 // CHECK-NEXT:    %[[WS1:.*]] = pto.workspace : !pto.tensor<16x32xf32>
-// CHECK-NEXT:    %[[T0:.*]] = pto.launch @tg_leaf_C1_0(%[[X]], %[[OFF]], %[[VALID]], %[[W]], %[[WS0]]) :
-// CHECK-NEXT:    %[[T1:.*]] = pto.launch @tg_leaf_C1_1(%[[X]], %[[OFF]], %[[VALID]], %[[W]], %[[WS1]]) :
-// CHECK-NEXT:    pto.launch @tg_leaf_V1_0(%[[WS0]], %[[VALID]], %[[WSF]], %[[Y]], %[[OFF]]) after[%[[T0]]] :
-// CHECK-NEXT:    pto.launch @tg_leaf_V1_0(%[[WS1]], %[[VALID]], %[[WSF]], %[[Z]], %[[OFF]]) after[%[[T1]]] :
+// CHECK-NEXT:    %[[T0:.*]] = pto.launch @tg_leaf_C1_0(%[[X]], %[[OFF]], %[[VALID]], %[[W]], %[[WS0]], %[[C0]], %[[C0]]) :
+// CHECK-NEXT:    %[[T1:.*]] = pto.launch @tg_leaf_C1_1(%[[X]], %[[OFF]], %[[VALID]], %[[W]], %[[WS1]], %[[C0]], %[[C0]]) :
+// CHECK-NEXT:    pto.launch @tg_leaf_V1_0(%[[WS0]], %[[VALID]], %[[WSF]], %[[Y]], %[[OFF]], %[[C0]], %[[C0]], %[[C0]], %[[C0]]) after[%[[T0]]] :
+// CHECK-NEXT:    pto.launch @tg_leaf_V1_0(%[[WS1]], %[[VALID]], %[[WSF]], %[[Z]], %[[OFF]], %[[C0]], %[[C0]], %[[C0]], %[[C0]]) after[%[[T1]]] :
 // CHECK-NEXT:    return
 
 // CHECK-LABEL: pto.kernel @tg(
@@ -113,19 +133,28 @@ pto.kernel @tg(%x: !pto.tensor<?x32xbf16>, %w: !pto.tensor<32x32xbf16>,
 // of the whole workspace for both writers. Atomic writers into one tensor do
 // not wait for each other; a reader of that tensor waits for all of them; an
 // atomic writer after a reader waits for the reader (write after read),
-// which covers the earlier atomics.
+// which covers the earlier atomics. The two writers differ only in the
+// static offset of their store: one leaf, the launches pass 0 and 8. The
+// dependencies still come from each task's own offsets.
 
+// CHECK-LABEL: func.func private @deps_leaf_V1_0(
+// CHECK-SAME:      %{{[^:]*}}: !pto.tensor<16x32xf32>, %{{[^:]*}}: !pto.tensor<16x32xf32>, %{{[^:]*}}: index, %{{[^:]*}}: index)
+// CHECK-NOT:   func.func private @deps_leaf_V1_1
 // CHECK-LABEL: func.func private @deps_root_main(
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<16x32xf32>
-// CHECK-NEXT:    %[[A:.*]] = pto.launch @deps_leaf_V1_0(%{{.*}}, %[[WS]]) :
-// CHECK-NEXT:    %[[B:.*]] = pto.launch @deps_leaf_V1_1(%{{.*}}, %[[WS]]) :
-// CHECK-NEXT:    %[[R1:.*]] = pto.launch @deps_leaf_V2_0(%[[WS]], %{{.*}}) after[%[[B]]] :
-// CHECK-NEXT:    %[[R2:.*]] = pto.launch @deps_leaf_V2_1(%[[WS]], %{{.*}}) after[%[[A]], %[[B]]] :
-// CHECK-NEXT:    %[[S1:.*]] = pto.launch @deps_leaf_V3_0(%[[WS]], %{{.*}}) after[%[[A]], %[[B]]] :
-// CHECK-NEXT:    %[[S2:.*]] = pto.launch @deps_leaf_V3_0(%[[WS]], %{{.*}}) after[%[[A]], %[[B]]] :
+// CHECK-NEXT:    %[[A:.*]] = pto.launch @deps_leaf_V1_0(%{{.*}}, %[[WS]], %[[C0]], %[[C0]]) :
+// CHECK-NEXT:    %[[B:.*]] = pto.launch @deps_leaf_V1_0(%{{.*}}, %[[WS]], %[[C8]], %[[C0]]) :
+// CHECK-NEXT:    %[[R1:.*]] = pto.launch @deps_leaf_V2_0(%[[WS]], %{{.*}}, %[[C8]], %[[C0]]) after[%[[B]]] :
+// CHECK-NEXT:    %[[R2:.*]] = pto.launch @deps_leaf_V2_1(%[[WS]], %{{.*}}, %[[C0]], %[[C0]]) after[%[[A]], %[[B]]] :
+// CHECK-NEXT:    %[[S1:.*]] = pto.launch @deps_leaf_V3_0(%[[WS]], %{{.*}}, %[[C0]], %[[C0]]) after[%[[A]], %[[B]]] :
+// CHECK-NEXT:    %[[S2:.*]] = pto.launch @deps_leaf_V3_0(%[[WS]], %{{.*}}, %[[C0]], %[[C0]]) after[%[[A]], %[[B]]] :
 // CHECK-NEXT:    %[[RD:.*]] = pto.launch @deps_leaf_V4_0(%{{.*}}, %{{.*}}) after[%[[R1]], %[[R2]], %[[S1]], %[[S2]]] :
 // CHECK-NEXT:    pto.launch @deps_leaf_V3_0(%{{.*}}) after[%[[RD]]] :
 // CHECK-NEXT:    return
+
+// REPORT: remark: pto-outline: @deps: 8 tasks -> 5 leaves after deduplication, 1 roots; workspaces: 1 in roots, 0 in the control program
 pto.kernel @deps(%x: !pto.tensor<16x32xf32>, %y: !pto.tensor<16x32xf32>, %o: !pto.tensor<16x32xf32>) {
   %c0 = arith.constant 0 : index
   %ws = pto.workspace : !pto.tensor<16x32xf32>
@@ -241,6 +270,7 @@ pto.kernel @dyn(%x: !pto.tensor<?x32xf32>, %y: !pto.tensor<?x32xf32>, %z: !pto.t
 // CHECK-LABEL: func.func private @runs_root_L(
 // CHECK-SAME:      pto.arch = #pto.arch<DAV_3510>
 // CHECK-SAME:      pto.root
+// CHECK-NEXT:    arith.constant 0 : index
 // CHECK-NEXT:    pto.workspace : !pto.tensor<8x32xf32>
 // CHECK-NEXT:    pto.launch
 // CHECK-NEXT:    pto.launch
@@ -299,6 +329,69 @@ pto.kernel @runs(%x: !pto.tensor<?x32xf32>, %y: !pto.tensor<?x32xf32>, %n: !pto.
         pto.atomic_add %a, %y[%c0, %c0] : !pto.tile<8x32xf32>, !pto.tensor<?x32xf32>
       }
     }
+  }
+}
+
+// -----
+
+// Tasks whose bodies differ only in static offsets share one leaf: two
+// writers copy rows [0, 8) and [8, 16) of %x into the same rows of a
+// workspace, two readers scale rows [0, 8) and [8, 16) of it into the same
+// rows of %y. Four tasks, two leaves; each launch passes its own offsets,
+// and each reader waits only for the writer of its rows (the dependencies
+// come from the tasks' offsets, not from the shared leaf).
+
+// CHECK-LABEL: func.func private @offs_leaf_V1_0(
+// CHECK-SAME:      %[[X:[^:]*]]: !pto.tensor<16x32xf32>, %[[WS:[^:]*]]: !pto.tensor<16x32xf32>, %[[O0:[^:]*]]: index, %[[O1:[^:]*]]: index, %[[O2:[^:]*]]: index, %[[O3:[^:]*]]: index)
+// CHECK-SAME:      attributes {pto.family = "V1", pto.leaf = #pto.core<vector>}
+// CHECK-NEXT:    %[[A:.*]] = pto.view %[[X]][%[[O0]], %[[O1]]] : !pto.tensor<16x32xf32> -> !pto.tile<8x32xf32>
+// CHECK-NEXT:    pto.assemble %[[A]], %[[WS]] [%[[O2]], %[[O3]]] :
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func private @offs_leaf_V2_0(
+// CHECK-SAME:      %[[WS:[^:]*]]: !pto.tensor<16x32xf32>, %[[Y:[^:]*]]: !pto.tensor<16x32xf32>, %[[O0:[^:]*]]: index, %[[O1:[^:]*]]: index, %[[O2:[^:]*]]: index, %[[O3:[^:]*]]: index)
+// CHECK-SAME:      attributes {pto.family = "V2", pto.leaf = #pto.core<vector>}
+// CHECK-NEXT:    %[[A:.*]] = pto.view %[[WS]][%[[O0]], %[[O1]]] : !pto.tensor<16x32xf32> -> !pto.tile<8x32xf32>
+// CHECK-NEXT:    %[[B:.*]] = pto.add %[[A]], %[[A]]
+// CHECK-NEXT:    pto.assemble %[[B]], %[[Y]] [%[[O2]], %[[O3]]] :
+// CHECK-NEXT:    return
+// CHECK-NOT:   func.func private @offs_leaf_V1_1
+// CHECK-NOT:   func.func private @offs_leaf_V2_1
+
+// CHECK-LABEL: func.func private @offs_root_main(
+// CHECK-SAME:      %[[X:[^:]*]]: !pto.tensor<16x32xf32>, %[[Y:[^:]*]]: !pto.tensor<16x32xf32>) attributes {pto.root}
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<16x32xf32>
+// CHECK-NEXT:    %[[W0:.*]] = pto.launch @offs_leaf_V1_0(%[[X]], %[[WS]], %[[C0]], %[[C0]], %[[C0]], %[[C0]]) : (!pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>, index, index, index, index) -> !pto.token
+// CHECK-NEXT:    %[[W1:.*]] = pto.launch @offs_leaf_V1_0(%[[X]], %[[WS]], %[[C8]], %[[C0]], %[[C8]], %[[C0]]) : (!pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>, index, index, index, index) -> !pto.token
+// CHECK-NEXT:    pto.launch @offs_leaf_V2_0(%[[WS]], %[[Y]], %[[C0]], %[[C0]], %[[C0]], %[[C0]]) after[%[[W0]]] :
+// CHECK-NEXT:    pto.launch @offs_leaf_V2_0(%[[WS]], %[[Y]], %[[C8]], %[[C0]], %[[C8]], %[[C0]]) after[%[[W1]]] :
+// CHECK-NEXT:    return
+
+// CHECK-LABEL: pto.kernel @offs(
+// CHECK-NEXT:    pto.root_call @offs_root_main(%x, %y) : (!pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>) -> ()
+// CHECK-NEXT:  }
+
+// REPORT: remark: pto-outline: @offs: 4 tasks -> 2 leaves after deduplication, 1 roots; workspaces: 1 in roots, 0 in the control program
+pto.kernel @offs(%x: !pto.tensor<16x32xf32>, %y: !pto.tensor<16x32xf32>) {
+  %ws = pto.workspace : !pto.tensor<16x32xf32>
+  pto.task #pto.core<vector> "V1" {
+    %a = pto.view %x[0, 0] : !pto.tensor<16x32xf32> -> !pto.tile<8x32xf32>
+    pto.assemble %a, %ws[0, 0] : !pto.tile<8x32xf32>, !pto.tensor<16x32xf32>
+  }
+  pto.task #pto.core<vector> "V1" {
+    %a = pto.view %x[8, 0] : !pto.tensor<16x32xf32> -> !pto.tile<8x32xf32>
+    pto.assemble %a, %ws[8, 0] : !pto.tile<8x32xf32>, !pto.tensor<16x32xf32>
+  }
+  pto.task #pto.core<vector> "V2" {
+    %a = pto.view %ws[0, 0] : !pto.tensor<16x32xf32> -> !pto.tile<8x32xf32>
+    %b = pto.add %a, %a {vec_tile = #pto.vec_tile<[8, 32]>} : !pto.tile<8x32xf32>, !pto.tile<8x32xf32> -> !pto.tile<8x32xf32>
+    pto.assemble %b, %y[0, 0] : !pto.tile<8x32xf32>, !pto.tensor<16x32xf32>
+  }
+  pto.task #pto.core<vector> "V2" {
+    %a = pto.view %ws[8, 0] : !pto.tensor<16x32xf32> -> !pto.tile<8x32xf32>
+    %b = pto.add %a, %a {vec_tile = #pto.vec_tile<[8, 32]>} : !pto.tile<8x32xf32>, !pto.tile<8x32xf32> -> !pto.tile<8x32xf32>
+    pto.assemble %b, %y[8, 0] : !pto.tile<8x32xf32>, !pto.tensor<16x32xf32>
   }
 }
 

@@ -180,8 +180,7 @@ struct HoistInvariantsPass
 
   /// Whether `op`, directly in `loop`'s body, may move before the loop
   /// (rules 2 and 3; invariance is checked by the caller).
-  bool isHoistable(Operation *op, LoopOp loop, const WriteSet &writes,
-                   bool nonEmpty) {
+  bool isHoistable(Operation *op, const WriteSet &writes, bool nonEmpty) {
     if (op->getNumRegions() || op->hasTrait<OpTrait::IsTerminator>() ||
         op->getNumResults() == 0)
       return false;
@@ -218,7 +217,7 @@ struct HoistInvariantsPass
       bool invariant = llvm::all_of(op.getOperands(), [&](Value v) {
         return !body.isAncestor(v.getParentRegion());
       });
-      if (!invariant || !isHoistable(&op, loop, writes, nonEmpty))
+      if (!invariant || !isHoistable(&op, writes, nonEmpty))
         continue;
       // In program order: after the ops hoisted before it.
       op.moveBefore(loop);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
@@ -196,7 +197,8 @@ private:
   LogicalResult collectRuns(Block &block);
   /// The leaf for `task` (created or shared) and the task's values passed to
   /// it, in argument order.
-  func::FuncOp getOrCreateLeaf(TaskOp task, SmallVectorImpl<Value> &args);
+  func::FuncOp getOrCreateLeaf(TaskOp task, SmallVectorImpl<Value> &args,
+                               SmallVectorImpl<int64_t> &offsetParams);
   func::FuncOp createRoot(Run &run, ArrayRef<Value> rootArgs,
                           const llvm::DenseSet<Operation *> &ownWorkspaces);
   std::string uniqueName(const std::string &base, bool suffixFirst);
@@ -284,8 +286,66 @@ llvm::hash_code structuralHash(func::FuncOp func) {
   return hash;
 }
 
+/// Turns the static offsets of the views and stores in `func` into trailing
+/// index arguments, appending their values to `params`. Tasks that differ
+/// only in where their pieces sit (most of an expanded tile graph) then share
+/// one leaf; the offsets travel in the launch's parameters, as PyPTO passes
+/// them in the leaf's parameter block.
+static void parameterizeOffsets(func::FuncOp func,
+                                SmallVectorImpl<int64_t> &params) {
+  Block &body = func.getBody().front();
+  OpBuilder builder(func.getContext());
+  auto toParams = [&](ArrayRef<int64_t> statics, ValueRange dynamics,
+                      SmallVectorImpl<Value> &operands) {
+    unsigned next = 0;
+    for (int64_t s : statics) {
+      if (ShapedType::isDynamic(s)) {
+        operands.push_back(dynamics[next++]);
+        continue;
+      }
+      params.push_back(s);
+      operands.push_back(body.addArgument(builder.getIndexType(),
+                                          func.getLoc()));
+    }
+  };
+  SmallVector<Operation *> ops;
+  body.walk([&](Operation *op) {
+    if (isa<ViewOp, AssembleOp, AtomicAddOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    builder.setInsertionPoint(op);
+    SmallVector<Value> offsets;
+    SmallVector<int64_t> dynamic;
+    if (auto view = dyn_cast<ViewOp>(op)) {
+      toParams(view.getStaticOffsets(), view.getOffsets(), offsets);
+      dynamic.assign(offsets.size(), ShapedType::kDynamic);
+      auto replacement = ViewOp::create(
+          builder, view.getLoc(), view.getResult().getType(),
+          view.getSource(), offsets, builder.getDenseI64ArrayAttr(dynamic),
+          view.getValidShape(), view.getStaticValidShapeAttr());
+      replacement->setDiscardableAttrs(view->getDiscardableAttrDictionary());
+      view.getResult().replaceAllUsesWith(replacement.getResult());
+      view.erase();
+      continue;
+    }
+    ArrayRef<int64_t> statics =
+        isa<AssembleOp>(op) ? cast<AssembleOp>(op).getStaticOffsets()
+                            : cast<AtomicAddOp>(op).getStaticOffsets();
+    ValueRange dynamics = isa<AssembleOp>(op)
+                              ? cast<AssembleOp>(op).getOffsets()
+                              : cast<AtomicAddOp>(op).getOffsets();
+    toParams(statics, dynamics, offsets);
+    dynamic.assign(offsets.size(), ShapedType::kDynamic);
+    op->setOperands(2, op->getNumOperands() - 2, offsets);
+    op->setAttr("static_offsets", builder.getDenseI64ArrayAttr(dynamic));
+  }
+  func.setType(builder.getFunctionType(body.getArgumentTypes(), {}));
+}
+
 func::FuncOp Outliner::getOrCreateLeaf(TaskOp task,
-                                       SmallVectorImpl<Value> &args) {
+                                       SmallVectorImpl<Value> &args,
+                                       SmallVectorImpl<int64_t> &offsetParams) {
   llvm::SetVector<Value> captured = capturedValues(task);
   SmallVector<Value> constants;
   for (Value value : captured)
@@ -312,6 +372,7 @@ func::FuncOp Outliner::getOrCreateLeaf(TaskOp task,
   for (Operation &op : task.getBody().front().without_terminator())
     builder.clone(op, mapping);
   func::ReturnOp::create(builder, task.getLoc());
+  parameterizeOffsets(func, offsetParams);
 
   llvm::hash_code hash = structuralHash(func);
   for (Leaf &leaf : leafTable) {
@@ -366,6 +427,7 @@ Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
       builder.clone(op, mapping);
 
   // Launches with dependencies, transitively reduced.
+  llvm::DenseMap<int64_t, Value> offsetConstants;
   size_t n = run.tasks.size();
   SmallVector<SmallVector<Access>> accesses;
   for (TaskOp task : run.tasks)
@@ -392,10 +454,20 @@ Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
       deps.push_back(tokens[i]);
 
     SmallVector<Value> taskArgs;
-    func::FuncOp leaf = getOrCreateLeaf(run.tasks[j], taskArgs);
+    SmallVector<int64_t> offsetParams;
+    func::FuncOp leaf = getOrCreateLeaf(run.tasks[j], taskArgs, offsetParams);
     SmallVector<Value> launchArgs;
     for (Value arg : taskArgs)
       launchArgs.push_back(mapping.lookup(arg));
+    for (int64_t offset : offsetParams) {
+      Value &constant = offsetConstants[offset];
+      if (!constant) {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(body);
+        constant = arith::ConstantIndexOp::create(builder, loc, offset);
+      }
+      launchArgs.push_back(constant);
+    }
     auto launch = LaunchOp::create(
         builder, run.tasks[j].getLoc(),
         FlatSymbolRefAttr::get(leaf.getSymNameAttr()), launchArgs, deps);

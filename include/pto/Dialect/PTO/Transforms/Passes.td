@@ -271,7 +271,11 @@ def OutlinePass : Pass<"pto-outline", "::mlir::ModuleOp"> {
     {pto.leaf = #pto.core<...>, pto.family = "..."}` whose body is the
     task body. The values the task captures become the arguments, in order
     of first use (pre-order walk of the body); captured constants are cloned
-    into the leaf instead. Isomorphic tasks share one leaf: two tasks are
+    into the leaf instead. The static offsets of the leaf's views and stores
+    become trailing index arguments (the launch passes them as constants), as
+    PyPTO passes piece offsets in a leaf's parameter block: tasks that differ
+    only in where their pieces sit share one leaf. Isomorphic tasks share one
+    leaf: two tasks are
     isomorphic when they have the same core kind and family and their leaf
     bodies are structurally equal (`OperationEquivalence`, locations
     ignored) once captured values are renamed to argument positions.
@@ -309,7 +313,8 @@ def OutlinePass : Pass<"pto-outline", "::mlir::ModuleOp"> {
     are rejected (tasks communicate through GM). `report` emits a remark per
     kernel with the counts.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit a remark per kernel: tasks, leaves after deduplication, roots, workspace placement">
