@@ -167,7 +167,8 @@ private:
                           SmallVectorImpl<RuntimeValue> *yielded);
   LogicalResult execOp(Operation *op);
   LogicalResult execLoop(LoopOp loop);
-  LogicalResult execScope(ScopeOp scope);
+  /// A pto.scope or pto.task: runs its single block, binds the yields.
+  LogicalResult execYieldingRegion(Operation *op);
   LogicalResult execIf(scf::IfOp ifOp);
 
   // Scalars and tensors.
@@ -179,7 +180,6 @@ private:
   LogicalResult execMatmul(Operation *op, Value acc, Value lhs, Value rhs,
                            bool aTrans, bool bTrans);
   LogicalResult execWorkspace(WorkspaceOp op);
-  LogicalResult execTask(TaskOp task);
   LogicalResult execCall(Operation *call, FlatSymbolRefAttr callee,
                          ValueRange args);
   // Root calls and launches; stitched execution (see "Stitching" below).
@@ -368,11 +368,11 @@ LogicalResult Interpreter::execLoop(LoopOp loop) {
   return success();
 }
 
-LogicalResult Interpreter::execScope(ScopeOp scope) {
+LogicalResult Interpreter::execYieldingRegion(Operation *op) {
   SmallVector<RuntimeValue> yielded;
-  if (failed(execBlock(scope.getBody().front(), {}, &yielded)))
+  if (failed(execBlock(op->getRegion(0).front(), {}, &yielded)))
     return failure();
-  for (auto [result, value] : llvm::zip(scope.getResults(), yielded))
+  for (auto [result, value] : llvm::zip(op->getResults(), yielded))
     env[result] = value;
   return success();
 }
@@ -397,7 +397,8 @@ LogicalResult Interpreter::execOp(Operation *op) {
   ++stats.opsExecuted;
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](LoopOp loop) { return execLoop(loop); })
-      .Case([&](ScopeOp scope) { return execScope(scope); })
+      .Case<ScopeOp, TaskOp>(
+          [&](Operation *region) { return execYieldingRegion(region); })
       .Case([&](scf::IfOp ifOp) { return execIf(ifOp); })
       .Case([&](IsLoopBeginOp predicate) {
         auto loop = cast<LoopOp>(
@@ -435,7 +436,6 @@ LogicalResult Interpreter::execOp(Operation *op) {
                           matmul.getBTrans());
       })
       .Case([&](WorkspaceOp workspace) { return execWorkspace(workspace); })
-      .Case([&](TaskOp task) { return execTask(task); })
       .Case([&](LaunchOp launch) { return execLaunch(launch); })
       .Case([&](RootCallOp call) { return execRootCall(call); })
       .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>([&](auto binary) {
@@ -904,15 +904,6 @@ LogicalResult Interpreter::execWorkspace(WorkspaceOp op) {
   ref.shape.assign(type.getShape().begin(), type.getShape().end());
   ref.name = "workspace";
   env[op.getResult()] = ref;
-  return success();
-}
-
-LogicalResult Interpreter::execTask(TaskOp task) {
-  SmallVector<RuntimeValue> yielded;
-  if (failed(execBlock(task.getBody().front(), {}, &yielded)))
-    return failure();
-  for (auto [result, value] : llvm::zip(task.getResults(), yielded))
-    env[result] = value;
   return success();
 }
 
