@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::pto {
@@ -150,6 +151,8 @@ private:
   Statistic &numWorkspaces;
   Statistic &numRetiled;
   SmallVector<Operation *> toErase;
+  // Views of GM read piecewise (and so possibly dead after expansion).
+  llvm::SetVector<Operation *> composedViews;
   // The piece tile of each expanded elementwise result (its full-window view).
   llvm::DenseMap<Value, SmallVector<int64_t, 4>> pieceTiles;
   SmallVector<int64_t, 4> currentTile;
@@ -169,17 +172,11 @@ LogicalResult Expander::run() {
   for (Operation *op : llvm::reverse(toErase))
     op->erase();
   // Views nothing reads any more: the originals of expanded operands and the
-  // full-window views of workspaces.
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    root->walk([&](ViewOp view) {
-      if (view->use_empty()) {
-        view->erase();
-        changed = true;
-      }
-    });
-  }
+  // full-window views of workspaces. Other dead views are left alone (they
+  // may still fault at run time, and are not this pass's business).
+  for (Operation *view : composedViews)
+    if (view->use_empty())
+      view->erase();
   return success();
 }
 
@@ -248,6 +245,7 @@ Value Expander::readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
     ViewOp piece =
         createView(loc, view.getSource(), pieceOffsets, pieceValid, pieceType);
     stamp(piece, view);
+    composedViews.insert(view);
     return piece;
   }
   // Whole tile: no view needed.
@@ -280,6 +278,7 @@ void Expander::finish(Operation *op, Value result, Value workspace) {
   SmallVector<OpFoldResult> zeros(type.getRank(), builder.getIndexAttr(0));
   ViewOp whole = createView(op->getLoc(), workspace, zeros, valid, type);
   stamp(whole, op);
+  composedViews.insert(whole);
   reifier.remember(whole, valid);
   if (!currentTile.empty())
     pieceTiles[whole] = currentTile;
@@ -520,9 +519,8 @@ LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
     state.addAttributes(op->getAttrDictionary().getValue());
     state.attributes.set("static_offsets",
                          builder.getDenseI64ArrayAttr(staticPieceOffsets));
-    Operation *store = builder.create(state);
+    builder.create(state);
     ++numVectorPieces;
-    (void)store;
   }
   toErase.push_back(op);
   return success();

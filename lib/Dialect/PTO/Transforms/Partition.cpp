@@ -84,7 +84,7 @@ public:
   }
 
   /// Forms the tasks of the segment ending before `insertionPoint`.
-  void run(Operation *insertionPoint);
+  LogicalResult run(Operation *insertionPoint);
 
 private:
   void buildEdges();
@@ -251,10 +251,10 @@ bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   return true;
 }
 
-void BlockPartitioner::run(Operation *insertionPoint) {
+LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   unsigned n = nodes.size();
   if (n == 0)
-    return;
+    return success();
   buildEdges();
   kinds.resize(n);
   for (unsigned i = 0; i < n; ++i) {
@@ -349,7 +349,13 @@ void BlockPartitioner::run(Operation *insertionPoint) {
         ready.push_back(s);
     }
   }
-  assert(order.size() == leaders.size() && "partition created a cycle");
+  // Every merge was checked for cycles and program order is a topological
+  // order of the nodes, so this only fires on a bug: report it, don't guess.
+  if (order.size() != leaders.size())
+    return nodes.front()->emitError()
+           << "pto-partition: the task graph of this block has a cycle ("
+           << leaders.size() - order.size()
+           << " tasks unordered); please report this IR";
 
   // Materialize: one pto.task per group, in topological order.
   OpBuilder builder(insertionPoint);
@@ -409,6 +415,7 @@ void BlockPartitioner::run(Operation *insertionPoint) {
       break;
     }
   }
+  return success();
 }
 
 /// Inside each task, a view that reads back exactly a piece the task stored
@@ -495,7 +502,8 @@ void PartitionPass::runOnOperation() {
       }
       if (!isBarrier(op))
         continue;
-      BlockPartitioner(segment, arch, stats).run(&op);
+      if (failed(BlockPartitioner(segment, arch, stats).run(&op)))
+        return signalPassFailure();
       segment.clear();
     }
     // Every block ends with a terminator, a barrier: no segment is left.
