@@ -238,6 +238,7 @@ private:
   };
   struct RootInstance {
     SmallVector<RecordedLaunch> launches;
+    uint64_t id = 0; // for the ExecutionObserver
   };
   std::vector<RootInstance> stitchBuffer;
   int64_t stitchLimit = std::numeric_limits<int64_t>::max();
@@ -246,6 +247,11 @@ private:
   bool inStitchFlush = false;
   llvm::DenseSet<HostTensor *> stitchWritten;
   llvm::DenseMap<Operation *, SmallVector<uint8_t>> leafAccessCache;
+  // ExecutionObserver bookkeeping (only used when options.observer is set).
+  ExecutionObserver *observer() const { return options.observer; }
+  uint64_t nextLaunchId = 0, nextInstanceId = 0, currentInstance = 0;
+  int64_t nextStitchId = 0;
+  llvm::DenseMap<Value, uint64_t> tokenIds; // unstitched launches
 };
 
 FailureOr<Extent> RuntimeAlgebra::index(Value v) {
@@ -727,6 +733,9 @@ LogicalResult Interpreter::execView(ViewOp op) {
     for (auto [o, s] : llvm::zip(offsets, srcStrides))
       base += o * s;
     const HostTensor &storage = *tensor->storage;
+    if (observer())
+      observer()->gmRead(op, &storage, tensor->name == "workspace",
+                         uint64_t(tile.numValid()) * getByteSize(storage.kind));
     forEachRow(tile.valid, srcStrides, base, dstStrides, 0,
                [&](int64_t s, int64_t d, int64_t n) {
                  if (storage.kind == ElementKind::BF16) {
@@ -779,6 +788,11 @@ LogicalResult Interpreter::execStore(Operation *op, Value srcValue,
              << listStr(src.valid) << ", tensor shape " << listStr(dst.shape)
              << ")";
   }
+  if (observer())
+    observer()->gmWrite(op, dst.storage, dst.name == "workspace",
+                        uint64_t(src.numValid()) *
+                            getByteSize(dst.storage->kind),
+                        atomic);
   if (atomic && options.shuffleAtomics) {
     pendingAtomics[dst.storage].push_back({src, offsets, dst.shape});
     return success();
@@ -877,6 +891,8 @@ LogicalResult Interpreter::execMatmul(Operation *op, Value accValue,
                 b.data->data(), std::max<int64_t>(1, b.valid[1]), beta,
                 c.data->data(), std::max<int64_t>(1, n));
     stats.matmulFlops += 2 * uint64_t(m) * uint64_t(n) * uint64_t(kA);
+    if (observer())
+      observer()->matmul(op, m, n, kA);
   }
   Type outType = c.type.getElementType();
   if (!outType.isF32())
@@ -974,7 +990,27 @@ ArrayRef<uint8_t> Interpreter::leafAccesses(Operation *leaf) {
 LogicalResult Interpreter::execLaunch(LaunchOp launch) {
   if (!recordingSlot) {
     env[launch.getToken()] = std::monostate();
-    return execCall(launch, launch.getCalleeAttr(), launch.getArgs());
+    auto leaf = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(
+        launch, launch.getCalleeAttr());
+    if (!observer() || !leaf)
+      return execCall(launch, launch.getCalleeAttr(), launch.getArgs());
+    LaunchEvent event;
+    event.leaf = leaf;
+    event.id = nextLaunchId++;
+    event.instance = currentInstance;
+    for (Value dep : launch.getDeps())
+      event.deps.push_back(tokenIds.lookup(dep));
+    ArrayRef<uint8_t> bits = leafAccesses(leaf);
+    for (auto [i, arg] : llvm::enumerate(launch.getArgs()))
+      if (auto *tensor = std::get_if<TensorRef>(&env.at(arg)))
+        if (i < bits.size() && bits[i])
+          event.accesses.push_back({tensor->storage, bits[i]});
+    tokenIds[launch.getToken()] = event.id;
+    observer()->launchBegin(event);
+    LogicalResult result =
+        execCall(launch, launch.getCalleeAttr(), launch.getArgs());
+    observer()->launchEnd();
+    return result;
   }
   auto fn = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(
       launch, launch.getCalleeAttr());
@@ -1010,10 +1046,14 @@ LogicalResult Interpreter::execLaunch(LaunchOp launch) {
 
 LogicalResult Interpreter::execRootCall(RootCallOp call) {
   StitchPlanAttr plan = call.getStitchAttr();
-  if (!plan || recordingSlot || inStitchFlush)
+  if (!plan || recordingSlot || inStitchFlush) {
+    if (!recordingSlot && !inStitchFlush)
+      currentInstance = nextInstanceId++;
     return execCall(call, call.getCalleeAttr(), call.getArgs());
+  }
   recordingSlot = stitchBuffer.size();
   stitchBuffer.emplace_back();
+  stitchBuffer.back().id = nextInstanceId++;
   LogicalResult recorded = execCall(call, call.getCalleeAttr(), call.getArgs());
   recordingSlot.reset();
   if (failed(recorded))
@@ -1088,6 +1128,14 @@ LogicalResult Interpreter::flushStitch() {
   SmallVector<llvm::BitVector> finished;
   for (RootInstance &instance : instances)
     finished.emplace_back(instance.launches.size());
+  // Observer ids of the executed launches, per instance.
+  SmallVector<SmallVector<uint64_t>> launchIds(instances.size());
+  int64_t stitchId = nextStitchId++;
+  if (observer()) {
+    for (auto [i, instance] : llvm::enumerate(instances))
+      launchIds[i].resize(instance.launches.size());
+    observer()->stitchBegin(stitchId, instances.size(), total);
+  }
   size_t executed = 0, sequential = 0;
   SmallVector<size_t> sequentialBase;
   for (RootInstance &instance : instances) {
@@ -1105,9 +1153,23 @@ LogicalResult Interpreter::flushStitch() {
             blocked(i, launch))
           continue;
         auto fn = cast<FunctionOpInterface>(launch.leaf);
+        if (observer()) {
+          LaunchEvent event;
+          event.leaf = launch.leaf;
+          event.id = launchIds[i][l] = nextLaunchId++;
+          event.instance = instances[i].id;
+          event.stitch = stitchId;
+          for (unsigned d : launch.deps)
+            event.deps.push_back(launchIds[i][d]);
+          for (auto [storage, bits] : launch.accesses)
+            event.accesses.push_back({storage, bits});
+          observer()->launchBegin(event);
+        }
         if (failed(execBlock(fn.getFunctionBody().front(), launch.args,
                              nullptr)))
           return failure();
+        if (observer())
+          observer()->launchEnd();
         finished[i].set(l);
         for (auto [storage, bits] : launch.accesses)
           for (unsigned k = 0; k < 3; ++k)
@@ -1224,6 +1286,8 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
   }
   TileValue out = newTile(result, *valid);
   stats.vectorElements += out.numValid();
+  if (observer())
+    observer()->vectorOp(op, out.numValid());
   const float *l = lhs.data->data();
   float *o = out.data->data();
   llvm::TypeSwitch<Operation *>(op)
@@ -1268,6 +1332,8 @@ LogicalResult Interpreter::execUnary(Operation *op, Value inputValue) {
   float *o = out.data->data();
   int64_t n = input.numValid();
   stats.vectorElements += n;
+  if (observer())
+    observer()->vectorOp(op, n);
   auto apply = [&](auto f) {
     for (int64_t i = 0; i < n; ++i)
       o[i] = f(in[i]);
@@ -1297,6 +1363,8 @@ LogicalResult Interpreter::execReduce(Operation *op, Value inputValue,
     return failure();
   TileValue out = newTile(op->getResult(0), *valid);
   stats.vectorElements += input.numValid();
+  if (observer())
+    observer()->vectorOp(op, input.numValid());
   // outer x reduced x inner decomposition of the input's valid region.
   int64_t outer = 1, inner = 1, reduced = input.valid[dim];
   for (int64_t d = 0; d < dim; ++d)
@@ -1332,6 +1400,8 @@ LogicalResult Interpreter::execCast(CastOp op) {
   float *o = out.data->data();
   int64_t n = input.numValid();
   stats.vectorElements += n;
+  if (observer())
+    observer()->vectorOp(op, n);
   if (to.isBF16()) {
     for (int64_t i = 0; i < n; ++i)
       o[i] = bf16ToFloat(floatToBF16(in[i], mode));
@@ -1482,6 +1552,8 @@ llvm::Error interp::checkArguments(KernelOp kernel,
   }
   return llvm::Error::success();
 }
+
+interp::ExecutionObserver::~ExecutionObserver() = default;
 
 LogicalResult interp::runKernel(KernelOp kernel,
                                 MutableArrayRef<HostTensor> args,

@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/CostModel/CostModel.h"
 #include "pto/Interpreter/Interpreter.h"
 
 #include <chrono>
@@ -72,6 +73,32 @@ static cl::opt<bool> printStats("run-stats",
                                 cl::desc("Print run statistics to stderr"),
                                 cl::cat(category));
 
+static cl::opt<std::string> simulate(
+    "simulate",
+    cl::desc("After the run, print the cost model's estimate of the device "
+             "time for an architecture: a3 (DAV_2201) or 950 (DAV_3510); "
+             "docs/CostModel.md"),
+    cl::value_desc("a3|950"), cl::cat(category));
+static cl::opt<std::string> traceFile(
+    "trace",
+    cl::desc("With --simulate: write the modelled schedule as a Chrome trace "
+             "(JSON, Perfetto)"),
+    cl::value_desc("FILE.json"), cl::cat(category));
+static cl::opt<double> simFlops(
+    "sim-flops",
+    cl::desc("With --simulate: the kernel's FLOP by its own convention (e.g. "
+             "SK-16: sum over (b,h) of 10*s1*s2*D); default: matmul FLOP"),
+    cl::value_desc("FLOP"), cl::cat(category));
+static cl::opt<double> simLaunchOverhead(
+    "sim-launch-overhead-us",
+    cl::desc("With --simulate: fixed cost per launch (default 1.5 us)"),
+    cl::value_desc("US"), cl::init(1.5), cl::cat(category));
+static cl::opt<double> simSubmit(
+    "sim-submit-us",
+    cl::desc("With --simulate: control-AICPU cost per device task (stitch), "
+             "default 2 us"),
+    cl::value_desc("US"), cl::init(2.0), cl::cat(category));
+
 static int usageError(const Twine &message) {
   llvm::errs() << "pto-run: error: " << message << "\n";
   return kUsage;
@@ -102,6 +129,27 @@ int main(int argc, char **argv) {
           "interpreter)\n",
           &llvm::errs()))
     return kUsage;
+  // The cost model (docs/CostModel.md); flags checked before any work.
+  std::optional<cost::CostModel> costModel;
+  if (simulate.getNumOccurrences()) {
+    std::optional<Arch> arch;
+    if (simulate == "a3" || simulate == "a2" || simulate == "2201" ||
+        simulate == "DAV_2201")
+      arch = Arch::DAV_2201;
+    else if (simulate == "950" || simulate == "3510" || simulate == "DAV_3510")
+      arch = Arch::DAV_3510;
+    if (!arch)
+      return usageError("--simulate expects a3 or 950, got '" + simulate +
+                        "'");
+    cost::CostModelOptions costOptions;
+    if (simFlops.getNumOccurrences())
+      costOptions.conventionFlops = simFlops;
+    costOptions.launchOverheadUs = simLaunchOverhead;
+    costOptions.submitUs = simSubmit;
+    costModel.emplace(*arch, costOptions);
+  } else if (traceFile.getNumOccurrences()) {
+    return usageError("--trace needs --simulate=a3|950");
+  }
 
   DialectRegistry registry;
   registry.insert<PTODialect, arith::ArithDialect, func::FuncDialect,
@@ -257,6 +305,8 @@ int main(int argc, char **argv) {
     }
 
   RunOptions options;
+  if (costModel)
+    options.observer = &*costModel;
   options.shuffleAtomics = shuffleAtomics.getNumOccurrences() > 0;
   options.shuffleSeed = shuffleAtomics;
   RunStats stats;
@@ -283,5 +333,19 @@ int main(int argc, char **argv) {
                  << stats.stitches << " stitches, " << stats.stitchedLaunches
                  << " launches, " << stats.reorderedLaunches
                  << " out of sequential order\n";
+  if (costModel) {
+    costModel->finish();
+    if (costModel->getLaunches().empty())
+      llvm::errs() << "pto-run: warning: --simulate saw no pto.launch; the "
+                      "cost model needs outlined IR (--pto-tile-graph-pipeline)\n";
+    costModel->printReport(llvm::outs());
+    if (!traceFile.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(traceFile, ec);
+      if (ec)
+        return usageError("cannot write '" + traceFile + "': " + ec.message());
+      costModel->writeChromeTrace(os);
+    }
+  }
   return kOk;
 }

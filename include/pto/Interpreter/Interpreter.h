@@ -21,6 +21,41 @@
 
 namespace mlir::pto::interp {
 
+/// One executed pto.launch, as seen by an ExecutionObserver (lib/CostModel).
+struct LaunchEvent {
+  Operation *leaf = nullptr;  // the leaf function
+  uint64_t id = 0;            // launches of the run, numbered in run order
+  uint64_t instance = 0;      // root call instances of the run, numbered
+  int64_t stitch = -1;        // stitches of the run, numbered; -1: unstitched
+  SmallVector<uint64_t, 4> deps; // ids of the launches its token deps name
+  // GM tensors (host storage identity) it touches: bits 1 read, 2 write,
+  // 4 atomic add (the interpreter's whole-tensor conflict granularity).
+  SmallVector<std::pair<const HostTensor *, uint8_t>, 4> accesses;
+};
+
+/// Additive hooks for performance models: the interpreter calls them while it
+/// runs, with run-time valid extents. Ops outside launches are reported too
+/// (between launchEnd and the next launchBegin).
+class ExecutionObserver {
+public:
+  virtual ~ExecutionObserver();
+  virtual void stitchBegin(int64_t stitch, uint64_t instances,
+                           uint64_t launches) {}
+  virtual void launchBegin(const LaunchEvent &launch) {}
+  virtual void launchEnd() {}
+  /// pto.view of a GM tensor (`workspace`: a pto.workspace buffer):
+  /// `bytes` valid bytes read.
+  virtual void gmRead(Operation *op, const HostTensor *tensor, bool workspace,
+                      uint64_t bytes) {}
+  /// assemble / atomic_add into a GM tensor: `bytes` valid bytes written.
+  virtual void gmWrite(Operation *op, const HostTensor *tensor, bool workspace,
+                       uint64_t bytes, bool atomic) {}
+  /// matmul / matmul_acc over valid extents M x N x K.
+  virtual void matmul(Operation *op, int64_t m, int64_t n, int64_t k) {}
+  /// Elementwise, unary, reduce or cast op reading `elements` valid elements.
+  virtual void vectorOp(Operation *op, uint64_t elements) {}
+};
+
 struct RunOptions {
   /// Apply the contributions of atomic_add to each tensor in a shuffled order
   /// (seeded) instead of program order, to exercise the tolerance; pending
@@ -31,6 +66,8 @@ struct RunOptions {
   /// once its instances' own workspaces reach this many bytes, bounding the
   /// interpreter's memory (a smaller stitch is a valid order too).
   uint64_t maxStitchWorkspaceBytes = uint64_t(1) << 30;
+  /// Optional hooks (not owned); null: no observation, no overhead.
+  ExecutionObserver *observer = nullptr;
 };
 
 struct RunStats {

@@ -34,6 +34,31 @@ static const PlatformInfo kDav2201 = {
     /*supportsFP8=*/false,
     /*vectorBF16Arithmetic=*/false,
     /*mixedScopes=*/false,
+    /*perf=*/{
+        // ≈1.6 TB/s: CANN guide figure for A2 (910B); not published per A3
+        // device (uncertain for A3).
+        /*gmBytesPerSec=*/1.6e12,
+        // Not published. Derived: ini L2 read rate 110 B/cycle x 24 AIC x
+        // 1.85 GHz ≈ 4.9 TB/s (uncertain).
+        /*l2BytesPerSec=*/110.0 * 24 * 1.85e9,
+        // §6 "DDR 32 (32/32)", "L2 110 (110/86)". The A2/A3 ini has one
+        // column; the AIV share it (uncertain).
+        /*aicRates=*/{32, 32, 110, 86},
+        /*aivRates=*/{32, 32, 110, 86},
+        /*l1ToL0ABytesPerCycle=*/512,
+        /*l1ToL0BBytesPerCycle=*/256,
+        /*ubToDdrBytesPerCycle=*/64,
+        /*ubToL2BytesPerCycle=*/64,
+        // §7.1: a 16x16x16 fp16/bf16 block per cycle = 4096 MAC = 8192 FLOP;
+        // 24 x 8192 x 1.8 GHz = 353.9 TFLOPS (CANN guide, pto-isa FA README).
+        /*cubeFlopsPerCycle=*/8192,
+        // fp32 operands at half rate: stated for the 950 (K of 8), not for
+        // A2/A3 (uncertain).
+        /*cubeFp32Factor=*/0.5,
+        // §7.2: 256 B/cycle per AIV (vec_calc_size 128 fp16 lanes).
+        /*vectorBytesPerCycle=*/256,
+        /*publishedPeakClockGHz=*/1.8,
+    },
 };
 
 static const PlatformInfo kDav3510 = {
@@ -60,6 +85,27 @@ static const PlatformInfo kDav3510 = {
     /*supportsFP8=*/true,
     /*vectorBF16Arithmetic=*/true,
     /*mixedScopes=*/true,
+    /*perf=*/{
+        // Not published. Derived from the ini AIC DDR rate: 31 B/cycle x 32
+        // AIC x 1.65 GHz ≈ 1.64 TB/s (uncertain).
+        /*gmBytesPerSec=*/31.0 * 32 * 1.65e9,
+        // Not published. Derived: 100 B/cycle x 32 x 1.65 GHz (uncertain).
+        /*l2BytesPerSec=*/100.0 * 32 * 1.65e9,
+        // §6 950 AIC "DDR 31, L2 100"; AIV "DDR 16, L2 100".
+        /*aicRates=*/{31, 31, 100, 100},
+        /*aivRates=*/{16, 16, 100, 100},
+        /*l1ToL0ABytesPerCycle=*/256,
+        /*l1ToL0BBytesPerCycle=*/256,
+        // §6 950 AIV column: UB -> DDR 40, UB -> L2 42.
+        /*ubToDdrBytesPerCycle=*/40,
+        /*ubToL2BytesPerCycle=*/42,
+        // §7.1: 4096 MAC/cycle per AIC; 32 x 8192 x 1.65 GHz ≈ 432.5 TFLOPS
+        // (derived, not published).
+        /*cubeFlopsPerCycle=*/8192,
+        /*cubeFp32Factor=*/0.5, // ini: fp32 K of 8 (half of 16)
+        /*vectorBytesPerCycle=*/256,
+        /*publishedPeakClockGHz=*/1.65,
+    },
 };
 
 const PlatformInfo &mlir::pto::getPlatformInfo(Arch arch) {

@@ -42,6 +42,30 @@ struct PlatformInfo {
   bool supportsFP8;
   bool vectorBF16Arithmetic;   // elementwise arithmetic directly on bf16
   bool mixedScopes;            // cube and vector ops in one scope (MIX)
+
+  /// Performance numbers for the cost model (lib/CostModel), from
+  /// ascend-target.md §2 (bandwidths), §6 (per-core memory rates: PyPTO ini
+  /// `[AICoreMemoryRates]`, units unstated, read as bytes/cycle/core) and §7
+  /// (peak compute). Derived or uncertain figures are marked in Platform.cpp.
+  struct MemoryRates {   // bytes per cycle per core
+    double ddrRead, ddrWrite; // GM (HBM) <-> core
+    double l2Read, l2Write;   // GM served by L2 <-> core
+  };
+  struct PerfInfo {
+    double gmBytesPerSec;     // chip HBM bandwidth
+    double l2BytesPerSec;     // chip L2 bandwidth
+    MemoryRates aicRates;     // MTE2 into L1, FIX out of L0C
+    MemoryRates aivRates;     // MTE2 into UB
+    double l1ToL0ABytesPerCycle; // MTE1
+    double l1ToL0BBytesPerCycle; // MTE1
+    double ubToDdrBytesPerCycle; // MTE3
+    double ubToL2BytesPerCycle;  // MTE3
+    double cubeFlopsPerCycle;    // per AIC, fp16/bf16 operands
+    double cubeFp32Factor;       // fp32-operand matmul rate / fp16 rate
+    double vectorBytesPerCycle;  // per AIV (128 fp16 or 64 fp32 lanes)
+    double publishedPeakClockGHz; // clock of the published cube peak
+  };
+  PerfInfo perf;
 };
 
 const PlatformInfo &getPlatformInfo(Arch arch);

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Calibration attempt of the cost model (docs/CostModel.md) against the only
+published Ascend attention numbers: the pto-isa manual FlashAttention forward
+kernel on a 910B2 (ascend-target.md §10.1; B = 1, one head, S0 = S1 = S,
+HEAD = 128, FLOP = 4 * S * S * HEAD).
+
+SK-01 (the online FlashAttention forward, python/pto_mlir/sk01_ir.py) is
+configured like that kernel: 128 Q rows per cube block (CUBE_S0), 256 KV rows
+per step (TILE_S1, the script's default) split into 128-wide cube pieces
+(CUBE_S1), vector tiles of 32 rows (Vec_S0 = CUBE_S0 / (2 TILE_S1 / CUBE_S1)).
+It is compiled with --pto-tile-graph-pipeline and run by
+`pto-run --simulate=a3`; the script prints predicted vs measured time and
+whether the prediction falls within 25 %. Nothing is tuned to these rows.
+
+    python3 benchmarks/cost_model.py [--sizes 2048 4096 8192 16384] [--tile-s1 256]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "python"))
+
+from pto_mlir import sk01_ir  # noqa: E402
+from pto_mlir.golden import save_tensor, sk01, sk16  # noqa: E402
+from pto_mlir.tools import run_tool  # noqa: E402
+
+# ascend-target.md §10.1: S -> pto-isa on-board time (us).
+PUBLISHED_US = {2048: 32.461, 4096: 88.902, 8192: 292.626, 16384: 909.058}
+HEAD = 128
+
+
+def predict(S: int, tile_s1: int, workdir: Path, extra: list[str]) -> tuple[float, str]:
+    cfg = sk01_ir.Sk01Config(
+        heads=1, head_dim=HEAD, q_tile=128, kv_tile=tile_s1,
+        c1_tile=(128, 128, 128, 128, 128, 128),   # S = Q K^T: 128 x 128 pieces
+        c2_tile=(128, 128, 128, 128, 128, 128),   # O = P V: K steps of 128
+        v1_tile=(32, tile_s1), v2_tile=(32, HEAD))
+    source = workdir / f"sk01_{tile_s1}.mlir"
+    compiled = workdir / f"sk01_{tile_s1}_tg.mlir"
+    if not compiled.exists():
+        source.write_text(sk01_ir.emit(cfg))
+        r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", compiled)
+        if r.returncode:
+            raise SystemExit(r.stderr[-3000:])
+    case = sk16.Sk16Case(name=f"fa{S}", q_seqlens=(S,), kv_seqlens=(S,), N=1, D=HEAD,
+                         benchmark_only=True)
+    inputs = sk01.make_inputs(case, seed=1)
+    data = workdir / f"s{S}"
+    data.mkdir(exist_ok=True)
+    args = []
+    for name in sk01.INPUT_NAMES:
+        save_tensor(data / f"{name}.npy", inputs[name], sk01.DTYPES[name])
+        args += ["--input", f"{name}={data / (name + '.npy')}"]
+    flops = 4 * S * S * HEAD
+    r = run_tool("pto-run", compiled, *args, "--simulate=a3", f"--sim-flops={flops}",
+                 f"--trace={data / 'trace.json'}", *extra)
+    if r.returncode:
+        raise SystemExit(r.stderr[-3000:])
+    m = re.search(r"time: ([\d.]+) us", r.stdout)
+    return float(m.group(1)), r.stdout
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=sorted(PUBLISHED_US))
+    parser.add_argument("--tile-s1", type=int, default=256)
+    parser.add_argument("--verbose", action="store_true", help="print the full reports")
+    parser.add_argument("extra", nargs="*", help="more pto-run flags (after --)")
+    args = parser.parse_args()
+    print(f"SK-01 as the pto-isa FA forward (HEAD {HEAD}, CUBE_S0 128, TILE_S1 "
+          f"{args.tile_s1}) vs 910B2 on board (ascend-target.md §10.1)")
+    print(f"{'S':>6} {'predicted us':>13} {'measured us':>12} {'pred/meas':>10} "
+          f"{'pred TFLOPS':>12} {'meas TFLOPS':>12}  within 25%")
+    within = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for S in args.sizes:
+            predicted, report = predict(S, args.tile_s1, Path(tmp), args.extra)
+            measured = PUBLISHED_US.get(S)
+            flops = 4 * S * S * HEAD
+            if measured is None:
+                print(f"{S:>6} {predicted:>13.3f} {'-':>12}")
+                continue
+            ratio = predicted / measured
+            ok = abs(ratio - 1) <= 0.25
+            within += ok
+            print(f"{S:>6} {predicted:>13.3f} {measured:>12.3f} {ratio:>10.2f} "
+                  f"{flops / predicted / 1e6:>12.2f} {flops / measured / 1e6:>12.2f}  "
+                  f"{'yes' if ok else 'no'}")
+            if args.verbose:
+                print(report)
+    print(f"{within} of {sum(S in PUBLISHED_US for S in args.sizes)} rows within 25 %")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,129 @@
+//===- CostModel.h - a first performance model of the execute graph -*- C++ -*-===//
+//
+// Estimates the device time of an outlined, stitched kernel from a real run
+// of the reference interpreter (docs/CostModel.md). The model observes each
+// executed pto.launch (its leaf, root instance, stitch, token deps, the GM
+// tensors it touches) and the work of its pieces over run-time valid
+// extents, prices each launch from its pipes (MTE2, MTE1, M, FIX, V, MTE3;
+// the launch takes the slowest pipe plus a fixed overhead) and list-schedules
+// the launches on the AIC / AIV pools of the PlatformInfo.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTO_COSTMODEL_COSTMODEL_H
+#define PTO_COSTMODEL_COSTMODEL_H
+
+#include "pto/Dialect/PTO/IR/Platform.h"
+#include "pto/Interpreter/Interpreter.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::pto::cost {
+
+struct CostModelOptions {
+  /// Fixed cost of one call task (launch) on its core, added to the slowest
+  /// pipe: AICPU dispatch / completion handshake and the GM latency of the
+  /// first load and last store that no pipe overlap hides. Assumed, not
+  /// measured (docs/CostModel.md).
+  double launchOverheadUs = 1.5;
+  /// Control-AICPU time to build and submit one device task (a stitch, or an
+  /// unstitched root call). Assumed (docs/CostModel.md).
+  double submitUs = 2.0;
+  /// FLOP of the kernel's own convention (e.g. SK-16: 10*s1*s2*D per (b,h));
+  /// without it TFLOPS use the executed matmul FLOP.
+  std::optional<double> conventionFlops;
+};
+
+enum Pipe : unsigned { MTE2, MTE1, M, FIX, V, MTE3, kNumPipes };
+llvm::StringRef getPipeName(unsigned pipe);
+
+struct LaunchRecord {
+  uint64_t id = 0, instance = 0;
+  int64_t stitch = -1;
+  std::string leaf, family;
+  bool cube = false; // AIC pool (cube and mix leaves) or AIV pool
+  SmallVector<uint64_t, 4> deps;
+  SmallVector<std::pair<const interp::HostTensor *, uint8_t>, 4> accesses;
+  // Work over valid extents.
+  uint64_t gmReadBytes = 0, gmWriteBytes = 0, matmulFlops = 0,
+           vectorElements = 0;
+  double pipeSeconds[kNumPipes] = {};
+  double seconds = 0; // max over pipes + overhead
+  // Schedule.
+  double start = 0, end = 0;
+  unsigned core = 0;
+};
+
+struct Report {
+  std::string platform;
+  double seconds = 0;          // estimated device time
+  double scheduleSeconds = 0;  // list-schedule makespan
+  double gmBoundSeconds = 0;   // HBM bytes / GM bandwidth
+  double l2BoundSeconds = 0;   // GM traffic / L2 bandwidth
+  std::string bound;           // "schedule", "HBM" or "L2"
+  uint64_t launches = 0, cubeLaunches = 0, vectorLaunches = 0,
+           deviceTasks = 0;
+  double matmulFlops = 0, flops = 0; // flops: convention or matmul
+  bool conventionFlops = false;
+  double tflops = 0, matmulTflops = 0, peakTflops = 0;
+  double cubeUtilisation = 0;   // M-pipe time / (seconds x AIC)
+  double vectorUtilisation = 0; // V-pipe time / (seconds x AIV)
+  double cubeBusy = 0, vectorBusy = 0; // launch time / (seconds x cores)
+  uint64_t gmReadBytes = 0, gmWriteBytes = 0;
+  uint64_t workspaceBytes = 0; // of the above, to/from pto.workspace
+  uint64_t hbmBytes = 0;       // estimated HBM traffic (first touches)
+  double pipeSeconds[2][kNumPipes] = {}; // [cube, vector] sums
+  double launchOverheadUs = 0, submitUs = 0;
+};
+
+class CostModel : public interp::ExecutionObserver {
+public:
+  CostModel(Arch arch, CostModelOptions options = {});
+
+  // ExecutionObserver.
+  void stitchBegin(int64_t stitch, uint64_t instances,
+                   uint64_t launches) override {}
+  void launchBegin(const interp::LaunchEvent &launch) override;
+  void launchEnd() override;
+  void gmRead(Operation *op, const interp::HostTensor *tensor, bool workspace,
+              uint64_t bytes) override;
+  void gmWrite(Operation *op, const interp::HostTensor *tensor, bool workspace,
+               uint64_t bytes, bool atomic) override;
+  void matmul(Operation *op, int64_t m, int64_t n, int64_t k) override;
+  void vectorOp(Operation *op, uint64_t elements) override;
+
+  /// Prices and schedules the observed launches (call after the run).
+  const Report &finish();
+  const Report &getReport() const { return report; }
+  ArrayRef<LaunchRecord> getLaunches() const { return launches; }
+  const PlatformInfo &getPlatform() const { return platform; }
+
+  void printReport(llvm::raw_ostream &os) const;
+  /// Chrome trace (traceEvents, ph "X", pid per core pool, tid per core,
+  /// ts/dur in microseconds), loadable in Perfetto.
+  void writeChromeTrace(llvm::raw_ostream &os) const;
+
+private:
+  double cycles(double c) const { return c / (platform.clockGHz * 1e9); }
+  void addPipe(Pipe pipe, double seconds);
+
+  const PlatformInfo &platform;
+  CostModelOptions options;
+  std::vector<LaunchRecord> launches;
+  LaunchRecord *current = nullptr;
+  struct TensorTraffic {
+    bool workspace = false;
+    uint64_t read = 0, write = 0, size = 0;
+  };
+  llvm::DenseMap<const interp::HostTensor *, TensorTraffic> traffic;
+  Report report;
+};
+
+} // namespace mlir::pto::cost
+
+#endif // PTO_COSTMODEL_COSTMODEL_H
