@@ -212,6 +212,9 @@ private:
   FailureOr<SmallVector<int64_t, 4>> inferValid(Operation *op,
                                                 unsigned resultIndex = 0);
   TileValue newTile(Value result, ArrayRef<int64_t> valid) const;
+  /// Rounds a computed tile to its element type (bf16/f16 results are held
+  /// rounded, in f32) and binds it to `result`.
+  void bindRounded(Value result, TileValue tile);
   void flushAtomics(HostTensor *storage);
 
   const RunOptions &options;
@@ -306,6 +309,14 @@ TileValue Interpreter::newTile(Value result, ArrayRef<int64_t> valid) const {
                  SmallVector<int64_t, 4>(valid.begin(), valid.end()), nullptr};
   tile.data = std::make_shared<std::vector<float>>(tile.numValid());
   return tile;
+}
+
+void Interpreter::bindRounded(Value result, TileValue tile) {
+  Type elementType = tile.type.getElementType();
+  if (!elementType.isF32())
+    for (float &x : *tile.data)
+      x = roundTo(elementType, x);
+  env[result] = std::move(tile);
 }
 
 //===----------------------------------------------------------------------===//
@@ -894,11 +905,7 @@ LogicalResult Interpreter::execMatmul(Operation *op, Value accValue,
     if (observer())
       observer()->matmul(op, m, n, kA);
   }
-  Type outType = c.type.getElementType();
-  if (!outType.isF32())
-    for (float &x : *c.data)
-      x = roundTo(outType, x);
-  env[op->getResult(0)] = std::move(c);
+  bindRounded(op->getResult(0), std::move(c));
   return success();
 }
 
@@ -1317,11 +1324,7 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
         elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
                     [](float a, float b) { return std::fmin(a, b); });
       });
-  Type elementType = resultType.getElementType();
-  if (!elementType.isF32())
-    for (float &x : *out.data)
-      x = roundTo(elementType, x);
-  env[result] = std::move(out);
+  bindRounded(result, std::move(out));
   return success();
 }
 
@@ -1347,11 +1350,7 @@ LogicalResult Interpreter::execUnary(Operation *op, Value inputValue) {
         apply([](float x) { return 1.0f / std::sqrt(x); });
       })
       .Case([&](ReciprocalOp) { apply([](float x) { return 1.0f / x; }); });
-  Type elementType = out.type.getElementType();
-  if (!elementType.isF32())
-    for (float &x : *out.data)
-      x = roundTo(elementType, x);
-  env[op->getResult(0)] = std::move(out);
+  bindRounded(op->getResult(0), std::move(out));
   return success();
 }
 
@@ -1383,11 +1382,7 @@ LogicalResult Interpreter::execReduce(Operation *op, Value inputValue,
       }
       o[i * inner + j] = acc;
     }
-  Type elementType = out.type.getElementType();
-  if (!elementType.isF32())
-    for (float &x : *out.data)
-      x = roundTo(elementType, x);
-  env[op->getResult(0)] = std::move(out);
+  bindRounded(op->getResult(0), std::move(out));
   return success();
 }
 
