@@ -28,3 +28,33 @@ def tool(name: str) -> Path:
 def run_tool(name: str, *args, check: bool = False) -> subprocess.CompletedProcess:
     return subprocess.run([str(tool(name)), *map(str, args)], capture_output=True,
                           text=True, check=check)
+
+
+def input_args(directory: Path, inputs: dict, dtypes: dict, names=None) -> list:
+    """Saves each input as DIR/NAME.npy in its dtype (the conventions of
+    golden/npy.py) and returns the matching `pto-run --input` flags."""
+    from pto_mlir.golden import save_tensor
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    args = []
+    for name in names if names is not None else inputs:
+        path = directory / f"{name}.npy"
+        save_tensor(path, inputs[name], dtypes[name])
+        args += ["--input", f"{name}={path}"]
+    return args
+
+
+def run_kernel(kernel, directory: Path, inputs: dict, dtypes: dict, outputs, *extra,
+               names=None):
+    """Runs `kernel` through pto-run on `inputs` (written as .npy files into
+    `directory`), asserts it succeeded, and returns the written `outputs`
+    (shaped like the inputs they update) with the completed process."""
+    from pto_mlir.golden import load_tensor
+
+    directory = Path(directory)
+    args = input_args(directory, inputs, dtypes, names)
+    result = run_tool("pto-run", kernel, *args, "--output-dir", directory, *extra)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return {name: load_tensor(directory / f"{name}.npy", dtypes[name]).reshape(inputs[name].shape)
+            for name in outputs}, result

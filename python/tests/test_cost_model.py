@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from pto_mlir import sk16_ir
-from pto_mlir.golden import save_tensor, sk16
-from pto_mlir.tools import run_tool
+from pto_mlir.golden import sk16
+from pto_mlir.tools import input_args, run_tool
 
 SMALL = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
              v_tile_s=(32, 128), v_tile_d=(32, 128))
@@ -51,10 +51,7 @@ def compiled(tmp_path_factory):
 def simulate(kernel: Path, case, directory: Path, arch: str = "a3", flops: bool = True):
     directory.mkdir(exist_ok=True)
     inputs = sk16.make_inputs(case, seed=3)
-    args = []
-    for name in sk16.INPUT_NAMES:
-        save_tensor(directory / f"{name}.npy", inputs[name], sk16.DTYPES[name])
-        args += ["--input", f"{name}={directory / (name + '.npy')}"]
+    args = input_args(directory, inputs, sk16.DTYPES, sk16.INPUT_NAMES)
     trace = directory / "trace.json"
     extra = ["--sim-flops", str(sk16_flops(case))] if flops else []
     r = run_tool("pto-run", kernel, *args, f"--simulate={arch}", f"--trace={trace}", *extra)

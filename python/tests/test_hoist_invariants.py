@@ -26,8 +26,8 @@ import numpy as np
 import pytest
 
 from pto_mlir import sk16_ir
-from pto_mlir.golden import load_tensor, save_tensor, sk16
-from pto_mlir.tools import run_tool
+from pto_mlir.golden import sk16
+from pto_mlir.tools import run_kernel, run_tool
 
 TILE_CONFIGS = {
     "a3": {},
@@ -72,18 +72,11 @@ def kernels(tmp_root: str, N: int, D: int, config: str) -> dict:
 
 
 def run(kernel: Path, directory: Path, inputs: dict):
-    directory.mkdir(parents=True, exist_ok=True)
-    args = []
-    for name in sk16.INPUT_NAMES:
-        path = directory / f"{name}.npy"
-        save_tensor(path, inputs[name], sk16.DTYPES[name])
-        args += ["--input", f"{name}={path}"]
-    r = run_tool("pto-run", kernel, *args, "--output-dir", directory, "--run-stats")
-    assert r.returncode == 0, r.stderr
+    outputs, r = run_kernel(kernel, directory, inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                            "--run-stats", names=sk16.INPUT_NAMES)
     m = STATS.search(r.stderr)
     assert m, r.stderr
     stats = dict(zip(("iterations", "ops", "flop", "atomic", "vector"), map(int, m.groups()[:5])))
-    outputs = {name: load_tensor(directory / f"{name}.npy", "fp32") for name in sk16.OUTPUT_NAMES}
     return outputs, stats
 
 

@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 
 from pto_mlir import partitioned_matmul, sk16_ir
-from pto_mlir.golden import load_tensor, save_tensor, sk16
-from pto_mlir.tools import REPO_ROOT, run_tool
+from pto_mlir.golden import sk16
+from pto_mlir.tools import REPO_ROOT, run_kernel, run_tool
 
 REPORT = re.compile(r"GM->L1 bytes per block instance: before (\d+), after (\d+)")
 
@@ -119,34 +119,14 @@ SK16_RUNS += [("test_09", "a3", setting)
 PARTITION = "pto-flatten-scopes,pto-expand-tiles,pto-partition"
 
 
-def partition_available() -> str | None:
-    """None when pto-partition runs, else why not."""
-    r = run_tool("pto-opt", "--help")
-    if "pto-partition" not in r.stdout:
-        return "pto-partition is not registered yet"
-    probe = run_tool("pto-opt", "--pto-partition", REPO_ROOT / "test" / "Dialect" / "PTO" /
-                     "l1-reuse-unchanged.mlir", "-split-input-file", "-o", "/dev/null")
-    if probe.returncode != 0 and "under construction" in probe.stderr:
-        return "pto-partition is still a stub"
-    return None
-
-
 def run_sk16(kernel: Path, directory: Path, inputs: dict) -> dict:
-    directory.mkdir(parents=True, exist_ok=True)
-    args = []
-    for name in sk16.INPUT_NAMES:
-        save_tensor(directory / f"{name}.npy", inputs[name], sk16.DTYPES[name])
-        args += ["--input", f"{name}={directory / (name + '.npy')}"]
-    r = run_tool("pto-run", kernel, *args, "--output-dir", directory)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return {name: load_tensor(directory / f"{name}.npy", "fp32") for name in sk16.OUTPUT_NAMES}
+    out, _ = run_kernel(kernel, directory, inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                        names=sk16.INPUT_NAMES)
+    return out
 
 
 @pytest.mark.parametrize("case_name,tiles,setting", SK16_RUNS)
 def test_sk16_partitioned(case_name, tiles, setting, tmp_path):
-    reason = partition_available()
-    if reason:
-        pytest.skip(reason)
     case = sk16.CASES[case_name]
     cfg = sk16_ir.Sk16Config(heads=case.N, head_dim=case.D, cube_l1_reuse_setting=setting,
                              **SK16_TILES[tiles])

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from pto_mlir import sk01_ir, sk16_ir
-from pto_mlir.golden import bf16_bits_to_f32, load_tensor, save_tensor, sk01, sk16
-from pto_mlir.tools import run_tool
+from pto_mlir.golden import bf16_bits_to_f32, sk01, sk16
+from pto_mlir.tools import run_kernel, run_tool
 
 TILE_CONFIGS = {
     "a3": {},
@@ -52,22 +52,9 @@ def sk16_kernel(tmp_root: str, N: int, D: int, config: str) -> Path:
     return path
 
 
-def run_kernel(kernel: Path, directory: Path, inputs: dict, names, dtypes, outputs, *extra):
-    directory.mkdir(parents=True, exist_ok=True)
-    args = []
-    for name in names:
-        path = directory / f"{name}.npy"
-        save_tensor(path, inputs[name], dtypes[name])
-        args += ["--input", f"{name}={path}"]
-    result = run_tool("pto-run", kernel, *args, "--output-dir", directory, *extra)
-    assert result.returncode == 0, result.stderr
-    return {name: load_tensor(directory / f"{name}.npy", dtypes[name]).reshape(inputs[name].shape)
-            for name in outputs}, result
-
-
 def run_sk01(kernel: Path, directory: Path, inputs: dict, *extra):
-    out, _ = run_kernel(kernel, directory, inputs, sk01.INPUT_NAMES, sk01.DTYPES,
-                        sk01.OUTPUT_NAMES, *extra)
+    out, _ = run_kernel(kernel, directory, inputs, sk01.DTYPES, sk01.OUTPUT_NAMES, *extra,
+                        names=sk01.INPUT_NAMES)
     return out
 
 
@@ -129,7 +116,7 @@ def test_kernel_runs_exactly_the_valid_matmul_work(kernels_dir, tmp_path):
     inputs = sk01.make_inputs(case, seed=1)
     for config in sorted(TILE_CONFIGS):
         _, result = run_kernel(sk01_kernel(kernels_dir, case.N, case.D, config), tmp_path / config,
-                               inputs, sk01.INPUT_NAMES, sk01.DTYPES, (), "--run-stats")
+                               inputs, sk01.DTYPES, (), "--run-stats", names=sk01.INPUT_NAMES)
         flop = int(result.stderr.split(" matmul FLOP")[0].split(", ")[-1])
         assert flop == sk01.flops(case), config
 
@@ -168,7 +155,7 @@ def test_chained_with_sk16(case_name, config, kernels_dir, tmp_path):
         assert np.array_equal(gold_inputs[name], fwd_inputs[name])
     bwd_inputs = sk01.to_sk16_inputs(fwd_inputs, fwd, gold_inputs["do"], case.N, case.D)
     bwd, _ = run_kernel(sk16_kernel(kernels_dir, case.N, case.D, config), tmp_path / "bwd", bwd_inputs,
-                        sk16.INPUT_NAMES, sk16.DTYPES, sk16.OUTPUT_NAMES)
+                        sk16.DTYPES, sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
     gold = sk16.golden_backward(gold_inputs, case.N, case.D)
     for name in sk16.OUTPUT_NAMES:
         sk16.assert_close(bwd[name], gold[name], name)

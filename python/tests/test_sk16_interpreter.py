@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from pto_mlir import sk16_ir
-from pto_mlir.golden import load_tensor, save_tensor, sk16
-from pto_mlir.tools import run_tool
+from pto_mlir.golden import sk16
+from pto_mlir.tools import input_args, run_kernel, run_tool
 
 TILE_CONFIGS = {
     "a3": {},
@@ -41,20 +41,13 @@ def kernel_file(tmp_root: str, N: int, D: int, config: str) -> Path:
 
 
 def write_inputs(directory: Path, inputs: dict) -> list:
-    args = []
-    for name in sk16.INPUT_NAMES:
-        path = directory / f"{name}.npy"
-        save_tensor(path, inputs[name], sk16.DTYPES[name])
-        args += ["--input", f"{name}={path}"]
-    return args
+    return input_args(directory, inputs, sk16.DTYPES, sk16.INPUT_NAMES)
 
 
 def run_sk16(kernel: Path, directory: Path, inputs: dict, *extra):
-    args = write_inputs(directory, inputs)
-    result = run_tool("pto-run", kernel, *args, "--output-dir", directory, *extra)
-    assert result.returncode == 0, result.stderr
-    return {name: load_tensor(directory / f"{name}.npy", "fp32").reshape(inputs[name].shape)
-            for name in sk16.OUTPUT_NAMES}
+    out, _ = run_kernel(kernel, directory, inputs, sk16.DTYPES, sk16.OUTPUT_NAMES, *extra,
+                        names=sk16.INPUT_NAMES)
+    return out
 
 
 def assert_matches_golden(out: dict, gold: dict):

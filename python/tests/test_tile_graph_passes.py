@@ -243,24 +243,11 @@ def test_stitched_run_reports_stitches(tmp_path):
     assert "11 root instances in 3 stitches, 44 launches" in stats
 
 
-def partition_registered() -> bool:
-    try:
-        result = run_tool("pto-opt", "--help")
-    except OSError:  # not built: the other tests report it
-        return False
-    return all(f"--{name} " in result.stdout
-               for name in ("pto-flatten-scopes", "pto-hoist-invariants", "pto-expand-tiles",
-                            "pto-partition", "pto-l1-reuse"))
-
-
 SK16_CASE = dict(q_seqlens=[200, 70], kv_seqlens=[150, 230], N=2, D=32)
 SK16_TILES = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
                   v_tile_s=(32, 128), v_tile_d=(32, 128))
 
 
-@pytest.mark.skipif(not partition_registered(),
-                    reason="pto-flatten-scopes / pto-hoist-invariants / pto-expand-tiles / "
-                           "pto-partition / pto-l1-reuse not registered yet")
 @pytest.mark.parametrize("options", ["generated", "count5", "hoisted"])
 def test_sk16_through_outline_and_stitch(options, tmp_path):
     """SK-16 (small tiles: multi-tile loops, tails) through the tile-graph

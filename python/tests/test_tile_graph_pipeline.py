@@ -22,8 +22,8 @@ import numpy as np
 import pytest
 
 from pto_mlir import sk16_ir
-from pto_mlir.golden import load_tensor, save_tensor, sk16
-from pto_mlir.tools import run_tool
+from pto_mlir.golden import sk16
+from pto_mlir.tools import run_kernel, run_tool
 
 SMALL = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
              v_tile_s=(32, 128), v_tile_d=(32, 128))
@@ -57,13 +57,9 @@ def kernel(tmp_root: str, N: int, D: int, config: str, pipeline: str | None) -> 
 
 
 def run(kernel_path: Path, directory: Path, inputs: dict) -> dict:
-    args = []
-    for name in sk16.INPUT_NAMES:
-        save_tensor(directory / f"{name}.npy", inputs[name], sk16.DTYPES[name])
-        args += ["--input", f"{name}={directory / (name + '.npy')}"]
-    r = run_tool("pto-run", kernel_path, *args, "--output-dir", directory)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return {name: load_tensor(directory / f"{name}.npy", "fp32") for name in sk16.OUTPUT_NAMES}
+    out, _ = run_kernel(kernel_path, directory, inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                        names=sk16.INPUT_NAMES)
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -151,19 +147,10 @@ def test_sk01_through_the_pipeline(case_name, config, kernels_dir, tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     inputs = sk01.make_inputs(case, seed=5, fill=np.nan)
 
-    def execute(kernel_path, directory):
-        directory.mkdir()
-        args = []
-        for name in sk01.INPUT_NAMES:
-            save_tensor(directory / f"{name}.npy", inputs[name], sk01.DTYPES[name])
-            args += ["--input", f"{name}={directory / (name + '.npy')}"]
-        r = run_tool("pto-run", kernel_path, *args, "--output-dir", directory)
-        assert r.returncode == 0, r.stderr[-3000:]
-        return {n: load_tensor(directory / f"{n}.npy", sk01.DTYPES[n]).reshape(inputs[n].shape)
-                for n in sk01.OUTPUT_NAMES}
-
-    before = execute(source, tmp_path / "before")
-    after = execute(compiled, tmp_path / "after")
+    before, _ = run_kernel(source, tmp_path / "before", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,
+                           names=sk01.INPUT_NAMES)
+    after, _ = run_kernel(compiled, tmp_path / "after", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,
+                          names=sk01.INPUT_NAMES)
     for name, (ok, ratio, err) in sk01.check_outputs(after, inputs, case.N, case.D).items():
         assert ok, f"{name}: {ratio:.3g} x the allowed error"
     # Expansion reorders FP32 sums (matmul K steps, row sums): l and m stay
