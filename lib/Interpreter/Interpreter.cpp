@@ -971,8 +971,7 @@ ArrayRef<uint8_t> Interpreter::leafAccesses(Operation *leaf) {
   Block &body = fn.getFunctionBody().front();
   SmallVector<uint8_t> bits(body.getNumArguments(), 0);
   auto mark = [&](Value tensor, uint8_t kind) {
-    while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-      tensor = reshape.getSource();
+    tensor = getAliasedTensor(tensor);
     if (auto arg = dyn_cast<BlockArgument>(tensor))
       if (arg.getOwner() == &body)
         bits[arg.getArgNumber()] |= kind;
@@ -1428,8 +1427,7 @@ LogicalResult Interpreter::execFull(FullOp op) {
 
 /// The kernel argument a GM tensor value aliases (through reshapes), if any.
 std::optional<unsigned> argumentOf(KernelOp kernel, Value tensor) {
-  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-    tensor = reshape.getSource();
+  tensor = getAliasedTensor(tensor);
   if (auto arg = dyn_cast<BlockArgument>(tensor))
     if (arg.getOwner()->getParentOp() == kernel.getOperation())
       return arg.getArgNumber();
@@ -1474,8 +1472,7 @@ static void collectWrittenArguments(
       return;
     Block *entry = &fn.getFunctionBody().front();
     auto calleeArgOf = [&](Value tensor) -> std::optional<unsigned> {
-      while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-        tensor = reshape.getSource();
+      tensor = getAliasedTensor(tensor);
       auto arg = dyn_cast<BlockArgument>(tensor);
       if (!arg || arg.getOwner() != entry || arg.getArgNumber() >= args.size())
         return std::nullopt;

@@ -28,3 +28,9 @@ Arch mlir::pto::getArchFor(Operation *op) {
   }
   return Arch::DAV_2201;
 }
+
+Value mlir::pto::getAliasedTensor(Value tensor) {
+  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
+    tensor = reshape.getSource();
+  return tensor;
+}

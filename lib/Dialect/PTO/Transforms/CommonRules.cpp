@@ -26,8 +26,7 @@ using namespace mlir::pto::check;
 //===----------------------------------------------------------------------===//
 
 BlockArgument mlir::pto::check::getRootArgument(Value tensor) {
-  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-    tensor = reshape.getSource();
+  tensor = getAliasedTensor(tensor);
   auto arg = dyn_cast<BlockArgument>(tensor);
   if (arg && isa<KernelOp>(arg.getOwner()->getParentOp()))
     return arg;

@@ -81,8 +81,7 @@ namespace {
 /// traced (a loop-carried tensor, an argument of a function whose arguments
 /// may alias, the result of an unknown op).
 Value getStorage(Value tensor) {
-  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-    tensor = reshape.getSource();
+  tensor = getAliasedTensor(tensor);
   if (auto arg = dyn_cast<BlockArgument>(tensor))
     return isa_and_nonnull<KernelOp>(arg.getOwner()->getParentOp()) ? tensor
                                                                     : Value();

@@ -142,12 +142,6 @@ void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
 // GM accesses and dependencies
 //===----------------------------------------------------------------------===//
 
-Value rootTensor(Value tensor) {
-  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-    tensor = reshape.getSource();
-  return tensor;
-}
-
 struct DimRange {
   unsigned base; // value number of the dynamic part, 0 if static
   int64_t lo, size;
@@ -191,7 +185,7 @@ bool conflict(const AccessSummary &a, const AccessSummary &b) {
 Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
                     ValueRange dynOffsets, ArrayRef<int64_t> shape,
                     bool write) {
-  Access access{vn.get(rootTensor(tensor)), vn.get(tensor), write, {}};
+  Access access{vn.get(getAliasedTensor(tensor)), vn.get(tensor), write, {}};
   unsigned next = 0;
   for (auto [off, size] : llvm::zip(offsets, shape)) {
     ValueNumbering::Affine a = ShapedType::isDynamic(off)
@@ -215,7 +209,7 @@ AccessSummary summarize(ValueNumbering &vn, Operation *root) {
     if (auto read = dyn_cast<ReadOp>(op)) {
       Value t = read.getTensor();
       summary.accesses.push_back(
-          {vn.get(rootTensor(t)), vn.get(t), /*write=*/false, {}});
+          {vn.get(getAliasedTensor(t)), vn.get(t), /*write=*/false, {}});
       return;
     }
     if (isa<AssembleOp, AtomicAddOp>(op)) {

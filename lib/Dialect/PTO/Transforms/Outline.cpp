@@ -45,12 +45,6 @@ struct Access {
   SmallVector<int64_t, 4> offsets, sizes; // empty: unknown (whole tensor)
 };
 
-Value baseOf(Value tensor) {
-  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-    tensor = reshape.getSource();
-  return tensor;
-}
-
 /// A base whose identity we understand: a kernel argument or a workspace.
 /// Distinct such bases never alias; anything else may alias anything.
 bool isKnownBase(Value base) {
@@ -63,7 +57,7 @@ SmallVector<Access> collectAccesses(TaskOp task) {
   SmallVector<Access> accesses;
   auto add = [&](Value tensor, uint8_t kind, ArrayRef<int64_t> staticOffsets,
                  ArrayRef<int64_t> sizes) {
-    Value base = baseOf(tensor);
+    Value base = getAliasedTensor(tensor);
     // Task-local GM (a workspace inside the task) is not shared.
     if (task->isAncestor(base.getParentRegion()->getParentOp()))
       return;

@@ -60,14 +60,6 @@ bool overlaps(ArrayRef<int64_t> aOff, ArrayRef<int64_t> aSize,
   return true;
 }
 
-/// The GM tensor a store writes, through reshapes: the kernel argument or
-/// the workspace it aliases.
-Value rootTensor(Value tensor) {
-  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-    tensor = reshape.getSource();
-  return tensor;
-}
-
 /// The pass statistics the partitioner updates.
 struct PartitionStats {
   Pass::Statistic &cubeTasks, &vectorTasks, &mixTasks, &forwarded,
@@ -162,7 +154,7 @@ void BlockPartitioner::buildEdges() {
                            view.getResult().getType().getShape());
       bool isWorkspace =
           isa_and_nonnull<WorkspaceOp>(view.getSource().getDefiningOp());
-      for (const Write &w : writes.lookup(rootTensor(view.getSource()))) {
+      for (const Write &w : writes.lookup(getAliasedTensor(view.getSource()))) {
         if (box && w.box &&
             !overlaps(box->first, box->second, w.box->first, w.box->second))
           continue;
@@ -186,7 +178,7 @@ void BlockPartitioner::buildEdges() {
       auto box = staticBox(
           offsets, cast<TileType>(op->getOperand(0).getType()).getShape());
       bool atomic = isa<AtomicAddOp>(op);
-      SmallVector<Write> &list = writes[rootTensor(dst)];
+      SmallVector<Write> &list = writes[getAliasedTensor(dst)];
       // Writes after writes keep their order, except atomics among
       // themselves (they commute).
       for (const Write &w : list)

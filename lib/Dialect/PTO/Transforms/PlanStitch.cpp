@@ -128,8 +128,7 @@ struct PlanStitchPass : public pto::impl::PlanStitchPassBase<PlanStitchPass> {
     // ready_on_host_tensors.
     for (ReadOp read : reads) {
       Value tensor = read.getTensor();
-      while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-        tensor = reshape.getSource();
+      tensor = getAliasedTensor(tensor);
       StringRef name;
       if (auto arg = dyn_cast<BlockArgument>(tensor))
         if (arg.getOwner()->getParentOp() == kernel.getOperation())

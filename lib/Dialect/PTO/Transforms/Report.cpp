@@ -82,8 +82,7 @@ Origin Reporter::trace(Value value, LaunchOp launch, func::FuncOp root) {
         return {};
       value = call.getArgs()[arg.getArgNumber()];
     }
-  while (auto reshape = value.getDefiningOp<ReshapeOp>())
-    value = reshape.getSource();
+  value = getAliasedTensor(value);
   if (value.getDefiningOp<WorkspaceOp>())
     return {true, ""};
   if (auto arg = dyn_cast<BlockArgument>(value))

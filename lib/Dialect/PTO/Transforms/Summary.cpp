@@ -35,8 +35,7 @@ std::string str(Attribute attr) {
 /// Name of a kernel argument, or "<computed>" for other GM tensors.
 std::string tensorName(KernelOp kernel, Value tensor) {
   // Look through in-place reshapes to the kernel argument.
-  while (auto reshape = tensor.getDefiningOp<ReshapeOp>())
-    tensor = reshape.getSource();
+  tensor = getAliasedTensor(tensor);
   if (auto arg = dyn_cast<BlockArgument>(tensor))
     if (arg.getOwner()->getParentOp() == kernel)
       return cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()])

@@ -33,6 +33,10 @@ namespace mlir::pto {
 /// The architecture governing `op`: the `arch` of the enclosing pto.kernel,
 /// else a `pto.arch` attribute on an enclosing op, else DAV_2201.
 Arch getArchFor(Operation *op);
+
+/// The GM tensor `tensor` aliases: looks through pto.reshape (a reshape of a
+/// kernel argument or workspace names the same bytes).
+Value getAliasedTensor(Value tensor);
 } // namespace mlir::pto
 
 #endif // PTO_DIALECT_PTO_IR_PTODIALECT_H
