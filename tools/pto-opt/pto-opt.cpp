@@ -10,11 +10,15 @@
 #include "mlir/Transforms/Passes.h"
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTOISA/IR/PTOISA.h"
+#include "pto/Dialect/PTOISA/Transforms/Passes.h"
+#include "pto/Conversion/Passes.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<mlir::pto::PTODialect, mlir::arith::ArithDialect,
+  registry.insert<mlir::pto::PTODialect, mlir::ptoisa::PTOISADialect,
+                  mlir::arith::ArithDialect,
                   mlir::func::FuncDialect, mlir::index::IndexDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect>();
   mlir::registerCanonicalizerPass();
@@ -22,6 +26,8 @@ int main(int argc, char **argv) {
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
   mlir::pto::registerPTOPasses();
+  mlir::pto::registerPTOConversionPasses();
+  mlir::ptoisa::registerPTOISAPasses();
   mlir::pto::registerTileGraphPipeline();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "pto-opt: the pto-mlir optimizer\n", registry));

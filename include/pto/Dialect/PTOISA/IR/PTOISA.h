@@ -1,0 +1,33 @@
+//===- PTOISA.h - the pto_isa dialect ---------------------------*- C++ -*-===//
+#ifndef PTO_DIALECT_PTOISA_IR_PTOISA_H
+#define PTO_DIALECT_PTOISA_IR_PTOISA_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+
+#include "pto/Dialect/PTOISA/IR/PTOISAEnums.h.inc"
+#include "pto/Dialect/PTOISA/IR/PTOISAOpsDialect.h.inc"
+#include "pto/Dialect/PTOISA/IR/PTOISAInterfaces.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "pto/Dialect/PTOISA/IR/PTOISAOpsTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "pto/Dialect/PTOISA/IR/PTOISAOps.h.inc"
+
+namespace mlir::ptoisa {
+/// Bytes of `space` per core on `arch` (platform description).
+int64_t getSpaceCapacity(pto::Arch arch, MemorySpace space);
+/// The pto-isa TileType spelling of a space (`Vec`, `Mat`, `Left`, ...).
+llvm::StringRef getTileTypeName(MemorySpace space);
+/// The alloc_tile that created `tile`, or null when it is a block argument.
+AllocTileOp getAlloc(Value tile);
+} // namespace mlir::ptoisa
+
+#endif // PTO_DIALECT_PTOISA_IR_PTOISA_H

@@ -1,0 +1,333 @@
+//===- PTOISAOps.td - pto_isa operations -------------------*- tablegen -*-===//
+//
+// One op per pto-isa instruction (ascend-target.md §8.6). Operands that an
+// instruction reads carry [MemRead], the destination [MemWrite]: sync
+// insertion and memory planning read the hazards from the side effects.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTOISA_OPS_TD
+#define PTOISA_OPS_TD
+
+include "pto/Dialect/PTOISA/IR/PTOISADialect.td"
+include "pto/Dialect/PTOISA/IR/PTOISATypes.td"
+include "pto/Dialect/PTOISA/IR/PTOISAInterfaces.td"
+include "pto/Dialect/PTO/IR/PTOTypes.td"
+include "pto/Dialect/PTO/IR/PTOAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class PTOISA_PipeOp<string mnemonic, list<Trait> traits = []>
+    : PTOISA_Op<mnemonic, !listconcat(traits,
+        [DeclareOpInterfaceMethods<PTOISA_PipeOpInterface>])>;
+
+// An instruction on a fixed pipe.
+class PTOISA_FixedPipeOp<string mnemonic, string pipe, list<Trait> traits = []>
+    : PTOISA_Op<mnemonic, !listconcat(traits, [PTOISA_PipeOpInterface])> {
+  let extraClassDeclaration = [{
+    ::mlir::ptoisa::Pipe getPipe() { return ::mlir::ptoisa::Pipe::}] # pipe # [{; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Tiles
+//===----------------------------------------------------------------------===//
+
+def PTOISA_AllocTileOp : PTOISA_Op<"alloc_tile", [
+    MemoryEffects<[MemAlloc]>]> {
+  let summary = "a tile object: run-time valid extents and (once planned) its place";
+  let description = [{
+    Declares one pto-isa `Tile` with dynamic valid extents `[rows, cols]`
+    (each at most the type's capacity). `at` is its byte offset in the
+    core's buffer of the type's space (`TASSIGN`), set by
+    `pto-isa-plan-memory`; the verifier checks alignment and capacity against
+    the platform description of the governing architecture.
+
+    ```mlir
+    %t = pto_isa.alloc_tile valid [%r, %c] at 1024 : !pto_isa.tile<ub, 32x128xf32>
+    ```
+  }];
+  let arguments = (ins Index:$validRows, Index:$validCols,
+                       OptionalAttr<I64Attr>:$offset);
+  let results = (outs PTOISA_AnyTile:$result);
+  let assemblyFormat = [{
+    `valid` ` ` `[` $validRows `,` $validCols `]` (`at` $offset^)? attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    TileType getTileType() { return ::llvm::cast<TileType>(getResult().getType()); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def PTOISA_TLoadOp : PTOISA_FixedPipeOp<"tload", "MTE2"> {
+  let summary = "TLOAD: a GM window -> a ub or l1 tile (MTE2)";
+  let description = [{
+    Loads the window of `src` at `[row, col]` whose extent is the valid
+    region of `dst`. With `transpose` the window is read column-major (a DN
+    GlobalTensor) into a `zn` L1 tile, which then holds the transpose:
+    `dst[i][j] = src[row + j][col + i]` (how `b_trans`/`a_trans` cube operands
+    are realised, ascend-target.md §8.10).
+
+    ```mlir
+    pto_isa.tload %q[%r, %c] into %t : !pto.tensor<?x128xbf16>, !pto_isa.tile<l1, 64x64xbf16>
+    pto_isa.tload %k[%r, %c] into %kt transpose : !pto.tensor<?x128xbf16>, !pto_isa.tile<l1, 64x64xbf16, zn>
+    ```
+  }];
+  let arguments = (ins Arg<PTO_AnyTensor, "GM source", [MemRead]>:$src,
+                       Index:$row, Index:$col,
+                       Arg<PTOISA_AnyTile, "destination", [MemWrite]>:$dst,
+                       UnitAttr:$transpose);
+  let assemblyFormat = [{
+    $src `[` $row `,` $col `]` `into` $dst (`transpose` $transpose^)? attr-dict
+    `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTOISA_TStoreOp : PTOISA_PipeOp<"tstore"> {
+  let summary = "TSTORE: a tile's valid region -> a GM window (FIX from l0c, else MTE3)";
+  let description = [{
+    Writes (with `atomic_add`: adds, `AtomicType::AtomicAdd`) the valid region
+    of `src` into `dst` at `[row, col]`. From `l0c` the fixpipe converts the
+    f32 accumulator to the GM element type (round to nearest even); from `ub`
+    the element types must match.
+
+    ```mlir
+    pto_isa.tstore %acc into %ws[%r, %c] : !pto_isa.tile<l0c, 64x64xf32>, !pto.tensor<96x112xf32>
+    pto_isa.tstore %t into %dq[%r, %c] atomic_add : !pto_isa.tile<ub, 32x64xf32>, !pto.tensor<?x128xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "source", [MemRead]>:$src,
+                       Arg<PTO_AnyTensor, "GM destination", [MemWrite]>:$dst,
+                       Index:$row, Index:$col,
+                       UnitAttr:$atomic_add);
+  let assemblyFormat = [{
+    $src `into` $dst `[` $row `,` $col `]` (`atomic_add` $atomic_add^)? attr-dict
+    `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTOISA_TExtractOp : PTOISA_FixedPipeOp<"textract", "MTE1"> {
+  let summary = "TEXTRACT: an l1 tile window -> an l0a/l0b operand tile (MTE1)";
+  let description = [{
+    Copies the window of `src` starting at `[index_row, index_col]` with the
+    shape of `dst`'s valid region into `dst`, converting the fractal layout
+    (a `zn` source into `l0a`, or an `nz` source into `l0b`, uses the
+    transposing L1->L0 load; the logical matrix is preserved).
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "source", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "destination", [MemWrite]>:$dst,
+                       DefaultValuedAttr<I64Attr, "0">:$index_row,
+                       DefaultValuedAttr<I64Attr, "0">:$index_col);
+  let assemblyFormat = [{
+    $src `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTOISA_TMovOp : PTOISA_PipeOp<"tmov"> {
+  let summary = "TMOV: tile -> tile on an existing data path";
+  let description = [{
+    Copies `src` into `dst` (equal capacities). Paths and pipes: l1 -> l0a/l0b
+    (MTE1), ub -> ub (V), l0c -> l1 (FIX); l0c -> ub (FIX) only where the
+    architecture has that path (DAV_3510, not DAV_2201).
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "source", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "destination", [MemWrite]>:$dst);
+  let assemblyFormat = "$src `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Cube
+//===----------------------------------------------------------------------===//
+
+class PTOISA_MatmulOp<string mnemonic, bit accumulate>
+    : PTOISA_FixedPipeOp<mnemonic, "M"> {
+  let arguments = (ins Arg<PTOISA_AnyTile, "left operand (l0a)", [MemRead]>:$lhs,
+                       Arg<PTOISA_AnyTile, "right operand (l0b)", [MemRead]>:$rhs,
+                       !if(accumulate,
+                           Arg<PTOISA_AnyTile, "accumulator (l0c)", [MemRead, MemWrite]>,
+                           Arg<PTOISA_AnyTile, "accumulator (l0c)", [MemWrite]>):$acc);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `into` $acc attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `,` qualified(type($acc))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTOISA_TMatmulOp : PTOISA_MatmulOp<"tmatmul", 0> {
+  let summary = "TMATMUL: acc = lhs . rhs (M)";
+  let description = [{
+    `m = lhs.validRows`, `k = lhs.validCols`, `n = rhs.validCols`, each in
+    [1, 4095] at run time; FP32 accumulation. A2/A3 (acc, lhs, rhs) dtype
+    triples: (f32, bf16, bf16), (f32, f16, f16), (f32, f32, f32), (i32, i8, i8).
+  }];
+}
+
+def PTOISA_TMatmulAccOp : PTOISA_MatmulOp<"tmatmul_acc", 1> {
+  let summary = "TMATMUL_ACC: acc += lhs . rhs (M), K-loop accumulation";
+}
+
+//===----------------------------------------------------------------------===//
+// Vector (all on the V pipe, all over ub tiles)
+//===----------------------------------------------------------------------===//
+
+class PTOISA_VectorOp<string mnemonic, list<Trait> traits = []>
+    : PTOISA_FixedPipeOp<mnemonic, "V", traits> {
+  let hasVerifier = 1;
+}
+
+class PTOISA_BinaryOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic> {
+  let summary = instr # ": dst = lhs op rhs, elementwise (V)";
+  let description = [{
+    Operands and destination are row-major ub tiles with equal element types
+    and equal valid extents. DAV_2201 has no bf16 vector arithmetic.
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$lhs,
+                       Arg<PTOISA_AnyTile, "", [MemRead]>:$rhs,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `into` $dst attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `,` qualified(type($dst))
+  }];
+}
+def PTOISA_TAddOp : PTOISA_BinaryOp<"tadd", "TADD">;
+def PTOISA_TSubOp : PTOISA_BinaryOp<"tsub", "TSUB">;
+def PTOISA_TMulOp : PTOISA_BinaryOp<"tmul", "TMUL">;
+def PTOISA_TDivOp : PTOISA_BinaryOp<"tdiv", "TDIV">;
+def PTOISA_TMaxOp : PTOISA_BinaryOp<"tmax", "TMAX">;
+def PTOISA_TMinOp : PTOISA_BinaryOp<"tmin", "TMIN">;
+
+class PTOISA_ScalarOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic> {
+  let summary = instr # ": dst = src op scalar, elementwise (V)";
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$scalar,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = [{
+    $src `,` $scalar `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($scalar)) `,` qualified(type($dst))
+  }];
+}
+def PTOISA_TAddSOp : PTOISA_ScalarOp<"tadds", "TADDS">;
+def PTOISA_TSubSOp : PTOISA_ScalarOp<"tsubs", "TSUBS">;
+def PTOISA_TMulSOp : PTOISA_ScalarOp<"tmuls", "TMULS">;
+def PTOISA_TDivSOp : PTOISA_ScalarOp<"tdivs", "TDIVS">;
+def PTOISA_TMaxSOp : PTOISA_ScalarOp<"tmaxs", "TMAXS">;
+def PTOISA_TMinSOp : PTOISA_ScalarOp<"tmins", "TMINS">;
+
+class PTOISA_UnaryOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic> {
+  let summary = instr # ": dst = op(src), elementwise (V)";
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = "$src `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))";
+}
+def PTOISA_TExpOp : PTOISA_UnaryOp<"texp", "TEXP">;
+def PTOISA_TAbsOp : PTOISA_UnaryOp<"tabs", "TABS">;
+def PTOISA_TSqrtOp : PTOISA_UnaryOp<"tsqrt", "TSQRT">;
+def PTOISA_TRsqrtOp : PTOISA_UnaryOp<"trsqrt", "TRSQRT">;
+def PTOISA_TRecipOp : PTOISA_UnaryOp<"trecip", "TRECIP">;
+def PTOISA_TNegOp : PTOISA_UnaryOp<"tneg", "TNEG">;
+def PTOISA_TRowExpandOp : PTOISA_UnaryOp<"trowexpand", "TROWEXPAND"> {
+  let summary = "TROWEXPAND: dst[i, j] = src[i, 0] (V)";
+}
+
+def PTOISA_TCvtOp : PTOISA_VectorOp<"tcvt"> {
+  let summary = "TCVT: elementwise conversion with a rounding mode (V)";
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst,
+                       PTO_CastModeAttr:$mode);
+  let assemblyFormat = [{
+    $src `into` $dst `mode` $mode attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+}
+
+def PTOISA_TExpandSOp : PTOISA_VectorOp<"texpands"> {
+  let summary = "TEXPANDS: fills the valid region of dst with a scalar (V)";
+  let arguments = (ins AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$scalar,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = "$scalar `into` $dst attr-dict `:` qualified(type($scalar)) `,` qualified(type($dst))";
+}
+
+class PTOISA_RowReduceOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic> {
+  let summary = instr # ": dst[i, 0] = reduce_j src[i, j] over the valid columns (V)";
+  let description = [{
+    `tmp` is scratch shaped like `src` (the A2/A3 float tree reduction).
+    `dst` is a row-major tile (one 32-byte block per row) or a column-major
+    tile with one column; equal element types; equal valid rows.
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "scratch", [MemRead, MemWrite]>:$tmp,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = [{
+    $src `,` $tmp `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($tmp)) `,` qualified(type($dst))
+  }];
+}
+def PTOISA_TRowSumOp : PTOISA_RowReduceOp<"trowsum", "TROWSUM">;
+def PTOISA_TRowMaxOp : PTOISA_RowReduceOp<"trowmax", "TROWMAX">;
+
+class PTOISA_RowExpandBinaryOp<string mnemonic, string instr>
+    : PTOISA_VectorOp<mnemonic> {
+  let summary = instr # ": dst[i, j] = full[i, j] op rowval[i] (V)";
+  let description = [{
+    `rowval` is the expanded operand: a column-major tile with one valid
+    column (mode 1) or a row-major tile with one 32-byte block per row whose
+    every element holds the row's value (mode 2, what `trowexpand` of a
+    column makes).
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$full,
+                       Arg<PTOISA_AnyTile, "", [MemRead]>:$rowval,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = [{
+    $full `,` $rowval `into` $dst attr-dict `:` qualified(type($full)) `,` qualified(type($rowval)) `,` qualified(type($dst))
+  }];
+}
+def PTOISA_TRowExpandSubOp : PTOISA_RowExpandBinaryOp<"trowexpand_sub", "TROWEXPANDSUB">;
+def PTOISA_TRowExpandMulOp : PTOISA_RowExpandBinaryOp<"trowexpand_mul", "TROWEXPANDMUL">;
+def PTOISA_TRowExpandDivOp : PTOISA_RowExpandBinaryOp<"trowexpand_div", "TROWEXPANDDIV">;
+
+//===----------------------------------------------------------------------===//
+// Synchronisation
+//===----------------------------------------------------------------------===//
+
+class PTOISA_FlagOp<string mnemonic> : PTOISA_Op<mnemonic> {
+  let arguments = (ins PTOISA_Pipe:$src, PTOISA_Pipe:$dst,
+                       ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<7>]>:$event);
+  let assemblyFormat = "$src `->` $dst `,` $event attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTOISA_SetFlagOp : PTOISA_FlagOp<"set_flag"> {
+  let summary = "set_flag(src, dst, event): src pipe signals dst pipe";
+  let description = [{
+    Signals the flag identified by the triple (src pipe, dst pipe, event id
+    0..7) once every instruction issued on `src` so far has completed. Each
+    set is consumed by exactly one `wait_flag` of the same triple; a triple
+    must not be set again while a set is pending.
+
+    ```mlir
+    pto_isa.set_flag MTE2 -> V, 0
+    ```
+  }];
+}
+
+def PTOISA_WaitFlagOp : PTOISA_FlagOp<"wait_flag"> {
+  let summary = "wait_flag(src, dst, event): dst pipe waits for the flag";
+}
+
+def PTOISA_PipeBarrierOp : PTOISA_Op<"pipe_barrier"> {
+  let summary = "pipe_barrier(pipe): orders the instructions of one pipe";
+  let description = [{
+    Every instruction issued on `pipe` after the barrier starts after those
+    issued before it completed (`ALL`: every pipe). Needed between dependent
+    instructions of the vector pipe.
+
+    ```mlir
+    pto_isa.pipe_barrier V
+    ```
+  }];
+  let arguments = (ins PTOISA_Pipe:$pipe);
+  let assemblyFormat = "$pipe attr-dict";
+}
+
+#endif // PTOISA_OPS_TD

@@ -1,0 +1,647 @@
+//===- PTOISA.cpp - the pto_isa dialect -----------------------------------===//
+//
+// Types, attributes and verifiers of the ISA level. The verifiers enforce
+// what pto-isa enforces with static_asserts and run-time asserts
+// (ascend-target.md §8.3, §8.6) plus the data paths of each architecture
+// (§4), so that IR which verifies prints as C++ that compiles and runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/Dialect/PTOISA/IR/PTOISA.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::ptoisa;
+
+#include "pto/Dialect/PTOISA/IR/PTOISAEnums.cpp.inc"
+#include "pto/Dialect/PTOISA/IR/PTOISAOpsDialect.cpp.inc"
+#include "pto/Dialect/PTOISA/IR/PTOISAInterfaces.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "pto/Dialect/PTOISA/IR/PTOISAOpsTypes.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "pto/Dialect/PTOISA/IR/PTOISAOps.cpp.inc"
+
+void PTOISADialect::initialize() {
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "pto/Dialect/PTOISA/IR/PTOISAOps.cpp.inc"
+      >();
+}
+
+void PTOISADialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "pto/Dialect/PTOISA/IR/PTOISAOpsTypes.cpp.inc"
+      >();
+}
+
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::ptoisa::getSpaceCapacity(pto::Arch arch, MemorySpace space) {
+  const pto::PlatformInfo &info = pto::getPlatformInfo(arch);
+  switch (space) {
+  case MemorySpace::ub:
+    return info.ubBytes;
+  case MemorySpace::l1:
+    return info.l1Bytes;
+  case MemorySpace::l0a:
+    return info.l0aBytes;
+  case MemorySpace::l0b:
+    return info.l0bBytes;
+  case MemorySpace::l0c:
+    return info.l0cBytes;
+  }
+  llvm_unreachable("unknown memory space");
+}
+
+StringRef mlir::ptoisa::getTileTypeName(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::ub:
+    return "Vec";
+  case MemorySpace::l1:
+    return "Mat";
+  case MemorySpace::l0a:
+    return "Left";
+  case MemorySpace::l0b:
+    return "Right";
+  case MemorySpace::l0c:
+    return "Acc";
+  }
+  llvm_unreachable("unknown memory space");
+}
+
+AllocTileOp mlir::ptoisa::getAlloc(Value tile) {
+  return tile.getDefiningOp<AllocTileOp>();
+}
+
+static TileType tileOf(Value v) { return cast<TileType>(v.getType()); }
+
+/// "operand #i (%name)" is not available in a verifier; the role names the
+/// value and the message states the rule and the fix.
+static LogicalResult expectSpace(Operation *op, StringRef role, Value tile,
+                                 ArrayRef<MemorySpace> allowed) {
+  MemorySpace space = tileOf(tile).getSpace();
+  if (llvm::is_contained(allowed, space))
+    return success();
+  std::string names;
+  for (MemorySpace s : allowed)
+    names += (names.empty() ? "" : " or ") + stringifyMemorySpace(s).str();
+  return op->emitOpError() << role << " is a " << stringifyMemorySpace(space)
+                           << " tile, but this instruction takes " << names
+                           << " here; move the data with a supported path first";
+}
+
+static LogicalResult expectSameElement(Operation *op, StringRef a, Value x,
+                                       StringRef b, Value y) {
+  Type ex = tileOf(x).getElementType(), ey = tileOf(y).getElementType();
+  if (ex == ey)
+    return success();
+  return op->emitOpError() << a << " (" << ex << ") and " << b << " (" << ey
+                           << ") must have the same element type; insert a "
+                              "pto_isa.tcvt";
+}
+
+static bool isOneOf(Type t, ArrayRef<Type> types) {
+  return llvm::is_contained(types, t);
+}
+
+//===----------------------------------------------------------------------===//
+// TileType
+//===----------------------------------------------------------------------===//
+
+TileLayout TileType::getDefaultLayout(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::ub:
+    return TileLayout::nd;
+  case MemorySpace::l1:
+  case MemorySpace::l0a:
+  case MemorySpace::l0c:
+    return TileLayout::nz;
+  case MemorySpace::l0b:
+    return TileLayout::zn;
+  }
+  llvm_unreachable("unknown memory space");
+}
+
+int64_t TileType::getElementByteSize() const {
+  return std::max<int64_t>(1, getElementType().getIntOrFloatBitWidth() / 8);
+}
+
+Type TileType::parse(AsmParser &parser) {
+  StringRef spaceName;
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword(&spaceName) ||
+      parser.parseComma() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType))
+    return {};
+  std::optional<MemorySpace> space = symbolizeMemorySpace(spaceName);
+  if (!space) {
+    parser.emitError(loc) << "unknown memory space '" << spaceName
+                          << "'; expected ub, l1, l0a, l0b or l0c";
+    return {};
+  }
+  TileLayout layout = getDefaultLayout(*space);
+  if (succeeded(parser.parseOptionalComma())) {
+    StringRef layoutName;
+    SMLoc layoutLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&layoutName))
+      return {};
+    std::optional<TileLayout> parsed = symbolizeTileLayout(layoutName);
+    if (!parsed) {
+      parser.emitError(layoutLoc) << "unknown tile layout '" << layoutName
+                                  << "'; expected nd, dn, nz or zn";
+      return {};
+    }
+    layout = *parsed;
+  }
+  if (parser.parseGreater())
+    return {};
+  if (shape.size() != 2) {
+    parser.emitError(loc) << "a pto_isa tile is 2-D (rows x cols), got rank "
+                          << shape.size();
+    return {};
+  }
+  return parser.getChecked<TileType>(parser.getContext(), *space, shape[0],
+                                     shape[1], elementType, layout);
+}
+
+void TileType::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyMemorySpace(getSpace()) << ", " << getRows() << "x"
+          << getCols() << "x" << getElementType();
+  if (getLayout() != getDefaultLayout(getSpace()))
+    printer << ", " << stringifyTileLayout(getLayout());
+  printer << ">";
+}
+
+LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               MemorySpace space, int64_t rows, int64_t cols,
+                               Type elementType, TileLayout layout) {
+  if (rows <= 0 || cols <= 0)
+    return emitError() << "tile capacity " << rows << "x" << cols
+                       << " must be positive in both dimensions";
+  if (!elementType.isBF16() && !elementType.isF16() && !elementType.isF32() &&
+      !elementType.isSignlessInteger(8) && !elementType.isSignlessInteger(16) &&
+      !elementType.isSignlessInteger(32))
+    return emitError() << "element type " << elementType
+                       << " is not a pto-isa tile element type (bf16, f16, "
+                          "f32, i8, i16, i32)";
+  int64_t bytes = std::max<unsigned>(1, elementType.getIntOrFloatBitWidth() / 8);
+  int64_t blockElems = 32 / bytes; // elements per 32-byte block
+  auto need = [&](bool ok, StringRef rule) -> LogicalResult {
+    if (ok)
+      return success();
+    return emitError() << "!pto_isa.tile<" << stringifyMemorySpace(space) << ", "
+                       << rows << "x" << cols << "x" << elementType << ", "
+                       << stringifyTileLayout(layout) << ">: " << rule
+                       << "; round the capacity up (valid extents carry the "
+                          "real size)";
+  };
+  switch (space) {
+  case MemorySpace::ub:
+    if (layout == TileLayout::nd)
+      return need(cols % blockElems == 0,
+                  "a row-major ub tile needs Cols * sizeof(T) % 32 == 0");
+    if (layout == TileLayout::dn)
+      return need(rows % blockElems == 0,
+                  "a column-major ub tile needs Rows * sizeof(T) % 32 == 0");
+    return emitError() << "a ub tile is nd or dn, not "
+                       << stringifyTileLayout(layout);
+  case MemorySpace::l1:
+    if (layout == TileLayout::nz)
+      return need(rows % 16 == 0 && cols % blockElems == 0,
+                  "an nz L1 tile holds whole 16 x (32/sizeof(T)) fractals");
+    if (layout == TileLayout::zn)
+      return need(rows % blockElems == 0 && cols % 16 == 0,
+                  "a zn L1 tile holds whole (32/sizeof(T)) x 16 fractals");
+    return emitError() << "an l1 tile is nz or zn, not "
+                       << stringifyTileLayout(layout);
+  case MemorySpace::l0a:
+  case MemorySpace::l0b:
+  case MemorySpace::l0c:
+    if (layout != getDefaultLayout(space))
+      return emitError() << "an " << stringifyMemorySpace(space)
+                         << " tile has the fixed layout of its pto-isa alias; "
+                            "drop the layout parameter";
+    if (space == MemorySpace::l0a)
+      return need(rows % 16 == 0 && cols % blockElems == 0,
+                  "a Left tile holds whole 16 x (32/sizeof(T)) fractals");
+    if (space == MemorySpace::l0b)
+      return need(rows % blockElems == 0 && cols % 16 == 0,
+                  "a Right tile holds whole (32/sizeof(T)) x 16 fractals");
+    return need(rows % 16 == 0 && cols % 16 == 0,
+                "an Acc tile holds whole 16 x 16 fractals");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// alloc_tile
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocTileOp::verify() {
+  TileType type = getTileType();
+  for (auto [value, capacity, what] :
+       {std::tuple(getValidRows(), type.getRows(), "rows"),
+        std::tuple(getValidCols(), type.getCols(), "cols")}) {
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)) &&
+        (constant.getSExtValue() < 0 || constant.getSExtValue() > capacity))
+      return emitOpError() << "valid " << what << " " << constant.getSExtValue()
+                           << " outside [0, " << capacity
+                           << "] of the tile capacity; enlarge the tile or clamp "
+                              "the extent";
+  }
+  if (!getOffset())
+    return success();
+  int64_t offset = *getOffset();
+  pto::Arch arch = pto::getArchFor(*this);
+  const pto::PlatformInfo &info = pto::getPlatformInfo(arch);
+  int64_t capacity = getSpaceCapacity(arch, type.getSpace());
+  if (offset < 0 || offset % info.bufferAlignBytes != 0)
+    return emitOpError() << "offset " << offset << " in "
+                         << stringifyMemorySpace(type.getSpace())
+                         << " must be a non-negative multiple of "
+                         << info.bufferAlignBytes << " bytes (TASSIGN alignment)";
+  if (offset + type.getByteSize() > capacity)
+    return emitOpError() << "tile of " << type.getByteSize() << " bytes at offset "
+                         << offset << " ends past the " << capacity << "-byte "
+                         << stringifyMemorySpace(type.getSpace()) << " of "
+                         << info.name << "; use a smaller tile or offset";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult TLoadOp::verify() {
+  auto src = cast<pto::GMTensorType>(getSrc().getType());
+  TileType dst = tileOf(getDst());
+  if (src.getRank() != 2)
+    return emitOpError() << "source " << src
+                         << " must be 2-D; reshape the GM tensor first";
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "source element type " << src.getElementType()
+                         << " differs from the tile's " << dst.getElementType()
+                         << "; TLOAD does not convert (load, then tcvt)";
+  if (failed(expectSpace(*this, "destination", getDst(),
+                         {MemorySpace::ub, MemorySpace::l1})))
+    return failure();
+  if (getTranspose()) {
+    if (dst.getSpace() != MemorySpace::l1 || dst.getLayout() != TileLayout::zn)
+      return emitOpError() << "a transposing load (DN -> ZN) writes a zn l1 tile, "
+                              "not "
+                           << dst << "; declare the destination as "
+                                     "!pto_isa.tile<l1, ..., zn>";
+  } else if (dst.getLayout() != TileType::getDefaultLayout(dst.getSpace())) {
+    return emitOpError() << "a plain load writes an nd ub tile or an nz l1 tile, "
+                            "not "
+                         << dst << "; use `transpose` for a zn tile";
+  }
+  int64_t maxRows = dst.getSpace() == MemorySpace::ub ? 4095 : 16384;
+  int64_t rows = getTranspose() ? dst.getCols() : dst.getRows();
+  if (rows > maxRows)
+    return emitOpError() << "a TLOAD into " << stringifyMemorySpace(dst.getSpace())
+                         << " moves at most " << maxRows << " rows, the tile has "
+                         << rows << "; split the tile";
+  return success();
+}
+
+LogicalResult TStoreOp::verify() {
+  auto dst = cast<pto::GMTensorType>(getDst().getType());
+  TileType src = tileOf(getSrc());
+  if (dst.getRank() != 2)
+    return emitOpError() << "destination " << dst
+                         << " must be 2-D; reshape the GM tensor first";
+  if (failed(expectSpace(*this, "source", getSrc(),
+                         {MemorySpace::ub, MemorySpace::l1, MemorySpace::l0c})))
+    return failure();
+  Type from = src.getElementType(), to = dst.getElementType();
+  Builder b(getContext());
+  if (src.getSpace() == MemorySpace::l0c) {
+    bool ok = (from.isF32() && isOneOf(to, {b.getF32Type(), b.getF16Type(),
+                                            b.getBF16Type()})) ||
+              (from.isSignlessInteger(32) && to == from);
+    if (!ok)
+      return emitOpError() << "the fixpipe stores an f32 accumulator as f32, f16 "
+                              "or bf16 (i32 as i32), not "
+                           << from << " as " << to;
+    if (src.getCols() > 4095)
+      return emitOpError() << "an Acc store moves at most 4095 columns, the tile "
+                              "has "
+                           << src.getCols();
+  } else if (from != to) {
+    return emitOpError() << "storing a " << stringifyMemorySpace(src.getSpace())
+                         << " tile of " << from << " into a tensor of " << to
+                         << " needs equal element types; convert with tcvt first";
+  }
+  if (src.getSpace() == MemorySpace::l1 &&
+      pto::getArchFor(*this) != pto::Arch::DAV_2201)
+    return emitOpError() << "this architecture has no L1 -> GM path; store from "
+                            "ub or l0c";
+  if (getAtomicAdd() &&
+      !isOneOf(to, {b.getF32Type(), b.getF16Type(), b.getBF16Type(),
+                    b.getI32Type(), b.getIntegerType(16), b.getI8Type()}))
+    return emitOpError() << "atomic add into GM supports f32, f16, bf16, i32, i16 "
+                            "and i8 tensors, not "
+                         << to;
+  return success();
+}
+
+Pipe TStoreOp::getPipe() {
+  return tileOf(getSrc()).getSpace() == MemorySpace::l0c ? Pipe::FIX
+                                                          : Pipe::MTE3;
+}
+
+LogicalResult TExtractOp::verify() {
+  if (failed(expectSpace(*this, "source", getSrc(), {MemorySpace::l1})) ||
+      failed(expectSpace(*this, "destination", getDst(),
+                         {MemorySpace::l0a, MemorySpace::l0b})) ||
+      failed(expectSameElement(*this, "source", getSrc(), "destination",
+                               getDst())))
+    return failure();
+  TileType src = tileOf(getSrc()), dst = tileOf(getDst());
+  int64_t row = getIndexRow(), col = getIndexCol();
+  if (row < 0 || col < 0 || row + dst.getRows() > src.getRows() ||
+      col + dst.getCols() > src.getCols())
+    return emitOpError() << "the " << dst.getRows() << "x" << dst.getCols()
+                         << " window at [" << getIndexRow() << ", "
+                         << getIndexCol() << "] does not fit the " << src.getRows()
+                         << "x" << src.getCols() << " source tile";
+  return success();
+}
+
+LogicalResult TMovOp::verify() {
+  TileType src = tileOf(getSrc()), dst = tileOf(getDst());
+  MemorySpace from = src.getSpace(), to = dst.getSpace();
+  bool l0cToUb = from == MemorySpace::l0c && to == MemorySpace::ub;
+  bool path = (from == MemorySpace::l1 &&
+               (to == MemorySpace::l0a || to == MemorySpace::l0b)) ||
+              (from == MemorySpace::ub && to == MemorySpace::ub) ||
+              (from == MemorySpace::l0c && to == MemorySpace::l1) || l0cToUb;
+  const pto::PlatformInfo &info = pto::getPlatformInfo(pto::getArchFor(*this));
+  if (!path || (l0cToUb && !info.hasL0CToUB))
+    return emitOpError() << "there is no " << stringifyMemorySpace(from) << " -> "
+                         << stringifyMemorySpace(to) << " path on " << info.name
+                         << "; go through GM (tstore, then tload)";
+  if (src.getRows() != dst.getRows() || src.getCols() != dst.getCols())
+    return emitOpError() << "TMOV needs equal capacities, got " << src.getRows()
+                         << "x" << src.getCols() << " and " << dst.getRows() << "x"
+                         << dst.getCols();
+  if (from != MemorySpace::l0c)
+    return expectSameElement(*this, "source", getSrc(), "destination", getDst());
+  return success();
+}
+
+Pipe TMovOp::getPipe() {
+  switch (tileOf(getSrc()).getSpace()) {
+  case MemorySpace::l1:
+    return Pipe::MTE1;
+  case MemorySpace::ub:
+    return Pipe::V;
+  default:
+    return Pipe::FIX;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Cube
+//===----------------------------------------------------------------------===//
+
+template <typename MatmulOp>
+static LogicalResult verifyMatmul(MatmulOp op) {
+  if (failed(expectSpace(op, "left operand", op.getLhs(), {MemorySpace::l0a})) ||
+      failed(expectSpace(op, "right operand", op.getRhs(), {MemorySpace::l0b})) ||
+      failed(expectSpace(op, "accumulator", op.getAcc(), {MemorySpace::l0c})))
+    return failure();
+  TileType a = tileOf(op.getLhs()), b = tileOf(op.getRhs()),
+           c = tileOf(op.getAcc());
+  if (a.getRows() != c.getRows() || a.getCols() != b.getRows() ||
+      b.getCols() != c.getCols())
+    return op.emitOpError()
+           << "capacities must chain as (m x k) . (k x n) -> (m x n), got "
+           << a.getRows() << "x" << a.getCols() << " . " << b.getRows() << "x"
+           << b.getCols() << " -> " << c.getRows() << "x" << c.getCols();
+  Type ta = a.getElementType(), tb = b.getElementType(), tc = c.getElementType();
+  bool ok = ta == tb && ((tc.isF32() && (ta.isBF16() || ta.isF16() || ta.isF32())) ||
+                         (tc.isSignlessInteger(32) && ta.isSignlessInteger(8)));
+  if (!ok)
+    return op.emitOpError() << "(acc, lhs, rhs) = (" << tc << ", " << ta << ", "
+                            << tb
+                            << ") is not a cube dtype triple; supported: (f32, "
+                               "bf16, bf16), (f32, f16, f16), (f32, f32, f32), "
+                               "(i32, i8, i8)";
+  return success();
+}
+
+LogicalResult TMatmulOp::verify() { return verifyMatmul(*this); }
+LogicalResult TMatmulAccOp::verify() { return verifyMatmul(*this); }
+
+//===----------------------------------------------------------------------===//
+// Vector
+//===----------------------------------------------------------------------===//
+
+/// Element types vector arithmetic supports on the op's architecture.
+static LogicalResult expectArithmeticType(Operation *op, Value tile,
+                                          bool floatOnly = false) {
+  Type t = tileOf(tile).getElementType();
+  const pto::PlatformInfo &info = pto::getPlatformInfo(pto::getArchFor(op));
+  if (t.isF32() || t.isF16() || (t.isBF16() && info.vectorBF16Arithmetic))
+    return success();
+  if (!floatOnly && (t.isSignlessInteger(32) || t.isSignlessInteger(16)))
+    return success();
+  return op->emitOpError() << "vector arithmetic on " << info.name << " supports "
+                           << (floatOnly ? "f32 and f16" : "f32, f16, i32 and i16")
+                           << ", not " << t
+                           << "; convert with pto_isa.tcvt to f32 first";
+}
+
+static LogicalResult expectRowMajorUB(Operation *op, StringRef role, Value tile) {
+  if (failed(expectSpace(op, role, tile, {MemorySpace::ub})))
+    return failure();
+  if (tileOf(tile).getLayout() != TileLayout::nd)
+    return op->emitOpError() << role << " must be a row-major (nd) ub tile";
+  return success();
+}
+
+template <typename Op>
+static LogicalResult verifyElementwise(Op op, ArrayRef<std::pair<StringRef, Value>> tiles,
+                                       bool floatOnly) {
+  for (auto [role, tile] : tiles)
+    if (failed(expectRowMajorUB(op, role, tile)))
+      return failure();
+  for (auto [role, tile] : tiles.drop_front())
+    if (failed(expectSameElement(op, tiles.front().first, tiles.front().second,
+                                 role, tile)))
+      return failure();
+  return expectArithmeticType(op, tiles.front().second, floatOnly);
+}
+
+#define PTOISA_BINARY_VERIFIER(OP)                                             \
+  LogicalResult OP::verify() {                                                 \
+    return verifyElementwise(                                                  \
+        *this, {{"lhs", getLhs()}, {"rhs", getRhs()}, {"destination", getDst()}}, \
+        /*floatOnly=*/false);                                                  \
+  }
+PTOISA_BINARY_VERIFIER(TAddOp)
+PTOISA_BINARY_VERIFIER(TSubOp)
+PTOISA_BINARY_VERIFIER(TMulOp)
+PTOISA_BINARY_VERIFIER(TMaxOp)
+PTOISA_BINARY_VERIFIER(TMinOp)
+#undef PTOISA_BINARY_VERIFIER
+
+LogicalResult TDivOp::verify() {
+  return verifyElementwise(
+      *this, {{"lhs", getLhs()}, {"rhs", getRhs()}, {"destination", getDst()}},
+      /*floatOnly=*/true);
+}
+
+template <typename Op>
+static LogicalResult verifyScalarOp(Op op) {
+  if (failed(verifyElementwise(op, {{"source", op.getSrc()}, {"destination", op.getDst()}},
+                               /*floatOnly=*/false)))
+    return failure();
+  Type element = tileOf(op.getSrc()).getElementType();
+  if (op.getScalar().getType() != element)
+    return op.emitOpError() << "scalar of type " << op.getScalar().getType()
+                            << " must have the tile element type " << element;
+  return success();
+}
+
+LogicalResult TAddSOp::verify() { return verifyScalarOp(*this); }
+LogicalResult TSubSOp::verify() { return verifyScalarOp(*this); }
+LogicalResult TMulSOp::verify() { return verifyScalarOp(*this); }
+LogicalResult TDivSOp::verify() { return verifyScalarOp(*this); }
+LogicalResult TMaxSOp::verify() { return verifyScalarOp(*this); }
+LogicalResult TMinSOp::verify() { return verifyScalarOp(*this); }
+
+#define PTOISA_UNARY_VERIFIER(OP, FLOAT_ONLY)                                  \
+  LogicalResult OP::verify() {                                                 \
+    return verifyElementwise(                                                  \
+        *this, {{"source", getSrc()}, {"destination", getDst()}}, FLOAT_ONLY); \
+  }
+PTOISA_UNARY_VERIFIER(TExpOp, true)
+PTOISA_UNARY_VERIFIER(TSqrtOp, true)
+PTOISA_UNARY_VERIFIER(TRsqrtOp, true)
+PTOISA_UNARY_VERIFIER(TRecipOp, true)
+PTOISA_UNARY_VERIFIER(TAbsOp, false)
+PTOISA_UNARY_VERIFIER(TNegOp, false)
+#undef PTOISA_UNARY_VERIFIER
+
+LogicalResult TRowExpandOp::verify() {
+  if (failed(expectSpace(*this, "source", getSrc(), {MemorySpace::ub})) ||
+      failed(expectRowMajorUB(*this, "destination", getDst())))
+    return failure();
+  return expectSameElement(*this, "source", getSrc(), "destination", getDst());
+}
+
+LogicalResult TCvtOp::verify() {
+  if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
+      failed(expectRowMajorUB(*this, "destination", getDst())))
+    return failure();
+  TileType src = tileOf(getSrc()), dst = tileOf(getDst());
+  if (src.getRows() != dst.getRows() || src.getCols() != dst.getCols())
+    return emitOpError() << "TCVT converts elementwise between equal capacities, got "
+                         << src.getRows() << "x" << src.getCols() << " and "
+                         << dst.getRows() << "x" << dst.getCols();
+  return success();
+}
+
+LogicalResult TExpandSOp::verify() {
+  if (failed(expectRowMajorUB(*this, "destination", getDst())))
+    return failure();
+  Type element = tileOf(getDst()).getElementType();
+  if (getScalar().getType() != element)
+    return emitOpError() << "scalar of type " << getScalar().getType()
+                         << " must have the tile element type " << element;
+  return success();
+}
+
+/// A per-row operand: a dn tile with one column, or an nd tile of one
+/// 32-byte block per row.
+static LogicalResult expectRowValueTile(Operation *op, StringRef role, Value tile) {
+  if (failed(expectSpace(op, role, tile, {MemorySpace::ub})))
+    return failure();
+  TileType t = tileOf(tile);
+  int64_t blockElems = 32 / t.getElementByteSize();
+  if ((t.getLayout() == TileLayout::dn && t.getCols() == 1) ||
+      (t.getLayout() == TileLayout::nd && t.getCols() == blockElems))
+    return success();
+  return op->emitOpError() << role << " " << t
+                           << " is not a per-row tile: use a dn tile with one "
+                              "column or an nd tile with "
+                           << blockElems << " columns (one 32-byte block per row)";
+}
+
+template <typename Op>
+static LogicalResult verifyRowReduce(Op op) {
+  if (failed(expectRowMajorUB(op, "source", op.getSrc())) ||
+      failed(expectRowMajorUB(op, "scratch", op.getTmp())) ||
+      failed(expectRowValueTile(op, "destination", op.getDst())) ||
+      failed(expectSameElement(op, "source", op.getSrc(), "destination", op.getDst())) ||
+      failed(expectSameElement(op, "source", op.getSrc(), "scratch", op.getTmp())) ||
+      failed(expectArithmeticType(op, op.getSrc())))
+    return failure();
+  TileType src = tileOf(op.getSrc()), tmp = tileOf(op.getTmp());
+  if (tmp.getRows() != src.getRows() || tmp.getCols() != src.getCols())
+    return op.emitOpError() << "scratch must be shaped like the source ("
+                            << src.getRows() << "x" << src.getCols() << "), got "
+                            << tmp.getRows() << "x" << tmp.getCols();
+  if (tileOf(op.getDst()).getRows() < src.getRows())
+    return op.emitOpError() << "destination has fewer rows than the source";
+  return success();
+}
+
+LogicalResult TRowSumOp::verify() { return verifyRowReduce(*this); }
+LogicalResult TRowMaxOp::verify() { return verifyRowReduce(*this); }
+
+template <typename Op>
+static LogicalResult verifyRowExpandBinary(Op op) {
+  if (failed(expectRowMajorUB(op, "full operand", op.getFull())) ||
+      failed(expectRowValueTile(op, "row operand", op.getRowval())) ||
+      failed(expectRowMajorUB(op, "destination", op.getDst())) ||
+      failed(expectSameElement(op, "full operand", op.getFull(), "row operand",
+                               op.getRowval())) ||
+      failed(expectSameElement(op, "full operand", op.getFull(), "destination",
+                               op.getDst())) ||
+      failed(expectArithmeticType(op, op.getFull(), /*floatOnly=*/true)))
+    return failure();
+  return success();
+}
+
+LogicalResult TRowExpandSubOp::verify() { return verifyRowExpandBinary(*this); }
+LogicalResult TRowExpandMulOp::verify() { return verifyRowExpandBinary(*this); }
+LogicalResult TRowExpandDivOp::verify() { return verifyRowExpandBinary(*this); }
+
+//===----------------------------------------------------------------------===//
+// Synchronisation
+//===----------------------------------------------------------------------===//
+
+template <typename Op>
+static LogicalResult verifyFlag(Op op) {
+  if (op.getSrc() == Pipe::ALL || op.getDst() == Pipe::ALL)
+    return op.emitOpError() << "flags connect two real pipes; use "
+                               "pto_isa.pipe_barrier ALL for a full barrier";
+  if (op.getSrc() == op.getDst())
+    return op.emitOpError() << "a flag from " << stringifyPipe(op.getSrc())
+                            << " to itself orders nothing; use "
+                               "pto_isa.pipe_barrier "
+                            << stringifyPipe(op.getSrc());
+  return success();
+}
+
+LogicalResult SetFlagOp::verify() { return verifyFlag(*this); }
+LogicalResult WaitFlagOp::verify() { return verifyFlag(*this); }
