@@ -28,7 +28,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pto_tools_dir, config.llvm_tools_dir]
-tools = ["pto-opt", "pto-run", "pto-lsp-server", "pto-capi-test", "not", "count",
+tools = ["pto-opt", "pto-run", "pto-translate", "pto-lsp-server", "pto-capi-test", "not", "count",
          "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PYTHONPATH",

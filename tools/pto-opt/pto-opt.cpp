@@ -13,6 +13,7 @@
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
 #include "pto/Conversion/Passes.h"
+#include "pto/Pipelines/AscendPipeline.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
@@ -29,6 +30,7 @@ int main(int argc, char **argv) {
   mlir::pto::registerPTOConversionPasses();
   mlir::ptoisa::registerPTOISAPasses();
   mlir::pto::registerTileGraphPipeline();
+  mlir::pto::registerAscendPipeline();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "pto-opt: the pto-mlir optimizer\n", registry));
 }

@@ -1,0 +1,30 @@
+//===- AscendPipeline.h - program level to placed, synced pto_isa -*- C++ -*-===//
+#ifndef PTO_PIPELINES_ASCENDPIPELINE_H
+#define PTO_PIPELINES_ASCENDPIPELINE_H
+
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+namespace mlir::pto {
+
+/// Options of `--pto-ascend-pipeline`: those of the tile-graph pipeline
+/// (outlining is always on: leaves are what gets lowered).
+struct AscendPipelineOptions
+    : public PassPipelineOptions<AscendPipelineOptions> {
+  Option<bool> hoist{*this, "hoist",
+                     llvm::cl::desc("Hoist loop-invariant tile ops"),
+                     llvm::cl::init(true)};
+  Option<bool> l1Reuse{*this, "l1-reuse",
+                       llvm::cl::desc("Merge cube tasks sharing L1 loads"),
+                       llvm::cl::init(true)};
+};
+
+/// The tile-graph pipeline, then pto-lower-to-isa, pto-isa-plan-memory and
+/// pto-isa-insert-sync: a module `pto-translate --pto-to-cpp` prints.
+void buildAscendPipeline(OpPassManager &pm, const AscendPipelineOptions &options);
+
+/// Registers `--pto-ascend-pipeline`.
+void registerAscendPipeline();
+
+} // namespace mlir::pto
+
+#endif // PTO_PIPELINES_ASCENDPIPELINE_H

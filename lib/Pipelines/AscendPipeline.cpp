@@ -1,0 +1,29 @@
+//===- AscendPipeline.cpp - program level to placed, synced pto_isa -------===//
+
+#include "pto/Pipelines/AscendPipeline.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "pto/Conversion/Passes.h"
+#include "pto/Dialect/PTOISA/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+
+void mlir::pto::buildAscendPipeline(OpPassManager &pm,
+                                    const AscendPipelineOptions &options) {
+  TileGraphPipelineOptions tileGraph;
+  tileGraph.hoist = options.hoist;
+  tileGraph.l1Reuse = options.l1Reuse;
+  buildTileGraphPipeline(pm, tileGraph);
+  pm.addPass(createLowerToISAPass());
+  pm.addPass(ptoisa::createPlanMemoryPass());
+  pm.addPass(ptoisa::createInsertSyncPass());
+}
+
+void mlir::pto::registerAscendPipeline() {
+  PassPipelineRegistration<AscendPipelineOptions>(
+      "pto-ascend-pipeline",
+      "Program level to Ascend kernels: the tile-graph pipeline, lowering of "
+      "the leaves to pto_isa, memory planning and sync insertion",
+      buildAscendPipeline);
+}

@@ -1,0 +1,50 @@
+// RUN: pto-translate --pto-to-cpp %s -split-input-file -verify-diagnostics -o /dev/null
+
+func.func private @leaf(%r: index) attributes {pto.leaf = #pto.core<vector>} {
+  // expected-error @below {{pto-to-cpp needs placed tiles; run pto-isa-plan-memory first}}
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func private @leaf(%x: !pto.tensor<?x64xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
+  // expected-error @below {{'pto.view' in a leaf; run pto-lower-to-isa first}}
+  %v = pto.view %x[%r, 0] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+  return
+}
+
+// -----
+
+// expected-error @below {{pto-to-cpp prints leaf (pto.leaf) and root (pto.root) functions only; run the tile-graph pipeline first}}
+func.func @plain() {
+  return
+}
+
+// -----
+
+func.func private @leaf() attributes {pto.leaf = #pto.core<mix>} {
+  return
+}
+// expected-error @-3 {{pto-to-cpp prints cube and vector leaves; 'leaf' is a MIX leaf}}
+
+// -----
+
+pto.kernel @k(%x: !pto.tensor<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{loop 'L' carries values}}
+  %r = pto.loop "L" %i = %c0 to %c1 step %c1 iter_args(%a = %c0) -> (index) {
+    pto.yield %a : index
+  }
+  pto.return
+}
+
+// -----
+
+pto.kernel @k(%x: !pto.tensor<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{'pto.view' in the control program; compile the kernel through --pto-tile-graph-pipeline first}}
+  %v = pto.view %x[%c0, 0] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+  pto.return
+}
