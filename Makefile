@@ -46,6 +46,9 @@ docs: build
 	ninja -C $(BUILD) mlir-doc
 	cp $(BUILD)/docs/Dialects/PTODialect.md docs/Dialects/PTODialect.md
 	cp $(BUILD)/docs/PTOPasses.md docs/PTOPasses.md
+	cp $(BUILD)/docs/Dialects/PTOISADialect.md docs/Dialects/PTOISADialect.md
+	cp $(BUILD)/docs/PTOISAPasses.md docs/PTOISAPasses.md
+	cp $(BUILD)/docs/PTOConversionPasses.md docs/PTOConversionPasses.md
 
 # pto-run vs the NumPy golden on the A3 validation shape (1x8x4096x4096x128).
 bench: build

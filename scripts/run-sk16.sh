@@ -9,6 +9,10 @@
 #     L1 reuse, leaves and roots, stitch plan); pto-report prints its numbers,
 #     and the compiled execute graph runs the cross-attention case in
 #     stitched order against the golden again.
+#  4. The Ascend pipeline lowers the leaves to pto_isa (memory planning, sync
+#     insertion), pto-translate prints pto-isa C++, the system compiler builds
+#     it against the host emulation (runtime/include) and the program runs the
+#     cross-attention case against the golden.
 # Outputs go to $BUILD/sk16/.
 set -euo pipefail
 build=${1:-build}
@@ -55,4 +59,20 @@ for arg in q k v o do l_input m_input dq dk dv actual_q actual_kv; do
 done
 echo "== pto-run $out/sk16_d64.tile-graph.mlir on test_09 (stitched execute graph) -> $dir"
 "$run" "$out/sk16_d64.tile-graph.mlir" "${args[@]}" --output-dir "$dir" --run-stats
+(cd python && "$python" -m pto_mlir.golden.sk16 --compare "../$dir")
+
+# Ascend code generation: C++ on the pto-isa API, run on the host emulation.
+cxx=${PTO_CXX:-clang++-22}
+echo "== pto-opt --pto-ascend-pipeline examples/sk16_attention_backward_d64.mlir -> $out/sk16_d64.isa.mlir"
+"$opt" examples/sk16_attention_backward_d64.mlir --pto-ascend-pipeline -o "$out/sk16_d64.isa.mlir"
+echo "== pto-translate --pto-to-cpp -> $out/sk16_d64.cpp"
+"$build/bin/pto-translate" --pto-to-cpp "$out/sk16_d64.isa.mlir" -o "$out/sk16_d64.cpp"
+echo "   $(grep -c '__global__ AICORE' "$out/sk16_d64.cpp") kernels, $(wc -l < "$out/sk16_d64.cpp") lines"
+echo "== $cxx -D__CPU_SIM -DPTO_HOST_MAIN -Iruntime/include $out/sk16_d64.cpp -> $out/sk16_d64"
+"$cxx" -std=c++20 -O1 -D__CPU_SIM -DPTO_HOST_MAIN -Iruntime/include "$out/sk16_d64.cpp" -o "$out/sk16_d64" -pthread
+dir="$out/test_09.cpp"
+rm -rf "$dir"
+(cd python && "$python" -m pto_mlir.golden.sk16 --case test_09 --out "../$dir" > /dev/null)
+echo "== $out/sk16_d64 --inputs $dir --outputs $dir (emulated, sync and hazards checked)"
+"$out/sk16_d64" --inputs "$dir" --outputs "$dir" --stats
 (cd python && "$python" -m pto_mlir.golden.sk16 --compare "../$dir")

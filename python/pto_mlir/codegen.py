@@ -1,0 +1,81 @@
+"""The Ascend code-generation chain from Python: pto-opt --pto-ascend-pipeline,
+pto-translate --pto-to-cpp, the system C++ compiler against the project's host
+emulation of pto-isa (runtime/include), and a run of the resulting program on
+.npy files.
+
+    exe = codegen.build(kernel_mlir, workdir)
+    outputs, proc = codegen.run(exe, workdir, inputs, dtypes, output_names)
+
+The compiler is ``$PTO_CXX`` (default ``clang++-22``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from pto_mlir.tools import REPO_ROOT, run_tool
+
+RUNTIME_INCLUDE = REPO_ROOT / "runtime" / "include"
+
+
+def compiler() -> str:
+    return os.environ.get("PTO_CXX", "clang++-22")
+
+
+def emit_cpp(kernel: Path, workdir: Path, pipeline: str = "pto-ascend-pipeline") -> Path:
+    """Compiles `kernel` through `pipeline` and prints it as C++; returns the
+    .cpp path (the ISA-level module is kept beside it)."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    stem = Path(kernel).stem
+    isa = workdir / f"{stem}.isa.mlir"
+    cpp = workdir / f"{stem}.cpp"
+    r = run_tool("pto-opt", kernel, f"--pass-pipeline=builtin.module({pipeline})", "-o", isa)
+    if r.returncode != 0:
+        raise RuntimeError(f"pto-opt failed on {kernel}:\n{r.stderr[-4000:]}")
+    r = run_tool("pto-translate", "--pto-to-cpp", isa, "-o", cpp)
+    if r.returncode != 0:
+        raise RuntimeError(f"pto-translate failed on {isa}:\n{r.stderr[-4000:]}")
+    return cpp
+
+
+def compile_cpp(cpp: Path, exe: Path | None = None, opt: str = "-O1") -> Path:
+    """Builds the emitted C++ with its host main against the emulation header."""
+    cpp = Path(cpp)
+    exe = Path(exe) if exe else cpp.with_suffix("")
+    cmd = [compiler(), "-std=c++20", opt, "-D__CPU_SIM", "-DPTO_HOST_MAIN",
+           f"-I{RUNTIME_INCLUDE}", str(cpp), "-o", str(exe), "-pthread"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-6000:]}")
+    return exe
+
+
+def build(kernel: Path, workdir: Path, pipeline: str = "pto-ascend-pipeline",
+          opt: str = "-O1") -> Path:
+    return compile_cpp(emit_cpp(kernel, workdir, pipeline), opt=opt)
+
+
+def run(exe: Path, workdir: Path, inputs: dict, dtypes: dict, outputs, *extra,
+        names=None, check: bool = True):
+    """Runs a built kernel on `inputs` (written as .npy files into
+    WORKDIR/in) and returns the written `outputs` (shaped like the inputs
+    they update) with the completed process."""
+    from pto_mlir.golden import load_tensor, save_tensor
+
+    workdir = Path(workdir)
+    indir, outdir = workdir / "in", workdir / "out"
+    indir.mkdir(parents=True, exist_ok=True)
+    outdir.mkdir(parents=True, exist_ok=True)
+    for name in names if names is not None else inputs:
+        save_tensor(indir / f"{name}.npy", inputs[name], dtypes[name])
+    proc = subprocess.run([str(exe), "--inputs", str(indir), "--outputs", str(outdir),
+                           *map(str, extra)], capture_output=True, text=True)
+    if not check:
+        return None, proc
+    if proc.returncode != 0:
+        raise RuntimeError(f"{exe} exited with {proc.returncode}:\n{proc.stderr[-4000:]}")
+    return {name: load_tensor(outdir / f"{name}.npy", dtypes[name]).reshape(inputs[name].shape)
+            for name in outputs}, proc
