@@ -548,8 +548,10 @@ public:
     tensors_.emplace_back(t);
     return *t;
   }
-  // Writes OUTPUTS/name.npy (nothing when --outputs was not given).
+  // Flushes the runtime, then writes OUTPUTS/name.npy (nothing when
+  // --outputs was not given).
   template <class T> void output(const char *name, HostTensor<T> &t) {
+    rt_->flush();
     if (outputs_.empty()) return;
     t.save(outputs_ + "/" + name + ".npy");
   }

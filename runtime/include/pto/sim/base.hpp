@@ -187,54 +187,46 @@ inline float bf16_bits_to_f32(uint16_t b) {
 }
 
 // ---- FP16 -----------------------------------------------------------------
-inline int32_t f16_ord(uint16_t h) { // monotone integer image of a half
-  int32_t mag = h & 0x7fff;
-  return (h & 0x8000) ? -mag : mag;
-}
-inline uint16_t f16_from_ord(int32_t o) {
-  return o >= 0 ? uint16_t(o) : uint16_t(0x8000 | (-o));
-}
-inline double f16_value_unbounded(uint16_t h) { // +-inf reads as +-2^16
-  if ((h & 0x7fff) == 0x7c00)
-    return (h & 0x8000) ? -65536.0 : 65536.0;
-  return double(float(bitcast<_Float16>(h)));
+// Picks between the two candidates bracketing x: t0 with the smaller
+// magnitude, t1 = the next larger; d0/d1 are the distances of |x| to them.
+inline uint32_t pick_rounded(RoundMode m, bool neg, uint32_t t0, uint32_t t1, double d0, double d1) {
+  switch (m) {
+  case RoundMode::CAST_ROUND: return d0 < d1 ? t0 : t1;
+  case RoundMode::CAST_FLOOR: return neg ? t1 : t0;
+  case RoundMode::CAST_CEIL: return neg ? t0 : t1;
+  case RoundMode::CAST_TRUNC: return t0;
+  case RoundMode::CAST_ODD: return (t0 & 1) ? t0 : t1;
+  case RoundMode::CAST_NONE:
+  case RoundMode::CAST_RINT: break;
+  }
+  return d0 < d1 ? t0 : d1 < d0 ? t1 : ((t0 & 1) ? t1 : t0);
 }
 
 inline uint16_t f32_to_f16_bits(float f, RoundMode mode = RoundMode::CAST_RINT) {
   uint32_t u = bitcast<uint32_t>(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u)
-    return uint16_t(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x1ffu));
-  uint16_t h = bitcast<uint16_t>(_Float16(f)); // host conversion: nearest even
-  double x = f, hv = f16_value_unbounded(h);
-  uint16_t r = h;
-  if (hv != x && !std::isinf(f)) {
-    uint16_t lo, hi;
-    if (hv < x) {
-      lo = h;
-      hi = f16_from_ord(f16_ord(h) + 1);
+  const uint16_t sign = uint16_t((u >> 16) & 0x8000u);
+  if ((u & 0x7fffffffu) > 0x7f800000u) // NaN: quiet, sign and top payload kept
+    return uint16_t(sign | 0x7e00u | ((u >> 13) & 0x1ffu));
+  if ((u & 0x7fffffffu) == 0x7f800000u) return uint16_t(sign | 0x7c00u);
+  const double ax = std::fabs(double(f));
+  uint32_t r;
+  if (ax > 65504.0) { // between the largest half and infinity (read as 2^16)
+    r = pick_rounded(mode, sign != 0, 0x7bff, 0x7c00, ax - 65504.0, 65536.0 - ax);
+  } else {
+    // magnitude bits of the nearest half (host conversion: ties to even)
+    uint32_t h = bitcast<uint16_t>(_Float16(float(ax)));
+    double hv = double(float(bitcast<_Float16>(uint16_t(h))));
+    if (hv == ax) {
+      r = h;
     } else {
-      hi = h;
-      lo = f16_from_ord(f16_ord(h) - 1);
-    }
-    // keep the sign of zero candidates consistent with x
-    if ((lo & 0x7fff) == 0) lo = x < 0 ? 0x8000 : 0;
-    if ((hi & 0x7fff) == 0) hi = x < 0 ? 0x8000 : 0;
-    switch (mode) {
-    case RoundMode::CAST_FLOOR: r = lo; break;
-    case RoundMode::CAST_CEIL: r = hi; break;
-    case RoundMode::CAST_TRUNC: r = x > 0 ? lo : hi; break;
-    case RoundMode::CAST_ODD: r = (lo & 1) ? lo : hi; break;
-    case RoundMode::CAST_ROUND: {
-      double dl = x - f16_value_unbounded(lo), dh = f16_value_unbounded(hi) - x;
-      r = dl < dh ? lo : dh < dl ? hi : (x > 0 ? hi : lo);
-      break;
-    }
-    default: r = h; break;
+      uint32_t lo = hv < ax ? h : h - 1, hi = lo + 1;
+      double lv = double(float(bitcast<_Float16>(uint16_t(lo))));
+      double hiv = double(float(bitcast<_Float16>(uint16_t(hi))));
+      r = pick_rounded(mode, sign != 0, lo, hi, ax - lv, hiv - ax);
     }
   }
-  if (flush_subnormals.load(std::memory_order_relaxed) && (r & 0x7c00) == 0)
-    r &= 0x8000;
-  return r;
+  if (flush_subnormals.load(std::memory_order_relaxed) && (r & 0x7c00u) == 0) r = 0;
+  return uint16_t(sign | r);
 }
 
 inline float f16_to_f32(_Float16 h) {
