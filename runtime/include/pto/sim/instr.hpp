@@ -166,6 +166,27 @@ inline void check_window(const char *instr, const TT &t, const GmWindow<G> &w, c
   if (!g.data()) fatal("%s: GlobalTensor has a null pointer", instr);
 }
 
+// GM <-> tile layout paths of A2/A3 (§8.2, §8.6): same layout (ND <-> ND
+// row-major, DN <-> DN column-major) and, for Mat tiles, ND <-> Nz, DN <-> Zn.
+template <class TT, class G> constexpr void layout_path_checks() {
+  constexpr bool nd = G::layout == Layout::ND, dn = G::layout == Layout::DN;
+  constexpr bool unboxed = TT::SFractal == SLayout::NoneBox;
+  constexpr bool rowmaj = TT::BFractal == BLayout::RowMajor;
+  constexpr bool nz = TT::BFractal == BLayout::ColMajor && TT::SFractal == SLayout::RowMajor;
+  constexpr bool zn = TT::BFractal == BLayout::RowMajor && TT::SFractal == SLayout::ColMajor;
+  if constexpr (TT::Loc == TileType::Vec) {
+    static_assert(!nd || rowmaj || TT::Rows == 1,
+                  "TLOAD/TSTORE: an ND GlobalTensor needs a row-major Vec tile (ND -> ND)");
+    static_assert(!dn || !rowmaj || TT::Cols == 1,
+                  "TLOAD/TSTORE: a DN GlobalTensor needs a column-major Vec tile (DN -> DN)");
+  } else if constexpr (TT::Loc == TileType::Mat) {
+    static_assert(!nd || (unboxed && rowmaj) || nz,
+                  "TLOAD/TSTORE: an ND GlobalTensor needs a row-major or Nz Mat tile (ND -> ND, ND -> NZ)");
+    static_assert(!dn || (unboxed && !rowmaj) || zn,
+                  "TLOAD/TSTORE: a DN GlobalTensor needs a column-major or Zn Mat tile (DN -> DN, DN -> ZN)");
+  }
+}
+
 } // namespace sim
 
 // ---------------------------------------------------------------------------
@@ -181,6 +202,7 @@ inline RecordEvent TLOAD(TileData &dst, GlobalData &src, E &...) {
                 "TLOAD: dst must be a Vec or Mat tile");
   static_assert(std::is_same_v<T, typename GlobalData::DType>,
                 "TLOAD: tile and GlobalTensor element types must match");
+  sim::layout_path_checks<TileData, GlobalData>();
   sim::GmWindow<GlobalData> w(src);
   sim::check_window(I, dst, w, src);
   const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
@@ -242,6 +264,7 @@ inline RecordEvent TSTORE(GlobalData &dst, TileData &src, E &...) {
     static_assert(TileData::Rows <= 8192, "TSTORE from Acc: ND Rows must be <= 8192");
   } else {
     static_assert(std::is_same_v<T, G>, "TSTORE: tile and GlobalTensor element types must match");
+    sim::layout_path_checks<TileData, GlobalData>();
   }
   if constexpr (Atomic == AtomicType::AtomicAdd)
     static_assert(std::is_same_v<G, float> || std::is_same_v<G, _Float16> ||
