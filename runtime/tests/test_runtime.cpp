@@ -196,6 +196,15 @@ static void case_bad_token() {
   rt.finish();
 }
 
+static void case_stale_instance() {
+  pto_rt::Runtime rt(opts());
+  // launching from inside a launch body: the device task is already running
+  rt.root_call("r", 1, 1, [&](pto_rt::RootInstance &ri) {
+    ri.launch(Core::Vector, "outer", {}, [&ri] { ri.launch(Core::Cube, "late", {}, [] {}); });
+  });
+  rt.finish();
+}
+
 // Checks can be switched off by the runtime.
 static void case_checks_off() {
   pto_rt::Runtime::Options o = opts();
@@ -263,6 +272,7 @@ int main(int argc, char **argv) {
   else if (c == "throwing_leaf") case_throwing_leaf();
   else if (c == "bad_token") case_bad_token();
   else if (c == "checks_off") case_checks_off();
+  else if (c == "stale_instance") case_stale_instance();
   else {
     std::fprintf(stderr, "unknown case '%s'\n", c.c_str());
     return 2;

@@ -4,8 +4,6 @@
 // I/O. See docs/Runtime.md.
 #pragma once
 
-#include <pto/pto-inst.hpp>
-
 #include <algorithm>
 #include <condition_variable>
 #include <exception>
@@ -15,9 +13,12 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <pto/pto-inst.hpp>
 
 namespace pto_rt {
 
@@ -90,8 +91,10 @@ public:
 
 private:
   friend class Runtime;
-  RootInstance(Runtime *rt, const char *root, int index) : rt_(rt), root_(root), index_(index) {}
+  RootInstance(Runtime *rt, int64_t task, const char *root, int index)
+      : rt_(rt), task_(task), root_(root), index_(index) {}
   Runtime *rt_;
+  int64_t task_; // serial number of the device task this instance belongs to
   const char *root_;
   int index_;
   std::vector<std::unique_ptr<detail::GmBlock>> ws_;
@@ -146,10 +149,12 @@ public:
       pending_.reset(new Task);
       pending_site_ = call_site;
       pending_->first_id = next_id_;
+      pending_->serial = ++task_serial_;
     }
     pending_->instances.emplace_back(
-        new RootInstance(this, root_name, int(pending_->instances.size())));
+        new RootInstance(this, pending_->serial, root_name, int(pending_->instances.size())));
     ++stats_.root_instances;
+    stats_printed_ = false;
     body(*pending_->instances.back());
   }
 
@@ -166,9 +171,11 @@ public:
     ++stats_.device_tasks;
     run(*t);
   }
+  // flush; prints Stats when print_stats (once, however often finish() is called)
   void finish() {
     flush();
-    if (opt_.print_stats) {
+    if (opt_.print_stats && !stats_printed_) {
+      stats_printed_ = true;
       std::fprintf(stderr, "pto_rt stats: device_tasks=%lld root_instances=%lld launches=%lld\n",
                    (long long)stats_.device_tasks, (long long)stats_.root_instances,
                    (long long)stats_.launches);
@@ -179,13 +186,17 @@ public:
 private:
   friend class RootInstance;
   struct Task {
+    int64_t serial = 0;
     int64_t first_id = 0;
     std::vector<std::unique_ptr<RootInstance>> instances;
     std::vector<detail::Launch> launches;
   };
 
-  Token add_launch(Core core, const char *leaf, std::initializer_list<Token> after,
+  Token add_launch(int64_t task, Core core, const char *leaf, std::initializer_list<Token> after,
                    std::function<void()> body) {
+    if (!pending_ || pending_->serial != task)
+      detail::die(3, "launch of leaf '%s' from a root instance whose device task was already "
+                  "submitted (launch inside the root_call body)", leaf ? leaf : "?");
     Task &t = *pending_;
     detail::Launch L;
     L.id = next_id_++;
@@ -310,9 +321,11 @@ private:
   Options opt_;
   pto::sim::Arch arch_ = pto::sim::Arch::A3;
   Stats stats_{0, 0, 0};
+  bool stats_printed_ = false;
   std::unique_ptr<Task> pending_;
   int pending_site_ = 0;
   int64_t next_id_ = 1;
+  int64_t task_serial_ = 0;
   std::vector<std::unique_ptr<detail::GmBlock>> ws_;
   std::unique_ptr<pto::sim::Core> seq_cube_, seq_vec_;
   std::mt19937_64 rng_;
@@ -334,7 +347,7 @@ template <class T> inline T *RootInstance::workspace(int64_t elements) {
 
 inline Token RootInstance::launch(Core core, const char *leaf_name, std::initializer_list<Token> after,
                                   std::function<void()> body) {
-  return rt_->add_launch(core, leaf_name, after, std::move(body));
+  return rt_->add_launch(task_, core, leaf_name, after, std::move(body));
 }
 
 // ---------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 // Part of <pto/pto-inst.hpp>; do not include directly.
 #pragma once
 
+// All standard headers the emulation needs, before the qualifier macros.
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdarg>
@@ -11,8 +13,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 // ---- Qualifiers of the device dialect: empty on the host. ----------------
 #define __global__

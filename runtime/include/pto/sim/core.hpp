@@ -2,10 +2,6 @@
 // synchronisation / hazard checkers. Part of <pto/pto-inst.hpp>.
 #pragma once
 
-#include <memory>
-#include <string>
-#include <vector>
-
 namespace pto::sim {
 
 enum class Arch { A3, A950 };

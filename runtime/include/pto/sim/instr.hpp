@@ -2,8 +2,6 @@
 // Part of <pto/pto-inst.hpp>.
 #pragma once
 
-#include <mutex>
-
 namespace pto {
 namespace sim {
 
