@@ -1,0 +1,598 @@
+// pto-mlir runtime for emitted control programs, on the host emulation of
+// pto-isa: device tasks stitched from root-function instances, leaf launches
+// on emulated cube/vector cores, GM workspaces, host `main` helpers and .npy
+// I/O. See docs/Runtime.md.
+#pragma once
+
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <initializer_list>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+namespace pto_rt {
+
+enum class Core { Cube, Vector };
+struct Token {
+  int64_t id;
+};
+
+namespace detail {
+[[noreturn]] __attribute__((format(printf, 2, 3))) inline void die(int code, const char *fmt, ...) {
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  std::fprintf(stderr, "pto_rt error: %s\n", buf);
+  std::fflush(stderr);
+  std::fflush(stdout);
+  std::_Exit(code);
+}
+
+// GM allocation: 512-byte aligned; filled with 0xFF bytes (NaN for floating
+// point, -1 for integers) so that reads of never-written workspace show up.
+struct GmBlock {
+  void *raw = nullptr;
+  explicit GmBlock(size_t bytes, bool poison) {
+    size_t n = (std::max<size_t>(bytes, 1) + 511) / 512 * 512;
+    raw = std::aligned_alloc(512, n);
+    if (!raw) die(3, "out of host memory allocating a %zu-byte workspace", bytes);
+    std::memset(raw, poison ? 0xff : 0, n);
+  }
+  GmBlock(const GmBlock &) = delete;
+  GmBlock &operator=(const GmBlock &) = delete;
+  ~GmBlock() { std::free(raw); }
+};
+
+struct Launch {
+  int64_t id;
+  Core core;
+  std::string leaf;
+  std::function<void()> body;
+  int waiting = 0;                 // unfinished dependencies
+  std::vector<int> dependents;     // indices in the device task
+};
+
+inline bool parse_arch(const std::string &a, pto::sim::Arch &out) {
+  if (a == "a3" || a == "a2" || a == "A3" || a == "A2" || a == "910b" || a == "910c" || a == "2201") {
+    out = pto::sim::Arch::A3;
+    return true;
+  }
+  if (a == "950" || a == "a5" || a == "A5" || a == "3510") {
+    out = pto::sim::Arch::A950;
+    return true;
+  }
+  return false;
+}
+} // namespace detail
+
+class Runtime;
+
+// One instance of a root function inside a stitched device task.
+class RootInstance {
+public:
+  template <class T> T *workspace(int64_t elements);
+  Token launch(Core core, const char *leaf_name, std::initializer_list<Token> after,
+               std::function<void()> body);
+  // Position of this instance in its device task (0-based).
+  int index() const { return index_; }
+  const char *root_name() const { return root_; }
+
+private:
+  friend class Runtime;
+  RootInstance(Runtime *rt, int64_t task, const char *root, int index)
+      : rt_(rt), task_(task), root_(root), index_(index) {}
+  Runtime *rt_;
+  int64_t task_; // serial number of the device task this instance belongs to
+  const char *root_;
+  int index_;
+  std::vector<std::unique_ptr<detail::GmBlock>> ws_;
+};
+
+class Runtime {
+public:
+  struct Options {
+    std::string arch = "a3";
+    int threads = 0; // 0 = sequential, deterministic
+    int cube_cores = 24, vector_cores = 48;
+    bool check_sync = true;
+    bool check_hazards = true;
+    uint64_t shuffle_seed = 0;
+    // additions: print Stats in finish(); poison (0xFF) new workspaces
+    bool print_stats = false;
+    bool poison_workspaces = true;
+  };
+  struct Stats {
+    int64_t device_tasks, root_instances, launches;
+  };
+
+  explicit Runtime(Options o) : opt_(std::move(o)) {
+    if (!detail::parse_arch(opt_.arch, arch_))
+      detail::die(2, "unknown arch '%s' (expected a3 or 950)", opt_.arch.c_str());
+    if (opt_.threads < 0) detail::die(2, "threads must be >= 0");
+    if (opt_.cube_cores < 1 || opt_.vector_cores < 1) detail::die(2, "core counts must be >= 1");
+    pto::sim::default_arch = arch_;
+    rng_.seed(opt_.shuffle_seed);
+  }
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+  ~Runtime() {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      stop_ = true;
+    }
+    cv_work_.notify_all();
+    for (auto &t : workers_) t.join();
+  }
+
+  const Options &options() const { return opt_; }
+
+  // Consecutive root_calls of the same call_site are batched into one device
+  // task of at most `depth` instances; `body` runs now and registers launches.
+  void root_call(const char *root_name, int call_site, int depth,
+                 std::function<void(RootInstance &)> body) {
+    if (pending_ && (pending_site_ != call_site ||
+                     int(pending_->instances.size()) >= std::max(depth, 1)))
+      flush();
+    if (!pending_) {
+      pending_.reset(new Task);
+      pending_site_ = call_site;
+      pending_->first_id = next_id_;
+      pending_->serial = ++task_serial_;
+    }
+    pending_->instances.emplace_back(
+        new RootInstance(this, pending_->serial, root_name, int(pending_->instances.size())));
+    ++stats_.root_instances;
+    stats_printed_ = false;
+    body(*pending_->instances.back());
+  }
+
+  template <class T> T *workspace(int64_t elements) {
+    if (elements < 0) detail::die(3, "workspace: negative element count %lld", (long long)elements);
+    ws_.emplace_back(new detail::GmBlock(size_t(elements) * sizeof(T), opt_.poison_workspaces));
+    return static_cast<T *>(ws_.back()->raw);
+  }
+
+  // Submits the pending device task and waits for it.
+  void flush() {
+    if (!pending_) return;
+    std::unique_ptr<Task> t = std::move(pending_);
+    ++stats_.device_tasks;
+    run(*t);
+  }
+  // flush; prints Stats when print_stats (once, however often finish() is called)
+  void finish() {
+    flush();
+    if (opt_.print_stats && !stats_printed_) {
+      stats_printed_ = true;
+      std::fprintf(stderr, "pto_rt stats: device_tasks=%lld root_instances=%lld launches=%lld\n",
+                   (long long)stats_.device_tasks, (long long)stats_.root_instances,
+                   (long long)stats_.launches);
+    }
+  }
+  Stats stats() const { return stats_; }
+
+private:
+  friend class RootInstance;
+  struct Task {
+    int64_t serial = 0;
+    int64_t first_id = 0;
+    std::vector<std::unique_ptr<RootInstance>> instances;
+    std::vector<detail::Launch> launches;
+  };
+
+  Token add_launch(int64_t task, Core core, const char *leaf, std::initializer_list<Token> after,
+                   std::function<void()> body) {
+    if (!pending_ || pending_->serial != task)
+      detail::die(3, "launch of leaf '%s' from a root instance whose device task was already "
+                  "submitted (launch inside the root_call body)", leaf ? leaf : "?");
+    Task &t = *pending_;
+    detail::Launch L;
+    L.id = next_id_++;
+    L.core = core;
+    L.leaf = leaf ? leaf : "?";
+    L.body = std::move(body);
+    const int me = int(t.launches.size());
+    for (Token d : after) {
+      if (d.id >= L.id)
+        detail::die(3, "launch of leaf '%s' depends on token %lld, which is not an earlier launch",
+                    L.leaf.c_str(), (long long)d.id);
+      if (d.id < t.first_id) continue; // completed in an earlier device task
+      detail::Launch &D = t.launches[size_t(d.id - t.first_id)];
+      if (std::find(D.dependents.begin(), D.dependents.end(), me) != D.dependents.end()) continue;
+      D.dependents.push_back(me);
+      ++L.waiting;
+    }
+    t.launches.push_back(std::move(L));
+    ++stats_.launches;
+    return Token{t.launches.back().id};
+  }
+
+  pto::sim::Core &seq_core(Core k) {
+    auto &c = k == Core::Cube ? seq_cube_ : seq_vec_;
+    if (!c)
+      c.reset(new pto::sim::Core(arch_, k == Core::Cube ? pto::sim::CoreKind::Cube
+                                                         : pto::sim::CoreKind::Vector));
+    return *c;
+  }
+
+  void exec(detail::Launch &L, pto::sim::Core &c, int block) {
+    const bool cube = L.core == Core::Cube;
+    c.block_num = cube ? opt_.cube_cores : opt_.vector_cores;
+    c.block_idx = block % c.block_num;
+    c.subblock = cube ? 0 : c.block_idx % 2;
+    c.check_sync = opt_.check_sync;
+    c.check_hazards = opt_.check_hazards;
+    pto::sim::Core *prev = pto::sim::tls_core;
+    pto::sim::tls_core = &c;
+    c.begin_kernel(L.leaf.c_str());
+    try {
+      L.body();
+    } catch (const std::exception &e) {
+      pto::sim::fatal("exception: %s", e.what());
+    } catch (...) {
+      pto::sim::fatal("unknown exception");
+    }
+    c.end_kernel();
+    pto::sim::tls_core = prev;
+  }
+
+  int pick(std::vector<int> &ready) {
+    size_t i = opt_.shuffle_seed ? size_t(rng_() % ready.size()) : 0;
+    int v = ready[i];
+    ready.erase(ready.begin() + long(i));
+    return v;
+  }
+
+  void run(Task &t) {
+    const int n = int(t.launches.size());
+    if (n == 0) return;
+    if (opt_.threads == 0) {
+      std::vector<int> ready;
+      for (int i = 0; i < n; ++i)
+        if (t.launches[size_t(i)].waiting == 0) ready.push_back(i);
+      int counter[2] = {0, 0};
+      int done = 0;
+      while (!ready.empty()) {
+        detail::Launch &L = t.launches[size_t(pick(ready))];
+        const int k = L.core == Core::Cube ? 0 : 1;
+        exec(L, seq_core(L.core), counter[k]++);
+        ++done;
+        for (int d : L.dependents)
+          if (--t.launches[size_t(d)].waiting == 0) ready.push_back(d);
+      }
+      if (done != n) detail::die(3, "device task has a dependency cycle");
+      return;
+    }
+    start_workers();
+    std::unique_lock<std::mutex> l(mu_);
+    task_ = &t;
+    remaining_ = n;
+    for (int i = 0; i < n; ++i)
+      if (t.launches[size_t(i)].waiting == 0)
+        ready_[t.launches[size_t(i)].core == Core::Cube ? 0 : 1].push_back(i);
+    cv_work_.notify_all();
+    cv_done_.wait(l, [&] { return remaining_ == 0; });
+    task_ = nullptr;
+  }
+
+  void start_workers() {
+    if (!workers_.empty()) return;
+    for (int k = 0; k < 2; ++k)
+      for (int w = 0; w < opt_.threads; ++w)
+        workers_.emplace_back([this, k, w] { worker(k, w); });
+  }
+
+  void worker(int kind, int index) {
+    pto::sim::Core core(arch_, kind == 0 ? pto::sim::CoreKind::Cube : pto::sim::CoreKind::Vector);
+    std::unique_lock<std::mutex> l(mu_);
+    for (;;) {
+      cv_work_.wait(l, [&] { return stop_ || !ready_[kind].empty(); });
+      if (stop_) return;
+      const int i = pick(ready_[kind]);
+      detail::Launch &L = task_->launches[size_t(i)];
+      l.unlock();
+      exec(L, core, index);
+      l.lock();
+      bool wake = false;
+      for (int d : L.dependents) {
+        detail::Launch &D = task_->launches[size_t(d)];
+        if (--D.waiting == 0) {
+          ready_[D.core == Core::Cube ? 0 : 1].push_back(d);
+          wake = true;
+        }
+      }
+      if (wake) cv_work_.notify_all();
+      if (--remaining_ == 0) cv_done_.notify_all();
+    }
+  }
+
+  Options opt_;
+  pto::sim::Arch arch_ = pto::sim::Arch::A3;
+  Stats stats_{0, 0, 0};
+  bool stats_printed_ = false;
+  std::unique_ptr<Task> pending_;
+  int pending_site_ = 0;
+  int64_t next_id_ = 1;
+  int64_t task_serial_ = 0;
+  std::vector<std::unique_ptr<detail::GmBlock>> ws_;
+  std::unique_ptr<pto::sim::Core> seq_cube_, seq_vec_;
+  std::mt19937_64 rng_;
+  // worker pool (threads > 0)
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable cv_work_, cv_done_;
+  std::vector<int> ready_[2];
+  Task *task_ = nullptr;
+  int remaining_ = 0;
+  bool stop_ = false;
+};
+
+template <class T> inline T *RootInstance::workspace(int64_t elements) {
+  if (elements < 0) detail::die(3, "workspace: negative element count %lld", (long long)elements);
+  ws_.emplace_back(new detail::GmBlock(size_t(elements) * sizeof(T), rt_->opt_.poison_workspaces));
+  return static_cast<T *>(ws_.back()->raw);
+}
+
+inline Token RootInstance::launch(Core core, const char *leaf_name, std::initializer_list<Token> after,
+                                  std::function<void()> body) {
+  return rt_->add_launch(task_, core, leaf_name, after, std::move(body));
+}
+
+// ---------------------------------------------------------------------------
+// Host tensors and .npy I/O
+// ---------------------------------------------------------------------------
+namespace detail {
+struct HostTensorBase {
+  virtual ~HostTensorBase() = default;
+};
+
+template <class T> inline const char *npy_descr() {
+  if constexpr (std::is_same_v<T, float>) return "<f4";
+  else if constexpr (std::is_same_v<T, double>) return "<f8";
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return "<u2";
+  else if constexpr (std::is_same_v<T, _Float16>) return "<f2";
+  else if constexpr (std::is_same_v<T, int32_t>) return "<i4";
+  else if constexpr (std::is_same_v<T, int64_t>) return "<i8";
+  else if constexpr (std::is_same_v<T, int16_t>) return "<i2";
+  else if constexpr (std::is_same_v<T, uint16_t>) return "<u2";
+  else if constexpr (std::is_same_v<T, int8_t>) return "|i1";
+  else if constexpr (std::is_same_v<T, uint8_t>) return "|u1";
+  else if constexpr (std::is_same_v<T, uint32_t>) return "<u4";
+  else static_assert(sizeof(T) == 0, "no .npy dtype for this element type");
+}
+
+inline std::string dims_str(const std::vector<int64_t> &d) {
+  std::string s = "(";
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(d[i]);
+  }
+  if (d.size() == 1) s += ",";
+  return s + ")";
+}
+} // namespace detail
+
+template <class T> class HostTensor : public detail::HostTensorBase {
+public:
+  HostTensor() = default;
+  explicit HostTensor(std::vector<int64_t> dims) : dims_(std::move(dims)) {
+    storage_.resize(size_t(numel()));
+  }
+  T *data() { return storage_.data(); }
+  const T *data() const { return storage_.data(); }
+  int64_t dim(int i) const { return dims_.at(size_t(i)); }
+  int rank() const { return int(dims_.size()); }
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t d : dims_) n *= d;
+    return n;
+  }
+  const std::vector<int64_t> &dims() const { return dims_; }
+
+  // .npy I/O; errors exit with status 2.
+  static void load(const std::string &path, const char *what, std::initializer_list<int64_t> want,
+                   HostTensor &out);
+  void save(const std::string &path) const;
+
+private:
+  std::vector<int64_t> dims_;
+  std::vector<T> storage_;
+};
+
+template <class T>
+inline void HostTensor<T>::load(const std::string &path, const char *what,
+                                std::initializer_list<int64_t> want, HostTensor &out) {
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) detail::die(2, "%s: cannot open '%s'", what, path.c_str());
+  std::string buf;
+  char chunk[65536];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) buf.append(chunk, n);
+  std::fclose(f);
+  if (buf.size() < 10 || std::memcmp(buf.data(), "\x93NUMPY", 6) != 0)
+    detail::die(2, "%s: '%s' is not a .npy file", what, path.c_str());
+  const int major = uint8_t(buf[6]);
+  size_t hlen, hstart;
+  if (major == 1) {
+    hlen = uint8_t(buf[8]) | (size_t(uint8_t(buf[9])) << 8);
+    hstart = 10;
+  } else {
+    if (buf.size() < 12) detail::die(2, "%s: '%s' is truncated", what, path.c_str());
+    hlen = uint8_t(buf[8]) | (size_t(uint8_t(buf[9])) << 8) | (size_t(uint8_t(buf[10])) << 16) |
+           (size_t(uint8_t(buf[11])) << 24);
+    hstart = 12;
+  }
+  if (hstart + hlen > buf.size()) detail::die(2, "%s: '%s' is truncated", what, path.c_str());
+  const std::string h = buf.substr(hstart, hlen);
+  auto field = [&](const char *key) -> size_t {
+    size_t p = h.find(key);
+    if (p == std::string::npos)
+      detail::die(2, "%s: '%s': malformed .npy header (no %s)", what, path.c_str(), key);
+    p = h.find(':', p);
+    return p + 1;
+  };
+  size_t p = field("'descr'");
+  size_t q1 = h.find('\'', p), q2 = h.find('\'', q1 + 1);
+  const std::string descr = h.substr(q1 + 1, q2 - q1 - 1);
+  p = field("'fortran_order'");
+  while (p < h.size() && h[p] == ' ') ++p;
+  const bool fortran = h.compare(p, 4, "True") == 0;
+  p = field("'shape'");
+  size_t o = h.find('(', p), c = h.find(')', o);
+  std::vector<int64_t> dims;
+  {
+    std::string s = h.substr(o + 1, c - o - 1);
+    size_t i = 0;
+    while (i < s.size()) {
+      while (i < s.size() && (s[i] == ' ' || s[i] == ',')) ++i;
+      if (i >= s.size()) break;
+      dims.push_back(std::strtoll(s.c_str() + i, nullptr, 10));
+      while (i < s.size() && s[i] != ',') ++i;
+    }
+  }
+  const char *exp = detail::npy_descr<T>();
+  std::string d2 = descr;
+  if (d2 == "=" + std::string(exp + 1) || d2 == "|" + std::string(exp + 1)) d2 = exp;
+  if (d2 != exp)
+    detail::die(2, "%s: '%s' has dtype '%s', expected '%s' (%s)", what, path.c_str(),
+                descr.c_str(), exp, pto::sim::type_name<T>());
+  if (fortran)
+    detail::die(2, "%s: '%s' is in Fortran order; expected C order", what, path.c_str());
+  std::vector<int64_t> w(want);
+  bool ok = w.size() == dims.size();
+  for (size_t i = 0; ok && i < w.size(); ++i) ok = w[i] < 0 || w[i] == dims[i];
+  if (!ok)
+    detail::die(2, "%s: '%s' has shape %s, expected %s (-1 = any)", what, path.c_str(),
+                detail::dims_str(dims).c_str(), detail::dims_str(w).c_str());
+  out = HostTensor(dims);
+  const size_t bytes = size_t(out.numel()) * sizeof(T);
+  if (hstart + hlen + bytes > buf.size())
+    detail::die(2, "%s: '%s' is truncated: %zu data bytes, expected %zu", what, path.c_str(),
+                buf.size() - hstart - hlen, bytes);
+  std::memcpy(out.data(), buf.data() + hstart + hlen, bytes);
+}
+
+template <class T> inline void HostTensor<T>::save(const std::string &path) const {
+  std::string h = "{'descr': '" + std::string(detail::npy_descr<T>()) +
+                  "', 'fortran_order': False, 'shape': " + detail::dims_str(dims_) + ", }";
+  size_t total = 10 + h.size() + 1;
+  h.append((64 - total % 64) % 64, ' ');
+  h += '\n';
+  FILE *f = std::fopen(path.c_str(), "wb");
+  if (!f) detail::die(2, "cannot write '%s'", path.c_str());
+  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(h.size() & 0xff),
+                           uint8_t(h.size() >> 8)};
+  std::fwrite(pre, 1, 10, f);
+  std::fwrite(h.data(), 1, h.size(), f);
+  std::fwrite(storage_.data(), sizeof(T), storage_.size(), f);
+  if (std::fclose(f) != 0) detail::die(2, "cannot write '%s'", path.c_str());
+}
+
+// ---------------------------------------------------------------------------
+// HostMain: what an emitted `main` (under #ifdef PTO_HOST_MAIN) uses.
+// ---------------------------------------------------------------------------
+class HostMain {
+public:
+  HostMain(int argc, char **argv) {
+    prog_ = argc > 0 ? argv[0] : "pto-host";
+    Runtime::Options o;
+    for (int i = 1; i < argc; ++i) {
+      std::string a = argv[i], v;
+      bool has_eq = false;
+      if (size_t e = a.find('='); a.rfind("--", 0) == 0 && e != std::string::npos) {
+        v = a.substr(e + 1);
+        a = a.substr(0, e);
+        has_eq = true;
+      }
+      auto value = [&]() -> std::string {
+        if (has_eq) return v;
+        if (i + 1 >= argc) usage("option '%s' needs a value", a.c_str());
+        return argv[++i];
+      };
+      auto number = [&](const std::string &s, long long lo) -> long long {
+        char *end = nullptr;
+        long long x = std::strtoll(s.c_str(), &end, 10);
+        if (s.empty() || *end || x < lo) usage("option '%s': bad value '%s'", a.c_str(), s.c_str());
+        return x;
+      };
+      if (a == "--inputs") inputs_ = value();
+      else if (a == "--outputs") outputs_ = value();
+      else if (a == "--threads") o.threads = int(number(value(), 0));
+      else if (a == "--arch") {
+        o.arch = value();
+        pto::sim::Arch ar;
+        if (!detail::parse_arch(o.arch, ar)) usage("unknown arch '%s' (expected a3 or 950)", o.arch.c_str());
+      } else if (a == "--no-check-sync" && !has_eq) o.check_sync = false;
+      else if (a == "--no-check-hazards" && !has_eq) o.check_hazards = false;
+      else if (a == "--shuffle-seed") o.shuffle_seed = uint64_t(number(value(), 0));
+      else if (a == "--stats" && !has_eq) o.print_stats = true;
+      else if (a == "--help" || a == "-h") {
+        std::fprintf(stdout, "%s", usage_text().c_str());
+        std::exit(0);
+      } else usage("unknown option '%s'", argv[i]);
+    }
+    rt_.reset(new Runtime(o));
+  }
+
+  // Loads INPUTS/name.npy; -1 in static_dims accepts any extent.
+  template <class T> HostTensor<T> &input(const char *name, std::initializer_list<int64_t> static_dims) {
+    if (inputs_.empty()) usage("input '%s' needs --inputs DIR", name);
+    auto *t = new HostTensor<T>();
+    tensors_.emplace_back(t);
+    std::string what = std::string("input '") + name + "'";
+    HostTensor<T>::load(inputs_ + "/" + name + ".npy", what.c_str(), static_dims, *t);
+    return *t;
+  }
+  // A zero-initialised host tensor owned by HostMain (for outputs).
+  template <class T> HostTensor<T> &alloc(std::initializer_list<int64_t> dims) {
+    auto *t = new HostTensor<T>(std::vector<int64_t>(dims));
+    tensors_.emplace_back(t);
+    return *t;
+  }
+  // Flushes the runtime, then writes OUTPUTS/name.npy (nothing when
+  // --outputs was not given).
+  template <class T> void output(const char *name, HostTensor<T> &t) {
+    rt_->flush();
+    if (outputs_.empty()) return;
+    t.save(outputs_ + "/" + name + ".npy");
+  }
+  Runtime &runtime() { return *rt_; }
+  int finish() {
+    rt_->finish();
+    return 0;
+  }
+
+private:
+  std::string usage_text() const {
+    return "usage: " + prog_ +
+           " [--inputs DIR] [--outputs DIR] [--threads N] [--arch a3|950] [--no-check-sync] "
+           "[--no-check-hazards] [--shuffle-seed S] [--stats]\n";
+  }
+  [[noreturn]] __attribute__((format(printf, 2, 3))) void usage(const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    std::fprintf(stderr, "%s: error: %s\n%s", prog_.c_str(), buf, usage_text().c_str());
+    std::fflush(stderr);
+    std::exit(2);
+  }
+  std::string prog_, inputs_, outputs_;
+  std::unique_ptr<Runtime> rt_;
+  std::list<std::unique_ptr<detail::HostTensorBase>> tensors_;
+};
+
+} // namespace pto_rt

@@ -1,0 +1,268 @@
+// pto-mlir host emulation: the emulated core (buffers, identity) and the
+// synchronisation / hazard checkers. Part of <pto/pto-inst.hpp>.
+#pragma once
+
+namespace pto::sim {
+
+enum class Arch { A3, A950 };
+enum class CoreKind { Cube, Vector, Both };
+
+// On-chip spaces, indexed like this everywhere.
+enum Space : int { UB = 0, L1, L0A, L0B, L0C, BT, FB, kNumSpaces };
+
+inline const char *space_name(int s) {
+  static const char *n[] = {"UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+  return s >= 0 && s < kNumSpaces ? n[s] : "?";
+}
+
+inline uint32_t space_capacity(Arch a, int s) {
+  const bool b950 = a == Arch::A950;
+  switch (s) {
+  case UB: return (b950 ? 256u : 192u) * 1024u;
+  case L1: return 512u * 1024u;
+  case L0A: return 64u * 1024u;
+  case L0B: return 64u * 1024u;
+  case L0C: return (b950 ? 256u : 128u) * 1024u;
+  case BT: return b950 ? 4096u : 1024u;
+  case FB: return b950 ? 4096u : 2048u;
+  }
+  return 0;
+}
+
+inline bool space_on(CoreKind k, int s) {
+  if (k == CoreKind::Both) return true;
+  return k == CoreKind::Vector ? s == UB : s != UB;
+}
+
+inline const char *core_kind_name(CoreKind k) {
+  return k == CoreKind::Cube ? "cube" : k == CoreKind::Vector ? "vector" : "cube+vector";
+}
+
+// One emulated AI core: its buffers, identity and checker state.
+class Core {
+public:
+  Core(Arch arch, CoreKind kind) : arch_(arch), kind_(kind) {
+    for (int s = 0; s < kNumSpaces; ++s) {
+      if (!space_on(kind, s)) continue;
+      cap_[s] = space_capacity(arch, s);
+      mem_[s].reset(new uint8_t[cap_[s]]());
+      gran_[s].resize(cap_[s] / 32);
+    }
+  }
+  Arch arch() const { return arch_; }
+  CoreKind kind() const { return kind_; }
+  uint32_t capacity(int s) const { return cap_[s]; }
+  uint8_t *base(int s) const { return mem_[s].get(); }
+
+  // identity (get_block_idx & co.)
+  int block_idx = 0, block_num = 1, subblock = 0;
+  bool check_sync = true, check_hazards = true;
+  const char *kernel() const { return kernel_.empty() ? nullptr : kernel_.c_str(); }
+
+  // ---- kernel lifetime -----------------------------------------------------
+  void begin_kernel(const char *name) {
+    kernel_ = name ? name : "";
+    ++epoch_;
+    std::memset(flags_, 0, sizeof flags_);
+    std::memset(issued_, 0, sizeof issued_);
+    std::memset(seen_, 0, sizeof seen_);
+    for (auto &n : names_) n.clear();
+  }
+  // Runs after the kernel function returned: no flag may still be pending.
+  void end_kernel() {
+    if (check_sync) {
+      std::string pend;
+      for (int s = 0; s < 8; ++s)
+        for (int d = 0; d < 8; ++d)
+          for (int e = 0; e < 8; ++e)
+            if (flags_[s][d][e].pending) {
+              char b[96];
+              std::snprintf(b, sizeof b, "%s(%s, %s, EVENT_ID%d)", pend.empty() ? "" : ", ",
+                            pipe_name(s), pipe_name(d), e);
+              pend += b;
+            }
+      if (!pend.empty())
+        fatal("kernel returned with pending flag(s) (set_flag without wait_flag): %s",
+              pend.c_str());
+    }
+    kernel_.clear();
+  }
+
+  // ---- flags ----------------------------------------------------------------
+  void set_flag(int src, int dst, int ev) {
+    check_flag_args("set_flag", src, dst, ev);
+    join_scalar(src);
+    Flag &f = flags_[src][dst][ev];
+    if (f.pending && check_sync)
+      fatal("set_flag(%s, %s, EVENT_ID%d): triple reused while pending (the previous "
+            "set_flag of this triple has not been waited for)",
+            pipe_name(src), pipe_name(dst), ev);
+    f.pending = true;
+    std::memcpy(f.snap, seen_[src], sizeof f.snap);
+    f.snap[src] = issued_[src];
+  }
+  void wait_flag(int src, int dst, int ev) {
+    check_flag_args("wait_flag", src, dst, ev);
+    Flag &f = flags_[src][dst][ev];
+    if (!f.pending) {
+      if (check_sync)
+        fatal("wait_flag(%s, %s, EVENT_ID%d) without a pending set_flag of this triple",
+              pipe_name(src), pipe_name(dst), ev);
+      return;
+    }
+    f.pending = false;
+    for (int q = 0; q < 8; ++q)
+      if (f.snap[q] > seen_[dst][q]) seen_[dst][q] = f.snap[q];
+  }
+  void pipe_barrier(int p) {
+    if (p < 0 || p > 7) fatal("pipe_barrier: invalid pipe %d", p);
+    if (p == PIPE_ALL) {
+      for (int a = 0; a < 8; ++a)
+        for (int b = 0; b < 8; ++b) seen_[a][b] = issued_[b];
+    } else {
+      join_scalar(p);
+      seen_[p][p] = issued_[p];
+    }
+  }
+
+  // ---- hazard tracking --------------------------------------------------------
+  // An instruction: begin(), then read()/write() of each on-chip byte range
+  // (reads first), then it is complete (executed immediately on the host).
+  void begin(const char *name, int pipe) {
+    cur_pipe_ = pipe;
+    cur_name_ = name;
+    if (!check_hazards) return;
+    join_scalar(pipe);
+    cur_idx_ = ++issued_[pipe];
+    names_[pipe].push_back(name);
+  }
+  const char *current_instr() const { return cur_name_; }
+  int current_pipe() const { return cur_pipe_; }
+  // `internal`: the range is an implementation scratch that the instruction
+  // orders against itself on its own pipe (e.g. the implicit UB scratch).
+  void access(int s, uint32_t off, uint32_t len, bool write, bool internal = false) {
+    if (!check_hazards || len == 0) return;
+    std::vector<Granule> &g = gran_[s];
+    uint32_t g0 = off / 32, g1 = (off + len - 1) / 32;
+    const int p = cur_pipe_;
+    for (uint32_t i = g0; i <= g1 && i < g.size(); ++i) {
+      Granule &G = g[i];
+      if (G.epoch != epoch_) {
+        std::memset(&G, 0, sizeof G);
+        G.epoch = epoch_;
+      }
+      if (G.widx && !(G.wpipe == p && G.widx == cur_idx_))
+        order(G.wpipe, G.widx, write ? "WAW" : "RAW", write ? "writes" : "reads",
+              "written", s, i, internal);
+      if (write) {
+        for (int q = 0; q < 8; ++q)
+          if (G.ridx[q] && !(q == p && G.ridx[q] == cur_idx_))
+            order(q, G.ridx[q], "WAR", "writes", "read", s, i, internal);
+        std::memset(G.ridx, 0, sizeof G.ridx);
+        G.wpipe = uint8_t(p);
+        G.widx = cur_idx_;
+      } else {
+        G.ridx[p] = cur_idx_;
+      }
+    }
+  }
+
+private:
+  struct Flag {
+    bool pending;
+    uint32_t snap[8];
+  };
+  struct Granule {
+    uint32_t epoch;
+    uint32_t widx;
+    uint32_t ridx[8];
+    uint8_t wpipe;
+  };
+
+  void check_flag_args(const char *what, int src, int dst, int ev) {
+    if (src < 0 || src > 7 || src == PIPE_ALL || dst < 0 || dst > 7 || dst == PIPE_ALL ||
+        ev < 0 || ev > 7)
+      fatal("%s(%d, %d, %d): invalid pipe or event id", what, src, dst, ev);
+  }
+  // Everything is issued by the scalar unit: once it has waited for
+  // something, every later instruction starts after it.
+  void join_scalar(int p) {
+    if (p == PIPE_S) return;
+    for (int q = 0; q < 8; ++q)
+      if (seen_[PIPE_S][q] > seen_[p][q]) seen_[p][q] = seen_[PIPE_S][q];
+  }
+  void order(int q, uint32_t t, const char *kind, const char *verb, const char *past, int s,
+             uint32_t gi, bool internal) {
+    const int p = cur_pipe_;
+    if (q == p) {
+      if (p != PIPE_V || internal || seen_[p][p] >= t) return;
+      fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s on %s "
+            "(same pipe) with no pipe_barrier(PIPE_V) in between",
+            kind, space_name(s), gi * 32, gi * 32, cur_name_, pipe_name(p), verb, past,
+            names_[q][t - 1], pipe_name(q));
+    }
+    if (seen_[p][q] >= t) return;
+    fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s on %s "
+          "without synchronisation (missing set_flag/wait_flag %s -> %s)",
+          kind, space_name(s), gi * 32, gi * 32, cur_name_, pipe_name(p), verb, past,
+          names_[q][t - 1], pipe_name(q), pipe_name(q), pipe_name(p));
+  }
+
+  Arch arch_;
+  CoreKind kind_;
+  uint32_t cap_[kNumSpaces] = {};
+  std::unique_ptr<uint8_t[]> mem_[kNumSpaces];
+  std::vector<Granule> gran_[kNumSpaces];
+  uint32_t epoch_ = 0;
+  std::string kernel_;
+  Flag flags_[8][8][8] = {};
+  uint32_t issued_[8] = {};
+  uint32_t seen_[8][8] = {};
+  std::vector<const char *> names_[8];
+  int cur_pipe_ = PIPE_S;
+  uint32_t cur_idx_ = 0;
+  const char *cur_name_ = "";
+};
+
+// ---- The current core (thread-local) ----------------------------------------
+inline thread_local Core *tls_core = nullptr;
+
+// Architecture of the stand-alone core used when no runtime worker is active.
+inline Arch default_arch = Arch::A3;
+
+inline Core &core() {
+  if (!tls_core) {
+    thread_local std::unique_ptr<Core> standalone;
+    if (!standalone) standalone.reset(new Core(default_arch, CoreKind::Both));
+    tls_core = standalone.get();
+  }
+  return *tls_core;
+}
+
+inline std::string error_context() {
+  Core *c = tls_core;
+  if (!c || !c->kernel()) return "";
+  char b[256];
+  std::snprintf(b, sizeof b, " [in leaf '%s' on %s core %d]", c->kernel(),
+                core_kind_name(c->kind()), c->block_idx);
+  return b;
+}
+
+// Runs `f` as a kernel on the current core with the end-of-kernel check.
+template <class F> inline void run_kernel(const char *name, F &&f) {
+  Core &c = core();
+  c.begin_kernel(name);
+  f();
+  c.end_kernel();
+}
+
+} // namespace pto::sim
+
+// ---- Device intrinsics -----------------------------------------------------
+inline void set_flag(pipe_t src, pipe_t dst, event_t id) { pto::sim::core().set_flag(src, dst, id); }
+inline void wait_flag(pipe_t src, pipe_t dst, event_t id) { pto::sim::core().wait_flag(src, dst, id); }
+inline void pipe_barrier(pipe_t p) { pto::sim::core().pipe_barrier(p); }
+inline int64_t get_block_idx() { return pto::sim::core().block_idx; }
+inline int64_t get_block_num() { return pto::sim::core().block_num; }
+inline int64_t get_subblockid() { return pto::sim::core().subblock; }
+inline void set_ffts_base_addr(uint64_t) {}

@@ -1,0 +1,469 @@
+// Hand-written kernels in the documented pto-isa API, run on the emulation
+// through pto_rt, compared with values computed here. One case per argv[1];
+// negative cases must die with a pto-sim error (checked by lit).
+#include <pto/runtime/pto_runtime.hpp>
+
+#include <cstdio>
+#include <map>
+#include <vector>
+
+using namespace pto;
+
+static int failures = 0;
+#define EXPECT(c, ...)                                                                             \
+  do {                                                                                             \
+    if (!(c)) {                                                                                    \
+      if (failures++ < 10) {                                                                       \
+        std::fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                  \
+        std::fprintf(stderr, __VA_ARGS__);                                                         \
+        std::fprintf(stderr, "\n");                                                                \
+      }                                                                                            \
+    }                                                                                              \
+  } while (0)
+
+static bool close(float a, float b) { return std::fabs(a - b) <= 1e-5f * std::max(1.0f, std::fabs(b)); }
+
+// Runs one leaf on a runtime of the given arch (sequential).
+template <class F> static void run_leaf(pto_rt::Core k, F f, const char *arch = "a3", const char *leaf = "test_leaf") {
+  pto_rt::Runtime::Options o;
+  o.arch = arch;
+  pto_rt::Runtime rt(o);
+  rt.root_call("root", 0, 1, [&](pto_rt::RootInstance &ri) { ri.launch(k, leaf, {}, f); });
+  rt.finish();
+}
+
+using G2f = GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>>;
+using G2b = GlobalTensor<bfloat16_t, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>>;
+using G2bDN = GlobalTensor<bfloat16_t, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, 1, DYNAMIC>, Layout::DN>;
+
+// ---------------------------------------------------------------------------
+// Vector kernel: softmax-like rows, atomically accumulated into GM twice.
+// ---------------------------------------------------------------------------
+constexpr int VR = 16, VC = 48;
+using XB = Tile<TileType::Vec, bfloat16_t, VR, VC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using XF = Tile<TileType::Vec, float, VR, VC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using COL = Tile<TileType::Vec, float, VR, 1, BLayout::ColMajor, DYNAMIC, 1>;
+using ROW8 = Tile<TileType::Vec, float, VR, 8, BLayout::RowMajor, DYNAMIC, 8>;
+
+static void softmax_kernel(bfloat16_t *x, float *out, int rows, int cols, int ld) {
+  XB xb(rows, cols);
+  XF xf(rows, cols), y(rows, cols), tmp(rows, cols), z(rows, cols);
+  COL m(rows), s(rows);
+  ROW8 s8(rows);
+  TASSIGN(xb, 0);
+  TASSIGN(xf, 0x2000);
+  TASSIGN(y, 0x4000);
+  TASSIGN(tmp, 0x6000);
+  TASSIGN(z, 0x8000);
+  TASSIGN(m, 0xA000);
+  TASSIGN(s, 0xA100);
+  TASSIGN(s8, 0xA200);
+  G2b gx(x, {rows, cols}, {ld});
+  G2f go(out, {rows, cols}, {ld});
+  TLOAD(xb, gx);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  TCVT(xf, xb, RoundMode::CAST_NONE);
+  pipe_barrier(PIPE_V);
+  TROWMAX(m, xf, tmp);
+  pipe_barrier(PIPE_V);
+  TROWEXPANDSUB(y, xf, m); // mode 1, implicit scratch
+  pipe_barrier(PIPE_V);
+  TEXP(y, y);
+  pipe_barrier(PIPE_V);
+  TROWSUM(s, y, tmp);
+  pipe_barrier(PIPE_V);
+  TMULS(y, y, 0.5f);
+  TROWEXPAND(s8, s);
+  pipe_barrier(PIPE_V);
+  TROWEXPANDDIV(z, y, s8); // mode 2
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  TSTORE<XF, G2f, AtomicType::AtomicAdd>(go, z);
+}
+
+static void case_vector(int threads) {
+  const int rows = 12, cols = 40, ld = 48;
+  std::vector<bfloat16_t> x(size_t(rows * ld));
+  std::vector<float> out(size_t(rows * ld), 1.0f);
+  for (int i = 0; i < rows * ld; ++i) x[size_t(i)] = bfloat16_t(std::sin(0.37f * float(i)) * 3.0f);
+  pto_rt::Runtime::Options o;
+  o.threads = threads;
+  o.shuffle_seed = threads ? 7 : 0;
+  pto_rt::Runtime rt(o);
+  rt.root_call("softmax", 1, 4, [&](pto_rt::RootInstance &ri) {
+    ri.launch(pto_rt::Core::Vector, "softmax_a", {}, [&] { softmax_kernel(x.data(), out.data(), rows, cols, ld); });
+    ri.launch(pto_rt::Core::Vector, "softmax_b", {}, [&] { softmax_kernel(x.data(), out.data(), rows, cols, ld); });
+  });
+  rt.finish();
+  for (int r = 0; r < rows; ++r) {
+    float xf[VC], mx = -INFINITY, sum = 0;
+    for (int c = 0; c < cols; ++c) xf[c] = float(x[size_t(r * ld + c)]), mx = std::max(mx, xf[c]);
+    float y[VC];
+    for (int c = 0; c < cols; ++c) y[c] = std::exp(xf[c] - mx), sum += y[c];
+    for (int c = 0; c < ld; ++c) {
+      float want = c < cols ? 1.0f + 2.0f * ((y[c] * 0.5f) / sum) : 1.0f;
+      EXPECT(close(out[size_t(r * ld + c)], want), "out[%d,%d] = %g, want %g", r, c, out[size_t(r * ld + c)], want);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Cube kernel: C = A . B^T with B stored [N, K] (loaded through a DN view),
+// K split in two chunks (TMATMUL then TMATMUL_ACC), stored f32 and bf16.
+// ---------------------------------------------------------------------------
+using MatA = Tile<TileType::Mat, bfloat16_t, 32, 64, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 512>;  // Nz
+using MatB = Tile<TileType::Mat, bfloat16_t, 64, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::ColMajor, 512>;  // Zn
+using L0A_t = TileLeft<bfloat16_t, 32, 32, DYNAMIC, DYNAMIC>;
+using L0B_t = TileRight<bfloat16_t, 32, 32, DYNAMIC, DYNAMIC>;
+using ACC_t = TileAcc<float, 32, 32, DYNAMIC, DYNAMIC>;
+
+static void matmul_kernel(bfloat16_t *a, bfloat16_t *b, float *c, bfloat16_t *cb, int M, int N, int K, bool four_arg) {
+  MatA ma(M, K);
+  MatB mb(K, N);
+  TASSIGN(ma, 0);
+  TASSIGN(mb, 0x10000);
+  G2b ga(a, {M, K}, {K});
+  G2bDN gb(b, {K, N}, {K}); // B^T: element (k, n) at b[n*K + k]
+  TLOAD(ma, ga);
+  TLOAD(mb, gb);
+  set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+  const int k0 = std::min(K, 32), k1 = K - k0;
+  L0A_t l0(M, k0), l1(M, k1 > 0 ? k1 : 1);
+  L0B_t r0(k0, N), r1(k1 > 0 ? k1 : 1, N);
+  TASSIGN(l0, 0);
+  TASSIGN(l1, 0x2000);
+  TASSIGN(r0, 0);
+  TASSIGN(r1, 0x2000);
+  TEXTRACT(l0, ma, 0, 0);
+  TEXTRACT(r0, mb, 0, 0);
+  if (k1 > 0) {
+    TEXTRACT(l1, ma, 0, 32);
+    TEXTRACT(r1, mb, 32, 0);
+  }
+  set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+  wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+  ACC_t acc(M, N), acc2(M, N);
+  TASSIGN(acc, 0);
+  TASSIGN(acc2, 0x4000);
+  TMATMUL(acc, l0, r0);
+  if (k1 > 0) {
+    if (four_arg) TMATMUL_ACC(acc2, acc, l1, r1);
+    else TMATMUL_ACC(acc, l1, r1);
+  }
+  set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+  wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+  G2f gc(c, {M, N}, {N});
+  G2b gcb(cb, {M, N}, {N});
+  ACC_t &res = (four_arg && k1 > 0) ? acc2 : acc;
+  TSTORE(gc, res);
+  TSTORE(gcb, res);
+}
+
+static void case_cube(bool four_arg) {
+  const int M = 20, N = 24, K = 40;
+  std::vector<bfloat16_t> a(M * K), b(N * K), cb(M * N, bfloat16_t(-1.0f));
+  std::vector<float> c(M * N, -1.0f);
+  for (int i = 0; i < M * K; ++i) a[size_t(i)] = bfloat16_t(std::cos(0.11f * float(i)));
+  for (int i = 0; i < N * K; ++i) b[size_t(i)] = bfloat16_t(std::sin(0.07f * float(i)) * 2.0f);
+  run_leaf(pto_rt::Core::Cube, [&] { matmul_kernel(a.data(), b.data(), c.data(), cb.data(), M, N, K, four_arg); });
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = 0;
+      for (int k = 0; k < K; ++k) acc = std::fma(float(a[size_t(i * K + k)]), float(b[size_t(j * K + k)]), acc);
+      EXPECT(c[size_t(i * N + j)] == acc, "c[%d,%d] = %.9g, want %.9g", i, j, c[size_t(i * N + j)], acc);
+      EXPECT(cb[size_t(i * N + j)].value == bfloat16_t(acc).value, "cb[%d,%d] bits %04x, want %04x", i, j,
+             cb[size_t(i * N + j)].value, bfloat16_t(acc).value);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Valid regions: elements outside the valid region stay untouched; TLOAD pads
+// the partial 32-byte block with the tile's PadValue.
+// ---------------------------------------------------------------------------
+static void case_valid() {
+  std::vector<float> out(16 * 16, 0.0f), in(16 * 16);
+  for (int i = 0; i < 256; ++i) in[size_t(i)] = float(i);
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using Full = Tile<TileType::Vec, float, 16, 16>;
+    using Dyn = Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::NoneBox, 512, PadValue::Zero>;
+    Full full;
+    Dyn part(5, 3);
+    TASSIGN(full, 0);
+    TASSIGN(part, 0);
+    TEXPANDS(full, 7.0f);
+    set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
+    G2f gi(in.data(), {5, 3}, {16});
+    TLOAD(part, gi); // writes [5,3], pads cols 3..7 of rows 0..4 with 0
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADDS(part, part, 100.0f);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    G2f go(out.data(), {16, 16}, {16});
+    TSTORE(go, full);
+  });
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) {
+      float want = (r < 5 && c < 3) ? in[size_t(r * 16 + c)] + 100.0f : (r < 5 && c < 8) ? 0.0f : 7.0f;
+      EXPECT(out[size_t(r * 16 + c)] == want, "out[%d,%d] = %g, want %g", r, c, out[size_t(r * 16 + c)], want);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// TCVT round modes through the instruction (bit-level tests are in test_bf16)
+// ---------------------------------------------------------------------------
+static void case_cvt() {
+  float in[8] = {1.00390625f, -1.00390625f, 1.01171875f, 2.5f, -2.5f, 1e30f, NAN, 3.7f};
+  std::vector<float> src(8 * 16, 0.0f);
+  for (int i = 0; i < 8; ++i) src[size_t(i)] = in[i];
+  const RoundMode modes[] = {RoundMode::CAST_RINT, RoundMode::CAST_ROUND, RoundMode::CAST_FLOOR,
+                             RoundMode::CAST_CEIL, RoundMode::CAST_TRUNC, RoundMode::CAST_ODD};
+  for (RoundMode md : modes) {
+    std::vector<bfloat16_t> ob(16);
+    std::vector<int32_t> oi(8);
+    run_leaf(pto_rt::Core::Vector, [&] {
+      using TF = Tile<TileType::Vec, float, 1, 8>;
+      using TB = Tile<TileType::Vec, bfloat16_t, 1, 16, BLayout::RowMajor, 1, 8>;
+      using TI = Tile<TileType::Vec, int32_t, 1, 8>;
+      TF f;
+      TB b;
+      TI i;
+      TASSIGN(f, 0);
+      TASSIGN(b, 64);
+      TASSIGN(i, 128);
+      GlobalTensor<float, Shape<1, 1, 1, 1, 8>, Stride<1, 1, 1, 8, 1>> gf(src.data());
+      GlobalTensor<bfloat16_t, Shape<1, 1, 1, 1, 8>, Stride<1, 1, 1, 8, 1>> gb(ob.data());
+      GlobalTensor<int32_t, Shape<1, 1, 1, 1, 8>, Stride<1, 1, 1, 8, 1>> gi(oi.data());
+      TLOAD(f, gf);
+      set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+      wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+      TCVT(b, f, md);
+      TCVT(i, f, md);
+      set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      TSTORE(gb, b);
+      TSTORE(gi, i);
+    });
+    for (int k = 0; k < 8; ++k) {
+      uint16_t want = pto::sim::f32_to_bf16_bits(in[k], md);
+      EXPECT(ob[size_t(k)].value == want, "mode %s: bf16(%g) = %04x, want %04x", pto::sim::round_name(md), in[k],
+             ob[size_t(k)].value, want);
+    }
+    // f32 -> i32: 2.5 under each mode, NaN -> 0, 1e30 saturates
+    const int32_t want25[] = {2, 3, 2, 3, 2, 3};
+    EXPECT(oi[3] == want25[int(md) - 1], "mode %s: i32(2.5) = %d", pto::sim::round_name(md), oi[3]);
+    EXPECT(oi[5] == INT32_MAX, "i32(1e30) = %d", oi[5]);
+    EXPECT(oi[6] == 0, "i32(nan) = %d", oi[6]);
+  }
+  // the known RINT/ROUND/ODD/FLOOR/CEIL/TRUNC results for 1.00390625 (a tie) and 1.01171875 (a tie)
+  EXPECT(pto::sim::f32_to_bf16_bits(1.00390625f, RoundMode::CAST_RINT) == 0x3f80, "tie to even");
+  EXPECT(pto::sim::f32_to_bf16_bits(1.00390625f, RoundMode::CAST_ROUND) == 0x3f81, "tie away");
+  EXPECT(pto::sim::f32_to_bf16_bits(1.01171875f, RoundMode::CAST_RINT) == 0x3f82, "tie to even (up)");
+}
+
+// ---------------------------------------------------------------------------
+// Correct double-buffered loop: WAR flags primed before and drained after.
+// ---------------------------------------------------------------------------
+static void case_double_buffer() {
+  const int tiles = 5;
+  std::vector<float> in(size_t(tiles) * 8 * 16), out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) in[i] = float(i);
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using T = Tile<TileType::Vec, float, 8, 16>;
+    T buf[2], res[2];
+    TASSIGN(buf[0], 0);
+    TASSIGN(buf[1], 512);
+    TASSIGN(res[0], 1024);
+    TASSIGN(res[1], 1536);
+    set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
+    set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);
+    set_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
+    set_flag(PIPE_MTE3, PIPE_V, EVENT_ID1);
+    for (int t = 0; t < tiles; ++t) {
+      const int b = t % 2;
+      const event_t ev = b ? EVENT_ID1 : EVENT_ID0;
+      GlobalTensor<float, Shape<1, 1, 1, 8, 16>, Stride<1, 1, 1, 16, 1>> gi(in.data() + t * 128), go(out.data() + t * 128);
+      wait_flag(PIPE_V, PIPE_MTE2, ev);
+      TLOAD(buf[b], gi);
+      set_flag(PIPE_MTE2, PIPE_V, ev);
+      wait_flag(PIPE_MTE2, PIPE_V, ev);
+      wait_flag(PIPE_MTE3, PIPE_V, ev);
+      TMULS(res[b], buf[b], 2.0f);
+      set_flag(PIPE_V, PIPE_MTE2, ev);
+      set_flag(PIPE_V, PIPE_MTE3, ev);
+      wait_flag(PIPE_V, PIPE_MTE3, ev);
+      TSTORE(go, res[b]);
+      set_flag(PIPE_MTE3, PIPE_V, ev);
+    }
+    wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);
+    wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID1);
+  });
+  for (size_t i = 0; i < in.size(); ++i) EXPECT(out[i] == 2 * in[i], "out[%zu] = %g", i, out[i]);
+}
+
+// Independent vector ops on disjoint tiles need no barrier; PIPE_ALL orders everything.
+static void case_no_false_positive() {
+  std::vector<float> in(8 * 8, 1.0f), out(8 * 8);
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using T = Tile<TileType::Vec, float, 8, 8>;
+    T a, b, c, d;
+    TASSIGN(a, 0), TASSIGN(b, 256), TASSIGN(c, 512), TASSIGN(d, 768);
+    GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> g(in.data()), go(out.data());
+    TLOAD(a, g);
+    pipe_barrier(PIPE_ALL);
+    TADDS(b, a, 1.0f);
+    TMULS(c, a, 3.0f); // reads a again: RAR needs nothing
+    TADDS(a, a, 0.0f); // in place
+    pipe_barrier(PIPE_V);
+    TADD(d, b, c);
+    pipe_barrier(PIPE_ALL);
+    TSTORE(go, d);
+  });
+  for (float v : out) EXPECT(v == 5.0f, "out = %g", v);
+}
+
+// ---------------------------------------------------------------------------
+// Negative cases: each must end with a pto-sim error.
+// ---------------------------------------------------------------------------
+using V8 = Tile<TileType::Vec, float, 8, 8>;
+using GV8 = GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>>;
+static float gbuf[64];
+
+static std::map<std::string, void (*)()> negative = {
+    {"tassign_overflow", [] { run_leaf(pto_rt::Core::Vector, [] { Tile<TileType::Vec, float, 64, 64> t; TASSIGN(t, 190 * 1024); }); }},
+    {"tassign_misaligned", [] { run_leaf(pto_rt::Core::Vector, [] { V8 t; TASSIGN(t, 16); }); }},
+    {"tassign_950_ok", [] {
+       run_leaf(pto_rt::Core::Vector, [] { Tile<TileType::Vec, float, 64, 64> t; TASSIGN(t, 192 * 1024); }, "950");
+       std::printf("ok\n");
+       std::exit(0);
+     }},
+    {"tassign_l0c_a3", [] { run_leaf(pto_rt::Core::Cube, [] { TileAcc<float, 128, 128> t; TASSIGN(t, 96 * 1024); }); }},
+    {"tassign_wrong_core", [] { run_leaf(pto_rt::Core::Cube, [] { V8 t; TASSIGN(t, 0); }); }},
+    {"unassigned", [] { run_leaf(pto_rt::Core::Vector, [] { V8 a, b; TASSIGN(b, 0); TADDS(b, a, 1.0f); }); }},
+    {"sync_reuse", [] { run_leaf(pto_rt::Core::Vector, [] { set_flag(PIPE_MTE2, PIPE_V, EVENT_ID3); set_flag(PIPE_MTE2, PIPE_V, EVENT_ID3); }); }},
+    {"sync_wait_unset", [] { run_leaf(pto_rt::Core::Vector, [] { wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID2); }); }},
+    {"sync_pending", [] { run_leaf(pto_rt::Core::Vector, [] { set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1); }, "a3", "leaf_pending"); }},
+    {"hazard_mte2_v", [] {
+       run_leaf(pto_rt::Core::Vector, [] {
+         V8 a, b;
+         TASSIGN(a, 0), TASSIGN(b, 256);
+         GV8 g(gbuf);
+         TLOAD(a, g);
+         TADDS(b, a, 1.0f);
+       });
+     }},
+    {"hazard_v_barrier", [] {
+       run_leaf(pto_rt::Core::Vector, [] {
+         V8 a, b, c;
+         TASSIGN(a, 0), TASSIGN(b, 256), TASSIGN(c, 512);
+         TEXPANDS(a, 1.0f);
+         pipe_barrier(PIPE_V);
+         TADDS(b, a, 1.0f);
+         TMULS(c, b, 2.0f);
+       });
+     }},
+    {"hazard_war", [] {
+       run_leaf(pto_rt::Core::Vector, [] {
+         V8 a, b;
+         TASSIGN(a, 0), TASSIGN(b, 256);
+         GV8 g(gbuf);
+         TLOAD(a, g);
+         set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+         wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+         TADDS(b, a, 1.0f);
+         TLOAD(a, g); // overwrites a while V may still read it: needs V -> MTE2
+       });
+     }},
+    {"hazard_cube_fix", [] {
+       run_leaf(pto_rt::Core::Cube, [] {
+         TileLeft<float, 16, 8> l;
+         TileRight<float, 8, 16> r;
+         TileAcc<float, 16, 16> c;
+         TASSIGN(l, 0), TASSIGN(r, 0), TASSIGN(c, 0);
+         TMATMUL(c, l, r);
+         GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>> g(gbuf);
+         TSTORE(g, c); // missing M -> FIX
+       });
+     }},
+    {"matmul_k_zero", [] {
+       run_leaf(pto_rt::Core::Cube, [] {
+         TileLeft<float, 16, 8, 16, DYNAMIC> l(0);
+         TileRight<float, 8, 16> r;
+         TileAcc<float, 16, 16> c;
+         TASSIGN(l, 0), TASSIGN(r, 0), TASSIGN(c, 0);
+         TMATMUL(c, l, r);
+       });
+     }},
+    {"tload_window", [] {
+       run_leaf(pto_rt::Core::Vector, [] {
+         V8 a;
+         TASSIGN(a, 0);
+         G2f g(gbuf, {8, 4}, {8});
+         TLOAD(a, g);
+       });
+     }},
+    {"textract_bounds", [] {
+       run_leaf(pto_rt::Core::Cube, [] {
+         Tile<TileType::Mat, float, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 512> m;
+         TileLeft<float, 16, 8> l;
+         TASSIGN(m, 0), TASSIGN(l, 0);
+         TEXTRACT(l, m, 0, 12);
+       });
+     }},
+    {"valid_mismatch", [] {
+       run_leaf(pto_rt::Core::Vector, [] {
+         Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC> a(4, 8), b(8, 8);
+         TASSIGN(a, 0), TASSIGN(b, 256);
+         TADD(b, a, a);
+       });
+     }},
+    {"scratch_hazard", [] {
+       // mode-1 broadcast without tmp uses UB [184 KiB, 192 KiB) on A2/A3
+       run_leaf(pto_rt::Core::Vector, [] {
+         Tile<TileType::Vec, float, 8, 8> a, d;
+         Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor> col;
+         Tile<TileType::Vec, float, 8, 8> planned_in_scratch;
+         TASSIGN(a, 0), TASSIGN(d, 256), TASSIGN(col, 512), TASSIGN(planned_in_scratch, 184 * 1024);
+         GV8 g(gbuf);
+         TLOAD(planned_in_scratch, g);
+         pipe_barrier(PIPE_ALL);
+         TLOAD(planned_in_scratch, g);
+         TROWEXPANDSUB(d, a, col);
+       });
+     }},
+};
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s CASE\n", argv[0]);
+    return 2;
+  }
+  std::string c = argv[1];
+  if (c == "vector") case_vector(0);
+  else if (c == "vector_threads") case_vector(2);
+  else if (c == "cube") case_cube(false);
+  else if (c == "cube4") case_cube(true);
+  else if (c == "valid") case_valid();
+  else if (c == "cvt") case_cvt();
+  else if (c == "double_buffer") case_double_buffer();
+  else if (c == "no_false_positive") case_no_false_positive();
+  else if (negative.count(c)) {
+    negative[c]();
+    std::fprintf(stderr, "negative case '%s' did not fail\n", c.c_str());
+    return 1;
+  } else {
+    std::fprintf(stderr, "unknown case '%s'\n", c.c_str());
+    return 2;
+  }
+  if (failures) {
+    std::fprintf(stderr, "%d failure(s)\n", failures);
+    return 1;
+  }
+  std::printf("PASS %s\n", c.c_str());
+  return 0;
+}
