@@ -327,6 +327,30 @@ static void case_no_false_positive() {
   for (float v : out) EXPECT(v == 5.0f, "out = %g", v);
 }
 
+// Orderings through the scalar pipe and flag round trips are recognised.
+static void case_transitive() {
+  std::vector<float> in(8 * 8, 2.0f), out(8 * 8);
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using T = Tile<TileType::Vec, float, 8, 8>;
+    T a, b;
+    TASSIGN(a, 0), TASSIGN(b, 256);
+    GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> g(in.data()), go(out.data());
+    TLOAD(a, g);
+    set_flag(PIPE_MTE2, PIPE_S, EVENT_ID0); // the scalar unit waits for the load
+    wait_flag(PIPE_MTE2, PIPE_S, EVENT_ID0);
+    TMULS(b, a, 3.0f);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0); // V -> MTE3 -> V orders V with itself
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    set_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
+    TADDS(b, b, 1.0f);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    TSTORE(go, b);
+  });
+  for (float v : out) EXPECT(v == 7.0f, "out = %g", v);
+}
+
 // ---------------------------------------------------------------------------
 // Negative cases: each must end with a pto-sim error.
 // ---------------------------------------------------------------------------
@@ -388,6 +412,34 @@ static std::map<std::string, void (*)()> negative = {
          TMATMUL(c, l, r);
          GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>> g(gbuf);
          TSTORE(g, c); // missing M -> FIX
+       });
+     }},
+    {"hazard_l0_war", [] {
+       run_leaf(pto_rt::Core::Cube, [] {
+         Tile<TileType::Mat, float, 16, 8, BLayout::ColMajor, 16, 8, SLayout::RowMajor, 512> m;
+         TileLeft<float, 16, 8> l;
+         TileRight<float, 8, 16> r;
+         TileAcc<float, 16, 16> c;
+         TASSIGN(m, 0), TASSIGN(l, 0), TASSIGN(r, 0), TASSIGN(c, 0);
+         TEXTRACT(l, m);
+         set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+         wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+         TMATMUL(c, l, r);
+         TEXTRACT(l, m); // next k step reuses L0A: needs M -> MTE1
+       });
+     }},
+    {"hazard_acc_war", [] {
+       run_leaf(pto_rt::Core::Cube, [] {
+         TileLeft<float, 16, 8> l;
+         TileRight<float, 8, 16> r;
+         TileAcc<float, 16, 16> c;
+         TASSIGN(l, 0), TASSIGN(r, 0), TASSIGN(c, 0);
+         GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>> g(gbuf);
+         TMATMUL(c, l, r);
+         set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+         wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+         TSTORE(g, c);
+         TMATMUL(c, l, r); // reuses the accumulator while FIX may still read it: needs FIX -> M
        });
      }},
     {"matmul_k_zero", [] {
@@ -452,6 +504,7 @@ int main(int argc, char **argv) {
   else if (c == "cvt") case_cvt();
   else if (c == "double_buffer") case_double_buffer();
   else if (c == "no_false_positive") case_no_false_positive();
+  else if (c == "transitive") case_transitive();
   else if (negative.count(c)) {
     negative[c]();
     std::fprintf(stderr, "negative case '%s' did not fail\n", c.c_str());

@@ -20,15 +20,13 @@ template <class TT> inline int vrow(const TT &t) { return t.GetValidRow(); }
 template <class TT> inline int vcol(const TT &t) { return t.GetValidCol(); }
 
 // Records the access of a tile's region [0,r) x [0,c) (row-major storage).
+// The range is contiguous from the first element to the last one: within a
+// tile, columns beyond the region count as accessed too (the sync model
+// works on whole buffers; tiles never share rows).
 template <class TT> inline void touch(Core &C, const TT &t, int r, int c, bool write) {
   if (!C.check_hazards || r <= 0 || c <= 0) return;
-  constexpr int s = space_of(TT::Loc);
   constexpr uint32_t esz = sizeof(typename TT::DType), pitch = TT::Cols * esz;
-  if (c == TT::Cols) {
-    C.access(s, t.addr(), uint32_t(r) * pitch, write);
-  } else {
-    for (int i = 0; i < r; ++i) C.access(s, t.addr() + uint32_t(i) * pitch, uint32_t(c) * esz, write);
-  }
+  C.access(space_of(TT::Loc), t.addr(), uint32_t(r - 1) * pitch + uint32_t(c) * esz, write);
 }
 template <class TT> inline void touch_valid(Core &C, const TT &t, bool write) {
   touch(C, t, vrow(t), vcol(t), write);
@@ -319,10 +317,9 @@ inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow = 0, u
   C.begin(I, cube ? PIPE_MTE1 : PIPE_V);
   const auto *s = src.data(I);
   if (C.check_hazards)
-    for (int r = 0; r < vr; ++r)
-      C.access(sim::space_of(SrcTile::Loc),
-               src.addr() + uint32_t(((indexRow + r) * SrcTile::Cols + indexCol) * sizeof(*s)),
-               uint32_t(vc * sizeof(*s)), false);
+    C.access(sim::space_of(SrcTile::Loc),
+             src.addr() + uint32_t((indexRow * SrcTile::Cols + indexCol) * sizeof(*s)),
+             uint32_t(((vr - 1) * SrcTile::Cols + vc) * sizeof(*s)), false);
   sim::touch_valid(C, dst, true);
   sim::map_valid(dst, I, [&](int r, int c) { return s[(indexRow + r) * SrcTile::Cols + indexCol + c]; });
   return {};
