@@ -327,6 +327,38 @@ static void case_no_false_positive() {
   for (float v : out) EXPECT(v == 5.0f, "out = %g", v);
 }
 
+// Row broadcasts: mode 1 with an explicit tmp, mode 2, the expanded operand first.
+static void case_rowexpand() {
+  std::vector<float> out(3 * 64);
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using T = Tile<TileType::Vec, float, 8, 8>;
+    using Col = Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor>;
+    T a, d, e, f, tmp;
+    Col col;
+    TASSIGN(a, 0), TASSIGN(d, 256), TASSIGN(e, 512), TASSIGN(f, 768), TASSIGN(tmp, 1024), TASSIGN(col, 1280);
+    TEXPANDS(a, 2.0f);
+    TEXPANDS(col, 3.0f);
+    pipe_barrier(PIPE_V);
+    TROWEXPANDMUL(d, a, col, tmp); // mode 1 with tmp: 6
+    TROWEXPAND(e, col);            // [8, 8] of 3 = a mode-2 operand
+    pipe_barrier(PIPE_V);
+    TROWEXPANDSUB(f, e, a);        // mode 2, expanded operand first: 3 - 2 = 1
+    pipe_barrier(PIPE_V);
+    TROWEXPANDDIV(e, a, e, tmp);   // mode 2 in place: 2 / 3
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> g0(out.data()), g1(out.data() + 64), g2(out.data() + 128);
+    TSTORE(g0, d);
+    TSTORE(g1, f);
+    TSTORE(g2, e);
+  });
+  for (int i = 0; i < 64; ++i) {
+    EXPECT(out[size_t(i)] == 6.0f, "mul %g", out[size_t(i)]);
+    EXPECT(out[size_t(64 + i)] == 1.0f, "sub %g", out[size_t(64 + i)]);
+    EXPECT(out[size_t(128 + i)] == 2.0f / 3.0f, "div %g", out[size_t(128 + i)]);
+  }
+}
+
 // Orderings through the scalar pipe and flag round trips are recognised.
 static void case_transitive() {
   std::vector<float> in(8 * 8, 2.0f), out(8 * 8);
@@ -505,6 +537,7 @@ int main(int argc, char **argv) {
   else if (c == "double_buffer") case_double_buffer();
   else if (c == "no_false_positive") case_no_false_positive();
   else if (c == "transitive") case_transitive();
+  else if (c == "rowexpand") case_rowexpand();
   else if (negative.count(c)) {
     negative[c]();
     std::fprintf(stderr, "negative case '%s' did not fail\n", c.c_str());

@@ -599,8 +599,9 @@ inline void rowreduce(const char *I, TD &dst, TS &src, TT &tmp) {
 
 // Row-broadcast binary op (§8.6 TROWEXPANDSUB/MUL/DIV). The operand that does
 // not have dst's valid shape is the expanded one (mode 1 or mode 2).
-template <class TD, class TS0, class TS1, class Op>
-inline void rowexpand_binary(const char *I, TD &dst, TS0 &s0, TS1 &s1, bool have_tmp, Op op) {
+template <class TD, class TS0, class TS1, class TT, class Op>
+inline void rowexpand_binary(const char *I, TD &dst, TS0 &s0, TS1 &s1, TT *tmp, Op op) {
+  const bool have_tmp = tmp != nullptr;
   static_assert(TD::Loc == TileType::Vec && TS0::Loc == TileType::Vec && TS1::Loc == TileType::Vec,
                 "row-broadcast ops operate on Vec tiles");
   using T = typename TD::DType;
@@ -613,10 +614,10 @@ inline void rowexpand_binary(const char *I, TD &dst, TS0 &s0, TS1 &s1, bool have
   auto full = [&](const auto &t) { return vrow(t) == R && vcol(t) == Cn && std::remove_cvref_t<decltype(t)>::isRowMajor; };
   // mode of an operand as the expanded one: 1, 2 or 0 (not an expanded operand)
   auto mode = [&](const auto &t) {
-    using TT = std::remove_cvref_t<decltype(t)>;
+    using X = std::remove_cvref_t<decltype(t)>;
     if (vrow(t) != R) return 0;
-    if (!TT::isRowMajor && vcol(t) == 1) return 1;
-    if (TT::isRowMajor && TT::SFractal == SLayout::NoneBox && vcol(t) == per) return 2;
+    if (!X::isRowMajor && vcol(t) == 1) return 1;
+    if (X::isRowMajor && X::SFractal == SLayout::NoneBox && vcol(t) == per) return 2;
     return 0;
   };
   int m1 = mode(s1), m0 = mode(s0);
@@ -637,6 +638,10 @@ inline void rowexpand_binary(const char *I, TD &dst, TS0 &s0, TS1 &s1, bool have
   touch_valid(C, s0, false), touch_valid(C, s1, false);
   if (md == 1 && !have_tmp && C.arch() == Arch::A3 && C.check_hazards)
     C.access(UB, 184 * 1024, 8 * 1024, true, /*internal=*/true); // implicit scratch
+  if (have_tmp) {
+    (void)tmp->data(I);
+    touch_valid(C, *tmp, true);
+  }
   touch_valid(C, dst, true);
   auto ex = [&](const T *p, int cols, int i, int j) { return md == 1 ? p[i * cols] : p[i * cols + j % per]; };
   map_valid(dst, I, [&](int i, int j) -> T {
@@ -684,7 +689,7 @@ inline RecordEvent TROWEXPAND(TileD &dst, TileS &src, E &...) {
              sim::events_v<E...>)                                                              \
   inline RecordEvent NAME(TileD &dst, TileS0 &src0, TileS1 &src1, E &...) {                   \
     using T = typename TileD::DType;                                                           \
-    sim::rowexpand_binary(#NAME, dst, src0, src1, false, [](T a, T b) -> T { return EXPR; }); \
+    sim::rowexpand_binary(#NAME, dst, src0, src1, (TileD *)nullptr, [](T a, T b) -> T { return EXPR; }); \
     return {};                                                                                 \
   }                                                                                            \
   template <__VA_ARGS__ class TileD, class TileS0, class TileS1, class TileTmp, class... E>   \
@@ -692,8 +697,7 @@ inline RecordEvent TROWEXPAND(TileD &dst, TileS &src, E &...) {
              sim::is_tile_v<TileTmp> && sim::events_v<E...>)                                  \
   inline RecordEvent NAME(TileD &dst, TileS0 &src0, TileS1 &src1, TileTmp &tmp, E &...) {     \
     using T = typename TileD::DType;                                                           \
-    (void)tmp.data(#NAME);                                                                     \
-    sim::rowexpand_binary(#NAME, dst, src0, src1, true, [](T a, T b) -> T { return EXPR; });  \
+    sim::rowexpand_binary(#NAME, dst, src0, src1, &tmp, [](T a, T b) -> T { return EXPR; });  \
     return {};                                                                                 \
   }
 PTO_SIM_ROWEXPAND(TROWEXPANDSUB, sim::st<T>(sim::ld(a) - sim::ld(b)), )
