@@ -123,6 +123,10 @@ static void case_deps() {
       }
       if (threads == 0) orders.push_back(order);
     }
+  std::string submission;
+  for (int r = 0; r < 12; ++r)
+    for (int k = 0; k < 4; ++k) submission += char('a' + r % 26), submission += char('0' + k);
+  EXPECT(orders[0] == submission, "threads=0 without shuffle ran %s, not the submission order", orders[0].c_str());
   int distinct = 0;
   for (size_t i = 1; i < orders.size(); ++i) distinct += orders[i] != orders[0];
   EXPECT(distinct >= 4, "shuffle seeds gave only %d different orders", distinct);
