@@ -60,7 +60,7 @@ template <class T> inline T st(double v) {
   if constexpr (std::is_same_v<T, float>) return float(v);
   else if constexpr (std::is_same_v<T, _Float16>) return _Float16(float(v));
   else if constexpr (std::is_same_v<T, bfloat16_t>) return bfloat16_t(float(v));
-  else return T(v);
+  else return T(int64_t(v)); // integers wrap
 }
 
 // Element-wise map over dst's valid region; f(i, j) -> DType.
