@@ -474,6 +474,35 @@ static std::map<std::string, void (*)()> negative = {
          TMATMUL(c, l, r); // reuses the accumulator while FIX may still read it: needs FIX -> M
        });
      }},
+    {"column_ok", [] {
+       // a contiguous column through ND and through DN into a column-major [R, 1] tile
+       static float col[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, res[16];
+       run_leaf(pto_rt::Core::Vector, [] {
+         using C = Tile<TileType::Vec, float, 16, 1, BLayout::ColMajor, DYNAMIC, 1>;
+         C a(13), b(13);
+         TASSIGN(a, 0), TASSIGN(b, 64);
+         GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, 1>, Stride<1, 1, 1, 1, 1>> gnd(col, Shape<1, 1, 1, DYNAMIC, 1>(13));
+         GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, 1>, Stride<1, 1, 1, 1, 1>, Layout::DN> gdn(res, Shape<1, 1, 1, DYNAMIC, 1>(13));
+         TLOAD(a, gnd);
+         set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+         wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+         TMULS(b, a, 2.0f);
+         set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+         wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+         TSTORE(gdn, b);
+       });
+       for (int i = 0; i < 16; ++i) EXPECT(res[i] == (i < 13 ? 2.0f * col[i] : 0.0f), "res[%d] = %g", i, res[i]);
+       std::printf(failures ? "FAIL\n" : "ok\n");
+       std::exit(failures ? 1 : 0);
+     }},
+    {"column_strided", [] {
+       run_leaf(pto_rt::Core::Vector, [] {
+         Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor> a;
+         TASSIGN(a, 0);
+         GlobalTensor<float, Shape<1, 1, 1, 8, 1>, Stride<1, 1, 1, 8, 1>> g(gbuf);
+         TLOAD(a, g);
+       });
+     }},
     {"matmul_k_zero", [] {
        run_leaf(pto_rt::Core::Cube, [] {
          TileLeft<float, 16, 8, 16, DYNAMIC> l(0);

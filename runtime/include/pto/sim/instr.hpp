@@ -171,7 +171,9 @@ template <class TT, class G> constexpr void layout_path_checks() {
   constexpr bool nz = TT::BFractal == BLayout::ColMajor && TT::SFractal == SLayout::RowMajor;
   constexpr bool zn = TT::BFractal == BLayout::RowMajor && TT::SFractal == SLayout::ColMajor;
   if constexpr (TT::Loc == TileType::Vec) {
-    static_assert(!nd || rowmaj || TT::Rows == 1,
+    // A column-major [R, 1] tile is byte-identical to an ND column with row
+    // stride 1 (checked at run time by column_window_check).
+    static_assert(!nd || rowmaj || TT::Rows == 1 || TT::Cols == 1,
                   "TLOAD/TSTORE: an ND GlobalTensor needs a row-major Vec tile (ND -> ND)");
     static_assert(!dn || !rowmaj || TT::Cols == 1,
                   "TLOAD/TSTORE: a DN GlobalTensor needs a column-major Vec tile (DN -> DN)");
@@ -180,6 +182,19 @@ template <class TT, class G> constexpr void layout_path_checks() {
                   "TLOAD/TSTORE: an ND GlobalTensor needs a row-major or Nz Mat tile (ND -> ND, ND -> NZ)");
     static_assert(!dn || (unboxed && !rowmaj) || zn,
                   "TLOAD/TSTORE: a DN GlobalTensor needs a column-major or Zn Mat tile (DN -> DN, DN -> ZN)");
+  }
+}
+
+// An ND window moved into / out of a column-major [R, 1] Vec tile: only a
+// contiguous column (row stride 1) is the same bytes as the DN -> DN path.
+template <class TT, class G> inline void column_window_check(const char *instr, const GmWindow<G> &w) {
+  if constexpr (TT::Loc == TileType::Vec && G::layout == Layout::ND && !TT::isRowMajor &&
+                TT::Cols == 1 && TT::Rows != 1) {
+    if (w.rows > 1 && (!w.flat || w.str[3] != 1))
+      fatal("%s: an ND window with row stride %lld cannot move a column-major [R, 1] tile "
+            "(the DN -> DN path needs contiguous rows); use a row-major [R, 8] tile with "
+            "validCol 1 for a strided column (ascend-target.md 8.9)",
+            instr, (long long)w.str[3]);
   }
 }
 
@@ -201,6 +216,7 @@ inline RecordEvent TLOAD(TileData &dst, GlobalData &src, E &...) {
   sim::layout_path_checks<TileData, GlobalData>();
   sim::GmWindow<GlobalData> w(src);
   sim::check_window(I, dst, w, src);
+  sim::column_window_check<TileData>(I, w);
   const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
   constexpr bool boxed = TileData::SFractal != SLayout::NoneBox;
   if constexpr (TileData::Loc == TileType::Mat && boxed) {
@@ -269,6 +285,7 @@ inline RecordEvent TSTORE(GlobalData &dst, TileData &src, E &...) {
                   "TSTORE AtomicAdd: GM type must be float, half, bf16, int32, int16 or int8");
   sim::GmWindow<GlobalData> w(dst);
   sim::check_window(I, src, w, dst);
+  sim::column_window_check<TileData>(I, w);
   const int vr = src.GetValidRow(), vc = src.GetValidCol();
   if constexpr (fromAcc) sim::need_extent(I, "validCol", vc, 1, 4095);
   else sim::need_extent(I, "rows per transfer", vr, 1, 4095);
