@@ -209,6 +209,26 @@ static void case_stale_instance() {
   rt.finish();
 }
 
+// A consumer launch that forgets its `after` token: correct in submission
+// order, exposed by shuffled orders (it reads the poisoned workspace).
+static void case_missing_dep() {
+  for (uint64_t seed : {0, 1, 2, 3, 4, 5, 6, 7}) {
+    pto_rt::Runtime rt(opts(0, seed));
+    std::vector<float> out(4, 0.0f);
+    float *o = out.data();
+    for (int r = 0; r < 4; ++r)
+      rt.root_call("r", 1, 4, [&, r](pto_rt::RootInstance &ri) {
+        float *ws = ri.workspace<float>(1);
+        ri.launch(Core::Cube, "producer", {}, [ws, r] { ws[0] = float(r); });
+        ri.launch(Core::Vector, "consumer", {/* missing: the producer's token */}, [ws, o, r] { o[r] = ws[0]; });
+      });
+    rt.finish();
+    int nan = 0;
+    for (float v : out) nan += std::isnan(v);
+    std::printf("seed %llu: %s\n", (unsigned long long)seed, nan ? "stale workspace read" : "ok");
+  }
+}
+
 // Checks can be switched off by the runtime.
 static void case_checks_off() {
   pto_rt::Runtime::Options o = opts();
@@ -277,6 +297,7 @@ int main(int argc, char **argv) {
   else if (c == "bad_token") case_bad_token();
   else if (c == "checks_off") case_checks_off();
   else if (c == "stale_instance") case_stale_instance();
+  else if (c == "missing_dep") case_missing_dep();
   else {
     std::fprintf(stderr, "unknown case '%s'\n", c.c_str());
     return 2;
