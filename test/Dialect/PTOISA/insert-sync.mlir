@@ -136,3 +136,158 @@ func.func @double_buffer(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %
   }
   return
 }
+
+// Nine loads consumed in order: the ninth MTE2 -> V flag finds ids 0..7 in
+// flight, so its set waits until the first flag was consumed.
+// CHECK-LABEL: func.func @event_ids
+func.func @event_ids(%g: !pto.tensor<?x64xf32>, %r: index) {
+  %c0 = arith.constant 0 : index
+  %t0 = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 16x64xf32>
+  %t1 = pto_isa.alloc_tile valid [%r, %r] at 4096 : !pto_isa.tile<ub, 16x64xf32>
+  %t2 = pto_isa.alloc_tile valid [%r, %r] at 8192 : !pto_isa.tile<ub, 16x64xf32>
+  %t3 = pto_isa.alloc_tile valid [%r, %r] at 12288 : !pto_isa.tile<ub, 16x64xf32>
+  %t4 = pto_isa.alloc_tile valid [%r, %r] at 16384 : !pto_isa.tile<ub, 16x64xf32>
+  %t5 = pto_isa.alloc_tile valid [%r, %r] at 20480 : !pto_isa.tile<ub, 16x64xf32>
+  %t6 = pto_isa.alloc_tile valid [%r, %r] at 24576 : !pto_isa.tile<ub, 16x64xf32>
+  %t7 = pto_isa.alloc_tile valid [%r, %r] at 28672 : !pto_isa.tile<ub, 16x64xf32>
+  %t8 = pto_isa.alloc_tile valid [%r, %r] at 32768 : !pto_isa.tile<ub, 16x64xf32>
+  %o0 = pto_isa.alloc_tile valid [%r, %r] at 36864 : !pto_isa.tile<ub, 16x64xf32>
+  %o1 = pto_isa.alloc_tile valid [%r, %r] at 40960 : !pto_isa.tile<ub, 16x64xf32>
+  %o2 = pto_isa.alloc_tile valid [%r, %r] at 45056 : !pto_isa.tile<ub, 16x64xf32>
+  %o3 = pto_isa.alloc_tile valid [%r, %r] at 49152 : !pto_isa.tile<ub, 16x64xf32>
+  %o4 = pto_isa.alloc_tile valid [%r, %r] at 53248 : !pto_isa.tile<ub, 16x64xf32>
+  %o5 = pto_isa.alloc_tile valid [%r, %r] at 57344 : !pto_isa.tile<ub, 16x64xf32>
+  %o6 = pto_isa.alloc_tile valid [%r, %r] at 61440 : !pto_isa.tile<ub, 16x64xf32>
+  %o7 = pto_isa.alloc_tile valid [%r, %r] at 65536 : !pto_isa.tile<ub, 16x64xf32>
+  %o8 = pto_isa.alloc_tile valid [%r, %r] at 69632 : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %t0 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %t1 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %t2 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %t3 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %t4 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %t5 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %t6 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %t7 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %t8 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %t0 into %o0 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %t1 into %o1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %t2 into %o2 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %t3 into %o3 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %t4 into %o4 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %t5 into %o5 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %t6 into %o6 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %t7 into %o7 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %t8 into %o8 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  return
+}
+
+// A loop that may run zero times: what follows it is ordered after the
+// writes before the loop and inside it by one flag set after the loop.
+// CHECK-LABEL: func.func @zero_trip
+func.func @zero_trip(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n: index, %r: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = arith.constant 0.0 : f32
+  %acc = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %x = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  pto_isa.texpands %s into %acc : f32, !pto_isa.tile<ub, 32x64xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    pto_isa.tload %g[%i, %c0] into %x : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+    pto_isa.tadd %acc, %x into %acc : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+  }
+  pto_isa.tstore %acc into %o[%c0, %c0] : !pto_isa.tile<ub, 32x64xf32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// A K loop on the cube: L1 and L0 buffers are released by reverse flags
+// (MTE1 -> MTE2, M -> MTE1) carried into the next iteration; the
+// accumulator is stored after the loop.
+// CHECK-LABEL: func.func @cube_k_loop
+func.func @cube_k_loop(%q: !pto.tensor<?x128xbf16>, %k: !pto.tensor<?x128xbf16>,
+                       %ws: !pto.tensor<?x64xf32>, %n: index, %r: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a1 = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<l1, 64x64xbf16>
+  %b1 = pto_isa.alloc_tile valid [%r, %r] at 8192 : !pto_isa.tile<l1, 64x64xbf16, zn>
+  %a0 = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<l0a, 64x64xbf16>
+  %b0 = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<l0b, 64x64xbf16>
+  %acc = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<l0c, 64x64xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    pto_isa.tload %q[%r, %i] into %a1 : !pto.tensor<?x128xbf16>, !pto_isa.tile<l1, 64x64xbf16>
+    pto_isa.tload %k[%i, %r] into %b1 transpose : !pto.tensor<?x128xbf16>, !pto_isa.tile<l1, 64x64xbf16, zn>
+    pto_isa.textract %a1 into %a0 : !pto_isa.tile<l1, 64x64xbf16>, !pto_isa.tile<l0a, 64x64xbf16>
+    pto_isa.textract %b1 into %b0 : !pto_isa.tile<l1, 64x64xbf16, zn>, !pto_isa.tile<l0b, 64x64xbf16>
+    pto_isa.tmatmul_acc %a0, %b0 into %acc : !pto_isa.tile<l0a, 64x64xbf16>, !pto_isa.tile<l0b, 64x64xbf16>, !pto_isa.tile<l0c, 64x64xf32>
+  }
+  pto_isa.tstore %acc into %ws[%r, %c0] : !pto_isa.tile<l0c, 64x64xf32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// scf.if: accesses inside are settled before the if; a later consumer of a
+// write inside it waits on a flag set right after the if (both paths).
+// CHECK-LABEL: func.func @if_else
+func.func @if_else(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %c: i1, %r: index) {
+  %c0 = arith.constant 0 : index
+  %s = arith.constant 1.0 : f32
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %a : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+  scf.if %c {
+    pto_isa.texp %a into %b : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+  } else {
+    pto_isa.texpands %s into %b : f32, !pto_isa.tile<ub, 32x64xf32>
+  }
+  pto_isa.tstore %b into %o[%c0, %c0] : !pto_isa.tile<ub, 32x64xf32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// Nested loops: the inner loop's carried flags are primed and drained inside
+// the outer body, with ids distinct from the outer loop's.
+// CHECK-LABEL: func.func @nested_loops
+func.func @nested_loops(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n: index, %m: index, %r: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 32x64xf32>
+  %b = pto_isa.alloc_tile valid [%r, %r] at 8192 : !pto_isa.tile<ub, 32x64xf32>
+  %c = pto_isa.alloc_tile valid [%r, %r] at 16384 : !pto_isa.tile<ub, 32x64xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    pto_isa.tload %g[%i, %c0] into %a : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+    scf.for %j = %c0 to %m step %c1 {
+      pto_isa.tload %g[%j, %c0] into %b : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+      pto_isa.tadd %a, %b into %c : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+      pto_isa.tstore %c into %o[%j, %c0] : !pto_isa.tile<ub, 32x64xf32>, !pto.tensor<?x64xf32>
+    }
+  }
+  return
+}
+
+// Before memory planning every alloc_tile is its own buffer; scf.while is
+// handled conservatively with full barriers.
+// CHECK-LABEL: func.func @while_loop
+func.func @while_loop(%g: !pto.tensor<?x64xf32>, %c: i1, %r: index) {
+  %c0 = arith.constant 0 : index
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %a : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+  scf.while : () -> () {
+    scf.condition(%c)
+  } do {
+    pto_isa.texp %a into %b : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+    scf.yield
+  }
+  return
+}
+
+// No hazard: nothing is inserted.
+// CHECK-LABEL: func.func @no_hazard
+func.func @no_hazard(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %r: index) {
+  %c0 = arith.constant 0 : index
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %c = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %a : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+  pto_isa.texp %b into %c : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+  pto_isa.tstore %d into %o[%c0, %c0] : !pto_isa.tile<ub, 32x64xf32>, !pto.tensor<?x64xf32>
+  return
+}

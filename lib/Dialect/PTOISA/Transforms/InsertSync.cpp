@@ -100,6 +100,14 @@ struct BlockCtx {
   Bits carried;                       // loop body: the body's accesses
   SmallVector<Operation *> topAnchor; // id -> its ancestor in the body
   SmallVector<CarriedFlag> carriedFlags;
+  /// For a region op followed by the waits that drain its carried flags (or
+  /// by its closing barrier): the last of those. A flag "set after" the op
+  /// goes after them, so that it hands on what they established.
+  DenseMap<Operation *, Operation *> epilogueEnd;
+  Operation *pointAfter(Operation *op) const {
+    Operation *end = epilogueEnd.lookup(op);
+    return end ? end : op;
+  }
 };
 
 unsigned pairOf(unsigned q, unsigned p) { return q * kNumPipes + p; }
@@ -259,8 +267,10 @@ void Inserter::processBlock(BlockCtx &ctx, State &st) {
     if (it == regionIds.end() || it->second.none())
       continue;
     Bits inside = it->second;
-    SmallVector<unsigned> sinks(inside.set_bits());
-    resolve(ctx, st, op, sinks);
+    if (isa<scf::IfOp, scf::ForOp>(op)) {
+      SmallVector<unsigned> sinks(inside.set_bits());
+      resolve(ctx, st, op, sinks);
+    }
     if (auto ifOp = dyn_cast<scf::IfOp>(op))
       processIf(ctx, st, ifOp);
     else if (auto forOp = dyn_cast<scf::ForOp>(op))
@@ -384,8 +394,8 @@ void Inserter::processOpaque(BlockCtx &ctx, State &st, Operation *op) {
     finishChild(ctx, child, op);
   }
   st.issued |= regionIds[op];
-  builder.setInsertionPointAfter(op);
-  PipeBarrierOp::create(builder, op->getLoc(), Pipe::ALL);
+  builder.setInsertionPointAfter(ctx.pointAfter(op));
+  ctx.epilogueEnd[op] = PipeBarrierOp::create(builder, op->getLoc(), Pipe::ALL);
   ++stats.barriersAll;
   for (Bits &covered : st.covered)
     covered = st.issued;
@@ -526,7 +536,7 @@ bool Inserter::insertFlag(BlockCtx &ctx, State &st, unsigned q, unsigned p,
   }
   unsigned id = lowestFree(taken);
   auto src = static_cast<Pipe>(q), dst = static_cast<Pipe>(p);
-  builder.setInsertionPointAfter(setAfter);
+  builder.setInsertionPointAfter(ctx.pointAfter(setAfter));
   auto set = SetFlagOp::create(builder, x->getLoc(), src, dst, id);
   builder.setInsertionPoint(w);
   auto wait = WaitFlagOp::create(builder, w->getLoc(), src, dst, id);
@@ -570,11 +580,13 @@ bool Inserter::insertCarriedFlag(BlockCtx &ctx, State &st, unsigned q,
   Operation *loop = ctx.loop;
   builder.setInsertionPoint(loop);
   auto prime = SetFlagOp::create(builder, loop->getLoc(), src, dst, id);
-  builder.setInsertionPointAfter(loop);
+  BlockCtx &parent = *ctx.parent;
+  builder.setInsertionPointAfter(parent.pointAfter(loop));
   auto drain = WaitFlagOp::create(builder, loop->getLoc(), src, dst, id);
+  parent.epilogueEnd[loop] = drain;
   builder.setInsertionPoint(w);
   WaitFlagOp::create(builder, w->getLoc(), src, dst, id);
-  builder.setInsertionPointAfter(x);
+  builder.setInsertionPointAfter(ctx.pointAfter(x));
   SetFlagOp::create(builder, x->getLoc(), src, dst, id);
   ctx.records.push_back({pair, id, nullptr, nullptr});
   ctx.used[pair] |= uint8_t(1u << id);

@@ -60,9 +60,9 @@ public:
     execBlock(body.front(), paths);
     if (!givenUp)
       for (Machine &m : paths)
-        for (auto &[key, flag] : m.flags)
-          report(flag.setOp, 0, [&](InFlightDiagnostic &d) {
-            d << "flag " << tripleName(key)
+        for (auto &entry : m.flags)
+          report(entry.second.setOp, 0, [&](InFlightDiagnostic &d) {
+            d << "flag " << tripleName(entry.first)
               << " is still pending at the end of the function";
           });
     return failure(errors);
@@ -182,6 +182,21 @@ private:
       paths = std::move(result);
       return;
     }
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+      // before; (after; before)*: leave after 0..3 passes of `after`.
+      std::vector<Machine> result;
+      std::vector<Machine> current = paths;
+      execBlock(whileOp.getBefore().front(), current);
+      for (unsigned i = 0; i <= 3 && !givenUp; ++i) {
+        append(result, current);
+        if (i < 3) {
+          execBlock(whileOp.getAfter().front(), current);
+          execBlock(whileOp.getBefore().front(), current);
+        }
+      }
+      paths = std::move(result);
+      return;
+    }
     if (op.getNumRegions() != 0) {
       bool inside = false;
       op.walk([&](Operation *nested) {
@@ -190,7 +205,7 @@ private:
       });
       if (inside)
         report(&op, 3, [&](InFlightDiagnostic &d) {
-          d << "pto-isa-verify-sync simulates scf.if and scf.for only; "
+          d << "pto-isa-verify-sync simulates scf.if, scf.for and scf.while only; "
                "cannot check the instructions inside this op";
         });
     }

@@ -88,7 +88,7 @@ def VerifySyncPass : Pass<"pto-isa-verify-sync", "::mlir::ModuleOp"> {
     overlap). It executes every function symbolically with the emulator's
     vector clocks on every path: both sides of each `scf.if`, zero to three
     iterations of each `scf.for` (or the constant trip count when it is
-    smaller), and reports
+    smaller) and of each `scf.while`, and reports
 
     * a `set_flag` of a triple that is still pending,
     * a `wait_flag` without a pending `set_flag` of its triple,
