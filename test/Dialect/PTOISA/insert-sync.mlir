@@ -7,6 +7,11 @@
 // RAW across pipes, load -> compute.
 // CHECK-LABEL: func.func @raw_mte2_v
 func.func @raw_mte2_v(%g: !pto.tensor<64x64xf32>, %r: index) {
+// CHECK:      pto_isa.tload
+// CHECK-NEXT: pto_isa.set_flag MTE2 -> V, 0
+// CHECK-NEXT: pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT: pto_isa.texp
+// CHECK-NEXT: return
   %c0 = arith.constant 0 : index
   %a = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 32x64xf32>
   %b = pto_isa.alloc_tile valid [%r, %r] at 8192 : !pto_isa.tile<ub, 32x64xf32>
@@ -17,6 +22,10 @@ func.func @raw_mte2_v(%g: !pto.tensor<64x64xf32>, %r: index) {
 
 // CHECK-LABEL: func.func @raw_v_mte3
 func.func @raw_v_mte3(%g: !pto.tensor<64x64xf32>, %r: index) {
+// CHECK:      pto_isa.texpands
+// CHECK-NEXT: pto_isa.set_flag V -> MTE3, 0
+// CHECK-NEXT: pto_isa.wait_flag V -> MTE3, 0
+// CHECK-NEXT: pto_isa.tstore
   %c0 = arith.constant 0 : index
   %s = arith.constant 1.0 : f32
   %b = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 32x64xf32>
@@ -28,6 +37,22 @@ func.func @raw_v_mte3(%g: !pto.tensor<64x64xf32>, %r: index) {
 // CHECK-LABEL: func.func @cube_chain
 func.func @cube_chain(%q: !pto.tensor<?x128xbf16>, %k: !pto.tensor<?x128xbf16>,
                       %ws: !pto.tensor<96x112xf32>, %r: index, %c: index) {
+// Each L1 tile gets its own MTE2 -> MTE1 flag, set right after its load, so
+// the first extract need not wait for the second load.
+// CHECK:      pto_isa.tload
+// CHECK-NEXT: pto_isa.set_flag MTE2 -> MTE1, 0
+// CHECK-NEXT: pto_isa.tload
+// CHECK-NEXT: pto_isa.set_flag MTE2 -> MTE1, 1
+// CHECK-NEXT: pto_isa.wait_flag MTE2 -> MTE1, 0
+// CHECK-NEXT: pto_isa.textract
+// CHECK-NEXT: pto_isa.wait_flag MTE2 -> MTE1, 1
+// CHECK-NEXT: pto_isa.textract
+// CHECK-NEXT: pto_isa.set_flag MTE1 -> M, 0
+// CHECK-NEXT: pto_isa.wait_flag MTE1 -> M, 0
+// CHECK-NEXT: pto_isa.tmatmul
+// CHECK-NEXT: pto_isa.set_flag M -> FIX, 0
+// CHECK-NEXT: pto_isa.wait_flag M -> FIX, 0
+// CHECK-NEXT: pto_isa.tstore
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %a1 = pto_isa.alloc_tile valid [%r, %c64] at 0 : !pto_isa.tile<l1, 64x64xbf16>
@@ -46,6 +71,12 @@ func.func @cube_chain(%q: !pto.tensor<?x128xbf16>, %k: !pto.tensor<?x128xbf16>,
 
 // CHECK-LABEL: func.func @war_reuse
 func.func @war_reuse(%g: !pto.tensor<64x64xf32>, %h: !pto.tensor<64x64xf32>, %r: index) {
+// After planning %c reuses the bytes of %a: the second load waits until the
+// vector pipe has read %a.
+// CHECK:      pto_isa.texp
+// CHECK-NEXT: pto_isa.set_flag V -> MTE2, 0
+// CHECK-NEXT: pto_isa.wait_flag V -> MTE2, 0
+// CHECK-NEXT: pto_isa.tload %{{.*}} into %[[C:.*]] :
   %c0 = arith.constant 0 : index
   %a = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 32x64xf32>
   %b = pto_isa.alloc_tile valid [%r, %r] at 8192 : !pto_isa.tile<ub, 32x64xf32>
@@ -58,6 +89,10 @@ func.func @war_reuse(%g: !pto.tensor<64x64xf32>, %h: !pto.tensor<64x64xf32>, %r:
 
 // CHECK-LABEL: func.func @waw
 func.func @waw(%g: !pto.tensor<64x64xf32>, %r: index) {
+// CHECK:      pto_isa.texpands
+// CHECK-NEXT: pto_isa.set_flag V -> MTE2, 0
+// CHECK-NEXT: pto_isa.wait_flag V -> MTE2, 0
+// CHECK-NEXT: pto_isa.tload
   %c0 = arith.constant 0 : index
   %s = arith.constant 1.0 : f32
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
@@ -68,6 +103,13 @@ func.func @waw(%g: !pto.tensor<64x64xf32>, %r: index) {
 
 // CHECK-LABEL: func.func @v_barrier
 func.func @v_barrier(%r: index) {
+// RAW (texp -> tadd) and WAR (tadd reads %a, tabs writes it) on V.
+// CHECK:      pto_isa.texp
+// CHECK-NEXT: pto_isa.pipe_barrier V
+// CHECK-NEXT: pto_isa.tadd
+// CHECK-NEXT: pto_isa.pipe_barrier V
+// CHECK-NEXT: pto_isa.tabs
+// CHECK-NOT:  pto_isa.set_flag
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
   %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
   %c = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
@@ -79,6 +121,14 @@ func.func @v_barrier(%r: index) {
 
 // CHECK-LABEL: func.func @gm_raw
 func.func @gm_raw(%g: !pto.tensor<64x64xf32>, %r: index) {
+// The disjoint constant window [32, 64) does not conflict with the store to
+// [0, 32); the load through a reshape of the same tensor does.
+// CHECK:      pto_isa.tstore
+// CHECK-NEXT: pto_isa.set_flag MTE3 -> MTE2, 0
+// CHECK-NEXT: pto_isa.tload
+// CHECK-NEXT: pto.reshape
+// CHECK-NEXT: pto_isa.wait_flag MTE3 -> MTE2, 0
+// CHECK-NEXT: pto_isa.tload
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
@@ -93,6 +143,10 @@ func.func @gm_raw(%g: !pto.tensor<64x64xf32>, %r: index) {
 
 // CHECK-LABEL: func.func @independent
 func.func @independent(%g: !pto.tensor<64x64xf32>, %r: index) {
+// CHECK-NOT:  pto_isa.set_flag
+// CHECK-NOT:  pto_isa.wait_flag
+// CHECK-NOT:  pto_isa.pipe_barrier
+// CHECK:      return
   %c0 = arith.constant 0 : index
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
   %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
@@ -106,6 +160,18 @@ func.func @independent(%g: !pto.tensor<64x64xf32>, %r: index) {
 
 // CHECK-LABEL: func.func @redundant
 func.func @redundant(%g: !pto.tensor<64x64xf32>, %h: !pto.tensor<64x64xf32>, %o: !pto.tensor<64x64xf32>, %r: index) {
+// One flag covers both loads; the store of %a is ordered after its load
+// through MTE2 -> V -> MTE3 and needs no MTE2 -> MTE3 flag.
+// CHECK:      pto_isa.tload
+// CHECK-NEXT: pto_isa.tload
+// CHECK-NEXT: pto_isa.set_flag MTE2 -> V, 0
+// CHECK-NEXT: pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT: pto_isa.tadd
+// CHECK-NEXT: pto_isa.set_flag V -> MTE3, 0
+// CHECK-NEXT: pto_isa.wait_flag V -> MTE3, 0
+// CHECK-NEXT: pto_isa.tstore
+// CHECK-NEXT: pto_isa.tstore
+// CHECK-NEXT: return
   %c0 = arith.constant 0 : index
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
   %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
@@ -120,6 +186,41 @@ func.func @redundant(%g: !pto.tensor<64x64xf32>, %h: !pto.tensor<64x64xf32>, %o:
 
 // CHECK-LABEL: func.func @double_buffer
 func.func @double_buffer(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n: index, %r: index) {
+// Loop-carried WAR flags, one event id per buffer, primed before the loop and
+// drained after it (ascend-target.md §8.7).
+// CHECK:      pto_isa.set_flag V -> MTE2, 0
+// CHECK-NEXT: pto_isa.set_flag V -> MTE2, 1
+// CHECK-NEXT: pto_isa.set_flag MTE3 -> V, 0
+// CHECK-NEXT: pto_isa.set_flag MTE3 -> V, 1
+// CHECK-NEXT: scf.for
+// CHECK-NEXT:   pto_isa.wait_flag V -> MTE2, 0
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.set_flag MTE2 -> V, 0
+// CHECK-NEXT:   pto_isa.wait_flag V -> MTE2, 1
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.set_flag MTE2 -> V, 1
+// CHECK-NEXT:   pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT:   pto_isa.wait_flag MTE3 -> V, 0
+// CHECK-NEXT:   pto_isa.texp
+// CHECK-NEXT:   pto_isa.set_flag V -> MTE3, 0
+// CHECK-NEXT:   pto_isa.set_flag V -> MTE2, 0
+// CHECK-NEXT:   pto_isa.wait_flag V -> MTE3, 0
+// CHECK-NEXT:   pto_isa.tstore
+// CHECK-NEXT:   pto_isa.set_flag MTE3 -> V, 0
+// CHECK-NEXT:   pto_isa.wait_flag MTE2 -> V, 1
+// CHECK-NEXT:   pto_isa.wait_flag MTE3 -> V, 1
+// CHECK-NEXT:   pto_isa.texp
+// CHECK-NEXT:   pto_isa.set_flag V -> MTE3, 0
+// CHECK-NEXT:   pto_isa.set_flag V -> MTE2, 1
+// CHECK-NEXT:   pto_isa.wait_flag V -> MTE3, 0
+// CHECK-NEXT:   pto_isa.tstore
+// CHECK-NEXT:   pto_isa.set_flag MTE3 -> V, 1
+// CHECK-NEXT: }
+// CHECK-NEXT: pto_isa.wait_flag
+// CHECK-NEXT: pto_isa.wait_flag
+// CHECK-NEXT: pto_isa.wait_flag
+// CHECK-NEXT: pto_isa.wait_flag
+// CHECK-NEXT: return
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %a0 = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 32x64xf32>
@@ -141,6 +242,17 @@ func.func @double_buffer(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %
 // flight, so its set waits until the first flag was consumed.
 // CHECK-LABEL: func.func @event_ids
 func.func @event_ids(%g: !pto.tensor<?x64xf32>, %r: index) {
+// CHECK-COUNT-8: pto_isa.set_flag MTE2 -> V, {{[0-7]}}
+// CHECK:      pto_isa.tload
+// CHECK-NEXT: pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT: pto_isa.set_flag MTE2 -> V, 0
+// CHECK-NEXT: pto_isa.texp
+// CHECK-NEXT: pto_isa.wait_flag MTE2 -> V, 1
+// CHECK:      pto_isa.wait_flag MTE2 -> V, 7
+// CHECK-NEXT: pto_isa.texp
+// CHECK-NEXT: pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT: pto_isa.texp
+// CHECK-NEXT: return
   %c0 = arith.constant 0 : index
   %t0 = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 16x64xf32>
   %t1 = pto_isa.alloc_tile valid [%r, %r] at 4096 : !pto_isa.tile<ub, 16x64xf32>
@@ -185,6 +297,21 @@ func.func @event_ids(%g: !pto.tensor<?x64xf32>, %r: index) {
 // writes before the loop and inside it by one flag set after the loop.
 // CHECK-LABEL: func.func @zero_trip
 func.func @zero_trip(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n: index, %r: index) {
+// CHECK:      pto_isa.texpands
+// CHECK-NEXT: pto_isa.pipe_barrier V
+// CHECK-NEXT: pto_isa.set_flag V -> MTE2, 0
+// CHECK-NEXT: scf.for
+// CHECK-NEXT:   pto_isa.wait_flag V -> MTE2, 0
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.set_flag MTE2 -> V, 0
+// CHECK-NEXT:   pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT:   pto_isa.tadd
+// CHECK-NEXT:   pto_isa.set_flag V -> MTE2, 0
+// CHECK-NEXT: }
+// CHECK-NEXT: pto_isa.wait_flag V -> MTE2, 0
+// CHECK-NEXT: pto_isa.set_flag V -> MTE3, 0
+// CHECK-NEXT: pto_isa.wait_flag V -> MTE3, 0
+// CHECK-NEXT: pto_isa.tstore
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %s = arith.constant 0.0 : f32
@@ -205,6 +332,34 @@ func.func @zero_trip(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n: i
 // CHECK-LABEL: func.func @cube_k_loop
 func.func @cube_k_loop(%q: !pto.tensor<?x128xbf16>, %k: !pto.tensor<?x128xbf16>,
                        %ws: !pto.tensor<?x64xf32>, %n: index, %r: index) {
+// CHECK:      pto_isa.set_flag MTE1 -> MTE2, 0
+// CHECK-NEXT: pto_isa.set_flag MTE1 -> MTE2, 1
+// CHECK-NEXT: pto_isa.set_flag M -> MTE1, 0
+// CHECK-NEXT: scf.for
+// CHECK-NEXT:   pto_isa.wait_flag MTE1 -> MTE2, 0
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.set_flag MTE2 -> MTE1, 0
+// CHECK-NEXT:   pto_isa.wait_flag MTE1 -> MTE2, 1
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.set_flag MTE2 -> MTE1, 1
+// CHECK-NEXT:   pto_isa.wait_flag MTE2 -> MTE1, 0
+// CHECK-NEXT:   pto_isa.wait_flag M -> MTE1, 0
+// CHECK-NEXT:   pto_isa.textract
+// CHECK-NEXT:   pto_isa.set_flag MTE1 -> MTE2, 0
+// CHECK-NEXT:   pto_isa.wait_flag MTE2 -> MTE1, 1
+// CHECK-NEXT:   pto_isa.textract
+// CHECK-NEXT:   pto_isa.set_flag MTE1 -> M, 0
+// CHECK-NEXT:   pto_isa.set_flag MTE1 -> MTE2, 1
+// CHECK-NEXT:   pto_isa.wait_flag MTE1 -> M, 0
+// CHECK-NEXT:   pto_isa.tmatmul_acc
+// CHECK-NEXT:   pto_isa.set_flag M -> MTE1, 0
+// CHECK-NEXT: }
+// CHECK-NEXT: pto_isa.wait_flag MTE1 -> MTE2, 0
+// CHECK-NEXT: pto_isa.wait_flag MTE1 -> MTE2, 1
+// CHECK-NEXT: pto_isa.wait_flag M -> MTE1, 0
+// CHECK-NEXT: pto_isa.set_flag M -> FIX, 0
+// CHECK-NEXT: pto_isa.wait_flag M -> FIX, 0
+// CHECK-NEXT: pto_isa.tstore
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %a1 = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<l1, 64x64xbf16>
@@ -227,6 +382,17 @@ func.func @cube_k_loop(%q: !pto.tensor<?x128xbf16>, %k: !pto.tensor<?x128xbf16>,
 // write inside it waits on a flag set right after the if (both paths).
 // CHECK-LABEL: func.func @if_else
 func.func @if_else(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %c: i1, %r: index) {
+// CHECK:      pto_isa.tload
+// CHECK-NEXT: pto_isa.set_flag MTE2 -> V, 0
+// CHECK-NEXT: pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT: scf.if
+// CHECK-NEXT:   pto_isa.texp
+// CHECK-NEXT: } else {
+// CHECK-NEXT:   pto_isa.texpands
+// CHECK-NEXT: }
+// CHECK-NEXT: pto_isa.set_flag V -> MTE3, 0
+// CHECK-NEXT: pto_isa.wait_flag V -> MTE3, 0
+// CHECK-NEXT: pto_isa.tstore
   %c0 = arith.constant 0 : index
   %s = arith.constant 1.0 : f32
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
@@ -245,6 +411,20 @@ func.func @if_else(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %c: i1,
 // the outer body, with ids distinct from the outer loop's.
 // CHECK-LABEL: func.func @nested_loops
 func.func @nested_loops(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n: index, %m: index, %r: index) {
+// CHECK:      pto_isa.set_flag V -> MTE2, 0
+// CHECK:      scf.for
+// CHECK:        pto_isa.set_flag V -> MTE2, 1
+// CHECK-NEXT:   pto_isa.set_flag MTE3 -> V, 1
+// CHECK-NEXT:   scf.for
+// CHECK-NEXT:     pto_isa.wait_flag V -> MTE2, 1
+// CHECK-NEXT:     pto_isa.tload
+// CHECK:          pto_isa.set_flag MTE3 -> V, 1
+// CHECK-NEXT:   }
+// CHECK-NEXT:   pto_isa.wait_flag V -> MTE2, 1
+// CHECK-NEXT:   pto_isa.wait_flag MTE3 -> V, 1
+// CHECK:        pto_isa.set_flag V -> MTE2, 0
+// CHECK-NEXT: }
+// CHECK:      pto_isa.wait_flag V -> MTE2, 0
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %a = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 32x64xf32>
@@ -265,6 +445,16 @@ func.func @nested_loops(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n
 // handled conservatively with full barriers.
 // CHECK-LABEL: func.func @while_loop
 func.func @while_loop(%g: !pto.tensor<?x64xf32>, %c: i1, %r: index) {
+// CHECK:      pto_isa.tload
+// CHECK-NEXT: pto_isa.pipe_barrier ALL
+// CHECK-NEXT: scf.while
+// CHECK-NEXT:   scf.condition
+// CHECK-NEXT: } do {
+// CHECK-NEXT:   pto_isa.pipe_barrier ALL
+// CHECK-NEXT:   pto_isa.texp
+// CHECK-NEXT:   scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: pto_isa.pipe_barrier ALL
   %c0 = arith.constant 0 : index
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
   %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
@@ -281,6 +471,10 @@ func.func @while_loop(%g: !pto.tensor<?x64xf32>, %c: i1, %r: index) {
 // No hazard: nothing is inserted.
 // CHECK-LABEL: func.func @no_hazard
 func.func @no_hazard(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %r: index) {
+// CHECK:      pto_isa.tload
+// CHECK-NEXT: pto_isa.texp
+// CHECK-NEXT: pto_isa.tstore
+// CHECK-NEXT: return
   %c0 = arith.constant 0 : index
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
   %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
