@@ -327,6 +327,62 @@ static void case_no_false_positive() {
   for (float v : out) EXPECT(v == 5.0f, "out = %g", v);
 }
 
+// Row broadcasts: mode 1 with an explicit tmp, mode 2, the expanded operand first.
+static void case_rowexpand() {
+  std::vector<float> out(3 * 64);
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using T = Tile<TileType::Vec, float, 8, 8>;
+    using Col = Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor>;
+    T a, d, e, f, tmp;
+    Col col;
+    TASSIGN(a, 0), TASSIGN(d, 256), TASSIGN(e, 512), TASSIGN(f, 768), TASSIGN(tmp, 1024), TASSIGN(col, 1280);
+    TEXPANDS(a, 2.0f);
+    TEXPANDS(col, 3.0f);
+    pipe_barrier(PIPE_V);
+    TROWEXPANDMUL(d, a, col, tmp); // mode 1 with tmp: 6
+    TROWEXPAND(e, col);            // [8, 8] of 3 = a mode-2 operand
+    pipe_barrier(PIPE_V);
+    TROWEXPANDSUB(f, e, a);        // mode 2, expanded operand first: 3 - 2 = 1
+    pipe_barrier(PIPE_V);
+    TROWEXPANDDIV(e, a, e, tmp);   // mode 2 in place: 2 / 3
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> g0(out.data()), g1(out.data() + 64), g2(out.data() + 128);
+    TSTORE(g0, d);
+    TSTORE(g1, f);
+    TSTORE(g2, e);
+  });
+  for (int i = 0; i < 64; ++i) {
+    EXPECT(out[size_t(i)] == 6.0f, "mul %g", out[size_t(i)]);
+    EXPECT(out[size_t(64 + i)] == 1.0f, "sub %g", out[size_t(64 + i)]);
+    EXPECT(out[size_t(128 + i)] == 2.0f / 3.0f, "div %g", out[size_t(128 + i)]);
+  }
+}
+
+// Orderings through the scalar pipe and flag round trips are recognised.
+static void case_transitive() {
+  std::vector<float> in(8 * 8, 2.0f), out(8 * 8);
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using T = Tile<TileType::Vec, float, 8, 8>;
+    T a, b;
+    TASSIGN(a, 0), TASSIGN(b, 256);
+    GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> g(in.data()), go(out.data());
+    TLOAD(a, g);
+    set_flag(PIPE_MTE2, PIPE_S, EVENT_ID0); // the scalar unit waits for the load
+    wait_flag(PIPE_MTE2, PIPE_S, EVENT_ID0);
+    TMULS(b, a, 3.0f);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0); // V -> MTE3 -> V orders V with itself
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    set_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
+    TADDS(b, b, 1.0f);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    TSTORE(go, b);
+  });
+  for (float v : out) EXPECT(v == 7.0f, "out = %g", v);
+}
+
 // ---------------------------------------------------------------------------
 // Negative cases: each must end with a pto-sim error.
 // ---------------------------------------------------------------------------
@@ -388,6 +444,63 @@ static std::map<std::string, void (*)()> negative = {
          TMATMUL(c, l, r);
          GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>> g(gbuf);
          TSTORE(g, c); // missing M -> FIX
+       });
+     }},
+    {"hazard_l0_war", [] {
+       run_leaf(pto_rt::Core::Cube, [] {
+         Tile<TileType::Mat, float, 16, 8, BLayout::ColMajor, 16, 8, SLayout::RowMajor, 512> m;
+         TileLeft<float, 16, 8> l;
+         TileRight<float, 8, 16> r;
+         TileAcc<float, 16, 16> c;
+         TASSIGN(m, 0), TASSIGN(l, 0), TASSIGN(r, 0), TASSIGN(c, 0);
+         TEXTRACT(l, m);
+         set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+         wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+         TMATMUL(c, l, r);
+         TEXTRACT(l, m); // next k step reuses L0A: needs M -> MTE1
+       });
+     }},
+    {"hazard_acc_war", [] {
+       run_leaf(pto_rt::Core::Cube, [] {
+         TileLeft<float, 16, 8> l;
+         TileRight<float, 8, 16> r;
+         TileAcc<float, 16, 16> c;
+         TASSIGN(l, 0), TASSIGN(r, 0), TASSIGN(c, 0);
+         GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>> g(gbuf);
+         TMATMUL(c, l, r);
+         set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+         wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+         TSTORE(g, c);
+         TMATMUL(c, l, r); // reuses the accumulator while FIX may still read it: needs FIX -> M
+       });
+     }},
+    {"column_ok", [] {
+       // a contiguous column through ND and through DN into a column-major [R, 1] tile
+       static float col[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, res[16];
+       run_leaf(pto_rt::Core::Vector, [] {
+         using C = Tile<TileType::Vec, float, 16, 1, BLayout::ColMajor, DYNAMIC, 1>;
+         C a(13), b(13);
+         TASSIGN(a, 0), TASSIGN(b, 64);
+         GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, 1>, Stride<1, 1, 1, 1, 1>> gnd(col, Shape<1, 1, 1, DYNAMIC, 1>(13));
+         GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, 1>, Stride<1, 1, 1, 1, 1>, Layout::DN> gdn(res, Shape<1, 1, 1, DYNAMIC, 1>(13));
+         TLOAD(a, gnd);
+         set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+         wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+         TMULS(b, a, 2.0f);
+         set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+         wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+         TSTORE(gdn, b);
+       });
+       for (int i = 0; i < 16; ++i) EXPECT(res[i] == (i < 13 ? 2.0f * col[i] : 0.0f), "res[%d] = %g", i, res[i]);
+       std::printf(failures ? "FAIL\n" : "ok\n");
+       std::exit(failures ? 1 : 0);
+     }},
+    {"column_strided", [] {
+       run_leaf(pto_rt::Core::Vector, [] {
+         Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor> a;
+         TASSIGN(a, 0);
+         GlobalTensor<float, Shape<1, 1, 1, 8, 1>, Stride<1, 1, 1, 8, 1>> g(gbuf);
+         TLOAD(a, g);
        });
      }},
     {"matmul_k_zero", [] {
@@ -452,6 +565,8 @@ int main(int argc, char **argv) {
   else if (c == "cvt") case_cvt();
   else if (c == "double_buffer") case_double_buffer();
   else if (c == "no_false_positive") case_no_false_positive();
+  else if (c == "transitive") case_transitive();
+  else if (c == "rowexpand") case_rowexpand();
   else if (negative.count(c)) {
     negative[c]();
     std::fprintf(stderr, "negative case '%s' did not fail\n", c.c_str());

@@ -123,6 +123,10 @@ static void case_deps() {
       }
       if (threads == 0) orders.push_back(order);
     }
+  std::string submission;
+  for (int r = 0; r < 12; ++r)
+    for (int k = 0; k < 4; ++k) submission += char('a' + r % 26), submission += char('0' + k);
+  EXPECT(orders[0] == submission, "threads=0 without shuffle ran %s, not the submission order", orders[0].c_str());
   int distinct = 0;
   for (size_t i = 1; i < orders.size(); ++i) distinct += orders[i] != orders[0];
   EXPECT(distinct >= 4, "shuffle seeds gave only %d different orders", distinct);
@@ -205,6 +209,26 @@ static void case_stale_instance() {
   rt.finish();
 }
 
+// A consumer launch that forgets its `after` token: correct in submission
+// order, exposed by shuffled orders (it reads the poisoned workspace).
+static void case_missing_dep() {
+  for (uint64_t seed : {0, 1, 2, 3, 4, 5, 6, 7}) {
+    pto_rt::Runtime rt(opts(0, seed));
+    std::vector<float> out(4, 0.0f);
+    float *o = out.data();
+    for (int r = 0; r < 4; ++r)
+      rt.root_call("r", 1, 4, [&, r](pto_rt::RootInstance &ri) {
+        float *ws = ri.workspace<float>(1);
+        ri.launch(Core::Cube, "producer", {}, [ws, r] { ws[0] = float(r); });
+        ri.launch(Core::Vector, "consumer", {/* missing: the producer's token */}, [ws, o, r] { o[r] = ws[0]; });
+      });
+    rt.finish();
+    int nan = 0;
+    for (float v : out) nan += std::isnan(v);
+    std::printf("seed %llu: %s\n", (unsigned long long)seed, nan ? "stale workspace read" : "ok");
+  }
+}
+
 // Checks can be switched off by the runtime.
 static void case_checks_off() {
   pto_rt::Runtime::Options o = opts();
@@ -273,6 +297,7 @@ int main(int argc, char **argv) {
   else if (c == "bad_token") case_bad_token();
   else if (c == "checks_off") case_checks_off();
   else if (c == "stale_instance") case_stale_instance();
+  else if (c == "missing_dep") case_missing_dep();
   else {
     std::fprintf(stderr, "unknown case '%s'\n", c.c_str());
     return 2;

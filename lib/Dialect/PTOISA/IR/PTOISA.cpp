@@ -86,6 +86,11 @@ AllocTileOp mlir::ptoisa::getAlloc(Value tile) {
 
 static TileType tileOf(Value v) { return cast<TileType>(v.getType()); }
 
+/// "a ub", "an l1".
+static StringRef article(MemorySpace space) {
+  return space == MemorySpace::ub ? "a" : "an";
+}
+
 /// "operand #i (%name)" is not available in a verifier; the role names the
 /// value and the message states the rule and the fix.
 static LogicalResult expectSpace(Operation *op, StringRef role, Value tile,
@@ -96,7 +101,8 @@ static LogicalResult expectSpace(Operation *op, StringRef role, Value tile,
   std::string names;
   for (MemorySpace s : allowed)
     names += (names.empty() ? "" : " or ") + stringifyMemorySpace(s).str();
-  return op->emitOpError() << role << " is a " << stringifyMemorySpace(space)
+  return op->emitOpError() << role << " is " << article(space) << " "
+                           << stringifyMemorySpace(space)
                            << " tile, but this instruction takes " << names
                            << " here; move the data with a supported path first";
 }
@@ -338,11 +344,12 @@ LogicalResult TStoreOp::verify() {
     if (!ok)
       return emitOpError() << "the fixpipe stores an f32 accumulator as f32, f16 "
                               "or bf16 (i32 as i32), not "
-                           << from << " as " << to;
+                           << from << " as " << to
+                           << "; store into a tensor of a supported type";
     if (src.getCols() > 4095)
       return emitOpError() << "an Acc store moves at most 4095 columns, the tile "
                               "has "
-                           << src.getCols();
+                           << src.getCols() << "; split the store";
   } else if (from != to) {
     return emitOpError() << "storing a " << stringifyMemorySpace(src.getSpace())
                          << " tile of " << from << " into a tensor of " << to
@@ -352,12 +359,8 @@ LogicalResult TStoreOp::verify() {
       pto::getArchFor(*this) != pto::Arch::DAV_2201)
     return emitOpError() << "this architecture has no L1 -> GM path; store from "
                             "ub or l0c";
-  if (getAtomicAdd() &&
-      !isOneOf(to, {b.getF32Type(), b.getF16Type(), b.getBF16Type(),
-                    b.getI32Type(), b.getIntegerType(16), b.getI8Type()}))
-    return emitOpError() << "atomic add into GM supports f32, f16, bf16, i32, i16 "
-                            "and i8 tensors, not "
-                         << to;
+  // Atomic add into GM supports f32, f16, bf16, i32, i16 and i8: every
+  // element type a store can write (the rules above), so no check here.
   return success();
 }
 
@@ -378,9 +381,11 @@ LogicalResult TExtractOp::verify() {
   if (row < 0 || col < 0 || row + dst.getRows() > src.getRows() ||
       col + dst.getCols() > src.getCols())
     return emitOpError() << "the " << dst.getRows() << "x" << dst.getCols()
-                         << " window at [" << getIndexRow() << ", "
-                         << getIndexCol() << "] does not fit the " << src.getRows()
-                         << "x" << src.getCols() << " source tile";
+                         << " window at [" << row << ", " << col
+                         << "] does not fit the " << src.getRows()
+                         << "x" << src.getCols()
+                         << " source tile; move the window (index_row, "
+                            "index_col) or shrink the destination";
   return success();
 }
 
@@ -400,7 +405,7 @@ LogicalResult TMovOp::verify() {
   if (src.getRows() != dst.getRows() || src.getCols() != dst.getCols())
     return emitOpError() << "TMOV needs equal capacities, got " << src.getRows()
                          << "x" << src.getCols() << " and " << dst.getRows() << "x"
-                         << dst.getCols();
+                         << dst.getCols() << "; allocate both with one capacity";
   if (from != MemorySpace::l0c)
     return expectSameElement(*this, "source", getSrc(), "destination", getDst());
   return success();
@@ -473,7 +478,10 @@ static LogicalResult expectRowMajorUB(Operation *op, StringRef role, Value tile)
   if (failed(expectSpace(op, role, tile, {MemorySpace::ub})))
     return failure();
   if (tileOf(tile).getLayout() != TileLayout::nd)
-    return op->emitOpError() << role << " must be a row-major (nd) ub tile";
+    return op->emitOpError() << role << " must be a row-major (nd) ub tile, not "
+                             << tileOf(tile)
+                             << "; produce it as an nd tile (load or compute "
+                                "into one)";
   return success();
 }
 
@@ -517,7 +525,8 @@ static LogicalResult verifyScalarOp(Op op) {
   Type element = tileOf(op.getSrc()).getElementType();
   if (op.getScalar().getType() != element)
     return op.emitOpError() << "scalar of type " << op.getScalar().getType()
-                            << " must have the tile element type " << element;
+                            << " must have the tile element type " << element
+                            << "; build the scalar as " << element;
   return success();
 }
 
@@ -556,7 +565,8 @@ LogicalResult TCvtOp::verify() {
   if (src.getRows() != dst.getRows() || src.getCols() != dst.getCols())
     return emitOpError() << "TCVT converts elementwise between equal capacities, got "
                          << src.getRows() << "x" << src.getCols() << " and "
-                         << dst.getRows() << "x" << dst.getCols();
+                         << dst.getRows() << "x" << dst.getCols()
+                         << "; allocate both with one capacity";
   return success();
 }
 
@@ -566,7 +576,8 @@ LogicalResult TExpandSOp::verify() {
   Type element = tileOf(getDst()).getElementType();
   if (getScalar().getType() != element)
     return emitOpError() << "scalar of type " << getScalar().getType()
-                         << " must have the tile element type " << element;
+                         << " must have the tile element type " << element
+                         << "; build the scalar as " << element;
   return success();
 }
 
@@ -601,7 +612,9 @@ static LogicalResult verifyRowReduce(Op op) {
                             << src.getRows() << "x" << src.getCols() << "), got "
                             << tmp.getRows() << "x" << tmp.getCols();
   if (tileOf(op.getDst()).getRows() < src.getRows())
-    return op.emitOpError() << "destination has fewer rows than the source";
+    return op.emitOpError() << "destination has " << tileOf(op.getDst()).getRows()
+                            << " rows, fewer than the source's " << src.getRows()
+                            << "; give it at least the source's rows";
   return success();
 }
 

@@ -1,6 +1,47 @@
-//===- InsertSync.cpp -------------------------------------------------------------===//
+//===- InsertSync.cpp - set_flag/wait_flag and pipe barriers ---------------===//
+//
+// Orders every pair of conflicting pto_isa instructions under the pipe model
+// of docs/ISA.md "Synchronisation" (also the pass description in Passes.td):
+//
+//   * An access is one (instruction, buffer, read/write) triple; two accesses
+//     conflict when their buffers may share a byte and one of them writes.
+//   * The pass walks each function in program order keeping, per pipe p, the
+//     set `covered[p]` of accesses p is known to be ordered after (the
+//     compile-time image of the emulator's vector clocks). A set_flag q -> p
+//     placed after instruction X carries q's knowledge at X (everything q
+//     issued up to X plus covered[q] there); the wait joins it into
+//     covered[p]. This gives transitive redundancy removal for free.
+//   * Before an instruction (or a region op) on pipe p, every issued,
+//     conflicting, uncovered access on another pipe q needs a flag q -> p.
+//     The flag is set right after the latest such access of q and waited
+//     right before the instruction; one flag covers all of q's accesses up
+//     to that point. Same-pipe hazards only matter on V: pipe_barrier V.
+//   * Control flow: a region op (scf.if, scf.for) is settled on entry
+//     (flags whose wait sits right before the op cover every access inside
+//     it) and its accesses are summarised on exit (a later flag is set right
+//     after the op), so no flag crosses a region boundary, except the
+//     loop-carried WAR/RAW/WAW flags of scf.for: set after the access in
+//     iteration i, waited before the conflicting access of iteration i + 1,
+//     primed by a set_flag before the loop and drained by a wait_flag after
+//     it (ascend-target.md §8.7 double buffering). Other region ops get
+//     pipe_barrier ALL around them and at the start of each block.
+//   * Event ids: per block a list of occupied (src, dst, id) intervals; a
+//     flag takes the lowest id free over its whole interval, including every
+//     id used inside a region op it spans and every interval of an enclosing
+//     block that spans the block. When all 8 are taken the set moves later,
+//     after the wait of an occupied interval; failing that, pipe_barrier ALL.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SyncModel.h"
 
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/BitVector.h"
 
 namespace mlir::ptoisa {
 #define GEN_PASS_DEF_INSERTSYNCPASS
@@ -9,10 +50,589 @@ namespace mlir::ptoisa {
 
 using namespace mlir;
 using namespace mlir::ptoisa;
+using sync::kNumPipes;
 
 namespace {
-struct InsertSyncPass : public ptoisa::impl::InsertSyncPassBase<InsertSyncPass> {
-  // TODO(InsertSync): being written.
-  void runOnOperation() override {}
+using Bits = llvm::BitVector;
+
+/// What every pipe knows at a program point.
+struct State {
+  Bits issued;               // accesses with an instance issued on this path
+  Bits covered[kNumPipes];   // accesses the pipe is ordered after
+};
+
+/// q's knowledge right after an op: what a set_flag q -> ... placed there
+/// hands on (covered[q] plus everything q issued).
+struct Snapshot {
+  Bits bits[kNumPipes];
+};
+
+/// A (src, dst, id) triple occupied from `start` to `end` (ops of the block;
+/// null start/end: the block's start/end). A region op R appears as [R, R]
+/// for every triple used inside it.
+struct Record {
+  unsigned pair;
+  unsigned id;
+  Operation *start, *end;
+};
+
+struct Stats {
+  unsigned flags = 0, carriedFlags = 0, barriersV = 0, barriersAll = 0,
+           hazards = 0;
+};
+
+struct CarriedFlag {
+  unsigned q, p;
+  Operation *setAfter;
+};
+
+/// The block being walked.
+struct BlockCtx {
+  Block *block = nullptr;
+  BlockCtx *parent = nullptr;
+  Operation *regionOp = nullptr;   // the op holding `block` (null: function)
+  scf::ForOp loop;                 // set: `block` is this loop's body
+  SmallVector<Operation *> anchor; // id -> op of `block` that issued it last
+  DenseMap<Operation *, Snapshot> after;
+  SmallVector<Record> records;
+  uint8_t forbidden[kNumPipes * kNumPipes] = {};
+  uint8_t used[kNumPipes * kNumPipes] = {};
+  Bits carried;                       // loop body: the body's accesses
+  SmallVector<Operation *> topAnchor; // id -> its ancestor in the body
+  SmallVector<CarriedFlag> carriedFlags;
+  /// For a region op followed by the waits that drain its carried flags (or
+  /// by its closing barrier): the last of those. A flag "set after" the op
+  /// goes after them, so that it hands on what they established.
+  DenseMap<Operation *, Operation *> epilogueEnd;
+  Operation *pointAfter(Operation *op) const {
+    Operation *end = epilogueEnd.lookup(op);
+    return end ? end : op;
+  }
+};
+
+unsigned pairOf(unsigned q, unsigned p) { return q * kNumPipes + p; }
+
+/// Whether `a` comes before `b` in their block; null a = block start,
+/// null b = block end.
+bool before(Operation *a, Operation *b) {
+  if (!a)
+    return b != nullptr || true;
+  if (!b)
+    return true;
+  return a != b && a->isBeforeInBlock(b);
+}
+
+class Inserter {
+public:
+  Inserter(FunctionOpInterface func, Stats &stats)
+      : func(func), stats(stats), builder(func.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  // Analysis of the function.
+  void collect();
+  unsigned numIds() const { return owners.size(); }
+
+  // The walk.
+  void processBlock(BlockCtx &ctx, State &st);
+  void processIf(BlockCtx &ctx, State &st, scf::IfOp op);
+  void processFor(BlockCtx &ctx, State &st, scf::ForOp op);
+  void processOpaque(BlockCtx &ctx, State &st, Operation *op);
+  void makeChild(BlockCtx &parent, BlockCtx &child, Operation *op, Block *block);
+  void finishChild(BlockCtx &parent, BlockCtx &child, Operation *op);
+  void recordAfter(BlockCtx &ctx, State &st, Operation *op);
+
+  // Resolution of the hazards of `sinks` (accesses about to run at `w`).
+  void resolve(BlockCtx &ctx, State &st, Operation *w, ArrayRef<unsigned> sinks);
+  bool insertFlag(BlockCtx &ctx, State &st, unsigned q, unsigned p,
+                  Operation *x, Operation *w);
+  bool insertCarriedFlag(BlockCtx &ctx, State &st, unsigned q, unsigned p,
+                         Operation *w, const Bits &needed);
+  void insertBarrier(State &st, Operation *w, Pipe pipe);
+  uint8_t occupied(BlockCtx &ctx, unsigned pair, Operation *x, Operation *w);
+
+  FunctionOpInterface func;
+  Stats &stats;
+  OpBuilder builder;
+  bool failedWalk = false;
+
+  // One entry per access.
+  SmallVector<Operation *> owners;
+  SmallVector<unsigned> pipes;
+  SmallVector<sync::Access> accesses;
+  DenseMap<Operation *, SmallVector<unsigned>> opIds;
+  DenseMap<Operation *, Bits> regionIds; // accesses inside a region op
+  SmallVector<Bits> conflictsWith;
+  Bits pipeMask[kNumPipes];
+};
+} // namespace
+
+void Inserter::collect() {
+  func->walk([&](Operation *op) {
+    std::optional<Pipe> pipe = sync::getInstructionPipe(op);
+    if (!pipe)
+      return;
+    SmallVector<sync::Access> list;
+    sync::getAccesses(op, list);
+    for (const sync::Access &access : list) {
+      opIds[op].push_back(owners.size());
+      owners.push_back(op);
+      pipes.push_back(static_cast<unsigned>(*pipe));
+      accesses.push_back(access);
+    }
+  });
+  unsigned n = numIds();
+  for (unsigned q = 0; q < kNumPipes; ++q)
+    pipeMask[q].resize(n);
+  conflictsWith.assign(n, Bits(n));
+  for (unsigned i = 0; i < n; ++i) {
+    pipeMask[pipes[i]].set(i);
+    for (unsigned j = 0; j <= i; ++j)
+      if (sync::conflicts(accesses[i], accesses[j])) {
+        conflictsWith[i].set(j);
+        conflictsWith[j].set(i);
+      }
+    for (Operation *parent = owners[i]->getParentOp();
+         parent && parent != func.getOperation();
+         parent = parent->getParentOp()) {
+      Bits &bits = regionIds[parent];
+      if (bits.empty())
+        bits.resize(n);
+      bits.set(i);
+    }
+  }
+}
+
+LogicalResult Inserter::run() {
+  // The pass owns synchronisation: what an earlier run (or a hand) put in
+  // is recomputed, which also makes the pass idempotent.
+  SmallVector<Operation *> stale;
+  func->walk([&](Operation *op) {
+    if (sync::isSyncOp(op))
+      stale.push_back(op);
+  });
+  for (Operation *op : stale)
+    op->erase();
+
+  collect();
+  if (numIds() == 0)
+    return success();
+  Region &body = func.getFunctionBody();
+  if (!body.hasOneBlock())
+    return func.emitOpError()
+           << "pto-isa-insert-sync handles functions of one block (structured "
+              "control flow); lower cf branches to scf first";
+
+  BlockCtx root;
+  root.block = &body.front();
+  root.anchor.assign(numIds(), nullptr);
+  State st;
+  st.issued.resize(numIds());
+  for (Bits &bits : st.covered)
+    bits.resize(numIds());
+  processBlock(root, st);
+  return failure(failedWalk);
+}
+
+void Inserter::recordAfter(BlockCtx &ctx, State &st, Operation *op) {
+  Snapshot &snap = ctx.after[op];
+  for (unsigned q = 0; q < kNumPipes; ++q) {
+    snap.bits[q] = st.issued;
+    snap.bits[q] &= pipeMask[q];
+    snap.bits[q] |= st.covered[q];
+  }
+}
+
+void Inserter::processBlock(BlockCtx &ctx, State &st) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : ctx.block->without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : ops) {
+    if (sync::getInstructionPipe(op)) {
+      auto it = opIds.find(op);
+      if (it != opIds.end()) {
+        resolve(ctx, st, op, it->second);
+        for (unsigned id : it->second) {
+          st.issued.set(id);
+          for (Bits &covered : st.covered)
+            covered.reset(id);
+          ctx.anchor[id] = op;
+        }
+      }
+      recordAfter(ctx, st, op);
+      continue;
+    }
+    auto it = regionIds.find(op);
+    if (it == regionIds.end() || it->second.none())
+      continue;
+    Bits inside = it->second;
+    if (isa<scf::IfOp, scf::ForOp>(op)) {
+      SmallVector<unsigned> sinks(inside.set_bits());
+      resolve(ctx, st, op, sinks);
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      processIf(ctx, st, ifOp);
+    else if (auto forOp = dyn_cast<scf::ForOp>(op))
+      processFor(ctx, st, forOp);
+    else
+      processOpaque(ctx, st, op);
+    for (unsigned id : inside.set_bits())
+      ctx.anchor[id] = op;
+    recordAfter(ctx, st, op);
+  }
+}
+
+void Inserter::makeChild(BlockCtx &parent, BlockCtx &child, Operation *op,
+                         Block *block) {
+  child.block = block;
+  child.parent = &parent;
+  child.regionOp = op;
+  child.anchor.assign(numIds(), nullptr);
+  for (unsigned pair = 0; pair < kNumPipes * kNumPipes; ++pair)
+    child.forbidden[pair] = parent.forbidden[pair];
+  // Triples pending across `op` in the parent stay taken inside it.
+  for (const Record &r : parent.records)
+    if (before(r.start, op) && (!r.end || before(op, r.end)))
+      child.forbidden[r.pair] |= uint8_t(1u << r.id);
+}
+
+void Inserter::finishChild(BlockCtx &parent, BlockCtx &child, Operation *op) {
+  for (unsigned pair = 0; pair < kNumPipes * kNumPipes; ++pair) {
+    uint8_t used = child.used[pair];
+    if (!used)
+      continue;
+    parent.used[pair] |= used;
+    for (unsigned id = 0; id < 8; ++id)
+      if (used & (1u << id))
+        parent.records.push_back({pair, id, op, op});
+  }
+}
+
+void Inserter::processIf(BlockCtx &ctx, State &st, scf::IfOp op) {
+  State entry = st;
+  BlockCtx thenCtx;
+  makeChild(ctx, thenCtx, op, op.thenBlock());
+  processBlock(thenCtx, st);
+  finishChild(ctx, thenCtx, op);
+  State other = entry;
+  if (Block *elseBlock = op.elseBlock()) {
+    BlockCtx elseCtx;
+    makeChild(ctx, elseCtx, op, elseBlock);
+    processBlock(elseCtx, other);
+    finishChild(ctx, elseCtx, op);
+  }
+  // Known after the if: what is known on both paths.
+  st.issued |= other.issued;
+  for (unsigned p = 0; p < kNumPipes; ++p)
+    st.covered[p] &= other.covered[p];
+}
+
+void Inserter::processFor(BlockCtx &ctx, State &st, scf::ForOp op) {
+  State entry = st;
+  Block *body = op.getBody();
+  BlockCtx bodyCtx;
+  makeChild(ctx, bodyCtx, op, body);
+  bodyCtx.loop = op;
+  bodyCtx.carried = regionIds[op];
+  bodyCtx.topAnchor.assign(numIds(), nullptr);
+  for (unsigned id : bodyCtx.carried.set_bits())
+    bodyCtx.topAnchor[id] = body->findAncestorOpInBlock(*owners[id]);
+  // At the top of an iteration the body's accesses of the previous
+  // iteration are issued and, conservatively, ordered before nothing.
+  for (unsigned id : bodyCtx.carried.set_bits()) {
+    st.issued.set(id);
+    for (Bits &covered : st.covered)
+      covered.reset(id);
+  }
+  processBlock(bodyCtx, st);
+  finishChild(ctx, bodyCtx, op);
+  // After the loop: what holds after zero iterations and after the last.
+  st.issued |= entry.issued;
+  for (unsigned p = 0; p < kNumPipes; ++p)
+    st.covered[p] &= entry.covered[p];
+  // A drained carried flag q -> p orders p after q's last set: after every
+  // access q issued before the loop and, in the body, up to the set.
+  for (const CarriedFlag &flag : bodyCtx.carriedFlags) {
+    Bits drained = entry.issued;
+    drained.reset(bodyCtx.carried);
+    drained &= pipeMask[flag.q];
+    for (unsigned id : bodyCtx.carried.set_bits())
+      if (pipes[id] == flag.q &&
+          !before(flag.setAfter, bodyCtx.topAnchor[id]))
+        drained.set(id);
+    st.covered[flag.p] |= drained;
+  }
+}
+
+void Inserter::processOpaque(BlockCtx &ctx, State &st, Operation *op) {
+  // Unknown control flow: everything before is complete when it starts,
+  // each block starts drained (so iterations cannot overlap) and nothing
+  // inside overlaps what follows.
+  insertBarrier(st, op, Pipe::ALL);
+  for (Region &region : op->getRegions()) {
+    if (region.empty())
+      continue;
+    if (!region.hasOneBlock()) {
+      op->emitOpError() << "pto-isa-insert-sync handles regions of one block; "
+                           "this region has "
+                        << region.getBlocks().size();
+      failedWalk = true;
+      return;
+    }
+    Block &block = region.front();
+    if (block.without_terminator().empty())
+      continue;
+    State inner = st;
+    insertBarrier(inner, &block.front(), Pipe::ALL);
+    inner.issued |= regionIds[op];
+    for (Bits &covered : inner.covered)
+      covered = inner.issued;
+    BlockCtx child;
+    makeChild(ctx, child, op, &block);
+    processBlock(child, inner);
+    finishChild(ctx, child, op);
+  }
+  st.issued |= regionIds[op];
+  builder.setInsertionPointAfter(ctx.pointAfter(op));
+  ctx.epilogueEnd[op] = PipeBarrierOp::create(builder, op->getLoc(), Pipe::ALL);
+  ++stats.barriersAll;
+  for (Bits &covered : st.covered)
+    covered = st.issued;
+}
+
+void Inserter::insertBarrier(State &st, Operation *w, Pipe pipe) {
+  builder.setInsertionPoint(w);
+  PipeBarrierOp::create(builder, w->getLoc(), pipe);
+  if (pipe == Pipe::ALL) {
+    ++stats.barriersAll;
+    for (Bits &covered : st.covered)
+      covered |= st.issued;
+    return;
+  }
+  ++stats.barriersV;
+  unsigned p = static_cast<unsigned>(pipe);
+  Bits own = st.issued;
+  own &= pipeMask[p];
+  st.covered[p] |= own;
+}
+
+void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
+                       ArrayRef<unsigned> sinks) {
+  const unsigned vPipe = static_cast<unsigned>(Pipe::V);
+  for (unsigned p = 0; p < kNumPipes; ++p) {
+    Bits reach(numIds());
+    bool any = false;
+    for (unsigned b : sinks)
+      if (pipes[b] == p) {
+        reach |= conflictsWith[b];
+        any = true;
+      }
+    if (!any)
+      continue;
+    auto need = [&]() {
+      Bits bits = reach;
+      bits &= st.issued;
+      bits.reset(st.covered[p]);
+      if (p != vPipe) // other pipes run their instructions in order
+        bits.reset(pipeMask[p]);
+      return bits;
+    };
+    Bits initial = need();
+    if (initial.none())
+      continue;
+    for (unsigned b : sinks)
+      if (pipes[b] == p) {
+        Bits pairs = conflictsWith[b];
+        pairs &= initial;
+        stats.hazards += pairs.count();
+      }
+    while (true) {
+      Bits bits = need();
+      if (bits.none())
+        break;
+      Operation *latest = nullptr;
+      unsigned latestQ = 0;
+      int carriedQ = -1;
+      bool fallback = false;
+      for (unsigned id : bits.set_bits()) {
+        unsigned q = pipes[id];
+        if (q == p)
+          continue; // V after V: a barrier, below
+        if (Operation *x = ctx.anchor[id]) {
+          if (!latest || before(latest, x)) {
+            latest = x;
+            latestQ = q;
+          }
+        } else if (ctx.loop && ctx.carried.test(id)) {
+          if (carriedQ < 0)
+            carriedQ = q;
+        } else {
+          fallback = true; // not expected: entry settling covers the rest
+        }
+      }
+      if (fallback) {
+        insertBarrier(st, w, Pipe::ALL);
+        break;
+      }
+      if (latest) {
+        if (!insertFlag(ctx, st, latestQ, p, latest, w)) {
+          insertBarrier(st, w, Pipe::ALL);
+          break;
+        }
+        continue;
+      }
+      if (carriedQ >= 0) {
+        if (!insertCarriedFlag(ctx, st, carriedQ, p, w, bits)) {
+          insertBarrier(st, w, Pipe::ALL);
+          break;
+        }
+        continue;
+      }
+      insertBarrier(st, w, Pipe::V);
+      break;
+    }
+  }
+}
+
+uint8_t Inserter::occupied(BlockCtx &ctx, unsigned pair, Operation *x,
+                           Operation *w) {
+  uint8_t taken = ctx.forbidden[pair];
+  for (const Record &r : ctx.records)
+    if (r.pair == pair && before(x, r.end) && before(r.start, w))
+      taken |= uint8_t(1u << r.id);
+  return taken;
+}
+
+static unsigned lowestFree(uint8_t taken) {
+  for (unsigned id = 0; id < 8; ++id)
+    if (!(taken & (1u << id)))
+      return id;
+  return 8;
+}
+
+bool Inserter::insertFlag(BlockCtx &ctx, State &st, unsigned q, unsigned p,
+                          Operation *x, Operation *w) {
+  unsigned pair = pairOf(q, p);
+  Operation *setAfter = x;
+  uint8_t taken = occupied(ctx, pair, x, w);
+  if (taken == 0xff) {
+    // All eight in flight: set later, once one of them is consumed.
+    SmallVector<Operation *> ends;
+    for (const Record &r : ctx.records)
+      if (r.pair == pair && r.end && before(x, r.end) && before(r.end, w))
+        ends.push_back(r.end);
+    llvm::sort(ends, [](Operation *a, Operation *b) { return before(a, b); });
+    setAfter = nullptr;
+    for (Operation *end : ends) {
+      taken = occupied(ctx, pair, end, w);
+      if (taken != 0xff) {
+        setAfter = end;
+        break;
+      }
+    }
+    if (!setAfter)
+      return false;
+  }
+  unsigned id = lowestFree(taken);
+  auto src = static_cast<Pipe>(q), dst = static_cast<Pipe>(p);
+  builder.setInsertionPointAfter(ctx.pointAfter(setAfter));
+  auto set = SetFlagOp::create(builder, x->getLoc(), src, dst, id);
+  builder.setInsertionPoint(w);
+  auto wait = WaitFlagOp::create(builder, w->getLoc(), src, dst, id);
+  ctx.records.push_back({pair, id, set, wait});
+  ctx.used[pair] |= uint8_t(1u << id);
+  // The snapshot speaks of the instances issued up to x; an access issued
+  // again since then (a later instruction of the block, or a carried access
+  // of the loop re-issued in this iteration) is a new instance it does not
+  // cover.
+  Bits known = ctx.after[x].bits[q];
+  for (unsigned i : known.set_bits())
+    if (ctx.anchor[i] && before(x, ctx.anchor[i]))
+      known.reset(i);
+  st.covered[p] |= known;
+  ++stats.flags;
+  return true;
+}
+
+bool Inserter::insertCarriedFlag(BlockCtx &ctx, State &st, unsigned q,
+                                 unsigned p, Operation *w, const Bits &needed) {
+  // Set after the last needed access of q in the body; it must not precede
+  // the wait, or the iteration would set twice.
+  Operation *x = nullptr;
+  for (unsigned id : needed.set_bits())
+    if (pipes[id] == q && !ctx.anchor[id] && ctx.carried.test(id) &&
+        (!x || before(x, ctx.topAnchor[id])))
+      x = ctx.topAnchor[id];
+  if (!x || before(x, w))
+    return false;
+  unsigned pair = pairOf(q, p);
+  // The triple is taken for the whole loop: every interval of the body and
+  // whatever spans the loop outside.
+  uint8_t taken = ctx.forbidden[pair];
+  for (const Record &r : ctx.records)
+    if (r.pair == pair)
+      taken |= uint8_t(1u << r.id);
+  if (taken == 0xff)
+    return false;
+  unsigned id = lowestFree(taken);
+  auto src = static_cast<Pipe>(q), dst = static_cast<Pipe>(p);
+  Operation *loop = ctx.loop;
+  builder.setInsertionPoint(loop);
+  auto prime = SetFlagOp::create(builder, loop->getLoc(), src, dst, id);
+  BlockCtx &parent = *ctx.parent;
+  builder.setInsertionPointAfter(parent.pointAfter(loop));
+  auto drain = WaitFlagOp::create(builder, loop->getLoc(), src, dst, id);
+  parent.epilogueEnd[loop] = drain;
+  builder.setInsertionPoint(w);
+  WaitFlagOp::create(builder, w->getLoc(), src, dst, id);
+  builder.setInsertionPointAfter(ctx.pointAfter(x));
+  SetFlagOp::create(builder, x->getLoc(), src, dst, id);
+  ctx.records.push_back({pair, id, nullptr, nullptr});
+  ctx.used[pair] |= uint8_t(1u << id);
+  ctx.parent->records.push_back({pair, id, prime, drain});
+  ctx.parent->used[pair] |= uint8_t(1u << id);
+  ctx.carriedFlags.push_back({q, p, x});
+  // The previous iteration's accesses of q up to the set.
+  for (unsigned id : ctx.carried.set_bits())
+    if (pipes[id] == q && !ctx.anchor[id] && !before(x, ctx.topAnchor[id]))
+      st.covered[p].set(id);
+  ++stats.flags;
+  ++stats.carriedFlags;
+  return true;
+}
+
+namespace {
+struct InsertSyncPass
+    : public ptoisa::impl::InsertSyncPassBase<InsertSyncPass> {
+  using InsertSyncPassBase::InsertSyncPassBase;
+
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation()->walk([&](FunctionOpInterface func) {
+      bool hasInstructions = false;
+      func->walk([&](Operation *op) {
+        if (sync::getInstructionPipe(op))
+          hasInstructions = true;
+      });
+      if (!hasInstructions)
+        return;
+      Stats stats;
+      Inserter inserter(func, stats);
+      if (mlir::failed(inserter.run())) {
+        failed = true;
+        return;
+      }
+      if (report)
+        func.emitRemark() << "pto-isa-insert-sync: " << stats.flags
+                          << " flags (" << stats.carriedFlags
+                          << " loop-carried), " << stats.barriersV
+                          << " pipe_barrier V, " << stats.barriersAll
+                          << " pipe_barrier ALL, " << stats.hazards
+                          << " hazards resolved";
+    });
+    if (failed)
+      signalPassFailure();
+  }
 };
 } // namespace

@@ -248,16 +248,26 @@ private:
     pto::sim::tls_core = prev;
   }
 
+  // The oldest ready launch, or a random one with a shuffle seed.
   int pick(std::vector<int> &ready) {
-    size_t i = opt_.shuffle_seed ? size_t(rng_() % ready.size()) : 0;
+    size_t i = 0;
+    if (opt_.shuffle_seed) i = size_t(rng_() % ready.size());
+    else i = size_t(std::min_element(ready.begin(), ready.end()) - ready.begin());
     int v = ready[i];
-    ready.erase(ready.begin() + long(i));
+    ready[i] = ready.back();
+    ready.pop_back();
     return v;
   }
 
   void run(Task &t) {
     const int n = int(t.launches.size());
     if (n == 0) return;
+    if (opt_.threads == 0 && opt_.shuffle_seed == 0) {
+      // submission order: a topological order, since `after` names earlier launches
+      int counter[2] = {0, 0};
+      for (detail::Launch &L : t.launches) exec(L, seq_core(L.core), counter[L.core == Core::Cube ? 0 : 1]++);
+      return;
+    }
     if (opt_.threads == 0) {
       std::vector<int> ready;
       for (int i = 0; i < n; ++i)

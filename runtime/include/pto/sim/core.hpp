@@ -46,7 +46,8 @@ public:
       if (!space_on(kind, s)) continue;
       cap_[s] = space_capacity(arch, s);
       mem_[s].reset(new uint8_t[cap_[s]]());
-      gran_[s].resize(cap_[s] / 32);
+      segs_[s].emplace(0u, Seg{cap_[s], State{}});
+
     }
   }
   Arch arch() const { return arch_; }
@@ -62,7 +63,10 @@ public:
   // ---- kernel lifetime -----------------------------------------------------
   void begin_kernel(const char *name) {
     kernel_ = name ? name : "";
-    ++epoch_;
+    for (int s = 0; s < kNumSpaces; ++s) {
+      segs_[s].clear();
+      if (cap_[s]) segs_[s].emplace(0u, Seg{cap_[s], State{}});
+    }
     std::memset(flags_, 0, sizeof flags_);
     std::memset(issued_, 0, sizeof issued_);
     std::memset(seen_, 0, sizeof seen_);
@@ -140,30 +144,35 @@ public:
   int current_pipe() const { return cur_pipe_; }
   // `internal`: the range is an implementation scratch that the instruction
   // orders against itself on its own pipe (e.g. the implicit UB scratch).
+  // Tracking is at 32-byte granularity: [off, off+len) is widened to whole
+  // granules.
   void access(int s, uint32_t off, uint32_t len, bool write, bool internal = false) {
-    if (!check_hazards || len == 0) return;
-    std::vector<Granule> &g = gran_[s];
-    uint32_t g0 = off / 32, g1 = (off + len - 1) / 32;
-    const int p = cur_pipe_;
-    for (uint32_t i = g0; i <= g1 && i < g.size(); ++i) {
-      Granule &G = g[i];
-      if (G.epoch != epoch_) {
-        std::memset(&G, 0, sizeof G);
-        G.epoch = epoch_;
-      }
-      if (G.widx && !(G.wpipe == p && G.widx == cur_idx_))
-        order(G.wpipe, G.widx, write ? "WAW" : "RAW", write ? "writes" : "reads",
-              "written", s, i, internal);
-      if (write) {
+    if (!check_hazards || len == 0 || !cap_[s]) return;
+    const uint32_t lo = off & ~31u;
+    const uint32_t hi = uint32_t(std::min<uint64_t>(cap_[s], (uint64_t(off) + len + 31) & ~uint64_t(31)));
+    if (lo >= hi) return;
+    SegMap &m = segs_[s];
+    auto first = split(m, lo);
+    auto last = hi < cap_[s] ? split(m, hi) : m.end();
+    const uint32_t p = uint32_t(cur_pipe_);
+    for (auto it = first; it != last; ++it) {
+      const State &S = it->second.st;
+      if (S.widx && !(S.wpipe == p && S.widx == cur_idx_))
+        order(int(S.wpipe), S.widx, write ? "WAW" : "RAW", write ? "writes" : "reads", "written",
+              s, it->first, internal);
+      if (write)
         for (int q = 0; q < 8; ++q)
-          if (G.ridx[q] && !(q == p && G.ridx[q] == cur_idx_))
-            order(q, G.ridx[q], "WAR", "writes", "read", s, i, internal);
-        std::memset(G.ridx, 0, sizeof G.ridx);
-        G.wpipe = uint8_t(p);
-        G.widx = cur_idx_;
-      } else {
-        G.ridx[p] = cur_idx_;
-      }
+          if (S.ridx[q] && !(uint32_t(q) == p && S.ridx[q] == cur_idx_))
+            order(q, S.ridx[q], "WAR", "writes", "read", s, it->first, internal);
+    }
+    if (write) { // the range now has one history: this write
+      State ns{};
+      ns.widx = cur_idx_;
+      ns.wpipe = p;
+      first->second = Seg{hi, ns};
+      m.erase(std::next(first), last);
+    } else {
+      for (auto it = first; it != last; ++it) it->second.st.ridx[p] = cur_idx_;
     }
   }
 
@@ -172,12 +181,24 @@ private:
     bool pending;
     uint32_t snap[8];
   };
-  struct Granule {
-    uint32_t epoch;
+  // History of a byte range: last writer, last reader index per pipe.
+  struct State {
     uint32_t widx;
+    uint32_t wpipe;
     uint32_t ridx[8];
-    uint8_t wpipe;
   };
+  struct Seg {
+    uint32_t end;
+    State st;
+  };
+  using SegMap = std::map<uint32_t, Seg>; // start -> segment; covers [0, capacity)
+  static SegMap::iterator split(SegMap &m, uint32_t x) {
+    auto it = std::prev(m.upper_bound(x));
+    if (it->first == x) return it;
+    Seg tail = it->second;
+    it->second.end = x;
+    return m.emplace_hint(std::next(it), x, tail);
+  }
 
   void check_flag_args(const char *what, int src, int dst, int ev) {
     if (src < 0 || src > 7 || src == PIPE_ALL || dst < 0 || dst > 7 || dst == PIPE_ALL ||
@@ -192,19 +213,19 @@ private:
       if (seen_[PIPE_S][q] > seen_[p][q]) seen_[p][q] = seen_[PIPE_S][q];
   }
   void order(int q, uint32_t t, const char *kind, const char *verb, const char *past, int s,
-             uint32_t gi, bool internal) {
+             uint32_t at, bool internal) {
     const int p = cur_pipe_;
     if (q == p) {
       if (p != PIPE_V || internal || seen_[p][p] >= t) return;
       fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s on %s "
             "(same pipe) with no pipe_barrier(PIPE_V) in between",
-            kind, space_name(s), gi * 32, gi * 32, cur_name_, pipe_name(p), verb, past,
+            kind, space_name(s), at, at, cur_name_, pipe_name(p), verb, past,
             names_[q][t - 1], pipe_name(q));
     }
     if (seen_[p][q] >= t) return;
     fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s on %s "
           "without synchronisation (missing set_flag/wait_flag %s -> %s)",
-          kind, space_name(s), gi * 32, gi * 32, cur_name_, pipe_name(p), verb, past,
+          kind, space_name(s), at, at, cur_name_, pipe_name(p), verb, past,
           names_[q][t - 1], pipe_name(q), pipe_name(q), pipe_name(p));
   }
 
@@ -212,8 +233,7 @@ private:
   CoreKind kind_;
   uint32_t cap_[kNumSpaces] = {};
   std::unique_ptr<uint8_t[]> mem_[kNumSpaces];
-  std::vector<Granule> gran_[kNumSpaces];
-  uint32_t epoch_ = 0;
+  SegMap segs_[kNumSpaces];
   std::string kernel_;
   Flag flags_[8][8][8] = {};
   uint32_t issued_[8] = {};

@@ -20,15 +20,13 @@ template <class TT> inline int vrow(const TT &t) { return t.GetValidRow(); }
 template <class TT> inline int vcol(const TT &t) { return t.GetValidCol(); }
 
 // Records the access of a tile's region [0,r) x [0,c) (row-major storage).
+// The range is contiguous from the first element to the last one: within a
+// tile, columns beyond the region count as accessed too (the sync model
+// works on whole buffers; tiles never share rows).
 template <class TT> inline void touch(Core &C, const TT &t, int r, int c, bool write) {
   if (!C.check_hazards || r <= 0 || c <= 0) return;
-  constexpr int s = space_of(TT::Loc);
   constexpr uint32_t esz = sizeof(typename TT::DType), pitch = TT::Cols * esz;
-  if (c == TT::Cols) {
-    C.access(s, t.addr(), uint32_t(r) * pitch, write);
-  } else {
-    for (int i = 0; i < r; ++i) C.access(s, t.addr() + uint32_t(i) * pitch, uint32_t(c) * esz, write);
-  }
+  C.access(space_of(TT::Loc), t.addr(), uint32_t(r - 1) * pitch + uint32_t(c) * esz, write);
 }
 template <class TT> inline void touch_valid(Core &C, const TT &t, bool write) {
   touch(C, t, vrow(t), vcol(t), write);
@@ -62,7 +60,7 @@ template <class T> inline T st(double v) {
   if constexpr (std::is_same_v<T, float>) return float(v);
   else if constexpr (std::is_same_v<T, _Float16>) return _Float16(float(v));
   else if constexpr (std::is_same_v<T, bfloat16_t>) return bfloat16_t(float(v));
-  else return T(v);
+  else return T(int64_t(v)); // integers wrap
 }
 
 // Element-wise map over dst's valid region; f(i, j) -> DType.
@@ -173,7 +171,9 @@ template <class TT, class G> constexpr void layout_path_checks() {
   constexpr bool nz = TT::BFractal == BLayout::ColMajor && TT::SFractal == SLayout::RowMajor;
   constexpr bool zn = TT::BFractal == BLayout::RowMajor && TT::SFractal == SLayout::ColMajor;
   if constexpr (TT::Loc == TileType::Vec) {
-    static_assert(!nd || rowmaj || TT::Rows == 1,
+    // A column-major [R, 1] tile is byte-identical to an ND column with row
+    // stride 1 (checked at run time by column_window_check).
+    static_assert(!nd || rowmaj || TT::Rows == 1 || TT::Cols == 1,
                   "TLOAD/TSTORE: an ND GlobalTensor needs a row-major Vec tile (ND -> ND)");
     static_assert(!dn || !rowmaj || TT::Cols == 1,
                   "TLOAD/TSTORE: a DN GlobalTensor needs a column-major Vec tile (DN -> DN)");
@@ -182,6 +182,19 @@ template <class TT, class G> constexpr void layout_path_checks() {
                   "TLOAD/TSTORE: an ND GlobalTensor needs a row-major or Nz Mat tile (ND -> ND, ND -> NZ)");
     static_assert(!dn || (unboxed && !rowmaj) || zn,
                   "TLOAD/TSTORE: a DN GlobalTensor needs a column-major or Zn Mat tile (DN -> DN, DN -> ZN)");
+  }
+}
+
+// An ND window moved into / out of a column-major [R, 1] Vec tile: only a
+// contiguous column (row stride 1) is the same bytes as the DN -> DN path.
+template <class TT, class G> inline void column_window_check(const char *instr, const GmWindow<G> &w) {
+  if constexpr (TT::Loc == TileType::Vec && G::layout == Layout::ND && !TT::isRowMajor &&
+                TT::Cols == 1 && TT::Rows != 1) {
+    if (w.rows > 1 && (!w.flat || w.str[3] != 1))
+      fatal("%s: an ND window with row stride %lld cannot move a column-major [R, 1] tile "
+            "(the DN -> DN path needs contiguous rows); use a row-major [R, 8] tile with "
+            "validCol 1 for a strided column (ascend-target.md 8.9)",
+            instr, (long long)w.str[3]);
   }
 }
 
@@ -203,6 +216,7 @@ inline RecordEvent TLOAD(TileData &dst, GlobalData &src, E &...) {
   sim::layout_path_checks<TileData, GlobalData>();
   sim::GmWindow<GlobalData> w(src);
   sim::check_window(I, dst, w, src);
+  sim::column_window_check<TileData>(I, w);
   const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
   constexpr bool boxed = TileData::SFractal != SLayout::NoneBox;
   if constexpr (TileData::Loc == TileType::Mat && boxed) {
@@ -271,6 +285,7 @@ inline RecordEvent TSTORE(GlobalData &dst, TileData &src, E &...) {
                   "TSTORE AtomicAdd: GM type must be float, half, bf16, int32, int16 or int8");
   sim::GmWindow<GlobalData> w(dst);
   sim::check_window(I, src, w, dst);
+  sim::column_window_check<TileData>(I, w);
   const int vr = src.GetValidRow(), vc = src.GetValidCol();
   if constexpr (fromAcc) sim::need_extent(I, "validCol", vc, 1, 4095);
   else sim::need_extent(I, "rows per transfer", vr, 1, 4095);
@@ -319,10 +334,9 @@ inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow = 0, u
   C.begin(I, cube ? PIPE_MTE1 : PIPE_V);
   const auto *s = src.data(I);
   if (C.check_hazards)
-    for (int r = 0; r < vr; ++r)
-      C.access(sim::space_of(SrcTile::Loc),
-               src.addr() + uint32_t(((indexRow + r) * SrcTile::Cols + indexCol) * sizeof(*s)),
-               uint32_t(vc * sizeof(*s)), false);
+    C.access(sim::space_of(SrcTile::Loc),
+             src.addr() + uint32_t((indexRow * SrcTile::Cols + indexCol) * sizeof(*s)),
+             uint32_t(((vr - 1) * SrcTile::Cols + vc) * sizeof(*s)), false);
   sim::touch_valid(C, dst, true);
   sim::map_valid(dst, I, [&](int r, int c) { return s[(indexRow + r) * SrcTile::Cols + indexCol + c]; });
   return {};
@@ -602,8 +616,9 @@ inline void rowreduce(const char *I, TD &dst, TS &src, TT &tmp) {
 
 // Row-broadcast binary op (§8.6 TROWEXPANDSUB/MUL/DIV). The operand that does
 // not have dst's valid shape is the expanded one (mode 1 or mode 2).
-template <class TD, class TS0, class TS1, class Op>
-inline void rowexpand_binary(const char *I, TD &dst, TS0 &s0, TS1 &s1, bool have_tmp, Op op) {
+template <class TD, class TS0, class TS1, class TT, class Op>
+inline void rowexpand_binary(const char *I, TD &dst, TS0 &s0, TS1 &s1, TT *tmp, Op op) {
+  const bool have_tmp = tmp != nullptr;
   static_assert(TD::Loc == TileType::Vec && TS0::Loc == TileType::Vec && TS1::Loc == TileType::Vec,
                 "row-broadcast ops operate on Vec tiles");
   using T = typename TD::DType;
@@ -616,10 +631,10 @@ inline void rowexpand_binary(const char *I, TD &dst, TS0 &s0, TS1 &s1, bool have
   auto full = [&](const auto &t) { return vrow(t) == R && vcol(t) == Cn && std::remove_cvref_t<decltype(t)>::isRowMajor; };
   // mode of an operand as the expanded one: 1, 2 or 0 (not an expanded operand)
   auto mode = [&](const auto &t) {
-    using TT = std::remove_cvref_t<decltype(t)>;
+    using X = std::remove_cvref_t<decltype(t)>;
     if (vrow(t) != R) return 0;
-    if (!TT::isRowMajor && vcol(t) == 1) return 1;
-    if (TT::isRowMajor && TT::SFractal == SLayout::NoneBox && vcol(t) == per) return 2;
+    if (!X::isRowMajor && vcol(t) == 1) return 1;
+    if (X::isRowMajor && X::SFractal == SLayout::NoneBox && vcol(t) == per) return 2;
     return 0;
   };
   int m1 = mode(s1), m0 = mode(s0);
@@ -640,6 +655,10 @@ inline void rowexpand_binary(const char *I, TD &dst, TS0 &s0, TS1 &s1, bool have
   touch_valid(C, s0, false), touch_valid(C, s1, false);
   if (md == 1 && !have_tmp && C.arch() == Arch::A3 && C.check_hazards)
     C.access(UB, 184 * 1024, 8 * 1024, true, /*internal=*/true); // implicit scratch
+  if (have_tmp) {
+    (void)tmp->data(I);
+    touch_valid(C, *tmp, true);
+  }
   touch_valid(C, dst, true);
   auto ex = [&](const T *p, int cols, int i, int j) { return md == 1 ? p[i * cols] : p[i * cols + j % per]; };
   map_valid(dst, I, [&](int i, int j) -> T {
@@ -687,7 +706,7 @@ inline RecordEvent TROWEXPAND(TileD &dst, TileS &src, E &...) {
              sim::events_v<E...>)                                                              \
   inline RecordEvent NAME(TileD &dst, TileS0 &src0, TileS1 &src1, E &...) {                   \
     using T = typename TileD::DType;                                                           \
-    sim::rowexpand_binary(#NAME, dst, src0, src1, false, [](T a, T b) -> T { return EXPR; }); \
+    sim::rowexpand_binary(#NAME, dst, src0, src1, (TileD *)nullptr, [](T a, T b) -> T { return EXPR; }); \
     return {};                                                                                 \
   }                                                                                            \
   template <__VA_ARGS__ class TileD, class TileS0, class TileS1, class TileTmp, class... E>   \
@@ -695,8 +714,7 @@ inline RecordEvent TROWEXPAND(TileD &dst, TileS &src, E &...) {
              sim::is_tile_v<TileTmp> && sim::events_v<E...>)                                  \
   inline RecordEvent NAME(TileD &dst, TileS0 &src0, TileS1 &src1, TileTmp &tmp, E &...) {     \
     using T = typename TileD::DType;                                                           \
-    (void)tmp.data(#NAME);                                                                     \
-    sim::rowexpand_binary(#NAME, dst, src0, src1, true, [](T a, T b) -> T { return EXPR; });  \
+    sim::rowexpand_binary(#NAME, dst, src0, src1, &tmp, [](T a, T b) -> T { return EXPR; });  \
     return {};                                                                                 \
   }
 PTO_SIM_ROWEXPAND(TROWEXPANDSUB, sim::st<T>(sim::ld(a) - sim::ld(b)), )

@@ -14,8 +14,96 @@ def PlanMemoryPass : Pass<"pto-isa-plan-memory", "::mlir::ModuleOp"> {
 def InsertSyncPass : Pass<"pto-isa-insert-sync", "::mlir::ModuleOp"> {
   let summary = "Inserts set_flag/wait_flag and pipe barriers for every hazard";
   let description = [{
-    TODO(insert-sync): describe.
+    Orders the pto_isa instructions of every function that holds some (leaf
+    kernels, before or after `pto-isa-plan-memory`) under this model, which
+    the host emulation's hazard checker implements too:
+
+    * each pipe executes its instructions in issue order; instructions on
+      different pipes run concurrently unless a flag orders them:
+      `set_flag Q -> P, id` fires once everything issued on Q so far has
+      completed (and carries what Q itself had waited for), `wait_flag`
+      holds P until then;
+    * on the vector pipe a dependent instruction also needs
+      `pipe_barrier V` after the earlier one; `pipe_barrier ALL` orders
+      everything issued before it before everything after it;
+    * an instruction reads the operands marked MemRead and writes the one
+      marked MemWrite. A planned tile occupies `[at, at + bytes)` of its
+      space (allocs that share bytes conflict); before planning every
+      `alloc_tile` is its own buffer; a tile of unknown origin, or a planned
+      tile beside an unplanned one in the same space, conflicts with the
+      whole space. GM tensors conflict when they are the same tensor after
+      looking through `pto.reshape`, unless both windows are constant on
+      the same tensor value and disjoint.
+
+    Every RAW, WAR and WAW pair on different pipes gets a flag, set right
+    after the earlier instruction and waited right before the later one;
+    same-pipe pairs on V get `pipe_barrier V`. A flag is omitted when the
+    later pipe already waited, possibly through a chain of earlier flags,
+    for a point after the earlier instruction, and one flag from Q covers
+    every hazard of the later instruction with Q's instructions up to the
+    set.
+
+    Control flow. A region op (`scf.if`, `scf.for`) is settled on entry:
+    flags waited right before the op cover every access inside it, and a
+    later flag against an access inside it is set right after the op, so
+    flags pair up inside one block on every path. The exception is the
+    loop-carried hazard of `scf.for` (an access of iteration i against an
+    earlier-placed access of iteration i + 1, e.g. a load overwriting a
+    buffer the vector pipe read in the previous iteration): its flag is set
+    after the access in the body and waited before the conflicting one,
+    primed by a `set_flag` before the loop and drained by a `wait_flag`
+    after it (double buffering, ascend-target.md §8.7), which also holds for
+    a loop that runs zero times. Same-pipe V hazards across iterations get
+    `pipe_barrier V`. Other region ops (`scf.while`, ...) get
+    `pipe_barrier ALL` before them, at the start of each of their blocks
+    and after them.
+
+    Event ids: a flag takes the lowest id of 0..7 whose triple
+    (src, dst, id) is free over the flag's whole interval, counting the
+    triples used inside any region op the interval spans and the intervals
+    of enclosing blocks that span it; a loop-carried flag holds its triple
+    over the whole loop. When all eight are in flight the set moves later,
+    right after the wait of an in-flight flag of the pair; when that cannot
+    help either, `pipe_barrier ALL` replaces the flag. A triple is never set
+    twice without a wait in between, and no flag is pending at the end of
+    the function.
+
+    The pass owns synchronisation: `set_flag`, `wait_flag` and
+    `pipe_barrier` ops already present are removed and recomputed, so the
+    pass is idempotent. `pto-isa-verify-sync` checks the result.
   }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark per function with the number of flags (and of "
+           "loop-carried ones), barriers and hazards resolved">,
+  ];
+  let dependentDialects = ["::mlir::ptoisa::PTOISADialect"];
+}
+
+def VerifySyncPass : Pass<"pto-isa-verify-sync", "::mlir::ModuleOp"> {
+  let summary = "Checks the synchronisation of pto_isa functions by simulation";
+  let description = [{
+    An independent checker for `pto-isa-insert-sync` (it shares only the
+    buffer model: what an instruction reads and writes and which buffers
+    overlap). It executes every function symbolically with the emulator's
+    vector clocks on every path: both sides of each `scf.if`, zero to three
+    iterations of each `scf.for` (or the constant trip count when it is
+    smaller) and of each `scf.while`, and reports
+
+    * a `set_flag` of a triple that is still pending,
+    * a `wait_flag` without a pending `set_flag` of its triple,
+    * a flag still pending at the end of the function,
+    * a pair of conflicting instructions (RAW, WAR, WAW) on different pipes
+      that no chain of flags orders, or on the vector pipe without a
+      `pipe_barrier V` (or ALL) in between.
+
+    Other region ops are not simulated (an error names them). The pass
+    fails on the first function with an error.
+  }];
+  let options = [
+    Option<"maxPaths", "max-paths", "unsigned", /*default=*/"4096",
+           "Give up (with an error) when a function has more paths than this">,
+  ];
 }
 
 #endif // PTOISA_TRANSFORMS_PASSES_TD
