@@ -47,9 +47,11 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
     operand) is 0 only when the whole contraction is empty, and then the
     accumulator stays undefined while pto says zeros; the lowering relies on
     k > 0 there (SK-16's loops guarantee it). Errors name the op and what is
-    supported: bf16 vector arithmetic on DAV_2201, column broadcasts,
-    reductions other than row reductions, views of tiles, MIX leaves,
-    control flow in a leaf.
+    supported: column broadcasts, reductions other than row reductions,
+    views of tiles, tile arguments, MIX leaves, control flow in a leaf, an
+    accumulator read after a later K step. (bf16 vector arithmetic on
+    DAV_2201 is already rejected by the pto verifier, and the pto_isa
+    verifiers back every instruction emitted.)
   }];
   let dependentDialects = ["::mlir::ptoisa::PTOISADialect",
                            "::mlir::arith::ArithDialect"];

@@ -75,8 +75,7 @@ struct WindowKey {
 class LeafLowering {
 public:
   LeafLowering(func::FuncOp func, CoreKind kind)
-      : func(func), kind(kind), builder(func.getContext()), reifier(builder),
-        arch(getArchFor(func)), platform(getPlatformInfo(arch)) {
+      : func(func), kind(kind), builder(func.getContext()), reifier(builder) {
     builder.setListener(&inserted);
   }
 
@@ -95,7 +94,6 @@ private:
   SmallVector<OpFoldResult> normalize(ArrayRef<OpFoldResult> values);
   FailureOr<Value> lookup(Operation *user, Value ptoTile);
   LogicalResult expect2D(Operation *op);
-  LogicalResult expectVectorArithmetic(Operation *op, Type elem);
   void computeColumnAlignment();
 
   // Vector leaves.
@@ -124,8 +122,6 @@ private:
   OpBuilder builder;
   InsertedOps inserted;
   ValidShapeReifier reifier;
-  Arch arch;
-  const PlatformInfo &platform;
 
   /// The pto_isa tile holding each lowered pto tile value.
   DenseMap<Value, Value> tiles;
@@ -248,15 +244,6 @@ LogicalResult LeafLowering::expect2D(Operation *op) {
              << " operand or result; pto-lower-to-isa lowers 2-D tiles and "
                 "tensors (reshape the GM tensor to 2-D)";
   }
-  return success();
-}
-
-LogicalResult LeafLowering::expectVectorArithmetic(Operation *op, Type elem) {
-  if (elem.isBF16() && !platform.vectorBF16Arithmetic)
-    return op->emitOpError()
-           << "computes on bf16 tiles, but " << platform.name
-           << " has no bf16 vector arithmetic; cast to f32 first (as SK-16 "
-              "does)";
   return success();
 }
 
@@ -398,8 +385,6 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   Location loc = op->getLoc();
   Value result = op->getResult(0);
   auto resultType = cast<pto::TileType>(result.getType());
-  if (failed(expectVectorArithmetic(op, resultType.getElementType())))
-    return failure();
   FailureOr<pisa::TileType> dstType = ubTypeFor(op, result);
   if (failed(dstType))
     return failure();
@@ -481,9 +466,6 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
 LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
   Location loc = op->getLoc();
   Value result = op->getResult(0);
-  if (failed(expectVectorArithmetic(
-          op, cast<pto::TileType>(result.getType()).getElementType())))
-    return failure();
   FailureOr<Value> src = lookup(op, input);
   FailureOr<pisa::TileType> type = ubTypeFor(op, result);
   if (failed(src) || failed(type))
@@ -527,8 +509,6 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
   Location loc = op->getLoc();
   Value result = op->getResult(0);
   Type elem = cast<pto::TileType>(result.getType()).getElementType();
-  if (failed(expectVectorArithmetic(op, elem)))
-    return failure();
   FailureOr<Value> src = lookup(op, input);
   if (failed(src))
     return failure();
