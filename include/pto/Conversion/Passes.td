@@ -7,7 +7,51 @@ include "mlir/Pass/PassBase.td"
 def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
   let summary = "Lowers tile-graph leaf functions to pto_isa instructions";
   let description = [{
-    TODO(lower-to-isa): describe.
+    Rewrites the body of every leaf function (`pto.leaf = #pto.core<cube>`
+    or `<vector>`, straight-line after `pto-outline`) into `pto_isa`
+    instructions over `pto_isa.alloc_tile`s (unplaced: `pto-isa-plan-memory`
+    sets `at`). Roots, the kernel, index arithmetic and the function
+    signature stay as they are; the replaced `pto` ops are erased.
+
+    Every destination tile gets the valid extents of the `pto` value it
+    holds (reified with `ValidShapeReifier`), so each instruction computes
+    over the region `pto-run` computes. A tile's capacity is the `pto` tile
+    shape rounded up to what `!pto_isa.tile` demands.
+
+    Vector leaves (ub tiles):
+    - `pto.view` of a GM tensor: `alloc_tile` + `tload` (identical windows
+      are loaded once); a `[R, 1]` view is held in an nd `[R, 32/sizeof]`
+      tile with one valid column;
+    - elementwise: with a scalar `t{add,sub,mul,div,max,min}s`; equal shapes
+      the plain instruction; a per-row `[R, 1]` right operand of sub/mul/div
+      is `trowexpand`ed to one 32-byte block per row and applied with
+      `trowexpand_{sub,mul,div}` (mode 2); other row broadcasts (add, max,
+      min, or the per-row operand on the left) `trowexpand` to the full
+      shape and use the plain instruction. Column broadcasts are rejected;
+    - `cast`: `tcvt` with the effective mode (NONE is RINT for f32 -> bf16);
+      exp/abs/sqrt/rsqrt/reciprocal/neg: the unary instructions; `sum`/`amax`
+      over dim 1 with keepdim: `trowsum`/`trowmax` into an nd
+      `[R, 32/sizeof]` tile with a scratch tile shaped like the source;
+      `full`: `texpands`;
+    - `assemble`: `tstore`; `atomic_add`: `tstore ... atomic_add`.
+
+    Cube leaves: each matmul operand view is loaded GM -> L1 (an nz tile; a
+    `a_trans`/`b_trans` operand with a transposing DN -> ZN load into a zn
+    tile, which holds the transpose) once per window and orientation, then
+    `textract`ed into l0a/l0b; `pto.matmul` becomes `tmatmul` into a new l0c
+    accumulator (f32, i32 for i8), each `pto.matmul_acc` a `tmatmul_acc`
+    into the same accumulator; stores of a result `tstore` from l0c (the
+    fixpipe converts to the GM element type).
+
+    A K chain's first step is a `tmatmul`: its k (valid columns of the left
+    operand) is 0 only when the whole contraction is empty, and then the
+    accumulator stays undefined while pto says zeros; the lowering relies on
+    k > 0 there (SK-16's loops guarantee it). Errors name the op and what is
+    supported: column broadcasts, reductions other than row reductions,
+    views of tiles, tile arguments, MIX leaves, control flow in a leaf, an
+    accumulator read after a later K step. (bf16 vector arithmetic on
+    DAV_2201 is already rejected by the pto verifier, and the pto_isa
+    verifiers back every instruction emitted.)
   }];
   let dependentDialects = ["::mlir::ptoisa::PTOISADialect",
                            "::mlir::arith::ArithDialect"];

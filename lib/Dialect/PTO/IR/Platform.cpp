@@ -59,6 +59,7 @@ static const PlatformInfo kDav2201 = {
         /*vectorBytesPerCycle=*/256,
         /*publishedPeakClockGHz=*/1.8,
     },
+    /*ubImplicitScratchBytes=*/8 * KiB,
 };
 
 static const PlatformInfo kDav3510 = {

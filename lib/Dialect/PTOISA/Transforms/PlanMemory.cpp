@@ -1,6 +1,23 @@
-//===- PlanMemory.cpp -------------------------------------------------------------===//
+//===- PlanMemory.cpp - TASSIGN offsets for pto_isa tiles -----------------===//
+//
+// Liveness-based placement of every pto_isa.alloc_tile of a function in its
+// on-chip buffer. Live range: the first to the last use of the tile, where a
+// use inside a region counts as a use by the region's op in the alloc's
+// block (a tile read inside a loop is live across the whole loop). Tiles are
+// placed in program order of their first use, first fit by offset, aligned
+// to the platform's buffer alignment; tiles whose live ranges are disjoint
+// share bytes. Rules and decisions: docs/ISA.md ("Memory planning").
+//
+//===----------------------------------------------------------------------===//
 
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <functional>
+#include <limits>
+#include <map>
 
 namespace mlir::ptoisa {
 #define GEN_PASS_DEF_PLANMEMORYPASS
@@ -11,8 +28,205 @@ using namespace mlir;
 using namespace mlir::ptoisa;
 
 namespace {
+
+struct Buffer {
+  AllocTileOp alloc;
+  int64_t bytes; // rounded up to the alignment
+  int64_t start, end; // live range in program points, inclusive
+  int64_t offset = -1;
+};
+
+static int64_t roundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+static constexpr MemorySpace kSpaces[] = {MemorySpace::ub, MemorySpace::l1,
+                                          MemorySpace::l0a, MemorySpace::l0b,
+                                          MemorySpace::l0c};
+
+struct FunctionPlanner {
+  FunctionPlanner(FunctionOpInterface func, bool reserveScratch, bool report)
+      : func(func), reserveScratch(reserveScratch), report(report),
+        arch(pto::getArchFor(func)), platform(pto::getPlatformInfo(arch)) {}
+
+  LogicalResult run();
+
+private:
+  void numberOps();
+  int64_t capacity(MemorySpace space) const;
+  LogicalResult place(MemorySpace space, std::vector<Buffer> &buffers,
+                      int64_t &end);
+  /// The largest total of simultaneously live bytes, and the tiles then live.
+  int64_t peak(MutableArrayRef<Buffer> buffers, SmallVectorImpl<Buffer *> *live);
+
+  FunctionOpInterface func;
+  bool reserveScratch, report;
+  pto::Arch arch;
+  const pto::PlatformInfo &platform;
+  /// Pre-order index of each op and the last index inside its regions.
+  DenseMap<Operation *, std::pair<int64_t, int64_t>> span;
+};
+
+} // namespace
+
+void FunctionPlanner::numberOps() {
+  int64_t counter = 0;
+  std::function<void(Operation *)> visit = [&](Operation *op) {
+    int64_t first = counter++;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Operation &inner : block)
+          visit(&inner);
+    span[op] = {first, counter - 1};
+  };
+  for (Region &region : func->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block)
+        visit(&op);
+}
+
+int64_t FunctionPlanner::capacity(MemorySpace space) const {
+  int64_t bytes = getSpaceCapacity(arch, space);
+  // The implicit scratch sits at the top of UB ([184 KiB, 192 KiB) on
+  // DAV_2201): tiles stay below it.
+  if (space == MemorySpace::ub && reserveScratch)
+    bytes -= platform.ubImplicitScratchBytes;
+  return bytes;
+}
+
+int64_t FunctionPlanner::peak(MutableArrayRef<Buffer> buffers,
+                              SmallVectorImpl<Buffer *> *live) {
+  int64_t best = 0, bestPoint = -1;
+  for (Buffer &at : buffers) {
+    int64_t total = 0;
+    for (Buffer &b : buffers)
+      if (b.start <= at.start && at.start <= b.end)
+        total += b.bytes;
+    if (total > best) {
+      best = total;
+      bestPoint = at.start;
+    }
+  }
+  if (live)
+    for (Buffer &b : buffers)
+      if (b.start <= bestPoint && bestPoint <= b.end)
+        live->push_back(&b);
+  return best;
+}
+
+LogicalResult FunctionPlanner::place(MemorySpace space,
+                                     std::vector<Buffer> &buffers,
+                                     int64_t &end) {
+  int64_t align = platform.bufferAlignBytes;
+  int64_t cap = capacity(space);
+  // Program order of first use; the larger tile first on a tie.
+  llvm::stable_sort(buffers, [](const Buffer &a, const Buffer &b) {
+    return a.start != b.start ? a.start < b.start : a.bytes > b.bytes;
+  });
+  end = 0;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    Buffer &buf = buffers[i];
+    // Byte ranges taken by placed tiles live at the same time.
+    SmallVector<std::pair<int64_t, int64_t>> taken;
+    for (size_t j = 0; j < i; ++j)
+      if (buffers[j].start <= buf.end && buf.start <= buffers[j].end)
+        taken.push_back({buffers[j].offset, buffers[j].offset + buffers[j].bytes});
+    llvm::sort(taken);
+    int64_t offset = 0;
+    for (auto [lo, hi] : taken) {
+      if (offset + buf.bytes <= lo)
+        break;
+      offset = std::max(offset, roundUp(hi, align));
+    }
+    buf.offset = offset;
+    end = std::max(end, offset + buf.bytes);
+  }
+  if (end <= cap)
+    return success();
+
+  SmallVector<Buffer *> live;
+  int64_t peakBytes = peak(buffers, &live);
+  auto name = func->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+  InFlightDiagnostic diag = mlir::emitError(func->getLoc());
+  diag << "leaf @" << (name ? name.getValue() : StringRef("?")) << " does not fit "
+       << stringifyMemorySpace(space) << " of " << platform.name << ": needs "
+       << end << " bytes, capacity " << cap << " bytes";
+  if (space == MemorySpace::ub && reserveScratch &&
+      platform.ubImplicitScratchBytes)
+    diag << " (" << getSpaceCapacity(arch, space) << " less the "
+         << platform.ubImplicitScratchBytes << "-byte implicit scratch)";
+  diag << "; " << live.size() << " tiles of " << peakBytes
+       << " bytes are live at the peak:";
+  for (Buffer *b : live)
+    diag << " " << b->alloc.getTileType() << " (" << b->bytes << " B)";
+  diag << "; fix: make the pieces of this leaf smaller (a smaller vec_tile or "
+          "cube_tile for its ops, so pto-expand-tiles cuts smaller tiles) or "
+          "split the task";
+  for (Buffer *b : live)
+    diag.attachNote(b->alloc.getLoc())
+        << "live at the peak: " << b->alloc.getTileType() << ", " << b->bytes
+        << " bytes";
+  return failure();
+}
+
+LogicalResult FunctionPlanner::run() {
+  std::map<MemorySpace, std::vector<Buffer>> bySpace;
+  SmallVector<AllocTileOp> allocs;
+  func->walk([&](AllocTileOp alloc) { allocs.push_back(alloc); });
+  if (allocs.empty())
+    return success();
+  numberOps();
+  int64_t align = platform.bufferAlignBytes;
+  for (AllocTileOp alloc : allocs) {
+    Block *block = alloc->getBlock();
+    int64_t start = std::numeric_limits<int64_t>::max(), end = -1;
+    for (Operation *user : alloc->getUsers()) {
+      Operation *anchor = block->findAncestorOpInBlock(*user);
+      if (!anchor)
+        anchor = user;
+      auto [first, last] = span.lookup(anchor);
+      start = std::min(start, first);
+      end = std::max(end, last);
+    }
+    if (end < 0) // never used: occupies its own point only
+      start = end = span.lookup(alloc).first;
+    bySpace[alloc.getTileType().getSpace()].push_back(
+        {alloc, roundUp(alloc.getTileType().getByteSize(), align), start, end});
+  }
+  std::string summary;
+  llvm::raw_string_ostream os(summary);
+  Builder b(func->getContext());
+  for (MemorySpace space : kSpaces) {
+    auto it = bySpace.find(space);
+    if (it == bySpace.end())
+      continue;
+    int64_t end = 0;
+    if (failed(place(space, it->second, end)))
+      return failure();
+    for (Buffer &buf : it->second)
+      buf.alloc.setOffsetAttr(b.getI64IntegerAttr(buf.offset));
+    os << (summary.empty() ? "" : ", ") << stringifyMemorySpace(space) << " "
+       << peak(it->second, nullptr) << " B peak live, " << end << " B used of "
+       << capacity(space);
+  }
+  if (report)
+    mlir::emitRemark(func->getLoc())
+        << "memory plan of @" << SymbolTable::getSymbolName(func).getValue()
+        << ": " << summary;
+  return success();
+}
+
+namespace {
 struct PlanMemoryPass : public ptoisa::impl::PlanMemoryPassBase<PlanMemoryPass> {
-  // TODO(PlanMemory): being written.
-  void runOnOperation() override {}
+  using PlanMemoryPassBase::PlanMemoryPassBase;
+  void runOnOperation() override {
+    bool failedAny = false;
+    getOperation()->walk<WalkOrder::PreOrder>([&](FunctionOpInterface func) {
+      FunctionPlanner planner(func, reserveUbScratch, report);
+      if (failed(planner.run()))
+        failedAny = true;
+      return WalkResult::skip();
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
 };
 } // namespace

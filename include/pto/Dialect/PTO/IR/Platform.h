@@ -66,6 +66,11 @@ struct PlatformInfo {
     double publishedPeakClockGHz; // clock of the published cube peak
   };
   PerfInfo perf;
+
+  /// UB bytes at the top of the buffer that some pto-isa instructions use as
+  /// implicit scratch when called without a tmp tile (A2/A3: 8 KiB at
+  /// 184 KiB, `TMP_UB_OFFSET`, ascend-target.md §3); 0 where none is known.
+  int64_t ubImplicitScratchBytes = 0;
 };
 
 const PlatformInfo &getPlatformInfo(Arch arch);

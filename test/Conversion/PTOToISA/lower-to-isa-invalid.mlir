@@ -1,0 +1,156 @@
+// RUN: pto-opt %s --pto-lower-to-isa -split-input-file -verify-diagnostics -allow-unregistered-dialect
+
+// expected-error @+1 {{is a MIX leaf; pto-lower-to-isa lowers pure cube and pure vector leaves}}
+func.func private @mix(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{has more than one block; pto-lower-to-isa lowers straight-line leaves}}
+func.func private @blocks(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  "test.br"() [^bb1] : () -> ()
+^bb1:
+  return
+}
+
+// -----
+
+// expected-error @+1 {{takes a tile argument ('!pto.tile<16x16xf32>')}}
+func.func private @tile_arg(%t: !pto.tile<16x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  pto.assemble %t, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @regions(%a: !pto.tensor<16x16xf32>, %b: i1) attributes {pto.leaf = #pto.core<vector>} {
+  // expected-error @+1 {{has regions; pto-lower-to-isa lowers straight-line leaves}}
+  scf.if %b {
+  }
+  return
+}
+
+// -----
+
+func.func private @rank3(%a: !pto.tensor<2x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{has a rank-3 operand or result; pto-lower-to-isa lowers 2-D tiles and tensors}}
+  %t = pto.view %a[%c0, %c0, %c0] : !pto.tensor<2x16x16xf32> -> !pto.tile<1x16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @cube_in_vector(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+  // expected-error @+1 {{is a cube op in a vector leaf; DAV_2201 leaves are pure cube or pure vector}}
+  %s = pto.matmul %x, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  pto.assemble %s, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @vector_in_cube(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<cube>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{is a vector op in a cube leaf}}
+  %e = pto.exp %x : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %e, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @view_of_tile(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<8x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %e = pto.exp %x : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{views a tile inside a leaf; pto-lower-to-isa lowers views of GM tensors}}
+  %y = pto.view %e[%c0, %c0] : !pto.tile<16x16xf32> -> !pto.tile<8x16xf32>
+  pto.assemble %y, %out [%c0, %c0] : !pto.tile<8x16xf32>, !pto.tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func private @column_broadcast(%a: !pto.tensor<16x16xf32>, %b: !pto.tensor<1x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %r = pto.view %b[%c0, %c0] : !pto.tensor<1x16xf32> -> !pto.tile<1x16xf32>
+  // expected-error @+1 {{broadcasts operand #1 of shape [1, 16] along the rows of a [16, 16] result; pto-isa has no column-broadcast form on this path. Supported: equal shapes, a scalar, or a per-row [R, 1] operand}}
+  %y = pto.sub %x, %r : !pto.tile<16x16xf32>, !pto.tile<1x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %y, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @column_reduction(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<1x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{reduces dim 0 with keepdim; pto-lower-to-isa supports row reductions (dim = 1, keepdim: TROWSUM/TROWMAX)}}
+  %s = pto.sum %x dim = 0 keepdim : !pto.tile<16x16xf32> -> !pto.tile<1x16xf32>
+  pto.assemble %s, %out [%c0, %c0] : !pto.tile<1x16xf32>, !pto.tensor<1x16xf32>
+  return
+}
+
+// -----
+
+func.func private @integer_tile(%a: !pto.tensor<16x16xi64>, %out: !pto.tensor<16x16xi64>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{cannot be lowered: element type 'i64' is not a pto-isa tile element type}}
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xi64> -> !pto.tile<16x16xi64>
+  pto.assemble %x, %out [%c0, %c0] : !pto.tile<16x16xi64>, !pto.tensor<16x16xi64>
+  return
+}
+
+// -----
+
+func.func private @store_view_in_cube(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<cube>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{uses a view directly; in a cube leaf views feed only matmul operands (GM -> L1 -> L0), and only matmul results (L0C) are stored}}
+  pto.assemble %x, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @operand_not_view(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<cube>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+  %s = pto.matmul %x, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xbf16>
+  // expected-error @+1 {{has a left operand that is not a view of a GM tensor; a cube leaf loads its operands GM -> L1 -> L0}}
+  %t = pto.matmul %s, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  pto.assemble %t, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @acc_read_later(%a: !pto.tensor<16x32xbf16>, %out: !pto.tensor<16x16xf32>, %out2: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<cube>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x32xbf16> -> !pto.tile<16x16xbf16>
+  %y = pto.view %a[%c0, %c16] : !pto.tensor<16x32xbf16> -> !pto.tile<16x16xbf16>
+  %s = pto.matmul %x, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{accumulates into a partial result that is read again after this K step}}
+  %t = pto.matmul_acc %s, %y, %y {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  pto.assemble %t, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  pto.assemble %s, %out2 [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @no_lowering(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{has no pto_isa lowering (pto-lower-to-isa lowers views, elementwise, unary, cast, row reductions, full, matmul chains, assemble and atomic_add)}}
+  %d = pto.valid_dim %x, 0 : !pto.tile<16x16xf32>
+  return
+}

@@ -1,0 +1,324 @@
+// RUN: pto-opt %s --pto-lower-to-isa -split-input-file | FileCheck %s
+
+// A vector leaf: GM view -> ub tile + tload, tile-scalar, unary, store.
+// Capacities round the column count up to whole 32-byte blocks; the valid
+// extents are those of the pto values.
+// CHECK-LABEL: func.func private @vector_leaf(
+// CHECK-SAME:    %[[WS:[^:]*]]: !pto.tensor<96x112xf32>, %[[OUT:[^:]*]]: !pto.tensor<?x100xf32>, %[[R:[^:]*]]: index, %[[V:[^:]*]]: index)
+// CHECK-SAME:    attributes {pto.family = "V1", pto.leaf = #pto.core<vector>}
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C100:.*]] = arith.constant 100 : index
+// CHECK:         %[[VR:[^,]*]] = arith.minsi %[[V]], {{.*}} : index
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[VR]], %[[C100]]] : !pto_isa.tile<ub, 32x104xf32>
+// CHECK-NEXT:    pto_isa.tload %[[WS]][%[[R]], %[[C0]]] into %[[X]] : !pto.tensor<96x112xf32>, !pto_isa.tile<ub, 32x104xf32>
+// CHECK:         %[[Y:.*]] = pto_isa.alloc_tile valid [%[[VR]], %[[C100]]] : !pto_isa.tile<ub, 32x104xf32>
+// CHECK-NEXT:    pto_isa.tmuls %[[X]], %{{.*}} into %[[Y]] : !pto_isa.tile<ub, 32x104xf32>, f32, !pto_isa.tile<ub, 32x104xf32>
+// CHECK-NEXT:    %[[E:.*]] = pto_isa.alloc_tile valid [%[[VR]], %[[C100]]] : !pto_isa.tile<ub, 32x104xf32>
+// CHECK-NEXT:    pto_isa.texp %[[Y]] into %[[E]]
+// CHECK:         pto_isa.tstore %[[E]] into %[[OUT]][%[[R]], %[[C0]]] : !pto_isa.tile<ub, 32x104xf32>, !pto.tensor<?x100xf32>
+// CHECK-NOT:     pto.view
+// CHECK-NOT:     pto.mul
+// CHECK:         return
+func.func private @vector_leaf(%ws: !pto.tensor<96x112xf32>, %out: !pto.tensor<?x100xf32>,
+                               %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %scale = arith.constant 1.250000e-01 : f32
+  %x = pto.view %ws[%r, %c0] valid [%v, 100] : !pto.tensor<96x112xf32> -> !pto.tile<32x100xf32>
+  %y = pto.mul %x, %scale : !pto.tile<32x100xf32>, f32 -> !pto.tile<32x100xf32>
+  %e = pto.exp %y : !pto.tile<32x100xf32> -> !pto.tile<32x100xf32>
+  pto.assemble %e, %out [%r, %c0] : !pto.tile<32x100xf32>, !pto.tensor<?x100xf32>
+  return
+}
+
+// -----
+
+// Row broadcasts. A per-row [R, 1] operand (a strided GM column, m) is held
+// in an nd [R, 8] tile with one valid column, expanded once to one 32-byte
+// block per row and used by trowexpand_sub/div (mode 2). add/max and a
+// per-row operand on the left expand to the full shape and use the plain
+// instruction with the operands in their order.
+// CHECK-LABEL: func.func private @row_broadcast(
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         %[[S:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x112xf32>
+// CHECK:         %[[M:.*]] = pto_isa.alloc_tile valid [%[[MR:[0-9a-z_]+]], %{{[0-9a-z_]+}}] : !pto_isa.tile<ub, 32x8xf32>
+// CHECK-NEXT:    pto_isa.tload %{{.*}} into %[[M]] : !pto.tensor<?x2xf32>, !pto_isa.tile<ub, 32x8xf32>
+// CHECK:         %[[MB:.*]] = pto_isa.alloc_tile valid [%[[MR]], %[[C8]]] : !pto_isa.tile<ub, 32x8xf32>
+// CHECK-NEXT:    pto_isa.trowexpand %[[M]] into %[[MB]] : !pto_isa.tile<ub, 32x8xf32>, !pto_isa.tile<ub, 32x8xf32>
+// CHECK-NEXT:    %[[X:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x112xf32>
+// CHECK-NEXT:    pto_isa.trowexpand_sub %[[S]], %[[MB]] into %[[X]]
+// CHECK-NEXT:    %[[P:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x112xf32>
+// CHECK-NEXT:    pto_isa.trowexpand_div %[[X]], %[[MB]] into %[[P]]
+// CHECK-NEXT:    %[[F:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x112xf32>
+// CHECK-NEXT:    pto_isa.trowexpand %[[M]] into %[[F]] : !pto_isa.tile<ub, 32x8xf32>, !pto_isa.tile<ub, 32x112xf32>
+// CHECK-NEXT:    %[[A:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x112xf32>
+// CHECK-NEXT:    pto_isa.tadd %[[P]], %[[F]] into %[[A]]
+// CHECK-NEXT:    %[[G:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x112xf32>
+// CHECK-NEXT:    pto_isa.trowexpand %[[M]] into %[[G]]
+// CHECK-NEXT:    %[[B:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x112xf32>
+// CHECK-NEXT:    pto_isa.tsub %[[G]], %[[A]] into %[[B]]
+// CHECK:         pto_isa.tstore %[[B]]
+func.func private @row_broadcast(%ws: !pto.tensor<96x112xf32>, %m: !pto.tensor<?x2xf32>,
+                                 %out: !pto.tensor<96x112xf32>, %r: index, %v: index, %h: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %s = pto.view %ws[%r, %c0] valid [%v, 112] : !pto.tensor<96x112xf32> -> !pto.tile<32x112xf32>
+  %mi = pto.view %m[%r, %h] valid [%v, 1] : !pto.tensor<?x2xf32> -> !pto.tile<32x1xf32>
+  %x = pto.sub %s, %mi : !pto.tile<32x112xf32>, !pto.tile<32x1xf32> -> !pto.tile<32x112xf32>
+  %p = pto.div %x, %mi {precision = #pto.precision<INTRINSIC>} : !pto.tile<32x112xf32>, !pto.tile<32x1xf32> -> !pto.tile<32x112xf32>
+  %a = pto.add %p, %mi : !pto.tile<32x112xf32>, !pto.tile<32x1xf32> -> !pto.tile<32x112xf32>
+  %b = pto.sub %mi, %a : !pto.tile<32x1xf32>, !pto.tile<32x112xf32> -> !pto.tile<32x112xf32>
+  pto.assemble %b, %out [%r, %c0] : !pto.tile<32x112xf32>, !pto.tensor<96x112xf32>
+  return
+}
+
+// -----
+
+// Row reductions: trowsum/trowmax into an nd [R, 8] tile with one valid
+// column, with a scratch tile shaped like the source; the partial results of
+// two column pieces combine with tadd over [R, 1] valid regions.
+// CHECK-LABEL: func.func private @reduction(
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[XR:[^,]*]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile valid [%[[XR]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    %[[S:.*]] = pto_isa.alloc_tile valid [%[[XR]], %[[C1]]] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    pto_isa.trowsum %[[X]], %[[T]] into %[[S]] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowsum
+// CHECK:         pto_isa.tadd %[[S]], %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowmax %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.tstore %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x8xf32>, !pto.tensor<16x1xf32>
+func.func private @reduction(%ws: !pto.tensor<16x128xf32>, %out: !pto.tensor<16x1xf32>,
+                             %out2: !pto.tensor<16x1xf32>, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x0 = pto.view %ws[%c0, %c0] valid [%v, 64] : !pto.tensor<16x128xf32> -> !pto.tile<16x64xf32>
+  %x1 = pto.view %ws[%c0, %c64] valid [%v, 64] : !pto.tensor<16x128xf32> -> !pto.tile<16x64xf32>
+  %s0 = pto.sum %x0 dim = 1 keepdim : !pto.tile<16x64xf32> -> !pto.tile<16x1xf32>
+  %s1 = pto.sum %x1 dim = 1 keepdim : !pto.tile<16x64xf32> -> !pto.tile<16x1xf32>
+  %s = pto.add %s0, %s1 : !pto.tile<16x1xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x1xf32>
+  %mx = pto.amax %x0 dim = 1 keepdim : !pto.tile<16x64xf32> -> !pto.tile<16x1xf32>
+  pto.assemble %s, %out [%c0, %c0] : !pto.tile<16x1xf32>, !pto.tensor<16x1xf32>
+  pto.assemble %mx, %out2 [%c0, %c0] : !pto.tile<16x1xf32>, !pto.tensor<16x1xf32>
+  return
+}
+
+// -----
+
+// Casts: tcvt with the effective rounding mode (NONE is RINT for f32 -> bf16;
+// the exact bf16 -> f32 widening keeps NONE).
+// Both sides of a cast get one capacity: 24 f32 columns round up to the
+// 16-element bf16 block, 32.
+// CHECK-LABEL: func.func private @cast(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xbf16>
+// CHECK:         %[[F:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.tcvt %[[X]] into %[[F]] mode <NONE> : !pto_isa.tile<ub, 16x32xbf16>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK:         %[[B:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xbf16>
+// CHECK-NEXT:    pto_isa.tcvt %{{.*}} into %[[B]] mode <RINT> : !pto_isa.tile<ub, 16x32xf32>, !pto_isa.tile<ub, 16x32xbf16>
+// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <TRUNC> :
+// CHECK:         pto_isa.tstore %[[B]] into %{{.*}} : !pto_isa.tile<ub, 16x32xbf16>, !pto.tensor<16x24xbf16>
+func.func private @cast(%in: !pto.tensor<16x24xbf16>, %out: !pto.tensor<16x24xbf16>,
+                        %out2: !pto.tensor<16x24xbf16>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %in[%c0, %c0] : !pto.tensor<16x24xbf16> -> !pto.tile<16x24xbf16>
+  %f = pto.cast %x : !pto.tile<16x24xbf16> -> !pto.tile<16x24xf32>
+  %g = pto.mul %f, %f : !pto.tile<16x24xf32>, !pto.tile<16x24xf32> -> !pto.tile<16x24xf32>
+  %b = pto.cast %g : !pto.tile<16x24xf32> -> !pto.tile<16x24xbf16>
+  %t = pto.cast %g {mode = #pto.round_mode<TRUNC>} : !pto.tile<16x24xf32> -> !pto.tile<16x24xbf16>
+  pto.assemble %b, %out [%c0, %c0] : !pto.tile<16x24xbf16>, !pto.tensor<16x24xbf16>
+  pto.assemble %t, %out2 [%c0, %c0] : !pto.tile<16x24xbf16>, !pto.tensor<16x24xbf16>
+  return
+}
+
+// -----
+
+// full: texpands of the constant over the whole tile.
+// CHECK-LABEL: func.func private @full(
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile valid [%[[C16]], %[[C16]]] : !pto_isa.tile<ub, 16x16xf32>
+// CHECK-NEXT:    pto_isa.texpands %[[CST]] into %[[T]] : f32, !pto_isa.tile<ub, 16x16xf32>
+func.func private @full(%out: !pto.tensor<16x16xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.full 2.500000e-01 : !pto.tile<16x16xf32>
+  pto.assemble %t, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  return
+}
+
+// -----
+
+// A cube leaf: operands GM -> L1 (nz) -> L0A/L0B, tmatmul into an l0c
+// accumulator, tstore from l0c (the fixpipe writes f32 here). Capacities are
+// whole 16 x 16 fractals; valid extents those of the views / the product.
+// CHECK-LABEL: func.func private @cube_leaf(
+// CHECK-SAME:    %[[Q:[^:]*]]: !pto.tensor<?x128xbf16>, %[[K:[^:]*]]: !pto.tensor<128x40xbf16>, %[[WS:[^:]*]]: !pto.tensor<96x112xf32>, %[[R:[^:]*]]: index, %[[V:[^:]*]]: index)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         %[[A1:.*]] = pto_isa.alloc_tile valid [%[[VR:[^,]*]], %[[C64]]] : !pto_isa.tile<l1, 48x64xbf16>
+// CHECK-NEXT:    pto_isa.tload %[[Q]][%[[R]], %[[C0]]] into %[[A1]] : !pto.tensor<?x128xbf16>, !pto_isa.tile<l1, 48x64xbf16>
+// CHECK-NEXT:    %[[A0:.*]] = pto_isa.alloc_tile valid [%[[VR]], %[[C64]]] : !pto_isa.tile<l0a, 48x64xbf16>
+// CHECK-NEXT:    pto_isa.textract %[[A1]] into %[[A0]] : !pto_isa.tile<l1, 48x64xbf16>, !pto_isa.tile<l0a, 48x64xbf16>
+// CHECK-NEXT:    %[[B1:.*]] = pto_isa.alloc_tile valid [%[[C64]], %[[C40]]] : !pto_isa.tile<l1, 64x48xbf16>
+// CHECK-NEXT:    pto_isa.tload %[[K]][%[[C0]], %[[C0]]] into %[[B1]] : !pto.tensor<128x40xbf16>, !pto_isa.tile<l1, 64x48xbf16>
+// CHECK-NEXT:    %[[B0:.*]] = pto_isa.alloc_tile valid [%[[C64]], %[[C40]]] : !pto_isa.tile<l0b, 64x48xbf16>
+// CHECK-NEXT:    pto_isa.textract %[[B1]] into %[[B0]]
+// CHECK-NEXT:    %[[ACC:.*]] = pto_isa.alloc_tile valid [%[[VR]], %[[C40]]] : !pto_isa.tile<l0c, 48x48xf32>
+// CHECK-NEXT:    pto_isa.tmatmul %[[A0]], %[[B0]] into %[[ACC]] : !pto_isa.tile<l0a, 48x64xbf16>, !pto_isa.tile<l0b, 64x48xbf16>, !pto_isa.tile<l0c, 48x48xf32>
+// CHECK-NEXT:    pto_isa.tstore %[[ACC]] into %[[WS]][%[[R]], %[[C0]]] : !pto_isa.tile<l0c, 48x48xf32>, !pto.tensor<96x112xf32>
+// CHECK-NOT:     pto.
+// CHECK:         return
+func.func private @cube_leaf(%q: !pto.tensor<?x128xbf16>, %k: !pto.tensor<128x40xbf16>,
+                             %ws: !pto.tensor<96x112xf32>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<cube>, pto.family = "C1"} {
+  %c0 = arith.constant 0 : index
+  %a = pto.view %q[%r, %c0] valid [%v, 64] : !pto.tensor<?x128xbf16> -> !pto.tile<48x64xbf16>
+  %b = pto.view %k[%c0, %c0] : !pto.tensor<128x40xbf16> -> !pto.tile<64x40xbf16>
+  %s = pto.matmul %a, %b {cube_tile = #pto.cube_tile<m = [48, 48], k = [64, 64], n = [48, 48]>} : !pto.tile<48x64xbf16>, !pto.tile<64x40xbf16> -> !pto.tile<48x40xf32>
+  pto.assemble %s, %ws [%r, %c0] : !pto.tile<48x40xf32>, !pto.tensor<96x112xf32>
+  return
+}
+
+// -----
+
+// Transposed operands: S = Q K^T (b_trans) loads the stored [s2, D] block
+// of K with a transposing DN -> ZN load into a zn L1 tile holding K^T
+// ([D, s2], valid extents swapped); dV = P^T dO (a_trans) does the same for
+// the left operand.
+// CHECK-LABEL: func.func private @transposed(
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         %[[KT:.*]] = pto_isa.alloc_tile valid [%[[C64]], %[[KV:[0-9a-z_]+]]] : !pto_isa.tile<l1, 64x32xbf16, zn>
+// CHECK-NEXT:    pto_isa.tload %{{.*}} into %[[KT]] transpose : !pto.tensor<?x64xbf16>, !pto_isa.tile<l1, 64x32xbf16, zn>
+// CHECK-NEXT:    %[[KB:.*]] = pto_isa.alloc_tile valid [%[[C64]], %[[KV]]] : !pto_isa.tile<l0b, 64x32xbf16>
+// CHECK-NEXT:    pto_isa.textract %[[KT]] into %[[KB]] : !pto_isa.tile<l1, 64x32xbf16, zn>, !pto_isa.tile<l0b, 64x32xbf16>
+// CHECK:         pto_isa.tmatmul
+// CHECK:         %[[PT:.*]] = pto_isa.alloc_tile valid [%[[PC:[^,]*]], %[[PR:[0-9a-z_]+]]] : !pto_isa.tile<l1, 32x16xbf16, zn>
+// CHECK-NEXT:    pto_isa.tload %{{.*}} into %[[PT]] transpose : !pto.tensor<16x32xbf16>, !pto_isa.tile<l1, 32x16xbf16, zn>
+// CHECK-NEXT:    %[[PA:.*]] = pto_isa.alloc_tile valid [%[[PC]], %[[PR]]] : !pto_isa.tile<l0a, 32x16xbf16>
+// CHECK-NEXT:    pto_isa.textract %[[PT]] into %[[PA]] : !pto_isa.tile<l1, 32x16xbf16, zn>, !pto_isa.tile<l0a, 32x16xbf16>
+// CHECK:         pto_isa.tmatmul %[[PA]], %{{.*}} into %{{.*}} : !pto_isa.tile<l0a, 32x16xbf16>, !pto_isa.tile<l0b, 16x64xbf16>, !pto_isa.tile<l0c, 32x64xf32>
+func.func private @transposed(%q: !pto.tensor<?x64xbf16>, %k: !pto.tensor<?x64xbf16>,
+                              %p: !pto.tensor<16x32xbf16>, %ws: !pto.tensor<16x32xf32>,
+                              %dv: !pto.tensor<32x64xf32>, %r: index, %v: index, %w: index)
+    attributes {pto.leaf = #pto.core<cube>, pto.family = "C1"} {
+  %c0 = arith.constant 0 : index
+  %qi = pto.view %q[%r, %c0] valid [%v, 64] : !pto.tensor<?x64xbf16> -> !pto.tile<16x64xbf16>
+  %kj = pto.view %k[%r, %c0] valid [%w, 64] : !pto.tensor<?x64xbf16> -> !pto.tile<32x64xbf16>
+  %s = pto.matmul %qi, %kj {b_trans, cube_tile = #pto.cube_tile<m = [16, 16], k = [64, 64], n = [32, 32]>} : !pto.tile<16x64xbf16>, !pto.tile<32x64xbf16> -> !pto.tile<16x32xf32>
+  pto.assemble %s, %ws [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<16x32xf32>
+  %pi = pto.view %p[%c0, %c0] valid [%v, %w] : !pto.tensor<16x32xbf16> -> !pto.tile<16x32xbf16>
+  %dvt = pto.matmul %pi, %qi {a_trans, cube_tile = #pto.cube_tile<m = [32, 32], k = [16, 16], n = [64, 64]>} : !pto.tile<16x32xbf16>, !pto.tile<16x64xbf16> -> !pto.tile<32x64xf32>
+  pto.assemble %dvt, %dv [%c0, %c0] : !pto.tile<32x64xf32>, !pto.tensor<32x64xf32>
+  return
+}
+
+// -----
+
+// A K chain: tmatmul then tmatmul_acc into the same accumulator; the left
+// operand window read by two steps (after L1 reuse) is loaded and extracted
+// once.
+// CHECK-LABEL: func.func private @k_chain(
+// CHECK:         %[[A1:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l1, 32x32xf32>
+// CHECK-NEXT:    pto_isa.tload %{{.*}} into %[[A1]] : !pto.tensor<32x64xf32>
+// CHECK-NEXT:    %[[A0:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:    pto_isa.textract %[[A1]] into %[[A0]]
+// CHECK:         %[[ACC:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l0c, 32x32xf32>
+// CHECK-NEXT:    pto_isa.tmatmul %[[A0]], %{{.*}} into %[[ACC]]
+// CHECK:         pto_isa.tmatmul_acc %{{.*}}, %{{.*}} into %[[ACC]]
+// CHECK-NEXT:    pto_isa.tmatmul_acc %[[A0]], %{{.*}} into %[[ACC]]
+// CHECK-NEXT:    pto_isa.tstore %[[ACC]] into
+func.func private @k_chain(%a: !pto.tensor<32x64xf32>, %b: !pto.tensor<64x32xf32>,
+                           %ws: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<cube>, pto.family = "C1"} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<32x64xf32> -> !pto.tile<32x32xf32>
+  %b0 = pto.view %b[%c0, %c0] : !pto.tensor<64x32xf32> -> !pto.tile<32x32xf32>
+  %s0 = pto.matmul %a0, %b0 {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>} : !pto.tile<32x32xf32>, !pto.tile<32x32xf32> -> !pto.tile<32x32xf32>
+  %a1 = pto.view %a[%c0, %c32] : !pto.tensor<32x64xf32> -> !pto.tile<32x32xf32>
+  %b1 = pto.view %b[%c32, %c0] : !pto.tensor<64x32xf32> -> !pto.tile<32x32xf32>
+  %s1 = pto.matmul_acc %s0, %a1, %b1 {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>} : !pto.tile<32x32xf32>, !pto.tile<32x32xf32>, !pto.tile<32x32xf32> -> !pto.tile<32x32xf32>
+  %a0r = pto.view %a[%c0, %c0] : !pto.tensor<32x64xf32> -> !pto.tile<32x32xf32>
+  %s2 = pto.matmul_acc %s1, %a0r, %b1 {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>} : !pto.tile<32x32xf32>, !pto.tile<32x32xf32>, !pto.tile<32x32xf32> -> !pto.tile<32x32xf32>
+  pto.assemble %s2, %ws [%c0, %c0] : !pto.tile<32x32xf32>, !pto.tensor<32x32xf32>
+  return
+}
+
+// -----
+
+// Atomic stores: tstore ... atomic_add from ub and from l0c; a plain
+// assemble stays a plain tstore.
+// CHECK-LABEL: func.func private @atomic_vector(
+// CHECK:         pto_isa.tstore %{{.*}} into %{{.*}} atomic_add : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<?x64xf32>
+// CHECK-NEXT:    pto_isa.tstore %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<16x64xf32>
+func.func private @atomic_vector(%ws: !pto.tensor<16x64xf32>, %dq: !pto.tensor<?x64xf32>,
+                                 %out: !pto.tensor<16x64xf32>, %r: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V2"} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %ws[%c0, %c0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.atomic_add %x, %dq [%r, %c0] : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
+  pto.assemble %x, %out [%c0, %c0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  return
+}
+// CHECK-LABEL: func.func private @atomic_cube(
+// CHECK:         pto_isa.tmatmul
+// CHECK-NEXT:    pto_isa.tstore %{{.*}} into %{{.*}} atomic_add : !pto_isa.tile<l0c, 16x16xf32>, !pto.tensor<?x16xf32>
+func.func private @atomic_cube(%a: !pto.tensor<16x16xbf16>, %dq: !pto.tensor<?x16xf32>, %r: index)
+    attributes {pto.leaf = #pto.core<cube>, pto.family = "C2"} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+  %s = pto.matmul %x, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  pto.atomic_add %s, %dq [%r, %c0] : !pto.tile<16x16xf32>, !pto.tensor<?x16xf32>
+  return
+}
+
+// -----
+
+// An SK-16-like V1 leaf: P = exp(S * scale - m) / l, dS = P * (dP - Dvec),
+// both rounded to bf16. m and l are strided GM columns; Dvec is a workspace
+// column. Each per-row operand is expanded to a mode-2 block once.
+// CHECK-LABEL: func.func private @sk16_like_v1(
+// CHECK:         pto_isa.tload {{.*}} : !pto.tensor<96x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+// CHECK:         pto_isa.tload {{.*}} : !pto.tensor<?x2xf32>, !pto_isa.tile<ub, 32x8xf32>
+// CHECK:         pto_isa.tmuls
+// CHECK:         pto_isa.trowexpand %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x8xf32>, !pto_isa.tile<ub, 32x8xf32>
+// CHECK:         pto_isa.trowexpand_sub
+// CHECK:         pto_isa.texp
+// CHECK:         pto_isa.trowexpand %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x8xf32>, !pto_isa.tile<ub, 32x8xf32>
+// CHECK:         pto_isa.trowexpand_div
+// CHECK:         pto_isa.trowexpand %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x8xf32>, !pto_isa.tile<ub, 32x8xf32>
+// CHECK:         pto_isa.trowexpand_sub
+// CHECK:         pto_isa.tmul
+// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <RINT> : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x112xbf16>
+// CHECK:         pto_isa.tstore %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x112xbf16>, !pto.tensor<96x112xbf16>
+// CHECK:         pto_isa.tcvt
+// CHECK:         pto_isa.tstore
+// CHECK-NOT:     pto.{{[a-z_]+}} %
+// CHECK:         return
+func.func private @sk16_like_v1(%ws_s: !pto.tensor<96x112xf32>, %ws_dp: !pto.tensor<96x112xf32>,
+                                %m: !pto.tensor<?x2xf32>, %l: !pto.tensor<?x2xf32>,
+                                %ws_d: !pto.tensor<96x1xf32>,
+                                %ws_p: !pto.tensor<96x112xbf16>, %ws_ds: !pto.tensor<96x112xbf16>,
+                                %s1: index, %a_s1: index, %a_s2: index, %n: index, %o0: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %scale = arith.constant 1.250000e-01 : f32
+  %s = pto.view %ws_s[%o0, %c0] valid [%a_s1, %a_s2] : !pto.tensor<96x112xf32> -> !pto.tile<32x112xf32>
+  %mi = pto.view %m[%s1, %n] valid [%a_s1, 1] : !pto.tensor<?x2xf32> -> !pto.tile<32x1xf32>
+  %ss = pto.mul %s, %scale : !pto.tile<32x112xf32>, f32 -> !pto.tile<32x112xf32>
+  %x = pto.sub %ss, %mi : !pto.tile<32x112xf32>, !pto.tile<32x1xf32> -> !pto.tile<32x112xf32>
+  %e = pto.exp %x {precision = #pto.precision<INTRINSIC>} : !pto.tile<32x112xf32> -> !pto.tile<32x112xf32>
+  %li = pto.view %l[%s1, %n] valid [%a_s1, 1] : !pto.tensor<?x2xf32> -> !pto.tile<32x1xf32>
+  %p = pto.div %e, %li {precision = #pto.precision<INTRINSIC>} : !pto.tile<32x112xf32>, !pto.tile<32x1xf32> -> !pto.tile<32x112xf32>
+  %dp = pto.view %ws_dp[%o0, %c0] valid [%a_s1, %a_s2] : !pto.tensor<96x112xf32> -> !pto.tile<32x112xf32>
+  %d = pto.view %ws_d[%o0, %c0] valid [%a_s1, 1] : !pto.tensor<96x1xf32> -> !pto.tile<32x1xf32>
+  %y = pto.sub %dp, %d : !pto.tile<32x112xf32>, !pto.tile<32x1xf32> -> !pto.tile<32x112xf32>
+  %ds = pto.mul %p, %y : !pto.tile<32x112xf32>, !pto.tile<32x112xf32> -> !pto.tile<32x112xf32>
+  %ds_b = pto.cast %ds {mode = #pto.round_mode<RINT>} : !pto.tile<32x112xf32> -> !pto.tile<32x112xbf16>
+  pto.assemble %ds_b, %ws_ds [%o0, %c0] : !pto.tile<32x112xbf16>, !pto.tensor<96x112xbf16>
+  %p_b = pto.cast %p {mode = #pto.round_mode<RINT>} : !pto.tile<32x112xf32> -> !pto.tile<32x112xbf16>
+  pto.assemble %p_b, %ws_p [%o0, %c0] : !pto.tile<32x112xbf16>, !pto.tensor<96x112xbf16>
+  return
+}

@@ -1,0 +1,130 @@
+// RUN: pto-opt %s --pto-isa-plan-memory -split-input-file | FileCheck %s
+// RUN: pto-opt %s --pto-isa-plan-memory=report -split-input-file -verify-diagnostics -o /dev/null
+
+// Buffer reuse: %a is dead once %c is first written, so %c takes its bytes;
+// %b overlaps both and gets its own. Live ranges run from the first to the
+// last use, not from the alloc.
+// CHECK-LABEL: func.func @reuse
+// CHECK:         pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 0 : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 4096 : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 0 : !pto_isa.tile<ub, 16x64xf32>
+// expected-remark @+1 {{memory plan of @reuse: ub 8192 B peak live, 8192 B used of 188416}}
+func.func @reuse(%in: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %a = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  %b = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  %c = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c0, %c0] into %a : !pto.tensor<16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %a into %b : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %b into %c : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %c into %out[%c0, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<16x64xf32>
+  return
+}
+
+// -----
+
+// Alignment: tiles sit at multiples of the platform's 32-byte buffer
+// alignment, packed first fit (small [R, 8] f32 tiles of 64 and 32 bytes).
+// CHECK-LABEL: func.func @alignment
+// CHECK:         pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<ub, 2x8xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 64 : !pto_isa.tile<ub, 1x8xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 96 : !pto_isa.tile<ub, 2x8xf32>
+// expected-remark @+1 {{memory plan of @alignment: ub 160 B peak live, 160 B used of 188416}}
+func.func @alignment(%in: !pto.tensor<16x8xf32>, %out: !pto.tensor<16x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = pto_isa.alloc_tile valid [%c2, %c1] : !pto_isa.tile<ub, 2x8xf32>
+  %b = pto_isa.alloc_tile valid [%c1, %c1] : !pto_isa.tile<ub, 1x8xf32>
+  %c = pto_isa.alloc_tile valid [%c2, %c1] : !pto_isa.tile<ub, 2x8xf32>
+  pto_isa.tload %in[%c0, %c0] into %a : !pto.tensor<16x8xf32>, !pto_isa.tile<ub, 2x8xf32>
+  pto_isa.tload %in[%c0, %c0] into %b : !pto.tensor<16x8xf32>, !pto_isa.tile<ub, 1x8xf32>
+  pto_isa.tload %in[%c0, %c0] into %c : !pto.tensor<16x8xf32>, !pto_isa.tile<ub, 2x8xf32>
+  pto_isa.tstore %a into %out[%c0, %c0] : !pto_isa.tile<ub, 2x8xf32>, !pto.tensor<16x8xf32>
+  pto_isa.tstore %b into %out[%c0, %c0] : !pto_isa.tile<ub, 1x8xf32>, !pto.tensor<16x8xf32>
+  pto_isa.tstore %c into %out[%c0, %c0] : !pto_isa.tile<ub, 2x8xf32>, !pto.tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// Each space is planned on its own: a cube leaf's l0a, l0b and l0c tiles
+// all start at 0, and the two L1 images (one dead before the other is
+// loaded) share offset 0.
+// CHECK-LABEL: func.func @spaces
+// CHECK-COUNT-5: at 0 :
+// expected-remark @+1 {{memory plan of @spaces: l1 2048 B peak live, 2048 B used of 524288, l0a 2048 B peak live, 2048 B used of 65536, l0b 2048 B peak live, 2048 B used of 65536, l0c 1024 B peak live, 1024 B used of 131072}}
+func.func @spaces(%a: !pto.tensor<16x64xbf16>, %ws: !pto.tensor<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %l1 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<l1, 16x64xbf16>
+  %l1t = pto_isa.alloc_tile valid [%c64, %c16] : !pto_isa.tile<l1, 64x16xbf16, zn>
+  %l0a = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<l0a, 16x64xbf16>
+  %l0b = pto_isa.alloc_tile valid [%c64, %c16] : !pto_isa.tile<l0b, 64x16xbf16>
+  %acc = pto_isa.alloc_tile valid [%c16, %c16] : !pto_isa.tile<l0c, 16x16xf32>
+  pto_isa.tload %a[%c0, %c0] into %l1 : !pto.tensor<16x64xbf16>, !pto_isa.tile<l1, 16x64xbf16>
+  pto_isa.textract %l1 into %l0a : !pto_isa.tile<l1, 16x64xbf16>, !pto_isa.tile<l0a, 16x64xbf16>
+  pto_isa.tload %a[%c0, %c0] into %l1t transpose : !pto.tensor<16x64xbf16>, !pto_isa.tile<l1, 64x16xbf16, zn>
+  pto_isa.textract %l1t into %l0b : !pto_isa.tile<l1, 64x16xbf16, zn>, !pto_isa.tile<l0b, 64x16xbf16>
+  pto_isa.tmatmul %l0a, %l0b into %acc : !pto_isa.tile<l0a, 16x64xbf16>, !pto_isa.tile<l0b, 64x16xbf16>, !pto_isa.tile<l0c, 16x16xf32>
+  pto_isa.tstore %acc into %ws[%c0, %c0] : !pto_isa.tile<l0c, 16x16xf32>, !pto.tensor<16x16xf32>
+  return
+}
+
+// -----
+
+// Capacities come from the function's architecture: on DAV_3510 two live
+// 128 KiB accumulators fit its 256 KiB L0C, and a 200 KiB ub tile fits its
+// 248 KiB UB (no implicit scratch is reserved there). Both overflow DAV_2201
+// (plan-memory-invalid.mlir).
+// CHECK-LABEL: func.func @dav3510
+// CHECK:         pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<l0c, 128x256xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 131072 : !pto_isa.tile<l0c, 128x256xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<ub, 50x1024xf32>
+// expected-remark @+1 {{memory plan of @dav3510: ub 204800 B peak live, 204800 B used of 253952, l0c 262144 B peak live, 262144 B used of 262144}}
+func.func @dav3510(%ws: !pto.tensor<256x256xf32>, %x: !pto.tensor<50x1024xf32>) attributes {pto.arch = #pto.arch<DAV_3510>} {
+  %c0 = arith.constant 0 : index
+  %c50 = arith.constant 50 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %c1024 = arith.constant 1024 : index
+  %acc0 = pto_isa.alloc_tile valid [%c128, %c256] : !pto_isa.tile<l0c, 128x256xf32>
+  %acc1 = pto_isa.alloc_tile valid [%c128, %c256] : !pto_isa.tile<l0c, 128x256xf32>
+  %big = pto_isa.alloc_tile valid [%c50, %c1024] : !pto_isa.tile<ub, 50x1024xf32>
+  pto_isa.tstore %acc0 into %ws[%c0, %c0] : !pto_isa.tile<l0c, 128x256xf32>, !pto.tensor<256x256xf32>
+  pto_isa.tstore %acc1 into %ws[%c128, %c0] : !pto_isa.tile<l0c, 128x256xf32>, !pto.tensor<256x256xf32>
+  pto_isa.tstore %acc0 into %ws[%c0, %c0] : !pto_isa.tile<l0c, 128x256xf32>, !pto.tensor<256x256xf32>
+  pto_isa.tload %x[%c0, %c0] into %big : !pto.tensor<50x1024xf32>, !pto_isa.tile<ub, 50x1024xf32>
+  return
+}
+
+// -----
+
+// Regions: %a is read inside the loop, so it is live across the whole loop
+// and %d, first written inside the loop after %a's last read in the body,
+// must not take %a's bytes (the next iteration reads %a again).
+// CHECK-LABEL: func.func @regions
+// CHECK:         pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 4096 : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         scf.for
+// CHECK-NEXT:      pto_isa.alloc_tile {{.*}} at 8192 : !pto_isa.tile<ub, 16x64xf32>
+// expected-remark @+1 {{memory plan of @regions: ub 12288 B peak live, 12288 B used of 188416}}
+func.func @regions(%in: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %a = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  %b = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c0, %c0] into %a : !pto.tensor<16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %d = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+    pto_isa.texp %a into %b : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+    pto_isa.texp %b into %d : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+    pto_isa.tstore %d into %out[%c0, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<16x64xf32>
+  }
+  return
+}
