@@ -22,6 +22,7 @@
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -200,11 +201,35 @@ void CppEmitter::bindTensor(Value v, std::string pointer,
                           cast<GMTensorType>(v.getType())};
 }
 
+/// A kernel argument name as a C++ identifier: keywords (SK-16's `do`) and
+/// characters C++ does not allow get a trailing or replacing underscore.
+static std::string cppIdentifier(StringRef pythonName) {
+  static const llvm::StringSet<> keywords = {
+      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case",
+      "catch", "char", "class", "const", "continue", "default", "delete", "do",
+      "double", "else", "enum", "explicit", "export", "extern", "false",
+      "float", "for", "friend", "goto", "if", "inline", "int", "long",
+      "mutable", "namespace", "new", "not", "operator", "or", "private",
+      "protected", "public", "register", "return", "short", "signed",
+      "sizeof", "static", "struct", "switch", "template", "this", "throw",
+      "true", "try", "typedef", "typename", "union", "unsigned", "using",
+      "virtual", "void", "volatile", "while", "xor", "rt", "m", "ri"};
+  std::string id;
+  for (char c : pythonName)
+    id += llvm::isAlnum(c) || c == '_' ? c : '_';
+  if (id.empty() || llvm::isDigit(id[0]))
+    id = "arg_" + id;
+  if (keywords.contains(id))
+    id += "_";
+  return id;
+}
+
 std::string CppEmitter::parameterList(Block &entry, ArrayRef<std::string> argNames,
                                       bool device) {
   SmallVector<std::string> params;
   for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
-    std::string base = argNames.empty() ? formatv("a{0}", i).str() : argNames[i];
+    std::string base =
+        argNames.empty() ? formatv("a{0}", i).str() : cppIdentifier(argNames[i]);
     if (auto tensor = dyn_cast<GMTensorType>(arg.getType())) {
       std::string element = cppType(tensor.getElementType());
       params.push_back(formatv("{0}{1} *{2}", device ? "__gm__ " : "", element, base));
