@@ -113,9 +113,11 @@ def test_sk16_partitions_into_c1_v1_c2_v2(kernels_dir):
             families.setdefault((kind, family), 0)
             families[(kind, family)] += 1
     # Per (s1, s2) block pair at D = 64: S and dP in 256x128 output blocks
-    # (2 x 8 x 16), one V1 task per 64-row block, dV/dQ/dK in 256x64 blocks
-    # (3 x 8), and the three atomics of V2 in 256-row pieces (3 x 8).
-    assert families == {("cube", "C1"): 256, ("vector", "V1"): 32,
+    # (2 x 8 x 16), one V1 task per 32-row block (v_tile_s [64, 256] halved
+    # by pto-expand-tiles so that P, dP - Dvec and dS fit UB at once),
+    # dV/dQ/dK in 256x64 blocks (3 x 8), and the three atomics of V2 in
+    # 256-row pieces (3 x 8).
+    assert families == {("cube", "C1"): 256, ("vector", "V1"): 64,
                         ("cube", "C2"): 24, ("vector", "V2"): 24}
     # Exactly the intermediates sk16.md §8.5 lists live in GM workspace:
     # S, dP (C1 -> V1), P_bf, dS_bf (V1 -> C2), dV_t, dQ_t, dK_t (C2 -> V2).

@@ -20,7 +20,7 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
 
     Vector leaves (ub tiles):
     - `pto.view` of a GM tensor: `alloc_tile` + `tload` (identical windows
-      are loaded once); a `[R, 1]` view is held in an nd `[R, 32/sizeof]`
+      are loaded once, until a store writes their tensor); a `[R, 1]` view is held in an nd `[R, 32/sizeof]`
       tile with one valid column;
     - elementwise: with a scalar `t{add,sub,mul,div,max,min}s`; equal shapes
       the plain instruction; a per-row `[R, 1]` right operand of sub/mul/div

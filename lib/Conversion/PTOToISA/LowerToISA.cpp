@@ -687,6 +687,11 @@ LogicalResult LeafLowering::lowerStore(Operation *op, Value src, Value dst,
   builder.create<pisa::TStoreOp>(op->getLoc(), *tile, dst,
                                 materialize(offsets[0]),
                                 materialize(offsets[1]), atomic);
+  // A later view of the written tensor reads the new data: load it again.
+  Value written = getAliasedTensor(dst);
+  llvm::erase_if(windows, [&](const std::pair<WindowKey, Value> &w) {
+    return getAliasedTensor(w.first.source) == written;
+  });
   replaced.push_back(op);
   return success();
 }

@@ -322,3 +322,25 @@ func.func private @sk16_like_v1(%ws_s: !pto.tensor<96x112xf32>, %ws_dp: !pto.ten
   pto.assemble %p_b, %ws_p [%o0, %c0] : !pto.tile<32x112xbf16>, !pto.tensor<96x112xbf16>
   return
 }
+
+// -----
+
+// A window is loaded once until something writes its tensor: the view after
+// the store reads GM again.
+// CHECK-LABEL: func.func private @reload_after_store(
+// CHECK:         pto_isa.tload
+// CHECK-NOT:     pto_isa.tload
+// CHECK:         pto_isa.tstore
+// CHECK-NEXT:    %[[T:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:    pto_isa.tload %{{.*}} into %[[T]]
+func.func private @reload_after_store(%ws: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %ws[%c0, %c0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %x2 = pto.view %ws[%c0, %c0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %y = pto.add %x, %x2 : !pto.tile<16x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %y, %ws [%c0, %c0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  %z = pto.view %ws[%c0, %c0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %z, %out [%c0, %c0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  return
+}

@@ -3,7 +3,7 @@
 // Two accumulators live at once need 256 KiB of L0C; DAV_2201 has 128 KiB.
 // The error names the function, the space, the bytes, the tiles live at the
 // peak and the fix; a note points at each of those tiles.
-// expected-error @+1 {{leaf @two_accs does not fit l0c of DAV_2201 (A2/A3: 910B/910C): needs 262144 bytes, capacity 131072 bytes; 2 tiles of 262144 bytes are live at the peak: '!pto_isa.tile<l0c, 128x256xf32>' (131072 B) '!pto_isa.tile<l0c, 128x256xf32>' (131072 B); fix: make the pieces of this leaf smaller (a smaller vec_tile or cube_tile for its ops, so pto-expand-tiles cuts smaller tiles) or split the task}}
+// expected-error @+1 {{leaf @two_accs does not fit l0c of DAV_2201 (A2/A3: 910B/910C): needs 262144 bytes, capacity 131072 bytes; 2 tiles of 262144 bytes are live at the peak: '!pto_isa.tile<l0c, 128x256xf32>' (131072 B) '!pto_isa.tile<l0c, 128x256xf32>' (131072 B); fix: a smaller L0 cube_tile (m, k, n) for the leaf's matmuls}}
 func.func @two_accs(%ws: !pto.tensor<256x256xf32>) {
   %c0 = arith.constant 0 : index
   %c128 = arith.constant 128 : index
@@ -22,7 +22,7 @@ func.func @two_accs(%ws: !pto.tensor<256x256xf32>) {
 
 // UB on DAV_2201: 192 KiB less the 8 KiB implicit scratch at 184 KiB. Two
 // 96 KiB tiles live at once (192 KiB) do not fit; a dead one would be reused.
-// expected-error @+1 {{leaf @ub_overflow does not fit ub of DAV_2201 (A2/A3: 910B/910C): needs 196608 bytes, capacity 188416 bytes (196608 less the 8192-byte implicit scratch); 2 tiles of 196608 bytes are live at the peak}}
+// expected-error @+1 {{leaf @ub_overflow does not fit ub of DAV_2201 (A2/A3: 910B/910C): needs 196608 bytes, capacity 188416 bytes (196608 less the 8192-byte implicit scratch); 2 tiles of 196608 bytes are live at the peak: '!pto_isa.tile<ub, 96x256xf32>' (98304 B) '!pto_isa.tile<ub, 96x256xf32>' (98304 B); fix: give the leaf's ops a smaller vec_tile (pto-expand-tiles then cuts smaller pieces) or split the task}}
 func.func @ub_overflow(%x: !pto.tensor<96x256xf32>) {
   %c0 = arith.constant 0 : index
   %c96 = arith.constant 96 : index

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -73,6 +74,16 @@ SmallVector<int64_t, 4> vectorTileFor(VecTileAttr attr,
   return tile;
 }
 
+/// Halves the outermost dim of `tile` that is > 1 and not the last (the
+/// aligned last dim stays whole); false when none is left.
+bool halveOutermost(SmallVectorImpl<int64_t> &tile) {
+  auto it = llvm::find_if(tile, [](int64_t d) { return d > 1; });
+  if (it == tile.end() || it == std::prev(tile.end()))
+    return false;
+  *it = (*it + 1) / 2;
+  return true;
+}
+
 class Expander {
 public:
   using Statistic = ::mlir::Pass::Statistic;
@@ -89,6 +100,11 @@ private:
   LogicalResult expandMatmul(MatmulOp op);
   LogicalResult expandElementwise(Operation *op);
   void fitInUnifiedBuffer(Operation *op, SmallVectorImpl<int64_t> &tile);
+  /// The vector tile of `op` for a value of `shape`: its vec_tile, with the
+  /// halvings its scope needs (planScopeTiles).
+  SmallVector<int64_t, 4> tileFor(Operation *op, VecTileAttr attr,
+                                  ArrayRef<int64_t> shape);
+  void planScopeTiles(ArrayRef<Operation *> ops);
   LogicalResult expandReduce(Operation *op, Value input, int64_t dim,
                              bool keepdim, VecTileAttr vecTile, bool isAmax);
   LogicalResult expandFull(FullOp op);
@@ -156,6 +172,8 @@ private:
   // The piece tile of each expanded elementwise result (its full-window view).
   llvm::DenseMap<Value, SmallVector<int64_t, 4>> pieceTiles;
   SmallVector<int64_t, 4> currentTile;
+  /// Halvings of the vector tile shared by the ops of one scoped task.
+  llvm::DenseMap<Operation *, unsigned> opHalvings;
 };
 
 LogicalResult Expander::run() {
@@ -166,6 +184,7 @@ LogicalResult Expander::run() {
             AtomicAddOp, AssembleOp>(op))
       ops.push_back(op);
   });
+  planScopeTiles(ops);
   for (Operation *op : ops)
     if (failed(expand(op)))
       return failure();
@@ -344,6 +363,99 @@ LogicalResult Expander::expandMatmul(MatmulOp op) {
   return success();
 }
 
+SmallVector<int64_t, 4> Expander::tileFor(Operation *op, VecTileAttr attr,
+                                          ArrayRef<int64_t> shape) {
+  SmallVector<int64_t, 4> tile = vectorTileFor(attr, shape);
+  for (unsigned i = 0, e = opHalvings.lookup(op); i < e; ++i)
+    if (!halveOutermost(tile))
+      break;
+  return tile;
+}
+
+void Expander::planScopeTiles(ArrayRef<Operation *> ops) {
+  // The vector ops of one scope become one task (or a few), whose leaf keeps
+  // the pieces of several values in UB at once: after pto-lower-to-isa and
+  // buffer reuse, a piece is live from its first to its last use among the
+  // scope's ops (SK-16's V1 at the A3 config: P, dP - Dvec and dS, three
+  // [64, 256] f32 pieces, 192 KiB > UB). Estimate that peak per scope at
+  // program level and halve the vector tile of all the task's ops (so their
+  // pieces still line up) until it fits UB less the implicit scratch.
+  // A task is a scope's ops connected by data edges within one block
+  // (pto-partition): estimate and halve per such group.
+  llvm::EquivalenceClasses<Operation *> groups;
+  SmallVector<Operation *> scoped;
+  for (Operation *op : ops)
+    if (!isa<MatmulOp>(op) && op->getAttr(kScopeStampAttrName)) {
+      scoped.push_back(op);
+      groups.insert(op);
+    }
+  for (Operation *op : scoped)
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (def->getBlock() == op->getBlock() && groups.contains(def) &&
+            def->getAttr(kScopeStampAttrName) ==
+                op->getAttr(kScopeStampAttrName))
+          groups.unionSets(def, op);
+  llvm::MapVector<Operation *, SmallVector<Operation *>> tasks;
+  for (Operation *op : scoped)
+    tasks[groups.getLeaderValue(op)].push_back(op);
+  for (auto &[leader, scopeOps] : tasks) {
+    const PlatformInfo &platform = getPlatformInfo(getArchFor(scopeOps.front()));
+    int64_t budget = platform.ubBytes - platform.ubImplicitScratchBytes;
+    auto pieceBytes = [&](Operation *op, Value v, unsigned halvings) {
+      auto type = cast<TileType>(v.getType());
+      SmallVector<int64_t, 4> tile =
+          vectorTileFor(op->getAttrOfType<VecTileAttr>("vec_tile"),
+                        type.getShape());
+      for (unsigned i = 0; i < halvings; ++i)
+        if (!halveOutermost(tile))
+          break;
+      int64_t rows = 1;
+      for (int64_t d : ArrayRef<int64_t>(tile).drop_back())
+        rows *= d;
+      // A ub tile row is a whole number of 32-byte blocks.
+      int64_t rowBytes =
+          (tile.back() * type.getElementByteSize() + 31) / 32 * 32;
+      return rows * rowBytes;
+    };
+    auto peakBytes = [&](unsigned halvings) {
+      // Live interval of each tile value over the scope's ops, and the
+      // scratch an op needs for itself (a reduction's tmp).
+      llvm::MapVector<Value, std::pair<size_t, size_t>> live;
+      llvm::DenseMap<Value, int64_t> bytes;
+      SmallVector<int64_t> extra(scopeOps.size(), 0);
+      for (auto [i, op] : llvm::enumerate(scopeOps)) {
+        for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults())) {
+          if (!isa<TileType>(v.getType()))
+            continue;
+          auto [it, inserted] = live.insert({v, {i, i}});
+          if (!inserted)
+            it->second.second = i;
+          bytes[v] = std::max(bytes.lookup(v), pieceBytes(op, v, halvings));
+        }
+        if (isa<SumOp, AmaxOp>(op))
+          extra[i] = pieceBytes(op, op->getOperand(0), halvings);
+      }
+      int64_t peak = 0;
+      for (size_t i = 0; i < scopeOps.size(); ++i) {
+        int64_t total = extra[i];
+        for (auto &[v, range] : live)
+          if (range.first <= i && i <= range.second)
+            total += bytes[v];
+        peak = std::max(peak, total);
+      }
+      return peak;
+    };
+    unsigned halvings = 0;
+    while (peakBytes(halvings) > budget && halvings < 16 &&
+           peakBytes(halvings + 1) < peakBytes(halvings))
+      ++halvings;
+    if (halvings)
+      for (Operation *op : scopeOps)
+        opHalvings[op] = halvings;
+  }
+}
+
 void Expander::fitInUnifiedBuffer(Operation *op,
                                   SmallVectorImpl<int64_t> &tile) {
   // One piece keeps its operands and its result in UB at once. A vector tile
@@ -363,12 +475,9 @@ void Expander::fitInUnifiedBuffer(Operation *op,
     return bytes;
   };
   int64_t before = workingSet();
-  while (workingSet() > platform.ubBytes) {
-    auto it = llvm::find_if(tile, [](int64_t d) { return d > 1; });
-    if (it == tile.end() || it == std::prev(tile.end()))
+  while (workingSet() > platform.ubBytes)
+    if (!halveOutermost(tile))
       break; // only the aligned last dim is left: keep it whole
-    *it = (*it + 1) / 2;
-  }
   if (workingSet() != before)
     ++numRetiled;
 }
@@ -379,7 +488,7 @@ LogicalResult Expander::expandElementwise(Operation *op) {
   auto resultType = cast<TileType>(result.getType());
   auto vecTile = op->getAttrOfType<VecTileAttr>("vec_tile");
   Value workspace = createWorkspace(op, result);
-  SmallVector<int64_t, 4> tile = vectorTileFor(vecTile, resultType.getShape());
+  SmallVector<int64_t, 4> tile = tileFor(op, vecTile, resultType.getShape());
   fitInUnifiedBuffer(op, tile);
   currentTile = tile;
   for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
@@ -422,7 +531,7 @@ LogicalResult Expander::expandReduce(Operation *op, Value input, int64_t dim,
   auto inputType = cast<TileType>(input.getType());
   auto resultType = cast<TileType>(result.getType());
   Value workspace = createWorkspace(op, result);
-  SmallVector<int64_t, 4> tile = vectorTileFor(vecTile, inputType.getShape());
+  SmallVector<int64_t, 4> tile = tileFor(op, vecTile, inputType.getShape());
   // Pieces of the input grid that share their non-reduced offsets combine.
   llvm::MapVector<SmallVector<int64_t, 4>, Value> partials;
   for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
@@ -474,7 +583,7 @@ LogicalResult Expander::expandFull(FullOp op) {
   TileType resultType = op.getResult().getType();
   Value workspace = createWorkspace(op, op.getResult());
   SmallVector<int64_t, 4> tile =
-      vectorTileFor(op.getVecTileAttr(), resultType.getShape());
+      tileFor(op, op.getVecTileAttr(), resultType.getShape());
   for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
     auto pieceOp =
         builder.create<FullOp>(loc,
@@ -497,7 +606,7 @@ LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
   auto srcType = cast<TileType>(src.getType());
   SmallVector<OpFoldResult> base =
       getMixedValues(staticOffsets, dynamicOffsets, builder.getContext());
-  SmallVector<int64_t, 4> tile = vectorTileFor(vecTile, srcType.getShape());
+  SmallVector<int64_t, 4> tile = tileFor(op, vecTile, srcType.getShape());
   // Store along the pieces the source was computed in (e.g. re-tiled to fit
   // UB), so that partitioning can forward them without a workspace.
   auto produced = pieceTiles.find(src);

@@ -157,9 +157,14 @@ LogicalResult FunctionPlanner::place(MemorySpace space,
        << " bytes are live at the peak:";
   for (Buffer *b : live)
     diag << " " << b->alloc.getTileType() << " (" << b->bytes << " B)";
-  diag << "; fix: make the pieces of this leaf smaller (a smaller vec_tile or "
-          "cube_tile for its ops, so pto-expand-tiles cuts smaller tiles) or "
-          "split the task";
+  if (space == MemorySpace::ub)
+    diag << "; fix: give the leaf's ops a smaller vec_tile (pto-expand-tiles "
+            "then cuts smaller pieces) or split the task";
+  else if (space == MemorySpace::l1)
+    diag << "; fix: a smaller L1 cube_tile for the leaf's matmuls, or less "
+            "L1 reuse (cube_l1_reuse_setting)";
+  else
+    diag << "; fix: a smaller L0 cube_tile (m, k, n) for the leaf's matmuls";
   for (Buffer *b : live)
     diag.attachNote(b->alloc.getLoc())
         << "live at the peak: " << b->alloc.getTileType() << ", " << b->bytes

@@ -153,6 +153,12 @@ def ExpandTilesPass : Pass<"pto-expand-tiles"> {
     was computed in (so partitioning can forward them), otherwise by their
     own `vec_tile`. A vector tile whose piece (operands + result) does not
     fit the unified buffer is halved along its outer dims until it does.
+    The ops of one scope connected by data edges in one block become one
+    vector task whose leaf keeps several pieces in UB at once: their vector
+    tile is halved together until the pieces live at once (first to last
+    use in program order, plus a reduction's scratch) fit UB less the
+    architecture's implicit scratch (SK-16's V1 at the A3 config: 64 -> 32
+    rows).
     Scope stamps (`pto-flatten-scopes`) are copied onto every new op.
     Run `pto-flatten-scopes` first.
   }];
