@@ -325,6 +325,7 @@ void shareBandwidth(ArrayRef<double> demand, double capacity,
 //   granted fraction.
 void CostModel::simulate(Report &r) {
   size_t n = launches.size();
+  bandwidth.clear();
   llvm::DenseMap<uint64_t, size_t> index;
   for (auto [i, launch] : llvm::enumerate(launches))
     index[launch.id] = i;
@@ -499,6 +500,19 @@ void CostModel::simulate(Report &r) {
       r.l2SaturatedSeconds += dt;
     if (satHbm)
       r.hbmSaturatedSeconds += dt;
+    // The granted bandwidth, for the trace's counter track (changes only).
+    double grantedL2 = 0, grantedHbm = 0;
+    for (const Running &run : running)
+      if (now >= run.bodyFrom && launches[run.i].body > 0) {
+        const LaunchRecord &launch = launches[run.i];
+        grantedL2 += run.rate * double(launch.gmReadBytes + launch.gmWriteBytes) /
+                     launch.body;
+        grantedHbm += run.rate * double(launch.hbmBytes) / launch.body;
+      }
+    if (bandwidth.empty() ||
+        std::abs(bandwidth.back().l2 - grantedL2) > 1e-3 * l2 ||
+        std::abs(bandwidth.back().hbm - grantedHbm) > 1e-3 * hbm)
+      bandwidth.push_back({now, grantedL2, grantedHbm});
     for (Running &run : running)
       if (now >= run.bodyFrom)
         run.remaining -= run.rate * dt;
@@ -793,6 +807,20 @@ void CostModel::writeChromeTrace(llvm::raw_ostream &os) const {
                                     {"stitch", launch.stitch},
                                     {"pipes_us", std::move(pipes)}}}});
   }
+  // GM bandwidth granted over time (counter track, GB/s).
+  events.push_back(llvm::json::Object{{"name", "process_name"},
+                                      {"ph", "M"},
+                                      {"pid", 3},
+                                      {"tid", 0},
+                                      {"args", llvm::json::Object{
+                                                   {"name", "GM bandwidth"}}}});
+  for (const BandwidthSample &b : bandwidth)
+    events.push_back(llvm::json::Object{
+        {"name", "GM GB/s"},
+        {"ph", "C"},
+        {"pid", 3},
+        {"ts", b.time * 1e6},
+        {"args", llvm::json::Object{{"L2", b.l2 * 1e-9}, {"HBM", b.hbm * 1e-9}}}});
   llvm::json::Object root{{"traceEvents", std::move(events)},
                           {"displayTimeUnit", "ns"}};
   os << llvm::json::Value(std::move(root)) << "\n";

@@ -47,7 +47,7 @@ def test_benchmarks_quick(tmp_path):
     compile_rows = found[0][2:]
     assert [row[0] for row in compile_rows] == ["1", "3"]
     for row in compile_rows:  # the pipeline does more than canonicalize + cse
-        assert float(row[3]) > 1
+        assert float(row[3]) > 1 and float(row[7]) > 1
     passes = {row[0]: row for row in found[1][2:]}
     assert set(passes) == {"full pipeline", "no L1 reuse", "no hoisting"}
     modes = [row[0] for row in found[2][2:]]

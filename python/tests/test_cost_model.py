@@ -222,6 +222,11 @@ def test_gm_contention(tmp_path):
     assert report["time_us"] == pytest.approx(report["hbm_us"] + solo[0]["args"]["overhead_us"]
                                               + 2, rel=0.05)
     assert mm["dur"] == pytest.approx(mm_solo[0]["dur"], rel=1e-6)
+    # The trace's counter track: the HBM is granted up to, never beyond, 1.6 TB/s.
+    counters = [e for e in json.loads((tmp_path / "crowd_trace.json").read_text())["traceEvents"]
+                if e.get("ph") == "C"]
+    hbm = [e["args"]["HBM"] for e in counters]
+    assert counters and max(hbm) == pytest.approx(1600, rel=1e-3)
     # Without contention every launch keeps its solo time.
     _, free = simulate_graph(tmp_path, crowd, "--sim-no-contention", name="free")
     assert all(s["dur"] == pytest.approx(alone, rel=1e-6) for s in free[:48])

@@ -164,6 +164,10 @@ private:
   };
   llvm::DenseMap<const void *, TensorTraffic> traffic;
   std::vector<std::unique_ptr<std::string>> graphTensors; // loadGraph keys
+  struct BandwidthSample {
+    double time, l2, hbm; // granted bytes/s from `time` on
+  };
+  std::vector<BandwidthSample> bandwidth;
   Report report;
 };
 
