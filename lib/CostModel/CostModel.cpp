@@ -47,6 +47,14 @@ void CostModel::launchBegin(const interp::LaunchEvent &event) {
   record.deps = event.deps;
   for (auto [tensor, bits] : event.accesses)
     record.accesses.push_back({tensor, bits});
+  // Snapshots count launches run before the view; launches are observed in
+  // id order, so that is the number of records before it.
+  for (const auto &read : event.tileReads) {
+    uint64_t snapshot = read.second;
+    auto at = llvm::partition_point(
+        launches, [&](const LaunchRecord &l) { return l.id < snapshot; });
+    record.tileReads.push_back({read.first, uint64_t(at - launches.begin())});
+  }
   if (auto fn = dyn_cast_or_null<FunctionOpInterface>(event.leaf)) {
     record.leaf = fn.getName().str();
     if (auto family = fn->getAttrOfType<StringAttr>("pto.family"))
@@ -60,6 +68,34 @@ void CostModel::launchBegin(const interp::LaunchEvent &event) {
 }
 
 void CostModel::launchEnd() { current = nullptr; }
+
+void CostModel::stitchFlushAt(Operation *op) {
+  // A control-program view makes a tile (a reference to GM on the control
+  // AICPU) and valid_dim reads a tile's valid extents (metadata the control
+  // program computed); the interpreter needs the data, the runtime would
+  // not wait for the device.
+  softFlush = isa<ViewOp, ValidDimOp>(op);
+  ++flushCauses[op->getName().getStringRef().str()];
+}
+
+void CostModel::stitchBegin(int64_t stitch, uint64_t instances,
+                            uint64_t count) {
+  // pypto-model.md §13.2: at most 1024 root instances and 60000 call tasks
+  // per device task.
+  bool merge = options.mergeStitches && softFlush && group >= 0 &&
+               groupInstances + instances <= 1024 &&
+               groupLaunches + count <= 60000;
+  softFlush = false;
+  if (merge) {
+    ++mergedStitches;
+  } else {
+    group = stitch;
+    groupInstances = groupLaunches = 0;
+  }
+  groupInstances += instances;
+  groupLaunches += count;
+  stitchGroup[stitch] = group;
+}
 
 void CostModel::addPipe(Pipe pipe, double seconds) {
   current->pipeSeconds[pipe] += seconds;
@@ -220,6 +256,14 @@ llvm::Error CostModel::loadGraph(StringRef text) {
     record.id = i;
     record.instance = l->getInteger("instance").value_or(i);
     record.stitch = l->getInteger("stitch").value_or(-1);
+    // A dumped run's merged stitches (device_task: the first stitch of its
+    // device task).
+    if (auto task = l->getInteger("device_task");
+        task && record.stitch >= 0 && options.mergeStitches) {
+      auto [it, inserted] = stitchGroup.try_emplace(record.stitch, *task);
+      if (inserted && *task != record.stitch)
+        ++mergedStitches;
+    }
     record.leaf = l->getString("name").value_or("launch" + std::to_string(i)).str();
     auto pool = l->getString("pool").value_or("vector");
     if (pool != "cube" && pool != "vector")
@@ -262,6 +306,18 @@ llvm::Error CostModel::loadGraph(StringRef text) {
       }
     if (auto elements = l->getInteger("vector_elements"))
       recordVector(*elements, 4); // FP32 elements
+    if (const llvm::json::Array *reads = l->getArray("tile_reads"))
+      for (const llvm::json::Value &v : *reads) {
+        const llvm::json::Object *read = v.getAsObject();
+        auto name = read ? read->getString("tensor") : std::nullopt;
+        auto key = name ? keys.find(*name) : keys.end();
+        auto snapshot = read ? read->getInteger("snapshot") : std::nullopt;
+        if (key == keys.end() || !snapshot || *snapshot < 0 ||
+            uint64_t(*snapshot) > i)
+          return fail("launch " + Twine(i) + ": tile_reads name a declared "
+                      "tensor and a snapshot <= the launch's index");
+        current->tileReads.push_back({key->second.first, uint64_t(*snapshot)});
+      }
     // A dumped run (writeGraph) carries its priced pipes and FLOP.
     if (auto flops = l->getNumber("matmul_flops"))
       current->matmulFlops = uint64_t(*flops);
@@ -339,11 +395,15 @@ void CostModel::simulate(Report &r) {
   llvm::DenseMap<uint64_t, double> stitchSubmit, instanceSubmit;
   double lastSubmit = 0;
   std::vector<std::pair<double, size_t>> releases; // (time, first launch)
+  auto groupOf = [&](int64_t stitch) {
+    auto it = stitchGroup.find(stitch);
+    return it == stitchGroup.end() ? stitch : it->second;
+  };
   for (size_t i = 0; i < n; ++i) {
     LaunchRecord &launch = launches[i];
     auto &map = launch.stitch >= 0 ? stitchSubmit : instanceSubmit;
-    uint64_t key =
-        launch.stitch >= 0 ? uint64_t(launch.stitch) : launch.instance;
+    uint64_t key = launch.stitch >= 0 ? uint64_t(groupOf(launch.stitch))
+                                      : launch.instance;
     auto [it, inserted] = map.try_emplace(key, 0.0);
     if (inserted) {
       lastSubmit += options.submitUs * 1e-6;
@@ -360,13 +420,84 @@ void CostModel::simulate(Report &r) {
     return launches[a].submit < launches[b].submit;
   });
 
-  // Unfinished launches per (tensor, access kind), by execution index.
-  llvm::DenseMap<const void *, std::array<std::set<size_t>, 3>> unfinished;
+  // The buffer each access touches. The interpreter reuses a workspace
+  // buffer across stitches; inside a merged device task each root instance
+  // has its own (pypto-model.md §13.1), so there a write by an instance that
+  // has not written the current contents starts a new buffer, and reads see
+  // the latest one. Elsewhere the tensor is its own key.
+  struct Version {
+    uint64_t key;
+    int64_t group, stitch;
+    SmallVector<uint64_t, 2> writers; // instances
+  };
+  struct Buffers {
+    Version current;
+    std::vector<std::pair<size_t, uint64_t>> starts; // (first launch, key)
+  };
+  llvm::DenseMap<const void *, Buffers> versions;
+  uint64_t nextKey = 0;
+  llvm::DenseMap<const void *, uint64_t> plainKeys;
+  std::vector<SmallVector<std::pair<uint64_t, uint8_t>, 4>> keyed(n);
+  for (size_t i = 0; i < n; ++i) {
+    const LaunchRecord &launch = launches[i];
+    int64_t g = launch.stitch >= 0 ? groupOf(launch.stitch) : -1;
+    for (auto [tensor, bits] : launch.accesses) {
+      auto t = traffic.find(tensor);
+      bool workspace = t != traffic.end() && t->second.workspace;
+      if (!workspace || g < 0) {
+        auto [it, inserted] = plainKeys.try_emplace(tensor, nextKey);
+        if (inserted)
+          ++nextKey;
+        keyed[i].push_back({it->second, bits});
+        continue;
+      }
+      auto [it, inserted] = versions.try_emplace(tensor);
+      Version &v = it->second.current;
+      bool writes = bits & 6;
+      if (inserted || (writes && v.group == g && v.stitch != launch.stitch &&
+                       !llvm::is_contained(v.writers, launch.instance))) {
+        v = {nextKey++, g, launch.stitch, {}};
+        it->second.starts.push_back({i, v.key});
+      }
+      if (writes && !llvm::is_contained(v.writers, launch.instance))
+        v.writers.push_back(launch.instance);
+      keyed[i].push_back({v.key, bits});
+    }
+    // A tile read sees the buffer current when the control program viewed
+    // it (the launches before its snapshot), not a later instance's.
+    for (const auto &read : launch.tileReads) {
+      const void *tensor = read.first;
+      uint64_t snapshot = read.second, key;
+      auto it = versions.find(tensor);
+      if (it != versions.end()) {
+        auto &starts = it->second.starts;
+        auto after = llvm::partition_point(
+            starts, [&](auto &s) { return s.first < snapshot; });
+        key = after == starts.begin() ? starts.front().second
+                                      : std::prev(after)->second;
+      } else {
+        auto [plain, inserted] = plainKeys.try_emplace(tensor, nextKey);
+        if (inserted)
+          ++nextKey;
+        key = plain->second;
+      }
+      auto &acc = keyed[i];
+      auto existing =
+          llvm::find_if(acc, [&](auto &a) { return a.first == key; });
+      if (existing == acc.end())
+        acc.push_back({key, 1});
+      else
+        existing->second |= 1;
+    }
+  }
+
+  // Unfinished launches per (buffer, access kind), by execution index.
+  std::vector<std::array<std::set<size_t>, 3>> unfinished(nextKey);
   for (size_t i = 0; i < n; ++i)
-    for (auto [tensor, bits] : launches[i].accesses)
+    for (auto [key, bits] : keyed[i])
       for (unsigned k = 0; k < 3; ++k)
         if (bits & (1u << k))
-          unfinished[tensor][k].insert(i);
+          unfinished[key][k].insert(i);
   std::vector<char> finished(n, 0);
   // An unfinished launch `i` must wait for, or n if none.
   auto blocker = [&](size_t i) -> size_t {
@@ -374,7 +505,7 @@ void CostModel::simulate(Report &r) {
       if (!finished[d])
         return d;
     const LaunchRecord &launch = launches[i];
-    for (auto [tensor, bits] : launch.accesses) {
+    for (auto [tensor, bits] : keyed[i]) {
       unsigned kinds = 0; // conflicting kinds: 1 read, 2 write, 4 atomic
       if (bits & 2)
         kinds |= 7;
@@ -532,10 +663,10 @@ void CostModel::simulate(Report &r) {
       finished[i] = 1;
       ++done;
       freeCores[launch.cube ? 0 : 1].insert(launch.core);
-      for (auto [tensor, bits] : launch.accesses)
+      for (auto [key, bits] : keyed[i])
         for (unsigned k = 0; k < 3; ++k)
           if (bits & (1u << k))
-            unfinished[tensor][k].erase(i);
+            unfinished[key][k].erase(i);
       running[j] = running.back();
       running.pop_back();
       SmallVector<size_t, 2> wake = std::move(waiters[i]);
@@ -563,6 +694,8 @@ const Report &CostModel::finish() {
   r.fairnessOverheadUs = options.schedMode >= 2 ? options.fairnessOverheadUs : 0;
   r.schedMode = options.schedMode;
   r.contention = options.contention;
+  r.stitches = stitchGroup.size();
+  r.mergedStitches = mergedStitches;
   for (const LaunchRecord &launch : launches)
     for (unsigned p = 0; p < kNumPipes; ++p)
       r.pipeSeconds[launch.cube ? 0 : 1][p] += launch.pipeSeconds[p];
@@ -638,7 +771,16 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
      << " us)\n";
   os << "  launches: " << r.launches << " (" << r.cubeLaunches << " cube, "
      << r.vectorLaunches << " vector) in " << r.deviceTasks
-     << " device tasks; overhead " << llvm::format("%.3g", r.launchOverheadUs)
+     << " device tasks";
+  if (r.mergedStitches)
+    os << " (" << r.stitches << " stitches run, " << r.mergedStitches
+       << " merged: flushed only at control-program views of tiles)";
+  if (!flushCauses.empty()) {
+    os << "; stitches flushed at";
+    for (auto &[name, count] : flushCauses)
+      os << " " << name << " x" << count;
+  }
+  os << "; overhead " << llvm::format("%.3g", r.launchOverheadUs)
      << " us per launch, " << llvm::format("%.3g", r.submitUs)
      << " us per device task\n";
   os << "  device_sched_mode: " << r.schedMode << " ("
@@ -720,16 +862,17 @@ void CostModel::writeGraph(raw_ostream &os) const {
       pipes.push_back(launch.pipeSeconds[p] * 1e6);
     for (auto [k, access] : llvm::enumerate(launch.accesses)) {
       auto [tensor, bits] = access;
-      auto [it, inserted] = names.try_emplace(tensor, "");
+      auto inserted = names.try_emplace(tensor, "");
+      std::string &name = inserted.first->second;
       auto t = traffic.find(tensor);
-      if (inserted) {
-        it->second = "t" + std::to_string(names.size() - 1);
-        tensors[it->second] = t != traffic.end() ? t->second.size : 0;
+      if (inserted.second) {
+        name = "t" + std::to_string(names.size() - 1);
+        tensors[name] = t != traffic.end() ? t->second.size : 0;
       }
       bool workspace = t != traffic.end() && t->second.workspace;
       auto entry = [&](uint64_t bytes) {
         return llvm::json::Object{
-            {"tensor", it->second}, {"bytes", bytes}, {"workspace", workspace}};
+            {"tensor", name}, {"bytes", bytes}, {"workspace", workspace}};
       };
       std::array<uint64_t, 2> bytes = launch.accessBytes[k];
       if (bits & 1)
@@ -745,10 +888,28 @@ void CostModel::writeGraph(raw_ostream &os) const {
         {"pool", launch.cube ? "cube" : "vector"},
         {"instance", launch.instance},
         {"stitch", launch.stitch},
+        {"device_task", [&]() -> int64_t {
+           auto it = stitchGroup.find(launch.stitch);
+           return it == stitchGroup.end() ? launch.stitch : it->second;
+         }()},
         {"deps", std::move(deps)},
         {"reads", std::move(kinds[0])},
         {"writes", std::move(kinds[1])},
         {"atomics", std::move(kinds[2])},
+        {"tile_reads", [&]() {
+           llvm::json::Array reads;
+           for (auto [tensor, snapshot] : launch.tileReads) {
+             auto [it, inserted] = names.try_emplace(tensor, "");
+             if (inserted) {
+               it->second = "t" + std::to_string(names.size() - 1);
+               auto t = traffic.find(tensor);
+               tensors[it->second] = t != traffic.end() ? t->second.size : 0;
+             }
+             reads.push_back(llvm::json::Object{{"tensor", it->second},
+                                                {"snapshot", snapshot}});
+           }
+           return reads;
+         }()},
         {"matmul_flops", double(launch.matmulFlops)},
         {"pipes_us", std::move(pipes)}});
   }

@@ -116,6 +116,12 @@ static cl::opt<bool> simNoContention(
     cl::desc("With --simulate: do not share GM bandwidth over time (each "
              "launch at its per-core rates; whole-run bounds only)"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool> simNoMerge(
+    "sim-no-merge",
+    cl::desc("With --simulate: every stitch the interpreter runs is its own "
+             "device task (default: stitches flushed only at control-program "
+             "views are merged, docs/CostModel.md)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> simGraph(
     "sim-graph",
     cl::desc("With --simulate: the input is a launch graph (JSON, "
@@ -180,6 +186,7 @@ int main(int argc, char **argv) {
     costOptions.schedMode = simSchedMode;
     costOptions.fairnessOverheadUs = simFairness;
     costOptions.contention = !simNoContention;
+    costOptions.mergeStitches = !simNoMerge;
     costModel.emplace(*arch, costOptions);
   } else if (traceFile.getNumOccurrences()) {
     return usageError("--trace needs --simulate=a3|950");

@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,13 @@ struct CostModelOptions {
   /// Share the chip's L2 and HBM bandwidth among concurrently running
   /// launches over time (off: every launch gets its per-core rates).
   bool contention = true;
+  /// Device-task boundaries by the runtime's rules: stitches the interpreter
+  /// ran early only because the control program viewed device data as a
+  /// tile (a reference on the real control AICPU, not a wait) are merged
+  /// into one device task, up to 1024 root instances and 60000 launches;
+  /// their workspace buffers, which the interpreter reuses, count as one per
+  /// instance (docs/CostModel.md). Off: every stitch is a device task.
+  bool mergeStitches = true;
   /// FLOP of the kernel's own convention (e.g. SK-16: 10*s1*s2*D per (b,h));
   /// without it TFLOPS use the executed matmul FLOP.
   std::optional<double> conventionFlops;
@@ -65,6 +73,9 @@ struct LaunchRecord {
   // GM tensors (identity) with bits 1 read, 2 write, 4 atomic add.
   SmallVector<std::pair<const void *, uint8_t>, 4> accesses;
   SmallVector<std::array<uint64_t, 2>, 4> accessBytes; // read, written
+  // Tiles the control program viewed from GM tensors: the tensor and the
+  // number of launches observed before the view (what the tile holds).
+  SmallVector<std::pair<const void *, uint64_t>, 2> tileReads;
   // Work over valid extents.
   uint64_t gmReadBytes = 0, gmWriteBytes = 0, matmulFlops = 0,
            vectorElements = 0;
@@ -92,6 +103,7 @@ struct Report {
   double meanReadyWaitSeconds = 0;   // start - ready, mean over launches
   uint64_t launches = 0, cubeLaunches = 0, vectorLaunches = 0,
            deviceTasks = 0;
+  uint64_t stitches = 0, mergedStitches = 0; // interpreter stitches; merged
   double matmulFlops = 0, flops = 0; // flops: convention or matmul
   bool conventionFlops = false;
   double tflops = 0, matmulTflops = 0, peakTflops = 0;
@@ -111,7 +123,8 @@ public:
 
   // ExecutionObserver.
   void stitchBegin(int64_t stitch, uint64_t instances,
-                   uint64_t launches) override {}
+                   uint64_t launches) override;
+  void stitchFlushAt(Operation *op) override;
   void launchBegin(const interp::LaunchEvent &launch) override;
   void launchEnd() override;
   void gmRead(Operation *op, const interp::HostTensor *tensor, bool workspace,
@@ -168,6 +181,12 @@ private:
     double time, l2, hbm; // granted bytes/s from `time` on
   };
   std::vector<BandwidthSample> bandwidth;
+  // Stitch -> device task (merged group); the group being filled.
+  llvm::DenseMap<int64_t, int64_t> stitchGroup;
+  bool softFlush = false;
+  int64_t group = -1;
+  uint64_t groupInstances = 0, groupLaunches = 0, mergedStitches = 0;
+  std::map<std::string, uint64_t> flushCauses; // control-program op -> count
   Report report;
 };
 
