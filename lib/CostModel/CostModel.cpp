@@ -454,7 +454,14 @@ void CostModel::simulate(Report &r) {
       auto [it, inserted] = versions.try_emplace(tensor);
       Version &v = it->second.current;
       bool writes = bits & 6;
-      if (inserted || (writes && v.group == g && v.stitch != launch.stitch &&
+      if (!inserted && v.group != g) {
+        // A new device task reuses the buffer (PyPTO's reuse edges): same
+        // key, so it waits for the previous task's accesses.
+        v.group = g;
+        v.stitch = launch.stitch;
+        v.writers.clear();
+      }
+      if (inserted || (writes && v.stitch != launch.stitch &&
                        !llvm::is_contained(v.writers, launch.instance))) {
         v = {nextKey++, g, launch.stitch, {}};
         it->second.starts.push_back({i, v.key});
