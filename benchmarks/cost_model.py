@@ -73,7 +73,8 @@ def predict(S: int, tile_s1: int, workdir: Path, extra: list[str],
         args += ["--input", f"{name}={data / (name + '.npy')}"]
     flops = 4 * S * S * HEAD
     r = run_tool("pto-run", compiled, *args, "--simulate=a3", f"--sim-flops={flops}",
-                 f"--trace={data / 'trace.json'}", *extra)
+                 f"--trace={data / 'trace.json'}", f"--sim-dump-graph={data / 'graph.json'}",
+                 *extra)
     if r.returncode:
         raise SystemExit(r.stderr[-3000:])
     m = re.search(r"time: ([\d.]+) us", r.stdout)
