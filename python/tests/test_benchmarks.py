@@ -39,7 +39,9 @@ def test_benchmarks_quick(tmp_path):
     for section in SECTIONS:
         assert any(h.startswith(section) for h in headings), (section, headings)
     found = tables(text)
-    assert len(found) == 5, text  # compile, passes, modes, 2 x calibration
+    assert len(found) == 6, text  # compile x 2, passes, modes, 2 x calibration
+    breakdown = {row[0] for row in found.pop(1)[2:]}
+    assert {"ExpandTilesPass", "PartitionPass", "OutlinePass"} <= breakdown, breakdown
     for table in found:
         header, rule, *rows = table
         assert set(rule) == {"---"} and rows
