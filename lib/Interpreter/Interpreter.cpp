@@ -39,8 +39,6 @@ namespace {
 // Run-time values
 //===----------------------------------------------------------------------===//
 
-/// A tile: its type, valid extents and the dense data of the valid region.
-/// Float element types only; bf16/f16 values are held rounded, in f32.
 /// The GM tensor a control-program tile was viewed from, and the number of
 /// launches run before the view (the tile holds what they wrote).
 struct TileProvenance {
@@ -48,6 +46,8 @@ struct TileProvenance {
   uint64_t snapshot;
 };
 
+/// A tile: its type, valid extents and the dense data of the valid region.
+/// Float element types only; bf16/f16 values are held rounded, in f32.
 struct TileValue {
   TileType type;
   SmallVector<int64_t, 4> valid;
