@@ -50,11 +50,11 @@ docs: build
 	cp $(BUILD)/docs/PTOISAPasses.md docs/PTOISAPasses.md
 	cp $(BUILD)/docs/PTOConversionPasses.md docs/PTOConversionPasses.md
 
-# pto-run vs the NumPy golden on the A3 validation shape (1x8x4096x4096x128).
+# The benchmark suite (benchmarks/README.md): compile-time ratios, the cost
+# model on SK-16, pto-run vs the NumPy golden, the SK-01 calibration table;
+# writes benchmarks/results.md. BENCH_FLAGS=--quick for the short version.
 bench: build
-	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/sk16_interpreter.py
-	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/hoisting.py
-	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/sk16_tile_graph.py
+	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/run $(BENCH_FLAGS)
 
 clean:
 	rm -rf $(BUILD)

@@ -35,14 +35,28 @@ PUBLISHED_US = {2048: 32.461, 4096: 88.902, 8192: 292.626, 16384: 909.058}
 HEAD = 128
 
 
-def predict(S: int, tile_s1: int, workdir: Path, extra: list[str]) -> tuple[float, str]:
-    cfg = sk01_ir.Sk01Config(
+CONFIGS = ("pto-isa", "a3-perf")
+
+
+def config(name: str, tile_s1: int = 256) -> sk01_ir.Sk01Config:
+    """pto-isa: the published kernel's tiles (HEAD 128, CUBE_S0 128, TILE_S1 in
+    128-wide cube pieces, 32-row vector tiles). a3-perf: SK-01's canonical
+    tiles, the reference forward test's A3 performance configuration
+    (q_tile = kv_tile = 2048, docs/SK01.md), one head."""
+    if name == "a3-perf":
+        return sk01_ir.Sk01Config(heads=1, head_dim=HEAD)
+    return sk01_ir.Sk01Config(
         heads=1, head_dim=HEAD, q_tile=128, kv_tile=tile_s1,
         c1_tile=(128, 128, 128, 128, 128, 128),   # S = Q K^T: 128 x 128 pieces
         c2_tile=(128, 128, 128, 128, 128, 128),   # O = P V: K steps of 128
         v1_tile=(32, tile_s1), v2_tile=(32, HEAD))
-    source = workdir / f"sk01_{tile_s1}.mlir"
-    compiled = workdir / f"sk01_{tile_s1}_tg.mlir"
+
+
+def predict(S: int, tile_s1: int, workdir: Path, extra: list[str],
+            config_name: str = "pto-isa") -> tuple[float, str]:
+    cfg = config(config_name, tile_s1)
+    source = workdir / f"sk01_{config_name}_{tile_s1}.mlir"
+    compiled = workdir / f"sk01_{config_name}_{tile_s1}_tg.mlir"
     if not compiled.exists():
         source.write_text(sk01_ir.emit(cfg))
         r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", compiled)
@@ -51,7 +65,7 @@ def predict(S: int, tile_s1: int, workdir: Path, extra: list[str]) -> tuple[floa
     case = sk16.Sk16Case(name=f"fa{S}", q_seqlens=(S,), kv_seqlens=(S,), N=1, D=HEAD,
                          benchmark_only=True)
     inputs = sk01.make_inputs(case, seed=1)
-    data = workdir / f"s{S}"
+    data = workdir / f"{config_name}_s{S}"
     data.mkdir(exist_ok=True)
     args = []
     for name in sk01.INPUT_NAMES:
@@ -59,7 +73,8 @@ def predict(S: int, tile_s1: int, workdir: Path, extra: list[str]) -> tuple[floa
         args += ["--input", f"{name}={data / (name + '.npy')}"]
     flops = 4 * S * S * HEAD
     r = run_tool("pto-run", compiled, *args, "--simulate=a3", f"--sim-flops={flops}",
-                 f"--trace={data / 'trace.json'}", *extra)
+                 f"--trace={data / 'trace.json'}", f"--sim-dump-graph={data / 'graph.json'}",
+                 *extra)
     if r.returncode:
         raise SystemExit(r.stderr[-3000:])
     m = re.search(r"time: ([\d.]+) us", r.stdout)
@@ -70,17 +85,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=sorted(PUBLISHED_US))
     parser.add_argument("--tile-s1", type=int, default=256)
+    parser.add_argument("--config", choices=CONFIGS, default="pto-isa",
+                        help="pto-isa: the published kernel's tiles; a3-perf: SK-01's "
+                             "canonical A3 tiles (2048-row blocks)")
     parser.add_argument("--verbose", action="store_true", help="print the full reports")
     parser.add_argument("extra", nargs="*", help="more pto-run flags (after --)")
     args = parser.parse_args()
-    print(f"SK-01 as the pto-isa FA forward (HEAD {HEAD}, CUBE_S0 128, TILE_S1 "
-          f"{args.tile_s1}) vs 910B2 on board (ascend-target.md §10.1)")
+    what = (f"as the pto-isa FA forward (HEAD {HEAD}, CUBE_S0 128, TILE_S1 {args.tile_s1})"
+            if args.config == "pto-isa" else "at its canonical A3 tiles (q = kv tile 2048)")
+    print(f"SK-01 {what} vs 910B2 on board (ascend-target.md §10.1)")
     print(f"{'S':>6} {'predicted us':>13} {'measured us':>12} {'pred/meas':>10} "
           f"{'pred TFLOPS':>12} {'meas TFLOPS':>12}  within 25%")
     within = 0
     with tempfile.TemporaryDirectory() as tmp:
         for S in args.sizes:
-            predicted, report = predict(S, args.tile_s1, Path(tmp), args.extra)
+            predicted, report = predict(S, args.tile_s1, Path(tmp), args.extra, args.config)
             measured = PUBLISHED_US.get(S)
             flops = 4 * S * S * HEAD
             if measured is None:

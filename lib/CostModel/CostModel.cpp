@@ -10,9 +10,14 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/Format.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -26,41 +31,99 @@ StringRef cost::getPipeName(unsigned pipe) {
 CostModel::CostModel(Arch arch, CostModelOptions options)
     : platform(getPlatformInfo(arch)), options(options) {}
 
+void CostModel::beginRecord(LaunchRecord record) {
+  if (record.family.empty())
+    record.family = record.leaf;
+  record.accessBytes.assign(record.accesses.size(), {0, 0});
+  launches.push_back(std::move(record));
+  current = &launches.back();
+}
+
 void CostModel::launchBegin(const interp::LaunchEvent &event) {
   LaunchRecord record;
   record.id = event.id;
   record.instance = event.instance;
   record.stitch = event.stitch;
   record.deps = event.deps;
-  record.accesses = event.accesses;
+  for (auto [tensor, bits] : event.accesses)
+    record.accesses.push_back({tensor, bits});
+  // Snapshots count launches run before the view; launches are observed in
+  // id order, so that is the number of records before it.
+  for (const auto &read : event.tileReads) {
+    uint64_t snapshot = read.second;
+    auto at = llvm::partition_point(
+        launches, [&](const LaunchRecord &l) { return l.id < snapshot; });
+    record.tileReads.push_back({read.first, uint64_t(at - launches.begin())});
+  }
   if (auto fn = dyn_cast_or_null<FunctionOpInterface>(event.leaf)) {
     record.leaf = fn.getName().str();
     if (auto family = fn->getAttrOfType<StringAttr>("pto.family"))
       record.family = family.getValue().str();
   }
-  if (record.family.empty())
-    record.family = record.leaf;
   auto kind = event.leaf ? event.leaf->getAttrOfType<CoreKindAttr>("pto.leaf")
                          : CoreKindAttr();
   // MIX leaves (DAV_3510) occupy an AIC with its AIVs: the cube pool.
   record.cube = !kind || kind.getValue() != CoreKind::vector;
-  launches.push_back(std::move(record));
-  current = &launches.back();
+  beginRecord(std::move(record));
 }
 
 void CostModel::launchEnd() { current = nullptr; }
+
+void CostModel::stitchFlushAt(Operation *op) {
+  // A control-program view makes a tile (a reference to GM on the control
+  // AICPU) and valid_dim reads a tile's valid extents (metadata the control
+  // program computed); the interpreter needs the data, the runtime would
+  // not wait for the device.
+  softFlush = isa<ViewOp, ValidDimOp>(op);
+  ++flushCauses[op->getName().getStringRef().str()];
+}
+
+void CostModel::stitchBegin(int64_t stitch, uint64_t instances,
+                            uint64_t count) {
+  // pypto-model.md §13.2: at most 1024 root instances and 60000 call tasks
+  // per device task.
+  bool merge = options.mergeStitches && softFlush && group >= 0 &&
+               groupInstances + instances <= 1024 &&
+               groupLaunches + count <= 60000;
+  softFlush = false;
+  if (merge) {
+    ++mergedStitches;
+  } else {
+    group = stitch;
+    groupInstances = groupLaunches = 0;
+  }
+  groupInstances += instances;
+  groupLaunches += count;
+  stitchGroup[stitch] = group;
+}
 
 void CostModel::addPipe(Pipe pipe, double seconds) {
   current->pipeSeconds[pipe] += seconds;
 }
 
-void CostModel::gmRead(Operation *op, const interp::HostTensor *tensor,
-                       bool workspace, uint64_t bytes) {
-  if (!current)
-    return; // control-program reads are not device work
+std::array<uint64_t, 2> &CostModel::accessBytes(const void *tensor,
+                                                uint8_t bit) {
+  auto &acc = current->accesses;
+  auto it = llvm::find_if(acc, [&](auto &p) { return p.first == tensor; });
+  if (it == acc.end()) {
+    acc.push_back({tensor, bit});
+    current->accessBytes.push_back({0, 0});
+    return current->accessBytes.back();
+  }
+  it->second |= bit;
+  return current->accessBytes[it - acc.begin()];
+}
+
+void CostModel::recordRead(const void *tensor, uint64_t size, bool workspace,
+                           uint64_t bytes) {
+  accessBytes(tensor, 1)[0] += bytes;
   TensorTraffic &t = traffic[tensor];
   t.workspace = workspace;
-  t.size = tensor->bytes.size();
+  t.size = size;
+  // HBM: the first `size` bytes read of a kernel tensor (re-reads are
+  // assumed to hit the L2, as is everything written before).
+  if (!workspace && t.read < size)
+    current->hbmBytes += std::min(bytes, size - t.read);
   t.read += bytes;
   current->gmReadBytes += bytes;
   const PlatformInfo::MemoryRates &rates =
@@ -71,13 +134,14 @@ void CostModel::gmRead(Operation *op, const interp::HostTensor *tensor,
   addPipe(MTE2, cycles(double(bytes) / rate));
 }
 
-void CostModel::gmWrite(Operation *op, const interp::HostTensor *tensor,
-                        bool workspace, uint64_t bytes, bool atomic) {
-  if (!current)
-    return;
+void CostModel::recordWrite(const void *tensor, uint64_t size, bool workspace,
+                            uint64_t bytes, bool atomic) {
+  accessBytes(tensor, atomic ? 4 : 2)[1] += bytes;
   TensorTraffic &t = traffic[tensor];
   t.workspace = workspace;
-  t.size = tensor->bytes.size();
+  t.size = size;
+  if (!workspace && t.write < size)
+    current->hbmBytes += std::min(bytes, size - t.write);
   t.write += bytes;
   current->gmWriteBytes += bytes;
   if (current->cube) {
@@ -92,6 +156,20 @@ void CostModel::gmWrite(Operation *op, const interp::HostTensor *tensor,
   }
 }
 
+void CostModel::gmRead(Operation *op, const interp::HostTensor *tensor,
+                       bool workspace, uint64_t bytes) {
+  if (!current)
+    return; // control-program reads are not device work
+  recordRead(tensor, tensor->bytes.size(), workspace, bytes);
+}
+
+void CostModel::gmWrite(Operation *op, const interp::HostTensor *tensor,
+                        bool workspace, uint64_t bytes, bool atomic) {
+  if (!current)
+    return;
+  recordWrite(tensor, tensor->bytes.size(), workspace, bytes, atomic);
+}
+
 static int64_t elementBytes(Type type) {
   if (auto shaped = dyn_cast<ShapedType>(type))
     type = shaped.getElementType();
@@ -100,19 +178,8 @@ static int64_t elementBytes(Type type) {
   return 0;
 }
 
-void CostModel::matmul(Operation *op, int64_t m, int64_t n, int64_t k) {
-  if (!current)
-    return;
-  Value lhs, rhs;
-  if (auto mm = dyn_cast<MatmulOp>(op)) {
-    lhs = mm.getLhs();
-    rhs = mm.getRhs();
-  } else if (auto mm = dyn_cast<MatmulAccOp>(op)) {
-    lhs = mm.getLhs();
-    rhs = mm.getRhs();
-  }
-  int64_t lhsBytes = lhs ? elementBytes(lhs.getType()) : 2;
-  int64_t rhsBytes = rhs ? elementBytes(rhs.getType()) : 2;
+void CostModel::recordMatmul(int64_t m, int64_t n, int64_t k, int64_t lhsBytes,
+                             int64_t rhsBytes) {
   double flops = 2.0 * double(m) * double(n) * double(k);
   current->matmulFlops += uint64_t(flops);
   double rate = platform.perf.cubeFlopsPerCycle;
@@ -126,82 +193,216 @@ void CostModel::matmul(Operation *op, int64_t m, int64_t n, int64_t k) {
                            platform.perf.l1ToL0BBytesPerCycle));
 }
 
-void CostModel::vectorOp(Operation *op, uint64_t elements) {
+void CostModel::matmul(Operation *op, int64_t m, int64_t n, int64_t k) {
   if (!current)
     return;
+  Value lhs, rhs;
+  if (auto mm = dyn_cast<MatmulOp>(op)) {
+    lhs = mm.getLhs();
+    rhs = mm.getRhs();
+  } else if (auto mm = dyn_cast<MatmulAccOp>(op)) {
+    lhs = mm.getLhs();
+    rhs = mm.getRhs();
+  }
+  recordMatmul(m, n, k, lhs ? elementBytes(lhs.getType()) : 2,
+               rhs ? elementBytes(rhs.getType()) : 2);
+}
+
+void CostModel::recordVector(uint64_t elements, int64_t width) {
   // The vector unit processes 256 B per cycle of the widest operand/result
   // (64 fp32 or 128 fp16 lanes); one pass per op, reductions included.
-  int64_t width = 1;
-  for (Value v : op->getOperands())
-    width = std::max(width, elementBytes(v.getType()));
-  for (Value v : op->getResults())
-    width = std::max(width, elementBytes(v.getType()));
   current->vectorElements += elements;
   addPipe(V, cycles(double(elements) * double(width) /
                     platform.perf.vectorBytesPerCycle));
 }
 
-namespace {
-/// The latest finish time of a tensor access kind over root instances, kept
-/// as the best two distinct instances so "latest of another instance" is
-/// O(1).
-struct Latest {
-  uint64_t inst1 = ~uint64_t(0), inst2 = ~uint64_t(0);
-  double t1 = 0, t2 = 0;
-  void add(uint64_t inst, double t) {
-    if (inst == inst1) {
-      t1 = std::max(t1, t);
-    } else if (t > t1) {
-      inst2 = inst1;
-      t2 = t1;
-      inst1 = inst;
-      t1 = t;
-    } else if (t > t2) {
-      inst2 = inst;
-      t2 = t;
-    }
+void CostModel::vectorOp(Operation *op, uint64_t elements) {
+  if (!current)
+    return;
+  int64_t width = 1;
+  for (Value v : op->getOperands())
+    width = std::max(width, elementBytes(v.getType()));
+  for (Value v : op->getResults())
+    width = std::max(width, elementBytes(v.getType()));
+  recordVector(elements, width);
+}
+
+llvm::Error CostModel::loadGraph(StringRef text) {
+  auto fail = [](const Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "launch graph: " + message);
+  };
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  if (!parsed)
+    return parsed.takeError();
+  const llvm::json::Object *root = parsed->getAsObject();
+  const llvm::json::Object *tensors = root ? root->getObject("tensors") : nullptr;
+  const llvm::json::Array *list = root ? root->getArray("launches") : nullptr;
+  if (!tensors || !list)
+    return fail("expected an object with 'tensors' and 'launches'");
+  llvm::StringMap<std::pair<const void *, uint64_t>> keys;
+  for (auto &[name, size] : *tensors) {
+    auto bytes = size.getAsUINT64();
+    if (!bytes)
+      return fail("tensor '" + name.str() + "' needs a size in bytes");
+    graphTensors.push_back(std::make_unique<std::string>(name.str()));
+    keys[name.str()] = {graphTensors.back().get(), *bytes};
   }
-  double otherThan(uint64_t inst) const { return inst == inst1 ? t2 : t1; }
-};
+  for (auto [i, value] : llvm::enumerate(*list)) {
+    const llvm::json::Object *l = value.getAsObject();
+    if (!l)
+      return fail("launch " + Twine(i) + " is not an object");
+    LaunchRecord record;
+    record.id = i;
+    record.instance = l->getInteger("instance").value_or(i);
+    record.stitch = l->getInteger("stitch").value_or(-1);
+    // A dumped run's merged stitches (device_task: the first stitch of its
+    // device task).
+    if (auto task = l->getInteger("device_task");
+        task && record.stitch >= 0 && options.mergeStitches) {
+      auto [it, inserted] = stitchGroup.try_emplace(record.stitch, *task);
+      if (inserted && *task != record.stitch)
+        ++mergedStitches;
+    }
+    record.leaf = l->getString("name").value_or("launch" + std::to_string(i)).str();
+    auto pool = l->getString("pool").value_or("vector");
+    if (pool != "cube" && pool != "vector")
+      return fail("launch " + Twine(i) + ": pool is cube or vector");
+    record.cube = pool == "cube";
+    if (const llvm::json::Array *deps = l->getArray("deps"))
+      for (const llvm::json::Value &d : *deps) {
+        auto dep = d.getAsUINT64();
+        if (!dep || *dep >= i)
+          return fail("launch " + Twine(i) + ": deps name earlier launches");
+        record.deps.push_back(*dep);
+      }
+    beginRecord(std::move(record));
+    for (StringRef kind : {"reads", "writes", "atomics"}) {
+      const llvm::json::Array *accesses = l->getArray(kind);
+      if (!accesses)
+        continue;
+      for (const llvm::json::Value &a : *accesses) {
+        const llvm::json::Object *access = a.getAsObject();
+        auto name = access ? access->getString("tensor") : std::nullopt;
+        auto key = name ? keys.find(*name) : keys.end();
+        if (key == keys.end())
+          return fail("launch " + Twine(i) + ": access of an undeclared tensor");
+        uint64_t bytes = access->getInteger("bytes").value_or(key->second.second);
+        bool workspace = access->getBoolean("workspace").value_or(false);
+        if (kind == "reads")
+          recordRead(key->second.first, key->second.second, workspace, bytes);
+        else
+          recordWrite(key->second.first, key->second.second, workspace, bytes,
+                      kind == "atomics");
+      }
+    }
+    if (const llvm::json::Array *mm = l->getArray("matmuls"))
+      for (const llvm::json::Value &v : *mm) {
+        const llvm::json::Array *mnk = v.getAsArray();
+        if (!mnk || mnk->size() != 3)
+          return fail("launch " + Twine(i) + ": matmuls are [M, N, K]");
+        recordMatmul(*(*mnk)[0].getAsInteger(), *(*mnk)[1].getAsInteger(),
+                     *(*mnk)[2].getAsInteger(), 2, 2);
+      }
+    if (auto elements = l->getInteger("vector_elements"))
+      recordVector(*elements, 4); // FP32 elements
+    if (const llvm::json::Array *reads = l->getArray("tile_reads"))
+      for (const llvm::json::Value &v : *reads) {
+        const llvm::json::Object *read = v.getAsObject();
+        auto name = read ? read->getString("tensor") : std::nullopt;
+        auto key = name ? keys.find(*name) : keys.end();
+        auto snapshot = read ? read->getInteger("snapshot") : std::nullopt;
+        if (key == keys.end() || !snapshot || *snapshot < 0 ||
+            uint64_t(*snapshot) > i)
+          return fail("launch " + Twine(i) + ": tile_reads name a declared "
+                      "tensor and a snapshot <= the launch's index");
+        current->tileReads.push_back({key->second.first, uint64_t(*snapshot)});
+      }
+    // A dumped run (writeGraph) carries its priced pipes and FLOP.
+    if (auto flops = l->getNumber("matmul_flops"))
+      current->matmulFlops = uint64_t(*flops);
+    if (auto family = l->getString("family"))
+      current->family = family->str();
+    if (const llvm::json::Array *pipes = l->getArray("pipes_us")) {
+      if (pipes->size() != kNumPipes)
+        return fail("launch " + Twine(i) + ": pipes_us has 6 entries");
+      for (unsigned p = 0; p < kNumPipes; ++p)
+        current->pipeSeconds[p] = (*pipes)[p].getAsNumber().value_or(0) * 1e-6;
+    }
+    launchEnd();
+  }
+  return llvm::Error::success();
+}
+
+namespace {
+/// Max-min fair share of one bandwidth resource: the launches whose demand
+/// is below the fair share get it, the rest split what remains equally.
+/// Returns each launch's granted fraction of its demand (<= 1).
+void shareBandwidth(ArrayRef<double> demand, double capacity,
+                    SmallVectorImpl<double> &fraction, bool &saturated) {
+  fraction.assign(demand.size(), 1.0);
+  double total = 0;
+  for (double d : demand)
+    total += d;
+  saturated = total > capacity * (1 + 1e-9);
+  if (!saturated)
+    return;
+  SmallVector<unsigned> order(demand.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::sort(order, [&](unsigned a, unsigned b) { return demand[a] < demand[b]; });
+  double left = capacity;
+  size_t n = order.size();
+  for (size_t j = 0; j < order.size(); ++j) {
+    unsigned i = order[j];
+    double share = left / double(n - j);
+    if (demand[i] <= share) {
+      left -= demand[i];
+      continue;
+    }
+    fraction[i] = share / demand[i];
+    left -= share;
+  }
+}
 } // namespace
 
-const Report &CostModel::finish() {
-  Report r;
-  r.platform = platform.name.str();
-  r.launchOverheadUs = options.launchOverheadUs;
-  r.submitUs = options.submitUs;
-  double overhead = options.launchOverheadUs * 1e-6;
-
-  // Per-launch time: pipes overlap, the slowest one bounds the launch.
+// A discrete-event simulation of the runtime (docs/CostModel.md):
+// - the control AICPU submits device tasks (a stitch, or an unstitched root
+//   call) one after another, `submitUs` each;
+// - a submitted launch is ready once its token deps and every earlier
+//   launch of another root instance with a conflicting access to the same
+//   GM tensor have finished (whole-tensor granularity, the interpreter's);
+// - each pool (AIC, AIV) has a ready queue served by the device_sched_mode
+//   policy whenever a core is free (lowest-numbered free core);
+// - a running launch first pays its fixed overhead, then runs its body
+//   (max over pipes) at a progress rate <= 1: the concurrently running
+//   bodies share the chip's L2 and HBM bandwidth max-min fairly, and a
+//   launch whose GM demand is not granted in full progresses at the
+//   granted fraction.
+void CostModel::simulate(Report &r) {
+  size_t n = launches.size();
+  bandwidth.clear();
   llvm::DenseMap<uint64_t, size_t> index;
-  for (auto [i, launch] : llvm::enumerate(launches)) {
+  for (auto [i, launch] : llvm::enumerate(launches))
     index[launch.id] = i;
-    double slowest = 0;
-    for (unsigned p = 0; p < kNumPipes; ++p) {
-      slowest = std::max(slowest, launch.pipeSeconds[p]);
-      r.pipeSeconds[launch.cube ? 0 : 1][p] += launch.pipeSeconds[p];
-    }
-    launch.seconds = slowest + overhead;
-  }
+  std::vector<SmallVector<size_t, 2>> deps(n);
+  for (size_t i = 0; i < n; ++i)
+    for (uint64_t d : launches[i].deps)
+      if (auto it = index.find(d); it != index.end() && it->second < i)
+        deps[i].push_back(it->second);
 
-  // List scheduling in the interpreter's execution order (the runtime's
-  // FIFO ready queue, device_sched_mode 0): each launch starts when its
-  // device task was submitted, its token deps finished, earlier root
-  // instances' conflicting accesses to the same GM tensor finished, and a
-  // core of its pool is free.
-  std::vector<double> cores[2] = {
-      std::vector<double>(std::max<int64_t>(1, platform.cubeCores), 0.0),
-      std::vector<double>(std::max<int64_t>(1, platform.vectorCores), 0.0)};
-  struct TensorState {
-    Latest kinds[3]; // read, write, atomic
-  };
-  llvm::DenseMap<const interp::HostTensor *, TensorState> tensors;
-  llvm::DenseMap<uint64_t, double> stitchSubmit;  // stitch -> submit time
-  llvm::DenseMap<uint64_t, double> instanceSubmit; // unstitched instances
+  // Submission times, in execution order.
+  llvm::DenseMap<uint64_t, double> stitchSubmit, instanceSubmit;
   double lastSubmit = 0;
-  auto submitTime = [&](const LaunchRecord &launch) {
+  std::vector<std::pair<double, size_t>> releases; // (time, first launch)
+  auto groupOf = [&](int64_t stitch) {
+    auto it = stitchGroup.find(stitch);
+    return it == stitchGroup.end() ? stitch : it->second;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    LaunchRecord &launch = launches[i];
     auto &map = launch.stitch >= 0 ? stitchSubmit : instanceSubmit;
-    uint64_t key = launch.stitch >= 0 ? uint64_t(launch.stitch)
+    uint64_t key = launch.stitch >= 0 ? uint64_t(groupOf(launch.stitch))
                                       : launch.instance;
     auto [it, inserted] = map.try_emplace(key, 0.0);
     if (inserted) {
@@ -209,50 +410,304 @@ const Report &CostModel::finish() {
       it->second = lastSubmit;
       ++r.deviceTasks;
     }
-    return it->second;
+    launch.submit = it->second;
+  }
+  // Launches in order of submission (stable: execution order within).
+  std::vector<size_t> bySubmit(n);
+  for (size_t i = 0; i < n; ++i)
+    bySubmit[i] = i;
+  std::stable_sort(bySubmit.begin(), bySubmit.end(), [&](size_t a, size_t b) {
+    return launches[a].submit < launches[b].submit;
+  });
+
+  // The buffer each access touches. The interpreter reuses a workspace
+  // buffer across stitches; inside a merged device task each root instance
+  // has its own (pypto-model.md §13.1), so there a write by an instance that
+  // has not written the current contents starts a new buffer, and reads see
+  // the latest one. Elsewhere the tensor is its own key.
+  struct Version {
+    uint64_t key;
+    int64_t group, stitch;
+    SmallVector<uint64_t, 2> writers; // instances
   };
-  double makespan = 0;
-  for (LaunchRecord &launch : launches) {
-    double ready = submitTime(launch);
-    for (uint64_t dep : launch.deps) {
-      auto it = index.find(dep);
-      if (it != index.end())
-        ready = std::max(ready, launches[it->second].end);
-    }
+  struct Buffers {
+    Version current;
+    std::vector<std::pair<size_t, uint64_t>> starts; // (first launch, key)
+  };
+  llvm::DenseMap<const void *, Buffers> versions;
+  uint64_t nextKey = 0;
+  llvm::DenseMap<const void *, uint64_t> plainKeys;
+  std::vector<SmallVector<std::pair<uint64_t, uint8_t>, 4>> keyed(n);
+  for (size_t i = 0; i < n; ++i) {
+    const LaunchRecord &launch = launches[i];
+    int64_t g = launch.stitch >= 0 ? groupOf(launch.stitch) : -1;
     for (auto [tensor, bits] : launch.accesses) {
-      TensorState &state = tensors[tensor];
-      double read = state.kinds[0].otherThan(launch.instance),
-             write = state.kinds[1].otherThan(launch.instance),
-             atomic = state.kinds[2].otherThan(launch.instance);
-      if (bits & 2)
-        ready = std::max({ready, read, write, atomic});
-      if (bits & 1)
-        ready = std::max({ready, write, atomic});
-      if (bits & 4)
-        ready = std::max({ready, read, write});
-    }
-    std::vector<double> &pool = cores[launch.cube ? 0 : 1];
-    // The lowest-numbered core free by `ready`, else the first one free.
-    unsigned core = 0;
-    bool found = false;
-    for (unsigned c = 0; c < pool.size(); ++c)
-      if (pool[c] <= ready) {
-        core = c;
-        found = true;
-        break;
+      auto t = traffic.find(tensor);
+      bool workspace = t != traffic.end() && t->second.workspace;
+      if (!workspace || g < 0) {
+        auto [it, inserted] = plainKeys.try_emplace(tensor, nextKey);
+        if (inserted)
+          ++nextKey;
+        keyed[i].push_back({it->second, bits});
+        continue;
       }
-    if (!found)
-      core = std::min_element(pool.begin(), pool.end()) - pool.begin();
-    launch.core = core;
-    launch.start = std::max(ready, pool[core]);
-    launch.end = launch.start + launch.seconds;
-    pool[core] = launch.end;
-    makespan = std::max(makespan, launch.end);
-    for (auto [tensor, bits] : launch.accesses)
+      auto [it, inserted] = versions.try_emplace(tensor);
+      Version &v = it->second.current;
+      bool writes = bits & 6;
+      if (!inserted && v.group != g) {
+        // A new device task reuses the buffer (PyPTO's reuse edges): same
+        // key, so it waits for the previous task's accesses.
+        v.group = g;
+        v.stitch = launch.stitch;
+        v.writers.clear();
+      }
+      if (inserted || (writes && v.stitch != launch.stitch &&
+                       !llvm::is_contained(v.writers, launch.instance))) {
+        v = {nextKey++, g, launch.stitch, {}};
+        it->second.starts.push_back({i, v.key});
+      }
+      if (writes && !llvm::is_contained(v.writers, launch.instance))
+        v.writers.push_back(launch.instance);
+      keyed[i].push_back({v.key, bits});
+    }
+    // A tile read sees the buffer current when the control program viewed
+    // it (the launches before its snapshot), not a later instance's.
+    for (const auto &read : launch.tileReads) {
+      const void *tensor = read.first;
+      uint64_t snapshot = read.second, key;
+      auto it = versions.find(tensor);
+      if (it != versions.end()) {
+        auto &starts = it->second.starts;
+        auto after = llvm::partition_point(
+            starts, [&](auto &s) { return s.first < snapshot; });
+        key = after == starts.begin() ? starts.front().second
+                                      : std::prev(after)->second;
+      } else {
+        auto [plain, inserted] = plainKeys.try_emplace(tensor, nextKey);
+        if (inserted)
+          ++nextKey;
+        key = plain->second;
+      }
+      auto &acc = keyed[i];
+      auto existing =
+          llvm::find_if(acc, [&](auto &a) { return a.first == key; });
+      if (existing == acc.end())
+        acc.push_back({key, 1});
+      else
+        existing->second |= 1;
+    }
+  }
+
+  // Unfinished launches per (buffer, access kind), by execution index.
+  std::vector<std::array<std::set<size_t>, 3>> unfinished(nextKey);
+  for (size_t i = 0; i < n; ++i)
+    for (auto [key, bits] : keyed[i])
       for (unsigned k = 0; k < 3; ++k)
         if (bits & (1u << k))
-          tensors[tensor].kinds[k].add(launch.instance, launch.end);
+          unfinished[key][k].insert(i);
+  std::vector<char> finished(n, 0);
+  // An unfinished launch `i` must wait for, or n if none.
+  auto blocker = [&](size_t i) -> size_t {
+    for (size_t d : deps[i])
+      if (!finished[d])
+        return d;
+    const LaunchRecord &launch = launches[i];
+    for (auto [tensor, bits] : keyed[i]) {
+      unsigned kinds = 0; // conflicting kinds: 1 read, 2 write, 4 atomic
+      if (bits & 2)
+        kinds |= 7;
+      if (bits & 1)
+        kinds |= 6;
+      if (bits & 4)
+        kinds |= 3;
+      auto &sets = unfinished[tensor];
+      for (unsigned k = 0; k < 3; ++k) {
+        if (!(kinds & (1u << k)))
+          continue;
+        for (size_t j : sets[k]) {
+          if (j >= i)
+            break;
+          if (launches[j].instance != launch.instance)
+            return j;
+        }
+      }
+    }
+    return n;
+  };
+
+  unsigned mode = options.schedMode;
+  bool lifo = mode == 1 || mode == 3;
+  double overhead = options.launchOverheadUs * 1e-6 +
+                    (mode >= 2 ? options.fairnessOverheadUs * 1e-6 : 0);
+  for (LaunchRecord &launch : launches) {
+    double slowest = 0;
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      slowest = std::max(slowest, launch.pipeSeconds[p]);
+    launch.body = slowest;
+    launch.overhead = overhead;
   }
+
+  std::vector<SmallVector<size_t, 2>> waiters(n);
+  std::set<std::pair<double, size_t>> ready[2]; // (ready time, index)
+  std::set<unsigned> freeCores[2];
+  for (unsigned c = 0; c < std::max<int64_t>(1, platform.cubeCores); ++c)
+    freeCores[0].insert(c);
+  for (unsigned c = 0; c < std::max<int64_t>(1, platform.vectorCores); ++c)
+    freeCores[1].insert(c);
+  double now = 0;
+  auto check = [&](size_t i) {
+    size_t b = blocker(i);
+    if (b == n) {
+      launches[i].ready = now;
+      ready[launches[i].cube ? 0 : 1].insert({now, i});
+    } else {
+      waiters[b].push_back(i);
+    }
+  };
+
+  // Running launches: index, remaining body (uncontended seconds), the end
+  // of the overhead phase, the progress rate.
+  struct Running {
+    size_t i;
+    double remaining, bodyFrom, rate = 1;
+  };
+  std::vector<Running> running;
+  size_t nextRelease = 0, done = 0;
+  double l2 = platform.perf.l2BytesPerSec, hbm = platform.perf.gmBytesPerSec;
+  SmallVector<double> demandL2, demandHbm, fracL2, fracHbm;
+  auto computeRates = [&](bool &satL2, bool &satHbm) {
+    demandL2.clear();
+    demandHbm.clear();
+    SmallVector<unsigned> active;
+    for (auto [j, run] : llvm::enumerate(running)) {
+      run.rate = 1;
+      const LaunchRecord &launch = launches[run.i];
+      if (now < run.bodyFrom || launch.body <= 0)
+        continue;
+      active.push_back(j);
+      demandL2.push_back(double(launch.gmReadBytes + launch.gmWriteBytes) /
+                         launch.body);
+      demandHbm.push_back(double(launch.hbmBytes) / launch.body);
+    }
+    satL2 = satHbm = false;
+    if (!options.contention || active.empty())
+      return;
+    shareBandwidth(demandL2, l2, fracL2, satL2);
+    shareBandwidth(demandHbm, hbm, fracHbm, satHbm);
+    for (auto [k, j] : llvm::enumerate(active))
+      running[j].rate = std::min(fracL2[k], fracHbm[k]);
+  };
+
+  while (done < n) {
+    // Release the device tasks submitted by now.
+    while (nextRelease < n && launches[bySubmit[nextRelease]].submit <= now)
+      check(bySubmit[nextRelease++]);
+    // Dispatch.
+    for (unsigned pool = 0; pool < 2; ++pool) {
+      while (!freeCores[pool].empty() && !ready[pool].empty()) {
+        auto it = ready[pool].begin();
+        if (lifo) // the latest ready time, lowest index among those
+          it = ready[pool].lower_bound({std::prev(ready[pool].end())->first, 0});
+        size_t i = it->second;
+        ready[pool].erase(it);
+        LaunchRecord &launch = launches[i];
+        launch.core = *freeCores[pool].begin();
+        freeCores[pool].erase(freeCores[pool].begin());
+        launch.start = now;
+        running.push_back({i, launch.body, now + launch.overhead});
+      }
+    }
+    bool satL2, satHbm;
+    computeRates(satL2, satHbm);
+    // The next event: a submission, an overhead phase ending, a body ending.
+    double next = std::numeric_limits<double>::infinity();
+    if (nextRelease < n)
+      next = launches[bySubmit[nextRelease]].submit;
+    for (const Running &run : running) {
+      if (now < run.bodyFrom)
+        next = std::min(next, run.bodyFrom);
+      else
+        next = std::min(next, now + run.remaining / run.rate);
+    }
+    if (!std::isfinite(next)) {
+      // Nothing can run: a dependency cycle (should not happen); give up.
+      break;
+    }
+    double dt = next - now;
+    if (satL2)
+      r.l2SaturatedSeconds += dt;
+    if (satHbm)
+      r.hbmSaturatedSeconds += dt;
+    // The granted bandwidth, for the trace's counter track (changes only).
+    double grantedL2 = 0, grantedHbm = 0;
+    for (const Running &run : running)
+      if (now >= run.bodyFrom && launches[run.i].body > 0) {
+        const LaunchRecord &launch = launches[run.i];
+        grantedL2 += run.rate * double(launch.gmReadBytes + launch.gmWriteBytes) /
+                     launch.body;
+        grantedHbm += run.rate * double(launch.hbmBytes) / launch.body;
+      }
+    if (bandwidth.empty() ||
+        std::abs(bandwidth.back().l2 - grantedL2) > 1e-3 * l2 ||
+        std::abs(bandwidth.back().hbm - grantedHbm) > 1e-3 * hbm)
+      bandwidth.push_back({now, grantedL2, grantedHbm});
+    for (Running &run : running)
+      if (now >= run.bodyFrom)
+        run.remaining -= run.rate * dt;
+    now = next;
+    // Retire finished bodies.
+    for (size_t j = 0; j < running.size();) {
+      Running &run = running[j];
+      double tolerance = 1e-12 + 1e-9 * launches[run.i].body;
+      if (now < run.bodyFrom || run.remaining > tolerance) {
+        ++j;
+        continue;
+      }
+      size_t i = run.i;
+      LaunchRecord &launch = launches[i];
+      launch.end = now;
+      launch.seconds = launch.end - launch.start;
+      finished[i] = 1;
+      ++done;
+      freeCores[launch.cube ? 0 : 1].insert(launch.core);
+      for (auto [key, bits] : keyed[i])
+        for (unsigned k = 0; k < 3; ++k)
+          if (bits & (1u << k))
+            unfinished[key][k].erase(i);
+      running[j] = running.back();
+      running.pop_back();
+      SmallVector<size_t, 2> wake = std::move(waiters[i]);
+      waiters[i].clear();
+      for (size_t w : wake)
+        check(w);
+    }
+  }
+  double makespan = 0, wait = 0;
+  for (LaunchRecord &launch : launches) {
+    makespan = std::max(makespan, launch.end);
+    wait += launch.start - launch.ready;
+    r.contentionDelaySeconds +=
+        std::max(0.0, launch.seconds - launch.overhead - launch.body);
+  }
+  r.scheduleSeconds = makespan;
+  r.meanReadyWaitSeconds = n ? wait / double(n) : 0;
+}
+
+const Report &CostModel::finish() {
+  Report r;
+  r.platform = platform.name.str();
+  r.launchOverheadUs = options.launchOverheadUs;
+  r.submitUs = options.submitUs;
+  r.fairnessOverheadUs = options.schedMode >= 2 ? options.fairnessOverheadUs : 0;
+  r.schedMode = options.schedMode;
+  r.contention = options.contention;
+  r.stitches = stitchGroup.size();
+  r.mergedStitches = mergedStitches;
+  for (const LaunchRecord &launch : launches)
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      r.pipeSeconds[launch.cube ? 0 : 1][p] += launch.pipeSeconds[p];
+  simulate(r);
+  double makespan = r.scheduleSeconds;
 
   // Traffic and the chip-level bandwidth bounds.
   uint64_t hbm = 0, total = 0;
@@ -269,20 +724,20 @@ const Report &CostModel::finish() {
     hbm += std::min(t.read, t.size) + std::min(t.write, t.size);
   }
   r.hbmBytes = hbm;
-  r.scheduleSeconds = makespan;
   r.gmBoundSeconds = double(hbm) / platform.perf.gmBytesPerSec;
   r.l2BoundSeconds = double(total) / platform.perf.l2BytesPerSec;
+  // With contention the schedule already respects both bandwidths; the
+  // bounds only bind when contention is off.
   r.seconds = makespan;
   r.bound = "schedule";
-  if (r.gmBoundSeconds > r.seconds) {
+  if (r.gmBoundSeconds > r.seconds * (1 + 1e-9)) {
     r.seconds = r.gmBoundSeconds;
     r.bound = "HBM";
   }
-  if (r.l2BoundSeconds > r.seconds) {
+  if (r.l2BoundSeconds > r.seconds * (1 + 1e-9)) {
     r.seconds = r.l2BoundSeconds;
     r.bound = "L2";
   }
-
   double busy[2] = {0, 0};
   for (const LaunchRecord &launch : launches) {
     ++r.launches;
@@ -323,9 +778,31 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
      << " us)\n";
   os << "  launches: " << r.launches << " (" << r.cubeLaunches << " cube, "
      << r.vectorLaunches << " vector) in " << r.deviceTasks
-     << " device tasks; overhead " << llvm::format("%.3g", r.launchOverheadUs)
+     << " device tasks";
+  if (r.mergedStitches)
+    os << " (" << r.stitches << " stitches run, " << r.mergedStitches
+       << " merged: flushed only at control-program views of tiles)";
+  if (!flushCauses.empty()) {
+    os << "; stitches flushed at";
+    for (auto &[name, count] : flushCauses)
+      os << " " << name << " x" << count;
+  }
+  os << "; overhead " << llvm::format("%.3g", r.launchOverheadUs)
      << " us per launch, " << llvm::format("%.3g", r.submitUs)
      << " us per device task\n";
+  os << "  device_sched_mode: " << r.schedMode << " ("
+     << (r.schedMode == 0   ? "FIFO"
+         : r.schedMode == 1 ? "L2 affinity: latest ready first"
+         : r.schedMode == 2 ? "fairness: FIFO"
+                            : "affinity + fairness: latest ready first")
+     << (r.schedMode >= 2 ? ", +" + std::to_string(r.fairnessOverheadUs).substr(0, 4) +
+                                " us per dispatch"
+                          : std::string())
+     << "); mean ready-to-start wait " << us(r.meanReadyWaitSeconds) << " us\n";
+  os << "  gm contention: " << (r.contention ? "on" : "off") << "; L2 saturated "
+     << us(r.l2SaturatedSeconds) << " us, HBM saturated "
+     << us(r.hbmSaturatedSeconds) << " us; launches stretched by "
+     << us(r.contentionDelaySeconds) << " us in all\n";
   os << "  flops: " << llvm::format("%.6g", r.flops)
      << (r.conventionFlops ? " (convention)" : " (matmul)")
      << "; matmul flops: " << llvm::format("%.6g", r.matmulFlops) << "\n";
@@ -376,6 +853,82 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
   }
 }
 
+void CostModel::writeGraph(raw_ostream &os) const {
+  llvm::DenseMap<const void *, std::string> names;
+  llvm::json::Object tensors;
+  llvm::DenseMap<uint64_t, size_t> index;
+  for (auto [i, launch] : llvm::enumerate(launches))
+    index[launch.id] = i;
+  llvm::json::Array list;
+  for (const LaunchRecord &launch : launches) {
+    llvm::json::Array deps, pipes, kinds[3];
+    for (uint64_t d : launch.deps)
+      if (auto it = index.find(d); it != index.end())
+        deps.push_back(uint64_t(it->second));
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      pipes.push_back(launch.pipeSeconds[p] * 1e6);
+    for (auto [k, access] : llvm::enumerate(launch.accesses)) {
+      auto [tensor, bits] = access;
+      auto inserted = names.try_emplace(tensor, "");
+      std::string &name = inserted.first->second;
+      auto t = traffic.find(tensor);
+      if (inserted.second) {
+        name = "t" + std::to_string(names.size() - 1);
+        tensors[name] = t != traffic.end() ? t->second.size : 0;
+      }
+      bool workspace = t != traffic.end() && t->second.workspace;
+      auto entry = [&](uint64_t bytes) {
+        return llvm::json::Object{
+            {"tensor", name}, {"bytes", bytes}, {"workspace", workspace}};
+      };
+      std::array<uint64_t, 2> bytes = launch.accessBytes[k];
+      if (bits & 1)
+        kinds[0].push_back(entry(bytes[0]));
+      if (bits & 4)
+        kinds[2].push_back(entry(bytes[1]));
+      else if (bits & 2)
+        kinds[1].push_back(entry(bytes[1]));
+    }
+    list.push_back(llvm::json::Object{
+        {"name", launch.leaf},
+        {"family", launch.family},
+        {"pool", launch.cube ? "cube" : "vector"},
+        {"instance", launch.instance},
+        {"stitch", launch.stitch},
+        {"device_task", [&]() -> int64_t {
+           auto it = stitchGroup.find(launch.stitch);
+           return it == stitchGroup.end() ? launch.stitch : it->second;
+         }()},
+        {"deps", std::move(deps)},
+        {"reads", std::move(kinds[0])},
+        {"writes", std::move(kinds[1])},
+        {"atomics", std::move(kinds[2])},
+        {"tile_reads", [&]() {
+           llvm::json::Array reads;
+           for (auto [tensor, snapshot] : launch.tileReads) {
+             auto [it, inserted] = names.try_emplace(tensor, "");
+             if (inserted) {
+               it->second = "t" + std::to_string(names.size() - 1);
+               auto t = traffic.find(tensor);
+               tensors[it->second] = t != traffic.end() ? t->second.size : 0;
+             }
+             reads.push_back(llvm::json::Object{{"tensor", it->second},
+                                                {"snapshot", snapshot}});
+           }
+           return reads;
+         }()},
+        {"matmul_flops", double(launch.matmulFlops)},
+        {"pipes_us", std::move(pipes)}});
+  }
+  // Tensors touched with size 0 (never read or written): size 1.
+  for (auto &[name, size] : tensors)
+    if (size.getAsUINT64().value_or(0) == 0)
+      size = uint64_t(1);
+  llvm::json::Object root{{"tensors", std::move(tensors)},
+                          {"launches", std::move(list)}};
+  os << llvm::json::Value(std::move(root)) << "\n";
+}
+
 void CostModel::writeChromeTrace(llvm::raw_ostream &os) const {
   llvm::json::Array events;
   const char *pools[2] = {"AIC (cube)", "AIV (vector)"};
@@ -411,10 +964,31 @@ void CostModel::writeChromeTrace(llvm::raw_ostream &os) const {
         {"dur", launch.seconds * 1e6},
         {"args", llvm::json::Object{{"leaf", launch.leaf},
                                     {"launch", launch.id},
+                                    {"submit_us", launch.submit * 1e6},
+                                    {"ready_us", launch.ready * 1e6},
+                                    {"body_us", launch.body * 1e6},
+                                    {"overhead_us", launch.overhead * 1e6},
+                                    {"gm_bytes", launch.gmReadBytes +
+                                                     launch.gmWriteBytes},
+                                    {"hbm_bytes", launch.hbmBytes},
                                     {"instance", launch.instance},
                                     {"stitch", launch.stitch},
                                     {"pipes_us", std::move(pipes)}}}});
   }
+  // GM bandwidth granted over time (counter track, GB/s).
+  events.push_back(llvm::json::Object{{"name", "process_name"},
+                                      {"ph", "M"},
+                                      {"pid", 3},
+                                      {"tid", 0},
+                                      {"args", llvm::json::Object{
+                                                   {"name", "GM bandwidth"}}}});
+  for (const BandwidthSample &b : bandwidth)
+    events.push_back(llvm::json::Object{
+        {"name", "GM GB/s"},
+        {"ph", "C"},
+        {"pid", 3},
+        {"ts", b.time * 1e6},
+        {"args", llvm::json::Object{{"L2", b.l2 * 1e-9}, {"HBM", b.hbm * 1e-9}}}});
   llvm::json::Object root{{"traceEvents", std::move(events)},
                           {"displayTimeUnit", "ns"}};
   os << llvm::json::Value(std::move(root)) << "\n";

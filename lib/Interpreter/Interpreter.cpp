@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <limits>
 #include <map>
 #include <memory>
@@ -38,12 +39,22 @@ namespace {
 // Run-time values
 //===----------------------------------------------------------------------===//
 
+/// The GM tensor a control-program tile was viewed from, and the number of
+/// launches run before the view (the tile holds what they wrote).
+struct TileProvenance {
+  const HostTensor *source;
+  uint64_t snapshot;
+};
+
 /// A tile: its type, valid extents and the dense data of the valid region.
 /// Float element types only; bf16/f16 values are held rounded, in f32.
 struct TileValue {
   TileType type;
   SmallVector<int64_t, 4> valid;
   std::shared_ptr<std::vector<float>> data;
+  // For performance models (set only with an observer, outside leaves):
+  // where a pto.view tile (or a view of one) came from in GM.
+  const TileProvenance *gm = nullptr;
 
   int64_t numValid() const {
     int64_t n = 1;
@@ -238,9 +249,10 @@ private:
     SmallVector<unsigned> deps; // launch indices within the instance
     // GM tensors the leaf touches, with kStitchRead/Write/Atomic bits.
     SmallVector<std::pair<HostTensor *, uint8_t>, 4> accesses;
+    std::vector<std::pair<const HostTensor *, uint64_t>> tileReads;
   };
   struct RootInstance {
-    SmallVector<RecordedLaunch> launches;
+    SmallVector<RecordedLaunch, 0> launches;
     uint64_t id = 0; // for the ExecutionObserver
   };
   std::vector<RootInstance> stitchBuffer;
@@ -254,6 +266,16 @@ private:
   ExecutionObserver *observer() const { return options.observer; }
   uint64_t nextLaunchId = 0, nextInstanceId = 0, currentInstance = 0;
   int64_t nextStitchId = 0;
+  // Provenance of control-program tiles (observer only; stable addresses).
+  std::deque<TileProvenance> provenances;
+  llvm::DenseMap<Operation *, bool> insideLeaf;
+  bool isInsideLeaf(Operation *op) {
+    Operation *fn = op->getParentOfType<FunctionOpInterface>();
+    auto [it, inserted] = insideLeaf.try_emplace(fn, false);
+    if (inserted)
+      it->second = fn && fn->hasAttr("pto.leaf");
+    return it->second;
+  }
   llvm::DenseMap<Value, uint64_t> tokenIds; // unstitched launches
 };
 
@@ -409,8 +431,12 @@ LogicalResult Interpreter::execIf(scf::IfOp ifOp) {
 LogicalResult Interpreter::execOp(Operation *op) {
   // Buffered root instances run before anything they might interact with.
   if (!stitchBuffer.empty() && !recordingSlot && !inStitchFlush &&
-      !isStitchSafe(op) && failed(flushStitch()))
-    return failure();
+      !isStitchSafe(op)) {
+    if (observer())
+      observer()->stitchFlushAt(op);
+    if (failed(flushStitch()))
+      return failure();
+  }
   ++stats.opsExecuted;
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](LoopOp loop) { return execLoop(loop); })
@@ -772,7 +798,12 @@ LogicalResult Interpreter::execView(ViewOp op) {
                [&](int64_t s, int64_t d, int64_t n) {
                  std::memcpy(out + d, in + s, sizeof(float) * n);
                });
+    tile.gm = source.gm;
   }
+  if (auto *tensor = std::get_if<TensorRef>(&env.at(op.getSource())))
+    if (observer() && !isInsideLeaf(op))
+      tile.gm = &provenances.emplace_back(
+          TileProvenance{tensor->storage, nextLaunchId});
   env[op.getResult()] = std::move(tile);
   return success();
 }
@@ -1008,9 +1039,15 @@ LogicalResult Interpreter::execLaunch(LaunchOp launch) {
       event.deps.push_back(tokenIds.lookup(dep));
     ArrayRef<uint8_t> bits = leafAccesses(leaf);
     for (auto [i, arg] : llvm::enumerate(launch.getArgs()))
-      if (auto *tensor = std::get_if<TensorRef>(&env.at(arg)))
+      if (auto *tensor = std::get_if<TensorRef>(&env.at(arg))) {
         if (i < bits.size() && bits[i])
           event.accesses.push_back({tensor->storage, bits[i]});
+      } else if (auto *tile = std::get_if<TileValue>(&env.at(arg))) {
+        // A tile viewed from GM: the launch reads that tensor's contents as
+        // of the view.
+        if (tile->gm)
+          event.tileReads.push_back({tile->gm->source, tile->gm->snapshot});
+      }
     tokenIds[launch.getToken()] = event.id;
     observer()->launchBegin(event);
     LogicalResult result =
@@ -1032,6 +1069,10 @@ LogicalResult Interpreter::execLaunch(LaunchOp launch) {
     record.deps.push_back(unsigned(std::get<int64_t>(env.at(dep))));
   ArrayRef<uint8_t> bits = leafAccesses(fn);
   for (auto [i, value] : llvm::enumerate(record.args)) {
+    // For performance models: a tile viewed from GM (the interpreter holds
+    // its data already; the stitched order need not wait for anything).
+    if (auto *tile = std::get_if<TileValue>(&value); tile && tile->gm)
+      record.tileReads.push_back({tile->gm->source, tile->gm->snapshot});
     auto *tensor = std::get_if<TensorRef>(&value);
     if (!tensor || i >= bits.size() || !bits[i])
       continue;
@@ -1169,6 +1210,8 @@ LogicalResult Interpreter::flushStitch() {
             event.deps.push_back(launchIds[i][d]);
           for (auto [storage, bits] : launch.accesses)
             event.accesses.push_back({storage, bits});
+          event.tileReads.assign(launch.tileReads.begin(),
+                                 launch.tileReads.end());
           observer()->launchBegin(event);
         }
         if (failed(execBlock(fn.getFunctionBody().front(), launch.args,

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -99,6 +100,40 @@ static cl::opt<double> simSubmit(
              "default 2 us"),
     cl::value_desc("US"), cl::init(2.0), cl::cat(category));
 
+static cl::opt<unsigned> simSchedMode(
+    "sim-sched-mode",
+    cl::desc("With --simulate: device_sched_mode of the modelled runtime: 0 "
+             "FIFO, 1 L2 affinity, 2 fairness, 3 both (default: the kernel's "
+             "pto.device_sched_mode option, else 0)"),
+    cl::value_desc("0-3"), cl::init(0), cl::cat(category));
+static cl::opt<double> simFairness(
+    "sim-fairness-us",
+    cl::desc("With --simulate: scheduler cost per dispatch in modes 2 and 3 "
+             "(default 0.2 us)"),
+    cl::value_desc("US"), cl::init(0.2), cl::cat(category));
+static cl::opt<bool> simNoContention(
+    "sim-no-contention",
+    cl::desc("With --simulate: do not share GM bandwidth over time (each "
+             "launch at its per-core rates; whole-run bounds only)"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool> simNoMerge(
+    "sim-no-merge",
+    cl::desc("With --simulate: every stitch the interpreter runs is its own "
+             "device task (default: stitches flushed only at control-program "
+             "views are merged, docs/CostModel.md)"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool> simGraph(
+    "sim-graph",
+    cl::desc("With --simulate: the input is a launch graph (JSON, "
+             "docs/CostModel.md) to schedule instead of a kernel to run"),
+    cl::init(false), cl::cat(category));
+
+static cl::opt<std::string> simDump(
+    "sim-dump-graph",
+    cl::desc("With --simulate: write the observed launch graph (the "
+             "--sim-graph format) to FILE"),
+    cl::value_desc("FILE.json"), cl::cat(category));
+
 static int usageError(const Twine &message) {
   llvm::errs() << "pto-run: error: " << message << "\n";
   return kUsage;
@@ -146,9 +181,34 @@ int main(int argc, char **argv) {
       costOptions.conventionFlops = simFlops;
     costOptions.launchOverheadUs = simLaunchOverhead;
     costOptions.submitUs = simSubmit;
+    if (simSchedMode > 3)
+      return usageError("--sim-sched-mode expects 0-3");
+    costOptions.schedMode = simSchedMode;
+    costOptions.fairnessOverheadUs = simFairness;
+    costOptions.contention = !simNoContention;
+    costOptions.mergeStitches = !simNoMerge;
     costModel.emplace(*arch, costOptions);
   } else if (traceFile.getNumOccurrences()) {
     return usageError("--trace needs --simulate=a3|950");
+  } else if (simGraph) {
+    return usageError("--sim-graph needs --simulate=a3|950");
+  }
+  if (simGraph) {
+    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+    if (!buffer)
+      return usageError("cannot read '" + inputFile + "'");
+    if (llvm::Error error = costModel->loadGraph((*buffer)->getBuffer()))
+      return usageError(llvm::toString(std::move(error)));
+    costModel->finish();
+    costModel->printReport(llvm::outs());
+    if (!traceFile.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(traceFile, ec);
+      if (ec)
+        return usageError("cannot write '" + traceFile + "': " + ec.message());
+      costModel->writeChromeTrace(os);
+    }
+    return kOk;
   }
 
   DialectRegistry registry;
@@ -305,8 +365,15 @@ int main(int argc, char **argv) {
     }
 
   RunOptions options;
-  if (costModel)
+  if (costModel) {
     options.observer = &*costModel;
+    // The kernel's own device_sched_mode unless the flag overrides it.
+    if (!simSchedMode.getNumOccurrences())
+      if (auto runtime = kernel->getAttrOfType<RuntimeOptionsAttr>(
+              "runtime_options"))
+        if (auto mode = runtime.getDeviceSchedMode())
+          costModel->setSchedMode(unsigned(*mode));
+  }
   options.shuffleAtomics = shuffleAtomics.getNumOccurrences() > 0;
   options.shuffleSeed = shuffleAtomics;
   RunStats stats;
@@ -345,6 +412,13 @@ int main(int argc, char **argv) {
       if (ec)
         return usageError("cannot write '" + traceFile + "': " + ec.message());
       costModel->writeChromeTrace(os);
+    }
+    if (!simDump.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(simDump, ec);
+      if (ec)
+        return usageError("cannot write '" + simDump + "': " + ec.message());
+      costModel->writeGraph(os);
     }
   }
   return kOk;

@@ -31,6 +31,10 @@ struct LaunchEvent {
   // GM tensors (host storage identity) it touches: bits 1 read, 2 write,
   // 4 atomic add (the interpreter's whole-tensor conflict granularity).
   SmallVector<std::pair<const HostTensor *, uint8_t>, 4> accesses;
+  // Tile arguments the control program viewed from GM: the tensor and the
+  // number of launches run before the view (the tile holds what they wrote).
+  // The runtime would read the tensor; the interpreter copied it already.
+  SmallVector<std::pair<const HostTensor *, uint64_t>, 2> tileReads;
 };
 
 /// Additive hooks for performance models: the interpreter calls them while it
@@ -41,6 +45,10 @@ public:
   virtual ~ExecutionObserver();
   virtual void stitchBegin(int64_t stitch, uint64_t instances,
                            uint64_t launches) {}
+  /// The buffered stitch is about to run because the control program
+  /// reached `op` (not called for other submission points: stitch depth,
+  /// workspace budget, end of the kernel).
+  virtual void stitchFlushAt(Operation *op) {}
   virtual void launchBegin(const LaunchEvent &launch) {}
   virtual void launchEnd() {}
   /// pto.view of a GM tensor (`workspace`: a pto.workspace buffer):

@@ -1,0 +1,65 @@
+"""Smoke test of the benchmark suite: `benchmarks/run --quick` (without the
+interpreter-vs-golden section, which python/tests already cover) writes a
+well-formed results.md into a temporary directory."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+from pto_mlir.tools import REPO_ROOT, build_dir
+
+SECTIONS = ("Compile time", "Cost model: SK-16", "Calibration: SK-01")
+
+
+def tables(text: str) -> list[list[list[str]]]:
+    """The markdown tables of `text`, as rows of cells (header first)."""
+    found, current = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            current.append([c.strip() for c in line.strip().strip("|").split("|")])
+        elif current:
+            found.append(current)
+            current = []
+    return found
+
+
+def test_benchmarks_quick(tmp_path):
+    out = tmp_path / "results.md"
+    env = dict(os.environ, PTO_BUILD_DIR=str(build_dir()))
+    r = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "run"), "--quick",
+                        "--skip", "interpreter", "--out", str(out)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    text = out.read_text()
+    assert text.startswith("# pto-mlir benchmark results")
+    headings = re.findall(r"^## (.*)$", text, re.M)
+    for section in SECTIONS:
+        assert any(h.startswith(section) for h in headings), (section, headings)
+    found = tables(text)
+    assert len(found) == 6, text  # compile x 2, passes, modes, 2 x calibration
+    breakdown = {row[0] for row in found.pop(1)[2:]}
+    assert {"ExpandTilesPass", "PartitionPass", "OutlinePass"} <= breakdown, breakdown
+    for table in found:
+        header, rule, *rows = table
+        assert set(rule) == {"---"} and rows
+        assert all(len(row) == len(header) for row in rows), table
+    compile_rows = found[0][2:]
+    assert [row[0] for row in compile_rows] == ["1", "3"]
+    for row in compile_rows:  # the pipeline does more than canonicalize + cse
+        assert float(row[3]) > 1 and float(row[7]) > 1
+    passes = {row[0]: row for row in found[1][2:]}
+    assert set(passes) == {"full pipeline", "no L1 reuse", "no hoisting"}
+    modes = [row[0] for row in found[2][2:]]
+    assert modes[:4] == [f"device_sched_mode {m}" for m in range(4)]
+    for table in found[1:3]:
+        for row in table[2:]:
+            assert float(row[1]) > 0 and 0 < float(row[2]) < 353.9
+    for table in found[3:5]:  # pto-isa tiles, SK-01's A3 tiles
+        row = table[2]
+        assert row[0] == "2048" and float(row[2]) == 32.461
+        assert abs(float(row[3]) - float(row[1]) / 32.461) < 0.01
+        assert row[10] == ("yes" if abs(float(row[3]) - 1) <= 0.25 else "no")
+        assert float(row[11]) >= float(row[3]) - 0.01  # merging never slows it down
