@@ -485,3 +485,56 @@ func.func @no_hazard(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %r: i
   pto_isa.tstore %d into %o[%c0, %c0] : !pto_isa.tile<ub, 32x64xf32>, !pto.tensor<?x64xf32>
   return
 }
+
+// Nine buffers released across iterations: eight carried V -> MTE2 flags take
+// every id of the pair for the whole loop; the ninth falls back to
+// pipe_barrier ALL (which also orders the eight loads before the vector ops).
+// CHECK-LABEL: func.func @carried_ids_exhausted
+func.func @carried_ids_exhausted(%g: !pto.tensor<?x64xf32>, %n: index, %r: index) {
+// CHECK-COUNT-8: pto_isa.set_flag V -> MTE2, {{[0-7]}}
+// CHECK-NEXT: scf.for
+// CHECK:        pto_isa.wait_flag V -> MTE2, 7
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.pipe_barrier ALL
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.set_flag MTE2 -> V, 0
+// CHECK:        pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT:   pto_isa.pipe_barrier V
+// CHECK-NEXT:   pto_isa.texp
+// CHECK-NEXT: }
+// CHECK-COUNT-8: pto_isa.wait_flag V -> MTE2, {{[0-7]}}
+// CHECK-NEXT: return
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t0 = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 8x64xf32>
+  %t1 = pto_isa.alloc_tile valid [%r, %r] at 2048 : !pto_isa.tile<ub, 8x64xf32>
+  %t2 = pto_isa.alloc_tile valid [%r, %r] at 4096 : !pto_isa.tile<ub, 8x64xf32>
+  %t3 = pto_isa.alloc_tile valid [%r, %r] at 6144 : !pto_isa.tile<ub, 8x64xf32>
+  %t4 = pto_isa.alloc_tile valid [%r, %r] at 8192 : !pto_isa.tile<ub, 8x64xf32>
+  %t5 = pto_isa.alloc_tile valid [%r, %r] at 10240 : !pto_isa.tile<ub, 8x64xf32>
+  %t6 = pto_isa.alloc_tile valid [%r, %r] at 12288 : !pto_isa.tile<ub, 8x64xf32>
+  %t7 = pto_isa.alloc_tile valid [%r, %r] at 14336 : !pto_isa.tile<ub, 8x64xf32>
+  %t8 = pto_isa.alloc_tile valid [%r, %r] at 16384 : !pto_isa.tile<ub, 8x64xf32>
+  %t9 = pto_isa.alloc_tile valid [%r, %r] at 18432 : !pto_isa.tile<ub, 8x64xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    pto_isa.tload %g[%i, %c0] into %t0 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t1 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t2 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t3 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t4 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t5 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t6 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t7 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t8 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t0 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t1 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t2 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t3 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t4 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t5 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t6 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t7 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t8 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+  }
+  return
+}

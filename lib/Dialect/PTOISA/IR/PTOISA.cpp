@@ -224,7 +224,8 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
       return need(rows % blockElems == 0,
                   "a column-major ub tile needs Rows * sizeof(T) % 32 == 0");
     return emitError() << "a ub tile is nd or dn, not "
-                       << stringifyTileLayout(layout);
+                       << stringifyTileLayout(layout)
+                       << "; fractal layouts live in l1 and l0";
   case MemorySpace::l1:
     if (layout == TileLayout::nz)
       return need(rows % 16 == 0 && cols % blockElems == 0,
@@ -233,7 +234,8 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
       return need(rows % blockElems == 0 && cols % 16 == 0,
                   "a zn L1 tile holds whole (32/sizeof(T)) x 16 fractals");
     return emitError() << "an l1 tile is nz or zn, not "
-                       << stringifyTileLayout(layout);
+                       << stringifyTileLayout(layout)
+                       << "; plain row/column-major tiles live in ub";
   case MemorySpace::l0a:
   case MemorySpace::l0b:
   case MemorySpace::l0c:
@@ -357,8 +359,8 @@ LogicalResult TStoreOp::verify() {
   }
   if (src.getSpace() == MemorySpace::l1 &&
       pto::getArchFor(*this) != pto::Arch::DAV_2201)
-    return emitOpError() << "this architecture has no L1 -> GM path; store from "
-                            "ub or l0c";
+    return emitOpError() << pto::getPlatformInfo(pto::getArchFor(*this)).name
+                         << " has no L1 -> GM path; store from ub or l0c";
   // Atomic add into GM supports f32, f16, bf16, i32, i16 and i8: every
   // element type a store can write (the rules above), so no check here.
   return success();
