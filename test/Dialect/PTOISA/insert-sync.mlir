@@ -552,3 +552,21 @@ func.func @carried_ids_exhausted(%g: !pto.tensor<?x64xf32>, %n: index, %r: index
   }
   return
 }
+
+// A call: everything completes before and after it.
+func.func private @callee(%t: !pto_isa.tile<ub, 32x64xf32>)
+// CHECK-LABEL: func.func @call
+func.func @call(%g: !pto.tensor<?x64xf32>, %r: index) {
+// CHECK:      pto_isa.tload
+// CHECK-NEXT: pto_isa.pipe_barrier ALL
+// CHECK-NEXT: call @callee
+// CHECK-NEXT: pto_isa.pipe_barrier ALL
+// CHECK-NEXT: pto_isa.texp
+  %c0 = arith.constant 0 : index
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %a : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+  func.call @callee(%a) : (!pto_isa.tile<ub, 32x64xf32>) -> ()
+  pto_isa.texp %a into %b : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+  return
+}

@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 
@@ -266,6 +267,17 @@ void Inserter::processBlock(BlockCtx &ctx, State &st) {
           ctx.anchor[id] = op;
         }
       }
+      recordAfter(ctx, st, op);
+      continue;
+    }
+    if (isa<CallOpInterface>(op)) {
+      // The callee is synchronised on its own; around the call everything
+      // completes (what we issued before it, what it issued).
+      insertBarrier(st, op, Pipe::ALL);
+      builder.setInsertionPointAfter(ctx.pointAfter(op));
+      ctx.epilogueEnd[op] =
+          PipeBarrierOp::create(builder, op->getLoc(), Pipe::ALL);
+      ++stats.barriersAll;
       recordAfter(ctx, st, op);
       continue;
     }

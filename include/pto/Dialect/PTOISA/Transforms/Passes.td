@@ -57,7 +57,8 @@ def InsertSyncPass : Pass<"pto-isa-insert-sync", "::mlir::ModuleOp"> {
     times. Same-pipe V hazards get `pipe_barrier V` right before the later
     instruction, wherever it is. Other region ops (`scf.while`, ...) get
     `pipe_barrier ALL` before them, at the start of each of their blocks and
-    after them.
+    after them; a call gets `pipe_barrier ALL` before and after it (the
+    callee is synchronised on its own).
 
     Event ids: a flag takes the lowest id of 0..7 whose triple
     (src, dst, id) is free over the flag's whole interval, counting the
