@@ -282,7 +282,9 @@ LogicalResult AllocTileOp::verify() {
     return emitOpError() << "offset " << offset << " in "
                          << stringifyMemorySpace(type.getSpace())
                          << " must be a non-negative multiple of "
-                         << info.bufferAlignBytes << " bytes (TASSIGN alignment)";
+                         << info.bufferAlignBytes
+                         << " bytes (TASSIGN alignment); round it up to the "
+                            "alignment";
   if (offset + type.getByteSize() > capacity)
     return emitOpError() << "tile of " << type.getByteSize() << " bytes at offset "
                          << offset << " ends past the " << capacity << "-byte "
@@ -441,7 +443,8 @@ static LogicalResult verifyMatmul(MatmulOp op) {
     return op.emitOpError()
            << "capacities must chain as (m x k) . (k x n) -> (m x n), got "
            << a.getRows() << "x" << a.getCols() << " . " << b.getRows() << "x"
-           << b.getCols() << " -> " << c.getRows() << "x" << c.getCols();
+           << b.getCols() << " -> " << c.getRows() << "x" << c.getCols()
+           << "; allocate the operands with matching capacities";
   Type ta = a.getElementType(), tb = b.getElementType(), tc = c.getElementType();
   bool ok = ta == tb && ((tc.isF32() && (ta.isBF16() || ta.isF16() || ta.isF32())) ||
                          (tc.isSignlessInteger(32) && ta.isSignlessInteger(8)));
@@ -612,7 +615,8 @@ static LogicalResult verifyRowReduce(Op op) {
   if (tmp.getRows() != src.getRows() || tmp.getCols() != src.getCols())
     return op.emitOpError() << "scratch must be shaped like the source ("
                             << src.getRows() << "x" << src.getCols() << "), got "
-                            << tmp.getRows() << "x" << tmp.getCols();
+                            << tmp.getRows() << "x" << tmp.getCols()
+                            << "; allocate the scratch with the source's type";
   if (tileOf(op.getDst()).getRows() < src.getRows())
     return op.emitOpError() << "destination has " << tileOf(op.getDst()).getRows()
                             << " rows, fewer than the source's " << src.getRows()
