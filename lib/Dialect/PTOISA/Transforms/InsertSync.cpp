@@ -117,9 +117,7 @@ unsigned pairOf(unsigned q, unsigned p) { return q * kNumPipes + p; }
 /// Whether `a` comes before `b` in their block; null a = block start,
 /// null b = block end.
 bool before(Operation *a, Operation *b) {
-  if (!a)
-    return b != nullptr || true;
-  if (!b)
+  if (!a || !b)
     return true;
   return a != b && a->isBeforeInBlock(b);
 }
@@ -494,7 +492,9 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
           ++depth;
         }
         if (!owner) {
-          fallback = true; // not expected
+          // Not expected (every issued access has an owner on the chain);
+          // a full barrier is always correct.
+          fallback = true;
           continue;
         }
         Operation *x = carried ? owner->topAnchor[id] : owner->anchor[id];
