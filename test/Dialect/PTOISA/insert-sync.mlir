@@ -297,8 +297,9 @@ func.func @event_ids(%g: !pto.tensor<?x64xf32>, %r: index) {
 // writes before the loop and inside it by one flag set after the loop.
 // CHECK-LABEL: func.func @zero_trip
 func.func @zero_trip(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n: index, %r: index) {
+// The prime carries the texpands to MTE2, and MTE2 -> V hands it on to the
+// tadd: no pipe_barrier V is needed.
 // CHECK:      pto_isa.texpands
-// CHECK-NEXT: pto_isa.pipe_barrier V
 // CHECK-NEXT: pto_isa.set_flag V -> MTE2, 0
 // CHECK-NEXT: scf.for
 // CHECK-NEXT:   pto_isa.wait_flag V -> MTE2, 0
@@ -411,20 +412,33 @@ func.func @if_else(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %c: i1,
 // the outer body, with ids distinct from the outer loop's.
 // CHECK-LABEL: func.func @nested_loops
 func.func @nested_loops(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n: index, %m: index, %r: index) {
+// The tadd's MTE2 -> V flag, set after the inner load, also covers the outer
+// load (MTE2 runs in order): the outer body needs no flag of its own.
 // CHECK:      pto_isa.set_flag V -> MTE2, 0
-// CHECK:      scf.for
-// CHECK:        pto_isa.set_flag V -> MTE2, 1
-// CHECK-NEXT:   pto_isa.set_flag MTE3 -> V, 1
+// CHECK-NEXT: scf.for
+// CHECK-NEXT:   pto_isa.wait_flag V -> MTE2, 0
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.set_flag V -> MTE2, 1
+// CHECK-NEXT:   pto_isa.set_flag MTE3 -> V, 0
 // CHECK-NEXT:   scf.for
 // CHECK-NEXT:     pto_isa.wait_flag V -> MTE2, 1
 // CHECK-NEXT:     pto_isa.tload
-// CHECK:          pto_isa.set_flag MTE3 -> V, 1
+// CHECK-NEXT:     pto_isa.set_flag MTE2 -> V, 0
+// CHECK-NEXT:     pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT:     pto_isa.wait_flag MTE3 -> V, 0
+// CHECK-NEXT:     pto_isa.tadd
+// CHECK-NEXT:     pto_isa.set_flag V -> MTE3, 0
+// CHECK-NEXT:     pto_isa.set_flag V -> MTE2, 1
+// CHECK-NEXT:     pto_isa.wait_flag V -> MTE3, 0
+// CHECK-NEXT:     pto_isa.tstore
+// CHECK-NEXT:     pto_isa.set_flag MTE3 -> V, 0
 // CHECK-NEXT:   }
 // CHECK-NEXT:   pto_isa.wait_flag V -> MTE2, 1
-// CHECK-NEXT:   pto_isa.wait_flag MTE3 -> V, 1
-// CHECK:        pto_isa.set_flag V -> MTE2, 0
+// CHECK-NEXT:   pto_isa.wait_flag MTE3 -> V, 0
+// CHECK-NEXT:   pto_isa.set_flag V -> MTE2, 0
 // CHECK-NEXT: }
-// CHECK:      pto_isa.wait_flag V -> MTE2, 0
+// CHECK-NEXT: pto_isa.wait_flag V -> MTE2, 0
+// CHECK-NEXT: return
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %a = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 32x64xf32>
@@ -483,5 +497,76 @@ func.func @no_hazard(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %r: i
   pto_isa.tload %g[%c0, %c0] into %a : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 32x64xf32>
   pto_isa.texp %b into %c : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>
   pto_isa.tstore %d into %o[%c0, %c0] : !pto_isa.tile<ub, 32x64xf32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// Nine buffers released across iterations: eight carried V -> MTE2 flags take
+// every id of the pair for the whole loop; the ninth falls back to
+// pipe_barrier ALL (which also orders the eight loads before the vector ops).
+// CHECK-LABEL: func.func @carried_ids_exhausted
+func.func @carried_ids_exhausted(%g: !pto.tensor<?x64xf32>, %n: index, %r: index) {
+// CHECK-COUNT-8: pto_isa.set_flag V -> MTE2, {{[0-7]}}
+// CHECK-NEXT: scf.for
+// CHECK:        pto_isa.wait_flag V -> MTE2, 7
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.pipe_barrier ALL
+// CHECK-NEXT:   pto_isa.tload
+// CHECK-NEXT:   pto_isa.set_flag MTE2 -> V, 0
+// CHECK:        pto_isa.wait_flag MTE2 -> V, 0
+// CHECK-NEXT:   pto_isa.pipe_barrier V
+// CHECK-NEXT:   pto_isa.texp
+// CHECK-NEXT: }
+// CHECK-COUNT-8: pto_isa.wait_flag V -> MTE2, {{[0-7]}}
+// CHECK-NEXT: return
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t0 = pto_isa.alloc_tile valid [%r, %r] at 0 : !pto_isa.tile<ub, 8x64xf32>
+  %t1 = pto_isa.alloc_tile valid [%r, %r] at 2048 : !pto_isa.tile<ub, 8x64xf32>
+  %t2 = pto_isa.alloc_tile valid [%r, %r] at 4096 : !pto_isa.tile<ub, 8x64xf32>
+  %t3 = pto_isa.alloc_tile valid [%r, %r] at 6144 : !pto_isa.tile<ub, 8x64xf32>
+  %t4 = pto_isa.alloc_tile valid [%r, %r] at 8192 : !pto_isa.tile<ub, 8x64xf32>
+  %t5 = pto_isa.alloc_tile valid [%r, %r] at 10240 : !pto_isa.tile<ub, 8x64xf32>
+  %t6 = pto_isa.alloc_tile valid [%r, %r] at 12288 : !pto_isa.tile<ub, 8x64xf32>
+  %t7 = pto_isa.alloc_tile valid [%r, %r] at 14336 : !pto_isa.tile<ub, 8x64xf32>
+  %t8 = pto_isa.alloc_tile valid [%r, %r] at 16384 : !pto_isa.tile<ub, 8x64xf32>
+  %t9 = pto_isa.alloc_tile valid [%r, %r] at 18432 : !pto_isa.tile<ub, 8x64xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    pto_isa.tload %g[%i, %c0] into %t0 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t1 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t2 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t3 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t4 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t5 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t6 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t7 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.tload %g[%i, %c0] into %t8 : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t0 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t1 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t2 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t3 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t4 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t5 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t6 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t7 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+    pto_isa.texp %t8 into %t9 : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+  }
+  return
+}
+
+// A call: everything completes before and after it.
+func.func private @callee(%t: !pto_isa.tile<ub, 32x64xf32>)
+// CHECK-LABEL: func.func @call
+func.func @call(%g: !pto.tensor<?x64xf32>, %r: index) {
+// CHECK:      pto_isa.tload
+// CHECK-NEXT: pto_isa.pipe_barrier ALL
+// CHECK-NEXT: call @callee
+// CHECK-NEXT: pto_isa.pipe_barrier ALL
+// CHECK-NEXT: pto_isa.texp
+  %c0 = arith.constant 0 : index
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  pto_isa.tload %g[%c0, %c0] into %a : !pto.tensor<?x64xf32>, !pto_isa.tile<ub, 32x64xf32>
+  func.call @callee(%a) : (!pto_isa.tile<ub, 32x64xf32>) -> ()
+  pto_isa.texp %a into %b : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>
   return
 }

@@ -53,7 +53,7 @@ func.func private @ub_dn_rows(%t: !pto_isa.tile<ub, 4x1xf32, dn>)
 
 // -----
 
-// expected-error @+1 {{a ub tile is nd or dn, not nz}}
+// expected-error @+1 {{a ub tile is nd or dn, not nz; fractal layouts live in l1 and l0}}
 func.func private @ub_nz(%t: !pto_isa.tile<ub, 32x64xf32, nz>)
 
 // -----
@@ -68,7 +68,7 @@ func.func private @l1_zn_fractal(%t: !pto_isa.tile<l1, 64x8xbf16, zn>)
 
 // -----
 
-// expected-error @+1 {{an l1 tile is nz or zn, not nd}}
+// expected-error @+1 {{an l1 tile is nz or zn, not nd; plain row/column-major tiles live in ub}}
 func.func private @l1_nd(%t: !pto_isa.tile<l1, 64x64xbf16, nd>)
 
 // -----
@@ -287,7 +287,7 @@ func.func @tstore_l1_2201(%g: !pto.tensor<?x64xbf16>, %r: index) {
 // ... but not on DAV_3510.
 func.func @tstore_l1_3510(%g: !pto.tensor<?x64xbf16>, %r: index) attributes {pto.arch = #pto.arch<DAV_3510>} {
   %t = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l1, 64x64xbf16>
-  // expected-error @+1 {{this architecture has no L1 -> GM path; store from ub or l0c}}
+  // expected-error @+1 {{DAV_3510 (950) has no L1 -> GM path; store from ub or l0c}}
   pto_isa.tstore %t into %g[%r, %r] : !pto_isa.tile<l1, 64x64xbf16>, !pto.tensor<?x64xbf16>
   return
 }

@@ -224,7 +224,8 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
       return need(rows % blockElems == 0,
                   "a column-major ub tile needs Rows * sizeof(T) % 32 == 0");
     return emitError() << "a ub tile is nd or dn, not "
-                       << stringifyTileLayout(layout);
+                       << stringifyTileLayout(layout)
+                       << "; fractal layouts live in l1 and l0";
   case MemorySpace::l1:
     if (layout == TileLayout::nz)
       return need(rows % 16 == 0 && cols % blockElems == 0,
@@ -233,7 +234,8 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
       return need(rows % blockElems == 0 && cols % 16 == 0,
                   "a zn L1 tile holds whole (32/sizeof(T)) x 16 fractals");
     return emitError() << "an l1 tile is nz or zn, not "
-                       << stringifyTileLayout(layout);
+                       << stringifyTileLayout(layout)
+                       << "; plain row/column-major tiles live in ub";
   case MemorySpace::l0a:
   case MemorySpace::l0b:
   case MemorySpace::l0c:
@@ -280,7 +282,9 @@ LogicalResult AllocTileOp::verify() {
     return emitOpError() << "offset " << offset << " in "
                          << stringifyMemorySpace(type.getSpace())
                          << " must be a non-negative multiple of "
-                         << info.bufferAlignBytes << " bytes (TASSIGN alignment)";
+                         << info.bufferAlignBytes
+                         << " bytes (TASSIGN alignment); round it up to the "
+                            "alignment";
   if (offset + type.getByteSize() > capacity)
     return emitOpError() << "tile of " << type.getByteSize() << " bytes at offset "
                          << offset << " ends past the " << capacity << "-byte "
@@ -357,8 +361,8 @@ LogicalResult TStoreOp::verify() {
   }
   if (src.getSpace() == MemorySpace::l1 &&
       pto::getArchFor(*this) != pto::Arch::DAV_2201)
-    return emitOpError() << "this architecture has no L1 -> GM path; store from "
-                            "ub or l0c";
+    return emitOpError() << pto::getPlatformInfo(pto::getArchFor(*this)).name
+                         << " has no L1 -> GM path; store from ub or l0c";
   // Atomic add into GM supports f32, f16, bf16, i32, i16 and i8: every
   // element type a store can write (the rules above), so no check here.
   return success();
@@ -439,7 +443,8 @@ static LogicalResult verifyMatmul(MatmulOp op) {
     return op.emitOpError()
            << "capacities must chain as (m x k) . (k x n) -> (m x n), got "
            << a.getRows() << "x" << a.getCols() << " . " << b.getRows() << "x"
-           << b.getCols() << " -> " << c.getRows() << "x" << c.getCols();
+           << b.getCols() << " -> " << c.getRows() << "x" << c.getCols()
+           << "; allocate the operands with matching capacities";
   Type ta = a.getElementType(), tb = b.getElementType(), tc = c.getElementType();
   bool ok = ta == tb && ((tc.isF32() && (ta.isBF16() || ta.isF16() || ta.isF32())) ||
                          (tc.isSignlessInteger(32) && ta.isSignlessInteger(8)));
@@ -610,7 +615,8 @@ static LogicalResult verifyRowReduce(Op op) {
   if (tmp.getRows() != src.getRows() || tmp.getCols() != src.getCols())
     return op.emitOpError() << "scratch must be shaped like the source ("
                             << src.getRows() << "x" << src.getCols() << "), got "
-                            << tmp.getRows() << "x" << tmp.getCols();
+                            << tmp.getRows() << "x" << tmp.getCols()
+                            << "; allocate the scratch with the source's type";
   if (tileOf(op.getDst()).getRows() < src.getRows())
     return op.emitOpError() << "destination has " << tileOf(op.getDst()).getRows()
                             << " rows, fewer than the source's " << src.getRows()

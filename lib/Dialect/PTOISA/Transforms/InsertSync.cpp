@@ -16,15 +16,16 @@
 //     The flag is set right after the latest such access of q and waited
 //     right before the instruction; one flag covers all of q's accesses up
 //     to that point. Same-pipe hazards only matter on V: pipe_barrier V.
-//   * Control flow: a region op (scf.if, scf.for) is settled on entry
-//     (flags whose wait sits right before the op cover every access inside
-//     it) and its accesses are summarised on exit (a later flag is set right
-//     after the op), so no flag crosses a region boundary, except the
-//     loop-carried WAR/RAW/WAW flags of scf.for: set after the access in
-//     iteration i, waited before the conflicting access of iteration i + 1,
-//     primed by a set_flag before the loop and drained by a wait_flag after
-//     it (ascend-target.md §8.7 double buffering). Other region ops get
-//     pipe_barrier ALL around them and at the start of each block.
+//   * Control flow: a flag lives in the block that issued the earlier access
+//     (set after it, or after the region op holding it) and is waited right
+//     before the later instruction, or before the op of that block holding
+//     it; so no flag crosses a region boundary and flags pair up on every
+//     path. The exception are the loop-carried WAR/RAW/WAW flags of
+//     scf.for: set after the access in iteration i, waited before the
+//     conflicting access of iteration i + 1, primed by a set_flag before the
+//     loop and drained by a wait_flag after it (ascend-target.md §8.7 double
+//     buffering). Other region ops get pipe_barrier ALL around them and at
+//     the start of each block.
 //   * Event ids: per block a list of occupied (src, dst, id) intervals; a
 //     flag takes the lowest id free over its whole interval, including every
 //     id used inside a region op it spans and every interval of an enclosing
@@ -40,6 +41,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 
@@ -115,9 +117,7 @@ unsigned pairOf(unsigned q, unsigned p) { return q * kNumPipes + p; }
 /// Whether `a` comes before `b` in their block; null a = block start,
 /// null b = block end.
 bool before(Operation *a, Operation *b) {
-  if (!a)
-    return b != nullptr || true;
-  if (!b)
+  if (!a || !b)
     return true;
   return a != b && a->isBeforeInBlock(b);
 }
@@ -145,10 +145,15 @@ private:
 
   // Resolution of the hazards of `sinks` (accesses about to run at `w`).
   void resolve(BlockCtx &ctx, State &st, Operation *w, ArrayRef<unsigned> sinks);
-  bool insertFlag(BlockCtx &ctx, State &st, unsigned q, unsigned p,
-                  Operation *x, Operation *w);
-  bool insertCarriedFlag(BlockCtx &ctx, State &st, unsigned q, unsigned p,
-                         Operation *w, const Bits &needed);
+  // A flag in block `ctx`, waited before `w`, for an instruction in block
+  // `cur` (ctx or nested in it).
+  bool insertFlag(BlockCtx *cur, BlockCtx &ctx, State &st, unsigned q,
+                  unsigned p, Operation *x, Operation *w);
+  bool insertCarriedFlag(BlockCtx *cur, BlockCtx &ctx, State &st, unsigned q,
+                         unsigned p, Operation *w, const Bits &needed);
+  /// Accesses that ran again in the blocks from `cur` up to, not including,
+  /// `owner` (or that a loop among them carries).
+  Bits reissuedBelow(BlockCtx &cur, BlockCtx &owner);
   void insertBarrier(State &st, Operation *w, Pipe pipe);
   uint8_t occupied(BlockCtx &ctx, unsigned pair, Operation *x, Operation *w);
 
@@ -263,14 +268,21 @@ void Inserter::processBlock(BlockCtx &ctx, State &st) {
       recordAfter(ctx, st, op);
       continue;
     }
+    if (isa<CallOpInterface>(op)) {
+      // The callee is synchronised on its own; around the call everything
+      // completes (what we issued before it, what it issued).
+      insertBarrier(st, op, Pipe::ALL);
+      builder.setInsertionPointAfter(ctx.pointAfter(op));
+      ctx.epilogueEnd[op] =
+          PipeBarrierOp::create(builder, op->getLoc(), Pipe::ALL);
+      ++stats.barriersAll;
+      recordAfter(ctx, st, op);
+      continue;
+    }
     auto it = regionIds.find(op);
     if (it == regionIds.end() || it->second.none())
       continue;
     Bits inside = it->second;
-    if (isa<scf::IfOp, scf::ForOp>(op)) {
-      SmallVector<unsigned> sinks(inside.set_bits());
-      resolve(ctx, st, op, sinks);
-    }
     if (auto ifOp = dyn_cast<scf::IfOp>(op))
       processIf(ctx, st, ifOp);
     else if (auto forOp = dyn_cast<scf::ForOp>(op))
@@ -451,39 +463,75 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
       Bits bits = need();
       if (bits.none())
         break;
-      Operation *latest = nullptr;
-      unsigned latestQ = 0;
-      int carriedQ = -1;
-      bool fallback = false;
+      // Each unordered access belongs to the innermost block that issued it
+      // (its current instance) or whose loop carries it; the flag lives in
+      // that block, waited right before the op holding the instruction. The
+      // innermost owner goes first: its set is the latest, so it may cover
+      // the others transitively.
+      BlockCtx *best = nullptr;
+      Operation *bestW = nullptr, *bestX = nullptr;
+      unsigned bestQ = 0, bestDepth = ~0u;
+      bool bestCarried = false, fallback = false;
       for (unsigned id : bits.set_bits()) {
         unsigned q = pipes[id];
         if (q == p)
           continue; // V after V: a barrier, below
-        if (Operation *x = ctx.anchor[id]) {
-          if (!latest || before(latest, x)) {
-            latest = x;
-            latestQ = q;
+        BlockCtx *owner = &ctx;
+        Operation *at = w;
+        unsigned depth = 0;
+        bool carried = false;
+        while (owner) {
+          if (owner->anchor[id])
+            break;
+          if (owner->loop && owner->carried.test(id)) {
+            carried = true;
+            break;
           }
-        } else if (ctx.loop && ctx.carried.test(id)) {
-          if (carriedQ < 0)
-            carriedQ = q;
-        } else {
-          fallback = true; // not expected: entry settling covers the rest
+          at = owner->regionOp;
+          owner = owner->parent;
+          ++depth;
+        }
+        if (!owner) {
+          // Not expected (every issued access has an owner on the chain);
+          // a full barrier is always correct.
+          fallback = true;
+          continue;
+        }
+        Operation *x = carried ? owner->topAnchor[id] : owner->anchor[id];
+        bool better = depth < bestDepth ||
+                      (depth == bestDepth && !carried && bestCarried) ||
+                      (depth == bestDepth && carried == bestCarried &&
+                       before(bestX, x));
+        if (!best || better) {
+          best = owner;
+          bestW = at;
+          bestX = x;
+          bestQ = q;
+          bestDepth = depth;
+          bestCarried = carried;
         }
       }
       if (fallback) {
         insertBarrier(st, w, Pipe::ALL);
         break;
       }
-      if (latest) {
-        if (!insertFlag(ctx, st, latestQ, p, latest, w)) {
-          insertBarrier(st, w, Pipe::ALL);
-          break;
+      if (best) {
+        bool ok;
+        if (bestCarried) {
+          // The accesses of q this loop carries into the owner's block.
+          Bits owned(numIds());
+          for (unsigned id : bits.set_bits())
+            if (pipes[id] == bestQ && !best->anchor[id] &&
+                best->carried.test(id))
+              owned.set(id);
+          ok = insertCarriedFlag(&ctx, *best, st, bestQ, p, bestW, owned);
+        } else {
+          ok = insertFlag(&ctx, *best, st, bestQ, p, bestX, bestW);
         }
-        continue;
-      }
-      if (carriedQ >= 0) {
-        if (!insertCarriedFlag(ctx, st, carriedQ, p, w, bits)) {
+        // A flag that ordered nothing new would repeat forever.
+        if (ok && need() == bits)
+          ok = false;
+        if (!ok) {
           insertBarrier(st, w, Pipe::ALL);
           break;
         }
@@ -511,8 +559,20 @@ static unsigned lowestFree(uint8_t taken) {
   return 8;
 }
 
-bool Inserter::insertFlag(BlockCtx &ctx, State &st, unsigned q, unsigned p,
-                          Operation *x, Operation *w) {
+Bits Inserter::reissuedBelow(BlockCtx &cur, BlockCtx &owner) {
+  Bits again(numIds());
+  for (BlockCtx *d = &cur; d && d != &owner; d = d->parent) {
+    for (unsigned id = 0, e = numIds(); id < e; ++id)
+      if (d->anchor[id])
+        again.set(id);
+    if (d->loop)
+      again |= d->carried;
+  }
+  return again;
+}
+
+bool Inserter::insertFlag(BlockCtx *cur, BlockCtx &ctx, State &st, unsigned q,
+                          unsigned p, Operation *x, Operation *w) {
   unsigned pair = pairOf(q, p);
   Operation *setAfter = x;
   uint8_t taken = occupied(ctx, pair, x, w);
@@ -550,13 +610,17 @@ bool Inserter::insertFlag(BlockCtx &ctx, State &st, unsigned q, unsigned p,
   for (unsigned i : known.set_bits())
     if (ctx.anchor[i] && before(x, ctx.anchor[i]))
       known.reset(i);
+  // Waited before a region op from inside it: what ran inside it since is
+  // not covered either.
+  known.reset(reissuedBelow(*cur, ctx));
   st.covered[p] |= known;
   ++stats.flags;
   return true;
 }
 
-bool Inserter::insertCarriedFlag(BlockCtx &ctx, State &st, unsigned q,
-                                 unsigned p, Operation *w, const Bits &needed) {
+bool Inserter::insertCarriedFlag(BlockCtx *cur, BlockCtx &ctx, State &st,
+                                 unsigned q, unsigned p, Operation *w,
+                                 const Bits &needed) {
   // Set after the last needed access of q in the body; it must not precede
   // the wait, or the iteration would set twice.
   Operation *x = nullptr;
@@ -593,9 +657,17 @@ bool Inserter::insertCarriedFlag(BlockCtx &ctx, State &st, unsigned q,
   ctx.parent->records.push_back({pair, id, prime, drain});
   ctx.parent->used[pair] |= uint8_t(1u << id);
   ctx.carriedFlags.push_back({q, p, x});
-  // The previous iteration's accesses of q up to the set.
+  // The previous iteration's accesses of q up to the set (not those that
+  // ran again inside the region op the wait precedes).
+  Bits again = reissuedBelow(*cur, ctx);
   for (unsigned id : ctx.carried.set_bits())
-    if (pipes[id] == q && !ctx.anchor[id] && !before(x, ctx.topAnchor[id]))
+    if (pipes[id] == q && !ctx.anchor[id] && !before(x, ctx.topAnchor[id]) &&
+        !again.test(id))
+      st.covered[p].set(id);
+  // And what q issued before the loop: the prime (first iteration) and the
+  // set of the previous iteration both come after it.
+  for (unsigned id : st.issued.set_bits())
+    if (pipes[id] == q && !ctx.carried.test(id))
       st.covered[p].set(id);
   ++stats.flags;
   ++stats.carriedFlags;

@@ -128,6 +128,7 @@ private:
         for (unsigned q = 0; q < kNumPipes; ++q)
           m.seen[dst][q] = std::max(m.seen[dst][q], it->second.snap[q]);
         m.flags.erase(it);
+        prune(m);
       }
       return;
     }
@@ -141,6 +142,7 @@ private:
         } else {
           m.seen[p][p] = m.issued[p];
         }
+        prune(m);
       }
       return;
     }
@@ -209,6 +211,23 @@ private:
                "cannot check the instructions inside this op";
         });
     }
+  }
+
+  /// Forgets the accesses every pipe is already ordered after: no later
+  /// instruction can form an unordered pair with them.
+  static void prune(Machine &m) {
+    const unsigned v = static_cast<unsigned>(Pipe::V);
+    llvm::erase_if(m.history, [&](const PastAccess &past) {
+      for (unsigned p = 0; p < kNumPipes; ++p) {
+        // No instruction issues on S or ALL.
+        if (p == static_cast<unsigned>(Pipe::S) ||
+            p == static_cast<unsigned>(Pipe::ALL) || (p == past.pipe && p != v))
+          continue;
+        if (m.seen[p][past.pipe] < past.index)
+          return false;
+      }
+      return true;
+    });
   }
 
   void append(std::vector<Machine> &to, std::vector<Machine> &from) {

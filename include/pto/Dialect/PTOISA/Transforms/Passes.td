@@ -71,20 +71,22 @@ def InsertSyncPass : Pass<"pto-isa-insert-sync", "::mlir::ModuleOp"> {
     every hazard of the later instruction with Q's instructions up to the
     set.
 
-    Control flow. A region op (`scf.if`, `scf.for`) is settled on entry:
-    flags waited right before the op cover every access inside it, and a
-    later flag against an access inside it is set right after the op, so
-    flags pair up inside one block on every path. The exception is the
-    loop-carried hazard of `scf.for` (an access of iteration i against an
-    earlier-placed access of iteration i + 1, e.g. a load overwriting a
-    buffer the vector pipe read in the previous iteration): its flag is set
-    after the access in the body and waited before the conflicting one,
-    primed by a `set_flag` before the loop and drained by a `wait_flag`
-    after it (double buffering, ascend-target.md §8.7), which also holds for
-    a loop that runs zero times. Same-pipe V hazards across iterations get
-    `pipe_barrier V`. Other region ops (`scf.while`, ...) get
-    `pipe_barrier ALL` before them, at the start of each of their blocks
-    and after them.
+    Control flow (`scf.if`, `scf.for`). A flag is placed in the block that
+    issued the earlier access: set right after it (or right after the region
+    op holding it) and waited right before the later instruction or, when
+    that sits inside a region op, right before that op. So flags pair up
+    inside one block on every path. The exception is the loop-carried hazard
+    of `scf.for` (an access of iteration i against an earlier-placed access
+    of iteration i + 1, e.g. a load overwriting a buffer the vector pipe read
+    in the previous iteration): its flag is set after the access in the body
+    and waited before the conflicting one, primed by a `set_flag` before the
+    loop and drained by a `wait_flag` after it (double buffering,
+    ascend-target.md §8.7), which also holds for a loop that runs zero
+    times. Same-pipe V hazards get `pipe_barrier V` right before the later
+    instruction, wherever it is. Other region ops (`scf.while`, ...) get
+    `pipe_barrier ALL` before them, at the start of each of their blocks and
+    after them; a call gets `pipe_barrier ALL` before and after it (the
+    callee is synchronised on its own).
 
     Event ids: a flag takes the lowest id of 0..7 whose triple
     (src, dst, id) is free over the flag's whole interval, counting the
