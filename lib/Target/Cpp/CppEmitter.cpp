@@ -264,6 +264,8 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
         "#include <cstdint>\n"
         "#include <pto/pto-inst.hpp>\n"
         "#if defined(__CPU_SIM)\n"
+        "#include <memory>\n"
+        "#include <vector>\n"
         "#include <pto/runtime/pto_runtime.hpp>\n"
         "#endif\n"
         "using namespace pto;\n\n"
@@ -660,14 +662,43 @@ LogicalResult CppEmitter::emitScf(Operation *op, FunctionKind kind) {
 // Roots
 //===----------------------------------------------------------------------===//
 
+/// Roots take their scalars (indices and dynamic dims, thousands of them for
+/// SK-16's A3 tiles) through one array: a closure or parameter list that size
+/// makes the host compiler's SROA quadratic (minutes per file).
 LogicalResult CppEmitter::emitRoot(func::FuncOp func) {
   counter = 0;
-  os << "static void " << func.getSymName() << "(pto_rt::RootInstance &ri";
-  std::string params = parameterList(func.getBody().front(), {}, /*device=*/false);
-  if (!params.empty())
-    os << ", " << params;
+  os << "static void " << func.getSymName()
+     << "(pto_rt::RootInstance &ri, const int64_t *s";
+  SmallVector<std::string> unpack;
+  unsigned slot = 0;
+  for (auto [i, arg] : llvm::enumerate(func.getBody().front().getArguments())) {
+    std::string base = formatv("a{0}", i);
+    if (auto tensor = dyn_cast<GMTensorType>(arg.getType())) {
+      os << ", " << cppType(tensor.getElementType()) << " *" << base;
+      SmallVector<std::string> dims;
+      for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+        if (!ShapedType::isDynamic(size)) {
+          dims.push_back(std::to_string(size));
+          continue;
+        }
+        std::string dim = formatv("{0}_d{1}", base, d);
+        unpack.push_back(formatv("const int64_t {0} = s[{1}];", dim, slot++));
+        dims.push_back(dim);
+      }
+      bindTensor(arg, base, dims);
+    } else if (arg.getType().isIntOrIndex()) {
+      unpack.push_back(formatv("const {0} {1} = ({0})s[{2}];",
+                               cppType(arg.getType()), base, slot++));
+      names[arg] = base;
+    } else {
+      os << ", " << cppType(arg.getType()) << " " << base;
+      names[arg] = base;
+    }
+  }
   os << ") {\n";
   os.indent();
+  for (const std::string &line : unpack)
+    os << line << "\n";
   if (failed(emitBlock(func.getBody().front(), FunctionKind::Root)))
     return failure();
   os.unindent();
@@ -797,10 +828,30 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
   }
   if (auto call = dyn_cast<RootCallOp>(op)) {
     int64_t depth = call.getStitch() ? call.getStitch()->getDepth() : 1;
+    // The scalars travel in one shared array (see emitRoot), the pointers
+    // as arguments; the runtime may run the root after this block ends.
+    SmallVector<std::string> scalars, others;
+    for (Value arg : call.getArgs()) {
+      auto tensor = tensors.find(arg);
+      if (tensor != tensors.end()) {
+        others.push_back(tensor->second.pointer);
+        for (auto [i, size] : llvm::enumerate(tensor->second.type.getShape()))
+          if (ShapedType::isDynamic(size))
+            scalars.push_back(tensor->second.dims[i]);
+      } else if (arg.getType().isIntOrIndex()) {
+        scalars.push_back("(int64_t)" + name(arg));
+      } else {
+        others.push_back(name(arg));
+      }
+    }
+    std::string array = fresh();
+    os << formatv("auto {0} = std::make_shared<const std::vector<int64_t>>("
+                  "std::vector<int64_t>{{{1}});\n",
+                  array, llvm::join(scalars, ", "));
     os << formatv("rt.root_call(\"{0}\", {1}, {2}, [=](pto_rt::RootInstance &ri) "
-                  "{{ {0}(ri{3}{4}); });\n",
-                  call.getCallee(), rootCallSites++, depth,
-                  call.getArgs().empty() ? "" : ", ", callArgs(call.getArgs()));
+                  "{{ {0}(ri, {3}->data(){4}{5}); });\n",
+                  call.getCallee(), rootCallSites++, depth, array,
+                  others.empty() ? "" : ", ", llvm::join(others, ", "));
     return success();
   }
   return op->emitError() << "pto-to-cpp: '" << op->getName()

@@ -39,7 +39,12 @@ func.func private @k_leaf_V1_0(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf
 // CHECK: #endif
 
 // CHECK: #if defined(__CPU_SIM)
-// CHECK-LABEL: static void k_root_LOOP_i(pto_rt::RootInstance &ri, float *a0, int64_t a0_d0, float *a1, int64_t a1_d0, int64_t a2, int64_t a3) {
+// Scalars reach a root through one array (thousands of them at A3 tiles).
+// CHECK-LABEL: static void k_root_LOOP_i(pto_rt::RootInstance &ri, const int64_t *s, float *a0, float *a1) {
+// CHECK-NEXT: const int64_t a0_d0 = s[0];
+// CHECK-NEXT: const int64_t a1_d0 = s[1];
+// CHECK-NEXT: const int64_t a2 = (int64_t)s[2];
+// CHECK-NEXT: const int64_t a3 = (int64_t)s[3];
 func.func private @k_root_LOOP_i(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>,
                                  %row: index, %rows: index) attributes {pto.root} {
   %c16 = arith.constant 16 : index
@@ -64,7 +69,8 @@ pto.kernel @k(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>) {
     %row = arith.muli %i, %c16 : index
     %left = arith.subi %n, %row : index
     %rows = arith.minsi %left, %c16 : index
-    // CHECK: rt.root_call("k_root_LOOP_i", 0, 4, [=](pto_rt::RootInstance &ri) { k_root_LOOP_i(ri, x, x_d0, y, y_d0, v{{[0-9]+}}, v{{[0-9]+}}); });
+    // CHECK: auto [[S:v[0-9]+]] = std::make_shared<const std::vector<int64_t>>(std::vector<int64_t>{x_d0, y_d0, (int64_t)v{{[0-9]+}}, (int64_t)v{{[0-9]+}}});
+    // CHECK-NEXT: rt.root_call("k_root_LOOP_i", 0, 4, [=](pto_rt::RootInstance &ri) { k_root_LOOP_i(ri, [[S]]->data(), x, y); });
     pto.root_call @k_root_LOOP_i(%x, %y, %row, %rows) {stitch = #pto.stitch_plan<depth = 4, workspace_bytes = 0, launches = 2, mode = "count">} : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index) -> ()
   }
   // CHECK: rt.flush();
