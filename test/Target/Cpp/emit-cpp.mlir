@@ -1,4 +1,13 @@
 // RUN: pto-translate --pto-to-cpp %s | FileCheck %s
+// The text compiles against the host emulation of pto-isa and runs: y += 4x.
+// RUN: pto-translate --pto-to-cpp %s -o %t.cpp
+// RUN: %{cxx} -std=c++20 -D__CPU_SIM -DPTO_HOST_MAIN -O0 -pthread -I%{pto_src_root}/runtime/include %t.cpp -o %t.exe
+// RUN: rm -rf %t.in %t.out && mkdir -p %t.in %t.out
+// RUN: %python -c "import numpy as n; x = n.arange(40 * 64, dtype=n.float32).reshape(40, 64); n.save('%t.in/x.npy', x); n.save('%t.in/y.npy', n.ones_like(x))"
+// RUN: %t.exe --inputs %t.in --outputs %t.out --threads 2 --stats 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: %python -c "import numpy as n; x = n.load('%t.in/x.npy'); y = n.load('%t.out/y.npy'); assert (y == 1 + 4 * x).all(), abs(y - 1 - 4 * x).max(); print('ok')" | FileCheck %s --check-prefix=GOLD
+// STATS: device_tasks=1 root_instances=3 launches=6
+// GOLD: ok
 
 // A lowered, planned, synchronised vector leaf, a root launching it twice and
 // the control program calling the root in a loop with a stitch plan.
