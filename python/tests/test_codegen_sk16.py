@@ -92,3 +92,77 @@ def test_threads_and_shuffled_order(threads, seed, build_root, tmp_path):
     out, _ = codegen.run(exe, tmp_path, inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
                          *extra, names=sk16.INPUT_NAMES)
     check_against_golden(out, gold)
+
+
+# Hostile inputs to the emitted program: each has a defined behaviour.
+USAGE, FAULT = 2, 3
+
+
+def run_hostile(build_root, tmp_path, inputs, *extra):
+    exe = executable(build_root, 8, 64, "small")
+    return codegen.run(exe, tmp_path, inputs, sk16.DTYPES, sk16.OUTPUT_NAMES, *extra,
+                       names=sk16.INPUT_NAMES, check=False)[1]
+
+
+def test_decreasing_offsets_are_an_input_error(build_root, tmp_path):
+    inputs = sk16.make_inputs(sk16.CASES["test_09"], seed=1)
+    inputs["actual_q"] = np.array([0, 128, 64, 384], dtype=np.int32)
+    proc = run_hostile(build_root, tmp_path, inputs)
+    assert proc.returncode == USAGE, proc.stderr
+    assert "input 'actual_q': cumulative offsets decrease at index 2 (64 after 128)" in proc.stderr
+
+
+def test_offsets_not_starting_at_zero_are_an_input_error(build_root, tmp_path):
+    inputs = sk16.make_inputs(sk16.CASES["test_09"], seed=1)
+    inputs["actual_kv"] = inputs["actual_kv"] + 1
+    proc = run_hostile(build_root, tmp_path, inputs)
+    assert proc.returncode == USAGE, proc.stderr
+    assert "input 'actual_kv': cumulative offsets must start at 0, got 1" in proc.stderr
+
+
+def test_garbage_npy_is_an_input_error(build_root, tmp_path):
+    inputs = sk16.make_inputs(sk16.CASES["test_09"], seed=1)
+    exe = executable(build_root, 8, 64, "small")
+    codegen.run(exe, tmp_path, inputs, sk16.DTYPES, [], names=sk16.INPUT_NAMES, check=False)
+    (tmp_path / "in" / "q.npy").write_bytes(b"garbage")
+    proc = codegen.subprocess.run([str(exe), "--inputs", str(tmp_path / "in")],
+                                  capture_output=True, text=True)
+    assert proc.returncode == USAGE and "is not a .npy file" in proc.stderr, proc.stderr
+
+
+def test_zero_length_sequences(build_root, tmp_path):
+    """Empty batches on either side run zero iterations; the rest matches
+    the golden."""
+    case = sk16.Sk16Case("zero_lengths", [0, 64, 0, 96], [32, 0, 0, 112], 8, 64)
+    inputs = sk16.make_inputs(case, seed=4)
+    gold = sk16.golden_backward(inputs, case.N, case.D)
+    out, _ = codegen.run(executable(build_root, 8, 64, "small"), tmp_path, inputs,
+                         sk16.DTYPES, sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
+    check_against_golden(out, gold)
+
+
+def test_nan_and_inf_propagate_like_the_interpreter(build_root, tmp_path):
+    """IEEE semantics: a NaN in q and an Inf in dO reach the same output
+    elements as in pto-run, and the other elements still agree."""
+    case = sk16.CASES["test_09"]
+    inputs = sk16.make_inputs(case, seed=9)
+    q = inputs["q"].copy()              # BF16 tensors hold bit patterns
+    q[5, 2, 7] = 0x7FC0                 # quiet NaN
+    inputs["q"] = q
+    do = inputs["do"].copy()
+    do[200, 3, 1] = 0x7F80              # +inf
+    inputs["do"] = do
+    exe = executable(build_root, 8, 64, "small")
+    out, _ = codegen.run(exe, tmp_path / "cpp", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                         names=sk16.INPUT_NAMES)
+    source = Path(build_root) / "sk16_n8_d64_small" / "sk16.mlir"
+    ref, _ = run_kernel(source, tmp_path / "run", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                        names=sk16.INPUT_NAMES)
+    for name in sk16.OUTPUT_NAMES:
+        assert np.array_equal(np.isnan(out[name]), np.isnan(ref[name])), name
+        assert np.isnan(out[name]).any(), f"{name}: the NaN did not propagate"
+        finite = np.isfinite(ref[name])
+        assert np.array_equal(np.isfinite(out[name]), finite), name
+        scale = float(np.abs(ref[name][finite]).max())
+        err = float(np.abs(out[name][finite].astype(np.float64) - ref[name][finite]).max())
+        assert err <= 2.0**-7 * scale, name

@@ -924,6 +924,8 @@ void CppEmitter::emitHostMain(KernelOp kernel) {
       dims.push_back(std::to_string(ShapedType::isDynamic(size) ? -1 : size));
     os << formatv("auto &t{0} = m.input<{1}>(\"{2}\", {{{3}});\n", i, element,
                   argName, llvm::join(dims, ", "));
+    if (kernel.getArgAttrOfType<UnitAttr>(i, "pto.cumulative"))
+      os << formatv("m.check_cumulative(\"{0}\", t{1});\n", argName, i);
     args.push_back(formatv("t{0}.data()", i));
     for (auto [d, size] : llvm::enumerate(type.getShape()))
       if (ShapedType::isDynamic(size))

@@ -49,10 +49,14 @@ struct GmBlock {
     raw = std::aligned_alloc(512, n);
     if (!raw) die(3, "out of host memory allocating a %zu-byte workspace", bytes);
     std::memset(raw, poison ? 0xff : 0, n);
+    pto::sim::gm_register(raw, bytes, "a " + std::to_string(bytes) + "-byte GM workspace");
   }
   GmBlock(const GmBlock &) = delete;
   GmBlock &operator=(const GmBlock &) = delete;
-  ~GmBlock() { std::free(raw); }
+  ~GmBlock() {
+    pto::sim::gm_unregister(raw);
+    std::free(raw);
+  }
 };
 
 struct Launch {
@@ -563,12 +567,14 @@ public:
     tensors_.emplace_back(t);
     std::string what = std::string("input '") + name + "'";
     HostTensor<T>::load(inputs_ + "/" + name + ".npy", what.c_str(), static_dims, *t);
+    pto::sim::gm_register(t->data(), size_t(t->numel()) * sizeof(T), "kernel argument '" + std::string(name) + "'");
     return *t;
   }
   // A zero-initialised host tensor owned by HostMain (for outputs).
   template <class T> HostTensor<T> &alloc(std::initializer_list<int64_t> dims) {
     auto *t = new HostTensor<T>(std::vector<int64_t>(dims));
     tensors_.emplace_back(t);
+    pto::sim::gm_register(t->data(), size_t(t->numel()) * sizeof(T), "a host tensor");
     return *t;
   }
   // Flushes the runtime, then writes OUTPUTS/name.npy (nothing when
@@ -579,6 +585,21 @@ public:
     t.save(outputs_ + "/" + name + ".npy");
   }
   Runtime &runtime() { return *rt_; }
+  // A varlen offsets argument (`pto.cumulative`): 1-D, starts at 0, never
+  // decreases; violations are input errors (exit 2), as in pto-run. Offsets
+  // past the end of the tensors they index fail at the first TLOAD/TSTORE
+  // outside them (GM bounds check, exit 3).
+  template <class T> void check_cumulative(const char *name, HostTensor<T> &t) {
+    if (t.rank() != 1 || t.numel() < 1)
+      detail::die(2, "input '%s': cumulative offsets must be a non-empty 1-D tensor", name);
+    const T *v = t.data();
+    if (v[0] != 0)
+      detail::die(2, "input '%s': cumulative offsets must start at 0, got %lld", name, (long long)v[0]);
+    for (int64_t i = 1; i < t.numel(); ++i)
+      if (v[i] < v[i - 1])
+        detail::die(2, "input '%s': cumulative offsets decrease at index %lld (%lld after %lld)", name,
+                    (long long)i, (long long)v[i], (long long)v[i - 1]);
+  }
   int finish() {
     rt_->finish();
     return 0;

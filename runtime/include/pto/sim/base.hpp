@@ -335,6 +335,53 @@ template <class T> inline const char *type_name() {
   else return "?";
 }
 
+// GM the host owns: kernel tensors and workspaces. Once anything is
+// registered, every TLOAD/TSTORE window must lie inside one registered range,
+// so an offset past a tensor's end (a bad actual_q, say) is a clear error
+// instead of a stray host-memory access.
+struct GmRange {
+  uintptr_t end;
+  std::string name;
+};
+struct GmRegistry {
+  std::mutex mu;
+  std::map<uintptr_t, GmRange> ranges; // keyed by start address
+};
+inline GmRegistry &gm_registry() {
+  static GmRegistry r;
+  return r;
+}
+inline void gm_register(const void *p, size_t bytes, std::string name) {
+  if (!p || !bytes) return;
+  GmRegistry &r = gm_registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.ranges[uintptr_t(p)] = GmRange{uintptr_t(p) + bytes, std::move(name)};
+}
+inline void gm_unregister(const void *p) {
+  GmRegistry &r = gm_registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.ranges.erase(uintptr_t(p));
+}
+// Checks the bytes [first, last] of an access.
+inline void gm_check(const char *instr, uintptr_t first, uintptr_t last) {
+  GmRegistry &r = gm_registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  if (r.ranges.empty()) return;
+  auto it = r.ranges.upper_bound(first);
+  if (it != r.ranges.begin()) {
+    --it;
+    if (first >= it->first && last < it->second.end) return;
+    if (first >= it->first && first < it->second.end)
+      fatal("%s: the GM window runs %llu bytes past the end of %s (%llu bytes); check the "
+            "offsets and valid extents (e.g. actual_q/actual_kv against the tensor's rows)",
+            instr, (unsigned long long)(last + 1 - it->second.end), it->second.name.c_str(),
+            (unsigned long long)(it->second.end - it->first));
+  }
+  fatal("%s: the GM window at %p lies outside every kernel tensor and workspace; check the "
+        "offsets (e.g. actual_q/actual_kv against the tensor's rows)",
+        instr, reinterpret_cast<void *>(first));
+}
+
 } // namespace sim
 } // namespace pto
 

@@ -144,6 +144,20 @@ template <class G> struct GmWindow {
   }
 };
 
+// The window's first and last byte must lie in one registered GM range.
+template <class G> inline void check_gm_bounds(const char *instr, const GmWindow<G> &w, const G &g) {
+  using T = typename G::DType;
+  int64_t lo = 0, hi = 0;
+  for (int64_t r : {int64_t(0), w.rows - 1})
+    for (int64_t c : {int64_t(0), w.cols - 1}) {
+      lo = std::min(lo, w.offset(r, c));
+      hi = std::max(hi, w.offset(r, c));
+    }
+  const uintptr_t base = uintptr_t(g.data());
+  gm_check(instr, base + uintptr_t(lo * int64_t(sizeof(T))),
+           base + uintptr_t((hi + 1) * int64_t(sizeof(T))) - 1);
+}
+
 template <class TT, class G>
 inline void check_window(const char *instr, const TT &t, const GmWindow<G> &w, const G &g) {
   static_assert(G::layout == Layout::ND || G::layout == Layout::DN,
@@ -217,6 +231,7 @@ inline RecordEvent TLOAD(TileData &dst, GlobalData &src, E &...) {
   sim::GmWindow<GlobalData> w(src);
   sim::check_window(I, dst, w, src);
   sim::column_window_check<TileData>(I, w);
+  sim::check_gm_bounds(I, w, src);
   const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
   constexpr bool boxed = TileData::SFractal != SLayout::NoneBox;
   if constexpr (TileData::Loc == TileType::Mat && boxed) {
@@ -286,6 +301,7 @@ inline RecordEvent TSTORE(GlobalData &dst, TileData &src, E &...) {
   sim::GmWindow<GlobalData> w(dst);
   sim::check_window(I, src, w, dst);
   sim::column_window_check<TileData>(I, w);
+  sim::check_gm_bounds(I, w, dst);
   const int vr = src.GetValidRow(), vc = src.GetValidCol();
   if constexpr (fromAcc) sim::need_extent(I, "validCol", vc, 1, 4095);
   else sim::need_extent(I, "rows per transfer", vr, 1, 4095);
