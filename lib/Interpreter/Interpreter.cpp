@@ -1498,15 +1498,8 @@ static void collectWrittenArguments(
     if (dst)
       if (std::optional<unsigned> arg = argOf(dst))
         written.insert(*arg);
-    FlatSymbolRefAttr callee;
     OperandRange args = op->getOperands();
-    if (auto launch = dyn_cast<LaunchOp>(op)) {
-      callee = launch.getCalleeAttr();
-      args = launch.getArgs();
-    } else if (auto call = dyn_cast<RootCallOp>(op)) {
-      callee = call.getCalleeAttr();
-      args = call.getArgs();
-    }
+    FlatSymbolRefAttr callee = getCalleeAndArgs(op, args);
     if (!callee || depth > 4)
       return;
     auto fn = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(

@@ -76,6 +76,7 @@ private:
                                  bool transpose, StringRef call);
   LogicalResult emitControlOp(Operation *op);
   LogicalResult emitRootOp(Operation *op);
+  LogicalResult emitWorkspace(WorkspaceOp workspace, StringRef owner);
 
   // Names and types.
   std::string fresh() { return "v" + std::to_string(counter++); }
@@ -706,18 +707,23 @@ LogicalResult CppEmitter::emitRoot(func::FuncOp func) {
   return success();
 }
 
+/// A workspace from `owner` (`ri`: one per root instance, `rt`: one for the
+/// whole run), named like any tensor.
+LogicalResult CppEmitter::emitWorkspace(WorkspaceOp workspace, StringRef owner) {
+  auto type = cast<GMTensorType>(workspace.getType());
+  std::string v = fresh();
+  os << formatv("{0} *{1} = {2}.workspace<{0}>({3});\n",
+                cppType(type.getElementType()), v, owner, type.getNumElements());
+  SmallVector<std::string> dims;
+  for (int64_t size : type.getShape())
+    dims.push_back(std::to_string(size));
+  bindTensor(workspace.getResult(), v, dims);
+  return success();
+}
+
 LogicalResult CppEmitter::emitRootOp(Operation *op) {
-  if (auto workspace = dyn_cast<WorkspaceOp>(op)) {
-    auto type = cast<GMTensorType>(workspace.getType());
-    std::string v = fresh();
-    os << formatv("{0} *{1} = ri.workspace<{0}>({2});\n",
-                  cppType(type.getElementType()), v, type.getNumElements());
-    SmallVector<std::string> dims;
-    for (int64_t size : type.getShape())
-      dims.push_back(std::to_string(size));
-    bindTensor(workspace.getResult(), v, dims);
-    return success();
-  }
+  if (auto workspace = dyn_cast<WorkspaceOp>(op))
+    return emitWorkspace(workspace, "ri");
   if (auto launch = dyn_cast<LaunchOp>(op)) {
     auto leaf = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         launch, launch.getCalleeAttr());
@@ -815,17 +821,8 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
                   it->second.pointer, linear);
     return success();
   }
-  if (auto workspace = dyn_cast<WorkspaceOp>(op)) {
-    auto type = cast<GMTensorType>(workspace.getType());
-    std::string v = fresh();
-    os << formatv("{0} *{1} = rt.workspace<{0}>({2});\n",
-                  cppType(type.getElementType()), v, type.getNumElements());
-    SmallVector<std::string> dims;
-    for (int64_t size : type.getShape())
-      dims.push_back(std::to_string(size));
-    bindTensor(workspace.getResult(), v, dims);
-    return success();
-  }
+  if (auto workspace = dyn_cast<WorkspaceOp>(op))
+    return emitWorkspace(workspace, "rt");
   if (auto call = dyn_cast<RootCallOp>(op)) {
     int64_t depth = call.getStitch() ? call.getStitch()->getDepth() : 1;
     // The scalars travel in one shared array (see emitRoot), the pointers
@@ -881,17 +878,10 @@ static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel) {
         mark(atomic->getOperand(1));
       else if (auto assemble = dyn_cast<AssembleOp>(op))
         mark(assemble->getOperand(1));
-      FlatSymbolRefAttr callee;
-      ValueRange args;
-      if (auto launch = dyn_cast<LaunchOp>(op)) {
-        callee = launch.getCalleeAttr();
-        args = launch.getArgs();
-      } else if (auto call = dyn_cast<RootCallOp>(op)) {
-        callee = call.getCalleeAttr();
-        args = call.getArgs();
-      } else {
+      OperandRange args = op->getOperands();
+      FlatSymbolRefAttr callee = getCalleeAndArgs(op, args);
+      if (!callee)
         return;
-      }
       auto target = module.lookupSymbol<FunctionOpInterface>(callee.getValue());
       if (!target)
         return;

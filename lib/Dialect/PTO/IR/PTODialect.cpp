@@ -34,3 +34,15 @@ Value mlir::pto::getAliasedTensor(Value tensor) {
     tensor = reshape.getSource();
   return tensor;
 }
+
+FlatSymbolRefAttr mlir::pto::getCalleeAndArgs(Operation *op, OperandRange &args) {
+  if (auto launch = dyn_cast<LaunchOp>(op)) {
+    args = launch.getArgs();
+    return launch.getCalleeAttr();
+  }
+  if (auto call = dyn_cast<RootCallOp>(op)) {
+    args = call.getArgs();
+    return call.getCalleeAttr();
+  }
+  return {};
+}

@@ -37,6 +37,10 @@ Arch getArchFor(Operation *op);
 /// The GM tensor `tensor` aliases: looks through pto.reshape (a reshape of a
 /// kernel argument or workspace names the same bytes).
 Value getAliasedTensor(Value tensor);
+
+/// The callee of a pto.launch or pto.root_call, with its arguments in
+/// `args`; null (and `args` untouched) for any other op.
+FlatSymbolRefAttr getCalleeAndArgs(Operation *op, OperandRange &args);
 } // namespace mlir::pto
 
 #endif // PTO_DIALECT_PTO_IR_PTODIALECT_H
