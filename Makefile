@@ -6,7 +6,8 @@ BUILD_TYPE ?= Release
 PYTHON ?= /usr/bin/python3
 LLVM_DIR ?= /usr/lib/llvm-22
 
-.PHONY: all deps configure build test check-lit check-python sk16 bench docs clean
+.PHONY: all deps configure build test check-lit check-python sk16 bench docs clean \
+        build-asan test-asan fuzz fuzz-ci
 
 all: build
 
@@ -52,6 +53,49 @@ bench: build
 	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/sk16_interpreter.py
 	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/hoisting.py
 	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/sk16_tile_graph.py
+
+# Sanitizer build (docs/Guarantees.md): tools, libraries, C API and Python
+# module with ASan + UBSan (cmake/PTOSanitize.cmake) in $(ASAN_BUILD); the lit
+# suite and pytest (Python with the ASan runtime preloaded) under
+# scripts/san-run. The same build holds the libFuzzer harness pto-fuzz.
+ASAN_BUILD ?= build-asan
+ASAN_PYTEST ?= tests
+
+$(ASAN_BUILD)/build.ninja: CMakeLists.txt cmake/PTOSanitize.cmake | deps
+	cmake -G Ninja -B $(ASAN_BUILD) -S . \
+	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPTO_SANITIZE=ON \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+	  -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit \
+	  -DPython3_EXECUTABLE=$(PYTHON)
+
+build-asan: $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+
+test-asan: build-asan
+	./scripts/san-run ninja -C $(ASAN_BUILD) check-pto
+	cd python && PTO_BUILD_DIR=$(abspath $(ASAN_BUILD)) ../scripts/san-run --python \
+	  $(PYTHON) -m pytest -q $(ASAN_PYTEST)
+
+# libFuzzer over parse -> verify -> round trip -> checkers -> pipeline
+# (tools/pto-fuzz), seeded from the test inputs; crashes land in
+# $(ASAN_BUILD)/fuzz/artifacts. `make fuzz` runs FUZZ_TIME seconds (default
+# 10 min), `make fuzz-ci` 90 s; both also run the structure-aware generator.
+FUZZ_TIME ?= 600
+FUZZGEN_CASES ?= 200
+FUZZ_DIR = $(ASAN_BUILD)/fuzz
+fuzz: build-asan
+	rm -rf $(FUZZ_DIR)/seed && $(PYTHON) scripts/fuzz-corpus.py $(FUZZ_DIR)/seed
+	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
+	./scripts/san-run $(ASAN_BUILD)/bin/pto-fuzz $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seed \
+	  -dict=tools/pto-fuzz/pto.dict -max_total_time=$(FUZZ_TIME) -timeout=60 \
+	  -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+	  -artifact_prefix=$(abspath $(FUZZ_DIR)/artifacts)/
+	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pto_mlir.fuzzgen \
+	  --cases $(FUZZGEN_CASES) --seed $$(date +%s)
+
+fuzz-ci:
+	$(MAKE) --no-print-directory fuzz FUZZ_TIME=90 FUZZGEN_CASES=0
 
 clean:
 	rm -rf $(BUILD)
