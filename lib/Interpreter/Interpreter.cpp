@@ -1556,6 +1556,11 @@ llvm::Error interp::checkArguments(KernelOp kernel,
                      arg.shapeString());
     // The cumulative-offsets contract of SK-16's actual_q / actual_kv.
     if (kernel.getArgAttrOfType<UnitAttr>(i, "pto.cumulative")) {
+      if (arg.getNumElements() == 0)
+        return error("argument '" + name +
+                     "' holds cumulative offsets (pto.cumulative) and must "
+                     "start at 0, but it is empty (a batch of B sequences "
+                     "has B + 1 offsets)");
       for (int64_t j = 0; j < arg.getNumElements(); ++j) {
         int64_t value = arg.loadInt(j);
         if (j == 0 && value != 0)
