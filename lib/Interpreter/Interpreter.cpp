@@ -106,7 +106,9 @@ class Interpreter;
 /// SSA values to run-time values. Values get a dense slot on first
 /// assignment: the hash map stays compact (16-byte entries) while the
 /// run-time values, large variants, live in a vector. Tile graphs have
-/// hundreds of thousands of values per kernel.
+/// hundreds of thousands of values per kernel. operator[] may grow the
+/// vector: never assign it a reference obtained from this environment
+/// (`env[a] = env.at(b)`); copy into a local first.
 class Environment {
 public:
   RuntimeValue &operator[](Value v) {
@@ -441,11 +443,14 @@ LogicalResult Interpreter::execOp(Operation *op) {
         return success();
       })
       .Case([&](ValidDimOp dim) {
-        env[dim.getResult()] = getTile(dim.getSource()).valid[dim.getDim()];
+        // Copies first: env[] may move what getTile/getTensor refer to.
+        int64_t extent = getTile(dim.getSource()).valid[dim.getDim()];
+        env[dim.getResult()] = extent;
         return success();
       })
       .Case([&](DimOp dim) {
-        env[dim.getResult()] = getTensor(dim.getSource()).shape[dim.getDim()];
+        int64_t size = getTensor(dim.getSource()).shape[dim.getDim()];
+        env[dim.getResult()] = size;
         return success();
       })
       .Case([&](ReadOp read) { return execRead(read); })
@@ -605,8 +610,11 @@ LogicalResult Interpreter::execArith(Operation *op) {
         return success();
       })
       .Case([&](arith::SelectOp select) {
-        env[result] = env.at(intOperand(0) ? select.getTrueValue()
-                                           : select.getFalseValue());
+        // A copy first: env[result] may grow the value vector and move
+        // what env.at() refers to (heap-use-after-free found by ASan).
+        RuntimeValue chosen = env.at(intOperand(0) ? select.getTrueValue()
+                                                   : select.getFalseValue());
+        env[result] = std::move(chosen);
         return success();
       })
       .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>([&](auto) {
