@@ -7,7 +7,7 @@ PYTHON ?= /usr/bin/python3
 LLVM_DIR ?= /usr/lib/llvm-22
 
 .PHONY: all deps configure build test check-lit check-python sk16 bench docs clean \
-        build-asan test-asan fuzz fuzz-ci
+        build-asan test-asan fuzz fuzz-libfuzzer fuzz-ci
 
 all: build
 
@@ -79,23 +79,28 @@ test-asan: build-asan
 
 # libFuzzer over parse -> verify -> round trip -> checkers -> pipeline
 # (tools/pto-fuzz), seeded from the test inputs; crashes land in
-# $(ASAN_BUILD)/fuzz/artifacts. `make fuzz` runs FUZZ_TIME seconds (default
-# 10 min), `make fuzz-ci` 90 s; both also run the structure-aware generator.
+# $(ASAN_BUILD)/fuzz/artifacts (add each, once fixed, to test/Fuzz/Inputs).
+# `make fuzz` runs FUZZ_TIME seconds (default 10 min) with a fresh seed, then
+# FUZZGEN_CASES kernels of the structure-aware generator; `make fuzz-ci` runs
+# libFuzzer for 90 s with a fixed seed (CI).
 FUZZ_TIME ?= 600
+FUZZ_SEED ?= 0
 FUZZGEN_CASES ?= 200
 FUZZ_DIR = $(ASAN_BUILD)/fuzz
-fuzz: build-asan
+fuzz-libfuzzer: build-asan
 	rm -rf $(FUZZ_DIR)/seed && $(PYTHON) scripts/fuzz-corpus.py $(FUZZ_DIR)/seed
 	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	./scripts/san-run $(ASAN_BUILD)/bin/pto-fuzz $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seed \
-	  -dict=tools/pto-fuzz/pto.dict -max_total_time=$(FUZZ_TIME) -timeout=60 \
-	  -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+	./scripts/san-run --preload $(ASAN_BUILD)/bin/pto-fuzz $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seed \
+	  -dict=tools/pto-fuzz/pto.dict -max_total_time=$(FUZZ_TIME) -seed=$(FUZZ_SEED) \
+	  -timeout=60 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
 	  -artifact_prefix=$(abspath $(FUZZ_DIR)/artifacts)/
+
+fuzz: fuzz-libfuzzer
 	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pto_mlir.fuzzgen \
 	  --cases $(FUZZGEN_CASES) --seed $$(date +%s)
 
 fuzz-ci:
-	$(MAKE) --no-print-directory fuzz FUZZ_TIME=90 FUZZGEN_CASES=0
+	$(MAKE) --no-print-directory fuzz-libfuzzer FUZZ_TIME=90 FUZZ_SEED=1
 
 clean:
 	rm -rf $(BUILD)

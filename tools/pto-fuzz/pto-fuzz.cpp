@@ -147,7 +147,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Swallow the diagnostics (hostile inputs produce plenty).
   ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
 
-  StringRef source(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer reads the buffer up to a terminating NUL: libFuzzer's data
+  // has none, so parse a NUL-terminated copy (as every file buffer is).
+  std::string source(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   if (!module)
     return 0;
