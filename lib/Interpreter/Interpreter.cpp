@@ -18,6 +18,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cblas.h>
 
@@ -145,7 +146,14 @@ public:
     return std::max(a.getConstant(), b.getConstant());
   }
   Extent sub(Extent a, Extent b) override {
-    return a.getConstant() - b.getConstant();
+    // Saturating: hostile offsets (e.g. wrapped to near INT64_MIN) must not
+    // overflow here; the view reports them as faults afterwards (found by
+    // UBSan on test_wrapped_offset_is_a_fault).
+    int64_t result;
+    if (llvm::SubOverflow(a.getConstant(), b.getConstant(), result))
+      result = b.getConstant() < 0 ? std::numeric_limits<int64_t>::max()
+                                   : std::numeric_limits<int64_t>::min();
+    return result;
   }
 
 private:
