@@ -7,7 +7,7 @@ PYTHON ?= /usr/bin/python3
 LLVM_DIR ?= /usr/lib/llvm-22
 
 .PHONY: all deps configure build test check-lit check-python sk16 bench docs clean \
-        build-asan test-asan fuzz fuzz-libfuzzer fuzz-ci
+        build-asan test-asan test-asan-ci fuzz fuzz-libfuzzer fuzz-ci
 
 all: build
 
@@ -60,6 +60,13 @@ bench: build
 # scripts/san-run. The same build holds the libFuzzer harness pto-fuzz.
 ASAN_BUILD ?= build-asan
 ASAN_PYTEST ?= tests
+# CI's share of pytest under ASan (~1 min): every test file that drives the
+# tools, the bindings, the cost model, the passes and the generator; the
+# SK-16/SK-01 numerics matrices (~9 min instrumented) run in `make test-asan`.
+ASAN_PYTEST_CI ?= tests/test_bindings.py tests/test_cost_model.py \
+  tests/test_pto_run_errors.py tests/test_pto_run_hostile.py tests/test_fuzzgen.py \
+  tests/test_tile_graph_passes.py tests/test_hoist_invariants.py tests/test_l1_reuse.py \
+  tests/test_frontend_tracer.py tests/test_frontend_run.py
 
 $(ASAN_BUILD)/build.ninja: CMakeLists.txt cmake/PTOSanitize.cmake | deps
 	cmake -G Ninja -B $(ASAN_BUILD) -S . \
@@ -75,7 +82,10 @@ build-asan: $(ASAN_BUILD)/build.ninja
 test-asan: build-asan
 	./scripts/san-run ninja -C $(ASAN_BUILD) check-pto
 	cd python && PTO_BUILD_DIR=$(abspath $(ASAN_BUILD)) ../scripts/san-run --python \
-	  $(PYTHON) -m pytest -q $(ASAN_PYTEST)
+	  $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST)
+
+test-asan-ci:
+	$(MAKE) --no-print-directory test-asan ASAN_PYTEST="$(ASAN_PYTEST_CI)"
 
 # libFuzzer over parse -> verify -> round trip -> checkers -> pipeline
 # (tools/pto-fuzz), seeded from the test inputs; crashes land in
