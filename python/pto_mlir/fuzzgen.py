@@ -9,8 +9,9 @@ given by cumulative offsets (`pto.cumulative`), drawn at random:
   L0B and L0C, L1 = 1..3 x L0), vector tiles (odd shapes, [1, 1] up to wider
   than the tile, clamped);
 - control flow: a nest of extra `pto.loop`s around the compute (trip counts
-  0, 1 or 2, constant or read from the offsets), empty loops, loop-carried
-  accumulators, scopes around runs of vector ops;
+  0, 1 or 2, constant or read from the offsets), empty loops, a loop-carried
+  accumulator (iter_args, first iteration through `pto.is_loop_begin` and
+  `scf.if`), scopes around vector ops;
 - epilogue: a random chain of add / sub / mul / max / exp / row reductions
   (sum, amax with broadcasting back) / bf16 round trips / reads of another
   input, ending in `pto.atomic_add` (or `pto.assemble`) into the output;
@@ -165,13 +166,23 @@ def generate(rng: random.Random, name: str = "fz") -> Kernel:
             line("}")
         line(f'pto.loop "L_nest{d}" %n{d} = %c0 to {trip} step %c1 {{')
         ind[0] += "  "
+    full = _tile((T, N))
+    carry = rng.random() < 0.3
+    if carry:
+        # A loop-carried accumulator (SK-01 style): the compute runs `trip`
+        # times and sums into it, the first iteration through an scf.if.
+        ctrip = rng.choices(["%c0", "%c1", "%c2"], weights=[1, 2, 3])[0]
+        line(f"%init = pto.full 0.0 : {full}")
+        line(f"%initv = pto.view %init[0, 0] valid [%vl, {N}] : {full} -> {full}")
+        line(f'%acc = pto.loop "L_carry" %k = %c0 to {ctrip} step %c1 '
+             f"iter_args(%accin = %initv) -> ({full}) {{")
+        ind[0] += "  "
     line(f"%va = pto.view %a[%row, 0] valid [%vl, {K}] : {ta} -> {_tile((T, K), 'bf16')}")
     mm_tile = _cube_tile(rng, T, K, N)
     reorders = reorders or int(mm_tile.split("k = [")[1].split(",")[0]) < K
     cur = fresh()
     line(f"{cur} = pto.matmul %va, %vb {{cube_tile = {mm_tile}}} : "
          f"{_tile((T, K), 'bf16')}, {_tile((K, N), 'bf16')} -> {_tile((T, N))}")
-    full = _tile((T, N))
     col = _tile((T, 1))
     scope_open = False
     scope_id = 0
@@ -234,6 +245,21 @@ def generate(rng: random.Random, name: str = "fz") -> Kernel:
             for b in body:
                 line(b)
         cur = nxt
+    if carry:
+        first = fresh("f")
+        nxt = fresh()
+        line(f"{first} = pto.is_loop_begin %k")
+        line(f"{nxt} = scf.if {first} -> ({full}) {{")
+        line(f"  scf.yield {cur} : {full}")
+        line("} else {")
+        s2 = fresh()
+        line(f"  {s2} = pto.add %accin, {cur} : {full}, {full} -> {full}")
+        line(f"  scf.yield {s2} : {full}")
+        line("}")
+        line(f"pto.yield {nxt} : {full}")
+        ind[0] = ind[0][:-2]
+        line("}")
+        cur = "%acc"
     line(f"pto.atomic_add {cur}, %out[%row, 0] : {full}, {tout}")
     for d in range(depth):
         ind[0] = ind[0][:-2]

@@ -1,8 +1,9 @@
 """Structure-aware fuzzing, seeded and bounded (pto_mlir.fuzzgen): random
 valid-but-unusual kernels (odd, tiny and huge tile configs, deep and empty
-loop nests, zero-trip loops, scopes, empty and one-row sequences) keep their
-results through `pto-opt --verify-each --pto-tile-graph-pipeline` when run by
-`pto-run`. `make fuzz` runs many more seeds."""
+loop nests, zero-trip loops, loop-carried accumulators, scopes, empty and
+one-row sequences) keep their results through `pto-opt --verify-each
+--pto-tile-graph-pipeline` when run by `pto-run`. `make fuzz` runs many more
+seeds."""
 
 from __future__ import annotations
 
@@ -32,5 +33,6 @@ def test_generator_covers_unusual_shapes():
     assert 'pto.loop "L_nest2"' in joined                # nests three deep
     assert "to %c0 step" in joined                       # zero-trip loops
     assert "pto.scope #pto.scope<" in joined
+    assert 'pto.loop "L_carry"' in joined and "pto.is_loop_begin" in joined
     assert "#pto.vec_tile<[1, 16]>" in joined
     assert all(t.count("{") == t.count("}") for t in texts)
