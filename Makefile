@@ -6,7 +6,8 @@ BUILD_TYPE ?= Release
 PYTHON ?= /usr/bin/python3
 LLVM_DIR ?= /usr/lib/llvm-22
 
-.PHONY: all deps configure build test check-lit check-python sk16 bench docs clean
+.PHONY: all deps configure build test check-lit check-python sk16 bench docs clean \
+        build-asan test-asan test-asan-ci fuzz fuzz-libfuzzer fuzz-ci
 
 all: build
 
@@ -55,6 +56,64 @@ docs: build
 # writes benchmarks/results.md. BENCH_FLAGS=--quick for the short version.
 bench: build
 	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/run $(BENCH_FLAGS)
+
+# Sanitizer build (docs/Guarantees.md): tools, libraries, C API and Python
+# module with ASan + UBSan (cmake/PTOSanitize.cmake) in $(ASAN_BUILD); the lit
+# suite and pytest (Python with the ASan runtime preloaded) under
+# scripts/san-run. The same build holds the libFuzzer harness pto-fuzz.
+ASAN_BUILD ?= build-asan
+ASAN_PYTEST ?= tests
+# CI's share of pytest under ASan (~1 min): every test file that drives the
+# tools, the bindings, the cost model, the passes and the generator; the
+# SK-16/SK-01 numerics matrices (~9 min instrumented) run in `make test-asan`.
+ASAN_PYTEST_CI ?= tests/test_bindings.py tests/test_cost_model.py \
+  tests/test_pto_run_errors.py tests/test_pto_run_hostile.py tests/test_fuzzgen.py \
+  tests/test_tile_graph_passes.py tests/test_hoist_invariants.py tests/test_l1_reuse.py \
+  tests/test_frontend_tracer.py tests/test_frontend_run.py
+
+$(ASAN_BUILD)/build.ninja: CMakeLists.txt cmake/PTOSanitize.cmake | deps
+	cmake -G Ninja -B $(ASAN_BUILD) -S . \
+	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPTO_SANITIZE=ON \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+	  -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit \
+	  -DPython3_EXECUTABLE=$(PYTHON)
+
+build-asan: $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+
+test-asan: build-asan
+	./scripts/san-run ninja -C $(ASAN_BUILD) check-pto
+	cd python && PTO_BUILD_DIR=$(abspath $(ASAN_BUILD)) ../scripts/san-run --python \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST)
+
+test-asan-ci:
+	$(MAKE) --no-print-directory test-asan ASAN_PYTEST="$(ASAN_PYTEST_CI)"
+
+# libFuzzer over parse -> verify -> round trip -> checkers -> pipeline
+# (tools/pto-fuzz), seeded from the test inputs; crashes land in
+# $(ASAN_BUILD)/fuzz/artifacts (add each, once fixed, to test/Fuzz/Inputs).
+# `make fuzz` runs FUZZ_TIME seconds (default 10 min) with a fresh seed, then
+# FUZZGEN_CASES kernels of the structure-aware generator; `make fuzz-ci` runs
+# libFuzzer for 90 s with a fixed seed (CI).
+FUZZ_TIME ?= 600
+FUZZ_SEED ?= 0
+FUZZGEN_CASES ?= 200
+FUZZ_DIR = $(ASAN_BUILD)/fuzz
+fuzz-libfuzzer: build-asan
+	rm -rf $(FUZZ_DIR)/seed && $(PYTHON) scripts/fuzz-corpus.py $(FUZZ_DIR)/seed
+	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
+	./scripts/san-run --preload $(ASAN_BUILD)/bin/pto-fuzz $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seed \
+	  -dict=tools/pto-fuzz/pto.dict -max_total_time=$(FUZZ_TIME) -seed=$(FUZZ_SEED) \
+	  -timeout=60 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+	  -artifact_prefix=$(abspath $(FUZZ_DIR)/artifacts)/
+
+fuzz: fuzz-libfuzzer
+	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pto_mlir.fuzzgen \
+	  --cases $(FUZZGEN_CASES) --seed $$(date +%s)
+
+fuzz-ci:
+	$(MAKE) --no-print-directory fuzz-libfuzzer FUZZ_TIME=90 FUZZ_SEED=1
 
 clean:
 	rm -rf $(BUILD)

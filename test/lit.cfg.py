@@ -28,9 +28,14 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pto_tools_dir, config.llvm_tools_dir]
-tools = ["pto-opt", "pto-run", "pto-translate", "pto-lsp-server", "pto-capi-test", "not", "count",
-         "split-file"]
+tools = ["pto-opt", "pto-run", "pto-translate", "pto-lsp-server", "pto-capi-test",
+         "pto-fuzz-replay", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PYTHONPATH",
                              os.path.join(config.pto_src_root, "python"),
                              append_path=True)
+
+# Sanitizer build (make test-asan): tests that cannot run instrumented say
+# `UNSUPPORTED: asan` with the reason.
+if getattr(config, "pto_sanitize", False):
+    config.available_features.add("asan")

@@ -5,9 +5,13 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -93,6 +97,39 @@ HostTensor::HostTensor(ElementKind kind, ArrayRef<int64_t> shape)
   bytes.assign(getNumElements() * getByteSize(kind), 0);
 }
 
+std::optional<uint64_t> interp::getStorageBytes(ElementKind kind,
+                                                ArrayRef<int64_t> shape) {
+  int64_t total = getByteSize(kind);
+  for (int64_t d : shape) {
+    if (d < 0)
+      return std::nullopt;
+    std::optional<int64_t> product = llvm::checkedMul(total, d);
+    if (!product)
+      return std::nullopt;
+    total = *product;
+  }
+  return uint64_t(total);
+}
+
+llvm::Expected<HostTensor> HostTensor::create(ElementKind kind,
+                                              ArrayRef<int64_t> shape,
+                                              const llvm::Twine &what) {
+  std::optional<uint64_t> size = getStorageBytes(kind, shape);
+  if (size && *size <= kMaxHostTensorBytes)
+    return HostTensor(kind, shape);
+  HostTensor probe;
+  probe.shape.assign(shape.begin(), shape.end());
+  std::string message = what.str() + ": shape " + probe.shapeString() +
+                        " of " + getKindName(kind).str();
+  if (size)
+    message += " needs " + std::to_string(*size) + " bytes, more than";
+  else
+    message += " overflows 64-bit sizes; the limit is";
+  message += " pto-run's " + std::to_string(kMaxHostTensorBytes >> 30) +
+             " GiB per buffer";
+  return llvm::createStringError(message);
+}
+
 int64_t HostTensor::getNumElements() const {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -136,6 +173,17 @@ double HostTensor::load(int64_t i) const {
   }
 }
 
+/// Float to integer without host UB: saturating, NaN to 0 (docs/Guarantees.md).
+static int64_t saturatingToInt(double value) {
+  if (std::isnan(value))
+    return 0;
+  if (value >= 9223372036854775807.0)
+    return std::numeric_limits<int64_t>::max();
+  if (value <= -9223372036854775808.0)
+    return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(value);
+}
+
 void HostTensor::storeFloat(int64_t i, float value) {
   switch (kind) {
   case ElementKind::BF16:
@@ -145,7 +193,7 @@ void HostTensor::storeFloat(int64_t i, float value) {
   case ElementKind::F32:
     return storeAs<float>(bytes, i, value);
   default:
-    return storeInt(i, static_cast<int64_t>(value));
+    return storeInt(i, saturatingToInt(value));
   }
 }
 
@@ -160,7 +208,7 @@ int64_t HostTensor::loadInt(int64_t i) const {
   case ElementKind::I64:
     return loadAs<int64_t>(bytes, i);
   default:
-    return static_cast<int64_t>(loadFloat(i));
+    return saturatingToInt(loadFloat(i));
   }
 }
 
@@ -269,16 +317,26 @@ llvm::Expected<HostTensor> interp::readNpy(StringRef path) {
       return npyError(path, "malformed shape entry '" + part + "'");
     shape.push_back(d);
   }
-  HostTensor tensor(*kind, shape);
+  // Check the payload against the header before allocating anything: a
+  // hostile header may claim any shape.
   size_t payload = data.size() - headerStart - headerLen;
-  if (payload != tensor.bytes.size())
+  std::optional<uint64_t> needed = getStorageBytes(*kind, shape);
+  if (needed && *needed <= kMaxHostTensorBytes && payload != *needed) {
+    HostTensor probe;
+    probe.shape = shape;
     return npyError(path, "holds " + Twine(payload) + " data bytes but shape " +
-                              tensor.shapeString() + " of " +
-                              getKindName(*kind) + " needs " +
-                              Twine(tensor.bytes.size()));
-  std::memcpy(tensor.bytes.data(), data.data() + headerStart + headerLen,
-              payload);
-  return tensor;
+                              probe.shapeString() + " of " +
+                              getKindName(*kind) + " needs " + Twine(*needed));
+  }
+  llvm::Expected<HostTensor> created =
+      HostTensor::create(*kind, shape, "'" + path + "'");
+  if (!created)
+    return created.takeError();
+  HostTensor &tensor = *created;
+  if (payload) // zero-size arrays: no data pointer to copy into
+    std::memcpy(tensor.bytes.data(), data.data() + headerStart + headerLen,
+                payload);
+  return std::move(*created);
 }
 
 llvm::Error interp::writeNpy(StringRef path, const HostTensor &tensor) {

@@ -17,6 +17,8 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cblas.h>
 
@@ -116,7 +118,9 @@ class Interpreter;
 /// SSA values to run-time values. Values get a dense slot on first
 /// assignment: the hash map stays compact (16-byte entries) while the
 /// run-time values, large variants, live in a vector. Tile graphs have
-/// hundreds of thousands of values per kernel.
+/// hundreds of thousands of values per kernel. operator[] may grow the
+/// vector: never assign it a reference obtained from this environment
+/// (`env[a] = env.at(b)`); copy into a local first.
 class Environment {
 public:
   RuntimeValue &operator[](Value v) {
@@ -153,7 +157,14 @@ public:
     return std::max(a.getConstant(), b.getConstant());
   }
   Extent sub(Extent a, Extent b) override {
-    return a.getConstant() - b.getConstant();
+    // Saturating: hostile offsets (e.g. wrapped to near INT64_MIN) must not
+    // overflow here; the view reports them as faults afterwards (found by
+    // UBSan on test_wrapped_offset_is_a_fault).
+    int64_t result;
+    if (llvm::SubOverflow(a.getConstant(), b.getConstant(), result))
+      result = b.getConstant() < 0 ? std::numeric_limits<int64_t>::max()
+                                   : std::numeric_limits<int64_t>::min();
+    return result;
   }
 
 private:
@@ -393,7 +404,9 @@ LogicalResult Interpreter::execLoop(LoopOp loop) {
   for (Value init : loop.getInitArgs())
     carried.push_back(env.at(init));
   SmallVector<RuntimeValue> blockArgs, yielded;
-  for (int64_t iv = lb; iv < ub; iv += step) {
+  // The last iteration is the one whose next value would reach ub; stepping
+  // past INT64_MAX is never computed (no host overflow near the int64 limit).
+  for (int64_t iv = lb; iv < ub;) {
     ++stats.loopIterations;
     blockArgs.clear();
     blockArgs.push_back(iv);
@@ -401,6 +414,9 @@ LogicalResult Interpreter::execLoop(LoopOp loop) {
     if (failed(execBlock(loop.getBody().front(), blockArgs, &yielded)))
       return failure();
     carried.assign(yielded.begin(), yielded.end());
+    if (uint64_t(ub) - uint64_t(iv) <= uint64_t(step))
+      break;
+    iv += step;
   }
   for (auto [result, value] : llvm::zip(loop.getResults(), carried))
     env[result] = value;
@@ -453,17 +469,22 @@ LogicalResult Interpreter::execOp(Operation *op) {
       .Case([&](IsLoopEndOp predicate) {
         auto loop = cast<LoopOp>(
             cast<BlockArgument>(predicate.getIndex()).getOwner()->getParentOp());
-        env[predicate.getResult()] =
-            int64_t(getInt(predicate.getIndex()) + getInt(loop.getStep()) >=
-                    getInt(loop.getUpperBound()));
+        // iv + step >= ub, without overflow (iv < ub inside the loop).
+        env[predicate.getResult()] = int64_t(
+            uint64_t(getInt(loop.getUpperBound())) -
+                uint64_t(getInt(predicate.getIndex())) <=
+            uint64_t(getInt(loop.getStep())));
         return success();
       })
       .Case([&](ValidDimOp dim) {
-        env[dim.getResult()] = getTile(dim.getSource()).valid[dim.getDim()];
+        // Copies first: env[] may move what getTile/getTensor refer to.
+        int64_t extent = getTile(dim.getSource()).valid[dim.getDim()];
+        env[dim.getResult()] = extent;
         return success();
       })
       .Case([&](DimOp dim) {
-        env[dim.getResult()] = getTensor(dim.getSource()).shape[dim.getDim()];
+        int64_t size = getTensor(dim.getSource()).shape[dim.getDim()];
+        env[dim.getResult()] = size;
         return success();
       })
       .Case([&](ReadOp read) { return execRead(read); })
@@ -550,29 +571,43 @@ LogicalResult Interpreter::execArith(Operation *op) {
     env[result] = result.getType().isF32() ? double(float(d)) : d;
     return success();
   };
+  // An integer result: wrapped to the result's width and sign-extended
+  // (index is 64-bit).
+  auto setInt = [&](uint64_t bits) {
+    unsigned width = 64;
+    if (auto intType = dyn_cast<IntegerType>(result.getType()))
+      width = intType.getWidth();
+    if (width > 0 && width < 64) {
+      unsigned shift = 64 - width;
+      bits = uint64_t(int64_t(bits << shift) >> shift);
+    }
+    env[result] = int64_t(bits);
+    return success();
+  };
   auto divisor = [&](int64_t b) -> LogicalResult {
     if (b == 0)
       return fault("integer division by zero");
     return success();
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      // arith's integer arithmetic wraps around (two's complement) at the
+      // result's width; computed in uint64 so that the host has no UB.
       .Case([&](arith::AddIOp) {
-        env[result] = intOperand(0) + intOperand(1);
-        return success();
+        return setInt(uint64_t(intOperand(0)) + uint64_t(intOperand(1)));
       })
       .Case([&](arith::SubIOp) {
-        env[result] = intOperand(0) - intOperand(1);
-        return success();
+        return setInt(uint64_t(intOperand(0)) - uint64_t(intOperand(1)));
       })
       .Case([&](arith::MulIOp) {
-        env[result] = intOperand(0) * intOperand(1);
-        return success();
+        return setInt(uint64_t(intOperand(0)) * uint64_t(intOperand(1)));
       })
       .Case<arith::DivSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp,
             arith::RemSIOp>([&](auto div) -> LogicalResult {
         int64_t a = intOperand(0), b = intOperand(1);
         if (failed(divisor(b)))
           return failure();
+        if (b == -1 && a == std::numeric_limits<int64_t>::min())
+          return fault("integer division overflow: " + Twine(a) + " / -1");
         int64_t q = a / b, r = a % b;
         using Op = decltype(div);
         if constexpr (std::is_same_v<Op, arith::CeilDivSIOp>)
@@ -609,13 +644,15 @@ LogicalResult Interpreter::execArith(Operation *op) {
         return success();
       })
       .Case([&](arith::SelectOp select) {
-        env[result] = env.at(intOperand(0) ? select.getTrueValue()
-                                           : select.getFalseValue());
+        // A copy first: env[result] may grow the value vector and move
+        // what env.at() refers to (heap-use-after-free found by ASan).
+        RuntimeValue chosen = env.at(intOperand(0) ? select.getTrueValue()
+                                                   : select.getFalseValue());
+        env[result] = std::move(chosen);
         return success();
       })
       .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>([&](auto) {
-        env[result] = intOperand(0);
-        return success();
+        return setInt(uint64_t(intOperand(0)));
       })
       .Case([&](arith::AndIOp) {
         env[result] = intOperand(0) & intOperand(1);
@@ -669,7 +706,12 @@ LogicalResult Interpreter::execReshape(ReshapeOp op) {
       return op.emitError() << "pto-run: reshape of '" << source.name
                             << "' to " << listStr(shape) << ": size " << d
                             << " is negative";
-    count *= size;
+    std::optional<int64_t> product = llvm::checkedMul(count, size);
+    if (!product)
+      return op.emitError() << "pto-run: reshape of '" << source.name
+                            << "' to " << listStr(shape)
+                            << ": the size overflows 64 bits";
+    count = *product;
   }
   int64_t available = source.storage->getNumElements();
   if (count != available)
@@ -751,7 +793,7 @@ LogicalResult Interpreter::execView(ViewOp op) {
       if (given < 0)
         return op.emitError() << "pto-run: valid extent " << given << " of dim "
                               << d << " is negative";
-      if (given > 0 && offset + given > parent[d])
+      if (given > 0 && given > parent[d] - offset)
         return op.emitError()
                << "pto-run: view reads " << rangeStr(offset, offset + given)
                << " of dim " << d << " but " << what << " '" << parentName
@@ -766,9 +808,12 @@ LogicalResult Interpreter::execView(ViewOp op) {
   SmallVector<int64_t, 4> dstStrides = rowMajorStrides(tile.valid);
   if (auto *tensor = std::get_if<TensorRef>(&env.at(op.getSource()))) {
     SmallVector<int64_t, 4> srcStrides = rowMajorStrides(tensor->shape);
+    // Every offset is inside its dim when the view has valid elements (an
+    // empty view may sit anywhere, and reads nothing).
     int64_t base = 0;
-    for (auto [o, s] : llvm::zip(offsets, srcStrides))
-      base += o * s;
+    if (tile.numValid() > 0)
+      for (auto [o, s] : llvm::zip(offsets, srcStrides))
+        base += o * s;
     const HostTensor &storage = *tensor->storage;
     if (observer())
       observer()->gmRead(op, &storage, tensor->name == "workspace",
@@ -1563,6 +1608,11 @@ llvm::Error interp::checkArguments(KernelOp kernel,
                      arg.shapeString());
     // The cumulative-offsets contract of SK-16's actual_q / actual_kv.
     if (kernel.getArgAttrOfType<UnitAttr>(i, "pto.cumulative")) {
+      if (arg.getNumElements() == 0)
+        return error("argument '" + name +
+                     "' holds cumulative offsets (pto.cumulative) and must "
+                     "start at 0, but it is empty (a batch of B sequences "
+                     "has B + 1 offsets)");
       for (int64_t j = 0; j < arg.getNumElements(); ++j) {
         int64_t value = arg.loadInt(j);
         if (j == 0 && value != 0)
@@ -1583,9 +1633,51 @@ llvm::Error interp::checkArguments(KernelOp kernel,
 
 interp::ExecutionObserver::~ExecutionObserver() = default;
 
+/// Every tile and workspace the run may allocate has a static shape (a tile
+/// holds at most its static shape): refuse, before running, any that is over
+/// the per-buffer limit, at the op that makes it.
+static LogicalResult checkBufferSizes(KernelOp kernel) {
+  auto module = kernel->getParentOfType<ModuleOp>();
+  Operation *root = module ? module.getOperation() : kernel.getOperation();
+  WalkResult walk = root->walk([&](Operation *op) {
+    for (Value result : op->getResults()) {
+      ArrayRef<int64_t> shape;
+      Type elementType;
+      if (auto tile = dyn_cast<TileType>(result.getType())) {
+        shape = tile.getShape();
+        elementType = tile.getElementType();
+      } else if (auto ws = dyn_cast<WorkspaceOp>(op)) {
+        shape = ws.getResult().getType().getShape();
+        elementType = ws.getResult().getType().getElementType();
+      } else {
+        continue;
+      }
+      std::optional<ElementKind> kind = getElementKind(elementType);
+      if (!kind)
+        continue; // reported when (if) the op runs
+      std::optional<uint64_t> bytes = getStorageBytes(*kind, shape);
+      if (!bytes || *bytes > kMaxHostTensorBytes) {
+        InFlightDiagnostic diag = op->emitError()
+                                  << "pto-run: " << result.getType();
+        if (bytes)
+          diag << " needs " << *bytes << " bytes, more than";
+        else
+          diag << " overflows 64-bit sizes; the limit is";
+        diag << " pto-run's " << (kMaxHostTensorBytes >> 30)
+             << " GiB per buffer";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult interp::runKernel(KernelOp kernel,
                                 MutableArrayRef<HostTensor> args,
                                 const RunOptions &options, RunStats *stats) {
+  if (failed(checkBufferSizes(kernel)))
+    return failure();
   RunStats localStats;
   Interpreter interpreter(options, stats ? *stats : localStats);
   return interpreter.run(kernel, args);

@@ -329,7 +329,11 @@ int main(int argc, char **argv) {
                         "' has dynamic dims; give --shape " + name +
                         "=AxB... to generate it");
     }
-    HostTensor tensor(*kind, shape);
+    llvm::Expected<HostTensor> created =
+        HostTensor::create(*kind, shape, "argument '" + name + "'");
+    if (!created)
+      return usageError(llvm::toString(created.takeError()));
+    HostTensor &tensor = *created;
     if (!isOutput)
       for (int64_t j = 0, e = tensor.getNumElements(); j < e; ++j)
         tensor.storeFloat(j, normal(rng) * 0.1f);

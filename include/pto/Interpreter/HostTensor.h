@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace mlir::pto::interp {
@@ -32,7 +33,13 @@ struct HostTensor {
   std::vector<uint8_t> bytes;
 
   HostTensor() = default;
+  /// Zero-filled storage; the size must have passed getStorageBytes.
   HostTensor(ElementKind kind, ArrayRef<int64_t> shape);
+  /// A zero-filled tensor, or an error naming `what`, the shape and the
+  /// size when its byte size overflows or exceeds kMaxHostTensorBytes.
+  static llvm::Expected<HostTensor> create(ElementKind kind,
+                                           ArrayRef<int64_t> shape,
+                                           const llvm::Twine &what);
 
   int64_t getNumElements() const;
   /// Reads element `i` (row-major) widened to double (exact for every kind).
@@ -45,6 +52,15 @@ struct HostTensor {
   void storeInt(int64_t i, int64_t value);
   std::string shapeString() const;
 };
+
+/// The largest buffer pto-run allocates (16 GiB): an argument, a workspace
+/// or a tile over it is refused with an error instead of exhausting memory.
+constexpr uint64_t kMaxHostTensorBytes = uint64_t(1) << 34;
+
+/// elements(shape) * byteSize(kind), or std::nullopt when a dim is negative
+/// or the product overflows int64.
+std::optional<uint64_t> getStorageBytes(ElementKind kind,
+                                        ArrayRef<int64_t> shape);
 
 /// Reads a NumPy `.npy` file (format 1.0-3.0, little-endian, C order).
 llvm::Expected<HostTensor> readNpy(StringRef path);

@@ -22,6 +22,23 @@ func.func private @tile_zero_dim(%t: !pto.tile<16x0xf32>)
 
 // -----
 
+// Static sizes stay far from int64 overflow (2^48 bytes), so passes and
+// pto-run can multiply sizes, strides and offsets safely.
+// expected-error @+1 {{!pto.tensor of shape [4611686018427387904, 4] x 'f32' is over the limit of 2^48 bytes}}
+func.func private @tensor_size_overflow(%t: !pto.tensor<4611686018427387904x4xf32>)
+
+// -----
+
+// expected-error @+1 {{!pto.tile of shape [16777216, 16777216] x 'bf16' is over the limit of 2^48 bytes}}
+func.func private @tile_too_large(%t: !pto.tile<16777216x16777216xbf16>)
+
+// -----
+
+// Dynamic dims do not count: the static part of this one is 1 GiB.
+func.func private @tensor_dynamic_ok(%t: !pto.tensor<?x262144x1024xf32>)
+
+// -----
+
 // expected-error @+1 {{!pto.tile must have rank >= 1}}
 func.func private @tile_rank0(%t: !pto.tile<f32>)
 

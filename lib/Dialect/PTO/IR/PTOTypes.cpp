@@ -4,6 +4,8 @@
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -60,6 +62,9 @@ static void printShapeAndElement(AsmPrinter &printer, ArrayRef<int64_t> shape,
   printer << elementType << '>';
 }
 
+/// The largest static size of a tile or tensor type, in bytes (256 TiB).
+constexpr int64_t kMaxStaticBytes = int64_t(1) << 48;
+
 static LogicalResult verifyShapeAndElement(
     function_ref<InFlightDiagnostic()> emitError, StringRef what,
     ArrayRef<int64_t> shape, Type elementType, bool allowDynamic) {
@@ -80,6 +85,28 @@ static LogicalResult verifyShapeAndElement(
     return emitError() << what << " element type " << elementType
                        << " is not one of bf16, f16, f32, i8, i16, i32, i64, "
                           "f8E4M3FN, f8E5M2";
+  // The static part of the size must be representable with room to spare, so
+  // that passes and pto-run can multiply sizes, offsets and strides in int64
+  // without overflow (docs/Guarantees.md).
+  int64_t bytes = std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim))
+      continue;
+    std::optional<int64_t> product = llvm::checkedMul(bytes, dim);
+    if (!product || *product > kMaxStaticBytes)
+    {
+      InFlightDiagnostic diag = emitError() << what << " of shape [";
+      llvm::interleaveComma(shape, diag, [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          diag << "?";
+        else
+          diag << d;
+      });
+      return diag << "] x " << elementType << " is over the limit of 2^"
+                  << llvm::Log2_64(kMaxStaticBytes) << " bytes";
+    }
+    bytes = *product;
+  }
   return success();
 }
 

@@ -295,8 +295,10 @@ std::pair<std::string, int64_t> mlir::pto::check::splitConstantAddend(Value v) {
 
 std::string mlir::pto::check::getColumnKey(ViewOp view) {
   std::string key;
-  for (MixedIndex offset :
-       llvm::drop_begin(getMixed(view.getStaticOffsets(), view.getOffsets()))) {
+  // Keep the offsets alive for the loop: drop_begin only refers to them (a
+  // temporary here would die before the loop body; found by ASan).
+  auto offsets = getMixed(view.getStaticOffsets(), view.getOffsets());
+  for (MixedIndex offset : llvm::drop_begin(offsets)) {
     if (!offset.value) {
       key += "|" + std::to_string(offset.constant);
       continue;

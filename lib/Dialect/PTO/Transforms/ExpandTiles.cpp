@@ -60,6 +60,24 @@ SmallVector<Piece> tileGrid(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile) {
   }
 }
 
+/// The most pieces one run of the pass creates (over all ops). Hostile or
+/// mistaken tile configs (a [16, 16] vector tile on a 65536 x 65536 tile)
+/// would otherwise create billions of ops; the pass stops with an error at
+/// the op instead (docs/Guarantees.md).
+constexpr int64_t kMaxPieces = int64_t(1) << 18;
+
+/// Pieces of a grid of `tile`-sized pieces over `shape`, saturating at
+/// kMaxPieces + 1.
+int64_t gridSize(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile) {
+  int64_t count = 1;
+  for (auto [size, step] : llvm::zip(shape, tile)) {
+    int64_t n = step > 0 ? (size + step - 1) / step : kMaxPieces + 1;
+    count = std::min<int64_t>(count * std::min<int64_t>(n, kMaxPieces + 1),
+                              kMaxPieces + 1);
+  }
+  return count;
+}
+
 /// The vector tile governing an op of `shape`: its trailing dims, clamped to
 /// the shape; the whole shape when the op carries none.
 SmallVector<int64_t, 4> vectorTileFor(VecTileAttr attr,
@@ -174,6 +192,25 @@ private:
   SmallVector<int64_t, 4> currentTile;
   /// Halvings of the vector tile shared by the ops of one scoped task.
   llvm::DenseMap<Operation *, unsigned> opHalvings;
+  int64_t piecesLeft = kMaxPieces;
+
+  /// Takes `count` pieces from the budget, or reports the op.
+  LogicalResult reservePieces(Operation *op, int64_t count) {
+    if (count <= piecesLeft) {
+      piecesLeft -= count;
+      return success();
+    }
+    return op->emitOpError()
+           << "would expand into " << (count > kMaxPieces ? "more than " : "")
+           << std::min(count, kMaxPieces) << " pieces, over pto-expand-tiles' "
+           << "limit of " << kMaxPieces << " pieces per run ("
+           << kMaxPieces - piecesLeft << " already used); use a larger "
+           << "cube_tile / vec_tile for this tile shape";
+  }
+  LogicalResult reserveGrid(Operation *op, ArrayRef<int64_t> shape,
+                            ArrayRef<int64_t> tile) {
+    return reservePieces(op, gridSize(shape, tile));
+  }
 };
 
 LogicalResult Expander::run() {
@@ -327,6 +364,9 @@ LogicalResult Expander::expandMatmul(MatmulOp op) {
   Type accType = isa<IntegerType>(lhsType.getElementType())
                      ? Type(builder.getI32Type())
                      : Type(builder.getF32Type());
+  if (failed(reservePieces(
+          op, gridSize({m, n, k}, {mStep, nStep, kStep}))))
+    return failure();
   // Output blocks n then m, as PyPTO walks them; each block steps through K.
   for (int64_t ni = 0; ni < n; ni += nStep) {
     for (int64_t mi = 0; mi < m; mi += mStep) {
@@ -491,6 +531,8 @@ LogicalResult Expander::expandElementwise(Operation *op) {
   SmallVector<int64_t, 4> tile = tileFor(op, vecTile, resultType.getShape());
   fitInUnifiedBuffer(op, tile);
   currentTile = tile;
+  if (failed(reserveGrid(op, resultType.getShape(), tile)))
+    return failure();
   for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
@@ -534,6 +576,8 @@ LogicalResult Expander::expandReduce(Operation *op, Value input, int64_t dim,
   SmallVector<int64_t, 4> tile = tileFor(op, vecTile, inputType.getShape());
   // Pieces of the input grid that share their non-reduced offsets combine.
   llvm::MapVector<SmallVector<int64_t, 4>, Value> partials;
+  if (failed(reserveGrid(op, inputType.getShape(), tile)))
+    return failure();
   for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
     Value in = readPiece(loc, input, piece.offsets, piece.sizes);
     // The partial result's piece: the reduced dim becomes 1 or disappears.
@@ -584,6 +628,8 @@ LogicalResult Expander::expandFull(FullOp op) {
   Value workspace = createWorkspace(op, op.getResult());
   SmallVector<int64_t, 4> tile =
       tileFor(op, op.getVecTileAttr(), resultType.getShape());
+  if (failed(reserveGrid(op, resultType.getShape(), tile)))
+    return failure();
   for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
     auto pieceOp =
         builder.create<FullOp>(loc,
@@ -612,6 +658,8 @@ LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
   auto produced = pieceTiles.find(src);
   if (produced != pieceTiles.end())
     tile = produced->second;
+  if (failed(reserveGrid(op, srcType.getShape(), tile)))
+    return failure();
   for (const Piece &piece : tileGrid(srcType.getShape(), tile)) {
     Value in = readPiece(loc, src, piece.offsets, piece.sizes);
     SmallVector<OpFoldResult> offsets;

@@ -1,0 +1,1 @@
+pto.kernel @vfuiew_en
