@@ -17,13 +17,18 @@
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Conversion/Passes.h"
+#include "pto/Dialect/PTOISA/IR/PTOISA.h"
+#include "pto/Dialect/PTOISA/Transforms/Passes.h"
+#include "pto/Pipelines/AscendPipeline.h"
 
 #include <mutex>
 
 using namespace mlir;
 
 void mlir::pto::registerAllDialects(DialectRegistry &registry) {
-  registry.insert<PTODialect, arith::ArithDialect, func::FuncDialect,
+  registry.insert<PTODialect, ptoisa::PTOISADialect, arith::ArithDialect,
+                  func::FuncDialect,
                   index::IndexDialect, math::MathDialect, scf::SCFDialect>();
 }
 
@@ -35,7 +40,10 @@ void mlir::pto::registerAllPasses() {
     registerInlinerPass();
     registerSymbolDCEPass();
     registerPTOPasses();
+    registerPTOConversionPasses();
+    ptoisa::registerPTOISAPasses();
     registerTileGraphPipeline();
+    registerAscendPipeline();
   });
 }
 

@@ -24,6 +24,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "pto/Target/Cpp/CppEmitter.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Embedding/Embedding.h"
 #include "pto/Embedding/StructuralEquivalence.h"
@@ -122,6 +123,18 @@ py::tuple runPipeline(BoundModule &self, const std::string &pipeline) {
     ok = succeeded(pto::runPassPipeline(self.module->getOperation(), pipeline));
   }
   return py::make_tuple(ok, toPython(collector.take()));
+}
+
+py::tuple emitCpp(BoundModule &self) {
+  pto::DiagnosticCollector collector(self.getContext());
+  std::string text;
+  bool ok;
+  {
+    py::gil_scoped_release release;
+    llvm::raw_string_ostream os(text);
+    ok = succeeded(pto::translateToCpp(*self.module, os));
+  }
+  return py::make_tuple(ok, text, toPython(collector.take()));
 }
 
 std::string printModule(BoundModule &self, bool generic, bool debugInfo) {
@@ -286,6 +299,7 @@ PYBIND11_MODULE(_pto, m) {
   py::class_<BoundModule, std::shared_ptr<BoundModule>>(m, "Module")
       .def("verify", &verifyModule)
       .def("run_pipeline", &runPipeline, py::arg("pipeline"))
+      .def("emit_cpp", &emitCpp)
       .def("to_string", &printModule, py::arg("generic") = false,
            py::arg("debug_info") = false)
       .def("kernels", &kernels)

@@ -206,6 +206,15 @@ class Module:
             raise DiagnosticError(f"pass pipeline '{pipeline}' failed:", diags)
         return diags
 
+    def emit_cpp(self) -> str:
+        """``pto-translate --pto-to-cpp`` in-process: the module (after
+        ``pto-ascend-pipeline``) as pto-isa C++ (docs/Codegen.md). Raises
+        ``DiagnosticError`` when the module cannot be printed."""
+        ok, text, diags = self._native.emit_cpp()
+        if not ok:
+            raise DiagnosticError("pto-to-cpp failed:", _diagnostics(diags))
+        return text
+
     def check_skeleton(self, skeleton: str = "sk16") -> list:
         """``pto-check-skeleton``: the skeleton's coding rules. Returns the
         findings (warnings); rule errors raise ``DiagnosticError``."""

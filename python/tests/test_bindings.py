@@ -254,3 +254,18 @@ except ir.NativeModuleNotFound as error:
     assert result.returncode == 0, result.stderr
     assert "pto_mlir._pto (the in-process bindings) is not built" in result.stdout
     assert str(tmp_path) in result.stdout and "pybind11-dev" in result.stdout
+
+
+def test_emit_cpp_in_process(sk16):
+    """The Ascend pipeline and the C++ printer run in-process; printing a
+    module whose leaves are not lowered is a diagnostic, not a crash."""
+    module = sk16.clone()
+    module.run_pipeline("builtin.module(pto-tile-graph-pipeline)")
+    with pytest.raises(ir.DiagnosticError, match="run pto-lower-to-isa first"):
+        module.emit_cpp()
+    module = sk16.clone()
+    module.run_pipeline("builtin.module(pto-ascend-pipeline)")
+    text = module.emit_cpp()
+    assert "#include <pto/pto-inst.hpp>" in text
+    assert text.count("__global__ AICORE void") >= 4
+    assert "rt.root_call(" in text

@@ -35,6 +35,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "pto/Embedding/Embedding.h"
+#include "pto/Target/Cpp/CppEmitter.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -104,12 +105,22 @@ LogicalResult pipeline(ModuleOp module) {
   return success();
 }
 
-// Emission (ISA lowering + `pto-translate --pto-to-cpp`) goes here as one more
-// entry, e.g. {"emission", emitCpp}, with
-//   LogicalResult emitCpp(ModuleOp m) { std::string s; raw_string_ostream os(s);
-//     return pto::translateToCpp(m, os); }
-// run on the pipeline's output: make `pipeline` keep its result (or run the
-// pipeline again inside emitCpp).
+/// Stage: code generation. The Ascend pipeline (tile graph, lowering to
+/// pto_isa, memory planning, sync insertion) and the C++ printer either
+/// reject the module with diagnostics or produce text; the synchronised ISA
+/// must also pass the independent sync checker.
+LogicalResult emission(ModuleOp module) {
+  if (failed(pto::runPassPipeline(module, "builtin.module(pto-ascend-pipeline)")))
+    return failure();
+  if (failed(pto::runPassPipeline(module, "builtin.module(pto-isa-verify-sync)")))
+    invariantViolated("emission", "pto-isa-insert-sync produced IR its checker "
+                      "rejects", print(module, true));
+  std::string cpp;
+  llvm::raw_string_ostream os(cpp);
+  (void)pto::translateToCpp(module, os);
+  return success();
+}
+
 struct Stage {
   const char *name;
   LogicalResult (*run)(ModuleOp);
@@ -118,6 +129,7 @@ const Stage kStages[] = {
     {"round-trip", roundTrip},
     {"checkers", checkers},
     {"pipeline", pipeline},
+    {"emission", emission},
 };
 
 struct Harness {

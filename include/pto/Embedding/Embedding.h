@@ -22,11 +22,12 @@
 
 namespace mlir::pto {
 
-/// Inserts `pto` and the upstream dialects pto kernels use (arith, func,
-/// index, math, scf) into `registry`.
+/// Inserts `pto`, `pto_isa` and the upstream dialects pto kernels use (arith,
+/// func, index, math, scf) into `registry`.
 void registerAllDialects(DialectRegistry &registry);
 
-/// Registers the pto passes and pipelines (pto-tile-graph-pipeline) and the
+/// Registers the pto passes and pipelines (pto-tile-graph-pipeline,
+/// pto-ascend-pipeline), the pto_isa passes and the
 /// upstream passes pto-opt offers (canonicalize, cse, inline, symbol-dce) with
 /// the global pass registry, so textual pipelines can name them. Safe to call
 /// more than once (but not together with the individual registrations).

@@ -570,3 +570,18 @@ func.func @call(%g: !pto.tensor<?x64xf32>, %r: index) {
   pto_isa.texp %a into %b : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>
   return
 }
+
+// -----
+
+// Stale sync ops in a function without instructions are dropped (found by
+// the fuzz harness's emission stage: they used to survive and unpair).
+// CHECK-LABEL: func.func @stale_flags_only
+// CHECK-NOT: pto_isa.
+// CHECK: return
+func.func @stale_flags_only(%c: i1) {
+  scf.if %c {
+    pto_isa.set_flag MTE2 -> V, 0
+  }
+  pto_isa.wait_flag MTE2 -> V, 0
+  return
+}

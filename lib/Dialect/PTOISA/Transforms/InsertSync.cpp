@@ -682,12 +682,16 @@ struct InsertSyncPass
   void runOnOperation() override {
     bool failed = false;
     getOperation()->walk([&](FunctionOpInterface func) {
-      bool hasInstructions = false;
+      // Functions with instructions or with stale sync ops (which the
+      // inserter drops and recomputes: a function of flags alone ends up
+      // without any) are the pass's business.
+      bool hasIsaOps = false;
       func->walk([&](Operation *op) {
-        if (sync::getInstructionPipe(op))
-          hasInstructions = true;
+        if (sync::getInstructionPipe(op) ||
+            isa<SetFlagOp, WaitFlagOp, PipeBarrierOp>(op))
+          hasIsaOps = true;
       });
-      if (!hasInstructions)
+      if (!hasIsaOps)
         return;
       Stats stats;
       Inserter inserter(func, stats);
