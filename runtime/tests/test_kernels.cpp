@@ -388,7 +388,7 @@ static void case_transitive() {
 // ---------------------------------------------------------------------------
 using V8 = Tile<TileType::Vec, float, 8, 8>;
 using GV8 = GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>>;
-static float gbuf[64];
+static float gbuf[256]; // the largest window below is 16 x 16 floats
 
 static std::map<std::string, void (*)()> negative = {
     {"tassign_overflow", [] { run_leaf(pto_rt::Core::Vector, [] { Tile<TileType::Vec, float, 64, 64> t; TASSIGN(t, 190 * 1024); }); }},
