@@ -60,10 +60,11 @@ SmallVector<Piece> tileGrid(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile) {
   }
 }
 
-/// The most pieces one run of the pass creates (over all ops). Hostile or
-/// mistaken tile configs (a [16, 16] vector tile on a 65536 x 65536 tile)
-/// would otherwise create billions of ops; the pass stops with an error at
-/// the op instead (docs/Guarantees.md).
+/// The most pieces the pass creates for one kernel (over all its ops; a
+/// module of many kernels gets the budget per kernel). Hostile or mistaken
+/// tile configs (a [16, 16] vector tile on a 65536 x 65536 tile) would
+/// otherwise create billions of ops; the pass stops with an error at the op
+/// instead (docs/Guarantees.md).
 constexpr int64_t kMaxPieces = int64_t(1) << 18;
 
 /// Pieces of a grid of `tile`-sized pieces over `shape`, saturating at
@@ -193,6 +194,8 @@ private:
   /// Halvings of the vector tile shared by the ops of one scoped task.
   llvm::DenseMap<Operation *, unsigned> opHalvings;
   int64_t piecesLeft = kMaxPieces;
+  /// The kernel (top-level op under the pass's root) the budget is for.
+  Operation *budgetOwner = nullptr;
 
   /// Takes `count` pieces from the budget, or reports the op.
   LogicalResult reservePieces(Operation *op, int64_t count) {
@@ -203,7 +206,7 @@ private:
     return op->emitOpError()
            << "would expand into " << (count > kMaxPieces ? "more than " : "")
            << std::min(count, kMaxPieces) << " pieces, over pto-expand-tiles' "
-           << "limit of " << kMaxPieces << " pieces per run ("
+           << "limit of " << kMaxPieces << " pieces per kernel ("
            << kMaxPieces - piecesLeft << " already used); use a larger "
            << "cube_tile / vec_tile for this tile shape";
   }
@@ -222,9 +225,17 @@ LogicalResult Expander::run() {
       ops.push_back(op);
   });
   planScopeTiles(ops);
-  for (Operation *op : ops)
+  for (Operation *op : ops) {
+    Operation *owner = op;
+    while (owner->getParentOp() && owner->getParentOp() != root)
+      owner = owner->getParentOp();
+    if (owner != budgetOwner) {
+      budgetOwner = owner;
+      piecesLeft = kMaxPieces;
+    }
     if (failed(expand(op)))
       return failure();
+  }
   for (Operation *op : llvm::reverse(toErase))
     op->erase();
   // Views nothing reads any more: the originals of expanded operands and the
