@@ -29,7 +29,9 @@ StringRef cost::getPipeName(unsigned pipe) {
 }
 
 CostModel::CostModel(Arch arch, CostModelOptions options)
-    : platform(getPlatformInfo(arch)), options(options) {}
+    : platform(getPlatformInfo(arch)), options(options),
+      l2BytesPerSec(
+          options.l2BytesPerSec.value_or(platform.perf.l2BytesPerSec)) {}
 
 void CostModel::beginRecord(LaunchRecord record) {
   if (record.family.empty())
@@ -240,6 +242,16 @@ llvm::Error CostModel::loadGraph(StringRef text) {
   const llvm::json::Array *list = root ? root->getArray("launches") : nullptr;
   if (!tensors || !list)
     return fail("expected an object with 'tensors' and 'launches'");
+  if (std::optional<bool> persistent = root->getBoolean("persistent")) {
+    options.persistent = *persistent;
+  } else if (root->get("persistent")) {
+    return fail("'persistent' is true or false");
+  }
+  if (options.persistent) {
+    options.launchOverheadUs = 0;
+    options.submitUs = 0;
+    options.fairnessOverheadUs = 0;
+  }
   llvm::StringMap<std::pair<const void *, uint64_t>> keys;
   for (auto &[name, size] : *tensors) {
     auto bytes = size.getAsUINT64();
@@ -573,7 +585,7 @@ void CostModel::simulate(Report &r) {
   };
   std::vector<Running> running;
   size_t nextRelease = 0, done = 0;
-  double l2 = platform.perf.l2BytesPerSec, hbm = platform.perf.gmBytesPerSec;
+  double l2 = l2BytesPerSec, hbm = platform.perf.gmBytesPerSec;
   SmallVector<double> demandL2, demandHbm, fracL2, fracHbm;
   auto computeRates = [&](bool &satL2, bool &satHbm) {
     demandL2.clear();
@@ -698,6 +710,7 @@ const Report &CostModel::finish() {
   r.platform = platform.name.str();
   r.launchOverheadUs = options.launchOverheadUs;
   r.submitUs = options.submitUs;
+  r.persistent = options.persistent;
   r.fairnessOverheadUs = options.schedMode >= 2 ? options.fairnessOverheadUs : 0;
   r.schedMode = options.schedMode;
   r.contention = options.contention;
@@ -725,7 +738,8 @@ const Report &CostModel::finish() {
   }
   r.hbmBytes = hbm;
   r.gmBoundSeconds = double(hbm) / platform.perf.gmBytesPerSec;
-  r.l2BoundSeconds = double(total) / platform.perf.l2BytesPerSec;
+  r.l2BoundSeconds = double(total) / l2BytesPerSec;
+  r.l2BytesPerSec = l2BytesPerSec;
   // With contention the schedule already respects both bandwidths; the
   // bounds only bind when contention is off.
   r.seconds = makespan;
@@ -787,9 +801,12 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
     for (auto &[name, count] : flushCauses)
       os << " " << name << " x" << count;
   }
-  os << "; overhead " << llvm::format("%.3g", r.launchOverheadUs)
-     << " us per launch, " << llvm::format("%.3g", r.submitUs)
-     << " us per device task\n";
+  if (r.persistent)
+    os << "; persistent kernel stages: no dispatch or submission cost\n";
+  else
+    os << "; overhead " << llvm::format("%.3g", r.launchOverheadUs)
+       << " us per launch, " << llvm::format("%.3g", r.submitUs)
+       << " us per device task\n";
   os << "  device_sched_mode: " << r.schedMode << " ("
      << (r.schedMode == 0   ? "FIFO"
          : r.schedMode == 1 ? "L2 affinity: latest ready first"
@@ -799,7 +816,8 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
                                 " us per dispatch"
                           : std::string())
      << "); mean ready-to-start wait " << us(r.meanReadyWaitSeconds) << " us\n";
-  os << "  gm contention: " << (r.contention ? "on" : "off") << "; L2 saturated "
+  os << "  gm contention: " << (r.contention ? "on" : "off") << " (L2 "
+     << llvm::format("%.3g", r.l2BytesPerSec * 1e-12) << " TB/s); L2 saturated "
      << us(r.l2SaturatedSeconds) << " us, HBM saturated "
      << us(r.hbmSaturatedSeconds) << " us; launches stretched by "
      << us(r.contentionDelaySeconds) << " us in all\n";
@@ -926,6 +944,8 @@ void CostModel::writeGraph(raw_ostream &os) const {
       size = uint64_t(1);
   llvm::json::Object root{{"tensors", std::move(tensors)},
                           {"launches", std::move(list)}};
+  if (options.persistent)
+    root["persistent"] = true;
   os << llvm::json::Value(std::move(root)) << "\n";
 }
 

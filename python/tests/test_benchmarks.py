@@ -11,7 +11,7 @@ import sys
 
 from pto_mlir.tools import REPO_ROOT, build_dir
 
-SECTIONS = ("Compile time", "Cost model: SK-16", "Calibration: SK-01")
+SECTIONS = ("Compile time", "Cost model: SK-16", "Calibration: the pto-isa FA forward")
 
 
 def tables(text: str) -> list[list[list[str]]]:
@@ -39,7 +39,7 @@ def test_benchmarks_quick(tmp_path):
     for section in SECTIONS:
         assert any(h.startswith(section) for h in headings), (section, headings)
     found = tables(text)
-    assert len(found) == 6, text  # compile x 2, passes, modes, 2 x calibration
+    assert len(found) == 7, text  # compile x 2, passes, modes, 3 x calibration
     breakdown = {row[0] for row in found.pop(1)[2:]}
     assert {"ExpandTilesPass", "PartitionPass", "OutlinePass"} <= breakdown, breakdown
     for table in found:
@@ -57,9 +57,13 @@ def test_benchmarks_quick(tmp_path):
     for table in found[1:3]:
         for row in table[2:]:
             assert float(row[1]) > 0 and 0 < float(row[2]) < 353.9
-    for table in found[3:5]:  # pto-isa tiles, SK-01's A3 tiles
+    for table in found[3:6]:  # the kernel's structure; SK-01 at pto-isa and A3 tiles
         row = table[2]
         assert row[0] == "2048" and float(row[2]) == 32.461
         assert abs(float(row[3]) - float(row[1]) / 32.461) < 0.01
         assert row[10] == ("yes" if abs(float(row[3]) - 1) <= 0.25 else "no")
+    kernel = found[3][2]  # the calibration row at S = 2048
+    assert kernel[10] == "yes" and float(kernel[13]) >= float(kernel[3]) - 0.01
+    for table in found[4:6]:
+        row = table[2]
         assert float(row[11]) >= float(row[3]) - 0.01  # merging never slows it down

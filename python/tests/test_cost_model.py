@@ -82,6 +82,7 @@ def parse_report(text: str) -> dict:
         "gm_read_mib": number(r"gm traffic: read ([\d.]+) MiB"),
         "gm_write_mib": number(r"write ([\d.]+) MiB"),
         "families": set(re.findall(r"family (\S+):", text)),
+        "text": text,
     }
 
 
@@ -233,15 +234,55 @@ def test_gm_contention(tmp_path):
 
 
 def test_gm_contention_l2_workspaces(tmp_path):
-    """Workspace traffic (L2, 110 B/cycle per core) saturates the L2 instead:
-    48 AIV x 203 GB/s > 4.9 TB/s; 8 launches (1.6 TB/s) do not."""
+    """Workspace traffic (L2, 110 B/cycle per core) saturates the L2 instead,
+    here at 4.9 TB/s (--sim-l2-tbps): 48 AIV x 203 GB/s > 4.9 TB/s; 8 launches
+    (1.6 TB/s) do not. At the platform's 14.7 TB/s (every core's port) the 48
+    fit."""
     few = {"tensors": tensors(8), "launches": [gm_bound(i, workspace=True) for i in range(8)]}
     many = {"tensors": tensors(48),
             "launches": [gm_bound(i, workspace=True) for i in range(48)]}
-    _, s_few = simulate_graph(tmp_path, few, name="few")
-    _, s_many = simulate_graph(tmp_path, many, name="many")
+    _, s_few = simulate_graph(tmp_path, few, "--sim-l2-tbps=4.9", name="few")
+    _, s_many = simulate_graph(tmp_path, many, "--sim-l2-tbps=4.9", name="many")
     assert all(s["dur"] == pytest.approx(s_few[0]["dur"], rel=1e-6) for s in s_few)
     assert min(s["dur"] for s in s_many) > 1.3 * s_few[0]["dur"]
+    report, s_default = simulate_graph(tmp_path, many, name="many_default")
+    assert "(L2 14.7 TB/s)" in report["text"]
+    assert all(s["dur"] == pytest.approx(s_few[0]["dur"], rel=1e-6) for s in s_default)
+
+
+def test_l2_bandwidth_flag_rejects_nonsense(tmp_path):
+    graph = tmp_path / "g.json"
+    graph.write_text(json.dumps({"tensors": tensors(1), "launches": [gm_bound(0)]}))
+    for bad in ("0", "-1", "nan", "inf"):
+        r = run_tool("pto-run", graph, "--sim-graph", "--simulate=a3", f"--sim-l2-tbps={bad}")
+        assert r.returncode == 2, (bad, r.stdout, r.stderr)
+        assert "--sim-l2-tbps expects a positive bandwidth" in r.stderr
+
+
+def test_persistent_graph_pays_no_dispatch(tmp_path):
+    """`"persistent": true`: the launches are stages of resident kernels, so
+    neither the launch overhead nor the device-task submission is charged,
+    whatever the flags say; a dumped graph keeps the field."""
+    chain = [{"name": f"s{i}", "pool": "vector", "stitch": 0, "instance": 0,
+              "deps": [i - 1] if i else [], "vector_elements": 65536} for i in range(4)]
+    plain = {"tensors": {"x": 1}, "launches": chain}
+    report, spans = simulate_graph(tmp_path, plain, name="plain")
+    assert all(s["args"]["overhead_us"] == pytest.approx(1.5) for s in spans)
+    resident = dict(plain, persistent=True)
+    dump = tmp_path / "dump.json"
+    report_p, spans_p = simulate_graph(tmp_path, resident, "--sim-launch-overhead-us=3",
+                                       f"--sim-dump-graph={dump}", name="resident")
+    assert all(s["args"]["overhead_us"] == 0 for s in spans_p)
+    assert spans_p[0]["args"]["submit_us"] == 0
+    assert "persistent kernel stages" in report_p["text"]
+    body = sum(s["args"]["body_us"] for s in spans_p)
+    assert report_p["time_us"] == pytest.approx(body, abs=1e-3)  # printed to 3 decimals
+    assert report["time_us"] == pytest.approx(body + 4 * 1.5 + 2, abs=1e-3)
+    assert json.loads(dump.read_text())["persistent"] is True
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(dict(plain, persistent="yes")))
+    r = run_tool("pto-run", bad, "--sim-graph", "--simulate=a3")
+    assert r.returncode != 0 and "'persistent' is true or false" in r.stderr
 
 
 def sched_graph() -> dict:

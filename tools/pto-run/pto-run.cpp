@@ -31,6 +31,7 @@
 #include "pto/Interpreter/Interpreter.h"
 
 #include <chrono>
+#include <cmath>
 #include <random>
 
 using namespace mlir;
@@ -116,6 +117,11 @@ static cl::opt<bool> simNoContention(
     cl::desc("With --simulate: do not share GM bandwidth over time (each "
              "launch at its per-core rates; whole-run bounds only)"),
     cl::init(false), cl::cat(category));
+static cl::opt<double> simL2Bandwidth(
+    "sim-l2-tbps",
+    cl::desc("With --simulate: the chip's L2 bandwidth in TB/s (default: the "
+             "platform's figure; for sensitivity studies)"),
+    cl::value_desc("TB/S"), cl::cat(category));
 static cl::opt<bool> simNoMerge(
     "sim-no-merge",
     cl::desc("With --simulate: every stitch the interpreter runs is its own "
@@ -137,6 +143,22 @@ static cl::opt<std::string> simDump(
 static int usageError(const Twine &message) {
   llvm::errs() << "pto-run: error: " << message << "\n";
   return kUsage;
+}
+
+/// Writes the --trace and --sim-dump-graph files of a finished simulation.
+static int writeSimulationFiles(const cost::CostModel &model) {
+  for (auto [path, write] :
+       {std::pair{&traceFile, &cost::CostModel::writeChromeTrace},
+        std::pair{&simDump, &cost::CostModel::writeGraph}}) {
+    if (path->empty())
+      continue;
+    std::error_code ec;
+    llvm::raw_fd_ostream os(*path, ec);
+    if (ec)
+      return usageError("cannot write '" + *path + "': " + ec.message());
+    (model.*write)(os);
+  }
+  return kOk;
 }
 
 /// Splits NAME=VALUE; empty parts are errors.
@@ -187,6 +209,11 @@ int main(int argc, char **argv) {
     costOptions.fairnessOverheadUs = simFairness;
     costOptions.contention = !simNoContention;
     costOptions.mergeStitches = !simNoMerge;
+    if (simL2Bandwidth.getNumOccurrences()) {
+      if (!(simL2Bandwidth > 0) || !std::isfinite(simL2Bandwidth))
+        return usageError("--sim-l2-tbps expects a positive bandwidth in TB/s");
+      costOptions.l2BytesPerSec = simL2Bandwidth * 1e12;
+    }
     costModel.emplace(*arch, costOptions);
   } else if (traceFile.getNumOccurrences()) {
     return usageError("--trace needs --simulate=a3|950");
@@ -201,14 +228,7 @@ int main(int argc, char **argv) {
       return usageError(llvm::toString(std::move(error)));
     costModel->finish();
     costModel->printReport(llvm::outs());
-    if (!traceFile.empty()) {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(traceFile, ec);
-      if (ec)
-        return usageError("cannot write '" + traceFile + "': " + ec.message());
-      costModel->writeChromeTrace(os);
-    }
-    return kOk;
+    return writeSimulationFiles(*costModel);
   }
 
   DialectRegistry registry;
@@ -410,20 +430,7 @@ int main(int argc, char **argv) {
       llvm::errs() << "pto-run: warning: --simulate saw no pto.launch; the "
                       "cost model needs outlined IR (--pto-tile-graph-pipeline)\n";
     costModel->printReport(llvm::outs());
-    if (!traceFile.empty()) {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(traceFile, ec);
-      if (ec)
-        return usageError("cannot write '" + traceFile + "': " + ec.message());
-      costModel->writeChromeTrace(os);
-    }
-    if (!simDump.empty()) {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(simDump, ec);
-      if (ec)
-        return usageError("cannot write '" + simDump + "': " + ec.message());
-      costModel->writeGraph(os);
-    }
+    return writeSimulationFiles(*costModel);
   }
   return kOk;
 }

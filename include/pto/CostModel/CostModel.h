@@ -49,6 +49,9 @@ struct CostModelOptions {
   /// Share the chip's L2 and HBM bandwidth among concurrently running
   /// launches over time (off: every launch gets its per-core rates).
   bool contention = true;
+  /// The chip's L2 bandwidth in bytes/s (default: the platform's figure,
+  /// PlatformInfo::perf.l2BytesPerSec); for sensitivity studies.
+  std::optional<double> l2BytesPerSec;
   /// Device-task boundaries by the runtime's rules: stitches the interpreter
   /// ran early only because the control program viewed device data as a
   /// tile (a reference on the real control AICPU, not a wait) are merged
@@ -56,6 +59,13 @@ struct CostModelOptions {
   /// their workspace buffers, which the interpreter reuses, count as one per
   /// instance (docs/CostModel.md). Off: every stitch is a device task.
   bool mergeStitches = true;
+  /// The launches are the stages of persistent, software-pipelined kernels
+  /// (one kernel resident per core, stages handed over through GM FIFOs with
+  /// flags, like the pto-isa FA kernel): no call-task dispatch, no device-task
+  /// submission and no fairness cost; the stages' first-load / last-store
+  /// latencies are hidden by the pipelining. Set by a launch graph's
+  /// `"persistent": true` (docs/CostModel.md), it overrides the three costs.
+  bool persistent = false;
   /// FLOP of the kernel's own convention (e.g. SK-16: 10*s1*s2*D per (b,h));
   /// without it TFLOPS use the executed matmul FLOP.
   std::optional<double> conventionFlops;
@@ -115,6 +125,8 @@ struct Report {
   uint64_t hbmBytes = 0;       // estimated HBM traffic (first touches)
   double pipeSeconds[2][kNumPipes] = {}; // [cube, vector] sums
   double launchOverheadUs = 0, submitUs = 0, fairnessOverheadUs = 0;
+  bool persistent = false;
+  double l2BytesPerSec = 0; // the chip L2 bandwidth the run used
 };
 
 class CostModel : public interp::ExecutionObserver {
@@ -169,6 +181,7 @@ private:
 
   const PlatformInfo &platform;
   CostModelOptions options;
+  double l2BytesPerSec; // options' override or the platform's figure
   std::vector<LaunchRecord> launches;
   LaunchRecord *current = nullptr;
   struct TensorTraffic {

@@ -38,9 +38,13 @@ static const PlatformInfo kDav2201 = {
         // ≈1.6 TB/s: CANN guide figure for A2 (910B); not published per A3
         // device (uncertain for A3).
         /*gmBytesPerSec=*/1.6e12,
-        // Not published. Derived: ini L2 read rate 110 B/cycle x 24 AIC x
-        // 1.85 GHz ≈ 4.9 TB/s (uncertain).
-        /*l2BytesPerSec=*/110.0 * 24 * 1.85e9,
+        // Not published. Derived: every core's port at the ini L2 read rate,
+        // 110 B/cycle x (24 AIC + 48 AIV) x 1.85 GHz ≈ 14.7 TB/s (an upper
+        // estimate). Calibration: the pto-isa FA forward's S = 16384 row
+        // moves ≥ 5.4 GB through the L2 in 909 us, so the chip sustains
+        // ≥ 5.9 TB/s; the earlier 24-port figure (4.9 TB/s) is ruled out
+        // (docs/CostModel.md, "Calibration").
+        /*l2BytesPerSec=*/110.0 * (24 + 48) * 1.85e9,
         // §6 "DDR 32 (32/32)", "L2 110 (110/86)". The A2/A3 ini has one
         // column; the AIV share it (uncertain).
         /*aicRates=*/{32, 32, 110, 86},
@@ -90,8 +94,9 @@ static const PlatformInfo kDav3510 = {
         // Not published. Derived from the ini AIC DDR rate: 31 B/cycle x 32
         // AIC x 1.65 GHz ≈ 1.64 TB/s (uncertain).
         /*gmBytesPerSec=*/31.0 * 32 * 1.65e9,
-        // Not published. Derived: 100 B/cycle x 32 x 1.65 GHz (uncertain).
-        /*l2BytesPerSec=*/100.0 * 32 * 1.65e9,
+        // Not published. Derived as for A2/A3, every core's port at the ini
+        // L2 rate: 100 B/cycle x (32 AIC + 64 AIV) x 1.65 GHz (uncertain).
+        /*l2BytesPerSec=*/100.0 * (32 + 64) * 1.65e9,
         // §6 950 AIC "DDR 31, L2 100"; AIV "DDR 16, L2 100".
         /*aicRates=*/{31, 31, 100, 100},
         /*aivRates=*/{16, 16, 100, 100},
