@@ -20,8 +20,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-import numpy as np  # noqa: E402
-
 from pto_mlir import sk16_ir  # noqa: E402
 from pto_mlir.golden import load_tensor, save_tensor, sk16  # noqa: E402
 from pto_mlir.tools import run_tool  # noqa: E402

@@ -12,8 +12,7 @@ using namespace mlir::pto;
 void mlir::pto::buildAscendPipeline(OpPassManager &pm,
                                     const AscendPipelineOptions &options) {
   TileGraphPipelineOptions tileGraph;
-  tileGraph.hoist = options.hoist;
-  tileGraph.l1Reuse = options.l1Reuse;
+  options.copySwitchesTo(tileGraph);
   buildTileGraphPipeline(pm, tileGraph);
   pm.addPass(createLowerToISAPass());
   pm.addPass(ptoisa::createPlanMemoryPass());

@@ -43,7 +43,6 @@ from pathlib import Path
 
 import numpy as np
 
-from pto_mlir.golden import save_tensor
 from pto_mlir.tools import run_kernel, run_tool
 
 ROUND = "#pto.round_mode<RINT>"
@@ -131,7 +130,7 @@ def generate(rng: random.Random, name: str = "fz") -> Kernel:
     ta, tb = f"!pto.tensor<?x{K}xbf16>", f"!pto.tensor<{K}x{N}xbf16>"
     tx, tout = f"!pto.tensor<?x{N}xf32>", f"!pto.tensor<?x{N}xf32>"
     w(f"pto.kernel @{name}(%a: {ta}, %b: {tb}, %x: {tx}, %out: {tout},")
-    w(f"    %lens: !pto.tensor<?xi32> {{pto.cumulative}}) attributes {{arch = #pto.arch<DAV_2201>}} {{")
+    w("    %lens: !pto.tensor<?xi32> {pto.cumulative}) attributes {arch = #pto.arch<DAV_2201>} {")
     line("%c0 = arith.constant 0 : index")
     line("%c1 = arith.constant 1 : index")
     line("%c2 = arith.constant 2 : index")

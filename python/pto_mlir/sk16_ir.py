@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -41,6 +41,9 @@ class Sk16Config:
     device_sched_mode: int = 3
     max_workspace_kb: int = 25170624
     cube_l1_reuse_setting: str = "{-1 : 1, 0 : 4}"
+    # Not set by sk16.md's options (PyPTO then chooses automatically); tests
+    # set it to exercise pto-nbuffer-merge.
+    vec_nbuffer_setting: str | None = None
 
     @property
     def scale(self) -> np.float32:
@@ -64,6 +67,8 @@ def emit(cfg: Sk16Config) -> str:
     stat2 = f"!pto.tensor<?x{N}xf32>"
     out2 = f"!pto.tensor<?x{ND}xf32>"
     off = "!pto.tensor<?xi32>"
+    nbuffer = (f"vec_nbuffer_setting = {cfg.vec_nbuffer_setting}, "
+               if cfg.vec_nbuffer_setting is not None else "")
     t1d = f"!pto.tile<{T1}x{D}x{bf}>"
     t2d = f"!pto.tile<{T2}x{D}x{bf}>"
     t1d32 = f"!pto.tile<{T1}x{D}xf32>"
@@ -103,7 +108,7 @@ pto.kernel @{cfg.kernel_name}(
           stitch_function_max_num = {cfg.stitch_function_max_num}, device_sched_mode = {cfg.device_sched_mode},
           ready_on_host_tensors = ["actual_q", "actual_kv"],
           max_workspace_kb = {cfg.max_workspace_kb}>,
-      pass_options = #pto.pass_options<cube_l1_reuse_setting = {cfg.cube_l1_reuse_setting}>}} {{
+      pass_options = #pto.pass_options<{nbuffer}cube_l1_reuse_setting = {cfg.cube_l1_reuse_setting}>}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c_heads = arith.constant {N} : index

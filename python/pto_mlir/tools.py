@@ -30,6 +30,19 @@ def run_tool(name: str, *args, check: bool = False) -> subprocess.CompletedProce
                           text=True, check=check)
 
 
+def run_pass_totals(flag: str, pattern, source, out) -> tuple[int, int]:
+    """Runs `pto-opt SOURCE FLAG -o OUT` (a pass with report=true) and sums
+    the (before, after) pairs that `pattern` (two groups) finds in its
+    remarks."""
+    r = run_tool("pto-opt", source, flag, "-o", out)
+    assert r.returncode == 0, r.stderr[-3000:]
+    before = after = 0
+    for m in pattern.finditer(r.stderr):
+        before += int(m.group(1))
+        after += int(m.group(2))
+    return before, after
+
+
 def input_args(directory: Path, inputs: dict, dtypes: dict, names=None) -> list:
     """Saves each input as DIR/NAME.npy in its dtype (the conventions of
     golden/npy.py) and returns the matching `pto-run --input` flags."""

@@ -39,14 +39,6 @@ def build_root(tmp_path_factory):
     return str(tmp_path_factory.mktemp("codegen"))
 
 
-def check_against_golden(out: dict, gold: dict):
-    for name in sk16.OUTPUT_NAMES:
-        result = out[name].reshape(gold[name].shape)
-        sk16.assert_close(result, gold[name], name)
-        err = float(np.abs(result.astype(np.float64) - gold[name]).max())
-        assert err <= 2.0**-7 * float(np.abs(gold[name]).max()), name
-
-
 @pytest.mark.parametrize("config", ["small", "a3"])
 @pytest.mark.parametrize("case_name", TEST_CASES)
 def test_emitted_cpp_matches_golden(case_name, config, build_root, tmp_path):
@@ -56,7 +48,7 @@ def test_emitted_cpp_matches_golden(case_name, config, build_root, tmp_path):
     exe = executable(build_root, case.N, case.D, config)
     out, _ = codegen.run(exe, tmp_path, inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
                          names=sk16.INPUT_NAMES)
-    check_against_golden(out, gold)
+    sk16.assert_matches_golden(out, gold)
 
 
 @pytest.mark.parametrize("config", ["small", "a3"])
@@ -91,7 +83,7 @@ def test_threads_and_shuffled_order(threads, seed, build_root, tmp_path):
     extra = ["--threads", threads] + (["--shuffle-seed", seed] if seed else [])
     out, _ = codegen.run(exe, tmp_path, inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
                          *extra, names=sk16.INPUT_NAMES)
-    check_against_golden(out, gold)
+    sk16.assert_matches_golden(out, gold)
 
 
 # Hostile inputs to the emitted program: each has a defined behaviour.
@@ -138,7 +130,7 @@ def test_zero_length_sequences(build_root, tmp_path):
     gold = sk16.golden_backward(inputs, case.N, case.D)
     out, _ = codegen.run(executable(build_root, 8, 64, "small"), tmp_path, inputs,
                          sk16.DTYPES, sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
-    check_against_golden(out, gold)
+    sk16.assert_matches_golden(out, gold)
 
 
 def test_nan_and_inf_propagate_like_the_interpreter(build_root, tmp_path):

@@ -24,20 +24,14 @@ import pytest
 
 from pto_mlir import partitioned_matmul, sk16_ir
 from pto_mlir.golden import sk16
-from pto_mlir.tools import REPO_ROOT, run_kernel, run_tool
+from pto_mlir.tools import REPO_ROOT, run_kernel, run_pass_totals, run_tool
 
 REPORT = re.compile(r"GM->L1 bytes per block instance: before (\d+), after (\d+)")
 
 
-def l1_reuse(source: Path, out: Path, *extra: str) -> tuple[int, int]:
+def l1_reuse(source: Path, out: Path) -> tuple[int, int]:
     """Runs the pass; returns the (before, after) bytes of its report."""
-    r = run_tool("pto-opt", source, "-pto-l1-reuse=report=true", *extra, "-o", out)
-    assert r.returncode == 0, r.stderr[-3000:]
-    before = after = 0
-    for m in REPORT.finditer(r.stderr):
-        before += int(m.group(1))
-        after += int(m.group(2))
-    return before, after
+    return run_pass_totals("-pto-l1-reuse=report=true", REPORT, source, out)
 
 
 def run_random(kernel: Path, directory: Path, *extra: str) -> dict:

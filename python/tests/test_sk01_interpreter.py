@@ -157,11 +157,7 @@ def test_chained_with_sk16(case_name, config, kernels_dir, tmp_path):
     bwd, _ = run_kernel(sk16_kernel(kernels_dir, case.N, case.D, config), tmp_path / "bwd", bwd_inputs,
                         sk16.DTYPES, sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
     gold = sk16.golden_backward(gold_inputs, case.N, case.D)
-    for name in sk16.OUTPUT_NAMES:
-        sk16.assert_close(bwd[name], gold[name], name)
-        err = float(np.abs(bwd[name].astype(np.float64) - gold[name]).max())
-        bound = 2.0**-7 * float(np.abs(gold[name]).max())
-        assert err <= bound, f"{name}: max|err| {err:.3g} > 2^-7 max|gold| = {bound:.3g}"
+    sk16.assert_matches_golden(bwd, gold)
 
 
 # --- the golden itself -------------------------------------------------------

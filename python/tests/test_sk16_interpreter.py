@@ -50,14 +50,6 @@ def run_sk16(kernel: Path, directory: Path, inputs: dict, *extra):
     return out
 
 
-def assert_matches_golden(out: dict, gold: dict):
-    for name in sk16.OUTPUT_NAMES:
-        sk16.assert_close(out[name], gold[name], name)
-        err = float(np.abs(out[name].astype(np.float64) - gold[name]).max())
-        bound = 2.0**-7 * float(np.abs(gold[name]).max())
-        assert err <= bound, f"{name}: max|err| {err:.3g} > 2^-7 max|gold| = {bound:.3g}"
-
-
 @pytest.fixture(scope="module")
 def kernels_dir(tmp_path_factory):
     return str(tmp_path_factory.mktemp("kernels"))
@@ -70,7 +62,7 @@ def test_case_matrix(case_name, config, kernels_dir, tmp_path):
     inputs = sk16.make_inputs(case, seed=42)
     gold = sk16.golden_backward(inputs, case.N, case.D)
     out = run_sk16(kernel_file(kernels_dir, case.N, case.D, config), tmp_path, inputs)
-    assert_matches_golden(out, gold)
+    sk16.assert_matches_golden(out, gold)
 
 
 def test_shuffled_atomics_stay_within_tolerance(kernels_dir, tmp_path):
@@ -81,7 +73,7 @@ def test_shuffled_atomics_stay_within_tolerance(kernels_dir, tmp_path):
     kernel = kernel_file(kernels_dir, case.N, case.D, "small")
     for seed in (1, 2):
         out = run_sk16(kernel, tmp_path, inputs, "--shuffle-atomics", seed)
-        assert_matches_golden(out, gold)
+        sk16.assert_matches_golden(out, gold)
 
 
 def test_outputs_accumulate_into_given_values(kernels_dir, tmp_path):
@@ -101,7 +93,7 @@ def test_zero_length_sequences(kernels_dir, tmp_path):
     inputs = sk16.make_inputs(case, seed=5)
     gold = sk16.golden_backward(inputs, case.N, case.D)
     out = run_sk16(kernel_file(kernels_dir, case.N, case.D, "small"), tmp_path, inputs)
-    assert_matches_golden(out, gold)
+    sk16.assert_matches_golden(out, gold)
 
 
 def test_interpreter_skips_padding_work(kernels_dir, tmp_path):

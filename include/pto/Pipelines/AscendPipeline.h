@@ -9,14 +9,7 @@ namespace mlir::pto {
 /// Options of `--pto-ascend-pipeline`: those of the tile-graph pipeline
 /// (outlining is always on: leaves are what gets lowered).
 struct AscendPipelineOptions
-    : public PassPipelineOptions<AscendPipelineOptions> {
-  Option<bool> hoist{*this, "hoist",
-                     llvm::cl::desc("Hoist loop-invariant tile ops"),
-                     llvm::cl::init(true)};
-  Option<bool> l1Reuse{*this, "l1-reuse",
-                       llvm::cl::desc("Merge cube tasks sharing L1 loads"),
-                       llvm::cl::init(true)};
-};
+    : public TileGraphPassSwitches<AscendPipelineOptions> {};
 
 /// The tile-graph pipeline, then pto-lower-to-isa, pto-isa-plan-memory and
 /// pto-isa-insert-sync: a module `pto-translate --pto-to-cpp` prints.

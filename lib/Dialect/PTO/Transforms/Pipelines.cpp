@@ -14,6 +14,8 @@ void mlir::pto::buildTileGraphPipeline(
     pm.addPass(createHoistInvariantsPass());
   pm.addPass(createExpandTilesPass());
   pm.addPass(createPartitionPass());
+  if (options.nbuffer)
+    pm.addPass(createNBufferMergePass());
   if (options.l1Reuse)
     pm.addPass(createL1ReusePass());
   if (options.outline) {
@@ -26,7 +28,7 @@ void mlir::pto::registerTileGraphPipeline() {
   PassPipelineRegistration<TileGraphPipelineOptions>(
       "pto-tile-graph-pipeline",
       "Program level to outlined, stitched tile graph: flatten scopes, hoist "
-      "invariants, expand tiles, partition into tasks, L1 reuse, outline, "
-      "plan stitching",
+      "invariants, expand tiles, partition into tasks, n-buffer merge, L1 "
+      "reuse, outline, plan stitching",
       buildTileGraphPipeline);
 }

@@ -20,15 +20,35 @@ inline constexpr llvm::StringLiteral kScopeStampAttrName = "pto.scope";
 #define GEN_PASS_REGISTRATION
 #include "pto/Dialect/PTO/Transforms/Passes.h.inc"
 
-/// Options of the tile-graph pipeline (docs/TileGraph.md).
-struct TileGraphPipelineOptions
-    : public PassPipelineOptions<TileGraphPipelineOptions> {
+/// The pass switches shared by the tile-graph pipeline and the pipelines
+/// built on it (`--pto-ascend-pipeline`), declared once.
+template <typename Derived>
+struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
+  template <typename T>
+  using Option = typename PassPipelineOptions<Derived>::template Option<T>;
   Option<bool> hoist{*this, "hoist",
                      llvm::cl::desc("Hoist loop-invariant tile ops"),
                      llvm::cl::init(true)};
+  Option<bool> nbuffer{
+      *this, "nbuffer",
+      llvm::cl::desc("Merge isomorphic vector tasks (vec_nbuffer_setting)"),
+      llvm::cl::init(true)};
   Option<bool> l1Reuse{*this, "l1-reuse",
                        llvm::cl::desc("Merge cube tasks sharing L1 loads"),
                        llvm::cl::init(true)};
+
+  /// Copies the switches into another pipeline's options.
+  template <typename Other>
+  void copySwitchesTo(TileGraphPassSwitches<Other> &other) const {
+    other.hoist = hoist;
+    other.nbuffer = nbuffer;
+    other.l1Reuse = l1Reuse;
+  }
+};
+
+/// Options of the tile-graph pipeline (docs/TileGraph.md).
+struct TileGraphPipelineOptions
+    : public TileGraphPassSwitches<TileGraphPipelineOptions> {
   Option<bool> outline{*this, "outline",
                        llvm::cl::desc("Outline leaves and roots, plan "
                                       "stitches"),
@@ -36,7 +56,7 @@ struct TileGraphPipelineOptions
 };
 
 /// Appends flatten-scopes, hoist-invariants, expand-tiles, partition,
-/// l1-reuse, outline and plan-stitch to `pm` (a pass manager on
+/// nbuffer-merge, l1-reuse, outline and plan-stitch to `pm` (a pass manager on
 /// builtin.module). Other compilers call this to run the same pipeline.
 void buildTileGraphPipeline(OpPassManager &pm,
                             const TileGraphPipelineOptions &options);

@@ -198,6 +198,50 @@ def PartitionPass : Pass<"pto-partition"> {
   ];
 }
 
+def NBufferMergePass : Pass<"pto-nbuffer-merge"> {
+  let summary = "Merges N isomorphic vector tasks into one bigger task (vec_nbuffer_setting)";
+  let description = [{
+    PyPTO's NBufferMerge (pypto-model.md §9), on partitioned IR
+    (docs/TileGraph.md): fewer, bigger vector tasks, so that a call task's
+    fixed dispatch cost is paid once for N pieces of work and one core
+    streams them back to back.
+
+    In every block, the vector tasks form isomorphism groups (bodies equal
+    up to offsets and valid extents, as in `pto-l1-reuse`), numbered 0, 1,
+    ... in order of first appearance. The merge count N of group k is
+    `vec_nbuffer_setting` of the kernel's `pass_options`: key k, else key
+    -1 (key -2, PyPTO's switch for multi-input/output merging, changes
+    nothing here: any task may have several inputs and outputs). N = 1
+    leaves the group alone, so `{-1 : 1}` switches the pass off. Without a
+    value (PyPTO's `{}`, "automatic, by vector core count") N is
+    floor(group size / vector cores): every vector core still gets a task
+    of the group, so groups no larger than the core count stay as they are.
+
+    Visiting a group's tasks in order, a task joins the earliest merge
+    target that holds fewer than N tasks, touches no common GM region with
+    it (one of them writing) and can move to it, by the rules of
+    `pto-l1-reuse` (the merged task takes the later position if nothing in
+    between conflicts with the earlier one, else the earlier position if
+    nothing in between conflicts with the later one and it uses no value
+    defined in between). The merged body is the members' bodies in program
+    order; nothing else changes, so the outputs stay bitwise equal. A task
+    yielding values stays alone.
+
+    Statistics count vector tasks per block instance before and after.
+    With `report=true` each group gets a remark with its merge count and
+    the tasks left, and each kernel one with the totals. IR without vector
+    tasks is left unchanged.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit remarks: the merge of each group and vector tasks per kernel">
+  ];
+  let statistics = [
+    Statistic<"numTasksBefore", "vector-tasks-before", "Vector tasks before the pass (per block instance)">,
+    Statistic<"numTasksAfter", "vector-tasks-after", "Vector tasks after the pass (per block instance)">
+  ];
+}
+
 def L1ReusePass : Pass<"pto-l1-reuse"> {
   let summary = "Merges cube tasks that load identical GM blocks into L1 and removes the duplicate copy-ins";
   let description = [{

@@ -1,9 +1,13 @@
-//===- L1Reuse.cpp - merge cube tasks that load identical GM blocks -------===//
+//===- TaskMerge.cpp - merge isomorphic tasks: L1 reuse, n-buffering -----===//
 //
-// PyPTO's L1CopyInReuseMerge, phase 1 (pypto-model.md §3.14 and §11), on the
-// partitioned tile graph (docs/TileGraph.md): cube tasks of one isomorphism
-// group that copy identical GM blocks into L1 are merged, and the duplicate
-// copy-ins of each merged task are removed.
+// Two of PyPTO's merge passes on the partitioned tile graph
+// (docs/TileGraph.md), sharing the isomorphism groups and the greedy planner:
+//
+//  - pto-l1-reuse: L1CopyInReuseMerge, phase 1 (pypto-model.md §3.14, §11):
+//    cube tasks of one isomorphism group that copy identical GM blocks into
+//    L1 are merged, and the duplicate copy-ins of each merged task removed;
+//  - pto-nbuffer-merge: NBufferMerge (pypto-model.md §9, `vec_nbuffer_setting`):
+//    N isomorphic vector tasks become one bigger task.
 //
 // Definitions used throughout:
 //  - a *load* (GM->L1 copy-in) is a `pto.view` of a `!pto.tensor` inside a
@@ -15,8 +19,8 @@
 //    when it feeds the rhs (through tile views), "other" otherwise;
 //  - a load's *K steps* are the positions of the matmuls it feeds in their
 //    accumulation chains (matmul = 0, each matmul_acc one more);
-//  - *isomorphism groups*: cube tasks of one block with loads whose bodies
-//    are equal up to offsets and valid extents, numbered by first appearance.
+//  - *isomorphism groups*: tasks of one block and kind whose bodies are
+//    equal up to offsets and valid extents, numbered by first appearance.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,12 +34,14 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <limits>
 #include <map>
 #include <optional>
 #include <vector>
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_L1REUSEPASS
+#define GEN_PASS_DEF_NBUFFERMERGEPASS
 #include "pto/Dialect/PTO/Transforms/Passes.h.inc"
 } // namespace mlir::pto
 
@@ -434,8 +440,11 @@ public:
   }
 
   /// Greedy merge with count `n`, sharing on `sideMask` loads, keeping at
-  /// least `minTasks` tasks.
-  Plan plan(int64_t n, unsigned sideMask, unsigned minTasks) {
+  /// least `minTasks` tasks. With `requireSharing` a task joins the target
+  /// it shares the most load bytes with (at least one load); without, the
+  /// earliest target it may join (n-buffering: bigger tasks, no sharing).
+  Plan plan(int64_t n, unsigned sideMask, unsigned minTasks,
+            bool requireSharing = true) {
     struct Target {
       SmallVector<unsigned, 4> members; // group indices
       unsigned host;                    // the member whose position it holds
@@ -478,13 +487,15 @@ public:
       for (auto &[pos, target] : targets) {
         if (!mayMerge)
           break;
+        if (best && !requireSharing)
+          break;
         if (static_cast<int64_t>(target.members.size()) >= n)
           continue;
         int64_t shared = 0;
         for (const Load &load : info.loads)
           if ((load.sides & sideMask) && target.features.contains(load.feature))
             shared += load.bytes;
-        if (shared <= bestShared)
+        if (requireSharing && shared <= bestShared)
           continue;
         Footprint merged = target.footprint;
         for (auto &[step, loads] : mine.footprint)
@@ -610,11 +621,20 @@ struct GroupSetting {
   int64_t side = kSettingNoSide;
 };
 
-GroupSetting lookupSetting(KernelOp kernel, int64_t group) {
-  GroupSetting result;
+MergeSettingAttr l1ReuseSetting(KernelOp kernel) {
   PassOptionsAttr options = kernel.getPassOptionsAttr();
-  MergeSettingAttr setting =
-      options ? options.getCubeL1ReuseSetting() : MergeSettingAttr();
+  return options ? options.getCubeL1ReuseSetting() : MergeSettingAttr();
+}
+
+MergeSettingAttr vecNBufferSetting(KernelOp kernel) {
+  PassOptionsAttr options = kernel.getPassOptionsAttr();
+  return options ? options.getVecNbufferSetting() : MergeSettingAttr();
+}
+
+/// The setting's value for group `group`: its key, else key -1; none (the
+/// automatic choice) without a setting or either key.
+GroupSetting lookupSetting(MergeSettingAttr setting, int64_t group) {
+  GroupSetting result;
   if (!setting)
     return result;
   result.count = setting.getCountFor(group);
@@ -650,6 +670,79 @@ StringRef sideName(int64_t side) {
   }
 }
 
+/// The blocks holding tasks of `kind`, in walk order.
+llvm::SetVector<Block *> blocksWithTasks(KernelOp kernel, CoreKind kind) {
+  llvm::SetVector<Block *> blocks;
+  kernel.walk([&](TaskOp task) {
+    if (task.getKind() == kind)
+      blocks.insert(task->getBlock());
+  });
+  return blocks;
+}
+
+/// The block's tasks of `kind` that `filter` accepts, by isomorphism group
+/// in order of first appearance.
+SmallVector<SmallVector<TaskOp>>
+groupsOf(Block &block, CoreKind kind, function_ref<bool(TaskOp)> filter) {
+  std::map<std::vector<uintptr_t>, unsigned> ids;
+  SmallVector<SmallVector<TaskOp>> groups;
+  for (Operation &op : block) {
+    auto task = dyn_cast<TaskOp>(op);
+    if (!task || task.getKind() != kind || !filter(task))
+      continue;
+    auto [it, inserted] = ids.try_emplace(signature(task), groups.size());
+    if (inserted)
+      groups.emplace_back();
+    groups[it->second].push_back(task);
+  }
+  return groups;
+}
+
+/// Positions and latest captured block value of `tasks` (loads not filled).
+SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks) {
+  DenseMap<Operation *, unsigned> nodeIndex;
+  for (auto [i, op] : llvm::enumerate(block))
+    nodeIndex[&op] = i;
+  SmallVector<TaskInfo, 8> infos;
+  for (TaskOp task : tasks) {
+    TaskInfo info{task, nodeIndex.lookup(task), {}};
+    task.getBody().walk([&](Operation *op) {
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || task->isAncestor(def))
+          continue;
+        if (Operation *inBlock = block.findAncestorOpInBlock(*def))
+          info.lastCapture =
+              std::max<int64_t>(info.lastCapture, nodeIndex.lookup(inBlock));
+      }
+    });
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+/// Moves the bodies of a plan target's members into its host task, in
+/// program order, and erases the other members; returns the merged body.
+Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
+                    unsigned hostIndex) {
+  TaskOp host = infos[hostIndex].task;
+  Block &body = host.getBody().front();
+  Operation *hostFirst = &body.front();
+  bool afterHost = false;
+  for (unsigned m : members) {
+    if (m == hostIndex) {
+      afterHost = true;
+      continue;
+    }
+    TaskOp task = infos[m].task;
+    for (Operation &op : llvm::make_early_inc_range(
+             task.getBody().front().without_terminator()))
+      op.moveBefore(afterHost ? body.getTerminator() : hostFirst);
+    task.erase();
+  }
+  return body;
+}
+
 struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   using Base::Base;
 
@@ -660,11 +753,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   void runOnKernel(KernelOp kernel) {
     const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
     int64_t before = cubeLoadBytes(kernel);
-    llvm::SetVector<Block *> blocks;
-    kernel.walk([&](TaskOp task) {
-      if (task.getKind() == CoreKind::cube)
-        blocks.insert(task->getBlock());
-    });
+    llvm::SetVector<Block *> blocks = blocksWithTasks(kernel, CoreKind::cube);
     for (Block *block : blocks)
       runOnBlock(kernel, *block, platform);
     int64_t after = cubeLoadBytes(kernel);
@@ -681,27 +770,12 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     }
   }
 
-  /// The block's cube tasks with loads, by isomorphism group in order of
-  /// first appearance.
-  SmallVector<SmallVector<TaskOp>> groupsOf(Block &block) {
-    std::map<std::vector<uintptr_t>, unsigned> ids;
-    SmallVector<SmallVector<TaskOp>> groups;
-    for (Operation &op : block) {
-      auto task = dyn_cast<TaskOp>(op);
-      if (!task || task.getKind() != CoreKind::cube || loadsOf(task).empty())
-        continue;
-      auto [it, inserted] = ids.try_emplace(signature(task), groups.size());
-      if (inserted)
-        groups.emplace_back();
-      groups[it->second].push_back(task);
-    }
-    return groups;
-  }
-
   void runOnBlock(KernelOp kernel, Block &block, const PlatformInfo &platform) {
-    SmallVector<SmallVector<TaskOp>> groups = groupsOf(block);
+    SmallVector<SmallVector<TaskOp>> groups =
+        groupsOf(block, CoreKind::cube,
+                 [](TaskOp task) { return !loadsOf(task).empty(); });
     for (auto [groupId, tasks] : llvm::enumerate(groups)) {
-      GroupSetting setting = lookupSetting(kernel, groupId);
+      GroupSetting setting = lookupSetting(l1ReuseSetting(kernel), groupId);
       Location loc = tasks.front().getLoc();
       std::string family = tasks.front().getFamily().str();
       if (setting.count && *setting.count <= 1) {
@@ -716,24 +790,10 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       // Task infos against the block as it is now.
       ValueNumbering vn;
       FeatureTable features(vn);
-      DenseMap<Operation *, unsigned> nodeIndex;
-      for (auto [i, op] : llvm::enumerate(block))
-        nodeIndex[&op] = i;
-      SmallVector<TaskInfo, 8> infos;
+      SmallVector<TaskInfo, 8> infos = taskInfos(block, tasks);
       DenseMap<Operation *, int64_t> stepMemo;
-      for (TaskOp task : tasks) {
-        TaskInfo info{task, nodeIndex.lookup(task), {}};
-        task.getBody().walk([&](Operation *op) {
-          for (Value operand : op->getOperands()) {
-            Operation *def = operand.getDefiningOp();
-            if (!def || task->isAncestor(def))
-              continue;
-            if (Operation *inBlock = block.findAncestorOpInBlock(*def))
-              info.lastCapture = std::max<int64_t>(info.lastCapture,
-                                                   nodeIndex.lookup(inBlock));
-          }
-        });
-        for (ViewOp view : loadsOf(task)) {
+      for (TaskInfo &info : infos) {
+        for (ViewOp view : loadsOf(info.task)) {
           Load load{view, features.get(view), loadBytes(view), 0, {}};
           classifyUses(view.getResult(), load, stepMemo);
           if (load.steps.empty()) {
@@ -742,7 +802,6 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
           }
           info.loads.push_back(std::move(load));
         }
-        infos.push_back(std::move(info));
       }
 
       GroupPlanner planner(vn, block, infos, platform.l1Bytes);
@@ -795,23 +854,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       for (auto [targetIndex, members] : llvm::enumerate(chosen.targets)) {
         if (members.size() < 2)
           continue;
-        unsigned hostIndex = chosen.hosts[targetIndex];
-        TaskOp host = infos[hostIndex].task;
-        Block &body = host.getBody().front();
-        Operation *hostFirst = &body.front();
-        bool afterHost = false;
-        for (unsigned m : members) {
-          if (m == hostIndex) {
-            afterHost = true;
-            continue;
-          }
-          TaskOp task = infos[m].task;
-          for (Operation &op : llvm::make_early_inc_range(
-                   task.getBody().front().without_terminator()))
-            op.moveBefore(afterHost ? body.getTerminator() : hostFirst);
-          task.erase();
-          ++merged;
-        }
+        Block &body = mergeMembers(infos, members, chosen.hosts[targetIndex]);
+        merged += members.size() - 1;
         // Remove duplicate loads: the first identical load stays.
         DenseMap<Operation *, const Load *> loadOf;
         for (unsigned m : members)
@@ -858,6 +902,78 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
              << " loads removed (" << removedBytes << " B)";
       }
     }
+  }
+};
+
+struct NBufferMergePass
+    : public pto::impl::NBufferMergePassBase<NBufferMergePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });
+  }
+
+  void runOnKernel(KernelOp kernel) {
+    const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
+    MergeSettingAttr setting = vecNBufferSetting(kernel);
+    llvm::SetVector<Block *> blocks =
+        blocksWithTasks(kernel, CoreKind::vector);
+    uint64_t before = 0, after = 0;
+    for (Block *block : blocks) {
+      SmallVector<SmallVector<TaskOp>> groups =
+          groupsOf(*block, CoreKind::vector, [](TaskOp) { return true; });
+      for (auto [groupId, tasks] : llvm::enumerate(groups)) {
+        before += tasks.size();
+        after += mergeGroup(tasks, lookupSetting(setting, groupId).count,
+                            groupId, platform);
+      }
+    }
+    numTasksBefore += before;
+    numTasksAfter += after;
+    if (report && !blocks.empty())
+      emitRemark(kernel.getLoc())
+          << "pto-nbuffer-merge @" << kernel.getSymName()
+          << ": vector tasks per block instance: before " << before
+          << ", after " << after;
+  }
+
+  /// Merges one group with the setting's count (automatic without one);
+  /// returns the number of tasks left.
+  unsigned mergeGroup(ArrayRef<TaskOp> tasks, std::optional<int64_t> count,
+                      unsigned groupId, const PlatformInfo &platform) {
+    TaskOp first = tasks.front();
+    Location loc = first.getLoc();
+    std::string family = first.getFamily().str();
+    Block &block = *first->getBlock();
+    // Automatic (PyPTO: "by vector core count"): as many per task as leaves
+    // every vector core a task of the group, i.e. floor(size / AIV cores).
+    int64_t size = tasks.size();
+    int64_t n = count ? *count
+                      : std::max<int64_t>(1, size / platform.vectorCores);
+    unsigned tasksAfter = tasks.size();
+    if (n > 1) {
+      SmallVector<TaskInfo, 8> infos = taskInfos(block, tasks);
+      ValueNumbering vn;
+      GroupPlanner planner(vn, block, infos,
+                           std::numeric_limits<int64_t>::max());
+      Plan plan = planner.plan(n, /*sideMask=*/0, /*minTasks=*/1,
+                               /*requireSharing=*/false);
+      for (auto [targetIndex, members] : llvm::enumerate(plan.targets))
+        if (members.size() > 1)
+          mergeMembers(infos, members, plan.hosts[targetIndex]);
+      tasksAfter = plan.tasksAfter;
+    }
+    if (report) {
+      InFlightDiagnostic diag = emitRemark(loc);
+      diag << "pto-nbuffer-merge: group " << groupId << " (" << size
+           << " x \"" << family << "\"): merge count " << n;
+      if (count)
+        diag << " (vec_nbuffer_setting)";
+      else
+        diag << " (automatic: " << platform.vectorCores << " vector cores)";
+      diag << ", " << tasksAfter << " tasks after";
+    }
+    return tasksAfter;
   }
 };
 
