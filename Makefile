@@ -69,6 +69,7 @@ ASAN_PYTEST ?= tests
 ASAN_PYTEST_CI ?= tests/test_bindings.py tests/test_cost_model.py \
   tests/test_pto_run_errors.py tests/test_pto_run_hostile.py tests/test_fuzzgen.py \
   tests/test_tile_graph_passes.py tests/test_hoist_invariants.py tests/test_l1_reuse.py \
+  tests/test_nbuffer_merge.py tests/test_persistent_fa.py \
   tests/test_frontend_tracer.py tests/test_frontend_run.py
 
 $(ASAN_BUILD)/build.ninja: CMakeLists.txt cmake/PTOSanitize.cmake | deps

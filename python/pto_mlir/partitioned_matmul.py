@@ -37,6 +37,7 @@ class MatmulConfig:
     inline_index: bool = False
     vector: bool = True     # V1 tasks after the cube tasks
     setting: str = ""       # cube_l1_reuse_setting, e.g. "{-1 : 1, 0 : 4}"
+    nbuffer: str = ""       # cube_nbuffer_setting, e.g. "{-1 : 2}"
     arch: str = "DAV_2201"
     name: str = "mm"
 
@@ -61,8 +62,10 @@ def emit(cfg: MatmulConfig) -> str:
     cube = f"#pto.cube_tile<m = [{tm}, {tm}], k = [{kl0}, {tk}], n = [{tn}, {tn}]>"
     vec = f"#pto.vec_tile<[{tm}, {N}]>"
     attrs = [f"arch = #pto.arch<{cfg.arch}>"]
-    if cfg.setting:
-        attrs.append(f"pass_options = #pto.pass_options<cube_l1_reuse_setting = {cfg.setting}>")
+    options = [f"cube_l1_reuse_setting = {cfg.setting}"] if cfg.setting else []
+    options += [f"cube_nbuffer_setting = {cfg.nbuffer}"] if cfg.nbuffer else []
+    if options:
+        attrs.append(f"pass_options = #pto.pass_options<{', '.join(options)}>")
 
     out = []
     ind = "  "
@@ -141,13 +144,14 @@ def main(argv=None) -> int:
         p.add_argument(f"--{f}", type=int, default=getattr(d, f))
     p.add_argument("--inline-index", action="store_true")
     p.add_argument("--no-vector", action="store_true")
-    p.add_argument("--setting", default="")
+    p.add_argument("--setting", default="", help="cube_l1_reuse_setting")
+    p.add_argument("--nbuffer", default="", help="cube_nbuffer_setting")
     p.add_argument("--arch", choices=["DAV_2201", "DAV_3510"], default=d.arch)
     p.add_argument("--name", default=d.name)
     a = p.parse_args(argv)
     cfg = MatmulConfig(m=a.m, n=a.n, k=a.k, tm=a.tm, tn=a.tn, tk=a.tk, batch=a.batch,
                        inline_index=a.inline_index, vector=not a.no_vector,
-                       setting=a.setting, arch=a.arch, name=a.name)
+                       setting=a.setting, nbuffer=a.nbuffer, arch=a.arch, name=a.name)
     try:
         sys.stdout.write(emit(cfg))
     except ValueError as e:

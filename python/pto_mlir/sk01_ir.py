@@ -55,6 +55,10 @@ class Sk01Config:
     stitch_function_max_num: int = 1024
     device_sched_mode: int = 0
     merge_setting: str = "{-1 : 8}"
+    # "iter_args": O, l, m are iter_args of the kv loop (tiles); "gm": they
+    # live in GM workspaces, viewed and assembled each kv tile (the
+    # reference's pypto.tensor accumulators; what the C++ emitter prints).
+    accumulators: str = "iter_args"
 
     @property
     def scale(self) -> np.float32:
@@ -91,6 +95,8 @@ def emit(cfg: Sk01Config) -> str:
     s32 = f"!pto.tile<{TQ}x{TK}xf32>"
     sbf = f"!pto.tile<{TQ}x{TK}x{bf}>"
     acc = f"{tqd32}, {tq1}, {tq1}"
+    tqd32t = f"!pto.tensor<{TQ}x{D}xf32>"
+    tq1t = f"!pto.tensor<{TQ}x1xf32>"
     c1, c2 = _cube(cfg.c1_tile), _cube(cfg.c2_tile)
     v1 = f"#pto.vec_tile<[{_ints(cfg.v1_tile)}]>"
     v2 = f"#pto.vec_tile<[{_ints(cfg.v2_tile)}]>"
@@ -100,6 +106,142 @@ def emit(cfg: Sk01Config) -> str:
     scale = np.format_float_scientific(cfg.scale, unique=True, exp_digits=2)
     scale = scale.replace("e", "E")
 
+    prologue = f"""\
+          %k_tile_start = arith.muli %k_tile_idx, %c_kv_tile : index
+          %k_row = arith.addi %k_start, %k_tile_start : index
+          %k_rest = arith.subi %seq_len_k, %k_tile_start : index
+          %k_tile_len = arith.minsi %k_rest, %c_kv_tile : index
+
+          // Views with a static tile shape and a dynamic valid shape.
+          %q_tile_view = pto.view %q2[%q_row, %h_offset] valid [%q_tile_len, {D}] : {in2} -> {tqd}
+          %k_tile_view = pto.view %k2[%k_row, %h_offset] valid [%k_tile_len, {D}] : {in2} -> {tkd}
+          %v_tile_view = pto.view %v2[%k_row, %h_offset] valid [%k_tile_len, {D}] : {in2} -> {tkd}
+
+          // C1 (c1_tile): scores = Q K^T, BF16 x BF16 -> FP32.
+          %scores = pto.matmul %q_tile_view, %k_tile_view {{b_trans, cube_tile = {c1}}} : {tqd}, {tkd} -> {s32}
+          // V1 (v1_tile): scale, row max, unnormalised exp, row sum.
+          %scores_scaled = pto.mul %scores, %scale {{vec_tile = {v1}}} : {s32}, f32 -> {s32}
+          %mij = pto.amax %scores_scaled dim = 1 keepdim {{vec_tile = {v1}}} : {s32} -> {tq1}
+          %s_shifted = pto.sub %scores_scaled, %mij {{vec_tile = {v1}}} : {s32}, {tq1} -> {s32}
+          %pij = pto.exp %s_shifted {{precision = {intr}, vec_tile = {v1}}} : {s32} -> {s32}
+          %lij = pto.sum %pij dim = 1 keepdim {{vec_tile = {v1}}} : {s32} -> {tq1}
+
+          %first = pto.is_loop_begin %k_tile_idx
+          %last = pto.is_loop_end %k_tile_idx
+"""
+    update = f"""\
+            %mi_new = pto.max %mi, %mij {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
+            %t1 = pto.sub %mi, %mi_new {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
+            %t2 = pto.exp %t1 {{precision = {intr}, vec_tile = {v2}}} : {tq1} -> {tq1}
+            %t3 = pto.sub %mij, %mi_new {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
+            %t4 = pto.exp %t3 {{precision = {intr}, vec_tile = {v2}}} : {tq1} -> {tq1}
+            %li_a = pto.mul %t2, %li {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
+            %li_b = pto.mul %t4, %lij {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
+            %li_new = pto.add %li_a, %li_b {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
+            %oi_a = pto.mul %oi, %t2 {{vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
+            %oi_b = pto.mul %oij, %t4 {{vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
+            %oi_tmp = pto.add %oi_a, %oi_b {{vec_tile = {v2}}} : {tqd32}, {tqd32} -> {tqd32}
+"""
+    if cfg.accumulators == "gm":
+        k_loop = f"""\
+        // Accumulators in GM: pypto.tensor([q_tile, D] / [q_tile, 1], FP32) in
+        // the reference, read by views and written by assembles each kv tile.
+        %oi_acc = pto.workspace : {tqd32t}
+        %li_acc = pto.workspace : {tq1t}
+        %mi_acc = pto.workspace : {tq1t}
+        pto.loop "k_tile_loop" %k_tile_idx = %c0 to %k_tile_count step %c1 {{
+{prologue}          scf.if %first {{
+            scf.if %last {{
+              // First and last (one kv tile): normalise, P V with BF16 output, store.
+              %pij_div = pto.div %pij, %lij {{precision = {intr}, vec_tile = {v1}}} : {s32}, {tq1} -> {s32}
+              %pij_bf16 = pto.cast %pij_div {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+              // C2 (c2_tile)
+              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd}
+              pto.assemble %lij, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %mij, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %oij, %output[%q_row, %h_offset] : {tqd}, {in2}
+            }} else {{
+              // First, not last: O = bf16(unnormalised P) V in FP32; start the accumulators.
+              %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+              // C2 (c2_tile)
+              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
+              pto.assemble %oij, %oi_acc[0, 0] : {tqd32}, {tqd32t}
+              pto.assemble %lij, %li_acc[0, 0] : {tq1}, {tq1t}
+              pto.assemble %mij, %mi_acc[0, 0] : {tq1}, {tq1t}
+            }}
+          }} else {{
+            %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+            // C2 (c2_tile)
+            %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
+            // V2 (v2_tile): the online-softmax update on the q tile's valid rows.
+            %li = pto.view %li_acc[0, 0] valid [%q_tile_len, 1] : {tq1t} -> {tq1}
+            %mi = pto.view %mi_acc[0, 0] valid [%q_tile_len, 1] : {tq1t} -> {tq1}
+            %oi = pto.view %oi_acc[0, 0] valid [%q_tile_len, {D}] : {tqd32t} -> {tqd32}
+{update}            scf.if %last {{
+              // Last tile: normalise once, round to BF16, store.
+              %out_fp32 = pto.div %oi_tmp, %li_new {{precision = {intr}, vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
+              %out_bf16 = pto.cast %out_fp32 {{mode = {rint}, vec_tile = {v2}}} : {tqd32} -> {tqd}
+              pto.assemble %li_new, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %mi_new, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %out_bf16, %output[%q_row, %h_offset] : {tqd}, {in2}
+            }} else {{
+              pto.assemble %oi_tmp, %oi_acc[0, 0] : {tqd32}, {tqd32t}
+              pto.assemble %li_new, %li_acc[0, 0] : {tq1}, {tq1t}
+              pto.assemble %mi_new, %mi_acc[0, 0] : {tq1}, {tq1t}
+            }}
+          }}
+        }}
+"""
+    else:
+        k_loop = f"""\
+        // Accumulators (pypto.tensor([q_tile, D] / [q_tile, 1], FP32) in the reference).
+        %oi_init = pto.full 0.0 : {tqd32}
+        %li_init = pto.full 0.0 : {tq1}
+        %mi_init = pto.full 0.0 : {tq1}
+        %acc:3 = pto.loop "k_tile_loop" %k_tile_idx = %c0 to %k_tile_count step %c1
+            iter_args(%oi_update = %oi_init, %li_update = %li_init, %mi_update = %mi_init)
+            -> ({acc}) {{
+{prologue}          %next:3 = scf.if %first -> ({acc}) {{
+            %carry:3 = scf.if %last -> ({acc}) {{
+              // First and last (one kv tile): normalise, P V with BF16 output, store.
+              %pij_div = pto.div %pij, %lij {{precision = {intr}, vec_tile = {v1}}} : {s32}, {tq1} -> {s32}
+              %pij_bf16 = pto.cast %pij_div {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+              // C2 (c2_tile)
+              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd}
+              pto.assemble %lij, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %mij, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %oij, %output[%q_row, %h_offset] : {tqd}, {in2}
+              // The loop ends here: the accumulators are not read again.
+              scf.yield %oi_update, %li_update, %mi_update : {acc}
+            }} else {{
+              // First, not last: O = bf16(unnormalised P) V in FP32; start the accumulators.
+              %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+              // C2 (c2_tile)
+              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
+              scf.yield %oij, %lij, %mij : {acc}
+            }}
+            scf.yield %carry#0, %carry#1, %carry#2 : {acc}
+          }} else {{
+            %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+            // C2 (c2_tile)
+            %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
+            // V2 (v2_tile): the online-softmax update on the q tile's valid rows.
+            %li = pto.view %li_update[0, 0] valid [%q_tile_len, 1] : {tq1} -> {tq1}
+            %mi = pto.view %mi_update[0, 0] valid [%q_tile_len, 1] : {tq1} -> {tq1}
+            %oi = pto.view %oi_update[0, 0] valid [%q_tile_len, {D}] : {tqd32} -> {tqd32}
+{update}            scf.if %last {{
+              // Last tile: normalise once, round to BF16, store.
+              %out_fp32 = pto.div %oi_tmp, %li_new {{precision = {intr}, vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
+              %out_bf16 = pto.cast %out_fp32 {{mode = {rint}, vec_tile = {v2}}} : {tqd32} -> {tqd}
+              pto.assemble %li_new, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %mi_new, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %out_bf16, %output[%q_row, %h_offset] : {tqd}, {in2}
+            }}
+            scf.yield %oi_tmp, %li_new, %mi_new : {acc}
+          }}
+          pto.yield %next#0, %next#1, %next#2 : {acc}
+        }}
+"""
     return f"""\
 // SK-01: online FlashAttention forward (varlen MHA, no mask), the A2/A3 path of
 // the reference forward kernel (shared/reference/sk16.md §9.1). It produces
@@ -163,86 +305,7 @@ pto.kernel @{cfg.kernel_name}(
         %q_row = arith.addi %q_start, %q_tile_start : index
         %q_rest = arith.subi %seq_len_q, %q_tile_start : index
         %q_tile_len = arith.minsi %q_rest, %c_q_tile : index
-        // Accumulators (pypto.tensor([q_tile, D] / [q_tile, 1], FP32) in the reference).
-        %oi_init = pto.full 0.0 : {tqd32}
-        %li_init = pto.full 0.0 : {tq1}
-        %mi_init = pto.full 0.0 : {tq1}
-        %acc:3 = pto.loop "k_tile_loop" %k_tile_idx = %c0 to %k_tile_count step %c1
-            iter_args(%oi_update = %oi_init, %li_update = %li_init, %mi_update = %mi_init)
-            -> ({acc}) {{
-          %k_tile_start = arith.muli %k_tile_idx, %c_kv_tile : index
-          %k_row = arith.addi %k_start, %k_tile_start : index
-          %k_rest = arith.subi %seq_len_k, %k_tile_start : index
-          %k_tile_len = arith.minsi %k_rest, %c_kv_tile : index
-
-          // Views with a static tile shape and a dynamic valid shape.
-          %q_tile_view = pto.view %q2[%q_row, %h_offset] valid [%q_tile_len, {D}] : {in2} -> {tqd}
-          %k_tile_view = pto.view %k2[%k_row, %h_offset] valid [%k_tile_len, {D}] : {in2} -> {tkd}
-          %v_tile_view = pto.view %v2[%k_row, %h_offset] valid [%k_tile_len, {D}] : {in2} -> {tkd}
-
-          // C1 (c1_tile): scores = Q K^T, BF16 x BF16 -> FP32.
-          %scores = pto.matmul %q_tile_view, %k_tile_view {{b_trans, cube_tile = {c1}}} : {tqd}, {tkd} -> {s32}
-          // V1 (v1_tile): scale, row max, unnormalised exp, row sum.
-          %scores_scaled = pto.mul %scores, %scale {{vec_tile = {v1}}} : {s32}, f32 -> {s32}
-          %mij = pto.amax %scores_scaled dim = 1 keepdim {{vec_tile = {v1}}} : {s32} -> {tq1}
-          %s_shifted = pto.sub %scores_scaled, %mij {{vec_tile = {v1}}} : {s32}, {tq1} -> {s32}
-          %pij = pto.exp %s_shifted {{precision = {intr}, vec_tile = {v1}}} : {s32} -> {s32}
-          %lij = pto.sum %pij dim = 1 keepdim {{vec_tile = {v1}}} : {s32} -> {tq1}
-
-          %first = pto.is_loop_begin %k_tile_idx
-          %last = pto.is_loop_end %k_tile_idx
-          %next:3 = scf.if %first -> ({acc}) {{
-            %carry:3 = scf.if %last -> ({acc}) {{
-              // First and last (one kv tile): normalise, P V with BF16 output, store.
-              %pij_div = pto.div %pij, %lij {{precision = {intr}, vec_tile = {v1}}} : {s32}, {tq1} -> {s32}
-              %pij_bf16 = pto.cast %pij_div {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
-              // C2 (c2_tile)
-              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd}
-              pto.assemble %lij, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %mij, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %oij, %output[%q_row, %h_offset] : {tqd}, {in2}
-              // The loop ends here: the accumulators are not read again.
-              scf.yield %oi_update, %li_update, %mi_update : {acc}
-            }} else {{
-              // First, not last: O = bf16(unnormalised P) V in FP32; start the accumulators.
-              %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
-              // C2 (c2_tile)
-              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
-              scf.yield %oij, %lij, %mij : {acc}
-            }}
-            scf.yield %carry#0, %carry#1, %carry#2 : {acc}
-          }} else {{
-            %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
-            // C2 (c2_tile)
-            %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
-            // V2 (v2_tile): the online-softmax update on the q tile's valid rows.
-            %li = pto.view %li_update[0, 0] valid [%q_tile_len, 1] : {tq1} -> {tq1}
-            %mi = pto.view %mi_update[0, 0] valid [%q_tile_len, 1] : {tq1} -> {tq1}
-            %oi = pto.view %oi_update[0, 0] valid [%q_tile_len, {D}] : {tqd32} -> {tqd32}
-            %mi_new = pto.max %mi, %mij {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
-            %t1 = pto.sub %mi, %mi_new {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
-            %t2 = pto.exp %t1 {{precision = {intr}, vec_tile = {v2}}} : {tq1} -> {tq1}
-            %t3 = pto.sub %mij, %mi_new {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
-            %t4 = pto.exp %t3 {{precision = {intr}, vec_tile = {v2}}} : {tq1} -> {tq1}
-            %li_a = pto.mul %t2, %li {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
-            %li_b = pto.mul %t4, %lij {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
-            %li_new = pto.add %li_a, %li_b {{vec_tile = {v2}}} : {tq1}, {tq1} -> {tq1}
-            %oi_a = pto.mul %oi, %t2 {{vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
-            %oi_b = pto.mul %oij, %t4 {{vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
-            %oi_tmp = pto.add %oi_a, %oi_b {{vec_tile = {v2}}} : {tqd32}, {tqd32} -> {tqd32}
-            scf.if %last {{
-              // Last tile: normalise once, round to BF16, store.
-              %out_fp32 = pto.div %oi_tmp, %li_new {{precision = {intr}, vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
-              %out_bf16 = pto.cast %out_fp32 {{mode = {rint}, vec_tile = {v2}}} : {tqd32} -> {tqd}
-              pto.assemble %li_new, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %mi_new, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %out_bf16, %output[%q_row, %h_offset] : {tqd}, {in2}
-            }}
-            scf.yield %oi_tmp, %li_new, %mi_new : {acc}
-          }}
-          pto.yield %next#0, %next#1, %next#2 : {acc}
-        }}
-      }}
+{k_loop}      }}
     }}
   }}
 }}

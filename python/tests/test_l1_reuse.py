@@ -75,6 +75,30 @@ def test_generated_grid(name, tmp_path):
     assert_bitwise(run_random(source, tmp_path / "before"), run_random(merged, tmp_path / "after"))
 
 
+# Phase 2 (cube_nbuffer_setting): merged tasks share nothing, so the copy-in
+# bytes stay and the tasks get fewer.
+NBUFFER_GRIDS = {
+    "nbuffer-only": dict(m=64, n=128, k=64, setting="{-1 : 1}", nbuffer="{-1 : 3}"),
+    "after-reuse": dict(m=128, n=128, k=64, setting="{-1 : 2}", nbuffer="{-1 : 2}"),
+    "batch": dict(m=64, n=64, k=64, batch=2, setting="{-1 : 1}", nbuffer="{-1 : 4}"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NBUFFER_GRIDS))
+def test_generated_grid_nbuffer(name, tmp_path):
+    cfg = partitioned_matmul.MatmulConfig(**NBUFFER_GRIDS[name])
+    source = tmp_path / "k.mlir"
+    source.write_text(partitioned_matmul.emit(cfg))
+    without = tmp_path / "k_reuse.mlir"
+    without_cfg = partitioned_matmul.MatmulConfig(**dict(NBUFFER_GRIDS[name], nbuffer=""))
+    (tmp_path / "k0.mlir").write_text(partitioned_matmul.emit(without_cfg))
+    l1_reuse(tmp_path / "k0.mlir", without)
+    merged = tmp_path / "k_l1.mlir"
+    l1_reuse(source, merged)
+    assert merged.read_text().count("pto.task") < without.read_text().count("pto.task")
+    assert_bitwise(run_random(source, tmp_path / "before"), run_random(merged, tmp_path / "after"))
+
+
 LIT_FILE = REPO_ROOT / "test" / "Dialect" / "PTO" / "l1-reuse.mlir"
 
 

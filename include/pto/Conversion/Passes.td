@@ -38,7 +38,10 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
     Cube leaves: each matmul operand view is loaded GM -> L1 (an nz tile; a
     `a_trans`/`b_trans` operand with a transposing DN -> ZN load into a zn
     tile, which holds the transpose) once per window and orientation, then
-    `textract`ed into l0a/l0b; `pto.matmul` becomes `tmatmul` into a new l0c
+    `textract`ed into l0a/l0b, where a copy is kept for later matmuls of the
+    same L1 image while the kept copies of that side fit its capacity (past
+    that they are dropped and later users extract again, so a long shared K
+    chain still fits); `pto.matmul` becomes `tmatmul` into a new l0c
     accumulator (f32, i32 for i8), each `pto.matmul_acc` a `tmatmul_acc`
     into the same accumulator; stores of a result `tstore` from l0c (the
     fixpipe converts to the GM element type).

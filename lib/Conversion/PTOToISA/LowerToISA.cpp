@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pto/Conversion/Passes.h"
+#include "pto/Dialect/PTO/IR/Platform.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -75,7 +76,9 @@ struct WindowKey {
 class LeafLowering {
 public:
   LeafLowering(func::FuncOp func, CoreKind kind)
-      : func(func), kind(kind), builder(func.getContext()), reifier(builder) {
+      : func(func), kind(kind),
+        platform(pto::getPlatformInfo(pto::getArchFor(func))),
+        builder(func.getContext()), reifier(builder) {
     builder.setListener(&inserted);
   }
 
@@ -119,6 +122,7 @@ private:
 
   func::FuncOp func;
   CoreKind kind;
+  const PlatformInfo &platform;
   OpBuilder builder;
   InsertedOps inserted;
   ValidShapeReifier reifier;
@@ -130,8 +134,10 @@ private:
   DenseMap<Value, int64_t> colAlign;
   /// Loaded windows (deduplicated): ub tiles or l1 images.
   SmallVector<std::pair<WindowKey, Value>> windows;
-  /// L0 copies of L1 images: (l1 tile, is left) -> l0a/l0b tile.
+  /// L0 copies of L1 images: (l1 tile, is left) -> l0a/l0b tile, and the
+  /// bytes of the copies kept for reuse, per side.
   DenseMap<std::pair<Value, int>, Value> l0Copies;
+  int64_t l0CopyBytes[2] = {0, 0};
   /// Mode-2 row blocks of per-row operands.
   DenseMap<Value, Value> rowBlocks;
   DenseMap<int64_t, Value> constants;
@@ -606,7 +612,8 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
                                  materialize(offsets[1]), l1, trans);
     windows.push_back({key, l1});
   }
-  Value &l0 = l0Copies[{l1, left ? 1 : 0}];
+  int side = left ? 1 : 0;
+  Value l0 = l0Copies.lookup({l1, side});
   if (!l0) {
     auto l1Type = cast<pisa::TileType>(l1.getType());
     FailureOr<pisa::TileType> type = makeTileType(
@@ -616,10 +623,26 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
                                              : pisa::MemorySpace::l0b));
     if (failed(type))
       return failure();
+    // A copy is kept for later matmuls of the same L1 image (an operand
+    // shared across output pieces) while the kept copies fit the space;
+    // past that the kept ones are dropped, so they die at their last use
+    // and later users extract again (e.g. the K steps of a long P V chain
+    // shared by every row piece would not fit L0B together).
+    int64_t capacity = left ? platform.l0aBytes : platform.l0bBytes;
+    if (l0CopyBytes[side] + type->getByteSize() > capacity) {
+      for (auto it = l0Copies.begin(); it != l0Copies.end();) {
+        auto current = it++;
+        if (current->first.second == side)
+          l0Copies.erase(current);
+      }
+      l0CopyBytes[side] = 0;
+    }
     auto l1Alloc = pisa::getAlloc(l1);
     l0 = alloc(loc, *type, l1Alloc.getValidRows(), l1Alloc.getValidCols());
     builder.create<pisa::TExtractOp>(loc, l1, l0, builder.getI64IntegerAttr(0),
                                     builder.getI64IntegerAttr(0));
+    l0Copies[{l1, side}] = l0;
+    l0CopyBytes[side] += type->getByteSize();
   }
   if (!llvm::is_contained(replaced, view.getOperation()))
     replaced.push_back(view);
@@ -714,7 +737,11 @@ LogicalResult LeafLowering::run() {
       return func.emitOpError()
              << "takes a tile argument (" << type
              << "); pto-lower-to-isa lowers leaves whose tiles are views of "
-                "GM tensors or results of ops in the leaf";
+                "GM tensors or results of ops in the leaf. A tile the control "
+                "program passes in (e.g. a loop-carried iter_arg or an scf.if "
+                "result) has no GM home: keep such state in a GM tensor "
+                "(pto.workspace), assemble into it and view it where it is "
+                "read (docs/SK01.md, \"GM accumulators\")";
   computeColumnAlignment();
   bool cube = kind == CoreKind::cube;
   Block &body = func.getBody().front();

@@ -344,3 +344,37 @@ func.func private @reload_after_store(%ws: !pto.tensor<16x64xf32>, %out: !pto.te
   pto.assemble %z, %out [%c0, %c0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
   return
 }
+
+// -----
+
+// L0 copies of an L1 image are kept for later matmuls while the kept copies
+// fit the space (L0B: 64 KiB). Three 32 KiB B blocks do not: the third drops
+// the first two, so the second row piece extracts B0 again (4 textracts into
+// L0B, not 3) and pto-isa-plan-memory fits L0B (a second RUN).
+// RUN: pto-opt %s --pto-lower-to-isa --pto-isa-plan-memory -split-input-file -o /dev/null
+// CHECK-LABEL: func.func private @l0_copies_within_capacity(
+// CHECK-COUNT-4: pto_isa.textract %{{.*}} : !pto_isa.tile<l1, 256x64xbf16>, !pto_isa.tile<l0b, 256x64xbf16>
+// CHECK-NOT:     pto_isa.textract {{.*}}l0b
+// CHECK:         return
+func.func private @l0_copies_within_capacity(%a: !pto.tensor<32x256xbf16>, %b: !pto.tensor<256x192xbf16>,
+                                             %c: !pto.tensor<32x192xf32>)
+    attributes {pto.leaf = #pto.core<cube>, pto.family = "C1", arch = #pto.arch<DAV_2201>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<32x256xbf16> -> !pto.tile<16x256xbf16>
+  %a1 = pto.view %a[%c16, %c0] : !pto.tensor<32x256xbf16> -> !pto.tile<16x256xbf16>
+  %b0 = pto.view %b[%c0, %c0] : !pto.tensor<256x192xbf16> -> !pto.tile<256x64xbf16>
+  %b1 = pto.view %b[%c0, %c64] : !pto.tensor<256x192xbf16> -> !pto.tile<256x64xbf16>
+  %b2 = pto.view %b[%c0, %c128] : !pto.tensor<256x192xbf16> -> !pto.tile<256x64xbf16>
+  %s0 = pto.matmul %a0, %b0 {cube_tile = #pto.cube_tile<m = [16, 16], k = [256, 256], n = [64, 64]>} : !pto.tile<16x256xbf16>, !pto.tile<256x64xbf16> -> !pto.tile<16x64xf32>
+  pto.assemble %s0, %c [%c0, %c0] : !pto.tile<16x64xf32>, !pto.tensor<32x192xf32>
+  %s1 = pto.matmul %a0, %b1 {cube_tile = #pto.cube_tile<m = [16, 16], k = [256, 256], n = [64, 64]>} : !pto.tile<16x256xbf16>, !pto.tile<256x64xbf16> -> !pto.tile<16x64xf32>
+  pto.assemble %s1, %c [%c0, %c64] : !pto.tile<16x64xf32>, !pto.tensor<32x192xf32>
+  %s2 = pto.matmul %a0, %b2 {cube_tile = #pto.cube_tile<m = [16, 16], k = [256, 256], n = [64, 64]>} : !pto.tile<16x256xbf16>, !pto.tile<256x64xbf16> -> !pto.tile<16x64xf32>
+  pto.assemble %s2, %c [%c0, %c128] : !pto.tile<16x64xf32>, !pto.tensor<32x192xf32>
+  %s3 = pto.matmul %a1, %b0 {cube_tile = #pto.cube_tile<m = [16, 16], k = [256, 256], n = [64, 64]>} : !pto.tile<16x256xbf16>, !pto.tile<256x64xbf16> -> !pto.tile<16x64xf32>
+  pto.assemble %s3, %c [%c16, %c0] : !pto.tile<16x64xf32>, !pto.tensor<32x192xf32>
+  return
+}

@@ -34,6 +34,28 @@
 // RUN:   | pto-opt -pto-l1-reuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=KSTEP1
 // KSTEP1: merge count 4 (cube_l1_reuse_setting), 2 tasks after, 2 loads removed (262144 B)
 //
+// Phase 2, CubeNBuffer (cube_nbuffer_setting): with phase 1 off, a 2x2 grid
+// merges two tasks at a time, sharing nothing (4 loads in each merged task).
+// RUN: %python -m pto_mlir.partitioned_matmul --m 64 --n 64 --k 32 --setting "{-1 : 1}" --nbuffer "{-1 : 2}" \
+// RUN:   | pto-opt -pto-l1-reuse=report=true 2>&1 | FileCheck %s --check-prefix=NBUF
+// NBUF: group 0 (4 x "C1"): merge count 1 (cube_l1_reuse_setting), not merged
+// NBUF: n-buffer group 0 (4 x "C1"): merge count 2 (cube_nbuffer_setting), 2 tasks after
+// NBUF: before 16384, after 16384 (saved 0.0%)
+// NBUF: pto.task #pto.core<cube> "C1" {
+// NBUF-COUNT-4: pto.view
+// NBUF-NOT: pto.view
+// NBUF: pto.task #pto.core<cube> "C1" {
+// NBUF-COUNT-4: pto.view
+// NBUF-NOT: pto.view
+// NBUF: pto.task #pto.core<vector> "V1"
+//
+// Phase 2 within L1: the four 256 KiB tasks of KSTEP1 (A and B blocks of
+// 128 KiB, phase 1 off) merge two at a time, not four (1 MiB > 512 KiB).
+// RUN: %python -m pto_mlir.partitioned_matmul --m 128 --n 512 --k 512 --tm 128 --tn 128 --tk 512 --setting "{-1 : 1}" --nbuffer "{-1 : 4}" \
+// RUN:   | pto-opt -pto-l1-reuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=NBUFL1
+// NBUFL1: n-buffer group 0 (4 x "C1"): merge count 4 (cube_nbuffer_setting), 2 tasks after
+// NBUFL1: before 1048576, after 1048576 (saved 0.0%)
+//
 // Dynamic offsets in a batch loop (row offset b * 64 + r): loads are
 // identical when their offsets are the same value, computed once in the
 // block or separately inside each task; rows stay apart.

@@ -3,9 +3,11 @@
 // Two of PyPTO's merge passes on the partitioned tile graph
 // (docs/TileGraph.md), sharing the isomorphism groups and the greedy planner:
 //
-//  - pto-l1-reuse: L1CopyInReuseMerge, phase 1 (pypto-model.md §3.14, §11):
-//    cube tasks of one isomorphism group that copy identical GM blocks into
-//    L1 are merged, and the duplicate copy-ins of each merged task removed;
+//  - pto-l1-reuse: L1CopyInReuseMerge (pypto-model.md §3.14, §9, §11):
+//    phase 1, cube tasks of one isomorphism group that copy identical GM
+//    blocks into L1 are merged, and the duplicate copy-ins of each merged
+//    task removed; phase 2 (CubeNBuffer, `cube_nbuffer_setting`), N
+//    isomorphic cube tasks that fit L1 together are merged;
 //  - pto-nbuffer-merge: NBufferMerge (pypto-model.md §9, `vec_nbuffer_setting`):
 //    N isomorphic vector tasks become one bigger task.
 //
@@ -626,6 +628,11 @@ MergeSettingAttr l1ReuseSetting(KernelOp kernel) {
   return options ? options.getCubeL1ReuseSetting() : MergeSettingAttr();
 }
 
+MergeSettingAttr cubeNBufferSetting(KernelOp kernel) {
+  PassOptionsAttr options = kernel.getPassOptionsAttr();
+  return options ? options.getCubeNbufferSetting() : MergeSettingAttr();
+}
+
 MergeSettingAttr vecNBufferSetting(KernelOp kernel) {
   PassOptionsAttr options = kernel.getPassOptionsAttr();
   return options ? options.getVecNbufferSetting() : MergeSettingAttr();
@@ -721,6 +728,26 @@ SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks) {
   return infos;
 }
 
+/// `taskInfos` with each cube task's loads (feature, bytes, sides, K steps).
+SmallVector<TaskInfo, 8> cubeTaskInfos(ValueNumbering &vn, Block &block,
+                                       ArrayRef<TaskOp> tasks) {
+  FeatureTable features(vn);
+  SmallVector<TaskInfo, 8> infos = taskInfos(block, tasks);
+  DenseMap<Operation *, int64_t> stepMemo;
+  for (TaskInfo &info : infos) {
+    for (ViewOp view : loadsOf(info.task)) {
+      Load load{view, features.get(view), loadBytes(view), 0, {}};
+      classifyUses(view.getResult(), load, stepMemo);
+      if (load.steps.empty()) {
+        load.sides |= kSideOther;
+        load.steps.push_back(kEveryStep);
+      }
+      info.loads.push_back(std::move(load));
+    }
+  }
+  return infos;
+}
+
 /// Moves the bodies of a plan target's members into its host task, in
 /// program order, and erases the other members; returns the merged body.
 Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
@@ -789,21 +816,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
 
       // Task infos against the block as it is now.
       ValueNumbering vn;
-      FeatureTable features(vn);
-      SmallVector<TaskInfo, 8> infos = taskInfos(block, tasks);
-      DenseMap<Operation *, int64_t> stepMemo;
-      for (TaskInfo &info : infos) {
-        for (ViewOp view : loadsOf(info.task)) {
-          Load load{view, features.get(view), loadBytes(view), 0, {}};
-          classifyUses(view.getResult(), load, stepMemo);
-          if (load.steps.empty()) {
-            load.sides |= kSideOther;
-            load.steps.push_back(kEveryStep);
-          }
-          info.loads.push_back(std::move(load));
-        }
-      }
-
+      SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
       GroupPlanner planner(vn, block, infos, platform.l1Bytes);
       // Which copy-ins may be shared: the setting's side; for "auto" and in
       // automatic mode, whichever of both / A only / B only removes the most
@@ -901,6 +914,48 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         diag << ", " << chosen.tasksAfter << " tasks after, " << removed
              << " loads removed (" << removedBytes << " B)";
       }
+    }
+    runCubeNBuffer(kernel, block, platform);
+  }
+
+  /// Phase 2, PyPTO's CubeNBuffer (`cube_nbuffer_setting`, off without a
+  /// value): N isomorphic cube tasks of the groups left by phase 1 become
+  /// one, sharing nothing, while their copy-ins fit L1 per K step.
+  void runCubeNBuffer(KernelOp kernel, Block &block,
+                      const PlatformInfo &platform) {
+    MergeSettingAttr setting = cubeNBufferSetting(kernel);
+    if (!setting)
+      return;
+    SmallVector<SmallVector<TaskOp>> groups =
+        groupsOf(block, CoreKind::cube,
+                 [](TaskOp task) { return !loadsOf(task).empty(); });
+    for (auto [groupId, tasks] : llvm::enumerate(groups)) {
+      std::optional<int64_t> count = setting.getCountFor(groupId);
+      if (!count)
+        continue;
+      TaskOp first = tasks.front();
+      Location loc = first.getLoc();
+      std::string family = first.getFamily().str();
+      unsigned tasksAfter = tasks.size();
+      if (*count > 1) {
+        ValueNumbering vn;
+        SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
+        GroupPlanner planner(vn, block, infos, platform.l1Bytes);
+        Plan plan = planner.plan(*count, /*sideMask=*/0, /*minTasks=*/1,
+                                 /*requireSharing=*/false);
+        for (auto [targetIndex, members] : llvm::enumerate(plan.targets))
+          if (members.size() > 1) {
+            mergeMembers(infos, members, plan.hosts[targetIndex]);
+            numTasksMerged += members.size() - 1;
+          }
+        tasksAfter = plan.tasksAfter;
+      }
+      if (report)
+        emitRemark(loc) << "pto-l1-reuse: n-buffer group " << groupId << " ("
+                        << tasks.size() << " x \"" << family
+                        << "\"): merge count " << *count
+                        << " (cube_nbuffer_setting), " << tasksAfter
+                        << " tasks after";
     }
   }
 };

@@ -243,10 +243,10 @@ def NBufferMergePass : Pass<"pto-nbuffer-merge"> {
 }
 
 def L1ReusePass : Pass<"pto-l1-reuse"> {
-  let summary = "Merges cube tasks that load identical GM blocks into L1 and removes the duplicate copy-ins";
+  let summary = "Merges cube tasks that load identical GM blocks into L1 and removes the duplicate copy-ins; then n-buffers cube tasks (cube_nbuffer_setting)";
   let description = [{
-    PyPTO's L1CopyInReuseMerge, phase 1 (pypto-model.md §3.14, §11), on
-    partitioned IR (docs/TileGraph.md). A cube task's GM->L1 copy-ins are its
+    PyPTO's L1CopyInReuseMerge, phases 1 and 2 (pypto-model.md §3.14, §9,
+    §11), on partitioned IR (docs/TileGraph.md). A cube task's GM->L1 copy-ins are its
     `pto.view`s of `!pto.tensor`s (kernel tensors, reshapes of them,
     workspaces); two copy-ins are identical when source, offsets, explicit
     valid extents and tile type are equal (index values compared by
@@ -289,6 +289,15 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
     floor(size / (2 x AIC cores)), groups of at most 2 x cube cores are not
     merged), with both sides, A only and B only shared, and the plan removing
     the most copy-in bytes wins (the smallest N, then that order, on ties).
+
+    Phase 2 is PyPTO's CubeNBuffer (`cube_nbuffer_setting`, off without a
+    value, as PyPTO's default `{"DEFAULT": 1}`): the groups left by phase 1
+    are formed again and N isomorphic cube tasks (key k, else -1) merge by
+    the same rules without sharing anything, provided that the copy-ins of
+    the merged task fit L1 per K step; a group gets the remark
+    `n-buffer group k (...): merge count N (cube_nbuffer_setting), M tasks
+    after`. Bigger cube tasks pay the call-task cost once and overlap one
+    member's copy-ins with another's matmuls.
 
     Statistics count GM->L1 bytes (static tile bytes of the copy-ins of all
     cube tasks, per block instance) before and after, merged tasks and
