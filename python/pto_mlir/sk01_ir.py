@@ -142,6 +142,36 @@ def emit(cfg: Sk01Config) -> str:
             %oi_b = pto.mul %oij, %t4 {{vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
             %oi_tmp = pto.add %oi_a, %oi_b {{vec_tile = {v2}}} : {tqd32}, {tqd32} -> {tqd32}
 """
+    first_last = f"""\
+              // First and last (one kv tile): normalise, P V with BF16 output, store.
+              %pij_div = pto.div %pij, %lij {{precision = {intr}, vec_tile = {v1}}} : {s32}, {tq1} -> {s32}
+              %pij_bf16 = pto.cast %pij_div {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+              // C2 (c2_tile)
+              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd}
+              pto.assemble %lij, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %mij, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %oij, %output[%q_row, %h_offset] : {tqd}, {in2}
+"""
+    pv_first = f"""\
+              // First, not last: O = bf16(unnormalised P) V in FP32; start the accumulators.
+              %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+              // C2 (c2_tile)
+              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
+"""
+    pv_later = f"""\
+            %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+            // C2 (c2_tile)
+            %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
+            // V2 (v2_tile): the online-softmax update on the q tile's valid rows.
+"""
+    last_store = f"""\
+              // Last tile: normalise once, round to BF16, store.
+              %out_fp32 = pto.div %oi_tmp, %li_new {{precision = {intr}, vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
+              %out_bf16 = pto.cast %out_fp32 {{mode = {rint}, vec_tile = {v2}}} : {tqd32} -> {tqd}
+              pto.assemble %li_new, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %mi_new, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
+              pto.assemble %out_bf16, %output[%q_row, %h_offset] : {tqd}, {in2}
+"""
     if cfg.accumulators == "gm":
         k_loop = f"""\
         // Accumulators in GM: pypto.tensor([q_tile, D] / [q_tile, 1], FP32) in
@@ -152,39 +182,17 @@ def emit(cfg: Sk01Config) -> str:
         pto.loop "k_tile_loop" %k_tile_idx = %c0 to %k_tile_count step %c1 {{
 {prologue}          scf.if %first {{
             scf.if %last {{
-              // First and last (one kv tile): normalise, P V with BF16 output, store.
-              %pij_div = pto.div %pij, %lij {{precision = {intr}, vec_tile = {v1}}} : {s32}, {tq1} -> {s32}
-              %pij_bf16 = pto.cast %pij_div {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
-              // C2 (c2_tile)
-              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd}
-              pto.assemble %lij, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %mij, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %oij, %output[%q_row, %h_offset] : {tqd}, {in2}
-            }} else {{
-              // First, not last: O = bf16(unnormalised P) V in FP32; start the accumulators.
-              %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
-              // C2 (c2_tile)
-              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
-              pto.assemble %oij, %oi_acc[0, 0] : {tqd32}, {tqd32t}
+{first_last}            }} else {{
+{pv_first}              pto.assemble %oij, %oi_acc[0, 0] : {tqd32}, {tqd32t}
               pto.assemble %lij, %li_acc[0, 0] : {tq1}, {tq1t}
               pto.assemble %mij, %mi_acc[0, 0] : {tq1}, {tq1t}
             }}
           }} else {{
-            %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
-            // C2 (c2_tile)
-            %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
-            // V2 (v2_tile): the online-softmax update on the q tile's valid rows.
-            %li = pto.view %li_acc[0, 0] valid [%q_tile_len, 1] : {tq1t} -> {tq1}
+{pv_later}            %li = pto.view %li_acc[0, 0] valid [%q_tile_len, 1] : {tq1t} -> {tq1}
             %mi = pto.view %mi_acc[0, 0] valid [%q_tile_len, 1] : {tq1t} -> {tq1}
             %oi = pto.view %oi_acc[0, 0] valid [%q_tile_len, {D}] : {tqd32t} -> {tqd32}
 {update}            scf.if %last {{
-              // Last tile: normalise once, round to BF16, store.
-              %out_fp32 = pto.div %oi_tmp, %li_new {{precision = {intr}, vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
-              %out_bf16 = pto.cast %out_fp32 {{mode = {rint}, vec_tile = {v2}}} : {tqd32} -> {tqd}
-              pto.assemble %li_new, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %mi_new, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %out_bf16, %output[%q_row, %h_offset] : {tqd}, {in2}
-            }} else {{
+{last_store}            }} else {{
               pto.assemble %oi_tmp, %oi_acc[0, 0] : {tqd32}, {tqd32t}
               pto.assemble %li_new, %li_acc[0, 0] : {tq1}, {tq1t}
               pto.assemble %mi_new, %mi_acc[0, 0] : {tq1}, {tq1t}
@@ -203,40 +211,18 @@ def emit(cfg: Sk01Config) -> str:
             -> ({acc}) {{
 {prologue}          %next:3 = scf.if %first -> ({acc}) {{
             %carry:3 = scf.if %last -> ({acc}) {{
-              // First and last (one kv tile): normalise, P V with BF16 output, store.
-              %pij_div = pto.div %pij, %lij {{precision = {intr}, vec_tile = {v1}}} : {s32}, {tq1} -> {s32}
-              %pij_bf16 = pto.cast %pij_div {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
-              // C2 (c2_tile)
-              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd}
-              pto.assemble %lij, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %mij, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %oij, %output[%q_row, %h_offset] : {tqd}, {in2}
-              // The loop ends here: the accumulators are not read again.
+{first_last}              // The loop ends here: the accumulators are not read again.
               scf.yield %oi_update, %li_update, %mi_update : {acc}
             }} else {{
-              // First, not last: O = bf16(unnormalised P) V in FP32; start the accumulators.
-              %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
-              // C2 (c2_tile)
-              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
-              scf.yield %oij, %lij, %mij : {acc}
+{pv_first}              scf.yield %oij, %lij, %mij : {acc}
             }}
             scf.yield %carry#0, %carry#1, %carry#2 : {acc}
           }} else {{
-            %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
-            // C2 (c2_tile)
-            %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
-            // V2 (v2_tile): the online-softmax update on the q tile's valid rows.
-            %li = pto.view %li_update[0, 0] valid [%q_tile_len, 1] : {tq1} -> {tq1}
+{pv_later}            %li = pto.view %li_update[0, 0] valid [%q_tile_len, 1] : {tq1} -> {tq1}
             %mi = pto.view %mi_update[0, 0] valid [%q_tile_len, 1] : {tq1} -> {tq1}
             %oi = pto.view %oi_update[0, 0] valid [%q_tile_len, {D}] : {tqd32} -> {tqd32}
 {update}            scf.if %last {{
-              // Last tile: normalise once, round to BF16, store.
-              %out_fp32 = pto.div %oi_tmp, %li_new {{precision = {intr}, vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
-              %out_bf16 = pto.cast %out_fp32 {{mode = {rint}, vec_tile = {v2}}} : {tqd32} -> {tqd}
-              pto.assemble %li_new, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %mi_new, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %out_bf16, %output[%q_row, %h_offset] : {tqd}, {in2}
-            }}
+{last_store}            }}
             scf.yield %oi_tmp, %li_new, %mi_new : {acc}
           }}
           pto.yield %next#0, %next#1, %next#2 : {acc}

@@ -43,6 +43,18 @@ def run_pass_totals(flag: str, pattern, source, out) -> tuple[int, int]:
     return before, after
 
 
+def run_random(kernel, directory: Path, *extra: str) -> dict:
+    """Runs `kernel` under `pto-run --random 1` (every input random, the same
+    on every call) and returns its outputs by name."""
+    import numpy as np
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    r = run_tool("pto-run", kernel, "--random", "1", "--output-dir", directory, *extra)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return {p.stem: np.load(p) for p in directory.glob("*.npy")}
+
+
 def input_args(directory: Path, inputs: dict, dtypes: dict, names=None) -> list:
     """Saves each input as DIR/NAME.npy in its dtype (the conventions of
     golden/npy.py) and returns the matching `pto-run --input` flags."""

@@ -24,7 +24,7 @@ import pytest
 
 from pto_mlir import partitioned_matmul, sk16_ir
 from pto_mlir.golden import sk16
-from pto_mlir.tools import REPO_ROOT, run_kernel, run_pass_totals, run_tool
+from pto_mlir.tools import REPO_ROOT, run_kernel, run_pass_totals, run_random, run_tool
 
 REPORT = re.compile(r"GM->L1 bytes per block instance: before (\d+), after (\d+)")
 
@@ -32,13 +32,6 @@ REPORT = re.compile(r"GM->L1 bytes per block instance: before (\d+), after (\d+)
 def l1_reuse(source: Path, out: Path) -> tuple[int, int]:
     """Runs the pass; returns the (before, after) bytes of its report."""
     return run_pass_totals("-pto-l1-reuse=report=true", REPORT, source, out)
-
-
-def run_random(kernel: Path, directory: Path, *extra: str) -> dict:
-    directory.mkdir(parents=True, exist_ok=True)
-    r = run_tool("pto-run", kernel, "--random", "1", "--output-dir", directory, *extra)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return {p.stem: np.load(p) for p in directory.glob("*.npy")}
 
 
 def assert_bitwise(before: dict, after: dict):

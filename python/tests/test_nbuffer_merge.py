@@ -22,7 +22,7 @@ import pytest
 
 from pto_mlir import sk01_ir, sk16_ir
 from pto_mlir.golden import sk01, sk16
-from pto_mlir.tools import REPO_ROOT, run_kernel, run_pass_totals, run_tool
+from pto_mlir.tools import REPO_ROOT, run_kernel, run_pass_totals, run_random, run_tool
 
 REPORT = re.compile(r"vector tasks per block instance: before (\d+), after (\d+)")
 PARTITION = "builtin.module(pto-flatten-scopes,pto-expand-tiles,pto-partition)"
@@ -63,14 +63,8 @@ def test_lit_kernel(name, tmp_path):
     source.write_text(lit_kernels()[name])
     merged = tmp_path / f"{name}_nb.mlir"
     nbuffer_merge(source, merged)
-
-    def run(kernel, directory):
-        directory.mkdir()
-        r = run_tool("pto-run", kernel, "--random", "1", "--output-dir", directory)
-        assert r.returncode == 0, r.stderr[-3000:]
-        return {p.stem: np.load(p) for p in Path(directory).glob("*.npy")}
-
-    assert_bitwise(run(source, tmp_path / "before"), run(merged, tmp_path / "after"))
+    assert_bitwise(run_random(source, tmp_path / "before"),
+                   run_random(merged, tmp_path / "after"))
 
 
 SK16_SMALL = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
