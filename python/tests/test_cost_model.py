@@ -163,6 +163,14 @@ def test_usage_errors(compiled, tmp_path):
     assert r.returncode == 2 and "--simulate expects a3 or 950" in r.stderr
     r = run_tool("pto-run", compiled(case.N, case.D), "--trace=x.json")
     assert r.returncode == 2 and "--trace needs --simulate" in r.stderr
+    for flag, bad, rule in (("--sim-launch-overhead-us", "-1", ">= 0"),
+                            ("--sim-submit-us", "nan", ">= 0"),
+                            ("--sim-fairness-us", "inf", ">= 0"),
+                            ("--sim-flops", "0", "> 0"),
+                            ("--sim-l2-tbps", "-2", "> 0")):
+        r = run_tool("pto-run", compiled(case.N, case.D), "--simulate=a3", f"{flag}={bad}")
+        assert r.returncode == 2, (flag, r.stderr)
+        assert f"{flag} expects a finite number {rule}, got" in r.stderr, r.stderr
 
 
 # --- The runtime model on synthetic launch graphs (pto-run --sim-graph) -----
@@ -256,7 +264,7 @@ def test_l2_bandwidth_flag_rejects_nonsense(tmp_path):
     for bad in ("0", "-1", "nan", "inf"):
         r = run_tool("pto-run", graph, "--sim-graph", "--simulate=a3", f"--sim-l2-tbps={bad}")
         assert r.returncode == 2, (bad, r.stdout, r.stderr)
-        assert "--sim-l2-tbps expects a positive bandwidth" in r.stderr
+        assert "--sim-l2-tbps expects a finite number > 0" in r.stderr
 
 
 def test_persistent_graph_pays_no_dispatch(tmp_path):

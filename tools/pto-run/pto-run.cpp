@@ -20,6 +20,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -198,6 +199,24 @@ int main(int argc, char **argv) {
     if (!arch)
       return usageError("--simulate expects a3 or 950, got '" + simulate +
                         "'");
+    // Times are finite and >= 0; FLOP and bandwidth finite and > 0.
+    struct Number {
+      const char *flag;
+      double value;
+      bool given, positive;
+    } numbers[] = {
+        {"--sim-launch-overhead-us", simLaunchOverhead, true, false},
+        {"--sim-submit-us", simSubmit, true, false},
+        {"--sim-fairness-us", simFairness, true, false},
+        {"--sim-flops", simFlops, simFlops.getNumOccurrences() > 0, true},
+        {"--sim-l2-tbps", simL2Bandwidth,
+         simL2Bandwidth.getNumOccurrences() > 0, true}};
+    for (const Number &n : numbers)
+      if (n.given && (!std::isfinite(n.value) || n.value < 0 ||
+                      (n.positive && n.value == 0)))
+        return usageError(Twine(n.flag) + " expects a finite number " +
+                          (n.positive ? "> 0" : ">= 0") + ", got " +
+                          llvm::formatv("{0}", n.value).str());
     cost::CostModelOptions costOptions;
     if (simFlops.getNumOccurrences())
       costOptions.conventionFlops = simFlops;
@@ -209,11 +228,8 @@ int main(int argc, char **argv) {
     costOptions.fairnessOverheadUs = simFairness;
     costOptions.contention = !simNoContention;
     costOptions.mergeStitches = !simNoMerge;
-    if (simL2Bandwidth.getNumOccurrences()) {
-      if (!(simL2Bandwidth > 0) || !std::isfinite(simL2Bandwidth))
-        return usageError("--sim-l2-tbps expects a positive bandwidth in TB/s");
+    if (simL2Bandwidth.getNumOccurrences())
       costOptions.l2BytesPerSec = simL2Bandwidth * 1e12;
-    }
     costModel.emplace(*arch, costOptions);
   } else if (traceFile.getNumOccurrences()) {
     return usageError("--trace needs --simulate=a3|950");
