@@ -262,7 +262,7 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
         "C++ API;\n"
         "// host builds (-D__CPU_SIM) also get the control program on the "
         "pto-mlir runtime.\n"
-        "#include <cstdint>\n"
+        "#include <cmath>\n#include <cstdint>\n"
         "#include <pto/pto-inst.hpp>\n"
         "#if defined(__CPU_SIM)\n"
         "#include <memory>\n"
@@ -468,10 +468,17 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
         return success();
       })
       .Case<TRowSumOp, TRowMaxOp>([&](auto o) {
-        guarded(tile(o.getDst()),
-                formatv("{0}({1}, {2}, {3})", isa<TRowSumOp>(op) ? "TROWSUM" : "TROWMAX",
-                        tile(o.getDst()).name, tile(o.getSrc()).name,
-                        tile(o.getTmp()).name));
+        // Rows whose valid columns are all cut off (a column piece past the
+        // row's end) reduce to the identity, as in pto-run: 0 for the sum,
+        // -inf for the max; pto-isa rejects an empty source region.
+        bool sum = isa<TRowSumOp>(op);
+        const TileExpr &dst = tile(o.getDst()), &src = tile(o.getSrc());
+        std::string element = cppType(dst.type.getElementType());
+        guarded(dst, formatv("{{ if ({0} > 0) {1}({2}, {3}, {4}); else "
+                             "TEXPANDS({2}, static_cast<{5}>({6})); }",
+                             src.validCols, sum ? "TROWSUM" : "TROWMAX",
+                             dst.name, src.name, tile(o.getTmp()).name, element,
+                             sum ? "0.0f" : "-INFINITY"));
         return success();
       })
       .Case([&](TRowExpandSubOp o) { binary("TROWEXPANDSUB", o.getFull(), o.getRowval(), o.getDst()); return success(); })

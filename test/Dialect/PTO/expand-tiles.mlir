@@ -4,47 +4,47 @@
 
 // pto-expand-tiles: program-level tile ops become hardware-sized pieces;
 // every program-level result lives in a pto.workspace, stored piecewise at
-// static offsets and read back piecewise (docs/TileGraph.md, "After
-// pto-expand-tiles").
+// static offsets and read back piecewise, except a matmul result whose only
+// use is an assemble (docs/TileGraph.md, "After pto-expand-tiles").
 
 //--- expand.mlir
 
 // A matmul becomes mL0 x nL0 output blocks (n outer, m inner), each a chain
 // of kL0 K steps: pto.matmul into an f32 accumulator, then pto.matmul_acc,
 // the last step rounding to the out dtype (bf16). Operand pieces are views
-// of the GM tensors at composed offsets.
+// of the GM tensors at composed offsets. A result whose only use is a plain
+// assemble in the same block needs no workspace: each output block is
+// stored where the assemble puts it, at the assemble's place.
 
 // CHECK-LABEL: pto.kernel @matmul_k_steps(
-// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<32x32xbf16>
 // CHECK-NEXT:    %[[A0:.*]] = pto.view %a[0, 0] valid [16, 32] : !pto.tensor<32x64xbf16> -> !pto.tile<16x32xbf16>
 // CHECK-NEXT:    %[[B0:.*]] = pto.view %b[0, 0] valid [32, 16] : !pto.tensor<64x32xbf16> -> !pto.tile<32x16xbf16>
 // CHECK-NEXT:    %[[P0:.*]] = pto.matmul %[[A0]], %[[B0]] {cube_tile = #pto.cube_tile<m = [16, 32], k = [32, 64], n = [16, 32]>} : !pto.tile<16x32xbf16>, !pto.tile<32x16xbf16> -> !pto.tile<16x16xf32>
 // CHECK-NEXT:    %[[A1:.*]] = pto.view %a[0, 32] valid [16, 32] : !pto.tensor<32x64xbf16> -> !pto.tile<16x32xbf16>
 // CHECK-NEXT:    %[[B1:.*]] = pto.view %b[32, 0] valid [32, 16] : !pto.tensor<64x32xbf16> -> !pto.tile<32x16xbf16>
 // CHECK-NEXT:    %[[P1:.*]] = pto.matmul_acc %[[P0]], %[[A1]], %[[B1]] {cube_tile = #pto.cube_tile<m = [16, 32], k = [32, 64], n = [16, 32]>} : !pto.tile<16x16xf32>, !pto.tile<16x32xbf16>, !pto.tile<32x16xbf16> -> !pto.tile<16x16xbf16>
-// CHECK-NEXT:    pto.assemble %[[P1]], %[[WS]] [0, 0] : !pto.tile<16x16xbf16>, !pto.tensor<32x32xbf16>
 // CHECK-NEXT:    pto.view %a[16, 0]
 // CHECK-NEXT:    pto.view %b[0, 0]
 // CHECK-NEXT:    %[[Q0:.*]] = pto.matmul {{.*}} -> !pto.tile<16x16xf32>
 // CHECK-NEXT:    pto.view %a[16, 32]
 // CHECK-NEXT:    pto.view %b[32, 0]
 // CHECK-NEXT:    %[[Q1:.*]] = pto.matmul_acc %[[Q0]], {{.*}} -> !pto.tile<16x16xbf16>
-// CHECK-NEXT:    pto.assemble %[[Q1]], %[[WS]] [16, 0]
 // CHECK-NEXT:    pto.view %a[0, 0]
 // CHECK-NEXT:    pto.view %b[0, 16]
 // CHECK-NEXT:    pto.matmul
 // CHECK-NEXT:    pto.view %a[0, 32]
 // CHECK-NEXT:    pto.view %b[32, 16]
-// CHECK-NEXT:    pto.matmul_acc
-// CHECK-NEXT:    pto.assemble %{{.*}}, %[[WS]] [0, 16]
+// CHECK-NEXT:    %[[R1:.*]] = pto.matmul_acc
 // CHECK-COUNT-2: pto.view
 // CHECK-NEXT:    pto.matmul
 // CHECK-COUNT-2: pto.view
-// CHECK-NEXT:    pto.matmul_acc
-// CHECK-NEXT:    pto.assemble %{{.*}}, %[[WS]] [16, 16]
-// CHECK-NEXT:    %[[W:.*]] = pto.view %[[WS]][0, 0] valid [32, 32] : !pto.tensor<32x32xbf16> -> !pto.tile<32x32xbf16>
-// CHECK-NEXT:    pto.assemble %[[W]], %out [0, 0] : !pto.tile<32x32xbf16>, !pto.tensor<32x32xbf16>
+// CHECK-NEXT:    %[[S1:.*]] = pto.matmul_acc
+// CHECK-NEXT:    pto.assemble %[[P1]], %out [0, 0] : !pto.tile<16x16xbf16>, !pto.tensor<32x32xbf16>
+// CHECK-NEXT:    pto.assemble %[[Q1]], %out [16, 0]
+// CHECK-NEXT:    pto.assemble %[[R1]], %out [0, 16]
+// CHECK-NEXT:    pto.assemble %[[S1]], %out [16, 16]
 // CHECK-NEXT:  }
+// CHECK-NOT:   pto.workspace
 pto.kernel @matmul_k_steps(%a: !pto.tensor<32x64xbf16>, %b: !pto.tensor<64x32xbf16>, %out: !pto.tensor<32x32xbf16>) {
   %ta = pto.view %a[0, 0] : !pto.tensor<32x64xbf16> -> !pto.tile<32x64xbf16>
   %tb = pto.view %b[0, 0] : !pto.tensor<64x32xbf16> -> !pto.tile<64x32xbf16>
@@ -55,25 +55,47 @@ pto.kernel @matmul_k_steps(%a: !pto.tensor<32x64xbf16>, %b: !pto.tensor<64x32xbf
 
 // -----
 
+// A result with another use (here a second assemble) lives in a workspace: the output blocks are stored there, and each
+// assemble reads it back.
+
+// CHECK-LABEL: pto.kernel @matmul_two_uses(
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<32x32xbf16>
+// CHECK:         pto.assemble %{{.*}}, %[[WS]] [0, 0] : !pto.tile<16x16xbf16>, !pto.tensor<32x32xbf16>
+// CHECK:         pto.assemble %{{.*}}, %[[WS]] [16, 16]
+// CHECK-NEXT:    %[[W:.*]] = pto.view %[[WS]][0, 0] valid [32, 32] : !pto.tensor<32x32xbf16> -> !pto.tile<32x32xbf16>
+// CHECK-NEXT:    pto.assemble %[[W]], %out [0, 0] : !pto.tile<32x32xbf16>, !pto.tensor<64x32xbf16>
+// CHECK-NEXT:    %[[W2:.*]] = pto.view %[[WS]][0, 0] valid [32, 32]
+// CHECK-NEXT:    pto.assemble %[[W2]], %out [32, 0] : !pto.tile<32x32xbf16>, !pto.tensor<64x32xbf16>
+// CHECK-NEXT:  }
+pto.kernel @matmul_two_uses(%a: !pto.tensor<32x64xbf16>, %b: !pto.tensor<64x32xbf16>, %out: !pto.tensor<64x32xbf16>) {
+  %ta = pto.view %a[0, 0] : !pto.tensor<32x64xbf16> -> !pto.tile<32x64xbf16>
+  %tb = pto.view %b[0, 0] : !pto.tensor<64x32xbf16> -> !pto.tile<64x32xbf16>
+  %c = pto.matmul %ta, %tb {cube_tile = #pto.cube_tile<m = [16, 32], k = [32, 64], n = [16, 32]>}
+      : !pto.tile<32x64xbf16>, !pto.tile<64x32xbf16> -> !pto.tile<32x32xbf16>
+  pto.assemble %c, %out[0, 0] : !pto.tile<32x32xbf16>, !pto.tensor<64x32xbf16>
+  pto.assemble %c, %out[32, 0] : !pto.tile<32x32xbf16>, !pto.tensor<64x32xbf16>
+}
+
+// -----
+
 // a_trans reads A ([K, M]) pieces at [k, m], b_trans reads B ([N, K]) pieces
 // at [n, k]; with an f32 out dtype the last K step stays f32.
 
 // CHECK-LABEL: pto.kernel @matmul_trans(
-// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<32x16xf32>
 // CHECK-NEXT:    %[[A0:.*]] = pto.view %a[0, 0] valid [32, 16] : !pto.tensor<64x32xbf16> -> !pto.tile<32x16xbf16>
 // CHECK-NEXT:    %[[B0:.*]] = pto.view %b[0, 0] valid [16, 32] : !pto.tensor<16x64xbf16> -> !pto.tile<16x32xbf16>
 // CHECK-NEXT:    %[[P0:.*]] = pto.matmul %[[A0]], %[[B0]] {a_trans, b_trans, {{.*}}} : !pto.tile<32x16xbf16>, !pto.tile<16x32xbf16> -> !pto.tile<16x16xf32>
 // CHECK-NEXT:    %[[A1:.*]] = pto.view %a[32, 0] valid [32, 16]
 // CHECK-NEXT:    %[[B1:.*]] = pto.view %b[0, 32] valid [16, 32]
 // CHECK-NEXT:    %[[P1:.*]] = pto.matmul_acc %[[P0]], %[[A1]], %[[B1]] {a_trans, b_trans, {{.*}}} : !pto.tile<16x16xf32>, !pto.tile<32x16xbf16>, !pto.tile<16x32xbf16> -> !pto.tile<16x16xf32>
-// CHECK-NEXT:    pto.assemble %[[P1]], %[[WS]] [0, 0]
 // CHECK-NEXT:    pto.view %a[0, 16] valid [32, 16]
 // CHECK-NEXT:    pto.view %b[0, 0] valid [16, 32]
 // CHECK-NEXT:    pto.matmul
 // CHECK-NEXT:    pto.view %a[32, 16] valid [32, 16]
 // CHECK-NEXT:    pto.view %b[0, 32] valid [16, 32]
-// CHECK-NEXT:    pto.matmul_acc
-// CHECK-NEXT:    pto.assemble %{{.*}}, %[[WS]] [16, 0]
+// CHECK-NEXT:    %[[Q1:.*]] = pto.matmul_acc
+// CHECK-NEXT:    pto.assemble %[[P1]], %out [0, 0]
+// CHECK-NEXT:    pto.assemble %[[Q1]], %out [16, 0]
 pto.kernel @matmul_trans(%a: !pto.tensor<64x32xbf16>, %b: !pto.tensor<16x64xbf16>, %out: !pto.tensor<32x16xf32>) {
   %ta = pto.view %a[0, 0] : !pto.tensor<64x32xbf16> -> !pto.tile<64x32xbf16>
   %tb = pto.view %b[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16>

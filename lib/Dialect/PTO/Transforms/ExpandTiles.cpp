@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -186,6 +187,8 @@ private:
   Statistic &numWorkspaces;
   Statistic &numRetiled;
   SmallVector<Operation *> toErase;
+  // Stores a matmul's pieces took over (expandMatmul): not expanded again.
+  llvm::DenseSet<Operation *> storedByMatmul;
   // Views of GM read piecewise (and so possibly dead after expansion).
   llvm::SetVector<Operation *> composedViews;
   // The piece tile of each expanded elementwise result (its full-window view).
@@ -226,6 +229,8 @@ LogicalResult Expander::run() {
   });
   planScopeTiles(ops);
   for (Operation *op : ops) {
+    if (storedByMatmul.contains(op))
+      continue;
     Operation *owner = op;
     while (owner->getParentOp() && owner->getParentOp() != root)
       owner = owner->getParentOp();
@@ -362,10 +367,27 @@ static AssembleOp storePiece(OpBuilder &builder, Location loc, Value piece,
                                     VecTileAttr());
 }
 
+/// The plain `pto.assemble` that is the only use of a matmul's result, in
+/// the matmul's block: the output blocks are stored there directly (the
+/// fixpipe writes L0C to GM), with no workspace and no copy task.
+static AssembleOp soleAssembleOf(MatmulOp op) {
+  Value result = op.getResult();
+  if (!result.hasOneUse())
+    return {};
+  auto store = dyn_cast<AssembleOp>(*result.getUsers().begin());
+  if (!store || store.getSrc() != result ||
+      store->getBlock() != op->getBlock() ||
+      store.getStaticOffsets().size() != 2)
+    return {};
+  return store;
+}
+
 LogicalResult Expander::expandMatmul(MatmulOp op) {
   Location loc = op.getLoc();
   TileType resultType = op.getResult().getType();
-  Value workspace = createWorkspace(op, op.getResult());
+  AssembleOp direct = soleAssembleOf(op);
+  Value workspace = direct ? Value() : createWorkspace(op, op.getResult());
+  SmallVector<std::tuple<Value, int64_t, int64_t>> blocks;
   CubeTileAttr tile = op.getCubeTile();
   int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1);
   TileType lhsType = op.getLhs().getType();
@@ -407,10 +429,36 @@ LogicalResult Expander::expandMatmul(MatmulOp op) {
         ++numMatmulPieces;
         acc = step->getResult(0);
       }
-      stamp(storePiece(builder, loc, acc, workspace, {mi, ni}), op);
+      if (direct)
+        blocks.push_back({acc, mi, ni});
+      else
+        stamp(storePiece(builder, loc, acc, workspace, {mi, ni}), op);
     }
   }
-  finish(op, op.getResult(), workspace);
+  if (!direct) {
+    finish(op, op.getResult(), workspace);
+    return success();
+  }
+  // Each output block goes where the assemble put it, at the assemble's
+  // place in program order, with the block's valid extents.
+  builder.setInsertionPoint(direct);
+  SmallVector<OpFoldResult> base = getMixedValues(
+      direct.getStaticOffsets(), direct.getOffsets(), builder.getContext());
+  for (auto [acc, mi, ni] : blocks) {
+    SmallVector<OpFoldResult> offsets = {add(loc, base[0], mi),
+                                         add(loc, base[1], ni)};
+    SmallVector<int64_t> staticOffsets;
+    SmallVector<Value> dynamicOffsets;
+    dispatchIndexOpFoldResults(offsets, dynamicOffsets, staticOffsets);
+    stamp(builder.create<AssembleOp>(
+              direct.getLoc(), acc, direct.getDst(), dynamicOffsets,
+              builder.getDenseI64ArrayAttr(staticOffsets), VecTileAttr()),
+          op);
+  }
+  currentTile.clear();
+  storedByMatmul.insert(direct);
+  toErase.push_back(op);
+  toErase.push_back(direct);
   return success();
 }
 

@@ -149,6 +149,10 @@ def ExpandTilesPass : Pass<"pto-expand-tiles"> {
     extents flow through unchanged. A piece of a view of a GM tensor is one
     view of that tensor (offsets composed); a piece of any other tile is a
     view of the tile, whose valid extents the view rule derives at run time.
+    A matmul result whose only use is a plain `assemble` in the same block
+    gets no workspace: each output block is assembled into the destination
+    at the composed offsets, where the assemble was (so the cube task stores
+    it and no vector task copies it).
     Stores (`atomic_add`, `assemble`) are split along the pieces their source
     was computed in (so partitioning can forward them), otherwise by their
     own `vec_tile`. A vector tile whose piece (operands + result) does not
