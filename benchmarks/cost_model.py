@@ -63,8 +63,9 @@ def config(name: str, tile_s1: int = 256) -> sk01_ir.Sk01Config:
 def predict_kernel(S: int, tile_s1: int, workdir: Path, extra: list[str]) -> tuple[float, str]:
     """The published kernel's structure as a persistent launch graph."""
     graph = workdir / f"kernel_{tile_s1}_s{S}.json"
-    graph.write_text(json.dumps(persistent_fa.build_graph(
-        persistent_fa.FaForwardConfig(S, head=HEAD, tile_s1=tile_s1))))
+    if not graph.exists():  # sensitivity runs re-schedule the same graph
+        graph.write_text(json.dumps(persistent_fa.build_graph(
+            persistent_fa.FaForwardConfig(S, head=HEAD, tile_s1=tile_s1))))
     r = run_tool("pto-run", graph, "--sim-graph", "--simulate=a3",
                  f"--sim-flops={4 * S * S * HEAD}", *extra)
     if r.returncode:

@@ -55,6 +55,17 @@ def run_random(kernel, directory: Path, *extra: str) -> dict:
     return {p.stem: np.load(p) for p in directory.glob("*.npy")}
 
 
+def assert_bitwise(before: dict, after: dict, equal_nan: bool = False):
+    """The outputs of two runs are the same arrays, bit for bit (NaN equal to
+    NaN only with `equal_nan`, for outputs that start as NaN)."""
+    import numpy as np
+
+    assert before.keys() == after.keys() and before
+    for name in before:
+        assert np.array_equal(before[name], after[name], equal_nan=equal_nan), \
+            f"{name} changed"
+
+
 def input_args(directory: Path, inputs: dict, dtypes: dict, names=None) -> list:
     """Saves each input as DIR/NAME.npy in its dtype (the conventions of
     golden/npy.py) and returns the matching `pto-run --input` flags."""

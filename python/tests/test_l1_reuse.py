@@ -24,7 +24,8 @@ import pytest
 
 from pto_mlir import partitioned_matmul, sk16_ir
 from pto_mlir.golden import sk16
-from pto_mlir.tools import REPO_ROOT, run_kernel, run_pass_totals, run_random, run_tool
+from pto_mlir.tools import (REPO_ROOT, assert_bitwise, run_kernel, run_pass_totals,
+                            run_random, run_tool)
 
 REPORT = re.compile(r"GM->L1 bytes per block instance: before (\d+), after (\d+)")
 
@@ -32,12 +33,6 @@ REPORT = re.compile(r"GM->L1 bytes per block instance: before (\d+), after (\d+)
 def l1_reuse(source: Path, out: Path) -> tuple[int, int]:
     """Runs the pass; returns the (before, after) bytes of its report."""
     return run_pass_totals("-pto-l1-reuse=report=true", REPORT, source, out)
-
-
-def assert_bitwise(before: dict, after: dict):
-    assert before.keys() == after.keys() and before
-    for name in before:
-        assert np.array_equal(before[name], after[name]), f"{name} changed"
 
 
 GRIDS = {

@@ -22,7 +22,8 @@ import pytest
 
 from pto_mlir import sk01_ir, sk16_ir
 from pto_mlir.golden import sk01, sk16
-from pto_mlir.tools import REPO_ROOT, run_kernel, run_pass_totals, run_random, run_tool
+from pto_mlir.tools import (REPO_ROOT, assert_bitwise, run_kernel, run_pass_totals,
+                            run_random, run_tool)
 
 REPORT = re.compile(r"vector tasks per block instance: before (\d+), after (\d+)")
 PARTITION = "builtin.module(pto-flatten-scopes,pto-expand-tiles,pto-partition)"
@@ -36,12 +37,6 @@ def nbuffer_merge(source: Path, out: Path) -> tuple[int, int]:
 def partition(source: Path, out: Path):
     r = run_tool("pto-opt", source, f"--pass-pipeline={PARTITION}", "-o", out)
     assert r.returncode == 0, r.stderr[-3000:]
-
-
-def assert_bitwise(before: dict, after: dict):
-    assert before.keys() == after.keys() and before
-    for name in before:
-        assert np.array_equal(before[name], after[name], equal_nan=True), f"{name} changed"
 
 
 LIT_FILE = REPO_ROOT / "test" / "Dialect" / "PTO" / "nbuffer-merge.mlir"
@@ -64,7 +59,7 @@ def test_lit_kernel(name, tmp_path):
     merged = tmp_path / f"{name}_nb.mlir"
     nbuffer_merge(source, merged)
     assert_bitwise(run_random(source, tmp_path / "before"),
-                   run_random(merged, tmp_path / "after"))
+                   run_random(merged, tmp_path / "after"), equal_nan=True)
 
 
 SK16_SMALL = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
@@ -94,7 +89,7 @@ def test_sk16_partitioned(setting, tmp_path):
         return out
 
     reference = run(partitioned, tmp_path / "before")
-    assert_bitwise(reference, run(merged, tmp_path / "after"))
+    assert_bitwise(reference, run(merged, tmp_path / "after"), equal_nan=True)
 
 
 SK01_CONFIGS = {
@@ -129,7 +124,7 @@ def test_sk01_partitioned(config, tmp_path):
     assert after < before
     inputs = sk01.make_inputs(case, seed=7, fill=np.nan)
     assert_bitwise(run_sk01(partitioned, tmp_path / "before", inputs),
-                   run_sk01(merged, tmp_path / "after", inputs))
+                   run_sk01(merged, tmp_path / "after", inputs), equal_nan=True)
 
 
 @pytest.mark.parametrize("config", sorted(SK01_CONFIGS))
@@ -148,6 +143,6 @@ def test_sk01_pipeline_against_golden(config, tmp_path):
         launches[nbuffer] = compiled.read_text().count("pto.launch")
         outs[nbuffer] = run_sk01(compiled, tmp_path / nbuffer, inputs)
     assert launches["true"] < launches["false"]
-    assert_bitwise(outs["false"], outs["true"])
+    assert_bitwise(outs["false"], outs["true"], equal_nan=True)
     for name, (ok, ratio, err) in sk01.check_outputs(outs["true"], inputs, case.N, case.D).items():
         assert ok, f"{name}: |out - gold| reaches {ratio:.3g} x the allowed error"

@@ -623,19 +623,12 @@ struct GroupSetting {
   int64_t side = kSettingNoSide;
 };
 
-MergeSettingAttr l1ReuseSetting(KernelOp kernel) {
+/// One merge setting of the kernel's pass_options (null without one), e.g.
+/// `mergeSetting(kernel, &PassOptionsAttr::getVecNbufferSetting)`.
+MergeSettingAttr mergeSetting(KernelOp kernel,
+                              MergeSettingAttr (PassOptionsAttr::*get)() const) {
   PassOptionsAttr options = kernel.getPassOptionsAttr();
-  return options ? options.getCubeL1ReuseSetting() : MergeSettingAttr();
-}
-
-MergeSettingAttr cubeNBufferSetting(KernelOp kernel) {
-  PassOptionsAttr options = kernel.getPassOptionsAttr();
-  return options ? options.getCubeNbufferSetting() : MergeSettingAttr();
-}
-
-MergeSettingAttr vecNBufferSetting(KernelOp kernel) {
-  PassOptionsAttr options = kernel.getPassOptionsAttr();
-  return options ? options.getVecNbufferSetting() : MergeSettingAttr();
+  return options ? (options.*get)() : MergeSettingAttr();
 }
 
 /// The setting's value for group `group`: its key, else key -1; none (the
@@ -770,6 +763,24 @@ Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
   return body;
 }
 
+/// N-buffering: merges the group `n` at a time, sharing nothing, while the
+/// loads `infos` carry fit `capacity` per K step. Returns the tasks left and
+/// the tasks merged into another.
+std::pair<unsigned, unsigned> mergeUnshared(ValueNumbering &vn, Block &block,
+                                            ArrayRef<TaskInfo> infos,
+                                            int64_t n, int64_t capacity) {
+  GroupPlanner planner(vn, block, infos, capacity);
+  Plan plan = planner.plan(n, /*sideMask=*/0, /*minTasks=*/1,
+                           /*requireSharing=*/false);
+  unsigned merged = 0;
+  for (auto [targetIndex, members] : llvm::enumerate(plan.targets))
+    if (members.size() > 1) {
+      mergeMembers(infos, members, plan.hosts[targetIndex]);
+      merged += members.size() - 1;
+    }
+  return {plan.tasksAfter, merged};
+}
+
 struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   using Base::Base;
 
@@ -802,7 +813,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         groupsOf(block, CoreKind::cube,
                  [](TaskOp task) { return !loadsOf(task).empty(); });
     for (auto [groupId, tasks] : llvm::enumerate(groups)) {
-      GroupSetting setting = lookupSetting(l1ReuseSetting(kernel), groupId);
+      GroupSetting setting = lookupSetting(mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting), groupId);
       Location loc = tasks.front().getLoc();
       std::string family = tasks.front().getFamily().str();
       if (setting.count && *setting.count <= 1) {
@@ -923,7 +934,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   /// one, sharing nothing, while their copy-ins fit L1 per K step.
   void runCubeNBuffer(KernelOp kernel, Block &block,
                       const PlatformInfo &platform) {
-    MergeSettingAttr setting = cubeNBufferSetting(kernel);
+    MergeSettingAttr setting =
+        mergeSetting(kernel, &PassOptionsAttr::getCubeNbufferSetting);
     if (!setting)
       return;
     SmallVector<SmallVector<TaskOp>> groups =
@@ -940,15 +952,10 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       if (*count > 1) {
         ValueNumbering vn;
         SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
-        GroupPlanner planner(vn, block, infos, platform.l1Bytes);
-        Plan plan = planner.plan(*count, /*sideMask=*/0, /*minTasks=*/1,
-                                 /*requireSharing=*/false);
-        for (auto [targetIndex, members] : llvm::enumerate(plan.targets))
-          if (members.size() > 1) {
-            mergeMembers(infos, members, plan.hosts[targetIndex]);
-            numTasksMerged += members.size() - 1;
-          }
-        tasksAfter = plan.tasksAfter;
+        auto [left, merged] =
+            mergeUnshared(vn, block, infos, *count, platform.l1Bytes);
+        tasksAfter = left;
+        numTasksMerged += merged;
       }
       if (report)
         emitRemark(loc) << "pto-l1-reuse: n-buffer group " << groupId << " ("
@@ -970,7 +977,8 @@ struct NBufferMergePass
 
   void runOnKernel(KernelOp kernel) {
     const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
-    MergeSettingAttr setting = vecNBufferSetting(kernel);
+    MergeSettingAttr setting =
+        mergeSetting(kernel, &PassOptionsAttr::getVecNbufferSetting);
     llvm::SetVector<Block *> blocks =
         blocksWithTasks(kernel, CoreKind::vector);
     uint64_t before = 0, after = 0;
@@ -1007,16 +1015,12 @@ struct NBufferMergePass
                       : std::max<int64_t>(1, size / platform.vectorCores);
     unsigned tasksAfter = tasks.size();
     if (n > 1) {
-      SmallVector<TaskInfo, 8> infos = taskInfos(block, tasks);
+      // Vector tasks carry no loads: no capacity bound (each member's pieces
+      // fit UB on their own, pto-expand-tiles).
       ValueNumbering vn;
-      GroupPlanner planner(vn, block, infos,
-                           std::numeric_limits<int64_t>::max());
-      Plan plan = planner.plan(n, /*sideMask=*/0, /*minTasks=*/1,
-                               /*requireSharing=*/false);
-      for (auto [targetIndex, members] : llvm::enumerate(plan.targets))
-        if (members.size() > 1)
-          mergeMembers(infos, members, plan.hosts[targetIndex]);
-      tasksAfter = plan.tasksAfter;
+      tasksAfter = mergeUnshared(vn, block, taskInfos(block, tasks), n,
+                                 std::numeric_limits<int64_t>::max())
+                       .first;
     }
     if (report) {
       InFlightDiagnostic diag = emitRemark(loc);
