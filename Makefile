@@ -35,7 +35,7 @@ check-lit:
 	ninja -C $(BUILD) check-pto
 
 check-python:
-	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q tests
+	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -rs tests
 
 # The main job: SK-16 through the toolchain (today: parse, verify, round trip,
 # summary, and numerics through pto-run against the NumPy golden).

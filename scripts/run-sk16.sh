@@ -10,9 +10,11 @@
 #     and the compiled execute graph runs the cross-attention case in
 #     stitched order against the golden again.
 #  4. The Ascend pipeline lowers the leaves to pto_isa (memory planning, sync
-#     insertion), pto-translate prints pto-isa C++, the system compiler builds
-#     it against the host emulation (runtime/include) and the program runs the
-#     cross-attention case against the golden.
+#     insertion), pto-translate prints pto-isa C++, its kernels are compiled
+#     against the real pto-isa ("compiles against pto-isa <commit>: yes/no"),
+#     the system compiler builds it against the host emulation
+#     (runtime/include) and the program runs the cross-attention case against
+#     the golden.
 # Outputs go to $BUILD/sk16/.
 set -euo pipefail
 build=${1:-build}
@@ -68,6 +70,10 @@ echo "== pto-opt --pto-ascend-pipeline examples/sk16_attention_backward_d64.mlir
 echo "== pto-translate --pto-to-cpp -> $out/sk16_d64.cpp"
 "$build/bin/pto-translate" --pto-to-cpp "$out/sk16_d64.isa.mlir" -o "$out/sk16_d64.cpp"
 echo "   $(grep -c '__global__ AICORE' "$out/sk16_d64.cpp") kernels, $(wc -l < "$out/sk16_d64.cpp") lines"
+# The same kernels against the real pto-isa headers and CPU back end (vector
+# and cube side; PTO_ISA_DIR, default ../shared/third_party/pto-isa).
+echo "== kernels of $out/sk16_d64.cpp against the real pto-isa (-D__CPU_SIM -DPTO_KERNELS_ONLY, __DAV_VEC__ and __DAV_CUBE__)"
+PYTHONPATH=python PTO_BUILD_DIR="$build" "$python" -m pto_mlir.pto_isa check "$out/sk16_d64.cpp"
 echo "== $cxx -D__CPU_SIM -DPTO_HOST_MAIN -Iruntime/include $out/sk16_d64.cpp -> $out/sk16_d64"
 "$cxx" -std=c++20 -O1 -D__CPU_SIM -DPTO_HOST_MAIN -Iruntime/include "$out/sk16_d64.cpp" -o "$out/sk16_d64" -pthread
 dir="$out/test_09.cpp"

@@ -39,3 +39,14 @@ llvm_config.with_environment("PYTHONPATH",
 # `UNSUPPORTED: asan` with the reason.
 if getattr(config, "pto_sanitize", False):
     config.available_features.add("asan")
+
+# The real pto-isa (CMake PTO_ISA_DIR): tests that compile emitted kernels
+# against it say `REQUIRES: pto-isa`; without it they are UNSUPPORTED, and
+# this note says why.
+pto_isa_dir = getattr(config, "pto_isa_dir", "")
+if pto_isa_dir and os.path.exists(os.path.join(pto_isa_dir, "include", "pto", "pto-inst.hpp")):
+    config.available_features.add("pto-isa")
+    config.substitutions.append(("%{pto_isa_include}", os.path.join(pto_isa_dir, "include")))
+else:
+    lit_config.note("no pto-isa checkout (CMake PTO_ISA_DIR='%s'): tests that need the real "
+                    "pto-isa are UNSUPPORTED" % pto_isa_dir)

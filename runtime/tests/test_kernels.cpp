@@ -150,7 +150,7 @@ static void matmul_kernel(bfloat16_t *a, bfloat16_t *b, float *c, bfloat16_t *cb
   TMATMUL(acc, l0, r0);
   if (k1 > 0) {
     if (four_arg) TMATMUL_ACC(acc2, acc, l1, r1);
-    else TMATMUL_ACC(acc, l1, r1);
+    else TMATMUL_ACC(acc, acc, l1, r1);
   }
   set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
   wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
@@ -170,8 +170,14 @@ static void case_cube(bool four_arg) {
   run_leaf(pto_rt::Core::Cube, [&] { matmul_kernel(a.data(), b.data(), c.data(), cb.data(), M, N, K, four_arg); });
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
-      float acc = 0;
-      for (int k = 0; k < K; ++k) acc = std::fma(float(a[size_t(i * K + k)]), float(b[size_t(j * K + k)]), acc);
+      // Each matmul sums its K chunk with fma from 0; TMATMUL_ACC then adds
+      // the accumulator (pto-isa's CPU back end does the same).
+      float acc = 0, chunk = 0;
+      for (int k = 0; k < K; ++k) {
+        if (k == 32) acc = chunk, chunk = 0;
+        chunk = std::fma(float(a[size_t(i * K + k)]), float(b[size_t(j * K + k)]), chunk);
+      }
+      acc = K > 32 ? acc + chunk : chunk;
       EXPECT(c[size_t(i * N + j)] == acc, "c[%d,%d] = %.9g, want %.9g", i, j, c[size_t(i * N + j)], acc);
       EXPECT(cb[size_t(i * N + j)].value == bfloat16_t(acc).value, "cb[%d,%d] bits %04x, want %04x", i, j,
              cb[size_t(i * N + j)].value, bfloat16_t(acc).value);

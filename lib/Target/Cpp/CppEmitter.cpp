@@ -262,9 +262,13 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
         "C++ API;\n"
         "// host builds (-D__CPU_SIM) also get the control program on the "
         "pto-mlir runtime.\n"
+        "// -DPTO_KERNELS_ONLY: only the kernels (against the real pto-isa "
+        "headers);\n"
+        "// -DPTO_CONTROL_ONLY: only the control program, the kernels "
+        "declared.\n"
         "#include <cmath>\n#include <cstdint>\n"
         "#include <pto/pto-inst.hpp>\n"
-        "#if defined(__CPU_SIM)\n"
+        "#if defined(__CPU_SIM) && !defined(PTO_KERNELS_ONLY)\n"
         "#include <memory>\n"
         "#include <vector>\n"
         "#include <pto/runtime/pto_runtime.hpp>\n"
@@ -297,10 +301,20 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
     }
   }
 
+  // The kernels and the control program can be built as separate
+  // translation units (kernels against the real pto-isa CPU simulator, the
+  // control program against pto-mlir's runtime) and linked.
+  os << "#if !defined(PTO_CONTROL_ONLY)\n";
   for (func::FuncOp leaf : leaves)
     if (failed(emitLeaf(leaf)))
       return failure();
-  os << "#if defined(__CPU_SIM)\n";
+  os << "#endif // !PTO_CONTROL_ONLY\n\n"
+        "#if defined(__CPU_SIM) && !defined(PTO_KERNELS_ONLY)\n"
+        "#if defined(PTO_CONTROL_ONLY)\n";
+  for (func::FuncOp leaf : leaves)
+    os << "void " << leaf.getSymName() << "("
+       << parameterList(leaf.getBody().front(), {}, /*device=*/true) << ");\n";
+  os << "#endif // PTO_CONTROL_ONLY\n\n";
   for (func::FuncOp root : roots)
     if (failed(emitRoot(root)))
       return failure();
@@ -429,10 +443,14 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
         const TileExpr &a = tile(matmul.getLhs()), &b = tile(matmul.getRhs()),
                        &c = tile(matmul.getAcc());
         // m, k, n >= 1 (ascend-target.md §8.6); an empty product is skipped.
-        os << formatv("if ({0} > 0 && {1} > 0 && {2} > 0) {3}({4}, {5}, {6});\n",
+        // pto-isa's accumulating form names the accumulator twice (out, in):
+        // its CPU back end has no three-operand TMATMUL_ACC.
+        std::string operands =
+            isa<TMatmulOp>(op) ? formatv("{0}, {1}, {2}", c.name, a.name, b.name).str()
+                               : formatv("{0}, {0}, {1}, {2}", c.name, a.name, b.name).str();
+        os << formatv("if ({0} > 0 && {1} > 0 && {2} > 0) {3}({4});\n",
                       a.validRows, a.validCols, b.validCols,
-                      isa<TMatmulOp>(op) ? "TMATMUL" : "TMATMUL_ACC", c.name,
-                      a.name, b.name);
+                      isa<TMatmulOp>(op) ? "TMATMUL" : "TMATMUL_ACC", operands);
         return success();
       })
       .Case([&](TAddOp o) { binary("TADD", o.getLhs(), o.getRhs(), o.getDst()); return success(); })

@@ -26,3 +26,9 @@ void dn_into_row_major() {
   TLOAD(t, g);
 }
 void dynamic_ctor() { Tile<TileType::Vec, float, 16, 16> t(3, 4); }
+void matmul_acc_three_operands() {
+  TileAcc<float, 16, 16> c;
+  TileLeft<float, 16, 16> a;
+  TileRight<float, 16, 16> b;
+  TMATMUL_ACC(c, a, b); // pto-isa's CPU back end has only TMATMUL_ACC(cOut, cIn, a, b)
+}

@@ -435,10 +435,12 @@ inline void matmul(const char *I, TC &c, TCI *cin, TA &a, TB &b) {
           acc += int32_t(A[i * TA::Cols + kk]) * int32_t(B[kk * TB::Cols + j]);
         Co[i * TC::Cols + j] = acc;
       } else {
-        float acc = Ci ? Ci[i * TCI::Cols + j] : 0.0f;
+        // As pto-isa's CPU back end: this call's products summed with fma in
+        // k order from 0, then added to the accumulator once.
+        float acc = 0.0f;
         for (int kk = 0; kk < k; ++kk)
           acc = std::fma(float(ld(A[i * TA::Cols + kk])), float(ld(B[kk * TB::Cols + j])), acc);
-        Co[i * TC::Cols + j] = acc;
+        Co[i * TC::Cols + j] = Ci ? Ci[i * TCI::Cols + j] + acc : acc;
       }
     }
 }
@@ -452,15 +454,9 @@ inline RecordEvent TMATMUL(TileRes &c, TileLeft &a, TileRight &b, E &...) {
   return {};
 }
 
-template <class TileRes, class TileLeft, class TileRight, class... E>
-  requires(sim::is_tile_v<TileRes> && sim::is_tile_v<TileLeft> && sim::is_tile_v<TileRight> &&
-           sim::events_v<E...> && TileLeft::Loc == TileType::Left)
-inline RecordEvent TMATMUL_ACC(TileRes &c, TileLeft &a, TileRight &b, E &...) {
-  sim::matmul_static_checks<TileRes, TileLeft, TileRight>();
-  sim::matmul<TileRes, TileRes>("TMATMUL_ACC", c, &c, a, b);
-  return {};
-}
-
+// Only the four-operand form: pto-isa's CPU back end has no TMATMUL_ACC(c, a,
+// b) (its public header declares one, whose instantiation fails there), so
+// accumulating in place is spelled TMATMUL_ACC(c, c, a, b).
 template <class TileRes, class TileIn, class TileLeft, class TileRight, class... E>
   requires(sim::is_tile_v<TileRes> && sim::is_tile_v<TileIn> && sim::is_tile_v<TileLeft> &&
            sim::is_tile_v<TileRight> && sim::events_v<E...> && TileIn::Loc == TileType::Acc)
@@ -535,7 +531,8 @@ inline RecordEvent TDIVS(TileD &dst, typename TileS::DType scalar, TileS &src, E
 PTO_SIM_UNARY(TABS, a < T(0) ? T(-a) : a)
 PTO_SIM_UNARY(TNEG, T(-a))
 PTO_SIM_UNARY(TSQRT, sim::st<T>(std::sqrt(float(sim::ld(a)))))
-PTO_SIM_UNARY(TRSQRT, sim::st<T>(1.0f / std::sqrt(float(sim::ld(a)))))
+// As pto-isa's CPU back end: 1/sqrt in double, rounded once to T.
+PTO_SIM_UNARY(TRSQRT, sim::st<T>(float(1.0 / std::sqrt(double(sim::ld(a))))))
 PTO_SIM_UNARY(TRECIP, sim::st<T>(1.0f / float(sim::ld(a))))
 #undef PTO_SIM_UNARY
 
@@ -544,7 +541,14 @@ template <ExpAlgorithm Alg = ExpAlgorithm::DEFAULT, class TileD, class TileS, cl
 inline RecordEvent TEXP(TileD &dst, TileS &src, E &...) {
   using T = typename TileD::DType;
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, _Float16>, "TEXP: half or float");
-  return sim::unary("TEXP", dst, src, [](T a) -> T { return sim::st<T>(std::exp(float(sim::ld(a)))); });
+  // As pto-isa's CPU back end: float through exp in double (rounded once),
+  // half through expf.
+  return sim::unary("TEXP", dst, src, [](T a) -> T {
+    if constexpr (std::is_same_v<T, float>)
+      return float(std::exp(double(a)));
+    else
+      return sim::st<T>(std::exp(float(sim::ld(a))));
+  });
 }
 
 template <class TileD, class TileS, class... E>

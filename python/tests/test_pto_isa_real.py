@@ -1,0 +1,235 @@
+"""The emitted C++ against the real pto-isa (PTO_ISA_DIR; docs/Codegen.md
+"Against the real pto-isa").
+
+Every kernel the other suites take to C++ (SK-16 and SK-01 at the tiles and
+cases of test_codegen_sk16/test_codegen_sk01, SK-16 D=64/128 also on
+DAV_3510, the lit kernels of test/Target/Cpp and test/Runtime) is compiled
+against the real headers with the real CPU back end, once for the vector
+side and once for the cube side. The emulation's instruction set is compared
+with the real library's, so that it cannot accept a form the real library
+refuses. Without a pto-isa checkout every test here is skipped with the
+reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import test_codegen_sk01 as sk01_tests
+import test_codegen_sk16 as sk16_tests
+from pto_mlir import codegen, pto_isa, sk01_ir, sk16_ir
+from pto_mlir.golden import sk16
+from pto_mlir.tools import REPO_ROOT, run_tool
+
+ROOT = pto_isa.find()
+pytestmark = pytest.mark.skipif(ROOT is None, reason=pto_isa.missing_reason())
+
+TEST_SHAPES = sorted({(c.N, c.D) for c in sk16.CASES.values() if not c.benchmark_only})
+A3_CASE = sk16.CASES["test_09"]
+
+
+def sk16_sources():
+    """(name, pto source text) of every SK-16 the suites and the issue need."""
+    out = {}
+    for N, D in TEST_SHAPES:
+        for config, tiles in sk16_tests.CONFIGS.items():
+            out[f"sk16_n{N}_d{D}_{config}"] = sk16_ir.emit(
+                sk16_ir.Sk16Config(heads=N, head_dim=D, **tiles))
+    for D in (64, 128):
+        for config, tiles in sk16_tests.CONFIGS.items():
+            out[f"sk16_d{D}_{config}_dav3510"] = sk16_ir.emit(
+                sk16_ir.Sk16Config(head_dim=D, arch="DAV_3510", **tiles))
+    return out
+
+
+def sk01_sources():
+    out = {}
+    for N, D in TEST_SHAPES:
+        for config in sk01_tests.CONFIGS:
+            out[f"sk01_n{N}_d{D}_{config}"] = sk01_ir.emit(sk01_ir.Sk01Config(
+                heads=N, head_dim=D, accumulators="gm", **sk01_tests.TILES[config]))
+    out[f"sk01_n{A3_CASE.N}_d{A3_CASE.D}_a3"] = sk01_ir.emit(sk01_ir.Sk01Config(
+        heads=A3_CASE.N, head_dim=A3_CASE.D, accumulators="gm"))
+    return out
+
+
+def lit_kernels(workdir: Path) -> list[Path]:
+    """The kernels of the lit suite that reach C++."""
+    cpp_dir = REPO_ROOT / "test" / "Target" / "Cpp"
+    out = []
+    for name, sync in (("emit-cpp", False), ("emit-cpp-hazard", True)):
+        source = cpp_dir / f"{name}.mlir"
+        if sync:  # the synchronised form the test runs
+            synced = workdir / f"{name}.synced.mlir"
+            r = run_tool("pto-opt", source, "--pto-isa-insert-sync", "-o", synced)
+            assert r.returncode == 0, r.stderr[-2000:]
+            source = synced
+        cpp = workdir / f"lit_{name}.cpp"
+        r = run_tool("pto-translate", "--pto-to-cpp", source, "-o", cpp)
+        assert r.returncode == 0, r.stderr[-2000:]
+        out.append(cpp)
+    out.append(REPO_ROOT / "test" / "Runtime" / "Inputs" / "emitted_style.cpp")
+    return out
+
+
+@pytest.fixture(scope="module")
+def emitted(tmp_path_factory):
+    """Every emitted file, split into the small-tile ones and the A3 ones
+    (large), duplicates by content dropped."""
+    workdir = tmp_path_factory.mktemp("pto_isa_real")
+    seen, small, a3 = set(), [], []
+    for name, text in {**sk16_sources(), **sk01_sources()}.items():
+        source = workdir / name / f"{name}.mlir"
+        source.parent.mkdir()
+        source.write_text(text)
+        cpp = codegen.emit_cpp(source, source.parent)
+        digest = hashlib.sha256(cpp.read_bytes()).hexdigest()
+        if digest not in seen:
+            seen.add(digest)
+            (a3 if "_a3" in name else small).append(cpp)
+    small += lit_kernels(workdir)
+    return workdir, small, a3
+
+
+def assert_compiles(results):
+    failed = [r.summary() for r in results if not r.ok]
+    assert not failed, "\n\n".join(failed)
+
+
+def test_small_tile_kernels_compile_against_pto_isa(emitted):
+    """SK-16/SK-01 at small tiles and the lit kernels, in one translation
+    unit per core type."""
+    workdir, small, _ = emitted
+    assert len(small) >= 10
+    assert_compiles(pto_isa.compile_all([small], ROOT, workdir))
+
+
+def test_a3_tile_kernels_compile_against_pto_isa(emitted):
+    """SK-16 (DAV_2201 and DAV_3510) and SK-01 at their A3 tiles."""
+    workdir, _, a3 = emitted
+    assert len(a3) >= 5
+    assert_compiles(pto_isa.compile_all([a3], ROOT, workdir))
+
+
+BAD_CUBE_LEAF = """
+#include <cstdint>
+#include <pto/pto-inst.hpp>
+using namespace pto;
+#if defined(__DAV_CUBE__)
+__global__ AICORE void leaf() {
+  TileAcc<float, 16, 16, DYNAMIC, DYNAMIC> c(16, 16);
+  TileLeft<float, 16, 16, DYNAMIC, DYNAMIC> a(16, 16);
+  TileRight<float, 16, 16, DYNAMIC, DYNAMIC> b(16, 16);
+  TASSIGN(c, 0); TASSIGN(a, 0); TASSIGN(b, 0);
+  TMATMUL_ACC(c, a, b);
+}
+#endif
+"""
+
+
+def test_the_check_fails_on_a_form_the_real_cpu_back_end_lacks(tmp_path):
+    """The three-operand TMATMUL_ACC (declared in pto_instr.hpp, no CPU
+    implementation) fails on the cube side, inside a batch, and the vector
+    side does not see the cube leaf."""
+    bad = tmp_path / "bad.cpp"
+    bad.write_text(BAD_CUBE_LEAF)
+    good = REPO_ROOT / "test" / "Runtime" / "Inputs" / "emitted_style.cpp"
+    vec, cube = pto_isa.compile_all([[good, bad]], ROOT, tmp_path)
+    assert vec.ok, vec.summary()
+    assert not cube.ok
+    assert "TMATMUL_ACC_IMPL" in cube.errors and "bad.cpp" in cube.errors
+
+
+def test_emulation_provides_only_what_the_real_library_provides():
+    """Every (instruction, operand count) of runtime/include/pto/sim is
+    declared by pto-isa's pto_instr.hpp and implemented by its CPU back end."""
+    assert pto_isa.api_drift(ROOT) == []
+    ours = {name for name, _, _ in pto_isa.emulated_entry_points()}
+    assert {"TLOAD", "TSTORE", "TMATMUL", "TMATMUL_ACC", "TCVT", "TROWSUM"} <= ours
+    # The real library has many more (TTRANS, TGATHER, ...): listed, not required.
+    assert len(pto_isa.not_emulated(ROOT)) > 50
+
+
+def test_api_drift_is_caught(tmp_path):
+    """An emulation header offering a form the real library lacks is reported:
+    the three-operand TMATMUL_ACC and an invented instruction."""
+    (tmp_path / "instr.hpp").write_text(
+        "template <class C, class A, class B, class... E>\n"
+        "inline RecordEvent TMATMUL_ACC(C &c, A &a, B &b, E &...) { return {}; }\n"
+        "#define PTO_SIM_UNARY(NAME, EXPR) \\\n"
+        "  template <class D, class S, class... E> \\\n"
+        "  inline RecordEvent NAME(D &dst, S &src, E &...) { return {}; }\n"
+        "PTO_SIM_UNARY(TNOSUCHOP, x)\n"
+        "PTO_SIM_UNARY(TEXP, x)\n")
+    problems = pto_isa.api_drift(ROOT, tmp_path)
+    assert any(p.startswith("TMATMUL_ACC with 3 operands") and "CPU back end" in p
+               for p in problems), problems
+    assert any(p.startswith("TNOSUCHOP with 2 operands: not declared") for p in problems)
+    assert not any(p.startswith("TEXP") for p in problems)
+
+
+def test_commit_is_known():
+    assert pto_isa.commit(ROOT) != "unknown"
+
+
+# --- Section 2: kernels on the real CPU simulator ---------------------------
+
+FP32_KERNEL = Path(__file__).parent / "Inputs" / "fp32_attention.mlir"
+FP32_DTYPES = {name: "fp32" for name in ("q", "k", "v", "m", "p", "l", "o")}
+
+
+def fp32_inputs(seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((64, 96)).astype(np.float32)
+    k = rng.standard_normal((80, 96)).astype(np.float32)
+    v = rng.standard_normal((80, 48)).astype(np.float32)
+    s = (q.astype(np.float64) @ k.T.astype(np.float64)) * 0.125
+    m = s.max(axis=1, keepdims=True).astype(np.float32)  # exp(.) <= ~1
+    zeros = {"p": (64, 80), "l": (64, 1), "o": (64, 48)}
+    return {"q": q, "k": k, "v": v, "m": m,
+            **{n: np.zeros(shape, np.float32) for n, shape in zeros.items()}}
+
+
+def fp32_golden(inputs: dict) -> dict:
+    f = {n: inputs[n].astype(np.float64) for n in ("q", "k", "v", "m")}
+    e = np.exp(f["q"] @ f["k"].T * 0.125 - f["m"])
+    l = e.sum(axis=1, keepdims=True)
+    return {"p": e, "l": l, "o": (e @ f["v"]) / l}
+
+
+@pytest.fixture(scope="module")
+def fp32_programs(tmp_path_factory):
+    """The FP32 program built twice: on pto-mlir's emulation, and with its
+    kernels on the real CPU simulator (control program on our runtime)."""
+    workdir = tmp_path_factory.mktemp("fp32_real_sim")
+    cpp = codegen.emit_cpp(FP32_KERNEL, workdir)
+    emulated = codegen.compile_cpp(cpp, workdir / "emulated")
+    real = pto_isa.build_on_real_sim(cpp, workdir / "real")
+    return emulated, real
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_fp32_program_on_the_real_simulator(seed, fp32_programs, tmp_path, monkeypatch):
+    """The same .npy in, the same outputs out: the real simulator and the
+    emulation within FP32 rounding of the FP64 golden, and bit for bit equal
+    to each other (the emulation follows the CPU back end's arithmetic: exp
+    in double, matmul chunks summed from 0 then added to the accumulator,
+    row sums in index order)."""
+    emulated, real = fp32_programs
+    inputs = fp32_inputs(seed)
+    gold = fp32_golden(inputs)
+    outputs = ["p", "l", "o"]
+    ours, _ = codegen.run(emulated, tmp_path / "emulated", inputs, FP32_DTYPES, outputs)
+    monkeypatch.setenv("PTO_CPU_SIM_UB_BYTES", str(pto_isa.REAL_SIM_ARCH["a3"][1]))
+    theirs, _ = codegen.run(real, tmp_path / "real", inputs, FP32_DTYPES, outputs)
+    for name in outputs:
+        scale = float(np.abs(gold[name]).max())
+        for label, out in (("emulation", ours), ("real simulator", theirs)):
+            err = float(np.abs(out[name] - gold[name]).max())
+            assert err <= 2e-5 * scale, f"{name} on the {label}: max|err| {err:.3g}"
+        differ = int((ours[name] != theirs[name]).sum())
+        assert differ == 0, f"{name}: {differ} elements differ between the emulation and pto-isa"
