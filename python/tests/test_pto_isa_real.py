@@ -233,3 +233,21 @@ def test_fp32_program_on_the_real_simulator(seed, fp32_programs, tmp_path, monke
             assert err <= 2e-5 * scale, f"{name} on the {label}: max|err| {err:.3g}"
         differ = int((ours[name] != theirs[name]).sum())
         assert differ == 0, f"{name}: {differ} elements differ between the emulation and pto-isa"
+
+
+def test_lit_fp32_kernel_on_the_real_simulator(tmp_path, monkeypatch):
+    """test/Target/Cpp/emit-cpp.mlir (a vector leaf launched twice per root
+    instance, a stitched control loop): y = 1 + 4x on both simulators, with
+    the runtime's threads (one pto-isa memory model per host thread)."""
+    cpp = tmp_path / "emit-cpp.cpp"
+    r = run_tool("pto-translate", "--pto-to-cpp", REPO_ROOT / "test" / "Target" / "Cpp" /
+                 "emit-cpp.mlir", "-o", cpp)
+    assert r.returncode == 0, r.stderr[-2000:]
+    real = pto_isa.build_on_real_sim(cpp, tmp_path / "real")
+    x = np.arange(40 * 64, dtype=np.float32).reshape(40, 64)
+    inputs, dtypes = {"x": x, "y": np.ones_like(x)}, {"x": "fp32", "y": "fp32"}
+    monkeypatch.setenv("PTO_CPU_SIM_UB_BYTES", str(pto_isa.REAL_SIM_ARCH["a3"][1]))
+    for threads in (0, 2):
+        out, _ = codegen.run(real, tmp_path / f"t{threads}", inputs, dtypes, ["y"],
+                             "--threads", threads)
+        np.testing.assert_array_equal(out["y"], 1 + 4 * x)
