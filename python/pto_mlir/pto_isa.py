@@ -210,6 +210,56 @@ def build_on_real_sim(cpp: Path, workdir: Path, arch: str = "a3", opt: str = "-O
     return exe
 
 
+def real_memory_sizes(root: Path) -> dict:
+    """Bytes per on-chip buffer of pto-isa's CPU memory model
+    (include/pto/cpu/NPUMemoryModel.hpp): {"A2A3" | "A5": {"UB": n, ...}}."""
+    text = (root / "include" / "pto" / "cpu" / "NPUMemoryModel.hpp").read_text(errors="replace")
+    regions = re.search(r"enum\s+MemoryRegion\s*\{(.*?)\}", text, re.S).group(1)
+    names = [re.sub(r"//.*", "", r).strip() for r in regions.split("\n")]
+    names = [n.rstrip(",").strip() for n in names if n.rstrip(",").strip()]
+    names = [n for n in names if n != "_MAX_REGIONS"]
+    out = {}
+    for arch in ("A2A3", "A5"):
+        body = re.search(rf"k{arch}MemorySizes\s*=\s*\{{(.*?)\}};", text, re.S).group(1)
+        values = []
+        for line in body.split("\n"):
+            expr = re.sub(r"//.*", "", line).strip().rstrip(",")
+            if expr:
+                product = 1
+                for factor in expr.split("*"):
+                    product *= int(factor.strip())
+                values.append(product)
+        out[arch] = dict(zip(names, values))
+    return out
+
+
+def emulated_memory_sizes(workdir: Path) -> dict:
+    """Bytes per on-chip buffer of the emulation (pto::sim::space_capacity),
+    from a probe compiled against runtime/include: {"A3" | "A950": {...}}."""
+    from pto_mlir.codegen import RUNTIME_INCLUDE
+
+    probe = Path(workdir) / "capacities.cpp"
+    probe.write_text(
+        "#include <cstdio>\n#include <pto/pto-inst.hpp>\n"
+        "int main() {\n"
+        "  for (auto a : {pto::sim::Arch::A3, pto::sim::Arch::A950})\n"
+        "    for (int s = 0; s < pto::sim::kNumSpaces; ++s)\n"
+        "      std::printf(\"%s %s %u\\n\", a == pto::sim::Arch::A3 ? \"A3\" : \"A950\",\n"
+        "                  pto::sim::space_name(s), pto::sim::space_capacity(a, s));\n"
+        "}\n")
+    exe = probe.with_suffix("")
+    r = subprocess.run([compiler(), "-std=c++20", "-O0", "-D__CPU_SIM", f"-I{RUNTIME_INCLUDE}",
+                        str(probe), "-o", str(exe)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr[-3000:])
+    out: dict = {}
+    for line in subprocess.run([str(exe)], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        arch, space, size = line.split()
+        out.setdefault(arch, {})[space] = int(size)
+    return out
+
+
 def real_sim_env(arch: str = "a3") -> dict:
     env = dict(os.environ)
     env["PTO_CPU_SIM_UB_BYTES"] = str(REAL_SIM_ARCH[arch][1])

@@ -251,3 +251,15 @@ def test_lit_fp32_kernel_on_the_real_simulator(tmp_path, monkeypatch):
         out, _ = codegen.run(real, tmp_path / f"t{threads}", inputs, dtypes, ["y"],
                              "--threads", threads)
         np.testing.assert_array_equal(out["y"], 1 + 4 * x)
+
+
+def test_emulated_buffers_are_the_real_memory_model(tmp_path):
+    """UB, L1, L0A, L0B and L0C have the sizes of pto-isa's CPU memory model
+    (A2A3 = a3, A5 = 950): a memory plan the emulation's TASSIGN check
+    accepts, every emitted kernel run in the suites, fits the real model.
+    (BT and FB are not modelled there.)"""
+    real = pto_isa.real_memory_sizes(ROOT)
+    ours = pto_isa.emulated_memory_sizes(tmp_path)
+    for real_arch, our_arch in (("A2A3", "A3"), ("A5", "A950")):
+        for space in ("UB", "L1", "L0A", "L0B", "L0C"):
+            assert ours[our_arch][space] == real[real_arch][space], (our_arch, space)
