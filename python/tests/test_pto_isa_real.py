@@ -14,6 +14,7 @@ reason.
 from __future__ import annotations
 
 import hashlib
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -261,3 +262,50 @@ def test_emulated_buffers_are_the_real_memory_model(tmp_path):
     for real_arch, our_arch in (("A2A3", "A3"), ("A5", "A950")):
         for space in ("UB", "L1", "L0A", "L0B", "L0C"):
             assert ours[our_arch][space] == real[real_arch][space], (our_arch, space)
+
+
+CONTEXT_KERNEL = """
+#include <cstdint>
+#include <pto/pto-inst.hpp>
+// pto-isa's get_block_idx()/get_subblockid(), answered by the runtime's hooks.
+void where(int32_t *out) { out[0] = int32_t(get_block_idx()); out[1] = int32_t(get_subblockid()); }
+"""
+
+CONTEXT_CONTROL = """
+#include <cstdio>
+#include <pto/runtime/pto_runtime.hpp>
+void where(int32_t *out);
+int main() {
+  pto_rt::Runtime::Options o;
+  pto_rt::Runtime rt(o);
+  static int32_t out[5][2];
+  rt.root_call("r", 0, 1, [&](pto_rt::RootInstance &ri) {
+    for (int i = 0; i < 4; ++i) ri.launch(pto_rt::Core::Vector, "v", {}, [i] { where(out[i]); });
+    ri.launch(pto_rt::Core::Cube, "c", {}, [] { where(out[4]); });
+  });
+  rt.finish();
+  for (auto &w : out) std::printf("%d %d\\n", w[0], w[1]);
+}
+"""
+
+
+def test_real_simulator_sees_the_runtime_core(tmp_path):
+    """Kernels built against pto-isa read the block and sub-block id of the
+    emulated core the runtime runs them on (pto/sim/pto_isa_hooks.hpp): the
+    n-th vector launch of a device task on vector core n (sub-block n % 2),
+    the cube launch on cube core 0."""
+    kernel, control = tmp_path / "where.cpp", tmp_path / "control.cpp"
+    kernel.write_text(CONTEXT_KERNEL)
+    control.write_text(CONTEXT_CONTROL)
+    cxx = pto_isa.compiler()
+    lib, exe = tmp_path / "libwhere.so", tmp_path / "where"
+    for cmd in ([cxx, "-std=c++20", "-fPIC", "-shared", "-Wl,-Bsymbolic", "-w", "-D__CPU_SIM",
+                 f"-I{ROOT / 'include'}", kernel, "-o", lib],
+                [cxx, "-std=c++20", "-D__CPU_SIM", f"-I{codegen.RUNTIME_INCLUDE}", "-include",
+                 "pto/sim/pto_isa_hooks.hpp", control, lib, f"-Wl,-rpath,{tmp_path}",
+                 "-rdynamic", "-pthread", "-o", exe]):
+        r = subprocess.run(list(map(str, cmd)), capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr[-3000:]
+    r = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:5] == ["0 0", "1 1", "2 0", "3 1", "0 0"]
