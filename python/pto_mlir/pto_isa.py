@@ -8,8 +8,12 @@ library (github.com/hw-native-sys/pto-isa): the kernels of a file, built with
 the cube side (``-D__DAV_CUBE__``), as the real library builds each core type
 separately. Every leaf is an ordinary (non-template) function, so the
 front end instantiates every pto-isa template a kernel calls, down to the
-CPU back end's ``*_IMPL`` functions and their static checks: ``-fsyntax-only``
-sees every error a full build would, except link errors.
+CPU back end's ``*_IMPL`` functions and their static checks, so
+``-fsyntax-only`` sees the errors of a full build short of code generation
+and linking.
+
+``build_on_real_sim`` runs an emitted program with its kernels on pto-isa's
+CPU simulator and its control program on pto-mlir's runtime.
 
 The checkout is ``$PTO_ISA_DIR``, else the ``PTO_ISA_DIR`` of the CMake build
 (``$PTO_BUILD_DIR``), else ``../shared/third_party/pto-isa`` beside the
@@ -168,7 +172,8 @@ def build_on_real_sim(cpp: Path, workdir: Path, arch: str = "a3", opt: str = "-O
     kernels against the real pto-isa CPU simulator (a shared library, bound
     to its own copies of the inline functions both libraries define), its
     control program and host main against pto-mlir's runtime. Returns the
-    executable; run it with `real_sim_env(arch)`.
+    executable; run it with PTO_CPU_SIM_UB_BYTES set to the arch's UB size
+    (REAL_SIM_ARCH) so the simulator checks TASSIGN against the real UB.
 
     The kernels are built at -O0 by default: pto-isa's CPU back end marks
     its reduction loops `#pragma clang loop vectorize(enable)`, which lets an
@@ -258,12 +263,6 @@ def emulated_memory_sizes(workdir: Path) -> dict:
         arch, space, size = line.split()
         out.setdefault(arch, {})[space] = int(size)
     return out
-
-
-def real_sim_env(arch: str = "a3") -> dict:
-    env = dict(os.environ)
-    env["PTO_CPU_SIM_UB_BYTES"] = str(REAL_SIM_ARCH[arch][1])
-    return env
 
 
 # ---------------------------------------------------------------------------
