@@ -48,7 +48,7 @@ def CheckSkeletonPass : Pass<"pto-check-skeleton", "::mlir::ModuleOp"> {
     k.mlir:88:16: note: ...
     ```
 
-    Rules (`SK16-SIG` first checks the docs/SK16.md#signature by argument name; the
+    Rules (`SK16-SIG` first checks the signature, docs/SK16.md#signature, by argument name; the
     kernel's structure is recognised semantically: Q·Kᵀ is the matmul of a
     view of `q` and a view of `k`, loop levels are found from the loop
     indices feeding the view offsets):
@@ -249,7 +249,7 @@ def NBufferMergePass : Pass<"pto-nbuffer-merge"> {
 def L1ReusePass : Pass<"pto-l1-reuse"> {
   let summary = "Merges cube tasks that load identical GM blocks into L1 and removes the duplicate copy-ins; then n-buffers cube tasks (cube_nbuffer_setting)";
   let description = [{
-    PyPTO's L1CopyInReuseMerge, phases 1 and 2 (docs/PyPTOModel.md#l1-reuse), on partitioned IR (docs/TileGraph.md). A cube task's GM->L1 copy-ins are its
+    PyPTO's L1CopyInReuseMerge, phases 1 and 2 (docs/PyPTOModel.md#merging-passes), on partitioned IR (docs/TileGraph.md). A cube task's GM->L1 copy-ins are its
     `pto.view`s of `!pto.tensor`s (kernel tensors, reshapes of them,
     workspaces); two copy-ins are identical when source, offsets, explicit
     valid extents and tile type are equal (index values compared by
