@@ -179,7 +179,7 @@ def build_on_real_sim(cpp: Path, workdir: Path, arch: str = "a3", opt: str = "-O
     its reduction loops `#pragma clang loop vectorize(enable)`, which lets an
     optimising build reassociate FP32 sums (TROWSUM), so its results would
     depend on the optimiser; at -O0 they are sums in index order."""
-    from pto_mlir.codegen import RUNTIME_INCLUDE
+    from pto_mlir.codegen import runtime_include
 
     root = find()
     if root is None:
@@ -199,7 +199,7 @@ def build_on_real_sim(cpp: Path, workdir: Path, arch: str = "a3", opt: str = "-O
                  "-D__CPU_SIM", "-DPTO_KERNELS_ONLY", f"-I{root / 'include'}", str(kernels),
                  "-o", str(lib), "-pthread"]
     build_exe = [compiler(), "-std=c++20", opt, "-D__CPU_SIM", "-DPTO_HOST_MAIN",
-                 "-DPTO_CONTROL_ONLY", f"-I{RUNTIME_INCLUDE}", "-include",
+                 "-DPTO_CONTROL_ONLY", f"-I{runtime_include()}", "-include",
                  "pto/sim/pto_isa_hooks.hpp", "-c", str(cpp), "-o", str(exe) + ".o"]
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(lambda c: subprocess.run(c, capture_output=True, text=True),
@@ -241,7 +241,7 @@ def real_memory_sizes(root: Path) -> dict:
 def emulated_memory_sizes(workdir: Path) -> dict:
     """Bytes per on-chip buffer of the emulation (pto::sim::space_capacity),
     from a probe compiled against runtime/include: {"A3" | "A950": {...}}."""
-    from pto_mlir.codegen import RUNTIME_INCLUDE
+    from pto_mlir.codegen import runtime_include
 
     probe = Path(workdir) / "capacities.cpp"
     probe.write_text(
@@ -253,7 +253,7 @@ def emulated_memory_sizes(workdir: Path) -> dict:
         "                  pto::sim::space_name(s), pto::sim::space_capacity(a, s));\n"
         "}\n")
     exe = probe.with_suffix("")
-    r = subprocess.run([compiler(), "-std=c++20", "-O0", "-D__CPU_SIM", f"-I{RUNTIME_INCLUDE}",
+    r = subprocess.run([compiler(), "-std=c++20", "-O0", "-D__CPU_SIM", f"-I{runtime_include()}",
                         str(probe), "-o", str(exe)], capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(r.stderr[-3000:])
@@ -354,13 +354,16 @@ def real_cpu_impls(root: Path) -> set[tuple[str, int, int]]:
     return sigs
 
 
-EMULATION_HEADERS = REPO_ROOT / "runtime" / "include" / "pto" / "sim"
+def emulation_headers() -> Path:
+    from pto_mlir.codegen import runtime_include
+
+    return runtime_include() / "pto" / "sim"
 
 
-def emulated_entry_points(headers: Path = EMULATION_HEADERS) -> set[tuple[str, int, int]]:
+def emulated_entry_points(headers: Path | None = None) -> set[tuple[str, int, int]]:
     """The instructions pto-mlir's emulation provides (runtime/include/pto/sim)."""
     sigs: set[tuple[str, int, int]] = set()
-    for header in sorted(Path(headers).glob("*.hpp")):
+    for header in sorted(Path(headers or emulation_headers()).glob("*.hpp")):
         sigs |= {s for s in _scan(header.read_text(), _PUBLIC) if s[0].startswith("T")}
     return sigs
 
@@ -369,7 +372,7 @@ def accepts(sigs, name: str, operands: int) -> bool:
     return any(n == name and lo <= operands <= hi for n, lo, hi in sigs)
 
 
-def api_drift(root: Path, headers: Path = EMULATION_HEADERS) -> list[str]:
+def api_drift(root: Path, headers: Path | None = None) -> list[str]:
     """Every (instruction, operand count) the emulation accepts that the real
     library's public header does not declare, or that no CPU back-end
     ``NAME_IMPL`` implements (a public overload passes all its operands,
@@ -387,7 +390,7 @@ def api_drift(root: Path, headers: Path = EMULATION_HEADERS) -> list[str]:
     return problems
 
 
-def not_emulated(root: Path, headers: Path = EMULATION_HEADERS) -> list[str]:
+def not_emulated(root: Path, headers: Path | None = None) -> list[str]:
     """The real library's instructions the emulation does not provide."""
     ours = {name for name, _, _ in emulated_entry_points(headers)}
     return sorted({name for name, _, _ in real_entry_points(root)} - ours)

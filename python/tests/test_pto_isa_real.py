@@ -301,7 +301,7 @@ def test_real_simulator_sees_the_runtime_core(tmp_path):
     lib, exe = tmp_path / "libwhere.so", tmp_path / "where"
     for cmd in ([cxx, "-std=c++20", "-fPIC", "-shared", "-Wl,-Bsymbolic", "-w", "-D__CPU_SIM",
                  f"-I{ROOT / 'include'}", kernel, "-o", lib],
-                [cxx, "-std=c++20", "-D__CPU_SIM", f"-I{codegen.RUNTIME_INCLUDE}", "-include",
+                [cxx, "-std=c++20", "-D__CPU_SIM", f"-I{codegen.runtime_include()}", "-include",
                  "pto/sim/pto_isa_hooks.hpp", control, lib, f"-Wl,-rpath,{tmp_path}",
                  "-rdynamic", "-pthread", "-o", exe]):
         r = subprocess.run(list(map(str, cmd)), capture_output=True, text=True)
