@@ -39,6 +39,8 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <queue>
+#include <set>
 #include <vector>
 
 namespace mlir::pto {
@@ -452,6 +454,7 @@ public:
       unsigned host;                    // the member whose position it holds
       DenseSet<unsigned> features;      // allowed-side features
       Footprint footprint;
+      unsigned conflictClass = 0; // first fit: see `open` below
     };
     // Units in block order: the original node indices a node's position
     // holds (empty once moved into a later merged task).
@@ -462,6 +465,32 @@ public:
     Plan result;
     unsigned tasks = group.size();
     uint64_t uniqueKey = uint64_t(1) << 40;
+
+    // First fit (without `requireSharing`) takes the earliest target that
+    // may take the task. Scanning every target per task is quadratic when
+    // most refuse (e.g. tasks that all write one region conflict with each
+    // other and never merge), so the targets that are not full yet are kept
+    // by conflict class: whether a target's unit conflicts with a task
+    // depends only on its set of GM accesses, so one check per class skips
+    // every target of a conflicting class.
+    bool firstFit = !requireSharing;
+    DenseMap<unsigned, std::set<unsigned>> openByClass; // class -> positions
+    auto open = [&](unsigned pos, Target &target) {
+      if (!firstFit || static_cast<int64_t>(target.members.size()) >= n)
+        return;
+      target.conflictClass = conflictClassOf(units[pos]);
+      openByClass[target.conflictClass].insert(pos);
+    };
+    auto close = [&](unsigned pos, Target &target) {
+      if (!firstFit)
+        return;
+      auto it = openByClass.find(target.conflictClass);
+      if (it == openByClass.end())
+        return;
+      it->second.erase(pos);
+      if (it->second.empty())
+        openByClass.erase(it);
+    };
 
     for (unsigned gi = 0; gi < group.size(); ++gi) {
       const TaskInfo &info = group[gi];
@@ -486,44 +515,71 @@ public:
       bool bestMovesUp = false;
       int64_t bestShared = 0;
       bool mayMerge = tasks > minTasks && n > 1;
-      for (auto &[pos, target] : targets) {
-        if (!mayMerge)
-          break;
-        if (best && !requireSharing)
-          break;
-        if (static_cast<int64_t>(target.members.size()) >= n)
-          continue;
+      // Whether the task may join the target at `pos`, and how.
+      auto consider = [&](unsigned pos, Target &target) {
         int64_t shared = 0;
         for (const Load &load : info.loads)
           if ((load.sides & sideMask) && target.features.contains(load.feature))
             shared += load.bytes;
         if (requireSharing && shared <= bestShared)
-          continue;
+          return;
         Footprint merged = target.footprint;
         for (auto &[step, loads] : mine.footprint)
           for (auto &[key, bytes] : loads)
             merged[step][key] = bytes;
         if (footprintBytes(merged) > l1Bytes)
-          continue;
+          return;
         // The target moves down to the task; failing that, the task moves up
         // to the target.
         bool movesUp = false;
         if (conflictsWith(units[pos], units[here]))
-          continue;
+          return;
         if (conflictsBetween(units[pos], pos, here, units)) {
           if (info.lastCapture >= static_cast<int64_t>(pos) ||
               conflictsBetween(units[here], pos, here, units))
-            continue;
+            return;
           movesUp = true;
         }
         best = pos;
         bestMovesUp = movesUp;
         bestShared = shared;
+      };
+      if (mayMerge && firstFit) {
+        // The open targets of the classes that do not conflict with the
+        // task, in position order, until one takes it.
+        using Cursor = std::pair<unsigned, std::set<unsigned>::const_iterator>;
+        SmallVector<const std::set<unsigned> *> classes;
+        std::priority_queue<std::pair<unsigned, unsigned>,
+                            std::vector<std::pair<unsigned, unsigned>>,
+                            std::greater<>>
+            next; // (position, index into `cursors`)
+        SmallVector<Cursor> cursors;
+        for (auto &[conflictClass, positions] : openByClass) {
+          if (conflictsWith(units[*positions.begin()], units[here]))
+            continue;
+          cursors.push_back({0, positions.begin()});
+          classes.push_back(&positions);
+          next.push({*positions.begin(), cursors.size() - 1});
+        }
+        while (!best && !next.empty()) {
+          auto [pos, c] = next.top();
+          next.pop();
+          consider(pos, targets.find(pos)->second);
+          auto &it = cursors[c].second;
+          if (++it != classes[c]->end())
+            next.push({*it, c});
+        }
+      } else if (mayMerge) {
+        for (auto &[pos, target] : targets)
+          if (static_cast<int64_t>(target.members.size()) < n)
+            consider(pos, target);
       }
       if (!best) {
-        targets.emplace(here, std::move(mine));
+        auto [it, inserted] = targets.emplace(here, std::move(mine));
+        open(here, it->second);
         continue;
       }
+      close(*best, targets[*best]);
       Target target = std::move(targets[*best]);
       targets.erase(*best);
       target.members.push_back(gi);
@@ -542,7 +598,8 @@ public:
         units[to].insert(units[to].begin(), moved.begin(), moved.end());
         target.host = gi;
       }
-      targets.emplace(to, std::move(target));
+      auto [placed, inserted] = targets.emplace(to, std::move(target));
+      open(to, placed->second);
       result.savedBytes += bestShared;
       --tasks;
     }
@@ -572,6 +629,39 @@ private:
     return c;
   }
 
+  /// A number equal for units whose GM accesses (and barrier) are the same
+  /// sets, which therefore conflict with the same units; a fresh number for
+  /// units with many accesses (not worth comparing).
+  unsigned conflictClassOf(ArrayRef<unsigned> unit) {
+    constexpr size_t kMaxAccesses = 64;
+    std::vector<std::vector<int64_t>> accesses;
+    bool barrier = false;
+    for (unsigned node : unit) {
+      const AccessSummary &s = summary(node);
+      barrier |= s.barrier;
+      for (const Access &a : s.accesses) {
+        if (accesses.size() >= kMaxAccesses)
+          return (1u << 31) + uniqueClasses++;
+        std::vector<int64_t> key = {a.root, a.tensor, a.write,
+                                    static_cast<int64_t>(a.dims.size())};
+        for (const DimRange &d : a.dims) {
+          key.push_back(d.base);
+          key.push_back(d.lo);
+          key.push_back(d.size);
+        }
+        accesses.push_back(std::move(key));
+      }
+    }
+    llvm::sort(accesses);
+    accesses.erase(std::unique(accesses.begin(), accesses.end()),
+                   accesses.end());
+    std::vector<int64_t> key = {barrier};
+    for (std::vector<int64_t> &a : accesses)
+      key.insert(key.end(), a.begin(), a.end());
+    return classes.try_emplace(std::move(key), classes.size() + 1)
+        .first->second;
+  }
+
   /// Whether two units (original node indices) touch a common GM region,
   /// one of them writing.
   bool conflictsWith(ArrayRef<unsigned> a, ArrayRef<unsigned> b) {
@@ -597,7 +687,9 @@ private:
   int64_t l1Bytes;
   std::vector<Operation *> nodes;
   std::vector<std::optional<AccessSummary>> summaries;
-  std::map<std::pair<unsigned, unsigned>, bool> conflictMemo;
+  DenseMap<std::pair<unsigned, unsigned>, bool> conflictMemo;
+  std::map<std::vector<int64_t>, unsigned> classes;
+  unsigned uniqueClasses = 0;
 };
 
 //===----------------------------------------------------------------------===//
