@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BoxIndex.h"
 #include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
@@ -191,6 +192,81 @@ bool conflict(const AccessSummary &a, const AccessSummary &b) {
         return true;
   return false;
 }
+
+/// The GM accesses of a growing set of ops (a merge target), indexed so that
+/// whether an op conflicts with any of them costs no scan of them all:
+/// accesses of one tensor with the same symbolic base per dim are compared
+/// through a grid of their boxes, the others (other bases, other aliases of
+/// the root, whole tensors) one by one, as `overlap` does.
+class AccessIndex {
+public:
+  void add(const AccessSummary &summary) {
+    barrier |= summary.barrier;
+    for (const Access &a : summary.accesses) {
+      Bucket &bucket = buckets[a.root][keyOf(a)];
+      bucket.entries[a.write].push_back(a);
+      if (!a.dims.empty())
+        bucket.boxes[a.write].insert(0, boxOf(a));
+    }
+  }
+
+  /// Whether an op with `summary` conflicts with an op added (the index
+  /// must hold at least one op): `conflict` against each.
+  bool conflicts(const AccessSummary &summary) const {
+    if (barrier || summary.barrier)
+      return true;
+    for (const Access &y : summary.accesses) {
+      auto root = buckets.find(y.root);
+      if (root == buckets.end())
+        continue;
+      std::vector<int64_t> key = keyOf(y);
+      for (const auto &[bucketKey, bucket] : root->second)
+        for (bool write : {true, false}) {
+          // A conflict needs a write on one side.
+          if ((!write && !y.write) || bucket.entries[write].empty())
+            continue;
+          if (bucketKey == key && !y.dims.empty()) {
+            bool found = false;
+            bucket.boxes[write].forEachOverlap(boxOf(y),
+                                               [&](unsigned) { found = true; });
+            if (found)
+              return true;
+            continue;
+          }
+          for (const Access &x : bucket.entries[write])
+            if (overlap(x, y))
+              return true;
+        }
+    }
+    return false;
+  }
+
+private:
+  struct Bucket {
+    SmallVector<Access, 1> entries[2]; // by write
+    pto::detail::BoxIndex boxes[2];
+  };
+
+  /// Accesses with equal keys compare in every dim: same tensor, rank and
+  /// base per dim.
+  static std::vector<int64_t> keyOf(const Access &a) {
+    std::vector<int64_t> key = {a.tensor, static_cast<int64_t>(a.dims.size())};
+    for (const DimRange &d : a.dims)
+      key.push_back(d.base);
+    return key;
+  }
+  static pto::detail::Box boxOf(const Access &a) {
+    pto::detail::Box box;
+    for (const DimRange &d : a.dims) {
+      box.first.push_back(d.lo);
+      box.second.push_back(d.size);
+    }
+    return box;
+  }
+
+  bool barrier = false;
+  std::map<unsigned, std::map<std::vector<int64_t>, Bucket>> buckets;
+};
 
 Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
                     ValueRange dynOffsets, ArrayRef<int64_t> shape,
@@ -455,6 +531,7 @@ public:
       DenseSet<unsigned> features;      // allowed-side features
       Footprint footprint;
       unsigned conflictClass = 0; // first fit: see `open` below
+      AccessIndex accesses;       // first fit: its members' GM accesses
     };
     // Units in block order: the original node indices a node's position
     // holds (empty once moved into a later merged task).
@@ -508,6 +585,8 @@ public:
           mine.footprint[kEveryStep][key] = load.bytes;
       }
       unsigned here = info.node;
+      if (firstFit)
+        mine.accesses.add(summary(here));
       // A task yielding values stays where it is, alone.
       if (info.task->getNumResults() != 0)
         continue;
@@ -532,7 +611,8 @@ public:
         // The target moves down to the task; failing that, the task moves up
         // to the target.
         bool movesUp = false;
-        if (conflictsWith(units[pos], units[here]))
+        if (firstFit ? target.accesses.conflicts(summary(here))
+                     : conflictsWith(units[pos], units[here]))
           return;
         if (conflictsBetween(units[pos], pos, here, units)) {
           if (info.lastCapture >= static_cast<int64_t>(pos) ||
@@ -555,7 +635,8 @@ public:
             next; // (position, index into `cursors`)
         SmallVector<Cursor> cursors;
         for (auto &[conflictClass, positions] : openByClass) {
-          if (conflictsWith(units[*positions.begin()], units[here]))
+          if (targets.find(*positions.begin())
+                  ->second.accesses.conflicts(summary(here)))
             continue;
           cursors.push_back({0, positions.begin()});
           classes.push_back(&positions);
@@ -583,6 +664,8 @@ public:
       Target target = std::move(targets[*best]);
       targets.erase(*best);
       target.members.push_back(gi);
+      if (firstFit)
+        target.accesses.add(summary(here));
       for (unsigned f : mine.features)
         target.features.insert(f);
       for (auto &[step, loads] : mine.footprint)
