@@ -1,6 +1,7 @@
 """Smoke test of the benchmark suite: `benchmarks/run --quick` (without the
-interpreter-vs-golden section, which python/tests already cover) writes a
-well-formed results.md into a temporary directory."""
+interpreter-vs-golden section, which python/tests already cover, and the
+scaling section, smoke-tested on its own) writes a well-formed results.md
+into a temporary directory."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def test_benchmarks_quick(tmp_path):
     out = tmp_path / "results.md"
     env = dict(os.environ, PTO_BUILD_DIR=str(build_dir()))
     r = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "run"), "--quick",
-                        "--skip", "interpreter", "--out", str(out)],
+                        "--skip", "interpreter", "scaling", "--out", str(out)],
                        capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     text = out.read_text()
@@ -67,3 +68,21 @@ def test_benchmarks_quick(tmp_path):
     for table in found[4:6]:
         row = table[2]
         assert float(row[11]) >= float(row[3]) - 0.01  # merging never slows it down
+
+
+def test_scaling_quick():
+    """`benchmarks/scaling.py --quick` runs every generated kernel through its
+    passes at x1 and x2 and prints one well-formed table per case (no timing
+    is asserted: the numbers depend on the machine's load)."""
+    env = dict(os.environ, PTO_BUILD_DIR=str(build_dir()))
+    r = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "scaling.py"), "--quick"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    cases = re.findall(r"^\*\*([\w-]+)\*\* \(`pto-opt (.*?)`\)", r.stdout, re.M)
+    assert [c[0] for c in cases] == ["big-tile", "atomics", "exp-chain",
+                                     "lint-untiled-chain"], r.stdout
+    rows = re.findall(r"^\s*(\w[\w ]*?)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|-)\s+(flat|GROWS|-)$",
+                      r.stdout, re.M)
+    labels = [row[0] for row in rows]
+    assert labels.count("in passes") == 4 and labels.count("process CPU") == 4, r.stdout
+    assert "PartitionPass" in labels and "NBufferMergePass" in labels and "LintPass" in labels

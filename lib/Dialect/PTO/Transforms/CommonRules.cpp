@@ -574,6 +574,21 @@ static VecTileAttr getVecTile(Operation *op, bool &hasSlot) {
 static void checkVecTiles(KernelOp kernel, RuleReporter &reporter,
                           StringRef rule) {
   const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
+  // The first vector tile of each block, looked up once per block: a scan
+  // per untiled op would make a long untiled block quadratic.
+  DenseMap<Block *, VecTileAttr> firstTileOf;
+  auto firstTile = [&](Block *block) {
+    auto [it, inserted] = firstTileOf.try_emplace(block);
+    if (inserted)
+      for (Operation &other : *block) {
+        bool otherSlot;
+        if (VecTileAttr near = getVecTile(&other, otherSlot)) {
+          it->second = near;
+          break;
+        }
+      }
+    return it->second;
+  };
   kernel.walk([&](Operation *op) {
     if (!isVectorOp(op))
       return;
@@ -594,14 +609,10 @@ static void checkVecTiles(KernelOp kernel, RuleReporter &reporter,
       // Suggest the tile of a neighbour: PyPTO's set_vec_tile_shapes is
       // ambient, so the ops around this one show the intended setting.
       std::string suggestion = "#pto.vec_tile<[...]>";
-      for (Operation &other : *op->getBlock()) {
-        bool otherSlot;
-        if (VecTileAttr near = getVecTile(&other, otherSlot)) {
-          suggestion.clear();
-          llvm::raw_string_ostream os(suggestion);
-          os << near;
-          break;
-        }
+      if (VecTileAttr near = firstTile(op->getBlock())) {
+        suggestion.clear();
+        llvm::raw_string_ostream os(suggestion);
+        os << near;
       }
       reporter.error(
           rule, op->getLoc(),

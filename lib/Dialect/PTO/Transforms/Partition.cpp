@@ -5,12 +5,17 @@
 // task reads its own copy). Data edges are SSA uses and workspace pieces: a
 // store into a workspace region and a view reading an overlapping region.
 // Groups grow by union-find under the scope rules, each merge checked for
-// cycles on the group graph. Each group becomes a pto.task placed at the end
+// cycles on the group graph. To stay near-linear on big tiles and long
+// chains, reads and stores find the earlier stores they overlap through a
+// grid index of their boxes, and the group graph keeps a topological order
+// so that a cycle check searches only between the two groups, from the side
+// that runs out first. Each group becomes a pto.task placed at the end
 // of its segment of the block (segments end at ops with regions and at
 // views read by something other than a task).
 //
 //===----------------------------------------------------------------------===//
 
+#include "BoxIndex.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -18,7 +23,6 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <deque>
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_PARTITIONPASS
@@ -27,6 +31,8 @@ namespace mlir::pto {
 
 using namespace mlir;
 using namespace mlir::pto;
+using mlir::pto::detail::Box;
+using mlir::pto::detail::BoxIndex;
 
 namespace {
 
@@ -52,13 +58,37 @@ staticBox(ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
                         SmallVector<int64_t>(sizes));
 }
 
-bool overlaps(ArrayRef<int64_t> aOff, ArrayRef<int64_t> aSize,
-              ArrayRef<int64_t> bOff, ArrayRef<int64_t> bSize) {
-  for (size_t d = 0; d < aOff.size(); ++d)
-    if (aOff[d] + aSize[d] <= bOff[d] || bOff[d] + bSize[d] <= aOff[d])
-      return false;
-  return true;
-}
+
+/// The stores into one tensor (through reshapes) seen so far: static boxes
+/// indexed, the others (dynamic offsets) listed; atomics apart from plain
+/// stores, since atomics among themselves commute.
+struct TensorWrites {
+  BoxIndex boxed[2];
+  SmallVector<unsigned> unboxed[2];
+
+  void insert(unsigned node, const std::optional<Box> &box, bool atomic) {
+    if (box)
+      boxed[atomic].insert(node, *box);
+    else
+      unboxed[atomic].push_back(node);
+  }
+
+  /// Calls `fn(node)` for the stores of the kinds selected that may overlap
+  /// `box` (any store when `box` is unknown), possibly more than once.
+  void forEachConflict(const std::optional<Box> &box, bool plain, bool atomic,
+                       function_ref<void(unsigned)> fn) const {
+    for (bool kind : {false, true}) {
+      if (!(kind ? atomic : plain))
+        continue;
+      for (unsigned node : unboxed[kind])
+        fn(node);
+      if (box)
+        boxed[kind].forEachOverlap(*box, fn);
+      else
+        boxed[kind].forEach(fn);
+    }
+  }
+};
 
 /// The pass statistics the partitioner updates.
 struct PartitionStats {
@@ -85,10 +115,18 @@ private:
     return nodes[node]->getAttrOfType<ScopeAttr>(kScopeStampAttrName);
   }
   unsigned find(unsigned node) { return groups.getLeaderValue(node); }
-  bool canMerge(unsigned a, unsigned b);
   bool tryMerge(unsigned a, unsigned b);
-  /// Whether group `to` is reachable from group `from` through a third group.
-  bool reachesIndirectly(unsigned from, unsigned to);
+  /// For slots `u` before `v` in the order: whether `v` is reachable from
+  /// `u` through a third slot. If not, `forward` tells which search ran out
+  /// (the one forward from `u`, or the one backward from `v`) and `reached`
+  /// the slots it reached, all ordered between `u` and `v`.
+  bool reachesIndirectly(unsigned u, unsigned v, bool &forward,
+                         SmallVectorImpl<unsigned> &reached);
+  /// Labels `run` (in order) right after `anchor` (before, when `!after`),
+  /// relabelling every slot when the gap is used up.
+  void placeNextTo(ArrayRef<unsigned> run, unsigned anchor, bool after);
+  /// The group graph's successors of group `leader`, as leaders.
+  SmallVector<unsigned> successorGroups(unsigned leader);
 
   ArrayRef<Operation *> nodes;
   Arch arch;
@@ -96,8 +134,16 @@ private:
   llvm::DenseMap<Operation *, unsigned> index;
   SmallVector<llvm::SetVector<unsigned>> dataSuccs, orderSuccs;
   llvm::EquivalenceClasses<unsigned> groups;
-  // Group graph (leaders), kept current across merges.
-  llvm::DenseMap<unsigned, llvm::DenseSet<unsigned>> groupSuccs;
+  // The group graph, kept current across merges. Its nodes are slots (one
+  // per node at first); a merge folds the slot with fewer edges into the
+  // other, so that each edge moves O(log n) times.
+  SmallVector<llvm::DenseSet<unsigned>> slotSuccs, slotPreds;
+  SmallVector<unsigned> slotOf;   // per leader
+  SmallVector<unsigned> leaderOf; // per live slot
+  // A topological order of the slots, kept across merges: a label per slot
+  // and the slots by label (gaps leave room to move slots).
+  SmallVector<uint64_t> label;
+  std::map<uint64_t, unsigned> order;
   SmallVector<CoreKind> kinds;
 };
 
@@ -119,13 +165,8 @@ void BlockPartitioner::buildEdges() {
   unsigned n = nodes.size();
   dataSuccs.resize(n);
   orderSuccs.resize(n);
-  // Stores seen so far, per root tensor: (node, box or none, atomic).
-  struct Write {
-    unsigned node;
-    std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> box;
-    bool atomic;
-  };
-  llvm::DenseMap<Value, SmallVector<Write>> writes;
+  // Stores seen so far, per root tensor.
+  llvm::DenseMap<Value, TensorWrites> writes;
 
   // The nodes whose tile operands come (through views) from `value`'s
   // producer chain: SSA edges, and workspace edges for views of tensors.
@@ -150,18 +191,20 @@ void BlockPartitioner::buildEdges() {
         continue;
       }
       // A view of a tensor: depends on the stores into it that overlap.
+      auto found = writes.find(getAliasedTensor(view.getSource()));
+      if (found == writes.end())
+        continue;
       auto box = staticBox(view.getStaticOffsets(),
                            view.getResult().getType().getShape());
       bool isWorkspace =
           isa_and_nonnull<WorkspaceOp>(view.getSource().getDefiningOp());
-      for (const Write &w : writes.lookup(getAliasedTensor(view.getSource()))) {
-        if (box && w.box &&
-            !overlaps(box->first, box->second, w.box->first, w.box->second))
-          continue;
-        // Workspace traffic is data; reads of kernel tensors after writes
-        // are ordering only.
-        (isWorkspace ? dataSuccs : orderSuccs)[w.node].insert(consumer);
-      }
+      // Workspace traffic is data; reads of kernel tensors after writes
+      // are ordering only.
+      auto &succs = isWorkspace ? dataSuccs : orderSuccs;
+      found->second.forEachConflict(box, /*plain=*/true, /*atomic=*/true,
+                                    [&](unsigned w) {
+                                      succs[w].insert(consumer);
+                                    });
     }
   };
 
@@ -178,69 +221,187 @@ void BlockPartitioner::buildEdges() {
       auto box = staticBox(
           offsets, cast<TileType>(op->getOperand(0).getType()).getShape());
       bool atomic = isa<AtomicAddOp>(op);
-      SmallVector<Write> &list = writes[getAliasedTensor(dst)];
+      TensorWrites &tensorWrites = writes[getAliasedTensor(dst)];
       // Writes after writes keep their order, except atomics among
       // themselves (they commute).
-      for (const Write &w : list)
-        if (!(atomic && w.atomic) &&
-            (!box || !w.box ||
-             overlaps(box->first, box->second, w.box->first, w.box->second)))
-          orderSuccs[w.node].insert(i);
-      list.push_back({i, box, atomic});
+      tensorWrites.forEachConflict(box, /*plain=*/true, /*atomic=*/!atomic,
+                                   [&](unsigned w) {
+                                     orderSuccs[w].insert(i);
+                                   });
+      tensorWrites.insert(i, box, atomic);
     }
   }
+  // Each list is in node order (a consumer's edges are added while it is
+  // visited), which the merge steps below follow.
 }
 
-bool BlockPartitioner::reachesIndirectly(unsigned from, unsigned to) {
-  llvm::DenseSet<unsigned> seen;
-  std::deque<unsigned> queue;
-  for (unsigned s : groupSuccs[from])
-    if (s != to && seen.insert(s).second)
-      queue.push_back(s);
-  while (!queue.empty()) {
-    unsigned g = queue.front();
-    queue.pop_front();
-    for (unsigned s : groupSuccs[g]) {
-      if (s == to)
+bool BlockPartitioner::reachesIndirectly(unsigned u, unsigned v,
+                                         bool &forward,
+                                         SmallVectorImpl<unsigned> &reached) {
+  // Any path u -> x -> ... -> v runs through slots ordered between u and v.
+  // Search forward from u and backward from v in turns, one edge at a time,
+  // within that window: the first search to run out without meeting the
+  // other end proves there is no such path, at the cost of the smaller side.
+  struct Search {
+    bool forward;
+    unsigned start, goal;
+    SmallVector<unsigned> stack, reached;
+    llvm::DenseSet<unsigned> seen;
+    unsigned current = 0;
+    llvm::DenseSet<unsigned>::const_iterator it, end;
+    bool scanning = false;
+  };
+  Search searches[2];
+  searches[0].forward = true;
+  searches[0].start = u;
+  searches[0].goal = v;
+  searches[1].forward = false;
+  searches[1].start = v;
+  searches[1].goal = u;
+  uint64_t lo = label[u], hi = label[v];
+  for (Search &search : searches)
+    search.stack.push_back(search.start);
+  for (unsigned turn = 0;; turn ^= 1) {
+    Search &search = searches[turn];
+    if (!search.scanning) {
+      if (search.stack.empty()) {
+        forward = search.forward;
+        reached.assign(search.reached.begin(), search.reached.end());
+        return false;
+      }
+      search.current = search.stack.pop_back_val();
+      const llvm::DenseSet<unsigned> &edges = search.forward
+                                                  ? slotSuccs[search.current]
+                                                  : slotPreds[search.current];
+      search.it = edges.begin();
+      search.end = edges.end();
+      search.scanning = true;
+      continue;
+    }
+    if (search.it == search.end) {
+      search.scanning = false;
+      continue;
+    }
+    unsigned next = *search.it;
+    ++search.it;
+    if (next == search.goal) {
+      // The direct edge between u and v is no path through a third slot.
+      if (search.current != search.start)
         return true;
-      if (s != from && seen.insert(s).second)
-        queue.push_back(s);
+      continue;
+    }
+    if (label[next] <= lo || label[next] >= hi)
+      continue;
+    if (search.seen.insert(next).second) {
+      search.reached.push_back(next);
+      search.stack.push_back(next);
     }
   }
-  return false;
 }
 
-bool BlockPartitioner::canMerge(unsigned a, unsigned b) {
+void BlockPartitioner::placeNextTo(ArrayRef<unsigned> run, unsigned anchor,
+                                   bool after) {
+  constexpr uint64_t kEnd = uint64_t(1) << 62;
+  while (true) {
+    uint64_t lo, hi;
+    if (after) {
+      lo = label[anchor];
+      auto it = order.upper_bound(lo);
+      hi = it == order.end() ? kEnd : it->first;
+    } else {
+      hi = label[anchor];
+      auto it = order.lower_bound(hi);
+      lo = it == order.begin() ? 0 : std::prev(it)->first;
+    }
+    uint64_t step = (hi - lo) / (run.size() + 1);
+    if (step > 0) {
+      for (auto [i, slot] : llvm::enumerate(run)) {
+        label[slot] = lo + (i + 1) * step;
+        order[label[slot]] = slot;
+      }
+      return;
+    }
+    // Spread the labels evenly again.
+    uint64_t spacing = kEnd / (order.size() + run.size() + 1);
+    std::map<uint64_t, unsigned> relabelled;
+    uint64_t next = 0;
+    for (auto [old, slot] : order) {
+      next += spacing;
+      label[slot] = next;
+      relabelled.emplace(next, slot);
+    }
+    order = std::move(relabelled);
+  }
+}
+
+bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   unsigned ga = find(a), gb = find(b);
   if (ga == gb)
     return false;
   if (kinds[ga] != kinds[gb] && !getPlatformInfo(arch).mixedScopes)
     return false;
   // Merging two groups joined by a path through a third creates a cycle.
-  return !reachesIndirectly(ga, gb) && !reachesIndirectly(gb, ga);
-}
-
-bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
-  if (!canMerge(a, b))
+  unsigned u = slotOf[ga], v = slotOf[gb];
+  if (label[u] > label[v])
+    std::swap(u, v);
+  bool forward;
+  SmallVector<unsigned> reached;
+  if (reachesIndirectly(u, v, forward, reached))
     return false;
-  unsigned ga = find(a), gb = find(b);
+
   groups.unionSets(ga, gb);
   unsigned leader = find(ga), other = leader == ga ? gb : ga;
   if (kinds[other] != kinds[leader])
     kinds[leader] = CoreKind::mix;
-  // Fold `other`'s edges into `leader`'s.
-  llvm::DenseSet<unsigned> succs = groupSuccs[leader];
-  for (unsigned s : groupSuccs[other])
-    succs.insert(s);
-  succs.erase(leader);
-  succs.erase(other);
-  groupSuccs[leader] = std::move(succs);
-  groupSuccs.erase(other);
-  for (auto &[g, set] : groupSuccs)
-    if (set.erase(other))
-      if (g != leader)
-        set.insert(leader);
+
+  // Keep the order topological: the merged slot takes v's place with the
+  // slots reached forward from u moved right after it, or u's place with
+  // the slots reached backward from v moved right before it.
+  llvm::sort(reached, [&](unsigned x, unsigned y) { return label[x] < label[y]; });
+  for (unsigned slot : reached)
+    order.erase(label[slot]);
+  unsigned anchor = forward ? v : u;
+  if (!reached.empty())
+    placeNextTo(reached, anchor, forward);
+  uint64_t place = label[anchor];
+  order.erase(label[u]);
+  order.erase(label[v]);
+
+  // Fold the slot with fewer edges into the other.
+  unsigned keep = u, drop = v;
+  if (slotSuccs[drop].size() + slotPreds[drop].size() >
+      slotSuccs[keep].size() + slotPreds[keep].size())
+    std::swap(keep, drop);
+  for (unsigned p : slotPreds[drop]) {
+    if (p == keep)
+      continue;
+    slotSuccs[p].erase(drop);
+    slotSuccs[p].insert(keep);
+    slotPreds[keep].insert(p);
+  }
+  for (unsigned s : slotSuccs[drop]) {
+    if (s == keep)
+      continue;
+    slotPreds[s].erase(drop);
+    slotPreds[s].insert(keep);
+    slotSuccs[keep].insert(s);
+  }
+  slotSuccs[keep].erase(drop);
+  slotPreds[keep].erase(drop);
+  slotSuccs[drop].clear();
+  slotPreds[drop].clear();
+  slotOf[leader] = keep;
+  leaderOf[keep] = leader;
+  label[keep] = place;
+  order[place] = keep;
   return true;
+}
+
+SmallVector<unsigned> BlockPartitioner::successorGroups(unsigned leader) {
+  SmallVector<unsigned> succs;
+  for (unsigned slot : slotSuccs[slotOf[leader]])
+    succs.push_back(leaderOf[slot]);
+  return succs;
 }
 
 LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
@@ -253,10 +414,23 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
     groups.insert(i);
     kinds[i] = kindOf(i);
   }
-  for (unsigned i = 0; i < n; ++i)
+  slotSuccs.resize(n);
+  slotPreds.resize(n);
+  slotOf.resize(n);
+  leaderOf.resize(n);
+  label.resize(n);
+  // Program order is topological: every edge goes to a later node.
+  uint64_t spacing = (uint64_t(1) << 62) / (n + 1);
+  for (unsigned i = 0; i < n; ++i) {
+    slotOf[i] = leaderOf[i] = i;
+    label[i] = (i + 1) * spacing;
+    order.emplace_hint(order.end(), label[i], i);
     for (auto *list : {&dataSuccs[i], &orderSuccs[i]})
-      for (unsigned s : *list)
-        groupSuccs[i].insert(s);
+      for (unsigned s : *list) {
+        slotSuccs[i].insert(s);
+        slotPreds[s].insert(i);
+      }
+  }
 
   auto sameScope = [&](unsigned a, unsigned b) {
     ScopeAttr sa = scopeOf(a), sb = scopeOf(b);
@@ -317,7 +491,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   }
   llvm::DenseMap<unsigned, unsigned> inDegree;
   for (unsigned g : leaders)
-    for (unsigned s : groupSuccs[g])
+    for (unsigned s : successorGroups(g))
       ++inDegree[s];
   SmallVector<unsigned> order;
   llvm::DenseMap<unsigned, unsigned> level;
@@ -330,7 +504,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   while (!ready.empty()) {
     unsigned g = ready.pop_back_val();
     order.push_back(g);
-    SmallVector<unsigned> next(groupSuccs[g].begin(), groupSuccs[g].end());
+    SmallVector<unsigned> next = successorGroups(g);
     llvm::sort(next, [&](unsigned a, unsigned b) {
       return members[a].front() > members[b].front();
     });

@@ -23,12 +23,13 @@ RuleDiagnostic &RuleReporter::report(StringRef rule, Severity severity,
   std::string text = message.str(), fixText = fix.str();
   // Several checks may reach the same op through different paths (e.g. two
   // views sharing one offset computation); report each finding once.
-  for (RuleDiagnostic &existing : diagnostics)
-    if (existing.rule == rule && existing.loc == loc &&
-        existing.message == text)
-      return existing;
+  auto [it, inserted] = reported.try_emplace(
+      std::make_tuple(rule.str(), loc.getAsOpaquePointer(), text), nullptr);
+  if (!inserted)
+    return *it->second;
   diagnostics.push_back(RuleDiagnostic{
       rule.str(), severity, loc, std::move(text), std::move(fixText), {}});
+  it->second = &diagnostics.back();
   return diagnostics.back();
 }
 

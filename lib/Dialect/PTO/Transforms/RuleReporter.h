@@ -18,6 +18,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 #include <deque>
+#include <map>
+#include <tuple>
 #include <string>
 
 namespace mlir::pto::check {
@@ -77,6 +79,11 @@ public:
 private:
   // A deque keeps references returned by report() valid.
   std::deque<RuleDiagnostic> diagnostics;
+  // The findings reported so far, by (rule, location, message), so that a
+  // repeated finding is found without a scan.
+  std::map<std::tuple<std::string, const void *, std::string>,
+           RuleDiagnostic *>
+      reported;
 };
 
 /// Parses a pass option string where a leading bare word (no '=') names the

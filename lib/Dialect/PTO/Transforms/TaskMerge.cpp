@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BoxIndex.h"
 #include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
@@ -39,6 +40,8 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <queue>
+#include <set>
 #include <vector>
 
 namespace mlir::pto {
@@ -189,6 +192,81 @@ bool conflict(const AccessSummary &a, const AccessSummary &b) {
         return true;
   return false;
 }
+
+/// The GM accesses of a growing set of ops (a merge target), indexed so that
+/// whether an op conflicts with any of them costs no scan of them all:
+/// accesses of one tensor with the same symbolic base per dim are compared
+/// through a grid of their boxes, the others (other bases, other aliases of
+/// the root, whole tensors) one by one, as `overlap` does.
+class AccessIndex {
+public:
+  void add(const AccessSummary &summary) {
+    barrier |= summary.barrier;
+    for (const Access &a : summary.accesses) {
+      Bucket &bucket = buckets[a.root][keyOf(a)];
+      bucket.entries[a.write].push_back(a);
+      if (!a.dims.empty())
+        bucket.boxes[a.write].insert(0, boxOf(a));
+    }
+  }
+
+  /// Whether an op with `summary` conflicts with an op added (the index
+  /// must hold at least one op): `conflict` against each.
+  bool conflicts(const AccessSummary &summary) const {
+    if (barrier || summary.barrier)
+      return true;
+    for (const Access &y : summary.accesses) {
+      auto root = buckets.find(y.root);
+      if (root == buckets.end())
+        continue;
+      std::vector<int64_t> key = keyOf(y);
+      for (const auto &[bucketKey, bucket] : root->second)
+        for (bool write : {true, false}) {
+          // A conflict needs a write on one side.
+          if ((!write && !y.write) || bucket.entries[write].empty())
+            continue;
+          if (bucketKey == key && !y.dims.empty()) {
+            bool found = false;
+            bucket.boxes[write].forEachOverlap(boxOf(y),
+                                               [&](unsigned) { found = true; });
+            if (found)
+              return true;
+            continue;
+          }
+          for (const Access &x : bucket.entries[write])
+            if (overlap(x, y))
+              return true;
+        }
+    }
+    return false;
+  }
+
+private:
+  struct Bucket {
+    SmallVector<Access, 1> entries[2]; // by write
+    pto::detail::BoxIndex boxes[2];
+  };
+
+  /// Accesses with equal keys compare in every dim: same tensor, rank and
+  /// base per dim.
+  static std::vector<int64_t> keyOf(const Access &a) {
+    std::vector<int64_t> key = {a.tensor, static_cast<int64_t>(a.dims.size())};
+    for (const DimRange &d : a.dims)
+      key.push_back(d.base);
+    return key;
+  }
+  static pto::detail::Box boxOf(const Access &a) {
+    pto::detail::Box box;
+    for (const DimRange &d : a.dims) {
+      box.first.push_back(d.lo);
+      box.second.push_back(d.size);
+    }
+    return box;
+  }
+
+  bool barrier = false;
+  std::map<unsigned, std::map<std::vector<int64_t>, Bucket>> buckets;
+};
 
 Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
                     ValueRange dynOffsets, ArrayRef<int64_t> shape,
@@ -452,6 +530,8 @@ public:
       unsigned host;                    // the member whose position it holds
       DenseSet<unsigned> features;      // allowed-side features
       Footprint footprint;
+      unsigned conflictClass = 0; // first fit: see `open` below
+      AccessIndex accesses;       // first fit: its members' GM accesses
     };
     // Units in block order: the original node indices a node's position
     // holds (empty once moved into a later merged task).
@@ -462,6 +542,32 @@ public:
     Plan result;
     unsigned tasks = group.size();
     uint64_t uniqueKey = uint64_t(1) << 40;
+
+    // First fit (without `requireSharing`) takes the earliest target that
+    // may take the task. Scanning every target per task is quadratic when
+    // most refuse (e.g. tasks that all write one region conflict with each
+    // other and never merge), so the targets that are not full yet are kept
+    // by conflict class: whether a target's unit conflicts with a task
+    // depends only on its set of GM accesses, so one check per class skips
+    // every target of a conflicting class.
+    bool firstFit = !requireSharing;
+    DenseMap<unsigned, std::set<unsigned>> openByClass; // class -> positions
+    auto open = [&](unsigned pos, Target &target) {
+      if (!firstFit || static_cast<int64_t>(target.members.size()) >= n)
+        return;
+      target.conflictClass = conflictClassOf(units[pos]);
+      openByClass[target.conflictClass].insert(pos);
+    };
+    auto close = [&](unsigned pos, Target &target) {
+      if (!firstFit)
+        return;
+      auto it = openByClass.find(target.conflictClass);
+      if (it == openByClass.end())
+        return;
+      it->second.erase(pos);
+      if (it->second.empty())
+        openByClass.erase(it);
+    };
 
     for (unsigned gi = 0; gi < group.size(); ++gi) {
       const TaskInfo &info = group[gi];
@@ -479,6 +585,8 @@ public:
           mine.footprint[kEveryStep][key] = load.bytes;
       }
       unsigned here = info.node;
+      if (firstFit)
+        mine.accesses.add(summary(here));
       // A task yielding values stays where it is, alone.
       if (info.task->getNumResults() != 0)
         continue;
@@ -486,47 +594,78 @@ public:
       bool bestMovesUp = false;
       int64_t bestShared = 0;
       bool mayMerge = tasks > minTasks && n > 1;
-      for (auto &[pos, target] : targets) {
-        if (!mayMerge)
-          break;
-        if (best && !requireSharing)
-          break;
-        if (static_cast<int64_t>(target.members.size()) >= n)
-          continue;
+      // Whether the task may join the target at `pos`, and how.
+      auto consider = [&](unsigned pos, Target &target) {
         int64_t shared = 0;
         for (const Load &load : info.loads)
           if ((load.sides & sideMask) && target.features.contains(load.feature))
             shared += load.bytes;
         if (requireSharing && shared <= bestShared)
-          continue;
+          return;
         Footprint merged = target.footprint;
         for (auto &[step, loads] : mine.footprint)
           for (auto &[key, bytes] : loads)
             merged[step][key] = bytes;
         if (footprintBytes(merged) > l1Bytes)
-          continue;
+          return;
         // The target moves down to the task; failing that, the task moves up
         // to the target.
         bool movesUp = false;
-        if (conflictsWith(units[pos], units[here]))
-          continue;
+        if (firstFit ? target.accesses.conflicts(summary(here))
+                     : conflictsWith(units[pos], units[here]))
+          return;
         if (conflictsBetween(units[pos], pos, here, units)) {
           if (info.lastCapture >= static_cast<int64_t>(pos) ||
               conflictsBetween(units[here], pos, here, units))
-            continue;
+            return;
           movesUp = true;
         }
         best = pos;
         bestMovesUp = movesUp;
         bestShared = shared;
+      };
+      if (mayMerge && firstFit) {
+        // The open targets of the classes that do not conflict with the
+        // task, in position order, until one takes it.
+        using Cursor = std::pair<unsigned, std::set<unsigned>::const_iterator>;
+        SmallVector<const std::set<unsigned> *> classes;
+        std::priority_queue<std::pair<unsigned, unsigned>,
+                            std::vector<std::pair<unsigned, unsigned>>,
+                            std::greater<>>
+            next; // (position, index into `cursors`)
+        SmallVector<Cursor> cursors;
+        for (auto &[conflictClass, positions] : openByClass) {
+          if (targets.find(*positions.begin())
+                  ->second.accesses.conflicts(summary(here)))
+            continue;
+          cursors.push_back({0, positions.begin()});
+          classes.push_back(&positions);
+          next.push({*positions.begin(), cursors.size() - 1});
+        }
+        while (!best && !next.empty()) {
+          auto [pos, c] = next.top();
+          next.pop();
+          consider(pos, targets.find(pos)->second);
+          auto &it = cursors[c].second;
+          if (++it != classes[c]->end())
+            next.push({*it, c});
+        }
+      } else if (mayMerge) {
+        for (auto &[pos, target] : targets)
+          if (static_cast<int64_t>(target.members.size()) < n)
+            consider(pos, target);
       }
       if (!best) {
-        targets.emplace(here, std::move(mine));
+        auto [it, inserted] = targets.emplace(here, std::move(mine));
+        open(here, it->second);
         continue;
       }
+      close(*best, targets[*best]);
       Target target = std::move(targets[*best]);
       targets.erase(*best);
       target.members.push_back(gi);
+      if (firstFit)
+        target.accesses.add(summary(here));
       for (unsigned f : mine.features)
         target.features.insert(f);
       for (auto &[step, loads] : mine.footprint)
@@ -542,7 +681,8 @@ public:
         units[to].insert(units[to].begin(), moved.begin(), moved.end());
         target.host = gi;
       }
-      targets.emplace(to, std::move(target));
+      auto [placed, inserted] = targets.emplace(to, std::move(target));
+      open(to, placed->second);
       result.savedBytes += bestShared;
       --tasks;
     }
@@ -572,6 +712,39 @@ private:
     return c;
   }
 
+  /// A number equal for units whose GM accesses (and barrier) are the same
+  /// sets, which therefore conflict with the same units; a fresh number for
+  /// units with many accesses (not worth comparing).
+  unsigned conflictClassOf(ArrayRef<unsigned> unit) {
+    constexpr size_t kMaxAccesses = 64;
+    std::vector<std::vector<int64_t>> accesses;
+    bool barrier = false;
+    for (unsigned node : unit) {
+      const AccessSummary &s = summary(node);
+      barrier |= s.barrier;
+      for (const Access &a : s.accesses) {
+        if (accesses.size() >= kMaxAccesses)
+          return (1u << 31) + uniqueClasses++;
+        std::vector<int64_t> key = {a.root, a.tensor, a.write,
+                                    static_cast<int64_t>(a.dims.size())};
+        for (const DimRange &d : a.dims) {
+          key.push_back(d.base);
+          key.push_back(d.lo);
+          key.push_back(d.size);
+        }
+        accesses.push_back(std::move(key));
+      }
+    }
+    llvm::sort(accesses);
+    accesses.erase(std::unique(accesses.begin(), accesses.end()),
+                   accesses.end());
+    std::vector<int64_t> key = {barrier};
+    for (std::vector<int64_t> &a : accesses)
+      key.insert(key.end(), a.begin(), a.end());
+    return classes.try_emplace(std::move(key), classes.size() + 1)
+        .first->second;
+  }
+
   /// Whether two units (original node indices) touch a common GM region,
   /// one of them writing.
   bool conflictsWith(ArrayRef<unsigned> a, ArrayRef<unsigned> b) {
@@ -597,7 +770,9 @@ private:
   int64_t l1Bytes;
   std::vector<Operation *> nodes;
   std::vector<std::optional<AccessSummary>> summaries;
-  std::map<std::pair<unsigned, unsigned>, bool> conflictMemo;
+  DenseMap<std::pair<unsigned, unsigned>, bool> conflictMemo;
+  std::map<std::vector<int64_t>, unsigned> classes;
+  unsigned uniqueClasses = 0;
 };
 
 //===----------------------------------------------------------------------===//

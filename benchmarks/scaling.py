@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""Scaling of the passes in the size of one kernel (benchmarks/README.md).
+
+Generated kernels at sizes x1, x2, x4, x8 of a base size, each through
+`pto-opt --pto-tile-graph-pipeline` (and `--pto-lint` for the lint case),
+timed per pass with `-mlir-timing`. Per pass it prints the time per unit of
+input (a tile piece, an op pair, an op) at every size and the ratio of the
+largest size to the smallest: a near-linear pass stays within 1.5x.
+
+    benchmarks/scaling.py [--quick] [--sizes 1 2 4 8] [--only NAME ...]
+
+The generators reproduce the inputs of issue 18 that hung: one big f32 tile
+with `vec_tile [16, 16]` (x8 = 65,536 pieces, a 4096 x 4096 tile), `pto.full`
++ `pto.atomic_add` pairs into one region (x8 = 5,000), a chain of `pto.exp`
+(x8 = 10,000), and the same chain without vector tiles under `--pto-lint`
+(every op a finding). `--quick` uses 1/16 of the base sizes and x1, x2.
+
+Wall times under `-mlir-timing` depend on the machine's load; the process CPU
+time (user + system, from the OS) is printed beside them. Nothing here is a
+test: python/tests/test_benchmarks.py only checks the tables are well formed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "python"))
+
+from pto_mlir.tools import tool  # noqa: E402
+
+FLAT = 1.5  # the largest ratio of time per unit called flat
+
+
+def big_tile(pieces: int) -> str:
+    """One [pieces/4 x 1024] f32 tile, exp'd with vec_tile [16, 16]."""
+    rows = max(16, pieces // 64 * 16)
+    t = f"!pto.tile<{rows}x1024xf32>"
+    g = f"!pto.tensor<{rows}x1024xf32>"
+    return (f"pto.kernel @big_tile(%x: {g}, %out: {g}) {{\n"
+            f"  %t = pto.view %x[0, 0] : {g} -> {t}\n"
+            f"  %e = pto.exp %t {{vec_tile = #pto.vec_tile<[16, 16]>}} : {t} -> {t}\n"
+            f"  pto.assemble %e, %out[0, 0] : {t}, {g}\n"
+            "}\n")
+
+
+def atomics(pairs: int) -> str:
+    """`pairs` x (pto.full, pto.atomic_add into the same 16 x 16 region)."""
+    t, g = "!pto.tile<16x16xf32>", "!pto.tensor<16x16xf32>"
+    lines = [f"pto.kernel @atomics(%out: {g}) {{"]
+    for i in range(pairs):
+        lines.append(f"  %f{i} = pto.full 1.0 {{vec_tile = #pto.vec_tile<[16, 16]>}} : {t}")
+        lines.append(f"  pto.atomic_add %f{i}, %out[0, 0] : {t}, {g}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def exp_chain(ops: int, vec_tile: bool = True) -> str:
+    """A chain of `ops` pto.exp on one 16 x 16 tile."""
+    t, g = "!pto.tile<16x16xf32>", "!pto.tensor<16x16xf32>"
+    attr = " {vec_tile = #pto.vec_tile<[16, 16]>}" if vec_tile else ""
+    lines = [f"pto.kernel @exp_chain(%x: {g}, %out: {g}) {{",
+             f"  %e0 = pto.view %x[0, 0] : {g} -> {t}"]
+    for i in range(1, ops + 1):
+        lines.append(f"  %e{i} = pto.exp %e{i - 1}{attr} : {t} -> {t}")
+    lines.append(f"  pto.assemble %e{ops}, %out[0, 0] : {t}, {g}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Case:
+    name: str
+    unit: str
+    base: int  # units at x1
+    emit: Callable[[int], str]
+    args: tuple[str, ...]
+    failing: bool = False  # the command reports errors (exit code 1) by design
+
+
+PIPELINE = ("--pto-tile-graph-pipeline",)
+CASES = [
+    Case("big-tile", "piece", 8192, big_tile, PIPELINE),
+    Case("atomics", "pair", 625, atomics, PIPELINE),
+    Case("exp-chain", "op", 1250, exp_chain, PIPELINE),
+    Case("lint-untiled-chain", "op", 1250, lambda n: exp_chain(n, vec_tile=False),
+         ("--pto-lint",), failing=True),
+]
+
+TIMING = re.compile(r"^\s+([\d.]+) \(\s*[\d.]+%\)\s+(\w+)$", re.M)
+
+
+def run_timed(path: Path, case: Case, repeat: int) -> tuple[dict, float]:
+    """-mlir-timing entries (seconds) and process CPU seconds of the run with
+    the least time in passes, of `repeat` runs."""
+    best, best_cpu = None, 0.0
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        r = subprocess.run([str(tool("pto-opt")), str(path), *case.args, "-mlir-timing",
+                            "-o", "/dev/null"], capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if r.returncode not in ((0, 1) if case.failing else (0,)) or "Total" not in r.stderr:
+            raise SystemExit(f"pto-opt {' '.join(case.args)} on {path} failed "
+                             f"({r.returncode}):\n{r.stderr[-3000:]}")
+        wall = {name: float(t) for t, name in TIMING.findall(r.stderr)}
+        wall["passes"] = wall["Total"] - wall.get("Parser", 0) - wall.get("Output", 0)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if best is None or wall["passes"] < best["passes"]:
+            best, best_cpu = wall, cpu
+    return best, best_cpu
+
+
+class PlainReport:
+    """The subset of benchmarks/run's Report used here, printing only."""
+
+    def heading(self, text: str):
+        print(f"\n== {text} ==")
+
+    def text(self, text: str):
+        print(text)
+
+    def table(self, header: list[str], rows: list[list]):
+        cells = [[str(c) for c in row] for row in rows]
+        widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
+                  for i, h in enumerate(header)]
+        print("  ".join(h.rjust(w) for h, w in zip(header, widths)))
+        for r in cells:
+            print("  ".join(c.rjust(w) for c, w in zip(r, widths)))
+
+
+def scaling(rep, quick: bool, sizes: list[int] | None = None,
+            only: list[str] | None = None) -> dict:
+    """Runs every case at `sizes`; returns {case: {entry: ratio}}."""
+    sizes = sizes or ([1, 2] if quick else [1, 2, 4, 8])
+    repeat = 1 if quick else 2
+    rep.heading("Compile time in the size of one kernel: time per unit at x"
+                + ", x".join(map(str, sizes)))
+    rep.text(f"Generated kernels (benchmarks/scaling.py); time per unit in µs; best of "
+             f"{repeat} run{'s' if repeat > 1 else ''} by time in passes. Per pass "
+             "(`-mlir-timing` wall), in passes (Total - Parser - Output) and the whole "
+             "process's CPU time (user + system, parsing and printing included). "
+             f"*ratio*: largest size over smallest, *flat* when <= {FLAT} (passes below "
+             "2 % of the time in passes at the largest size are not judged).")
+    ratios = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in CASES:
+            if only and case.name not in only:
+                continue
+            base = max(16, case.base // 16) if quick else case.base
+            units = [base * s for s in sizes]
+            results = []
+            for n in units:
+                path = Path(tmp) / f"{case.name}_{n}.mlir"
+                path.write_text(case.emit(n))
+                started = time.perf_counter()
+                wall, cpu = run_timed(path, case, repeat)
+                results.append((wall, cpu, time.perf_counter() - started))
+            names = [n for n in results[-1][0]
+                     if n not in ("Total", "Parser", "Output", "Rest", "passes")]
+            last_passes = results[-1][0]["passes"]
+            rows, ratios[case.name] = [], {}
+
+            def row(label, per_unit, judged):
+                ratio = per_unit[-1] / per_unit[0] if per_unit[0] > 0 else float("inf")
+                verdict = "-"
+                if judged:
+                    verdict = "flat" if ratio <= FLAT else "GROWS"
+                    ratios[case.name][label] = ratio
+                rows.append([label] + [f"{v * 1e6:.2f}" for v in per_unit]
+                            + [f"{ratio:.2f}" if per_unit[0] > 0 else "-", verdict])
+
+            for name in names:
+                per_unit = [r[0].get(name, 0.0) / n for r, n in zip(results, units)]
+                row(name, per_unit, results[-1][0].get(name, 0.0) >= 0.02 * last_passes)
+            row("in passes", [r[0]["passes"] / n for r, n in zip(results, units)], True)
+            row("process CPU", [r[1] / n for r, n in zip(results, units)], True)
+            rep.text(f"**{case.name}** (`pto-opt {' '.join(case.args)}`): "
+                     + ", ".join(f"x{s} = {n} {case.unit}s" for s, n in zip(sizes, units))
+                     + f"; {sum(r[2] for r in results):.1f} s wall for all sizes.")
+            rep.table(["entry"] + [f"x{s} µs/{case.unit}" for s in sizes]
+                      + [f"x{sizes[-1]} / x{sizes[0]}", "verdict"], rows)
+    return ratios
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="1/16 of the sizes, x1 and x2")
+    p.add_argument("--sizes", type=int, nargs="*", help="multiples of the base size")
+    p.add_argument("--only", nargs="*", choices=[c.name for c in CASES])
+    a = p.parse_args()
+    scaling(PlainReport(), a.quick, a.sizes, a.only)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
