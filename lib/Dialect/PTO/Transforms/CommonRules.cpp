@@ -2,6 +2,7 @@
 //-------===//
 
 #include "CommonRules.h"
+#include "IndexForm.h"
 
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
@@ -294,6 +295,9 @@ std::pair<std::string, int64_t> mlir::pto::check::splitConstantAddend(Value v) {
 }
 
 std::string mlir::pto::check::getColumnKey(ViewOp view) {
+  // Columns compare by value: loops over the same range are the same index
+  // (a second nest with its own loop names covers the same heads).
+  IndexForms forms(/*loopsByRange=*/true);
   std::string key;
   // Keep the offsets alive for the loop: drop_begin only refers to them (a
   // temporary here would die before the loop body; found by ASan).
@@ -303,8 +307,7 @@ std::string mlir::pto::check::getColumnKey(ViewOp view) {
       key += "|" + std::to_string(offset.constant);
       continue;
     }
-    auto [symbolic, shift] = splitConstantAddend(offset.value);
-    key += "|" + symbolic + "+" + std::to_string(shift);
+    key += "|" + forms.key(offset.value);
   }
   return key;
 }
@@ -361,6 +364,12 @@ mlir::pto::check::collectTileProducers(Value tile) {
       continue;
     }
     ops.insert(def);
+    // A view of a tile (not of a GM tensor) is the same data.
+    if (auto view = dyn_cast<ViewOp>(def);
+        view && isa<TileType>(view.getSource().getType())) {
+      worklist.push_back(view.getSource());
+      continue;
+    }
     if (isa<ViewOp, MatmulOp, FullOp>(def))
       continue;
     if (isVectorOp(def) || isa<arith::SelectOp>(def))
@@ -391,7 +400,7 @@ mlir::pto::check::collectTileConsumers(ValueRange seeds) {
       ops.insert(user);
       if (isa<MatmulOp>(user))
         continue;
-      if (isVectorOp(user) || isa<arith::SelectOp>(user))
+      if (isVectorOp(user) || isa<arith::SelectOp, ViewOp>(user))
         for (Value result : user->getResults())
           if (isa<TileType>(result.getType()))
             worklist.push_back(result);
@@ -417,6 +426,29 @@ static bool isLoopBoundaryCondition(Value cond) {
   if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def))
     return llvm::all_of(def->getOperands(), isLoopBoundaryCondition);
   return false;
+}
+
+FullOp mlir::pto::check::traceConstantTile(Value tile) {
+  while (tile) {
+    if (auto full = tile.getDefiningOp<FullOp>())
+      return full;
+    if (auto cast = tile.getDefiningOp<CastOp>()) {
+      tile = cast->getOperand(0);
+      continue;
+    }
+    if (auto view = tile.getDefiningOp<ViewOp>();
+        view && isa<TileType>(view.getSource().getType())) {
+      tile = view.getSource();
+      continue;
+    }
+    if (auto scope = tile.getDefiningOp<ScopeOp>()) {
+      auto yield = cast<YieldOp>(scope.getBody().front().getTerminator());
+      tile = yield.getValues()[cast<OpResult>(tile).getResultNumber()];
+      continue;
+    }
+    break;
+  }
+  return {};
 }
 
 static constexpr StringLiteral kMaskFix =
@@ -458,7 +490,11 @@ void mlir::pto::check::checkManualMasks(KernelOp kernel, RuleReporter &reporter,
     // -inf fill or a bias tile standing in for a scalar.
     if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op)) {
       for (Value operand : op->getOperands()) {
-        auto full = operand.getDefiningOp<FullOp>();
+        // Through casts, views and scope results: the constant is the mask
+        // however it reaches the op.
+        FullOp full = isa<TileType>(operand.getType())
+                          ? traceConstantTile(operand)
+                          : FullOp();
         if (!full)
           continue;
         reporter
@@ -485,6 +521,7 @@ void mlir::pto::check::checkManualMasks(KernelOp kernel, RuleReporter &reporter,
 
 void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
                                       StringRef rule) {
+  IndexForms forms;
   kernel.walk([&](ViewOp view) {
     if (!isa<GMTensorType>(view.getSource().getType()))
       return;
@@ -501,13 +538,21 @@ void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
                     (*valid)[dim].constant < tile.getDimSize(dim)))
         continue;
       IndexDeps deps = collectIndexDeps(offset.value);
+      // Only a loop index the offset is affine in moves the tile: one that
+      // reaches it through a div or rem (a fused batch·head index split
+      // into b and h) selects a block, it does not tile a dim.
+      const IndexPoly &form = forms.get(offset.value);
       LoopOp tailLoop;
-      for (Value iv : deps.direct)
-        if (auto loop = dyn_cast<LoopOp>(getInductionVarOwner(iv)))
-          if (findRuntimeSource(loop.getUpperBound())) {
-            tailLoop = loop;
-            break;
-          }
+      for (const std::string &atom : form.getAtoms()) {
+        Value iv = forms.getAtomValue(atom);
+        auto loop = dyn_cast_or_null<LoopOp>(
+            iv ? getInductionVarOwner(iv) : nullptr);
+        if (loop && form.getLinearCoefficient(atom) != 0 &&
+            findRuntimeSource(loop.getUpperBound())) {
+          tailLoop = loop;
+          break;
+        }
+      }
       if (!tailLoop)
         continue;
       std::string what = valid ? "its valid extent of dim " +
@@ -727,35 +772,44 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
   // s1_off); report a wrong stride once, at the first tile it places.
   DenseSet<std::pair<Value, int64_t>> reportedStrides;
   SmallVector<TilePlacement> placements = collectPlacements(kernel);
+  IndexForms forms;
   for (TilePlacement &placement : placements) {
     for (auto [dim, offset] : llvm::enumerate(placement.offsets)) {
       if (!offset.value)
         continue;
+      // A run-time stride: idx * T with T not a compile-time constant.
       for (StrideTerm term : getStrideTerms(offset.value)) {
         auto loop = dyn_cast<LoopOp>(getInductionVarOwner(term.iv));
-        if (!loop)
+        if (!loop || !term.stride)
           continue;
-        int64_t stride = 1;
-        if (term.stride) {
-          if (Value source = findRuntimeSource(term.stride)) {
-            if (!reportedStrides.insert({term.mulOp->getResult(0), -1}).second)
-              continue;
-            reporter
-                .error(rule, term.mulOp->getLoc(),
-                       "the offset of " + describePlacement(placement.op) +
-                           " advances with " + describeLoop(loop) +
-                           " by a run-time stride (" +
-                           describeRuntimeSource(source) + ")",
-                       kConstTileFix)
-                .note(getSourceLoc(source),
-                      "the run-time stride comes from here");
-            continue;
-          }
-          APInt s;
-          if (!matchPattern(term.stride, m_ConstantInt(&s)))
-            continue;
-          stride = s.getSExtValue();
-        }
+        Value source = findRuntimeSource(term.stride);
+        if (!source ||
+            !reportedStrides.insert({term.mulOp->getResult(0), -1}).second)
+          continue;
+        reporter
+            .error(rule, term.mulOp->getLoc(),
+                   "the offset of " + describePlacement(placement.op) +
+                       " advances with " + describeLoop(loop) +
+                       " by a run-time stride (" +
+                       describeRuntimeSource(source) + ")",
+                   kConstTileFix)
+            .note(getSourceLoc(source), "the run-time stride comes from here");
+      }
+      // The advance per iteration, by value: the offset's coefficient of the
+      // loop index times the loop's step (`idx * T` with step 1, or an
+      // element offset `idx` with step T, written however).
+      const IndexPoly &form = forms.get(offset.value);
+      for (const std::string &atom : form.getAtoms()) {
+        Value iv = forms.getAtomValue(atom);
+        auto loop =
+            dyn_cast_or_null<LoopOp>(iv ? getInductionVarOwner(iv) : nullptr);
+        if (!loop || form.hasNonLinearUse(atom))
+          continue;
+        std::optional<int64_t> step = forms.get(loop.getStep()).getConstant();
+        int64_t coefficient = form.getLinearCoefficient(atom);
+        if (!step || !coefficient)
+          continue;
+        int64_t stride = coefficient * *step;
         int64_t extent = placement.tile.getDimSize(dim);
         if (stride != extent) {
           if (!reportedStrides.insert({offset.value, extent}).second)

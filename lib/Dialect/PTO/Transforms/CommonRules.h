@@ -106,13 +106,16 @@ std::optional<SmallVector<MixedIndex>> getExplicitValidShape(ViewOp view);
 //===----------------------------------------------------------------------===//
 
 /// Every op `tile` is computed from, walking backwards through vector ops,
-/// scope results, arith.select and scf.if; the walk stops at (and includes)
-/// views, matmuls and pto.full.
+/// views of tiles, scope results, arith.select and scf.if; the walk stops at
+/// (and includes) views of GM tensors, matmuls and pto.full.
 llvm::SetVector<Operation *> collectTileProducers(Value tile);
 /// Every op computing from `seeds`, walking forwards through vector ops,
-/// scope results, arith.select and scf.if; matmuls and writes are included
+/// views of tiles, scope results, arith.select and scf.if; matmuls and writes are included
 /// but not walked past.
 llvm::SetVector<Operation *> collectTileConsumers(ValueRange seeds);
+/// The pto.full a tile is a copy of, through casts, views of tiles and scope
+/// results, or null.
+FullOp traceConstantTile(Value tile);
 
 //===----------------------------------------------------------------------===//
 // Kernel-generic rules
