@@ -242,56 +242,23 @@ SmallVector<StrideTerm> mlir::pto::check::getStrideTerms(Value offset) {
   return terms;
 }
 
-static std::string exprKey(Value v, DenseMap<Value, std::string> &memo) {
-  auto it = memo.find(v);
-  if (it != memo.end())
-    return it->second;
-  std::string key;
-  APInt constant;
-  if (matchPattern(v, m_ConstantInt(&constant))) {
-    key = std::to_string(constant.getSExtValue());
-  } else if (auto arg = dyn_cast<BlockArgument>(v)) {
-    Operation *parent = arg.getOwner()->getParentOp();
-    if (auto loop = dyn_cast<LoopOp>(parent); loop && arg.getArgNumber() == 0)
-      // Copies of one loop share name and index name.
-      key = ("iv(" + loop.getName() + "/" + loop.getIdxName() + ")").str();
-    else if (isa<KernelOp>(parent))
-      key = ("arg(" + getArgumentName(arg) + ")").str();
-    else
-      key = llvm::formatv("blockarg({0})", arg.getAsOpaquePointer()).str();
-  } else {
-    Operation *def = v.getDefiningOp();
-    llvm::raw_string_ostream os(key);
-    os << def->getName() << '#' << cast<OpResult>(v).getResultNumber() << '(';
-    llvm::interleaveComma(def->getOperands(), os,
-                          [&](Value operand) { os << exprKey(operand, memo); });
-    os << ')' << def->getAttrDictionary();
+/// The offsets of a view in the GM tensor it finally views: a view of a
+/// tile adds its offsets to those of the tile's own view.
+static SmallVector<IndexPoly> getAbsoluteOffsets(ViewOp view,
+                                                IndexForms &forms) {
+  SmallVector<IndexPoly> total;
+  for (ViewOp v = view; v; v = getViewOf(v.getSource())) {
+    SmallVector<MixedIndex> offsets =
+        getMixed(v.getStaticOffsets(), v.getOffsets());
+    if (total.empty())
+      total.resize(offsets.size());
+    if (offsets.size() != total.size())
+      break; // a rank-changing view: keep what is known
+    for (auto [sum, offset] : llvm::zip(total, offsets))
+      sum = sum + (offset.value ? forms.get(offset.value)
+                                : IndexPoly::constant(offset.constant));
   }
-  memo[v] = key;
-  return key;
-}
-
-std::pair<std::string, int64_t> mlir::pto::check::splitConstantAddend(Value v) {
-  DenseMap<Value, std::string> memo;
-  int64_t constant = 0;
-  while (true) {
-    APInt c;
-    if (matchPattern(v, m_ConstantInt(&c)))
-      return {"", constant + c.getSExtValue()};
-    auto add = v.getDefiningOp<arith::AddIOp>();
-    if (!add)
-      break;
-    if (matchPattern(add.getRhs(), m_ConstantInt(&c))) {
-      constant += c.getSExtValue();
-      v = add.getLhs();
-    } else if (matchPattern(add.getLhs(), m_ConstantInt(&c))) {
-      constant += c.getSExtValue();
-      v = add.getRhs();
-    } else {
-      break;
-    }
-  }
-  return {exprKey(v, memo), constant};
+  return total;
 }
 
 std::string mlir::pto::check::getColumnKey(ViewOp view) {
@@ -299,16 +266,11 @@ std::string mlir::pto::check::getColumnKey(ViewOp view) {
   // (a second nest with its own loop names covers the same heads).
   IndexForms forms(/*loopsByRange=*/true);
   std::string key;
-  // Keep the offsets alive for the loop: drop_begin only refers to them (a
-  // temporary here would die before the loop body; found by ASan).
-  auto offsets = getMixed(view.getStaticOffsets(), view.getOffsets());
-  for (MixedIndex offset : llvm::drop_begin(offsets)) {
-    if (!offset.value) {
-      key += "|" + std::to_string(offset.constant);
-      continue;
-    }
-    key += "|" + forms.key(offset.value);
-  }
+  // A named local: drop_begin only refers to its range (a temporary would
+  // die before the loop body).
+  SmallVector<IndexPoly> offsets = getAbsoluteOffsets(view, forms);
+  for (const IndexPoly &offset : llvm::drop_begin(offsets))
+    key += "|" + offset.str();
   return key;
 }
 
@@ -897,7 +859,9 @@ void mlir::pto::check::checkReplicatedViews(KernelOp kernel,
   llvm::MapVector<std::string, SmallVector<Copy>,
                   std::map<std::string, unsigned>>
       groups;
-  DenseMap<Value, std::string> memo;
+  // Statically replicated copies of a loop have the same range, so their
+  // indices compare equal.
+  IndexForms forms(/*loopsByRange=*/true);
   kernel.walk([&](ViewOp view) {
     BlockArgument arg = getViewedArgument(view.getResult());
     if (!arg)
@@ -905,16 +869,9 @@ void mlir::pto::check::checkReplicatedViews(KernelOp kernel,
     std::string key =
         (getArgumentName(arg) + "|" + str(view.getResult().getType())).str();
     Copy copy{view, {}};
-    for (MixedIndex offset :
-         getMixed(view.getStaticOffsets(), view.getOffsets())) {
-      if (!offset.value) {
-        copy.shifts.push_back(offset.constant);
-        key += "|";
-        continue;
-      }
-      auto [symbolic, shift] = splitConstantAddend(offset.value);
-      copy.shifts.push_back(shift);
-      key += "|" + symbolic;
+    for (const IndexPoly &offset : getAbsoluteOffsets(view, forms)) {
+      copy.shifts.push_back(offset.getConstantTerm());
+      key += "|" + offset.withoutConstant().str();
     }
     groups[key].push_back(std::move(copy));
   });

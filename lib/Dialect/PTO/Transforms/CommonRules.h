@@ -81,14 +81,10 @@ struct StrideTerm {
 /// The loop-index terms of an offset written as a sum (arith.addi) of terms.
 SmallVector<StrideTerm> getStrideTerms(Value offset);
 
-/// A structural key for an index expression: equal keys mean the same
-/// computation, with the indices of equally named pto.loops identified (so
-/// statically replicated copies of a loop compare equal). The top-level
-/// constant addend is split off: `x + 128` gives (key(x), 128).
-std::pair<std::string, int64_t> splitConstantAddend(Value v);
-/// The structural key of the offsets of a view past dim 0 (its columns):
-/// views of one tensor with equal keys cover the same columns, e.g. the same
-/// head.
+/// The value key (IndexForm.h) of the offsets of a view past dim 0 (its
+/// columns, in the GM tensor it finally views): views of one tensor with
+/// equal keys cover the same columns, e.g. the same head, however the
+/// offsets are written.
 std::string getColumnKey(ViewOp view);
 
 /// Entry `i` of a mixed static/dynamic list: a Value, or a constant when the

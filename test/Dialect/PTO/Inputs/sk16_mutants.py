@@ -671,6 +671,22 @@ def _(k: Kernel):
     k.expect("%S = pto.matmul", "note", "the first Q·Kᵀ is here")
 
 
+@mutant("R2-second-qk-subview",
+        "a second Q·Kᵀ on a view (at the head's columns) of a view of all heads of q")
+def _(k: Kernel):
+    k.insert_after("%q_i = pto.view",
+                   f"          %q_all = pto.view %q2[%s1_off, 0] valid [%a_s1, {N * D}] : "
+                   f"!pto.tensor<?x{N * D}xbf16> -> !pto.tile<{T1}x{N * D}xbf16>",
+                   f"          %q_c = pto.view %q_all[0, %h_ofs] : "
+                   f"!pto.tile<{T1}x{N * D}xbf16> -> {T1D}")
+    k.insert_after("%S = pto.matmul",
+                   f"          %S2 = pto.matmul %q_c, %k_j {{b_trans, cube_tile = {CUBE}}}"
+                   f" : {T1D}, {T1D} -> {S32}")
+    k.sub("%Ss = pto.mul %S,", "%S,", "%S2,")
+    k.expect("%S2 = pto.matmul", "error", "[SK16-R2] a second Q·Kᵀ")
+    k.expect("%S = pto.matmul", "note", "the first Q·Kᵀ is here")
+
+
 @mutant("R3-amax-view", "the row maximum recomputed over a view of the scores")
 def _(k: Kernel):
     k.insert_before("%X = pto.sub %Ss, %m_i",
