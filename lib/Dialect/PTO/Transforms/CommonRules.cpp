@@ -299,6 +299,27 @@ mlir::pto::check::getExplicitValidShape(ViewOp view) {
 // Tile dataflow
 //===----------------------------------------------------------------------===//
 
+/// The pto.assemble / pto.atomic_add ops writing into a workspace (directly
+/// or through reshapes of it), and the views reading it.
+static void collectWorkspaceAccesses(Value tensor,
+                                     SmallVectorImpl<Operation *> &writers,
+                                     SmallVectorImpl<ViewOp> &readers) {
+  for (OpOperand &use : tensor.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto reshape = dyn_cast<ReshapeOp>(user))
+      collectWorkspaceAccesses(reshape.getResult(), writers, readers);
+    else if (isa<AssembleOp, AtomicAddOp>(user) && use.getOperandNumber() == 1)
+      writers.push_back(user);
+    else if (auto view = dyn_cast<ViewOp>(user))
+      readers.push_back(view);
+  }
+}
+
+/// The workspace a GM tensor aliases, or null.
+static WorkspaceOp getWorkspace(Value tensor) {
+  return getAliasedTensor(tensor).getDefiningOp<WorkspaceOp>();
+}
+
 llvm::SetVector<Operation *>
 mlir::pto::check::collectTileProducers(Value tile) {
   llvm::SetVector<Operation *> ops;
@@ -326,11 +347,21 @@ mlir::pto::check::collectTileProducers(Value tile) {
       continue;
     }
     ops.insert(def);
-    // A view of a tile (not of a GM tensor) is the same data.
-    if (auto view = dyn_cast<ViewOp>(def);
-        view && isa<TileType>(view.getSource().getType())) {
-      worklist.push_back(view.getSource());
-      continue;
+    // A view of a tile (not of a GM tensor) is the same data; a view of a
+    // workspace reads the tiles written into it.
+    if (auto view = dyn_cast<ViewOp>(def)) {
+      if (isa<TileType>(view.getSource().getType())) {
+        worklist.push_back(view.getSource());
+        continue;
+      }
+      if (WorkspaceOp workspace = getWorkspace(view.getSource())) {
+        SmallVector<Operation *> writers;
+        SmallVector<ViewOp> readers;
+        collectWorkspaceAccesses(workspace.getResult(), writers, readers);
+        for (Operation *writer : writers)
+          worklist.push_back(writer->getOperand(0));
+        continue;
+      }
     }
     if (isa<ViewOp, MatmulOp, FullOp>(def))
       continue;
@@ -362,6 +393,16 @@ mlir::pto::check::collectTileConsumers(ValueRange seeds) {
       ops.insert(user);
       if (isa<MatmulOp>(user))
         continue;
+      // A tile stored into a workspace reaches whatever views it back.
+      if (isa<AssembleOp, AtomicAddOp>(user) && use.getOperandNumber() == 0)
+        if (WorkspaceOp workspace = getWorkspace(user->getOperand(1))) {
+          SmallVector<Operation *> writers;
+          SmallVector<ViewOp> readers;
+          collectWorkspaceAccesses(workspace.getResult(), writers, readers);
+          for (ViewOp reader : readers)
+            worklist.push_back(reader.getResult());
+          continue;
+        }
       if (isVectorOp(user) || isa<arith::SelectOp, ViewOp>(user))
         for (Value result : user->getResults())
           if (isa<TileType>(result.getType()))
@@ -391,7 +432,8 @@ static bool isLoopBoundaryCondition(Value cond) {
 }
 
 FullOp mlir::pto::check::traceConstantTile(Value tile) {
-  while (tile) {
+  // Bounded: a workspace written with a view of itself would cycle.
+  for (unsigned steps = 0; tile && steps < 64; ++steps) {
     if (auto full = tile.getDefiningOp<FullOp>())
       return full;
     if (auto cast = tile.getDefiningOp<CastOp>()) {
@@ -408,6 +450,17 @@ FullOp mlir::pto::check::traceConstantTile(Value tile) {
       tile = yield.getValues()[cast<OpResult>(tile).getResultNumber()];
       continue;
     }
+    // A workspace holding only one written tile holds that tile.
+    if (auto view = tile.getDefiningOp<ViewOp>())
+      if (WorkspaceOp workspace = getWorkspace(view.getSource())) {
+        SmallVector<Operation *> writers;
+        SmallVector<ViewOp> readers;
+        collectWorkspaceAccesses(workspace.getResult(), writers, readers);
+        if (writers.size() == 1) {
+          tile = writers.front()->getOperand(0);
+          continue;
+        }
+      }
     break;
   }
   return {};

@@ -102,15 +102,16 @@ std::optional<SmallVector<MixedIndex>> getExplicitValidShape(ViewOp view);
 //===----------------------------------------------------------------------===//
 
 /// Every op `tile` is computed from, walking backwards through vector ops,
-/// views of tiles, scope results, arith.select and scf.if; the walk stops at
-/// (and includes) views of GM tensors, matmuls and pto.full.
+/// views of tiles, views of a pto.workspace (to the tiles stored into it),
+/// scope results, arith.select and scf.if; the walk stops at (and includes)
+/// views of kernel tensors, matmuls and pto.full.
 llvm::SetVector<Operation *> collectTileProducers(Value tile);
 /// Every op computing from `seeds`, walking forwards through vector ops,
-/// views of tiles, scope results, arith.select and scf.if; matmuls and writes are included
+/// views of tiles, stores into a pto.workspace (to its views), scope results, arith.select and scf.if; matmuls and writes are included
 /// but not walked past.
 llvm::SetVector<Operation *> collectTileConsumers(ValueRange seeds);
-/// The pto.full a tile is a copy of, through casts, views of tiles and scope
-/// results, or null.
+/// The pto.full a tile is a copy of, through casts, views of tiles, scope
+/// results and a workspace it was stored into, or null.
 FullOp traceConstantTile(Value tile);
 
 //===----------------------------------------------------------------------===//

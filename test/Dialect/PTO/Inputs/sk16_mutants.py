@@ -749,6 +749,41 @@ def _(k: Kernel):
     k.expect("%fill = pto.full", "note", "the constant tile is built here")
 
 
+@mutant("R3-amax-workspace",
+        "the row maximum recomputed over the scores stored in a GM workspace")
+def _(k: Kernel):
+    k.insert_before("%X = pto.sub %Ss, %m_i",
+                    f"            %ws = pto.workspace : !pto.tensor<{T1}x{T2}xf32>",
+                    f"            pto.assemble %Ss, %ws[0, 0] : {S32}, !pto.tensor<{T1}x{T2}xf32>",
+                    f"            %Ss_w = pto.view %ws[0, 0] : !pto.tensor<{T1}x{T2}xf32> -> {S32}",
+                    f"            %m_r = pto.amax %Ss_w dim = 1 keepdim {{vec_tile = {VS}}}"
+                    f" : {S32} -> !pto.tile<{T1}x1xf32>")
+    k.sub("%X = pto.sub %Ss, %m_i", "%m_i", "%m_r")
+    k.expect("%m_r = pto.amax", "error",
+             "[SK16-R3] pto.amax recomputes the row maximum of the scores")
+    k.expect("%S = pto.matmul", "note", "the scores are computed here")
+    k.expect("%P = pto.div", "note", "the input statistic is already used here")
+    k.expect("%m_i = pto.view", "error",
+             "[SK16-R3] 'm_input', the forward row maximum m, is not applied")
+    k.expect("%S = pto.matmul", "note", "Q·Kᵀ is computed here")
+
+
+@mutant("R6-mask-workspace", "a 0/1 mask tile stored in a GM workspace and viewed back")
+def _(k: Kernel):
+    k.insert_before("%X = pto.sub %Ss, %m_i",
+                    f"            %mask = pto.full 1.0 {{vec_tile = {VS}}} : {S32}",
+                    f"            %ws = pto.workspace : !pto.tensor<{T1}x{T2}xf32>",
+                    f"            pto.assemble %mask, %ws[0, 0] : {S32}, !pto.tensor<{T1}x{T2}xf32>",
+                    f"            %mask_w = pto.view %ws[0, 0] : !pto.tensor<{T1}x{T2}xf32> -> {S32}",
+                    f"            %Ss_m = pto.mul %Ss, %mask_w {{vec_tile = {VS}}} : "
+                    f"{S32}, {S32} -> {S32}")
+    k.sub("%X = pto.sub %Ss, %m_i", "%Ss,", "%Ss_m,")
+    k.expect("%Ss_m = pto.mul", "error",
+             "[SK16-R6] 'pto.mul' combines a tile with the constant tile of pto.full "
+             "1: a manual mask")
+    k.expect("%mask = pto.full", "note", "the constant tile is built here")
+
+
 @mutant("R6-mask-tensor", "S multiplied by a tile of a mask tensor outside the signature")
 def _(k: Kernel):
     k.add_argument("%mask_t: !pto.tensor<?x?xf32>")

@@ -63,8 +63,10 @@ def CheckSkeletonPass : Pass<"pto-check-skeleton", "::mlir::ModuleOp"> {
       identify loops by their bounds and step, so a second nest with other
       loop names covers the same heads;
     * tiles are traced to their producers through vector ops, casts, views
-      of tiles and scope results (a mask or a zero reaches a tile however it
-      is copied), tensors through in-place reshapes to the kernel argument.
+      of tiles, GM workspaces (a view of a `pto.workspace` reads the tiles
+      stored into it) and scope results, so a mask or a zero reaches a tile
+      however it is copied; tensors through in-place reshapes to the kernel
+      argument.
 
     | id | severity | semantic claim checked |
     |---|---|---|
