@@ -34,9 +34,13 @@ IndexPoly IndexPoly::atom(const std::string &key) {
 
 IndexPoly IndexPoly::operator+(const IndexPoly &other) const {
   IndexPoly sum = *this;
-  for (auto &[mono, c] : other.terms)
-    if ((sum.terms[mono] += c) == 0)
+  sum.overflow |= other.overflow;
+  for (auto &[mono, c] : other.terms) {
+    int64_t &slot = sum.terms[mono];
+    sum.overflow |= __builtin_add_overflow(slot, c, &slot);
+    if (slot == 0)
       sum.terms.erase(mono);
+  }
   return sum;
 }
 
@@ -46,12 +50,17 @@ IndexPoly IndexPoly::operator-(const IndexPoly &other) const {
 
 IndexPoly IndexPoly::operator*(const IndexPoly &other) const {
   IndexPoly product;
+  product.overflow = overflow || other.overflow;
   for (auto &[a, ca] : terms)
     for (auto &[b, cb] : other.terms) {
       Monomial mono = a;
       mono.insert(mono.end(), b.begin(), b.end());
       llvm::sort(mono);
-      if ((product.terms[mono] += ca * cb) == 0)
+      int64_t c;
+      product.overflow |= __builtin_mul_overflow(ca, cb, &c);
+      int64_t &slot = product.terms[mono];
+      product.overflow |= __builtin_add_overflow(slot, c, &slot);
+      if (slot == 0)
         product.terms.erase(mono);
     }
   return product;
@@ -118,11 +127,13 @@ std::string IndexPoly::str() const {
 const IndexPoly &IndexForms::get(Value v) {
   auto it = memo.find(v);
   if (it != memo.end())
-    return it->second;
+    return *it->second;
   IndexPoly p = compute(v);
-  if (p.terms.size() > kMaxTerms)
+  if (p.terms.size() > kMaxTerms || p.overflow)
     p = opaque(v, llvm::formatv("value({0})", v.getAsOpaquePointer()).str());
-  return memo[v] = std::move(p);
+  std::unique_ptr<IndexPoly> &slot = memo[v];
+  slot = std::make_unique<IndexPoly>(std::move(p));
+  return *slot;
 }
 
 IndexPoly IndexForms::opaque(Value v, const std::string &key) {
@@ -145,7 +156,8 @@ std::string IndexForms::getLoopAtom(Value iv) {
 
 IndexPoly IndexForms::compute(Value v) {
   APInt c;
-  if (matchPattern(v, m_ConstantInt(&c)))
+  // Wider constants than int64 stay opaque.
+  if (matchPattern(v, m_ConstantInt(&c)) && c.getSignificantBits() <= 64)
     return IndexPoly::constant(c.getSExtValue());
 
   if (auto arg = dyn_cast<BlockArgument>(v)) {
@@ -224,7 +236,7 @@ IndexPoly IndexForms::compute(Value v) {
       if (isa<arith::RemSIOp, arith::RemUIOp>(def))
         return IndexPoly::constant(*a % *b);
       if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
-        return IndexPoly::constant((*a + *b - 1) / *b);
+        return IndexPoly::constant(*a / *b + (*a % *b != 0));
       return IndexPoly::constant(*a / *b);
     }
     if (a && b && isa<arith::MinSIOp, arith::MinUIOp>(def))

@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ using Monomial = std::vector<std::string>;
 /// sum(coefficient * monomial), zero coefficients dropped.
 struct IndexPoly {
   std::map<Monomial, int64_t> terms;
+  /// A coefficient overflowed int64: the form is meaningless (IndexForms
+  /// then keeps the value as an opaque atom).
+  bool overflow = false;
 
   static IndexPoly constant(int64_t c);
   static IndexPoly atom(const std::string &key);
@@ -49,7 +53,9 @@ struct IndexPoly {
   std::vector<std::string> getAtoms() const;
   /// A canonical text: equal polynomials give equal strings.
   std::string str() const;
-  bool operator==(const IndexPoly &other) const { return terms == other.terms; }
+  bool operator==(const IndexPoly &other) const {
+    return terms == other.terms && !overflow && !other.overflow;
+  }
 };
 
 /// Memoised normal forms for the index values of one kernel (linear in the
@@ -61,6 +67,8 @@ public:
   /// equal); otherwise each loop's index is its own atom.
   explicit IndexForms(bool loopsByRange = false) : loopsByRange(loopsByRange) {}
 
+  /// The normal form of `v`; the reference stays valid for the lifetime of
+  /// this object.
   const IndexPoly &get(Value v);
   std::string key(Value v) { return get(v).str(); }
   /// The atom key of a loop's induction variable.
@@ -75,7 +83,8 @@ private:
   IndexPoly opaque(Value v, const std::string &key);
 
   bool loopsByRange;
-  llvm::DenseMap<Value, IndexPoly> memo;
+  // Boxed: references handed out by get() stay valid while memo grows.
+  llvm::DenseMap<Value, std::unique_ptr<IndexPoly>> memo;
   llvm::StringMap<Value> atomValues;
 };
 
