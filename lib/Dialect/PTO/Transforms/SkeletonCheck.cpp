@@ -676,9 +676,10 @@ private:
       }
     });
     for (auto &[source, muls] : runtimeScalars) {
-      StringRef name = muls.front()->getName().getStringRef();
+      OperationName kind = muls.front()->getName();
+      StringRef name = kind.getStringRef();
       bool sameKind = llvm::all_of(
-          muls, [&](Operation *op) { return op->getName() == muls.front()->getName(); });
+          muls, [&](Operation *op) { return op->getName() == kind; });
       std::string more = muls.size() > 1
                              ? " (and of " + std::to_string(muls.size() - 1) +
                                    " more " +
@@ -970,8 +971,25 @@ private:
               "wrap the " + stage + " chain in pto.scope #pto.scope<id = " +
                   std::to_string(id) + "> { ... }");
     };
-    checkStage("V1", v1, 1, 2);
-    checkStage("V2", v2, 2, 1);
+    // docs/SK16.md#the-950-variant: on architectures with mixed scopes the
+    // whole body may sit in one cube+vector MIX scope; V1 and V2 then share
+    // the scope of Q·Kᵀ.
+    bool oneMixScope = false;
+    if (model.platform->mixedScopes && !model.qk.empty()) {
+      ScopeOp qkRegion;
+      if (ScopeAttr qkScope = getScopeOf(model.qk.front(), &qkRegion))
+        oneMixScope = llvm::all_of(
+            llvm::concat<Operation *const>(v1, v2), [&](Operation *op) {
+              ScopeOp region;
+              ScopeAttr scope = getScopeOf(op, &region);
+              return scope && scope.getId() == qkScope.getId() &&
+                     region == qkRegion;
+            });
+    }
+    if (!oneMixScope) {
+      checkStage("V1", v1, 1, 2);
+      checkStage("V2", v2, 2, 1);
+    }
 
     if (model.platform->mixedScopes)
       return;

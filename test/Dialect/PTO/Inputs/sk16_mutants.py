@@ -902,6 +902,23 @@ def _(k: Kernel):
 
 # --- legal rewrites: must stay clean (check-skeleton-clean.test) ------------------
 
+@mutant("legal-950-mix-scope",
+        "DAV_3510: the s2 body in one cube+vector MIX scope 10001, as the 950 kernel "
+        "(clean)", ARCH950)
+def _(k: Kernel):
+    to_950(k)
+    k.unwrap("pto.scope #pto.scope<id = 2>")
+    k.unwrap("%P_bf, %dS_bf = pto.scope")
+    k.delete("pto.yield %P_b, %dS_b")
+    for needle in ("%dV_t = pto.matmul", "%dQ_t = pto.matmul", "%dK_t = pto.matmul"):
+        line = k.line(needle)
+        line.text = line.text.replace("%P_bf", "%P_b").replace("%dS_bf", "%dS_b")
+    start = k.index('pto.loop "LOOP_s2_dq"')
+    end = k.block_end(start)
+    k.lines.insert(end, Line("          }"))
+    k.lines.insert(start + 1, Line("          pto.scope #pto.scope<id = 10001> {"))
+
+
 @mutant("legal-commuted-offsets", "offsets written D·n, T·idx and base + start (clean)")
 def _(k: Kernel):
     k.sub("%h_ofs = arith.muli", "%n_idx, %c_d", "%c_d, %n_idx")
