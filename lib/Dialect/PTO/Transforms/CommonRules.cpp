@@ -1,7 +1,12 @@
-//===- CommonRules.cpp - structural queries and kernel-generic rules
-//-------===//
+//===- CommonRules.cpp - kernel-generic rules -----------------------------===//
+//
+// The rules of CommonRules.h that hold for any PyPTO kernel; the structural
+// queries they use are in StructuralQueries.cpp.
+//
+//===----------------------------------------------------------------------===//
 
 #include "CommonRules.h"
+#include "IndexForm.h"
 
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
@@ -9,10 +14,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
@@ -20,385 +23,6 @@
 using namespace mlir;
 using namespace mlir::pto;
 using namespace mlir::pto::check;
-
-//===----------------------------------------------------------------------===//
-// Names
-//===----------------------------------------------------------------------===//
-
-BlockArgument mlir::pto::check::getRootArgument(Value tensor) {
-  tensor = getAliasedTensor(tensor);
-  auto arg = dyn_cast<BlockArgument>(tensor);
-  if (arg && isa<KernelOp>(arg.getOwner()->getParentOp()))
-    return arg;
-  return {};
-}
-
-StringRef mlir::pto::check::getArgumentName(BlockArgument arg) {
-  auto kernel = cast<KernelOp>(arg.getOwner()->getParentOp());
-  return cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()]).getValue();
-}
-
-ViewOp mlir::pto::check::getViewOf(Value tile) {
-  return tile.getDefiningOp<ViewOp>();
-}
-
-BlockArgument mlir::pto::check::getViewedArgument(Value tile) {
-  while (ViewOp view = getViewOf(tile)) {
-    Value source = view.getSource();
-    if (isa<GMTensorType>(source.getType()))
-      return getRootArgument(source);
-    tile = source;
-  }
-  return {};
-}
-
-std::string mlir::pto::check::quoted(BlockArgument arg) {
-  return ("'" + getArgumentName(arg) + "'").str();
-}
-
-static std::string str(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << type;
-  return s;
-}
-
-static std::string shapeStr(ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(
-                        shape, [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
-}
-
-ScopeAttr mlir::pto::check::getScopeOf(Operation *op, ScopeOp *region) {
-  if (auto scope = op->getParentOfType<ScopeOp>()) {
-    if (region)
-      *region = scope;
-    return scope.getScope();
-  }
-  if (region)
-    *region = ScopeOp();
-  return op->getAttrOfType<ScopeAttr>(kScopeStampAttrName);
-}
-
-std::string mlir::pto::check::formatConstant(double value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::format("%g", value);
-  return text;
-}
-
-/// "the view of 'q'" for views of kernel arguments, else the op name.
-static std::string describeOp(Operation *op) {
-  if (auto view = dyn_cast<ViewOp>(op))
-    if (BlockArgument arg = getViewedArgument(view.getResult()))
-      return "the view of " + quoted(arg);
-  return ("'" + op->getName().getStringRef() + "'").str();
-}
-
-//===----------------------------------------------------------------------===//
-// Index expressions
-//===----------------------------------------------------------------------===//
-
-Operation *mlir::pto::check::getInductionVarOwner(Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg)
-    return nullptr;
-  Operation *parent = arg.getOwner()->getParentOp();
-  if (auto loop = dyn_cast_or_null<LoopOp>(parent))
-    return arg.getArgNumber() == 0 ? parent : nullptr;
-  if (auto loopLike = dyn_cast_or_null<LoopLikeOpInterface>(parent))
-    if (std::optional<Value> iv = loopLike.getSingleInductionVar())
-      return *iv == v ? parent : nullptr;
-  return nullptr;
-}
-
-std::string mlir::pto::check::describeLoop(Operation *loop) {
-  if (auto ptoLoop = dyn_cast<LoopOp>(loop))
-    return ("loop '" + ptoLoop.getName() + "'").str();
-  return ("'" + loop->getName().getStringRef() + "'").str();
-}
-
-static void
-collectIndexDepsImpl(Value v, bool viaRead, IndexDeps &deps,
-                     DenseSet<std::pair<Value, unsigned>> &visited) {
-  if (!visited.insert({v, unsigned(viaRead)}).second)
-    return;
-  if (getInductionVarOwner(v)) {
-    (viaRead ? deps.viaRead : deps.direct).insert(v);
-    return;
-  }
-  Operation *def = v.getDefiningOp();
-  if (!def || def->getNumRegions())
-    return;
-  if (auto read = dyn_cast<ReadOp>(def)) {
-    deps.reads.insert(read);
-    for (Value index : read.getIndices())
-      collectIndexDepsImpl(index, /*viaRead=*/true, deps, visited);
-    return;
-  }
-  for (Value operand : def->getOperands())
-    if (operand.getType().isIntOrIndex())
-      collectIndexDepsImpl(operand, viaRead, deps, visited);
-}
-
-IndexDeps mlir::pto::check::collectIndexDeps(Value index) {
-  IndexDeps deps;
-  DenseSet<std::pair<Value, unsigned>> visited;
-  collectIndexDepsImpl(index, /*viaRead=*/false, deps, visited);
-  return deps;
-}
-
-static Value findRuntimeSourceImpl(Value v, DenseSet<Value> &visited) {
-  if (!visited.insert(v).second)
-    return {};
-  if (matchPattern(v, m_Constant()))
-    return {};
-  // Tiles and tensors are data, never compile-time values.
-  if (isa<TileType, GMTensorType>(v.getType()) || isa<BlockArgument>(v))
-    return v;
-  Operation *def = v.getDefiningOp();
-  if (auto dim = dyn_cast<DimOp>(def)) {
-    int64_t size = dim.getSource().getType().getDimSize(dim.getDim());
-    return ShapedType::isDynamic(size) ? v : Value();
-  }
-  // pto.read and anything else with effects or regions is a run-time value;
-  // pure arithmetic is as constant as its operands.
-  if (def->getNumRegions() || !isMemoryEffectFree(def))
-    return v;
-  for (Value operand : def->getOperands())
-    if (Value source = findRuntimeSourceImpl(operand, visited))
-      return source;
-  return {};
-}
-
-Value mlir::pto::check::findRuntimeSource(Value v) {
-  DenseSet<Value> visited;
-  return findRuntimeSourceImpl(v, visited);
-}
-
-std::string mlir::pto::check::describeRuntimeSource(Value source) {
-  if (Operation *loop = getInductionVarOwner(source))
-    return "the index of " + describeLoop(loop);
-  if (auto arg = dyn_cast<BlockArgument>(source)) {
-    if (isa<KernelOp>(arg.getOwner()->getParentOp()))
-      return "kernel argument " + quoted(arg);
-    return "a block argument";
-  }
-  Operation *def = source.getDefiningOp();
-  if (auto read = dyn_cast<ReadOp>(def)) {
-    if (BlockArgument arg = getRootArgument(read.getTensor()))
-      return "a value read from tensor " + quoted(arg) + " (pto.read)";
-    return "a value read from a tensor (pto.read)";
-  }
-  if (auto dim = dyn_cast<DimOp>(def)) {
-    std::string what =
-        "the run-time size of dim " + std::to_string(dim.getDim());
-    if (BlockArgument arg = getRootArgument(dim.getSource()))
-      what += " of " + quoted(arg);
-    return what;
-  }
-  if (auto view = dyn_cast<ViewOp>(def))
-    if (BlockArgument arg = getViewedArgument(view.getResult()))
-      return "a tile viewed from tensor " + quoted(arg);
-  return ("the result of '" + def->getName().getStringRef() + "'").str();
-}
-
-Location mlir::pto::check::getSourceLoc(Value source) {
-  if (Operation *loop = getInductionVarOwner(source))
-    return loop->getLoc();
-  if (Operation *def = source.getDefiningOp())
-    return def->getLoc();
-  return cast<BlockArgument>(source).getLoc();
-}
-
-static void collectAddends(Value v, SmallVectorImpl<Value> &terms) {
-  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
-    collectAddends(add.getLhs(), terms);
-    collectAddends(add.getRhs(), terms);
-    return;
-  }
-  terms.push_back(v);
-}
-
-SmallVector<StrideTerm> mlir::pto::check::getStrideTerms(Value offset) {
-  SmallVector<Value> addends;
-  collectAddends(offset, addends);
-  SmallVector<StrideTerm> terms;
-  for (Value term : addends) {
-    if (getInductionVarOwner(term)) {
-      terms.push_back({term, Value(), nullptr});
-      continue;
-    }
-    if (auto mul = term.getDefiningOp<arith::MulIOp>()) {
-      if (getInductionVarOwner(mul.getLhs()))
-        terms.push_back({mul.getLhs(), mul.getRhs(), mul});
-      else if (getInductionVarOwner(mul.getRhs()))
-        terms.push_back({mul.getRhs(), mul.getLhs(), mul});
-    }
-  }
-  return terms;
-}
-
-static std::string exprKey(Value v, DenseMap<Value, std::string> &memo) {
-  auto it = memo.find(v);
-  if (it != memo.end())
-    return it->second;
-  std::string key;
-  APInt constant;
-  if (matchPattern(v, m_ConstantInt(&constant))) {
-    key = std::to_string(constant.getSExtValue());
-  } else if (auto arg = dyn_cast<BlockArgument>(v)) {
-    Operation *parent = arg.getOwner()->getParentOp();
-    if (auto loop = dyn_cast<LoopOp>(parent); loop && arg.getArgNumber() == 0)
-      // Copies of one loop share name and index name.
-      key = ("iv(" + loop.getName() + "/" + loop.getIdxName() + ")").str();
-    else if (isa<KernelOp>(parent))
-      key = ("arg(" + getArgumentName(arg) + ")").str();
-    else
-      key = llvm::formatv("blockarg({0})", arg.getAsOpaquePointer()).str();
-  } else {
-    Operation *def = v.getDefiningOp();
-    llvm::raw_string_ostream os(key);
-    os << def->getName() << '#' << cast<OpResult>(v).getResultNumber() << '(';
-    llvm::interleaveComma(def->getOperands(), os,
-                          [&](Value operand) { os << exprKey(operand, memo); });
-    os << ')' << def->getAttrDictionary();
-  }
-  memo[v] = key;
-  return key;
-}
-
-std::pair<std::string, int64_t> mlir::pto::check::splitConstantAddend(Value v) {
-  DenseMap<Value, std::string> memo;
-  int64_t constant = 0;
-  while (true) {
-    APInt c;
-    if (matchPattern(v, m_ConstantInt(&c)))
-      return {"", constant + c.getSExtValue()};
-    auto add = v.getDefiningOp<arith::AddIOp>();
-    if (!add)
-      break;
-    if (matchPattern(add.getRhs(), m_ConstantInt(&c))) {
-      constant += c.getSExtValue();
-      v = add.getLhs();
-    } else if (matchPattern(add.getLhs(), m_ConstantInt(&c))) {
-      constant += c.getSExtValue();
-      v = add.getRhs();
-    } else {
-      break;
-    }
-  }
-  return {exprKey(v, memo), constant};
-}
-
-std::string mlir::pto::check::getColumnKey(ViewOp view) {
-  std::string key;
-  // Keep the offsets alive for the loop: drop_begin only refers to them (a
-  // temporary here would die before the loop body; found by ASan).
-  auto offsets = getMixed(view.getStaticOffsets(), view.getOffsets());
-  for (MixedIndex offset : llvm::drop_begin(offsets)) {
-    if (!offset.value) {
-      key += "|" + std::to_string(offset.constant);
-      continue;
-    }
-    auto [symbolic, shift] = splitConstantAddend(offset.value);
-    key += "|" + symbolic + "+" + std::to_string(shift);
-  }
-  return key;
-}
-
-SmallVector<MixedIndex> mlir::pto::check::getMixed(ArrayRef<int64_t> statics,
-                                                   ValueRange values) {
-  SmallVector<MixedIndex> mixed;
-  unsigned next = 0;
-  for (int64_t s : statics) {
-    if (ShapedType::isDynamic(s))
-      mixed.push_back({values[next++], 0});
-    else
-      mixed.push_back({Value(), s});
-  }
-  return mixed;
-}
-
-std::optional<SmallVector<MixedIndex>>
-mlir::pto::check::getExplicitValidShape(ViewOp view) {
-  std::optional<ArrayRef<int64_t>> statics = view.getStaticValidShape();
-  if (!statics)
-    return std::nullopt;
-  return getMixed(*statics, view.getValidShape());
-}
-
-//===----------------------------------------------------------------------===//
-// Tile dataflow
-//===----------------------------------------------------------------------===//
-
-llvm::SetVector<Operation *>
-mlir::pto::check::collectTileProducers(Value tile) {
-  llvm::SetVector<Operation *> ops;
-  SmallVector<Value> worklist{tile};
-  DenseSet<Value> visited;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (!visited.insert(v).second)
-      continue;
-    auto result = dyn_cast<OpResult>(v);
-    if (!result)
-      continue; // a loop-carried value or a kernel argument
-    Operation *def = result.getOwner();
-    if (auto scope = dyn_cast<ScopeOp>(def)) {
-      auto yield = cast<YieldOp>(scope.getBody().front().getTerminator());
-      worklist.push_back(yield.getValues()[result.getResultNumber()]);
-      continue;
-    }
-    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
-      ops.insert(def);
-      for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
-        if (!region->empty())
-          worklist.push_back(region->front().getTerminator()->getOperand(
-              result.getResultNumber()));
-      continue;
-    }
-    ops.insert(def);
-    if (isa<ViewOp, MatmulOp, FullOp>(def))
-      continue;
-    if (isVectorOp(def) || isa<arith::SelectOp>(def))
-      for (Value operand : def->getOperands())
-        if (isa<TileType>(operand.getType()))
-          worklist.push_back(operand);
-  }
-  return ops;
-}
-
-llvm::SetVector<Operation *>
-mlir::pto::check::collectTileConsumers(ValueRange seeds) {
-  llvm::SetVector<Operation *> ops;
-  SmallVector<Value> worklist(seeds.begin(), seeds.end());
-  DenseSet<Value> visited;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (!visited.insert(v).second)
-      continue;
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (isa<YieldOp, scf::YieldOp>(user)) {
-        Operation *parent = user->getParentOp();
-        if (isa<ScopeOp, scf::IfOp>(parent))
-          worklist.push_back(parent->getResult(use.getOperandNumber()));
-        continue;
-      }
-      ops.insert(user);
-      if (isa<MatmulOp>(user))
-        continue;
-      if (isVectorOp(user) || isa<arith::SelectOp>(user))
-        for (Value result : user->getResults())
-          if (isa<TileType>(result.getType()))
-            worklist.push_back(result);
-    }
-  }
-  return ops;
-}
 
 //===----------------------------------------------------------------------===//
 // Manual masks
@@ -432,7 +56,7 @@ void mlir::pto::check::checkManualMasks(KernelOp kernel, RuleReporter &reporter,
         return;
       RuleDiagnostic &d = reporter.error(
           rule, op->getLoc(),
-          "arith.select chooses a " + str(select.getType()) +
+          "arith.select chooses a " + formatType(select.getType()) +
               " by a run-time condition: a manual (where-style) mask",
           kMaskFix);
       if (Operation *cond = select.getCondition().getDefiningOp())
@@ -458,7 +82,11 @@ void mlir::pto::check::checkManualMasks(KernelOp kernel, RuleReporter &reporter,
     // -inf fill or a bias tile standing in for a scalar.
     if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op)) {
       for (Value operand : op->getOperands()) {
-        auto full = operand.getDefiningOp<FullOp>();
+        // Through casts, views and scope results: the constant is the mask
+        // however it reaches the op.
+        FullOp full = isa<TileType>(operand.getType())
+                          ? traceConstantTile(operand)
+                          : FullOp();
         if (!full)
           continue;
         reporter
@@ -485,6 +113,7 @@ void mlir::pto::check::checkManualMasks(KernelOp kernel, RuleReporter &reporter,
 
 void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
                                       StringRef rule) {
+  IndexForms forms;
   kernel.walk([&](ViewOp view) {
     if (!isa<GMTensorType>(view.getSource().getType()))
       return;
@@ -501,13 +130,21 @@ void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
                     (*valid)[dim].constant < tile.getDimSize(dim)))
         continue;
       IndexDeps deps = collectIndexDeps(offset.value);
+      // Only a loop index the offset is affine in moves the tile: one that
+      // reaches it through a div or rem (a fused batch·head index split
+      // into b and h) selects a block, it does not tile a dim.
+      const IndexPoly &form = forms.get(offset.value);
       LoopOp tailLoop;
-      for (Value iv : deps.direct)
-        if (auto loop = dyn_cast<LoopOp>(getInductionVarOwner(iv)))
-          if (findRuntimeSource(loop.getUpperBound())) {
-            tailLoop = loop;
-            break;
-          }
+      for (const std::string &atom : form.getAtoms()) {
+        Value iv = forms.getAtomValue(atom);
+        auto loop = dyn_cast_or_null<LoopOp>(
+            iv ? getInductionVarOwner(iv) : nullptr);
+        if (loop && form.getLinearCoefficient(atom) != 0 &&
+            findRuntimeSource(loop.getUpperBound())) {
+          tailLoop = loop;
+          break;
+        }
+      }
       if (!tailLoop)
         continue;
       std::string what = valid ? "its valid extent of dim " +
@@ -656,8 +293,8 @@ static void checkVecTiles(KernelOp kernel, RuleReporter &reporter,
           llvm::formatv("vector tile {0} of '{1}' clamps to {2} of {3} = {4} "
                         "B, more than the {5} B ({6} KiB) unified buffer of "
                         "{7}",
-                        shapeStr(dims), op->getName().getStringRef(),
-                        shapeStr(worstShape), str(worstType), worst,
+                        formatShape(dims), op->getName().getStringRef(),
+                        formatShape(worstShape), formatType(worstType), worst,
                         platform.ubBytes, platform.ubBytes / 1024,
                         stringifyArch(platform.arch))
               .str(),
@@ -738,35 +375,44 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
   // s1_off); report a wrong stride once, at the first tile it places.
   DenseSet<std::pair<Value, int64_t>> reportedStrides;
   SmallVector<TilePlacement> placements = collectPlacements(kernel);
+  IndexForms forms;
   for (TilePlacement &placement : placements) {
     for (auto [dim, offset] : llvm::enumerate(placement.offsets)) {
       if (!offset.value)
         continue;
+      // A run-time stride: idx * T with T not a compile-time constant.
       for (StrideTerm term : getStrideTerms(offset.value)) {
         auto loop = dyn_cast<LoopOp>(getInductionVarOwner(term.iv));
-        if (!loop)
+        if (!loop || !term.stride)
           continue;
-        int64_t stride = 1;
-        if (term.stride) {
-          if (Value source = findRuntimeSource(term.stride)) {
-            if (!reportedStrides.insert({term.mulOp->getResult(0), -1}).second)
-              continue;
-            reporter
-                .error(rule, term.mulOp->getLoc(),
-                       "the offset of " + describePlacement(placement.op) +
-                           " advances with " + describeLoop(loop) +
-                           " by a run-time stride (" +
-                           describeRuntimeSource(source) + ")",
-                       kConstTileFix)
-                .note(getSourceLoc(source),
-                      "the run-time stride comes from here");
-            continue;
-          }
-          APInt s;
-          if (!matchPattern(term.stride, m_ConstantInt(&s)))
-            continue;
-          stride = s.getSExtValue();
-        }
+        Value source = findRuntimeSource(term.stride);
+        if (!source ||
+            !reportedStrides.insert({term.mulOp->getResult(0), -1}).second)
+          continue;
+        reporter
+            .error(rule, term.mulOp->getLoc(),
+                   "the offset of " + describePlacement(placement.op) +
+                       " advances with " + describeLoop(loop) +
+                       " by a run-time stride (" +
+                       describeRuntimeSource(source) + ")",
+                   kConstTileFix)
+            .note(getSourceLoc(source), "the run-time stride comes from here");
+      }
+      // The advance per iteration, by value: the offset's coefficient of the
+      // loop index times the loop's step (`idx * T` with step 1, or an
+      // element offset `idx` with step T, written however).
+      const IndexPoly &form = forms.get(offset.value);
+      for (const std::string &atom : form.getAtoms()) {
+        Value iv = forms.getAtomValue(atom);
+        auto loop =
+            dyn_cast_or_null<LoopOp>(iv ? getInductionVarOwner(iv) : nullptr);
+        if (!loop || form.hasNonLinearUse(atom))
+          continue;
+        std::optional<int64_t> step = forms.get(loop.getStep()).getConstant();
+        int64_t coefficient = form.getLinearCoefficient(atom);
+        if (!step || !coefficient)
+          continue;
+        int64_t stride = coefficient * *step;
         int64_t extent = placement.tile.getDimSize(dim);
         if (stride != extent) {
           if (!reportedStrides.insert({offset.value, extent}).second)
@@ -854,24 +500,19 @@ void mlir::pto::check::checkReplicatedViews(KernelOp kernel,
   llvm::MapVector<std::string, SmallVector<Copy>,
                   std::map<std::string, unsigned>>
       groups;
-  DenseMap<Value, std::string> memo;
+  // Statically replicated copies of a loop have the same range, so their
+  // indices compare equal.
+  IndexForms forms(/*loopsByRange=*/true);
   kernel.walk([&](ViewOp view) {
     BlockArgument arg = getViewedArgument(view.getResult());
     if (!arg)
       return;
     std::string key =
-        (getArgumentName(arg) + "|" + str(view.getResult().getType())).str();
+        (getArgumentName(arg) + "|" + formatType(view.getResult().getType())).str();
     Copy copy{view, {}};
-    for (MixedIndex offset :
-         getMixed(view.getStaticOffsets(), view.getOffsets())) {
-      if (!offset.value) {
-        copy.shifts.push_back(offset.constant);
-        key += "|";
-        continue;
-      }
-      auto [symbolic, shift] = splitConstantAddend(offset.value);
-      copy.shifts.push_back(shift);
-      key += "|" + symbolic;
+    for (const IndexPoly &offset : getAbsoluteOffsets(view, forms)) {
+      copy.shifts.push_back(offset.getConstantTerm());
+      key += "|" + offset.withoutConstant().str();
     }
     groups[key].push_back(std::move(copy));
   });
@@ -888,7 +529,7 @@ void mlir::pto::check::checkReplicatedViews(KernelOp kernel,
                   describeOp(copy.view) +
                       " repeats an earlier view of the same tensor shifted "
                       "by " +
-                      shapeStr(delta) + ": a loop level written out statically",
+                      formatShape(delta) + ": a loop level written out statically",
                   "replace the copies with one pto.loop over the tiles and "
                   "offset the view by idx·tile")
           .note(first.view.getLoc(), "the first copy is here");

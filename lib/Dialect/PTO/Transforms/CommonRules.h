@@ -1,12 +1,12 @@
-//===- CommonRules.h - structural queries and kernel-generic rules -*- C++
-//-*-===//
+//===- CommonRules.h - structural queries and kernel-generic rules -*- C++ -*-===//
 //
 // Two layers shared by --pto-lint and --pto-check-skeleton:
 //
-//  * structural queries that recognise a kernel's shape semantically (which
-//    kernel argument a tile views, which loop index drives which offset, what
-//    a tile is computed from), never by SSA names, which the parser drops;
-//  * the rules that hold for any PyPTO kernel (manual masks, static loops,
+//  * structural queries (StructuralQueries.cpp) that recognise a kernel's
+//    shape semantically (which kernel argument a tile views, which loop index
+//    drives which offset, what a tile is computed from), never by SSA names,
+//    which the parser drops;
+//  * the rules (CommonRules.cpp) that hold for any PyPTO kernel (manual masks, static loops,
 //    tile configs, tail views, recomputed statistics, scope purity). Each
 //    takes the rule id to report under, so the SK-16 checker can report the
 //    same finding as "[SK16-R6]" that the linter reports as "[LINT-MASK]".
@@ -15,6 +15,7 @@
 #ifndef PTO_LIB_DIALECT_PTO_TRANSFORMS_COMMONRULES_H
 #define PTO_LIB_DIALECT_PTO_TRANSFORMS_COMMONRULES_H
 
+#include "IndexForm.h"
 #include "RuleReporter.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "llvm/ADT/SetVector.h"
@@ -35,6 +36,11 @@ BlockArgument getViewedArgument(Value tile);
 ViewOp getViewOf(Value tile);
 /// "'q'" for a kernel argument.
 std::string quoted(BlockArgument arg);
+/// "the view of 'q'" for views of kernel arguments, else "'op.name'".
+std::string describeOp(Operation *op);
+/// A type as printed; a shape as "[2048, 128]".
+std::string formatType(Type type);
+std::string formatShape(ArrayRef<int64_t> shape);
 /// A fill value as written: "0", "1", "-inf".
 std::string formatConstant(double value);
 
@@ -81,14 +87,13 @@ struct StrideTerm {
 /// The loop-index terms of an offset written as a sum (arith.addi) of terms.
 SmallVector<StrideTerm> getStrideTerms(Value offset);
 
-/// A structural key for an index expression: equal keys mean the same
-/// computation, with the indices of equally named pto.loops identified (so
-/// statically replicated copies of a loop compare equal). The top-level
-/// constant addend is split off: `x + 128` gives (key(x), 128).
-std::pair<std::string, int64_t> splitConstantAddend(Value v);
-/// The structural key of the offsets of a view past dim 0 (its columns):
-/// views of one tensor with equal keys cover the same columns, e.g. the same
-/// head.
+/// The offsets of a view in the GM tensor it finally views, by value: a
+/// view of a tile adds its offsets to those of the tile's own view.
+SmallVector<IndexPoly> getAbsoluteOffsets(ViewOp view, IndexForms &forms);
+/// The value key (IndexForm.h) of the offsets of a view past dim 0 (its
+/// columns, in the GM tensor it finally views): views of one tensor with
+/// equal keys cover the same columns, e.g. the same head, however the
+/// offsets are written.
 std::string getColumnKey(ViewOp view);
 
 /// Entry `i` of a mixed static/dynamic list: a Value, or a constant when the
@@ -106,13 +111,17 @@ std::optional<SmallVector<MixedIndex>> getExplicitValidShape(ViewOp view);
 //===----------------------------------------------------------------------===//
 
 /// Every op `tile` is computed from, walking backwards through vector ops,
+/// views of tiles, views of a pto.workspace (to the tiles stored into it),
 /// scope results, arith.select and scf.if; the walk stops at (and includes)
-/// views, matmuls and pto.full.
+/// views of kernel tensors, matmuls and pto.full.
 llvm::SetVector<Operation *> collectTileProducers(Value tile);
 /// Every op computing from `seeds`, walking forwards through vector ops,
-/// scope results, arith.select and scf.if; matmuls and writes are included
+/// views of tiles, stores into a pto.workspace (to its views), scope results, arith.select and scf.if; matmuls and writes are included
 /// but not walked past.
 llvm::SetVector<Operation *> collectTileConsumers(ValueRange seeds);
+/// The pto.full a tile is a copy of, through casts, views of tiles, scope
+/// results and a workspace it was stored into, or null.
+FullOp traceConstantTile(Value tile);
 
 //===----------------------------------------------------------------------===//
 // Kernel-generic rules

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 
@@ -256,12 +257,13 @@ private:
   //===--------------------------------------------------------------------===//
   // docs/SK16.md#signature: the 12 tensors, in order.
   //===--------------------------------------------------------------------===//
+  static constexpr StringLiteral signatureNames[] = {
+      "q",       "k",  "v",  "o",  "do",       "l_input",
+      "m_input", "dq", "dk", "dv", "actual_q", "actual_kv"};
+
   bool checkSignature() {
-    static constexpr StringLiteral names[] = {
-        "q",       "k",  "v",  "o",  "do",       "l_input",
-        "m_input", "dq", "dk", "dv", "actual_q", "actual_kv"};
     SmallVector<std::string> missing;
-    for (StringRef name : names)
+    for (StringRef name : signatureNames)
       if (!kernel().getArgumentByName(name))
         missing.push_back(("'" + name + "'").str());
     if (missing.empty())
@@ -356,7 +358,7 @@ private:
       BlockArgument dst = getRootArgument(op->getOperand(1));
       // In-kernel zeroing (a pto.full source) is R5's finding.
       if (!model.isGradient(dst) || explained(op) ||
-          op->getOperand(0).getDefiningOp<FullOp>())
+          traceConstantTile(op->getOperand(0)))
         return;
       error("SK16-R1", op->getLoc(),
             quoted(dst) + " is written outside the s2 loop computing Q·Kᵀ", fix)
@@ -532,7 +534,7 @@ private:
             getRootArgument(op->getOperand(1)) != out)
           return;
         written = true;
-        if (auto full = op->getOperand(0).getDefiningOp<FullOp>()) {
+        if (FullOp full = traceConstantTile(op->getOperand(0))) {
           error("SK16-R5", op->getLoc(),
                 "in-kernel initialisation of " + quoted(out) + ": '" +
                     op->getName().getStringRef() +
@@ -569,6 +571,48 @@ private:
   void checkR6NoMasks() {
     checkManualMasks(kernel(), reporter, "SK16-R6");
     checkTailViews(kernel(), reporter, "SK16-R6");
+    checkMaskInputs();
+  }
+
+  /// A tile of a kernel argument outside the SK-16 signature combined with
+  /// the scores (S or dP, through any vector ops, casts and views): a mask
+  /// passed in as a tensor. [1, 1] tiles are scalars, which R7 judges.
+  void checkMaskInputs() {
+    SmallVector<Value> products;
+    for (MatmulOp mm : llvm::concat<MatmulOp>(model.qk, model.dov))
+      products.push_back(mm.getResult());
+    if (products.empty())
+      return;
+    llvm::SetVector<Operation *> fromScores = collectTileConsumers(products);
+    for (Operation *op : fromScores) {
+      if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
+        continue;
+      for (Value operand : op->getOperands()) {
+        auto type = dyn_cast<TileType>(operand.getType());
+        if (!type || type.getNumElements() == 1 ||
+            fromScores.contains(operand.getDefiningOp()))
+          continue;
+        ViewOp input;
+        for (Operation *producer : collectTileProducers(operand))
+          if (auto view = dyn_cast<ViewOp>(producer))
+            if (BlockArgument arg = getViewedArgument(view.getResult()))
+              if (!llvm::is_contained(signatureNames, getArgumentName(arg)))
+                input = view;
+        if (!input)
+          continue;
+        error("SK16-R6", op->getLoc(),
+              "'" + op->getName().getStringRef() +
+                  "' combines the scores with a tile of tensor " +
+                  quoted(getViewedArgument(input.getResult())) +
+                  ", which is no SK-16 input: a manual mask passed in as a "
+                  "tensor",
+              "drop the mask tensor and express the tail through the views' "
+              "valid shape; SK-16 has no attention mask "
+              "(docs/SK16.md#signature)")
+            .note(input.getLoc(), "the mask tile is viewed here");
+        break;
+      }
+    }
   }
 
   //===--------------------------------------------------------------------===//
@@ -586,16 +630,35 @@ private:
       if (model.c2Role(mm) != "dV = Pᵀ·dO")
         scaled.insert(mm.getResult());
     // Multiplies by one run-time scalar are reported once, at the first.
-    llvm::MapVector<Value, SmallVector<MulOp>> runtimeScalars;
-    kernel().walk([&](MulOp mul) {
-      Value lhs = mul.getLhs(), rhs = mul.getRhs();
+    // Multiplying or dividing by a run-time scalar is the same violation.
+    llvm::MapVector<Value, SmallVector<Operation *>> runtimeScalars;
+    kernel().walk([&](Operation *mul) {
+      if (!isa<MulOp, DivOp>(mul))
+        return;
+      Value lhs = mul->getOperand(0), rhs = mul->getOperand(1);
       if (!isa<TileType>(rhs.getType())) {
         if (Value source = findRuntimeSource(rhs))
           runtimeScalars[source].push_back(mul);
         return;
       }
-      for (auto [tile, factor] : {std::pair{lhs, rhs}, std::pair{rhs, lhs}}) {
-        if (!scaled.contains(tile))
+      SmallVector<std::pair<Value, Value>> pairs = {{lhs, rhs}};
+      if (isa<MulOp>(mul))
+        pairs.push_back({rhs, lhs});
+      for (auto [tile, factor] : pairs) {
+        // S reaches the multiply directly or through casts and views.
+        MatmulOp product;
+        for (Value v = tile; v && !product;) {
+          if (scaled.contains(v))
+            product = v.getDefiningOp<MatmulOp>();
+          else if (auto cast = v.getDefiningOp<CastOp>())
+            v = cast->getOperand(0);
+          else if (auto view = v.getDefiningOp<ViewOp>();
+                   view && isa<TileType>(view.getSource().getType()))
+            v = view.getSource();
+          else
+            v = Value();
+        }
+        if (!product)
           continue;
         std::string what = "a tile";
         if (BlockArgument arg = getViewedArgument(factor))
@@ -603,9 +666,9 @@ private:
         else if (Operation *def = factor.getDefiningOp())
           what = ("a tile computed by '" + def->getName().getStringRef() + "'")
                      .str();
-        error("SK16-R7", mul.getLoc(),
-              "the " + model.matmulRole(tile.getDefiningOp<MatmulOp>()) +
-                  " result is scaled by " + what +
+        error("SK16-R7", mul->getLoc(),
+              "the " + model.matmulRole(product) + " result is " +
+                  (isa<DivOp>(mul) ? "divided" : "scaled") + " by " + what +
                   " instead of a compile-time scalar: a run-time tensor "
                   "costs an extra vector pass per multiply",
               fix);
@@ -613,12 +676,19 @@ private:
       }
     });
     for (auto &[source, muls] : runtimeScalars) {
+      OperationName kind = muls.front()->getName();
+      StringRef name = kind.getStringRef();
+      bool sameKind = llvm::all_of(
+          muls, [&](Operation *op) { return op->getName() == kind; });
       std::string more = muls.size() > 1
                              ? " (and of " + std::to_string(muls.size() - 1) +
-                                   " more pto.mul ops)"
+                                   " more " +
+                                   (sameKind ? (name + " ops").str()
+                                             : std::string("scaling ops")) +
+                                   ")"
                              : std::string();
-      error("SK16-R7", muls.front().getLoc(),
-            "the scalar of this pto.mul" + more + " is a run-time value (" +
+      error("SK16-R7", muls.front()->getLoc(),
+            "the scalar of this " + name + more + " is a run-time value (" +
                 describeRuntimeSource(source) + ")",
             fix)
           .note(getSourceLoc(source), "the run-time value comes from here");
@@ -673,51 +743,78 @@ private:
       std::string want = merged == ShapedType::kDynamic
                              ? std::string("[total, N·D]")
                              : "[total, " + std::to_string(merged) + "]";
-      for (Operation *user : arg.getUsers()) {
-        if (isa<DimOp>(user))
-          continue;
-        auto reshape = dyn_cast<ReshapeOp>(user);
-        if (!reshape) {
-          error("SK16-R10", user->getLoc(),
-                ("'" + user->getName().getStringRef() + "' uses the 3-D " +
-                 quoted(arg) + " directly")
-                    .str(),
-                "reshape " + quoted(arg) + " in place to " + want +
-                    " at kernel entry and use the 2-D alias");
-          continue;
-        }
-        GMTensorType result = reshape.getResult().getType();
-        if (result.getRank() != 2 || (merged != ShapedType::kDynamic &&
-                                      result.getDimSize(1) != merged)) {
-          std::string got;
-          llvm::raw_string_ostream os(got);
-          os << result;
-          error("SK16-R10", reshape.getLoc(),
-                "reshapes " + quoted(arg) + " to " + got +
-                    "; the per-head column slicing needs " + want,
-                "reshape to " + want +
-                    " (heads interleaved along the "
-                    "columns, head h at columns [h·D, (h+1)·D))");
-        }
-        if (!reshape.getInplace())
-          error("SK16-R10", reshape.getLoc(),
-                "the reshape of " + quoted(arg) + " copies (no 'inplace')",
-                "add 'inplace': the 2-D alias is zero copy");
-        if (reshape->getParentOp() != kernel().getOperation()) {
-          Operation *loop = reshape->getParentOfType<LoopOp>();
-          RuleDiagnostic &d = error(
-              "SK16-R10", reshape.getLoc(),
-              "the reshape of " + quoted(arg) +
-                  " is not at kernel entry: it runs in every iteration of "
-                  "its enclosing loop",
-              "hoist the in-place reshape to the kernel entry, before the "
-              "batch loop");
-          if (loop)
-            d.note(loop->getLoc(),
-                   "the enclosing " + describeLoop(loop) + " is here");
+      // Follow chains of reshapes: an in-place reshape done in steps is
+      // judged by the alias the kernel uses (a reshape whose users are only
+      // further reshapes is an intermediate step).
+      SmallVector<Value> worklist = {arg};
+      while (!worklist.empty()) {
+        Value tensor = worklist.pop_back_val();
+        for (Operation *user : tensor.getUsers()) {
+          if (isa<DimOp>(user))
+            continue;
+          auto reshape = dyn_cast<ReshapeOp>(user);
+          if (!reshape) {
+            if (tensor != arg)
+              continue; // a use of an alias, judged at its reshape
+            error("SK16-R10", user->getLoc(),
+                  ("'" + user->getName().getStringRef() + "' uses the 3-D " +
+                   quoted(arg) + " directly")
+                      .str(),
+                  "reshape " + quoted(arg) + " in place to " + want +
+                      " at kernel entry and use the 2-D alias");
+            continue;
+          }
+          checkReshape(reshape, arg, merged, want);
+          bool intermediate =
+              !reshape->use_empty() &&
+              llvm::all_of(reshape->getUsers(),
+                           llvm::IsaPred<ReshapeOp, DimOp>);
+          if (intermediate)
+            worklist.push_back(reshape.getResult());
+          else
+            checkReshapeShape(reshape, arg, merged, want);
         }
       }
     }
+  }
+
+  /// The reshape is in place and at kernel entry.
+  void checkReshape(ReshapeOp reshape, BlockArgument arg, int64_t merged,
+                    const std::string &want) {
+    if (!reshape.getInplace())
+      error("SK16-R10", reshape.getLoc(),
+            "the reshape of " + quoted(arg) + " copies (no 'inplace')",
+            "add 'inplace': the 2-D alias is zero copy");
+    if (reshape->getParentOp() != kernel().getOperation()) {
+      Operation *loop = reshape->getParentOfType<LoopOp>();
+      RuleDiagnostic &d = error(
+          "SK16-R10", reshape.getLoc(),
+          "the reshape of " + quoted(arg) +
+              " is not at kernel entry: it runs in every iteration of "
+              "its enclosing loop",
+          "hoist the in-place reshape to the kernel entry, before the "
+          "batch loop");
+      if (loop)
+        d.note(loop->getLoc(), "the enclosing " + describeLoop(loop) + " is here");
+    }
+  }
+
+  /// The alias the kernel uses is [total, N·D].
+  void checkReshapeShape(ReshapeOp reshape, BlockArgument arg, int64_t merged,
+                         const std::string &want) {
+    GMTensorType result = reshape.getResult().getType();
+    if (result.getRank() == 2 &&
+        (merged == ShapedType::kDynamic || result.getDimSize(1) == merged))
+      return;
+    std::string got;
+    llvm::raw_string_ostream os(got);
+    os << result;
+    error("SK16-R10", reshape.getLoc(),
+          "reshapes " + quoted(arg) + " to " + got +
+              "; the per-head column slicing needs " + want,
+          "reshape to " + want +
+              " (heads interleaved along the "
+              "columns, head h at columns [h·D, (h+1)·D))");
   }
 
   //===--------------------------------------------------------------------===//
@@ -874,8 +971,25 @@ private:
               "wrap the " + stage + " chain in pto.scope #pto.scope<id = " +
                   std::to_string(id) + "> { ... }");
     };
-    checkStage("V1", v1, 1, 2);
-    checkStage("V2", v2, 2, 1);
+    // docs/SK16.md#the-950-variant: on architectures with mixed scopes the
+    // whole body may sit in one cube+vector MIX scope; V1 and V2 then share
+    // the scope of Q·Kᵀ.
+    bool oneMixScope = false;
+    if (model.platform->mixedScopes && !model.qk.empty()) {
+      ScopeOp qkRegion;
+      if (ScopeAttr qkScope = getScopeOf(model.qk.front(), &qkRegion))
+        oneMixScope = llvm::all_of(
+            llvm::concat<Operation *const>(v1, v2), [&](Operation *op) {
+              ScopeOp region;
+              ScopeAttr scope = getScopeOf(op, &region);
+              return scope && scope.getId() == qkScope.getId() &&
+                     region == qkRegion;
+            });
+    }
+    if (!oneMixScope) {
+      checkStage("V1", v1, 1, 2);
+      checkStage("V2", v2, 2, 1);
+    }
 
     if (model.platform->mixedScopes)
       return;
@@ -1072,29 +1186,58 @@ private:
   // and v with total = q.shape[0], wrong for cross-attention.
   //===--------------------------------------------------------------------===//
   void checkP81KVTotal() {
+    // The tensors with total_q rows and those with total_kv rows (inputs and
+    // outputs alike).
+    auto qRows = [&](BlockArgument arg) {
+      return model.isQSide(arg) || (arg && arg == model.dq);
+    };
+    auto kvRows = [&](BlockArgument arg) {
+      return model.isKVSide(arg) || (arg && (arg == model.dk || arg == model.dv));
+    };
     kernel().walk([&](ReshapeOp reshape) {
       BlockArgument arg = getRootArgument(reshape.getSource());
-      bool kvSide = model.isKVSide(arg), qSide = model.isQSide(arg);
+      bool kvSide = kvRows(arg), qSide = qRows(arg);
       if (!kvSide && !qSide)
         return;
-      for (Value size : reshape.getShape()) {
-        auto dim = size.getDefiningOp<DimOp>();
-        if (!dim)
+      SmallVector<MixedIndex> shape =
+          getMixed(reshape.getStaticShape(), reshape.getShape());
+      if (shape.empty() || !shape.front().value)
+        return;
+      // The row count by value: any pto.dim it is computed from (through
+      // arithmetic, not through a pto.read's indices).
+      DimOp wrong;
+      SmallVector<Value> worklist = {shape.front().value};
+      DenseSet<Value> visited;
+      while (!worklist.empty() && !wrong) {
+        Value v = worklist.pop_back_val();
+        if (!visited.insert(v).second)
           continue;
-        BlockArgument from = getRootArgument(dim.getSource());
-        if (!from || (kvSide ? !model.isQSide(from) : !model.isKVSide(from)))
+        Operation *def = v.getDefiningOp();
+        if (!def || isa<ReadOp>(def) || def->getNumRegions())
           continue;
-        warning("SK16-P8.1", reshape.getLoc(),
-                "the reshape of " + quoted(arg) + " takes its row count from " +
-                    quoted(from) + ": wrong for cross attention, where " +
-                    (kvSide ? "total_kv != total_q" : "total_q != total_kv") +
-                    " (docs/SK16.md#cross-attention-reshape)",
-                "reshape " + quoted(arg) + " with the " +
-                    (kvSide ? "K/V" : "Q") + "-side total, pto.dim %" +
-                    getArgumentName(kvSide ? model.k : model.q) + ", 0")
-            .note(dim.getLoc(),
-                  "the row count for " + quoted(arg) + " is taken here");
+        if (auto dim = dyn_cast<DimOp>(def)) {
+          BlockArgument from = getRootArgument(dim.getSource());
+          if (dim.getDim() == 0 && from && (kvSide ? qRows(from) : kvRows(from)))
+            wrong = dim;
+          continue;
+        }
+        for (Value operand : def->getOperands())
+          if (operand.getType().isIntOrIndex())
+            worklist.push_back(operand);
       }
+      if (!wrong)
+        return;
+      BlockArgument from = getRootArgument(wrong.getSource());
+      warning("SK16-P8.1", reshape.getLoc(),
+              "the reshape of " + quoted(arg) + " takes its row count from " +
+                  quoted(from) + ": wrong for cross attention, where " +
+                  (kvSide ? "total_kv != total_q" : "total_q != total_kv") +
+                  " (docs/SK16.md#cross-attention-reshape)",
+              "reshape " + quoted(arg) + " with the " +
+                  (kvSide ? "K/V" : "Q") + "-side total, pto.dim %" +
+                  getArgumentName(kvSide ? model.k : model.q) + ", 0")
+          .note(wrong.getLoc(),
+                "the row count for " + quoted(arg) + " is taken here");
     });
   }
 };

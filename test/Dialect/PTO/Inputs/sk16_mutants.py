@@ -603,6 +603,387 @@ def _(k: Kernel):
                  f"the row count for '{name}' is taken here")
 
 
+# --- the same violation, spelled differently (issue 20) -----------------------------
+# Each kind again with other index arithmetic, through views/casts/reshapes, or
+# as another op: the checker judges values, so every spelling is caught with
+# the same rule id.
+
+@mutant("R1-separate-nest",
+        "two passes as a second batch/head/s1/s2 nest with its own loop names "
+        "and the head offset written D·n")
+def _(k: Kernel):
+    copy = k.copy_block('pto.loop "LOOP_b_calc"',
+                        {'"LOOP_b_calc"': '"LOOP_b_kv"', '"LOOP_n_calc"': '"LOOP_n_kv"',
+                         '"LOOP_s1_dq"': '"LOOP_s1_kv"', '"LOOP_s2_dq"': '"LOOP_s2_kv"'},
+                        "_2")
+    k.delete("pto.atomic_add %dV_t, %dv[")
+    k.delete("pto.atomic_add %dK_f, %dk[")
+    copy = [l for l in copy if "%dq[" not in l.text]
+    for line in copy:
+        if "%h_ofs_2 = arith.muli %n_idx_2, %c_d" in line.text:
+            line.text = line.text.replace("%n_idx_2, %c_d", "%c_d, %n_idx_2")
+    end = k.block_end(k.index('pto.loop "LOOP_b_calc"'))
+    k.lines[end + 1:end + 1] = copy
+    k.expect('pto.loop "LOOP_s1_kv"', "error",
+             "[SK16-R1] loop 'LOOP_s1_kv' sweeps the Q/O/dO tiles a second time")
+    k.expect('pto.loop "LOOP_s1_dq"', "note",
+             "the first sweep over the Q/O/dO tiles is loop 'LOOP_s1_dq'")
+    k.expect('pto.loop "LOOP_s2_kv"', "error",
+             "[SK16-R1] loop 'LOOP_s2_kv' sweeps the K/V tiles a second time")
+    k.expect('pto.loop "LOOP_s2_dq"', "note",
+             "the first sweep over the K/V tiles is loop 'LOOP_s2_dq'")
+    k.expect("%S_2 = pto.matmul", "error", "[SK16-R2] a second Q·Kᵀ")
+    k.expect("%S = pto.matmul", "note", "the first Q·Kᵀ is here")
+
+
+@mutant("R2-second-qk-commuted",
+        "a second Q·Kᵀ on a view of q whose column offset is written D·n")
+def _(k: Kernel):
+    k.insert_after("%q_i = pto.view",
+                   "          %h_ofs_c = arith.muli %c_d, %n_idx : index",
+                   f"          %q_c = pto.view %q2[%s1_off, %h_ofs_c] valid [%a_s1, {D}] : "
+                   f"!pto.tensor<?x{N * D}xbf16> -> {T1D}")
+    k.insert_after("%S = pto.matmul",
+                   f"          %S2 = pto.matmul %q_c, %k_j {{b_trans, cube_tile = {CUBE}}}"
+                   f" : {T1D}, {T1D} -> {S32}")
+    k.sub("%Ss = pto.mul %S,", "%S,", "%S2,")
+    k.expect("%S2 = pto.matmul", "error", "[SK16-R2] a second Q·Kᵀ")
+    k.expect("%S = pto.matmul", "note", "the first Q·Kᵀ is here")
+
+
+@mutant("R2-second-qk-reshape",
+        "a second Q·Kᵀ through a second reshape of q, column offset n·64 + n·64")
+def _(k: Kernel):
+    k.insert_after("%q2 = pto.reshape %q",
+                   f"  %q3 = pto.reshape %q [%total_q, {N * D}] inplace : "
+                   f"!pto.tensor<?x{N}x{D}xbf16> -> !pto.tensor<?x{N * D}xbf16>",
+                   f"  %c_half_d = arith.constant {D // 2} : index")
+    k.insert_after("%q_i = pto.view",
+                   "          %h_half = arith.muli %n_idx, %c_half_d : index",
+                   "          %h_ofs_f = arith.addi %h_half, %h_half : index",
+                   f"          %q_c = pto.view %q3[%s1_off, %h_ofs_f] valid [%a_s1, {D}] : "
+                   f"!pto.tensor<?x{N * D}xbf16> -> {T1D}")
+    k.insert_after("%S = pto.matmul",
+                   f"          %S2 = pto.matmul %q_c, %k_j {{b_trans, cube_tile = {CUBE}}}"
+                   f" : {T1D}, {T1D} -> {S32}")
+    k.sub("%Ss = pto.mul %S,", "%S,", "%S2,")
+    k.expect("%S2 = pto.matmul", "error", "[SK16-R2] a second Q·Kᵀ")
+    k.expect("%S = pto.matmul", "note", "the first Q·Kᵀ is here")
+
+
+@mutant("R2-second-qk-subview",
+        "a second Q·Kᵀ on a view (at the head's columns) of a view of all heads of q")
+def _(k: Kernel):
+    k.insert_after("%q_i = pto.view",
+                   f"          %q_all = pto.view %q2[%s1_off, 0] valid [%a_s1, {N * D}] : "
+                   f"!pto.tensor<?x{N * D}xbf16> -> !pto.tile<{T1}x{N * D}xbf16>",
+                   f"          %q_c = pto.view %q_all[0, %h_ofs] : "
+                   f"!pto.tile<{T1}x{N * D}xbf16> -> {T1D}")
+    k.insert_after("%S = pto.matmul",
+                   f"          %S2 = pto.matmul %q_c, %k_j {{b_trans, cube_tile = {CUBE}}}"
+                   f" : {T1D}, {T1D} -> {S32}")
+    k.sub("%Ss = pto.mul %S,", "%S,", "%S2,")
+    k.expect("%S2 = pto.matmul", "error", "[SK16-R2] a second Q·Kᵀ")
+    k.expect("%S = pto.matmul", "note", "the first Q·Kᵀ is here")
+
+
+@mutant("R3-amax-view", "the row maximum recomputed over a view of the scores")
+def _(k: Kernel):
+    k.insert_before("%X = pto.sub %Ss, %m_i",
+                    f"            %Ss_v = pto.view %Ss[0, 0] : {S32} -> {S32}",
+                    f"            %m_r = pto.amax %Ss_v dim = 1 keepdim {{vec_tile = {VS}}}"
+                    f" : {S32} -> !pto.tile<{T1}x1xf32>")
+    k.sub("%X = pto.sub %Ss, %m_i", "%m_i", "%m_r")
+    k.expect("%m_r = pto.amax", "error",
+             "[SK16-R3] pto.amax recomputes the row maximum of the scores")
+    k.expect("%S = pto.matmul", "note", "the scores are computed here")
+    k.expect("%P = pto.div", "note", "the input statistic is already used here")
+    k.expect("%m_i = pto.view", "error",
+             "[SK16-R3] 'm_input', the forward row maximum m, is not applied")
+    k.expect("%S = pto.matmul", "note", "Q·Kᵀ is computed here")
+
+
+@mutant("R3-sum-view", "the softmax denominator recomputed over a view of exp(...)")
+def _(k: Kernel):
+    k.insert_before("%P = pto.div %E, %l_i",
+                    f"            %E_v = pto.view %E[0, 0] : {S32} -> {S32}",
+                    f"            %l_r = pto.sum %E_v dim = 1 keepdim {{vec_tile = {VS}}}"
+                    f" : {S32} -> !pto.tile<{T1}x1xf32>")
+    k.sub("%P = pto.div %E, %l_i", "%l_i", "%l_r")
+    k.expect("%l_r = pto.sum", "error",
+             "[SK16-R3] pto.sum over exp(...) of the scores recomputes the softmax "
+             "denominator")
+    k.expect("%S = pto.matmul", "note", "the scores are computed here")
+    k.expect("%l_i = pto.view", "error",
+             "[SK16-R3] 'l_input', the forward softmax denominator l, is not applied")
+    k.expect("%S = pto.matmul", "note", "Q·Kᵀ is computed here")
+
+
+@mutant("R6-mask-cast", "a 0/1 mask built in bf16 and widened with pto.cast")
+def _(k: Kernel):
+    k.insert_before("%X = pto.sub %Ss, %m_i",
+                    f"            %mask_b = pto.full 1.0 {{vec_tile = {VS}}} : {SBF}",
+                    f"            %mask = pto.cast %mask_b {{vec_tile = {VS}}} : {SBF} -> {S32}",
+                    f"            %Ss_m = pto.mul %Ss, %mask {{vec_tile = {VS}}} : "
+                    f"{S32}, {S32} -> {S32}")
+    k.sub("%X = pto.sub %Ss, %m_i", "%Ss,", "%Ss_m,")
+    k.expect("%Ss_m = pto.mul", "error",
+             "[SK16-R6] 'pto.mul' combines a tile with the constant tile of pto.full "
+             "1: a manual mask")
+    k.expect("%mask_b = pto.full", "note", "the constant tile is built here")
+
+
+@mutant("R6-mask-view", "a zero fill reaching S through a view of a larger constant tile")
+def _(k: Kernel):
+    k.insert_before("%X = pto.sub %Ss, %m_i",
+                    f"            %fill = pto.full 0.0 {{vec_tile = {VS}}} : "
+                    f"!pto.tile<{T1}x{2 * T2}xf32>",
+                    f"            %fill_v = pto.view %fill[0, 0] : "
+                    f"!pto.tile<{T1}x{2 * T2}xf32> -> {S32}",
+                    f"            %Ss_m = pto.add %Ss, %fill_v {{vec_tile = {VS}}} : "
+                    f"{S32}, {S32} -> {S32}")
+    k.sub("%X = pto.sub %Ss, %m_i", "%Ss,", "%Ss_m,")
+    k.expect("%Ss_m = pto.add", "error",
+             "[SK16-R6] 'pto.add' combines a tile with the constant tile of pto.full "
+             "0: a manual mask")
+    k.expect("%fill = pto.full", "note", "the constant tile is built here")
+
+
+@mutant("R3-amax-workspace",
+        "the row maximum recomputed over the scores stored in a GM workspace")
+def _(k: Kernel):
+    k.insert_before("%X = pto.sub %Ss, %m_i",
+                    f"            %ws = pto.workspace : !pto.tensor<{T1}x{T2}xf32>",
+                    f"            pto.assemble %Ss, %ws[0, 0] : {S32}, !pto.tensor<{T1}x{T2}xf32>",
+                    f"            %Ss_w = pto.view %ws[0, 0] : !pto.tensor<{T1}x{T2}xf32> -> {S32}",
+                    f"            %m_r = pto.amax %Ss_w dim = 1 keepdim {{vec_tile = {VS}}}"
+                    f" : {S32} -> !pto.tile<{T1}x1xf32>")
+    k.sub("%X = pto.sub %Ss, %m_i", "%m_i", "%m_r")
+    k.expect("%m_r = pto.amax", "error",
+             "[SK16-R3] pto.amax recomputes the row maximum of the scores")
+    k.expect("%S = pto.matmul", "note", "the scores are computed here")
+    k.expect("%P = pto.div", "note", "the input statistic is already used here")
+    k.expect("%m_i = pto.view", "error",
+             "[SK16-R3] 'm_input', the forward row maximum m, is not applied")
+    k.expect("%S = pto.matmul", "note", "Q·Kᵀ is computed here")
+
+
+@mutant("R6-mask-workspace", "a 0/1 mask tile stored in a GM workspace and viewed back")
+def _(k: Kernel):
+    k.insert_before("%X = pto.sub %Ss, %m_i",
+                    f"            %mask = pto.full 1.0 {{vec_tile = {VS}}} : {S32}",
+                    f"            %ws = pto.workspace : !pto.tensor<{T1}x{T2}xf32>",
+                    f"            pto.assemble %mask, %ws[0, 0] : {S32}, !pto.tensor<{T1}x{T2}xf32>",
+                    f"            %mask_w = pto.view %ws[0, 0] : !pto.tensor<{T1}x{T2}xf32> -> {S32}",
+                    f"            %Ss_m = pto.mul %Ss, %mask_w {{vec_tile = {VS}}} : "
+                    f"{S32}, {S32} -> {S32}")
+    k.sub("%X = pto.sub %Ss, %m_i", "%Ss,", "%Ss_m,")
+    k.expect("%Ss_m = pto.mul", "error",
+             "[SK16-R6] 'pto.mul' combines a tile with the constant tile of pto.full "
+             "1: a manual mask")
+    k.expect("%mask = pto.full", "note", "the constant tile is built here")
+
+
+@mutant("R6-mask-tensor", "S multiplied by a tile of a mask tensor outside the signature")
+def _(k: Kernel):
+    k.add_argument("%mask_t: !pto.tensor<?x?xf32>")
+    k.insert_before("%Ss = pto.mul %S,",
+                    f"            %mask_i = pto.view %mask_t[%s1_off, %s2_off] valid [%a_s1, %a_s2] : "
+                    f"!pto.tensor<?x?xf32> -> {S32}")
+    k.insert_before("%X = pto.sub %Ss, %m_i",
+                    f"            %Ss_m = pto.mul %Ss, %mask_i {{vec_tile = {VS}}} : "
+                    f"{S32}, {S32} -> {S32}")
+    k.sub("%X = pto.sub %Ss, %m_i", "%Ss,", "%Ss_m,")
+    k.expect("%Ss_m = pto.mul", "error",
+             "[SK16-R6] 'pto.mul' combines the scores with a tile of tensor 'mask_t', "
+             "which is no SK-16 input: a manual mask passed in as a tensor")
+    k.expect("%mask_i = pto.view", "note", "the mask tile is viewed here")
+
+
+@mutant("R6-mask-tensor-cast", "a bf16 mask tensor widened and added to dP")
+def _(k: Kernel):
+    k.add_argument("%bias: !pto.tensor<?x?xbf16>")
+    k.insert_before("%Ss = pto.mul %S,",
+                    f"            %bias_i = pto.view %bias[%s1_off, %s2_off] valid [%a_s1, %a_s2] : "
+                    f"!pto.tensor<?x?xbf16> -> {SBF}",
+                    f"            %bias32 = pto.cast %bias_i {{vec_tile = {VS}}} : {SBF} -> {S32}",
+                    f"            %dP_m = pto.add %dP, %bias32 {{vec_tile = {VS}}} : "
+                    f"{S32}, {S32} -> {S32}")
+    k.sub("%Y = pto.sub %dP, %Dvec", "%dP,", "%dP_m,")
+    k.expect("%dP_m = pto.add", "error",
+             "[SK16-R6] 'pto.add' combines the scores with a tile of tensor 'bias', "
+             "which is no SK-16 input")
+    k.expect("%bias_i = pto.view", "note", "the mask tile is viewed here")
+
+
+@mutant("R5-zero-dq-cast", "dQ zeroed in the kernel through a cast of a bf16 zero tile")
+def _(k: Kernel):
+    k.insert_before('pto.loop "LOOP_s2_dq"',
+                    "        %z_base = arith.muli %s1_idx, %c_s1_tile : index",
+                    "        %z_off = arith.addi %q_start, %z_base : index",
+                    f"        %zero_b = pto.full 0.0 {{vec_tile = {VD}}} : {T1D}",
+                    f"        %zero = pto.cast %zero_b {{vec_tile = {VD}}} : {T1D} -> {T1D32}",
+                    f"        pto.assemble %zero, %dq[%z_off, %h_ofs] : {T1D32}, "
+                    f"!pto.tensor<?x{N * D}xf32>")
+    k.expect("pto.assemble %zero", "error",
+             "[SK16-R5] in-kernel initialisation of 'dq': 'pto.assemble' writes the "
+             "constant tile of pto.full 0")
+    k.expect("%zero_b = pto.full", "note", "the constant tile is built here")
+
+
+@mutant("R7-div-runtime", "S scaled by dividing by sqrt(D) read at run time")
+def _(k: Kernel):
+    k.add_argument("%scale_cfg: !pto.tensor<1xi32>")
+    k.insert_after("%c_s2_tile = arith.constant",
+                   "  %sd_raw = pto.read %scale_cfg[%c0] : !pto.tensor<1xi32>",
+                   "  %sd_i32 = arith.index_cast %sd_raw : index to i32",
+                   "  %sqrt_d = arith.sitofp %sd_i32 : i32 to f32")
+    k.sub("%Ss = pto.mul %S,", "pto.mul %S, %scale {",
+          "pto.div %S, %sqrt_d {precision = #pto.precision<INTRINSIC>, ")
+    k.expect("%Ss = pto.div", "error",
+             "[SK16-R7] the scalar of this pto.div is a run-time value (a value read "
+             "from tensor 'scale_cfg' (pto.read))")
+    k.expect("%sd_raw = pto.read", "note", "the run-time value comes from here")
+
+
+@mutant("R7-div-tile", "S divided by a [1, 1] tile of a tensor")
+def _(k: Kernel):
+    k.add_argument("%sqrt_t: !pto.tensor<1x1xf32>")
+    k.insert_before("%Ss = pto.mul %S,",
+                    "            %sqrt_i = pto.view %sqrt_t[0, 0] : "
+                    "!pto.tensor<1x1xf32> -> !pto.tile<1x1xf32>")
+    k.sub("%Ss = pto.mul %S,", f"pto.mul %S, %scale {{vec_tile = {VS}}} : {S32}, f32",
+          f"pto.div %S, %sqrt_i {{precision = #pto.precision<INTRINSIC>, vec_tile = {VS}}}"
+          f" : {S32}, !pto.tile<1x1xf32>")
+    k.expect("%Ss = pto.div", "error",
+             "[SK16-R7] the Q·Kᵀ result is divided by a tile of tensor 'sqrt_t' "
+             "instead of a compile-time scalar")
+
+
+@mutant("P8.1-kv-dq-rows", "K and V reshaped with the row count of the output dq")
+def _(k: Kernel):
+    k.insert_after("%total_kv = pto.dim %k",
+                   f"  %rows_dq = pto.dim %dq, 0 : !pto.tensor<?x{N * D}xf32>")
+    for name in ("k", "v"):
+        k.sub(f"%{name}2 = pto.reshape %{name}", "%total_kv", "%rows_dq")
+        k.expect(f"%{name}2 = pto.reshape", "warning",
+                 f"[SK16-P8.1] the reshape of '{name}' takes its row count from 'dq'")
+        k.expect("%rows_dq = pto.dim %dq", "note",
+                 f"the row count for '{name}' is taken here")
+
+
+@mutant("P8.1-kv-o-arith", "K and V reshaped with o's row count through arithmetic")
+def _(k: Kernel):
+    k.insert_after("%total_kv = pto.dim %k",
+                   f"  %rows_o = pto.dim %o, 0 : !pto.tensor<?x{N}x{D}xbf16>",
+                   "  %rows_kv = arith.addi %rows_o, %c0 : index")
+    for name in ("k", "v"):
+        k.sub(f"%{name}2 = pto.reshape %{name}", "%total_kv", "%rows_kv")
+        k.expect(f"%{name}2 = pto.reshape", "warning",
+                 f"[SK16-P8.1] the reshape of '{name}' takes its row count from 'o'")
+        k.expect("%rows_o = pto.dim %o", "note",
+                 f"the row count for '{name}' is taken here")
+
+
+@mutant("R4-fused-batch-head",
+        "batch and head fused into one loop: one R4 finding, no cascade of R6 warnings")
+def _(k: Kernel):
+    k.sub('pto.loop "LOOP_b_calc"', '"LOOP_b_calc" %b_idx = %c0 to %batch',
+          '"LOOP_bn_calc" %bn_idx = %c0 to %bn_total')
+    k.insert_before('pto.loop "LOOP_bn_calc"',
+                    "  %bn_total = arith.muli %batch, %c_heads : index")
+    k.insert_after('pto.loop "LOOP_bn_calc"',
+                   "    %b_idx = arith.divsi %bn_idx, %c_heads : index",
+                   "    %n_idx = arith.remsi %bn_idx, %c_heads : index")
+    k.unwrap('pto.loop "LOOP_n_calc"')
+    k.expect('pto.loop "LOOP_bn_calc"', "error",
+             "[SK16-R4] loop 'LOOP_bn_calc' drives both the batch and the head level")
+
+
+# --- legal rewrites: must stay clean (check-skeleton-clean.test) ------------------
+
+@mutant("legal-950-mix-scope",
+        "DAV_3510: the s2 body in one cube+vector MIX scope 10001, as the 950 kernel "
+        "(clean)", ARCH950)
+def _(k: Kernel):
+    to_950(k)
+    k.unwrap("pto.scope #pto.scope<id = 2>")
+    k.unwrap("%P_bf, %dS_bf = pto.scope")
+    k.delete("pto.yield %P_b, %dS_b")
+    for needle in ("%dV_t = pto.matmul", "%dQ_t = pto.matmul", "%dK_t = pto.matmul"):
+        line = k.line(needle)
+        line.text = line.text.replace("%P_bf", "%P_b").replace("%dS_bf", "%dS_b")
+    start = k.index('pto.loop "LOOP_s2_dq"')
+    end = k.block_end(start)
+    k.lines.insert(end, Line("          }"))
+    k.lines.insert(start + 1, Line("          pto.scope #pto.scope<id = 10001> {"))
+
+
+@mutant("legal-commuted-offsets", "offsets written D·n, T·idx and base + start (clean)")
+def _(k: Kernel):
+    k.sub("%h_ofs = arith.muli", "%n_idx, %c_d", "%c_d, %n_idx")
+    k.sub("%s1_base = arith.muli", "%s1_idx, %c_s1_tile", "%c_s1_tile, %s1_idx")
+    k.sub("%s1_off = arith.addi", "%q_start, %s1_base", "%s1_base, %q_start")
+    k.sub("%s2_base = arith.muli", "%s2_idx, %c_s2_tile", "%c_s2_tile, %s2_idx")
+
+
+@mutant("legal-factored-hoisted-d",
+        "D re-materialised in the loop body, head offset n·64 + n·64 (clean)")
+def _(k: Kernel):
+    k.delete("%h_ofs = arith.muli %n_idx, %c_d")
+    k.insert_after("// Step 0: views",
+                   f"          %c_half = arith.constant {D // 2} : index",
+                   "          %h_half = arith.muli %n_idx, %c_half : index",
+                   "          %h_ofs = arith.addi %h_half, %h_half : index")
+
+
+@mutant("legal-stepped-s2",
+        "the s2 loop over element offsets: 0 to s2 step s2_tile (clean)")
+def _(k: Kernel):
+    k.sub('pto.loop "LOOP_s2_dq"', "%s2_idx = %c0 to %s2_loop step %c1",
+          "%s2_pos = %c0 to %s2 step %c_s2_tile")
+    k.delete("%s2_loop = arith.ceildivsi")
+    k.delete("%s2_base = arith.muli")
+    k.sub("%s2_off = arith.addi", "%s2_base", "%s2_pos")
+    k.sub("%s2_rest = arith.subi", "%s2_base", "%s2_pos")
+
+
+@mutant("legal-staged-reshape",
+        "q and k reshaped in place in two steps, [total·N, D] then [total, N·D] (clean)")
+def _(k: Kernel):
+    k.insert_before("%q2 = pto.reshape %q",
+                    "  %q_rows = arith.muli %total_q, %c_heads : index",
+                    "  %kv_rows = arith.muli %total_kv, %c_heads : index",
+                    f"  %q_a = pto.reshape %q [%q_rows, {D}] inplace : "
+                    f"!pto.tensor<?x{N}x{D}xbf16> -> !pto.tensor<?x{D}xbf16>",
+                    f"  %k_a = pto.reshape %k [%kv_rows, {D}] inplace : "
+                    f"!pto.tensor<?x{N}x{D}xbf16> -> !pto.tensor<?x{D}xbf16>")
+    k.sub("%q2 = pto.reshape %q", f"%q [%total_q, {N * D}] inplace : !pto.tensor<?x{N}x{D}",
+          f"%q_a [%total_q, {N * D}] inplace : !pto.tensor<?x{D}")
+    k.sub("%k2 = pto.reshape %k", f"%k [%total_kv, {N * D}] inplace : !pto.tensor<?x{N}x{D}",
+          f"%k_a [%total_kv, {N * D}] inplace : !pto.tensor<?x{D}")
+
+
+@mutant("legal-renamed-reordered",
+        "loops and values renamed, independent views and C1 products reordered (clean)")
+def _(k: Kernel):
+    for old, new in (('"LOOP_b_calc" %b_idx', '"LOOP_batch" %bi'),
+                     ('"LOOP_n_calc" %n_idx', '"LOOP_head" %hi'),
+                     ('"LOOP_s1_dq" %s1_idx', '"LOOP_q_tiles" %qi'),
+                     ('"LOOP_s2_dq" %s2_idx', '"LOOP_kv_tiles" %kj')):
+        k.sub(old.split()[0], old, new)
+    for line in k.lines:
+        for old, new in (("%b_idx", "%bi"), ("%n_idx", "%hi"), ("%s1_idx", "%qi"),
+                         ("%s2_idx", "%kj"), ("%h_ofs", "%col")):
+            line.text = re.sub(re.escape(old) + r"\b", new, line.text)
+    # v_j before k_j, o_i before do_i, dP before S.
+    for first, second in (("%k_j = pto.view", "%v_j = pto.view"),
+                          ("%do_i = pto.view", "%o_i = pto.view"),
+                          ("%S = pto.matmul", "%dP = pto.matmul")):
+        i, j = k.index(first), k.index(second)
+        k.lines[i], k.lines[j] = k.lines[j], k.lines[i]
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)

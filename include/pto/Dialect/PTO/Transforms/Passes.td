@@ -48,28 +48,46 @@ def CheckSkeletonPass : Pass<"pto-check-skeleton", "::mlir::ModuleOp"> {
     k.mlir:88:16: note: ...
     ```
 
-    Rules (`SK16-SIG` first checks the signature, docs/SK16.md#signature, by argument name; the
-    kernel's structure is recognised semantically: Q·Kᵀ is the matmul of a
-    view of `q` and a view of `k`, loop levels are found from the loop
-    indices feeding the view offsets):
+    Rules (`SK16-SIG` first checks the signature, docs/SK16.md#signature, by
+    argument name; the kernel's structure is recognised semantically: Q·Kᵀ is
+    the matmul of a view of `q` and a view of `k`, loop levels are found from
+    the loop indices feeding the view offsets). Each rule states a property
+    of the computation, not of its spelling:
 
-    | id | severity | rule |
+    * offsets, extents, strides and row counts are compared by value: each
+      index value is normalised to a polynomial over kernel arguments, loop
+      indices, `pto.dim` sizes and `pto.read` values (constants fold, sums and
+      products commute and distribute, divisions of exact multiples cancel),
+      so `D·n` and `n·D`, a hoisted or re-materialised `D`, `n·64 + n·64` and
+      a `pto.dim` of a reshape (its given size) compare equal; column offsets
+      identify loops by their bounds and step, so a second nest with other
+      loop names covers the same heads;
+    * tiles are traced to their producers through vector ops, casts, views
+      of tiles, GM workspaces (a view of a `pto.workspace` reads the tiles
+      stored into it) and scope results, so a mask or a zero reaches a tile
+      however it is copied; tensors through in-place reshapes to the kernel
+      argument.
+
+    | id | severity | semantic claim checked |
     |---|---|---|
-    | SK16-R1 | error | single pass: one loop nest over the (s1, s2) tiles; dP, the C2 matmuls and the dq/dk/dv writes sit in the s2 loop of Q·Kᵀ |
-    | SK16-R2 | error | exactly one Q·Kᵀ per (s1, s2) block pair |
-    | SK16-R3 | error | l and m come from `l_input`/`m_input`; no amax/sum recomputing them over the scores |
-    | SK16-R4 | error | batch, head, s1 and s2 are four distinct dynamic `pto.loop`s, none missing, replicated or an scf.for |
-    | SK16-R5 | error | dq, dk, dv are written by `atomic_add` only: no assemble, zeroing or read-back |
-    | SK16-R6 | error | no manual masks (arith.select / scf.if producing tiles, elementwise ops with a pto.full tile); tail views carry a valid shape |
-    | SK16-R7 | error | scale multiplies are compile-time scalar constants, not run-time values or tensor tiles |
-    | SK16-R8 | error | tile configs: vec_tile on every vector op, fitting UB; tile sizes in trip counts and offset strides constant and equal to the tile extent |
+    | SK16-R1 | error | every Q/O/dO and K/V tile of one head is swept by one loop nest only (single pass); dP, the C2 matmuls and the dq/dk/dv writes happen in the s2 loop that computes Q·Kᵀ |
+    | SK16-R2 | error | Q·Kᵀ of a (q columns, k columns) pair is computed once per (s1, s2) block pair, whichever views, reshapes or index arithmetic name those columns |
+    | SK16-R3 | error | the row maximum and softmax denominator of the scores come from `m_input`/`l_input`: no amax, or sum over exp, of the scores (or of a view or cast of them) when the input statistics are broadcast against them, and both inputs are applied to the scores |
+    | SK16-R4 | error | batch, head, s1 and s2 are four distinct dynamic `pto.loop`s, none missing, replicated, fused or an scf.for |
+    | SK16-R5 | error | dq, dk, dv only accumulate (`atomic_add`) into host-zeroed outputs: no assemble, no constant tile written (through casts or views), no read-back |
+    | SK16-R6 | error | tails come only from the views' valid shapes: no tile chosen by a run-time condition, no elementwise op with a constant tile (through casts, views and scopes), no score tile combined with a tile of a tensor outside the signature; a view moving with a dynamic loop, affinely, has a valid extent on that dim |
+    | SK16-R7 | error | the scores and the dQ/dK products are scaled by a compile-time scalar: no multiply or divide by a run-time scalar or by a tensor tile |
+    | SK16-R8 | error | tile configs are compile-time constants and consistent: vec_tile on every vector op, fitting UB; trip counts divide by a constant; each offset advances per iteration (its coefficient of the loop index times the loop step) by exactly the tile extent |
     | SK16-R9 | error on DAV_2201, else warning | pto.div uses INTRINSIC |
-    | SK16-R10 | error | 3-D inputs are reshaped in place to [total, N·D] / [total, N] at kernel entry |
+    | SK16-R10 | error | the 3-D inputs are used only through in-place [total, N·D] / [total, N] aliases made at kernel entry (possibly in several in-place steps: the alias the kernel uses is judged) |
     | SK16-R11 | error (warning: rounding mode) | dS and P are cast to BF16 (RINT) before the C2 matmuls; matmuls take BF16 operands |
-    | SK16-R12 | error | V1 in scope 1, V2 in scope 2, scope 1 closed before V2, no matmul in a scope on DAV_2201 |
+    | SK16-R12 | error | V1 in scope 1, V2 in scope 2, scope 1 closed before V2, no matmul in a scope on DAV_2201; on architectures with mixed scopes V1 and V2 may instead share Q·Kᵀ's one cube+vector MIX scope (docs/SK16.md#the-950-variant) |
     | SK16-R13 | error if false, warning if absent | `combine_axis = true` |
     | SK16-R14 | warning | mandated runtime and pass options (A3 values on DAV_2201, the 950 kernel's on DAV_3510), stating the recommended value |
-    | SK16-P8.1 | warning | K and V reshaped with the Q-side total (wrong for cross attention) |
+    | SK16-P8.1 | warning | the row count of a K/V-side reshape (k, v; dk, dv) is computed from no Q-side tensor's rows (q, o, do, l_input, m_input, dq), and vice versa (docs/SK16.md#cross-attention-reshape) |
+
+    One finding per violation: an offset shared by several views is reported
+    once, at the first view it places.
 
     Tile configs that do not fit the architecture (cube tile capacity and
     alignment, vector tile alignment, the reduction tile limit) and
