@@ -128,13 +128,8 @@ llvm::Expected<HostTensor> HostTensor::create(ElementKind kind,
   // Out of memory is an input error (exit 2), not LLVM's crash banner: probe
   // the allocation before std::vector would throw (no exceptions here).
   uint64_t size = *getStorageBytes(kind, shape);
-  if (size) {
-    void *probe = std::malloc(size);
-    if (!probe)
-      return llvm::createStringError(
-          pto_check::out_of_memory(size, what.str()));
-    std::free(probe);
-  }
+  if (!pto_check::can_allocate(size))
+    return llvm::createStringError(pto_check::out_of_memory(size, what.str()));
   return HostTensor(kind, shape);
 }
 
@@ -252,7 +247,10 @@ static llvm::Error npyError(StringRef path, const Twine &message) {
 }
 
 llvm::Expected<HostTensor> interp::readNpy(StringRef path) {
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  // Mapped, not copied: no terminating NUL is needed (a copy of a large
+  // file would be a second buffer of its size).
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
   if (!file)
     return npyError(path, "cannot read: " + file.getError().message());
   StringRef data = (*file)->getBuffer();

@@ -197,6 +197,7 @@ private:
   // Scalars and tensors.
   LogicalResult execArith(Operation *op);
   LogicalResult execRead(ReadOp op);
+  LogicalResult execCheckView(CheckViewOp op);
   LogicalResult execReshape(ReshapeOp op);
   // Tiles.
   LogicalResult execView(ViewOp op);
@@ -490,6 +491,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
         return success();
       })
       .Case([&](ReadOp read) { return execRead(read); })
+      .Case([&](CheckViewOp check) { return execCheckView(check); })
       .Case([&](ReshapeOp reshape) { return execReshape(reshape); })
       .Case([&](ViewOp view) { return execView(view); })
       .Case([&](MatmulOp matmul) {
@@ -672,6 +674,22 @@ LogicalResult Interpreter::execArith(Operation *op) {
         return fault("cannot execute '" + other->getName().getStringRef() +
                      "'");
       });
+}
+
+LogicalResult Interpreter::execCheckView(CheckViewOp op) {
+  const TensorRef &tensor = getTensor(op.getTensor());
+  SmallVector<int64_t, 4> offsets, valid;
+  for (Value v : op.getOffsets())
+    offsets.push_back(getInt(v));
+  for (Value v : op.getValidShape())
+    valid.push_back(getInt(v));
+  std::string name = tensor.name.str();
+  std::string rule = pto_check::view(
+      "tensor", name.c_str(), tensor.shape.data(), offsets.data(),
+      valid.empty() ? nullptr : valid.data(), offsets.size());
+  if (!rule.empty())
+    return op.emitError() << "pto-run: " << rule;
+  return success();
 }
 
 LogicalResult Interpreter::execRead(ReadOp op) {

@@ -23,6 +23,21 @@ def test_pipeline_preserves_semantics(seed, tmp_path):
                        f"{(tmp_path / 'kernel.mlir').read_text()}"
 
 
+def test_emitted_cpp_matches_pto_run(tmp_path):
+    """The differential check of the C++ chain on one batch (one compiled
+    program, ASan + UBSan): every kernel's exit code and output agree with
+    pto-run. `make fuzz` runs many more (fuzzgen --cpp)."""
+    from pto_mlir import codegen
+
+    outcomes = fuzzgen.check_batch_cpp(CPP_SEEDS, tmp_path, flags=codegen.SANITIZE_FLAGS)
+    assert sorted(outcomes) == list(CPP_SEEDS)
+    failed = {seed: o.message for seed, o in outcomes.items() if not o.ok}
+    assert not failed, "\n".join(f"seed {s}: {m}" for s, m in failed.items())
+
+
+CPP_SEEDS = range(1000, 1006)
+
+
 def test_generator_covers_unusual_shapes():
     """The seeds above (and `make fuzz`) reach what the generator promises."""
     texts = [fuzzgen.generate(random.Random(seed)).text for seed in range(200)]

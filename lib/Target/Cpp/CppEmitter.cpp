@@ -590,9 +590,9 @@ LogicalResult CppEmitter::emitOp(Operation *op, FunctionKind kind) {
       dims.push_back(ShapedType::isDynamic(size)
                          ? name(reshape.getShape()[dynamicIndex++])
                          : std::to_string(size));
-    // Host code checks that the sizes match the tensor (exit 3, as in
-    // pto-run); a leaf trusts the control program that launched it.
-    if (kind != FunctionKind::Leaf)
+    // The control program checks that the sizes match the tensor (exit 3,
+    // as in pto-run); roots and leaves get tensors it already checked.
+    if (kind == FunctionKind::Control)
       os << formatv("pto_rt::check_reshape({0}, \"{1}\", {{{2}}, {{{3}});\n",
                     whereLiteral(op), tensorName(reshape.getSource()),
                     llvm::join(it->second.dims, ", "), llvm::join(dims, ", "));
@@ -918,6 +918,21 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
   }
   if (auto workspace = dyn_cast<WorkspaceOp>(op))
     return emitWorkspace(workspace, "rt");
+  if (auto check = dyn_cast<CheckViewOp>(op)) {
+    auto it = tensors.find(check.getTensor());
+    if (it == tensors.end())
+      return op->emitError() << "pto-to-cpp: unknown tensor";
+    SmallVector<std::string> offsets, valid;
+    for (Value v : check.getOffsets())
+      offsets.push_back(name(v));
+    for (Value v : check.getValidShape())
+      valid.push_back(name(v));
+    os << formatv("pto_rt::check_view({0}, \"{1}\", {{{2}}, {{{3}}, {{{4}});\n",
+                  whereLiteral(op), tensorName(check.getTensor()),
+                  llvm::join(it->second.dims, ", "), llvm::join(offsets, ", "),
+                  llvm::join(valid, ", "));
+    return success();
+  }
   if (auto call = dyn_cast<RootCallOp>(op)) {
     int64_t depth = call.getStitch() ? call.getStitch()->getDepth() : 1;
     // The scalars travel in one shared array (see emitRoot), the pointers

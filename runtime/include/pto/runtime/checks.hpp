@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -62,6 +63,20 @@ inline std::string buffer_size(const std::vector<int64_t> &shape, const char *ki
   if (bytes > kMaxBufferBytes)
     return s + " needs " + std::to_string(bytes) + " bytes, more than the limit of 16 GiB per buffer";
   return "";
+}
+
+// Whether `bytes` can be allocated now (malloc, then free): running out of
+// memory below the buffer limit is then an input error with a message
+// instead of an abort. The empty asm keeps the compiler from eliding the
+// pair (it may assume such an allocation succeeds).
+inline bool can_allocate(uint64_t bytes) {
+  if (bytes == 0) return true;
+  if (bytes > SIZE_MAX) return false;
+  void *p = std::malloc(size_t(bytes));
+  __asm__ volatile("" : : "r"(p) : "memory");
+  if (!p) return false;
+  std::free(p);
+  return true;
 }
 
 inline std::string out_of_memory(uint64_t bytes, const std::string &what) {

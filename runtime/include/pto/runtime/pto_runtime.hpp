@@ -461,6 +461,22 @@ template <class T> inline const char *npy_descr() {
   else static_assert(sizeof(T) == 0, "no .npy dtype for this element type");
 }
 
+// pto-run's names of element kinds (messages shared with it).
+template <class T> inline const char *kind_name() {
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, double>) return "f64";
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return "bf16";
+  else if constexpr (std::is_same_v<T, _Float16>) return "f16";
+  else if constexpr (std::is_same_v<T, int32_t>) return "i32";
+  else if constexpr (std::is_same_v<T, int64_t>) return "i64";
+  else if constexpr (std::is_same_v<T, int16_t>) return "i16";
+  else if constexpr (std::is_same_v<T, uint16_t>) return "u16";
+  else if constexpr (std::is_same_v<T, int8_t>) return "i8";
+  else if constexpr (std::is_same_v<T, uint8_t>) return "u8";
+  else if constexpr (std::is_same_v<T, uint32_t>) return "u32";
+  else return pto::sim::type_name<T>();
+}
+
 inline std::string dims_str(const std::vector<int64_t> &d) {
   std::string s = "(";
   for (size_t i = 0; i < d.size(); ++i) {
@@ -478,12 +494,18 @@ public:
   // `what` names the tensor in the out-of-memory message (exit 2).
   explicit HostTensor(std::vector<int64_t> dims, const std::string &what = "a host tensor")
       : dims_(std::move(dims)) {
-    std::string rule = pto_check::buffer_size(dims_, pto::sim::type_name<T>(), sizeof(T));
+    std::string rule = pto_check::buffer_size(dims_, detail::kind_name<T>(), sizeof(T));
     if (!rule.empty()) detail::die(2, "%s: %s", what.c_str(), rule.c_str());
+    // Out of memory is an input error (exit 2, pto-run's message): probed
+    // with malloc first, which fails cleanly where operator new may not
+    // (sanitizer allocators).
+    const uint64_t bytes = uint64_t(numel()) * sizeof(T);
+    if (!pto_check::can_allocate(bytes))
+      detail::die(2, "%s", pto_check::out_of_memory(bytes, what).c_str());
     try {
       storage_.resize(size_t(numel()));
     } catch (const std::bad_alloc &) {
-      detail::die(2, "%s", pto_check::out_of_memory(uint64_t(numel()) * sizeof(T), what).c_str());
+      detail::die(2, "%s", pto_check::out_of_memory(bytes, what).c_str());
     }
   }
   T *data() { return storage_.data(); }
@@ -532,7 +554,7 @@ inline void HostTensor<T>::load(const std::string &path, const char *what,
     size_t hlen = uint8_t(head[8]) | (size_t(uint8_t(head[9])) << 8);
     if (uint8_t(head[6]) != 1) hlen |= (size_t(uint8_t(head[10])) << 16) | (size_t(uint8_t(head[11])) << 24);
     const size_t total = (uint8_t(head[6]) == 1 ? 10 : 12) + hlen;
-    if (total <= file_size) {
+    if (total > 12 && total <= file_size) {
       head.resize(total);
       if (std::fread(&head[12], 1, total - 12, f) != total - 12) fail("cannot read");
     }
@@ -543,7 +565,7 @@ inline void HostTensor<T>::load(const std::string &path, const char *what,
   if (h.type != std::string(exp + 1))
     detail::die(2, "%s: '%s' has dtype '%s', expected '%s' (%s)", what, path.c_str(),
                 h.descr.c_str(), exp, pto::sim::type_name<T>());
-  rule = pto_check::npy_payload(h, file_size, pto::sim::type_name<T>(), sizeof(T));
+  rule = pto_check::npy_payload(h, file_size, detail::kind_name<T>(), sizeof(T));
   if (!rule.empty()) fail(rule);
   std::vector<int64_t> w(want);
   bool ok = w.size() == h.shape.size();
@@ -551,7 +573,14 @@ inline void HostTensor<T>::load(const std::string &path, const char *what,
   if (!ok)
     detail::die(2, "%s: '%s' has shape %s, expected %s (-1 = any)", what, path.c_str(),
                 detail::dims_str(h.shape).c_str(), detail::dims_str(w).c_str());
-  out = HostTensor(h.shape, "'" + path + "'");
+  {
+    // pto-run's words: "input 'q': out of memory allocating N bytes for 'PATH'".
+    uint64_t bytes = 0;
+    pto_check::storage_bytes(h.shape.data(), h.shape.size(), sizeof(T), bytes);
+    if (!pto_check::can_allocate(bytes))
+      detail::die(2, "%s: %s", what, pto_check::out_of_memory(bytes, "'" + path + "'").c_str());
+  }
+  out = HostTensor(h.shape, std::string(what) + ": '" + path + "'");
   const size_t bytes = size_t(out.numel()) * sizeof(T);
   if (bytes && (std::fseek(f, long(h.data_offset), SEEK_SET) != 0 ||
                 std::fread(out.data(), 1, bytes, f) != bytes))
