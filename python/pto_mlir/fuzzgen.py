@@ -308,6 +308,7 @@ NAMES = ["a", "b", "x", "out", "lens"]
 class Outcome:
     ok: bool
     message: str = ""
+    skipped: bool = False  # outside what the checked chain supports (said why)
 
 
 def check_case(seed: int, directory: Path) -> Outcome:
@@ -392,7 +393,14 @@ def check_batch_cpp(seeds, directory: Path, flags=()) -> dict:
         try:
             cpp = codegen.emit_cpp(source, directory / f"fz{seed}")
         except RuntimeError as e:
-            outcomes[seed] = Outcome(False, f"emission failed: {e}")
+            # pto-lower-to-isa's documented limit (docs/SK01.md): a tile the
+            # control program carries (loop-carried accumulator) has no GM
+            # home. Refused with that diagnostic, it is not a failure.
+            if "has no GM home" in str(e):
+                outcomes[seed] = Outcome(True, "loop-carried tile: not lowered to C++",
+                                         skipped=True)
+            else:
+                outcomes[seed] = Outcome(False, f"emission failed: {e}")
             continue
         cases.append((seed, kernel, source, cpp, make_inputs(rng, kernel)))
     if not cases:
@@ -463,11 +471,13 @@ def main(argv=None) -> int:
     keep = args.keep or Path(tempfile.mkdtemp(prefix="pto-fuzzgen-"))
     failures = 0
     if args.cpp:
+        skipped = 0
         seeds = list(range(args.seed, args.seed + args.cases))
         for start in range(0, len(seeds), args.cpp):
             batch_dir = keep / f"cpp{seeds[start]}"
             outcomes = check_batch_cpp(seeds[start:start + args.cpp], batch_dir)
             for seed, outcome in outcomes.items():
+                skipped += outcome.skipped
                 if not outcome.ok:
                     failures += 1
                     print(f"fuzzgen: C++ case {seed} FAILED (in {batch_dir}; `python3 -m "
@@ -475,7 +485,8 @@ def main(argv=None) -> int:
                           f"{outcome.message}", file=sys.stderr)
             if not any(not o.ok for o in outcomes.values()):
                 shutil.rmtree(batch_dir, ignore_errors=True)
-        print(f"fuzzgen: emitted C++ {args.cases - failures} passed, {failures} failed")
+        print(f"fuzzgen: emitted C++ {args.cases - failures - skipped} passed, {failures} failed, "
+              f"{skipped} outside the C++ chain (loop-carried tiles)")
         return 1 if failures else 0
     for seed in range(args.seed, args.seed + args.cases):
         case_dir = keep / f"case{seed}"

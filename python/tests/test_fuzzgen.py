@@ -33,9 +33,13 @@ def test_emitted_cpp_matches_pto_run(tmp_path):
     assert sorted(outcomes) == list(CPP_SEEDS)
     failed = {seed: o.message for seed, o in outcomes.items() if not o.ok}
     assert not failed, "\n".join(f"seed {s}: {m}" for s, m in failed.items())
+    # Loop-carried tile accumulators are refused by pto-lower-to-isa with a
+    # diagnostic (docs/SK01.md); most kernels must still run.
+    ran = [seed for seed, o in outcomes.items() if not o.skipped]
+    assert len(ran) >= 5, {seed: o.message for seed, o in outcomes.items()}
 
 
-CPP_SEEDS = range(1000, 1006)
+CPP_SEEDS = range(1000, 1007)
 
 
 def test_generator_covers_unusual_shapes():
