@@ -1,6 +1,6 @@
 """SK-16 through pto-run against the NumPy golden, over the whole case matrix.
 
-Every case of sk16.md §7.1 except the 1x8x4096x4096x128 benchmark runs with
+Every case of docs/SK16.md#tests except the 1x8x4096x4096x128 benchmark runs with
 the A3 tile constants (one tile per sequence: tails inside a 2048 tile) and
 with a small tile config whose tiles do not divide the sequences (multi-tile
 loops, tail tiles, up to three atomic contributions per element).
@@ -73,9 +73,10 @@ def contributions(lengths_self, lengths_other, tile_other) -> np.ndarray:
 
 
 def test_shuffled_atomics_stay_within_tolerance(kernels_dir, tmp_path):
-    """Atomic order is unspecified (sk16.md §8.3): any order must pass. The
-    small tiles give outputs several contributions each (with one, shuffling
-    proves nothing), and the shuffled order must really change some sums."""
+    """Atomic order is unspecified (docs/SK16.md#atomic-order): any order must
+    pass. The small tiles give outputs several contributions each (with one,
+    shuffling proves nothing), and the shuffled order must really change some
+    sums."""
     case = sk16.CASES["test_09"]
     config = TILE_CONFIGS["small"]
     q_rows = contributions(case.q_seqlens, case.kv_seqlens, config["s2_tile"])

@@ -1785,7 +1785,7 @@ pto.kernel @stitch_mode() {
 
 // -----
 
-// A vector tile larger than the tile is clamped first (pypto-model.md §3.13):
+// A vector tile larger than the tile is clamped first (docs/PyPTOModel.md#vector-tile-shapes):
 // [64, 512] over a [320, 320] f32 tile is [64, 320], 81920 B.
 func.func @reduce_tile_clamped_still_over(%a: !pto.tile<320x320xf32>) {
   // expected-error @+1 {{'pto.sum' op vector tile [64, 512] (clamped to [64, 320]) of 'f32' is 81920 B, over the 65536 B (64 KiB) reduction tile limit of DAV_2201; shrink the tile}}
