@@ -95,11 +95,14 @@ test-asan-ci:
 # (tools/pto-fuzz), seeded from the test inputs; crashes land in
 # $(ASAN_BUILD)/fuzz/artifacts (add each, once fixed, to test/Fuzz/Inputs).
 # `make fuzz` runs FUZZ_TIME seconds (default 10 min) with a fresh seed, then
-# FUZZGEN_CASES kernels of the structure-aware generator; `make fuzz-ci` runs
+# FUZZGEN_CASES kernels of the structure-aware generator through pto-run and
+# FUZZGEN_CPP_CASES through the emitted C++ against pto-run; `make fuzz-ci` runs
 # libFuzzer for 90 s with a fixed seed (CI).
 FUZZ_TIME ?= 600
 FUZZ_SEED ?= 0
 FUZZGEN_CASES ?= 200
+# Kernels of the generator through the C++ chain (25 per compiled program).
+FUZZGEN_CPP_CASES ?= 100
 FUZZ_DIR = $(ASAN_BUILD)/fuzz
 fuzz-libfuzzer: build-asan
 	rm -rf $(FUZZ_DIR)/seed && $(PYTHON) scripts/fuzz-corpus.py $(FUZZ_DIR)/seed
@@ -112,6 +115,8 @@ fuzz-libfuzzer: build-asan
 fuzz: fuzz-libfuzzer
 	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pto_mlir.fuzzgen \
 	  --cases $(FUZZGEN_CASES) --seed $$(date +%s)
+	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pto_mlir.fuzzgen \
+	  --cpp 25 --cases $(FUZZGEN_CPP_CASES) --seed $$(date +%s)
 
 fuzz-ci:
 	$(MAKE) --no-print-directory fuzz-libfuzzer FUZZ_TIME=90 FUZZ_SEED=1

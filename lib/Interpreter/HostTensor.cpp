@@ -10,12 +10,18 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "pto/runtime/checks.hpp"
+
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::pto;
 using namespace mlir::pto::interp;
+
+static_assert(kMaxHostTensorBytes == pto_check::kMaxBufferBytes,
+              "pto-run and emitted programs share one buffer limit");
 
 std::optional<ElementKind> interp::getElementKind(Type type) {
   if (type.isBF16())
@@ -114,20 +120,17 @@ std::optional<uint64_t> interp::getStorageBytes(ElementKind kind,
 llvm::Expected<HostTensor> HostTensor::create(ElementKind kind,
                                               ArrayRef<int64_t> shape,
                                               const llvm::Twine &what) {
-  std::optional<uint64_t> size = getStorageBytes(kind, shape);
-  if (size && *size <= kMaxHostTensorBytes)
-    return HostTensor(kind, shape);
-  HostTensor probe;
-  probe.shape.assign(shape.begin(), shape.end());
-  std::string message = what.str() + ": shape " + probe.shapeString() +
-                        " of " + getKindName(kind).str();
-  if (size)
-    message += " needs " + std::to_string(*size) + " bytes, more than";
-  else
-    message += " overflows 64-bit sizes; the limit is";
-  message += " pto-run's " + std::to_string(kMaxHostTensorBytes >> 30) +
-             " GiB per buffer";
-  return llvm::createStringError(message);
+  std::vector<int64_t> dims(shape.begin(), shape.end());
+  std::string rule =
+      pto_check::buffer_size(dims, getKindName(kind).str().c_str(), getByteSize(kind));
+  if (!rule.empty())
+    return llvm::createStringError(what.str() + ": " + rule);
+  // Out of memory is an input error (exit 2), not LLVM's crash banner: probe
+  // the allocation before std::vector would throw (no exceptions here).
+  uint64_t size = *getStorageBytes(kind, shape);
+  if (!pto_check::can_allocate(size))
+    return llvm::createStringError(pto_check::out_of_memory(size, what.str()));
+  return HostTensor(kind, shape);
 }
 
 int64_t HostTensor::getNumElements() const {
@@ -243,99 +246,44 @@ static llvm::Error npyError(StringRef path, const Twine &message) {
                                  "'" + path + "': " + message);
 }
 
-/// The value text of `'key': value` in a NumPy header dict.
-static std::optional<StringRef> headerField(StringRef header, StringRef key) {
-  std::string quoted = ("'" + key + "'").str();
-  size_t pos = header.find(quoted);
-  if (pos == StringRef::npos)
-    return std::nullopt;
-  StringRef rest = header.drop_front(pos + quoted.size()).ltrim();
-  if (!rest.consume_front(":"))
-    return std::nullopt;
-  return rest.ltrim();
-}
-
 llvm::Expected<HostTensor> interp::readNpy(StringRef path) {
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  // Mapped, not copied: no terminating NUL is needed (a copy of a large
+  // file would be a second buffer of its size).
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
   if (!file)
     return npyError(path, "cannot read: " + file.getError().message());
   StringRef data = (*file)->getBuffer();
-  if (!data.starts_with("\x93NUMPY") || data.size() < 10)
-    return npyError(path, "not a .npy file (bad magic)");
-  uint8_t major = data[6];
-  size_t headerLen, headerStart;
-  if (major == 1) {
-    headerLen = uint8_t(data[8]) | (uint8_t(data[9]) << 8);
-    headerStart = 10;
-  } else if (major == 2 || major == 3) {
-    if (data.size() < 12)
-      return npyError(path, "truncated header");
-    headerLen = uint32_t(uint8_t(data[8])) | (uint32_t(uint8_t(data[9])) << 8) |
-                (uint32_t(uint8_t(data[10])) << 16) |
-                (uint32_t(uint8_t(data[11])) << 24);
-    headerStart = 12;
-  } else {
-    return npyError(path, "unsupported .npy version " + Twine(int(major)));
-  }
-  if (headerStart + headerLen > data.size())
-    return npyError(path, "truncated header");
-  StringRef header = data.substr(headerStart, headerLen);
-
-  std::optional<StringRef> descr = headerField(header, "descr");
-  std::optional<StringRef> fortran = headerField(header, "fortran_order");
-  std::optional<StringRef> shapeText = headerField(header, "shape");
-  if (!descr || !fortran || !shapeText)
-    return npyError(path, "header lacks descr, fortran_order or shape");
-  if (fortran->starts_with("True"))
-    return npyError(path, "Fortran-order arrays are not supported; save a "
-                          "C-contiguous array (np.ascontiguousarray)");
-  StringRef descrValue = descr->drop_front().take_until(
-      [](char c) { return c == '\'' || c == '"'; });
+  pto_check::NpyHeader header;
+  std::string rule =
+      pto_check::parse_npy_header(data.data(), data.size(), header);
+  if (!rule.empty())
+    return npyError(path, rule);
   std::optional<ElementKind> kind;
   for (ElementKind k : {ElementKind::BF16, ElementKind::F16, ElementKind::F32,
                         ElementKind::I8, ElementKind::I16, ElementKind::I32,
                         ElementKind::I64})
-    if (getNumpyDescr(k) == descrValue ||
-        (k == ElementKind::I8 && descrValue == "<i1"))
+    if (getNumpyDescr(k).drop_front() == header.type)
       kind = k;
   if (!kind)
-    return npyError(path, "dtype '" + descrValue +
+    return npyError(path, "dtype '" + header.descr +
                               "' is not supported; use <u2 (bf16 bit "
                               "patterns), <f2, <f4, |i1, <i2, <i4 or <i8");
-  if (!shapeText->consume_front("("))
-    return npyError(path, "malformed shape in header");
-  StringRef dims = shapeText->take_until([](char c) { return c == ')'; });
-  SmallVector<int64_t> shape;
-  SmallVector<StringRef> parts;
-  dims.split(parts, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef part : parts) {
-    part = part.trim();
-    if (part.empty())
-      continue;
-    int64_t d;
-    if (part.getAsInteger(10, d) || d < 0)
-      return npyError(path, "malformed shape entry '" + part + "'");
-    shape.push_back(d);
-  }
   // Check the payload against the header before allocating anything: a
   // hostile header may claim any shape.
-  size_t payload = data.size() - headerStart - headerLen;
-  std::optional<uint64_t> needed = getStorageBytes(*kind, shape);
-  if (needed && *needed <= kMaxHostTensorBytes && payload != *needed) {
-    HostTensor probe;
-    probe.shape = shape;
-    return npyError(path, "holds " + Twine(payload) + " data bytes but shape " +
-                              probe.shapeString() + " of " +
-                              getKindName(*kind) + " needs " + Twine(*needed));
-  }
+  rule = pto_check::npy_payload(header, data.size(),
+                                getKindName(*kind).str().c_str(),
+                                getByteSize(*kind));
+  if (!rule.empty())
+    return npyError(path, rule);
   llvm::Expected<HostTensor> created =
-      HostTensor::create(*kind, shape, "'" + path + "'");
+      HostTensor::create(*kind, header.shape, "'" + path + "'");
   if (!created)
     return created.takeError();
   HostTensor &tensor = *created;
-  if (payload) // zero-size arrays: no data pointer to copy into
-    std::memcpy(tensor.bytes.data(), data.data() + headerStart + headerLen,
-                payload);
+  if (!tensor.bytes.empty()) // zero-size arrays: no data pointer to copy into
+    std::memcpy(tensor.bytes.data(), data.data() + header.data_offset,
+                tensor.bytes.size());
   return std::move(*created);
 }
 
@@ -354,13 +302,18 @@ llvm::Error interp::writeNpy(StringRef path, const HostTensor &tensor) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return npyError(path, "cannot write: " + ec.message());
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + ec.message());
   os << "\x93NUMPY" << char(1) << char(0) << char(dict.size() & 0xFF)
      << char((dict.size() >> 8) & 0xFF) << dict;
   os.write(reinterpret_cast<const char *>(tensor.bytes.data()),
            tensor.bytes.size());
   os.close();
-  if (os.has_error())
-    return npyError(path, "write failed");
+  if (os.has_error()) {
+    // Cleared, or the stream's destructor reports a fatal "IO failure".
+    std::string message = os.error().message();
+    os.clear_error();
+    return llvm::createStringError("cannot write '" + path + "': " + message);
+  }
   return llvm::Error::success();
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pto/Interpreter/Interpreter.h"
+#include "pto/runtime/checks.hpp"
 #include "pto/Interpreter/Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -196,6 +197,7 @@ private:
   // Scalars and tensors.
   LogicalResult execArith(Operation *op);
   LogicalResult execRead(ReadOp op);
+  LogicalResult execCheckView(CheckViewOp op);
   LogicalResult execReshape(ReshapeOp op);
   // Tiles.
   LogicalResult execView(ViewOp op);
@@ -397,9 +399,10 @@ LogicalResult Interpreter::execBlock(Block &block,
 LogicalResult Interpreter::execLoop(LoopOp loop) {
   int64_t lb = getInt(loop.getLowerBound()), ub = getInt(loop.getUpperBound());
   int64_t step = getInt(loop.getStep());
-  if (step <= 0)
-    return loop.emitError() << "pto-run: loop \"" << loop.getName()
-                            << "\" has step " << step << "; steps must be positive";
+  std::string loopName = loop.getName().str();
+  std::string rule = pto_check::loop_step(loopName.c_str(), step);
+  if (!rule.empty())
+    return loop.emitError() << "pto-run: " << rule;
   SmallVector<RuntimeValue> carried;
   for (Value init : loop.getInitArgs())
     carried.push_back(env.at(init));
@@ -488,6 +491,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
         return success();
       })
       .Case([&](ReadOp read) { return execRead(read); })
+      .Case([&](CheckViewOp check) { return execCheckView(check); })
       .Case([&](ReshapeOp reshape) { return execReshape(reshape); })
       .Case([&](ViewOp view) { return execView(view); })
       .Case([&](MatmulOp matmul) {
@@ -584,11 +588,6 @@ LogicalResult Interpreter::execArith(Operation *op) {
     env[result] = int64_t(bits);
     return success();
   };
-  auto divisor = [&](int64_t b) -> LogicalResult {
-    if (b == 0)
-      return fault("integer division by zero");
-    return success();
-  };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       // arith's integer arithmetic wraps around (two's complement) at the
       // result's width; computed in uint64 so that the host has no UB.
@@ -604,10 +603,9 @@ LogicalResult Interpreter::execArith(Operation *op) {
       .Case<arith::DivSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp,
             arith::RemSIOp>([&](auto div) -> LogicalResult {
         int64_t a = intOperand(0), b = intOperand(1);
-        if (failed(divisor(b)))
-          return failure();
-        if (b == -1 && a == std::numeric_limits<int64_t>::min())
-          return fault("integer division overflow: " + Twine(a) + " / -1");
+        std::string rule = pto_check::integer_division(a, b);
+        if (!rule.empty())
+          return fault(rule);
         int64_t q = a / b, r = a % b;
         using Op = decltype(div);
         if constexpr (std::is_same_v<Op, arith::CeilDivSIOp>)
@@ -678,20 +676,37 @@ LogicalResult Interpreter::execArith(Operation *op) {
       });
 }
 
+LogicalResult Interpreter::execCheckView(CheckViewOp op) {
+  const TensorRef &tensor = getTensor(op.getTensor());
+  SmallVector<int64_t, 4> offsets, valid;
+  for (Value v : op.getOffsets())
+    offsets.push_back(getInt(v));
+  for (Value v : op.getValidShape())
+    valid.push_back(getInt(v));
+  std::string name = tensor.name.str();
+  std::string rule = pto_check::view(
+      "tensor", name.c_str(), tensor.shape.data(), offsets.data(),
+      valid.empty() ? nullptr : valid.data(), offsets.size());
+  if (!rule.empty())
+    return op.emitError() << "pto-run: " << rule;
+  return success();
+}
+
 LogicalResult Interpreter::execRead(ReadOp op) {
   const TensorRef &tensor = getTensor(op.getTensor());
   flushAtomics(tensor.storage);
   SmallVector<int64_t, 4> strides = rowMajorStrides(tensor.shape);
+  SmallVector<int64_t, 4> index;
+  for (Value i : op.getIndices())
+    index.push_back(getInt(i));
+  std::string name = tensor.name.str();
+  std::string rule = pto_check::scalar_read(name.c_str(), index.data(),
+                                            tensor.shape.data(), index.size());
+  if (!rule.empty())
+    return op.emitError() << "pto-run: " << rule;
   int64_t linear = 0;
-  for (auto [d, index] : llvm::enumerate(op.getIndices())) {
-    int64_t i = getInt(index);
-    if (i < 0 || i >= tensor.shape[d])
-      return op.emitError() << "pto-run: scalar read " << tensor.name << "["
-                            << i << "] is out of range: dim " << d << " of '"
-                            << tensor.name << "' has " << tensor.shape[d]
-                            << " elements";
-    linear += i * strides[d];
-  }
+  for (auto [i, stride] : llvm::zip(index, strides))
+    linear += i * stride;
   env[op.getResult()] = tensor.storage->loadInt(linear);
   return success();
 }
@@ -700,26 +715,14 @@ LogicalResult Interpreter::execReshape(ReshapeOp op) {
   const TensorRef &source = getTensor(op.getSource());
   SmallVector<int64_t, 4> shape =
       mixedValues(op.getStaticShape(), op.getShape());
-  int64_t count = 1;
-  for (auto [d, size] : llvm::enumerate(shape)) {
-    if (size < 0)
-      return op.emitError() << "pto-run: reshape of '" << source.name
-                            << "' to " << listStr(shape) << ": size " << d
-                            << " is negative";
-    std::optional<int64_t> product = llvm::checkedMul(count, size);
-    if (!product)
-      return op.emitError() << "pto-run: reshape of '" << source.name
-                            << "' to " << listStr(shape)
-                            << ": the size overflows 64 bits";
-    count = *product;
-  }
-  int64_t available = source.storage->getNumElements();
-  if (count != available)
-    return op.emitError() << "pto-run: reshape of '" << source.name << "' "
-                          << listStr(source.shape) << " to " << listStr(shape)
-                          << " needs " << count << " elements but the tensor has "
-                          << available
-                          << " (is a dynamic size taken from another tensor?)";
+  // The tensor's own extents: its storage may have been reshaped before.
+  std::string name = source.name.str();
+  std::string rule = pto_check::reshape(
+      name.c_str(),
+      std::vector<int64_t>(source.shape.begin(), source.shape.end()),
+      std::vector<int64_t>(shape.begin(), shape.end()));
+  if (!rule.empty())
+    return op.emitError() << "pto-run: " << rule;
   TensorRef result = source;
   result.shape = shape;
   env[op.getResult()] = result;
@@ -784,24 +787,11 @@ LogicalResult Interpreter::execView(ViewOp op) {
     what = "the valid region of tile";
     parentName = "source";
   }
-  for (auto [d, offset] : llvm::enumerate(offsets)) {
-    if (offset < 0)
-      return op.emitError() << "pto-run: view offset " << offset << " of dim "
-                            << d << " is negative";
-    if (!explicitValid.empty()) {
-      int64_t given = explicitValid[d];
-      if (given < 0)
-        return op.emitError() << "pto-run: valid extent " << given << " of dim "
-                              << d << " is negative";
-      if (given > 0 && given > parent[d] - offset)
-        return op.emitError()
-               << "pto-run: view reads " << rangeStr(offset, offset + given)
-               << " of dim " << d << " but " << what << " '" << parentName
-               << "' has only " << parent[d] << " there (offsets "
-               << listStr(offsets) << ", valid shape " << listStr(explicitValid)
-               << ")";
-    }
-  }
+  std::string rule = pto_check::view(
+      what.str().c_str(), parentName.c_str(), parent.data(), offsets.data(),
+      explicitValid.empty() ? nullptr : explicitValid.data(), offsets.size());
+  if (!rule.empty())
+    return op.emitError() << "pto-run: " << rule;
 
   TileValue tile = newTile(op.getResult(), *valid);
   float *out = tile.data->data();

@@ -42,7 +42,9 @@ def emit_cpp(kernel: Path, workdir: Path, pipeline: str = "pto-ascend-pipeline")
     stem = Path(kernel).stem
     isa = workdir / f"{stem}.isa.mlir"
     cpp = workdir / f"{stem}.cpp"
-    r = run_tool("pto-opt", kernel, f"--pass-pipeline=builtin.module({pipeline})", "-o", isa)
+    # Source locations travel to the C++: run-time faults name the kernel's line.
+    r = run_tool("pto-opt", kernel, f"--pass-pipeline=builtin.module({pipeline})",
+                 "--mlir-print-debuginfo", "-o", isa)
     if r.returncode != 0:
         raise RuntimeError(f"pto-opt failed on {kernel}:\n{r.stderr[-4000:]}")
     r = run_tool("pto-translate", "--pto-to-cpp", isa, "-o", cpp)
@@ -51,11 +53,18 @@ def emit_cpp(kernel: Path, workdir: Path, pipeline: str = "pto-ascend-pipeline")
     return cpp
 
 
-def compile_cpp(cpp: Path, exe: Path | None = None, opt: str = "-O1") -> Path:
-    """Builds the emitted C++ with its host main against the emulation header."""
+# The emitted program under ASan + UBSan (the hostile-input table).
+SANITIZE_FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+                  "-fno-omit-frame-pointer", "-g1")
+
+
+def compile_cpp(cpp: Path, exe: Path | None = None, opt: str = "-O1",
+                flags=()) -> Path:
+    """Builds the emitted C++ with its host main against the emulation header
+    (`flags`: extra compiler flags, e.g. SANITIZE_FLAGS)."""
     cpp = Path(cpp)
     exe = Path(exe) if exe else cpp.with_suffix("")
-    cmd = [compiler(), "-std=c++20", opt, "-D__CPU_SIM", "-DPTO_HOST_MAIN",
+    cmd = [compiler(), "-std=c++20", opt, *flags, "-D__CPU_SIM", "-DPTO_HOST_MAIN",
            f"-I{runtime_include()}", str(cpp), "-o", str(exe), "-pthread"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
@@ -64,8 +73,8 @@ def compile_cpp(cpp: Path, exe: Path | None = None, opt: str = "-O1") -> Path:
 
 
 def build(kernel: Path, workdir: Path, pipeline: str = "pto-ascend-pipeline",
-          opt: str = "-O1") -> Path:
-    return compile_cpp(emit_cpp(kernel, workdir, pipeline), opt=opt)
+          opt: str = "-O1", flags=()) -> Path:
+    return compile_cpp(emit_cpp(kernel, workdir, pipeline), opt=opt, flags=flags)
 
 
 def run(exe: Path, workdir: Path, inputs: dict, dtypes: dict, outputs, *extra,

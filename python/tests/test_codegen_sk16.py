@@ -119,7 +119,7 @@ def test_garbage_npy_is_an_input_error(build_root, tmp_path):
     (tmp_path / "in" / "q.npy").write_bytes(b"garbage")
     proc = codegen.subprocess.run([str(exe), "--inputs", str(tmp_path / "in")],
                                   capture_output=True, text=True)
-    assert proc.returncode == USAGE and "is not a .npy file" in proc.stderr, proc.stderr
+    assert proc.returncode == USAGE and "not a .npy file (bad magic)" in proc.stderr, proc.stderr
 
 
 def test_zero_length_sequences(build_root, tmp_path):

@@ -20,6 +20,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -28,19 +29,29 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "pto/CostModel/CostModel.h"
 #include "pto/Interpreter/Interpreter.h"
+
+#include "pto/runtime/checks.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::pto;
 using namespace mlir::pto::interp;
 namespace cl = llvm::cl;
 
-enum ExitCode { kOk = 0, kBadIR = 1, kUsage = 2, kFault = 3 };
+// The exit codes emitted programs share (docs/Guarantees.md).
+enum ExitCode {
+  kOk = pto_check::kOk,
+  kBadIR = pto_check::kBadIR,
+  kUsage = pto_check::kUsage,
+  kFault = pto_check::kFault
+};
 
 static cl::OptionCategory category("pto-run options");
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
@@ -178,8 +189,20 @@ static std::string argNames(KernelOp kernel) {
   return llvm::join(names, ", ");
 }
 
+/// An allocation the up-front size checks did not foresee failed (the
+/// machine has less memory than the buffer limit allows): one line and exit
+/// 2 instead of LLVM's crash banner.
+static void outOfMemory(void *, const char *reason, bool) {
+  static const char message[] = "pto-run: error: out of memory (";
+  (void)!::write(2, message, sizeof message - 1);
+  (void)!::write(2, reason, std::strlen(reason));
+  (void)!::write(2, ")\n", 2);
+  ::_exit(kUsage);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::install_bad_alloc_error_handler(outOfMemory);
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
@@ -248,8 +271,11 @@ int main(int argc, char **argv) {
   }
 
   DialectRegistry registry;
-  registry.insert<PTODialect, arith::ArithDialect, func::FuncDialect,
-                  index::IndexDialect, math::MathDialect, scf::SCFDialect>();
+  // pto_isa is registered only to recognise ISA-level input and say what
+  // to run instead.
+  registry.insert<PTODialect, ptoisa::PTOISADialect, arith::ArithDialect,
+                  func::FuncDialect, index::IndexDialect, math::MathDialect,
+                  scf::SCFDialect>();
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
@@ -262,6 +288,20 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return kBadIR;
+  bool isaLevel = false;
+  module->walk([&](Operation *op) {
+    if (isa_and_nonnull<ptoisa::PTOISADialect>(op->getDialect()))
+      isaLevel = true;
+    return isaLevel ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (isaLevel)
+    return usageError(
+        "'" + inputFile +
+        "' is ISA-level IR (pto_isa ops, the output of --pto-ascend-pipeline), "
+        "which pto-run cannot interpret; run pto-run on the kernel before "
+        "--pto-ascend-pipeline (or on its --pto-tile-graph-pipeline output), "
+        "or print this module with `pto-translate --pto-to-cpp` and run the "
+        "compiled program (docs/Codegen.md)");
 
   // Pick the kernel.
   SmallVector<KernelOp> kernels;
@@ -426,7 +466,10 @@ int main(int argc, char **argv) {
 
   for (auto &[index, path] : outputFiles)
     if (llvm::Error error = writeNpy(path, args[index]))
-      return usageError(llvm::toString(std::move(error)));
+      return usageError(
+          "output '" +
+          cast<StringAttr>(kernel.getArgNames()[index]).getValue() +
+          "': " + llvm::toString(std::move(error)));
   if (printStats)
     llvm::errs() << "pto-run: @" << kernel.getSymName() << ": "
                  << stats.loopIterations << " loop iterations, "

@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -202,6 +203,39 @@ void CppEmitter::bindTensor(Value v, std::string pointer,
                           cast<GMTensorType>(v.getType())};
 }
 
+/// The op's source location as a C++ string literal ("file:line:col"), the
+/// place pto-run's diagnostic names; run-time faults start with it.
+static std::string whereLiteral(Operation *op) {
+  std::string text = "unknown location";
+  op->getLoc()->walk([&](Location loc) {
+    if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+      text = formatv("{0}:{1}:{2}", file.getFilename().getValue(),
+                     file.getLine(), file.getColumn())
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  std::string literal = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      literal += '\\';
+    if (c == '\n')
+      c = ' ';
+    literal += c;
+  }
+  return literal + "\"";
+}
+
+/// The kernel argument a tensor aliases (through reshapes), for messages.
+static std::string tensorName(Value tensor) {
+  auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor));
+  if (arg)
+    if (auto kernel = dyn_cast<KernelOp>(arg.getOwner()->getParentOp()))
+      return cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()]).str();
+  return "workspace";
+}
+
 /// A kernel argument name as a C++ identifier: keywords (SK-16's `do`) and
 /// characters C++ does not allow get a trailing or replacing underscore.
 static std::string cppIdentifier(StringRef pythonName) {
@@ -279,7 +313,23 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
         "!= 0) && ((a < 0) == (b < 0))); }\n"
         "inline int64_t floordiv(int64_t a, int64_t b) { return a / b - ((a % "
         "b != 0) && ((a < 0) != (b < 0))); }\n"
-        "} // namespace ptogen\n\n";
+        "// arith.addi/subi/muli wrap around at the result width (as in "
+        "pto-run), never signed overflow.\n"
+        "template <class T> inline T wadd(T a, T b) { return T(uint64_t(a) + "
+        "uint64_t(b)); }\n"
+        "template <class T> inline T wsub(T a, T b) { return T(uint64_t(a) - "
+        "uint64_t(b)); }\n"
+        "template <class T> inline T wmul(T a, T b) { return T(uint64_t(a) * "
+        "uint64_t(b)); }\n"
+        "} // namespace ptogen\n"
+        "// Run-time checks of the host emulation (pto_runtime.hpp); none on "
+        "the device.\n"
+        "#if defined(__CPU_SIM)\n"
+        "#define PTOGEN_CHECK_DIVISION(where, a, b) "
+        "pto_rt::check_division(where, a, b)\n"
+        "#else\n"
+        "#define PTOGEN_CHECK_DIVISION(where, a, b) ((void)0)\n"
+        "#endif\n\n";
 
   SmallVector<func::FuncOp> leaves, roots;
   SmallVector<KernelOp> kernels;
@@ -558,6 +608,12 @@ LogicalResult CppEmitter::emitOp(Operation *op, FunctionKind kind) {
       dims.push_back(ShapedType::isDynamic(size)
                          ? name(reshape.getShape()[dynamicIndex++])
                          : std::to_string(size));
+    // The control program checks that the sizes match the tensor (exit 3,
+    // as in pto-run); roots and leaves get tensors it already checked.
+    if (kind == FunctionKind::Control)
+      os << formatv("pto_rt::check_reshape({0}, \"{1}\", {{{2}}, {{{3}});\n",
+                    whereLiteral(op), tensorName(reshape.getSource()),
+                    llvm::join(it->second.dims, ", "), llvm::join(dims, ", "));
     bindTensor(reshape.getResult(), it->second.pointer, dims);
     return success();
   }
@@ -600,10 +656,30 @@ LogicalResult CppEmitter::emitArith(Operation *op) {
   auto infix = [&](StringRef sign) {
     expr = formatv("{0} {1} {2}", operand(0), sign, operand(1));
   };
+  // Integer arithmetic wraps (no host UB); i1 is a C++ bool.
+  bool wraps = type != "bool";
+  auto wrapping = [&](StringRef helper, StringRef sign) {
+    if (!wraps)
+      return infix(sign);
+    expr = formatv("ptogen::{0}<{1}>({2}, {3})", helper, type, operand(0),
+                   operand(1));
+  };
+  // A divisor that is not a constant other than 0 and -1 is checked first.
+  if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+          arith::FloorDivSIOp>(op)) {
+    APInt divisor;
+    if (!matchPattern(op->getOperand(1), m_ConstantInt(&divisor)) ||
+        divisor.isZero() || divisor.isAllOnes())
+      os << formatv("PTOGEN_CHECK_DIVISION({0}, {1}, {2});\n",
+                    whereLiteral(op), operand(0), operand(1));
+  }
   llvm::TypeSwitch<Operation *>(op)
-      .Case<arith::AddIOp, arith::AddFOp>([&](auto) { infix("+"); })
-      .Case<arith::SubIOp, arith::SubFOp>([&](auto) { infix("-"); })
-      .Case<arith::MulIOp, arith::MulFOp>([&](auto) { infix("*"); })
+      .Case<arith::AddIOp>([&](auto) { wrapping("wadd", "+"); })
+      .Case<arith::SubIOp>([&](auto) { wrapping("wsub", "-"); })
+      .Case<arith::MulIOp>([&](auto) { wrapping("wmul", "*"); })
+      .Case<arith::AddFOp>([&](auto) { infix("+"); })
+      .Case<arith::SubFOp>([&](auto) { infix("-"); })
+      .Case<arith::MulFOp>([&](auto) { infix("*"); })
       .Case<arith::DivSIOp, arith::DivFOp>([&](auto) { infix("/"); })
       .Case<arith::RemSIOp>([&](auto) { infix("%"); })
       .Case<arith::AndIOp>([&](auto) { infix("&"); })
@@ -802,9 +878,18 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
                 "tile-graph pipeline";
     Block &body = loop.getBody().front();
     std::string iv = bind(body.getArgument(0));
-    os << formatv("for (int64_t {0} = {1}; {0} < {2}; {0} += {3}) {{  // {4}\n",
-                  iv, name(loop.getLowerBound()), name(loop.getUpperBound()),
-                  name(loop.getStep()), loop.getName());
+    std::string lb = name(loop.getLowerBound()), ub = name(loop.getUpperBound()),
+                step = name(loop.getStep());
+    APInt constantStep;
+    if (!matchPattern(loop.getStep(), m_ConstantInt(&constantStep)) ||
+        !constantStep.isStrictlyPositive())
+      os << formatv("pto_rt::check_loop_step({0}, \"{1}\", {2});\n",
+                    whereLiteral(loop), loop.getName(), step);
+    // As in pto-run: the step past the last iteration is never computed, so
+    // a loop may run up to INT64_MAX.
+    os << formatv("for (int64_t {0} = {1}; {0} < {2}; {0} = uint64_t({2}) - "
+                  "uint64_t({0}) <= uint64_t({3}) ? {2} : {0} + {3}) {{  // {4}\n",
+                  iv, lb, ub, step, loop.getName());
     os.indent();
     if (failed(emitBlock(body, FunctionKind::Control)))
       return failure();
@@ -823,7 +908,8 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     std::string expr =
         isa<IsLoopBeginOp>(op)
             ? formatv("{0} == {1}", name(index), name(loop.getLowerBound())).str()
-            : formatv("{0} + {1} >= {2}", name(index), name(loop.getStep()),
+            : formatv("uint64_t({2}) - uint64_t({0}) <= uint64_t({1})",
+                      name(index), name(loop.getStep()),
                       name(loop.getUpperBound()))
                   .str();
     os << formatv("const bool {0} = {1};\n", bind(op->getResult(0)), expr);
@@ -836,18 +922,35 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     // Device-written GM must be complete before the control program reads it.
     if (!read->hasAttr("pto.host_ready"))
       os << "rt.flush();\n";
-    std::string linear;
-    for (auto [i, index] : llvm::enumerate(read.getIndices())) {
-      linear = linear.empty() ? name(index)
-                              : formatv("({0}) * {1} + {2}", linear,
-                                        it->second.dims[i], name(index)).str();
-    }
-    os << formatv("const int64_t {0} = (int64_t){1}[{2}];\n", bind(read.getResult()),
-                  it->second.pointer, linear);
+    // Bounds-checked against the tensor (exit 3, as in pto-run).
+    SmallVector<std::string> indices;
+    for (Value index : read.getIndices())
+      indices.push_back(name(index));
+    os << formatv("const int64_t {0} = pto_rt::read_scalar({1}, \"{2}\", {3}, "
+                  "{{{4}}, {{{5}});\n",
+                  bind(read.getResult()), whereLiteral(op),
+                  tensorName(read.getTensor()), it->second.pointer,
+                  llvm::join(indices, ", "),
+                  llvm::join(it->second.dims, ", "));
     return success();
   }
   if (auto workspace = dyn_cast<WorkspaceOp>(op))
     return emitWorkspace(workspace, "rt");
+  if (auto check = dyn_cast<CheckViewOp>(op)) {
+    auto it = tensors.find(check.getTensor());
+    if (it == tensors.end())
+      return op->emitError() << "pto-to-cpp: unknown tensor";
+    SmallVector<std::string> offsets, valid;
+    for (Value v : check.getOffsets())
+      offsets.push_back(name(v));
+    for (Value v : check.getValidShape())
+      valid.push_back(name(v));
+    os << formatv("pto_rt::check_view({0}, \"{1}\", {{{2}}, {{{3}}, {{{4}});\n",
+                  whereLiteral(op), tensorName(check.getTensor()),
+                  llvm::join(it->second.dims, ", "), llvm::join(offsets, ", "),
+                  llvm::join(valid, ", "));
+    return success();
+  }
   if (auto call = dyn_cast<RootCallOp>(op)) {
     int64_t depth = call.getStitch() ? call.getStitch()->getDepth() : 1;
     // The scalars travel in one shared array (see emitRoot), the pointers

@@ -344,6 +344,33 @@ pto.kernel @retile_to_ub(%x: !pto.tensor<256x128xf32>, %out: !pto.tensor<256x128
   pto.assemble %e, %out[0, 0] : !pto.tile<256x128xf32>, !pto.tensor<256x128xf32>
 }
 
+// -----
+
+// A program-level view of a kernel tensor at a dynamic offset with a dynamic
+// valid extent: its pieces clamp their extents to the tensor, so the view's
+// own offsets and extents are checked where it stood (pto.check_view, the
+// rule pto-run applies to the view). A view inside the tensor statically
+// (the tests above) gets none.
+
+// CHECK-LABEL: pto.kernel @dynamic_view_checked(
+// CHECK-SAME:      %[[X:.*]]: !pto.tensor<?x64xf32>, %{{.*}}: !pto.tensor<?x64xf32>, %[[RT:.*]]: !pto.tensor<2xi32>)
+// CHECK:         %[[ROW:.*]] = pto.read %[[RT]]
+// CHECK-NEXT:    %[[ROWS:.*]] = pto.read %[[RT]]
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    pto.check_view %[[X]][%[[ROW]], %[[C0]]] valid [%[[ROWS]], %[[C64]]] : !pto.tensor<?x64xf32>
+// CHECK-COUNT-2: pto.view %[[X]]
+// CHECK-NOT:     pto.check_view
+pto.kernel @dynamic_view_checked(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x64xf32>, %rt: !pto.tensor<2xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %row = pto.read %rt[%c0] : !pto.tensor<2xi32>
+  %rows = pto.read %rt[%c1] : !pto.tensor<2xi32>
+  %t = pto.view %x[%row, 0] valid [%rows, 64] : !pto.tensor<?x64xf32> -> !pto.tile<64x64xf32>
+  %e = pto.exp %t {vec_tile = #pto.vec_tile<[32, 64]>} : !pto.tile<64x64xf32> -> !pto.tile<64x64xf32>
+  pto.assemble %e, %out[%row, 0] : !pto.tile<64x64xf32>, !pto.tensor<?x64xf32>
+}
+
 //--- scope-left.mlir
 
 // pto-expand-tiles needs scopes as stamps.

@@ -731,6 +731,14 @@ pto.kernel @read_index_count(%x: !pto.tensor<?x4xi32>) {
 
 // -----
 
+pto.kernel @check_view_operand_count(%x: !pto.tensor<?x4xf32>) {
+  %i = arith.constant 0 : index
+  // expected-error @+1 {{'pto.check_view' op has 1 offsets and 1 valid extents for a rank-2 tensor; give one offset per dim and one valid extent per dim (or none)}}
+  pto.check_view %x[%i] valid [%i] : !pto.tensor<?x4xf32>
+}
+
+// -----
+
 pto.kernel @dim_out_of_range(%x: !pto.tensor<?x4xi32>) {
   // expected-error @+1 {{'pto.dim' op dim 2 is out of range for a rank-2 tensor}}
   %d = pto.dim %x, 2 : !pto.tensor<?x4xi32>

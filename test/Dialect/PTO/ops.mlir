@@ -79,6 +79,10 @@ pto.kernel @loops(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x64xf32>,
   pto.loop "LOOP_b" %b_idx = %c0 to %n step %c1 {
     // CHECK: %[[Q:.*]] = pto.read %actual_q[%b_idx] : !pto.tensor<?xi32>
     %q_len = pto.read %actual_q[%b_idx] : !pto.tensor<?xi32>
+    // CHECK: pto.check_view %x[%b_idx, %[[C0]]] valid [%[[Q]], %[[W]]] : !pto.tensor<?x64xf32>
+    pto.check_view %x[%b_idx, %c0] valid [%q_len, %w] : !pto.tensor<?x64xf32>
+    // CHECK: pto.check_view %x[%b_idx, %[[C0]]] valid [] : !pto.tensor<?x64xf32>
+    pto.check_view %x[%b_idx, %c0] valid [] : !pto.tensor<?x64xf32>
     // Nested loop with every optional attribute, carrying a tile and an index.
     // CHECK: %[[INIT:.*]] = pto.full 0.000000e+00 : !pto.tile<1x64xf32>
     %init = pto.full 0.0 : !pto.tile<1x64xf32>

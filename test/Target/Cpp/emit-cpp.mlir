@@ -73,7 +73,10 @@ pto.kernel @k(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>) {
   %n = pto.dim %x, 0 : !pto.tensor<?x64xf32>
   %tiles = arith.ceildivsi %n, %c16 : index
   %one = arith.constant 1 : index
-  // CHECK: for (int64_t [[I:v[0-9]+]] = v0; [[I]] < v{{[0-9]+}}; [[I]] += v{{[0-9]+}}) {  // LOOP_i
+  // A constant positive step needs no check; the last step is never taken
+  // past the bound (no overflow near INT64_MAX).
+  // CHECK-NOT: check_loop_step
+  // CHECK: for (int64_t [[I:v[0-9]+]] = v0; [[I]] < [[UB:v[0-9]+]]; [[I]] = uint64_t([[UB]]) - uint64_t([[I]]) <= uint64_t([[STEP:v[0-9]+]]) ? [[UB]] : [[I]] + [[STEP]]) {  // LOOP_i
   pto.loop "LOOP_i" %i = %c0 to %tiles step %one {
     %row = arith.muli %i, %c16 : index
     %left = arith.subi %n, %row : index

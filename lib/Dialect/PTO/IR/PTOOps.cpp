@@ -519,6 +519,18 @@ LogicalResult ReadOp::verify() {
   return success();
 }
 
+LogicalResult CheckViewOp::verify() {
+  int64_t rank = getTensor().getType().getRank();
+  int64_t numValid = static_cast<int64_t>(getValidShape().size());
+  if (static_cast<int64_t>(getOffsets().size()) != rank ||
+      (numValid != 0 && numValid != rank))
+    return emitOpError() << "has " << getOffsets().size() << " offsets and "
+                         << numValid << " valid extents for a rank-" << rank
+                         << " tensor; give one offset per dim and one valid "
+                            "extent per dim (or none)";
+  return success();
+}
+
 LogicalResult DimOp::verify() {
   int64_t rank = getSource().getType().getRank();
   int64_t dim = static_cast<int64_t>(getDim());

@@ -297,6 +297,69 @@ ViewOp Expander::createView(Location loc, Value source,
                                 dynamicValid, validAttr);
 }
 
+/// The pieces clamp their valid extents to the tensor (the view rule); each
+/// program-level view's own offsets and explicit extents are checked where
+/// it stood, as pto-run checks them (pto.check_view): placed as early as its
+/// operands allow (not between the compute ops that become tasks), after
+/// the checks of earlier views (the order pto-run reports them in).
+/// Workspaces are sized by this pass and need no check.
+static void insertViewChecks(KernelOp kernel) {
+  DenseMap<Block *, Operation *> lastCheck;
+  kernel.walk([&](ViewOp view) {
+    auto tensorType = dyn_cast<GMTensorType>(view.getSource().getType());
+    if (!tensorType || view.getSource().getDefiningOp<WorkspaceOp>())
+      return;
+    // Nothing to check at run time when the view is inside the tensor
+    // statically.
+    bool staticallyInside =
+        view.getOffsets().empty() && view.getValidShape().empty();
+    for (auto [d, offset] : llvm::enumerate(view.getStaticOffsets())) {
+      staticallyInside &= offset >= 0;
+      if (auto staticValid = view.getStaticValidShape()) {
+        int64_t extent = (*staticValid)[d], size = tensorType.getShape()[d];
+        staticallyInside &=
+            extent >= 0 && (extent == 0 || (!ShapedType::isDynamic(size) &&
+                                            extent <= size - offset));
+      }
+    }
+    if (staticallyInside)
+      return;
+    Block *block = view->getBlock();
+    Operation *after = lastCheck.lookup(block);
+    SmallVector<Value> operands(view.getOffsets());
+    llvm::append_range(operands, view.getValidShape());
+    operands.push_back(view.getSource());
+    for (Value v : operands)
+      if (Operation *def = v.getDefiningOp())
+        if (def->getBlock() == block && (!after || after->isBeforeInBlock(def)))
+          after = def;
+    OpBuilder b(view->getContext());
+    if (after)
+      b.setInsertionPointAfter(after);
+    else
+      b.setInsertionPointToStart(block);
+    auto values = [&](ArrayRef<int64_t> statics, ValueRange dynamics) {
+      SmallVector<Value> result;
+      for (OpFoldResult ofr :
+           getMixedValues(statics, dynamics, view.getContext())) {
+        if (auto value = dyn_cast<Value>(ofr))
+          result.push_back(value);
+        else
+          result.push_back(b.create<arith::ConstantIndexOp>(
+              view.getLoc(), *getConstantIntValue(ofr)));
+      }
+      return result;
+    };
+    SmallVector<Value> offsets =
+        values(view.getStaticOffsets(), view.getOffsets());
+    SmallVector<Value> valid;
+    if (auto staticValid = view.getStaticValidShape())
+      valid = values(*staticValid, view.getValidShape());
+    lastCheck[block] = b.create<CheckViewOp>(view.getLoc(), view.getSource(),
+                                             offsets, valid);
+  });
+}
+
 Value Expander::readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
                           ArrayRef<int64_t> sizes) {
   auto type = cast<TileType>(tile.getType());
@@ -752,6 +815,7 @@ struct ExpandTilesPass
     });
     if (scopes.wasInterrupted())
       return signalPassFailure();
+    getOperation()->walk([](KernelOp kernel) { insertViewChecks(kernel); });
     Expander expander(getOperation(), numMatmulPieces, numVectorPieces,
                       numWorkspaces, numRetiled);
     if (failed(expander.run()))

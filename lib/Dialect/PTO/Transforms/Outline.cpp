@@ -145,9 +145,10 @@ struct Run {
 };
 
 /// Ops that may sit between the tasks of one run: no side effects besides
-/// allocating a workspace, no regions.
+/// allocating a workspace or checking a view, no regions.
 bool isTransparent(Operation *op) {
-  if (isa<WorkspaceOp>(op))
+  // A view check is hoisted with them: it then runs before the launches.
+  if (isa<WorkspaceOp, CheckViewOp>(op))
     return true;
   return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
          !op->hasTrait<OpTrait::IsTerminator>();

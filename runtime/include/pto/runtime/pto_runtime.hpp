@@ -5,7 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <initializer_list>
@@ -15,10 +18,12 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include <pto/pto-inst.hpp>
+#include <pto/runtime/checks.hpp>
 
 namespace pto_rt {
 
@@ -81,6 +86,66 @@ inline bool parse_arch(const std::string &a, pto::sim::Arch &out) {
 }
 } // namespace detail
 
+// ---------------------------------------------------------------------------
+// Checks of the control program (emitted by pto-translate --pto-to-cpp; the
+// rules and messages are pto-run's, pto/runtime/checks.hpp). `where` is the
+// op's source location. They run on the host, once per scalar op, never per
+// element.
+// ---------------------------------------------------------------------------
+[[noreturn]] inline void fault(const char *where, const std::string &rule) {
+  detail::die(pto_check::kFault, "%s: %s", where, rule.c_str());
+}
+
+// pto.read: bounds-checked, row-major; float elements convert saturating
+// (NaN to 0), as in pto-run.
+template <class T>
+inline int64_t read_scalar(const char *where, const char *name, const T *data,
+                           std::initializer_list<int64_t> index,
+                           std::initializer_list<int64_t> dims) {
+  std::string rule = pto_check::scalar_read(name, index.begin(), dims.begin(), index.size());
+  if (__builtin_expect(!rule.empty(), 0)) fault(where, rule);
+  int64_t linear = 0;
+  const int64_t *d = dims.begin();
+  for (int64_t i : index) linear = linear * *d++ + i;
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bfloat16_t> ||
+                std::is_same_v<T, _Float16>) {
+    const double v = double(float(data[linear]));
+    if (std::isnan(v)) return 0;
+    if (v >= 9223372036854775807.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return int64_t(v);
+  } else {
+    return int64_t(data[linear]);
+  }
+}
+
+// pto.reshape (zero-copy): the new sizes hold exactly the tensor's elements.
+inline void check_reshape(const char *where, const char *name, std::initializer_list<int64_t> from,
+                          std::initializer_list<int64_t> to) {
+  std::string rule = pto_check::reshape(name, std::vector<int64_t>(from), std::vector<int64_t>(to));
+  if (__builtin_expect(!rule.empty(), 0)) fault(where, rule);
+}
+
+// pto.check_view: the view's offsets and explicit valid extents lie inside
+// the tensor.
+inline void check_view(const char *where, const char *name, std::initializer_list<int64_t> dims,
+                       std::initializer_list<int64_t> offsets, std::initializer_list<int64_t> valid) {
+  std::string rule = pto_check::view("tensor", name, dims.begin(), offsets.begin(),
+                                     valid.size() ? valid.begin() : nullptr, offsets.size());
+  if (__builtin_expect(!rule.empty(), 0)) fault(where, rule);
+}
+
+inline void check_loop_step(const char *where, const char *name, int64_t step) {
+  if (__builtin_expect(step <= 0, 0)) fault(where, pto_check::loop_step(name, step));
+}
+
+// arith.divsi/remsi/ceildivsi/floordivsi whose divisor is not a constant
+// other than 0 and -1.
+inline void check_division(const char *where, int64_t a, int64_t b) {
+  if (__builtin_expect(b == 0 || (b == -1 && a == INT64_MIN), 0))
+    fault(where, pto_check::integer_division(a, b));
+}
+
 class Runtime;
 
 // One instance of a root function inside a stitched device task.
@@ -124,7 +189,9 @@ public:
   explicit Runtime(Options o) : opt_(std::move(o)) {
     if (!detail::parse_arch(opt_.arch, arch_))
       detail::die(2, "unknown arch '%s' (expected a3 or 950)", opt_.arch.c_str());
-    if (opt_.threads < 0) detail::die(2, "threads must be >= 0");
+    if (opt_.threads < 0 || opt_.threads > pto_check::kMaxThreads)
+      detail::die(2, "--threads expects an integer in 0..%lld, got '%d'",
+                  (long long)pto_check::kMaxThreads, opt_.threads);
     if (opt_.cube_cores < 1 || opt_.vector_cores < 1) detail::die(2, "core counts must be >= 1");
     pto::sim::default_arch = arch_;
     rng_.seed(opt_.shuffle_seed);
@@ -303,9 +370,16 @@ private:
 
   void start_workers() {
     if (!workers_.empty()) return;
-    for (int k = 0; k < 2; ++k)
-      for (int w = 0; w < opt_.threads; ++w)
-        workers_.emplace_back([this, k, w] { worker(k, w); });
+    try {
+      for (int k = 0; k < 2; ++k)
+        for (int w = 0; w < opt_.threads; ++w)
+          workers_.emplace_back([this, k, w] { worker(k, w); });
+    } catch (const std::system_error &e) {
+      // Before any worker ran a launch: report and leave (the started
+      // workers are blocked on the empty queues).
+      detail::die(2, "--threads %d: cannot start %d host threads: %s", opt_.threads,
+                  2 * opt_.threads, e.what());
+    }
   }
 
   void worker(int kind, int index) {
@@ -387,6 +461,22 @@ template <class T> inline const char *npy_descr() {
   else static_assert(sizeof(T) == 0, "no .npy dtype for this element type");
 }
 
+// pto-run's names of element kinds (messages shared with it).
+template <class T> inline const char *kind_name() {
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, double>) return "f64";
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return "bf16";
+  else if constexpr (std::is_same_v<T, _Float16>) return "f16";
+  else if constexpr (std::is_same_v<T, int32_t>) return "i32";
+  else if constexpr (std::is_same_v<T, int64_t>) return "i64";
+  else if constexpr (std::is_same_v<T, int16_t>) return "i16";
+  else if constexpr (std::is_same_v<T, uint16_t>) return "u16";
+  else if constexpr (std::is_same_v<T, int8_t>) return "i8";
+  else if constexpr (std::is_same_v<T, uint8_t>) return "u8";
+  else if constexpr (std::is_same_v<T, uint32_t>) return "u32";
+  else return pto::sim::type_name<T>();
+}
+
 inline std::string dims_str(const std::vector<int64_t> &d) {
   std::string s = "(";
   for (size_t i = 0; i < d.size(); ++i) {
@@ -401,8 +491,22 @@ inline std::string dims_str(const std::vector<int64_t> &d) {
 template <class T> class HostTensor : public detail::HostTensorBase {
 public:
   HostTensor() = default;
-  explicit HostTensor(std::vector<int64_t> dims) : dims_(std::move(dims)) {
-    storage_.resize(size_t(numel()));
+  // `what` names the tensor in the out-of-memory message (exit 2).
+  explicit HostTensor(std::vector<int64_t> dims, const std::string &what = "a host tensor")
+      : dims_(std::move(dims)) {
+    std::string rule = pto_check::buffer_size(dims_, detail::kind_name<T>(), sizeof(T));
+    if (!rule.empty()) detail::die(2, "%s: %s", what.c_str(), rule.c_str());
+    // Out of memory is an input error (exit 2, pto-run's message): probed
+    // with malloc first, which fails cleanly where operator new may not
+    // (sanitizer allocators).
+    const uint64_t bytes = uint64_t(numel()) * sizeof(T);
+    if (!pto_check::can_allocate(bytes))
+      detail::die(2, "%s", pto_check::out_of_memory(bytes, what).c_str());
+    try {
+      storage_.resize(size_t(numel()));
+    } catch (const std::bad_alloc &) {
+      detail::die(2, "%s", pto_check::out_of_memory(bytes, what).c_str());
+    }
   }
   T *data() { return storage_.data(); }
   const T *data() const { return storage_.data(); }
@@ -418,7 +522,7 @@ public:
   // .npy I/O; errors exit with status 2.
   static void load(const std::string &path, const char *what, std::initializer_list<int64_t> want,
                    HostTensor &out);
-  void save(const std::string &path) const;
+  void save(const std::string &path, const char *what) const;
 
 private:
   std::vector<int64_t> dims_;
@@ -428,90 +532,80 @@ private:
 template <class T>
 inline void HostTensor<T>::load(const std::string &path, const char *what,
                                 std::initializer_list<int64_t> want, HostTensor &out) {
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) detail::die(2, "%s: cannot open '%s'", what, path.c_str());
-  std::string buf;
-  char chunk[65536];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) buf.append(chunk, n);
-  std::fclose(f);
-  if (buf.size() < 10 || std::memcmp(buf.data(), "\x93NUMPY", 6) != 0)
-    detail::die(2, "%s: '%s' is not a .npy file", what, path.c_str());
-  const int major = uint8_t(buf[6]);
-  size_t hlen, hstart;
-  if (major == 1) {
-    hlen = uint8_t(buf[8]) | (size_t(uint8_t(buf[9])) << 8);
-    hstart = 10;
-  } else {
-    if (buf.size() < 12) detail::die(2, "%s: '%s' is truncated", what, path.c_str());
-    hlen = uint8_t(buf[8]) | (size_t(uint8_t(buf[9])) << 8) | (size_t(uint8_t(buf[10])) << 16) |
-           (size_t(uint8_t(buf[11])) << 24);
-    hstart = 12;
-  }
-  if (hstart + hlen > buf.size()) detail::die(2, "%s: '%s' is truncated", what, path.c_str());
-  const std::string h = buf.substr(hstart, hlen);
-  auto field = [&](const char *key) -> size_t {
-    size_t p = h.find(key);
-    if (p == std::string::npos)
-      detail::die(2, "%s: '%s': malformed .npy header (no %s)", what, path.c_str(), key);
-    p = h.find(':', p);
-    return p + 1;
+  // The header rules and their messages are pto-run's (pto/runtime/checks.hpp).
+  auto fail = [&](const std::string &rule) {
+    detail::die(2, "%s: '%s': %s", what, path.c_str(), rule.c_str());
   };
-  size_t p = field("'descr'");
-  size_t q1 = h.find('\'', p), q2 = h.find('\'', q1 + 1);
-  const std::string descr = h.substr(q1 + 1, q2 - q1 - 1);
-  p = field("'fortran_order'");
-  while (p < h.size() && h[p] == ' ') ++p;
-  const bool fortran = h.compare(p, 4, "True") == 0;
-  p = field("'shape'");
-  size_t o = h.find('(', p), c = h.find(')', o);
-  std::vector<int64_t> dims;
-  {
-    std::string s = h.substr(o + 1, c - o - 1);
-    size_t i = 0;
-    while (i < s.size()) {
-      while (i < s.size() && (s[i] == ' ' || s[i] == ',')) ++i;
-      if (i >= s.size()) break;
-      dims.push_back(std::strtoll(s.c_str() + i, nullptr, 10));
-      while (i < s.size() && s[i] != ',') ++i;
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) fail(std::string("cannot read: ") + std::strerror(errno));
+  std::unique_ptr<FILE, int (*)(FILE *)> closer(f, &std::fclose);
+  if (std::fseek(f, 0, SEEK_END) != 0) fail("cannot read: not a regular file");
+  const long end = std::ftell(f);
+  if (end < 0 || std::fseek(f, 0, SEEK_SET) != 0) fail("cannot read: not a regular file");
+  const uint64_t file_size = uint64_t(end);
+  // At most the largest header (format 2.0/3.0: 4 GiB) is read before the
+  // payload; in practice a few hundred bytes.
+  std::string head(size_t(std::min<uint64_t>(file_size, 12)), '\0');
+  if (std::fread(&head[0], 1, head.size(), f) != head.size()) fail("cannot read");
+  pto_check::NpyHeader h;
+  std::string rule = pto_check::parse_npy_header(head.data(), head.size(), h);
+  if (rule == "truncated header" && head.size() == 12) {
+    // Read the header proper, then parse again.
+    size_t hlen = uint8_t(head[8]) | (size_t(uint8_t(head[9])) << 8);
+    if (uint8_t(head[6]) != 1) hlen |= (size_t(uint8_t(head[10])) << 16) | (size_t(uint8_t(head[11])) << 24);
+    const size_t total = (uint8_t(head[6]) == 1 ? 10 : 12) + hlen;
+    if (total > 12 && total <= file_size) {
+      head.resize(total);
+      if (std::fread(&head[12], 1, total - 12, f) != total - 12) fail("cannot read");
     }
+    rule = pto_check::parse_npy_header(head.data(), head.size(), h);
   }
+  if (!rule.empty()) fail(rule);
   const char *exp = detail::npy_descr<T>();
-  std::string d2 = descr;
-  if (d2 == "=" + std::string(exp + 1) || d2 == "|" + std::string(exp + 1)) d2 = exp;
-  if (d2 != exp)
+  if (h.type != std::string(exp + 1))
     detail::die(2, "%s: '%s' has dtype '%s', expected '%s' (%s)", what, path.c_str(),
-                descr.c_str(), exp, pto::sim::type_name<T>());
-  if (fortran)
-    detail::die(2, "%s: '%s' is in Fortran order; expected C order", what, path.c_str());
+                h.descr.c_str(), exp, pto::sim::type_name<T>());
+  rule = pto_check::npy_payload(h, file_size, detail::kind_name<T>(), sizeof(T));
+  if (!rule.empty()) fail(rule);
   std::vector<int64_t> w(want);
-  bool ok = w.size() == dims.size();
-  for (size_t i = 0; ok && i < w.size(); ++i) ok = w[i] < 0 || w[i] == dims[i];
+  bool ok = w.size() == h.shape.size();
+  for (size_t i = 0; ok && i < w.size(); ++i) ok = w[i] < 0 || w[i] == h.shape[i];
   if (!ok)
     detail::die(2, "%s: '%s' has shape %s, expected %s (-1 = any)", what, path.c_str(),
-                detail::dims_str(dims).c_str(), detail::dims_str(w).c_str());
-  out = HostTensor(dims);
+                detail::dims_str(h.shape).c_str(), detail::dims_str(w).c_str());
+  {
+    // pto-run's words: "input 'q': out of memory allocating N bytes for 'PATH'".
+    uint64_t bytes = 0;
+    pto_check::storage_bytes(h.shape.data(), h.shape.size(), sizeof(T), bytes);
+    if (!pto_check::can_allocate(bytes))
+      detail::die(2, "%s: %s", what, pto_check::out_of_memory(bytes, "'" + path + "'").c_str());
+  }
+  out = HostTensor(h.shape, std::string(what) + ": '" + path + "'");
   const size_t bytes = size_t(out.numel()) * sizeof(T);
-  if (hstart + hlen + bytes > buf.size())
-    detail::die(2, "%s: '%s' is truncated: %zu data bytes, expected %zu", what, path.c_str(),
-                buf.size() - hstart - hlen, bytes);
-  std::memcpy(out.data(), buf.data() + hstart + hlen, bytes);
+  if (bytes && (std::fseek(f, long(h.data_offset), SEEK_SET) != 0 ||
+                std::fread(out.data(), 1, bytes, f) != bytes))
+    fail("cannot read the data");
 }
 
-template <class T> inline void HostTensor<T>::save(const std::string &path) const {
+template <class T>
+inline void HostTensor<T>::save(const std::string &path, const char *what) const {
   std::string h = "{'descr': '" + std::string(detail::npy_descr<T>()) +
                   "', 'fortran_order': False, 'shape': " + detail::dims_str(dims_) + ", }";
   size_t total = 10 + h.size() + 1;
   h.append((64 - total % 64) % 64, ' ');
   h += '\n';
   FILE *f = std::fopen(path.c_str(), "wb");
-  if (!f) detail::die(2, "cannot write '%s'", path.c_str());
+  if (!f) detail::die(2, "%s: cannot write '%s': %s", what, path.c_str(), std::strerror(errno));
   unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(h.size() & 0xff),
                            uint8_t(h.size() >> 8)};
-  std::fwrite(pre, 1, 10, f);
-  std::fwrite(h.data(), 1, h.size(), f);
-  std::fwrite(storage_.data(), sizeof(T), storage_.size(), f);
-  if (std::fclose(f) != 0) detail::die(2, "cannot write '%s'", path.c_str());
+  bool ok = std::fwrite(pre, 1, 10, f) == 10 && std::fwrite(h.data(), 1, h.size(), f) == h.size() &&
+            std::fwrite(storage_.data(), sizeof(T), storage_.size(), f) == storage_.size();
+  int err = ok ? 0 : errno;
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) detail::die(2, "%s: cannot write '%s': %s", what, path.c_str(), std::strerror(err));
 }
 
 // ---------------------------------------------------------------------------
@@ -543,7 +637,13 @@ public:
       };
       if (a == "--inputs") inputs_ = value();
       else if (a == "--outputs") outputs_ = value();
-      else if (a == "--threads") o.threads = int(number(value(), 0));
+      else if (a == "--threads") {
+        int64_t n = 0;
+        std::string rule =
+            pto_check::integer_option("--threads", value(), 0, pto_check::kMaxThreads, n);
+        if (!rule.empty()) usage("%s", rule.c_str());
+        o.threads = int(n);
+      }
       else if (a == "--arch") {
         o.arch = value();
         pto::sim::Arch ar;
@@ -572,7 +672,7 @@ public:
   }
   // A zero-initialised host tensor owned by HostMain (for outputs).
   template <class T> HostTensor<T> &alloc(std::initializer_list<int64_t> dims) {
-    auto *t = new HostTensor<T>(std::vector<int64_t>(dims));
+    auto *t = new HostTensor<T>(std::vector<int64_t>(dims), "an output tensor");
     tensors_.emplace_back(t);
     pto::sim::gm_register(t->data(), size_t(t->numel()) * sizeof(T), "a host tensor");
     return *t;
@@ -582,7 +682,7 @@ public:
   template <class T> void output(const char *name, HostTensor<T> &t) {
     rt_->flush();
     if (outputs_.empty()) return;
-    t.save(outputs_ + "/" + name + ".npy");
+    t.save(outputs_ + "/" + name + ".npy", ("output '" + std::string(name) + "'").c_str());
   }
   Runtime &runtime() { return *rt_; }
   // A varlen offsets argument (`pto.cumulative`): 1-D, starts at 0, never

@@ -184,6 +184,36 @@ def PTO_ReadOp : PTO_Op<"read", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+// No memory-effect interface: the check has no result, yet must not be
+// erased as dead (unknown effects keep it).
+def PTO_CheckViewOp : PTO_Op<"check_view", [AttrSizedOperandSegments]> {
+  let summary = "run-time check of a GM view's offsets and valid extents";
+  let description = [{
+    Stops the run (a kernel fault, exit 3) unless every offset is >= 0 and
+    every valid extent `e` (when given: one per dim, or none) is >= 0 and,
+    when > 0, fits the tensor: `offset + e <= dim`, the rule `pto.view`
+    applies at program level.
+    `pto-expand-tiles` puts one before each program-level view of a kernel
+    tensor that it expands: the expanded pieces clamp their extents to the
+    tensor (the view rule), so without it a view past the end of a tensor
+    would silently read less in compiled code than `pto-run` reads in the
+    source. It stays in the control program (before the launches that use
+    the view); `pto-run` and emitted programs check it with the same rule
+    and message (docs/Guarantees.md).
+
+    ```mlir
+    pto.check_view %k2[%s2_off, %h_ofs] valid [%a_s2, %c64] : !pto.tensor<?x128xbf16>
+    ```
+  }];
+  let arguments = (ins PTO_AnyTensor:$tensor, Variadic<Index>:$offsets,
+                       Variadic<Index>:$valid_shape);
+  let assemblyFormat = [{
+    $tensor `[` $offsets `]` `valid` ` ` `[` $valid_shape `]` attr-dict `:`
+    qualified(type($tensor))
+  }];
+  let hasVerifier = 1;
+}
+
 def PTO_DimOp : PTO_Op<"dim", [Pure]> {
   let summary = "a dimension of a GM tensor (`x.shape[i]`)";
   let arguments = (ins PTO_AnyTensor:$source, I64Attr:$dim);
