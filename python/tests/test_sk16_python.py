@@ -68,7 +68,7 @@ def test_python_sk16_equals_the_mlir_example(head_dim, path):
 
 
 def test_structural_comparison_catches_reference_pitfalls():
-    """The reference kernel reshapes K with the Q-side total (sk16.md §8.1);
+    """The reference kernel reshapes K with the Q-side total (docs/SK16.md#cross-attention-reshape);
     the comparison sees that, and a matmul reading the wrong operand."""
     traced = example.trace(heads=8, head_dim=64).module()
     text = (REPO_ROOT / "examples" / "sk16_attention_backward_d64.mlir").read_text()
