@@ -30,6 +30,7 @@
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
+#include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/CostModel/CostModel.h"
 #include "pto/Interpreter/Interpreter.h"
 
@@ -83,6 +84,11 @@ static cl::opt<uint64_t> shuffleAtomics(
     "shuffle-atomics",
     cl::desc("Apply atomic_add contributions in a shuffled order (seed)"),
     cl::value_desc("SEED"), cl::cat(category));
+static cl::opt<bool> noLegalize(
+    "no-legalize",
+    cl::desc("Run the IR as parsed, without pto-legalize (to compare the "
+             "pass's before and after)"),
+    cl::init(false));
 static cl::opt<bool> printStats("run-stats",
                                 cl::desc("Print run statistics to stderr"),
                                 cl::cat(category));
@@ -302,6 +308,13 @@ int main(int argc, char **argv) {
         "--pto-ascend-pipeline (or on its --pto-tile-graph-pipeline output), "
         "or print this module with `pto-translate --pto-to-cpp` and run the "
         "compiled program (docs/Codegen.md)");
+  // What the verifier accepts for PyPTO's sake (bf16 arithmetic on DAV_2201,
+  // over-sized reduction tiles, ...) is rewritten as PyPTO does before it
+  // runs, with a remark per rewrite (docs/Legalization.md).
+  PassManager legalize(&context);
+  legalize.addPass(createLegalizePass());
+  if (!noLegalize && failed(legalize.run(*module)))
+    return kBadIR;
 
   // Pick the kernel.
   SmallVector<KernelOp> kernels;

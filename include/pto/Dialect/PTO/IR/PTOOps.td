@@ -101,7 +101,8 @@ def PTO_LoopOp : PTO_Op<"loop", [
     the induction variable in the custom form). Loop-carried values are
     `iter_args`, yielded by `pto.yield`; the results are their final values.
 
-    `unroll_list` (innermost loops only) lists unroll factors, `submit_before_loop`
+    `unroll_list` lists unroll factors (a hint: nothing here unrolls, so it
+    may sit on any loop, as in PyPTO), `submit_before_loop`
     and `parallel` mirror the PyPTO flags.
 
     ```mlir
@@ -313,7 +314,10 @@ class PTO_BinaryOp<string mnemonic, string pyName, dag extraArgs = (ins)>
     Both tile operands have the same rank and dtype; a dim of size 1 in one
     operand broadcasts (data and valid extent) along the other's size, e.g. the
     `[M, 1]` row statistics against `[M, N]` scores. The right operand may
-    instead be a scalar of the element type (`mul(S, scale)`).
+    instead be a scalar of the element type (`mul(S, scale)`). bf16 on an
+    architecture without bf16 vector arithmetic (DAV_2201) is computed in f32
+    by `pto-legalize`, as PyPTO's AutoCast does; so is HIGH_PRECISION where
+    the architecture has none made INTRINSIC.
   }];
   let arguments = !con((ins PTO_AnyTile:$lhs, PTO_TileOrScalar:$rhs,
                             OptionalAttr<PTO_VecTileAttr>:$vec_tile), extraArgs);
@@ -356,8 +360,10 @@ class PTO_ReduceOp<string mnemonic, string pyName> : PTO_VectorOp<mnemonic> {
   let summary = "pypto." # pyName # ": reduction over one dim of the valid region";
   let description = [{
     Reduces `dim` over the valid region only. With `keepdim` the result keeps
-    the dim with size 1; without, the dim is dropped. The vector tile must not
-    exceed the architecture's reduction tile limit (64 KiB on both archs).
+    the dim with size 1; without, the dim is dropped. A vector tile over the
+    architecture's reduction tile limit (64 KiB on both archs) is re-tiled by
+    `pto-legalize` (its outer dims halved); one whose last dim alone is over
+    the limit is an error, as in PyPTO.
   }];
   let arguments = (ins PTO_AnyTile:$input, I64Attr:$dim, UnitAttr:$keepdim,
                        OptionalAttr<PTO_VecTileAttr>:$vec_tile);
@@ -390,6 +396,30 @@ def PTO_CastOp : PTO_VectorOp<"cast"> {
     /// The mode actually applied: `mode`, or the pair's default for NONE.
     CastMode getEffectiveMode();
   }];
+}
+
+def PTO_TransposeOp : PTO_VectorOp<"transpose"> {
+  let summary = "pypto.transpose: swaps two dims of a tile (data and valid shape)";
+  let description = [{
+    `result[..., j, ..., i, ...] = input[..., i, ..., j, ...]` with dims
+    `dim0` and `dim1` exchanged (PyTorch's `transpose(x, dim0, dim1)`, which
+    PyPTO follows). The result type is the input type with the two sizes
+    exchanged; the valid extents are exchanged the same way. The dtype is
+    kept; any 1-, 2- or 4-byte element type moves (bf16 included: a
+    transpose is data movement, not arithmetic), as pto-isa's TTRANS does.
+    Dims are non-negative (the front end normalises Python's negative dims).
+
+    ```mlir
+    %t = pto.transpose %m, 0, 1 : !pto.tile<1x128xf32> -> !pto.tile<128x1xf32>
+    ```
+  }];
+  let arguments = (ins PTO_AnyTile:$input, I64Attr:$dim0, I64Attr:$dim1,
+                       OptionalAttr<PTO_VecTileAttr>:$vec_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = [{
+    $input `,` $dim0 `,` $dim1 attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
 }
 
 def PTO_FullOp : PTO_VectorOp<"full"> {
