@@ -6,8 +6,14 @@ torch is Debian's ``python3-torch`` (CPU). ``torch_npu`` (Ascend's torch
 backend) cannot exist without an NPU, so ``ensure_torch_npu()`` registers a
 minimal stand-in when, and only when, the real one is not importable, and
 says so: ``torch.npu.is_available()`` is False, ``torch.npu.synchronize()``
-returns at once (host runs are synchronous) and every other ``torch.npu`` /
-``torch_npu`` name raises, naming itself. Kernel files are never edited.
+returns at once (host runs are synchronous), ``set_device`` / ``current_device``
+select device 0, and every other ``torch.npu`` / ``torch_npu`` name raises,
+naming itself. Kernel files are never edited.
+
+A test written for the NPU creates its tensors with ``device="npu:0"``;
+``npu_on_host()`` runs such code with the ``npu`` device mapped to the host
+CPU (or to ``meta``, tensors without data, to trace at shapes too large to
+run), so the test's own input and golden code runs unmodified.
 
     from pto_mlir import kernel_files
     module = kernel_files.load("path/to/xxx_impl.py")
@@ -16,6 +22,7 @@ returns at once (host runs are synchronous) and every other ``torch.npu`` /
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import types
@@ -42,6 +49,12 @@ class _Namespace(types.ModuleType):
                              f"torch.npu.is_available() and torch.npu.synchronize()")
 
 
+def _set_device(device) -> None:
+    if device not in (0, "npu", "npu:0") and str(device) not in ("0", "npu:0"):
+        raise RuntimeError(f"torch.npu.set_device({device!r}): pto-mlir's torch_npu stand-in "
+                           f"has one device, 0 (the host)")
+
+
 def ensure_torch_npu() -> bool:
     """Makes ``import torch_npu`` work. Returns True if the stand-in was
     registered (False: the real torch_npu, or the stand-in already)."""
@@ -51,7 +64,10 @@ def ensure_torch_npu() -> bool:
         return False
     import torch
     npu = _Namespace("torch.npu", {"is_available": lambda: False,
-                                   "synchronize": lambda *args, **kwargs: None})
+                                   "synchronize": lambda *args, **kwargs: None,
+                                   "set_device": _set_device,
+                                   "current_device": lambda: 0,
+                                   "device_count": lambda: 1})
     stand_in = _Namespace("torch_npu", {"npu": npu, "__pto_mlir_stand_in__": True})
     sys.modules["torch_npu"] = stand_in
     if not hasattr(torch, "npu"):
@@ -93,3 +109,30 @@ def jit_kernels(module) -> dict:
              for name, value in vars(module).items()
              if isinstance(value, JitFunction) and value.fn.__module__ == module.__name__]
     return {name: value for _, name, value in sorted(found)}
+
+
+def _is_npu(device) -> bool:
+    import torch
+    if isinstance(device, str):
+        return device == "npu" or device.startswith("npu:")
+    return isinstance(device, torch.device) and device.type == "npu"
+
+
+@contextlib.contextmanager
+def npu_on_host(target: str = "cpu"):
+    """Within the block, torch calls given ``device="npu..."`` (factories,
+    ``Tensor.to``) get ``target`` instead: ``"cpu"`` to run, ``"meta"`` for
+    shape-only tensors."""
+    import torch
+    from torch.overrides import TorchFunctionMode
+
+    class _NpuOnHost(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = dict(kwargs or {})
+            if _is_npu(kwargs.get("device")):
+                kwargs["device"] = target
+            args = tuple(target if _is_npu(a) else a for a in args)
+            return func(*args, **kwargs)
+
+    with _NpuOnHost():
+        yield

@@ -37,6 +37,8 @@ def as_array(value, want: dt.DataType):
         return value
     import numpy as np
     import torch
+    if value.device.type == "meta":
+        return ShapeOnly(tuple(value.shape), want)
     if value.device.type != "cpu":
         raise TraceError(f"a torch tensor on device '{value.device}': pto-mlir runs kernels on "
                          f"the host; pass CPU tensors (tensor.cpu())")
@@ -54,10 +56,22 @@ def as_array(value, want: dt.DataType):
     return np.array(array, copy=True)
 
 
+class ShapeOnly:
+    """A ``meta`` torch tensor's shape and dtype: enough to trace, nothing to
+    run (the interpreter refuses it)."""
+
+    def __init__(self, shape: tuple, dtype: dt.DataType):
+        self.shape = shape
+        self.dtype = dtype.numpy or dtype.mlir
+
+    def __repr__(self) -> str:
+        return f"ShapeOnly({self.shape}, {self.dtype})"
+
+
 def write_back(value, array) -> None:
     """Copies what the kernel wrote into a torch argument (NumPy arguments
     are updated in place by the run itself)."""
-    if not is_torch_tensor(value):
+    if not is_torch_tensor(value) or isinstance(array, ShapeOnly):
         return
     import torch
     source = torch.from_numpy(array.view("int16") if value.dtype == torch.bfloat16 else array)

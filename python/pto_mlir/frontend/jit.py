@@ -516,6 +516,12 @@ class JitFunction:
             self._cache[key] = traced
         executor = getattr(_executor, "current", None)
         if executor is None:
+            shape_only = [n for n, a in arrays.items()
+                          if isinstance(a, host_tensors.ShapeOnly)]
+            if shape_only:
+                raise TraceError(f"{self.fn.__name__}: {', '.join(shape_only)} are meta "
+                                 f"tensors (shapes without data): the kernel traced but "
+                                 f"cannot run", self._locations.get("__def__"))
             stats = traced.run(shuffle_atomics=shuffle_atomics, **arrays).stats
         else:
             stats = executor(traced, arrays)
