@@ -1,0 +1,167 @@
+"""The PyPTO-Gym corpus through the toolchain (pypto_gym_corpus.py says how a
+case runs). One test per (case, column): traced, verified (+ --pto-lint),
+pto-run vs golden, tile graph vs golden, C++ vs golden. A table of the results
+is printed at the end of the run (conftest.py).
+
+KNOWN_FAILURES names, per case, the first column that does not pass yet and
+the reason it fails with: that column is an xfail only while it fails with
+that reason (another failure fails; a pass fails as XPASS-strict, so a fix
+shows up and the entry must go), and the later columns are xfails blocked on
+it. Every other column must pass.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import pypto_gym_corpus as corpus
+
+pytestmark = pytest.mark.skipif(not corpus.CORPUS.is_dir(),
+                                reason=f"the PyPTO-Gym corpus is not at {corpus.CORPUS}")
+
+# case -> (first failing column, the reason it fails with: a substring of its message)
+KNOWN_FAILURES = {
+}
+
+CASES = corpus.all_cases()
+RESULTS = corpus.RESULTS = getattr(corpus, "RESULTS", {})
+_outcomes: dict = {}
+
+
+class ColumnFailure(Exception):
+    pass
+
+
+def _recorded(case):
+    """The case run once with kernel calls in the interpreter (trace-only for
+    cases too large to run); shared by the traced, verified and pto-run
+    columns."""
+    if case.name not in _outcomes:
+        executor = corpus.interpreter if case.numeric else None
+        _outcomes[case.name] = corpus.run_case(case, executor)
+    return _outcomes[case.name]
+
+
+def _check(case, column, body):
+    """Runs one column with the KNOWN_FAILURES rules; records the cell."""
+    known = KNOWN_FAILURES.get(case.name)
+    cells = RESULTS.setdefault(case.name, {})
+    if known is not None:
+        known_column, reason = known
+        if corpus.COLUMNS.index(column) > corpus.COLUMNS.index(known_column):
+            cells[column] = f"blocked ({known_column})"
+            pytest.xfail(f"blocked: {known_column} fails ({reason})")
+    try:
+        note = body()
+    except ColumnFailure as failure:
+        message = str(failure)
+        if known is not None and known[0] == column and known[1] in message:
+            cells[column] = "xfail: " + message
+            pytest.xfail(message)
+        cells[column] = "FAIL: " + message
+        pytest.fail(f"{case.name} {column}: {message}", pytrace=False)
+    except pytest.skip.Exception as skip:
+        cells[column] = "skip: " + str(skip)
+        raise
+    if known is not None and known[0] == column:
+        cells[column] = "XPASS: " + (note or "ok")
+        pytest.fail(f"{case.name} {column} now passes: remove its KNOWN_FAILURES entry "
+                    f"({known[1]!r})", pytrace=False)
+    cells[column] = note or "ok"
+
+
+def _numeric_result(outcome) -> str:
+    if outcome.error is not None:
+        where = {"run": "running the kernel", "trace": "tracing",
+                 "host": "the test's host code / compare"}[outcome.phase]
+        raise ColumnFailure(f"{where}: {outcome.error_text}")
+    if not outcome.calls:
+        raise ColumnFailure("the case called no @jit kernel")
+    return "ok"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_traced(case):
+    def body():
+        outcome = _recorded(case)
+        if outcome.phase == "trace":
+            raise ColumnFailure(outcome.error_text)
+        if not outcome.calls:
+            if outcome.error is not None and case.mode == "meta":
+                pytest.skip(f"trace-only (meta) run: the test needs tensor values before its first "
+                            f"kernel call ({outcome.error_text})")
+            raise ColumnFailure(f"no @jit kernel was called"
+                                + (f" ({outcome.error_text})" if outcome.error else ""))
+        return "ok: " + ", ".join(dict.fromkeys(c.kernel for c in outcome.calls))
+    _check(case, "traced", body)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_verified(case):
+    from pto_mlir import ir
+
+    def body():
+        outcome = _recorded(case)
+        if not outcome.calls:
+            raise ColumnFailure("nothing traced")
+        findings = 0
+        for traced in {id(c.traced): c.traced for c in outcome.calls}.values():
+            try:
+                module = traced.module()
+            except ir.DiagnosticError as error:
+                raise ColumnFailure(f"{traced.name}: " + str(error).strip().splitlines()[-1]
+                                    if str(error).strip() else traced.name) from None
+            findings += len(module.lint())
+        return f"ok, lint: {findings}"
+    _check(case, "verified", body)
+
+
+def _numeric_column(case, column, executor_factory, tmp_path):
+    def body():
+        if not case.numeric:
+            pytest.skip("trace-only case (too large to run in CI)")
+        if executor_factory is None:
+            return _numeric_result(_recorded(case))
+        return _numeric_result(corpus.run_case(case, executor_factory(tmp_path)))
+    _check(case, column, body)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_pto_run(case, tmp_path):
+    _numeric_column(case, "pto-run", None, tmp_path)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_tile_graph(case, tmp_path):
+    _numeric_column(case, "tile graph", corpus.tile_graph_executor, tmp_path)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_cpp(case, tmp_path):
+    if case.numeric and not case.cpp:
+        RESULTS.setdefault(case.name, {})["C++"] = "skip: one case per suite"
+        pytest.skip("C++ runs one case per suite (the first numeric one)")
+    _numeric_column(case, "C++", corpus.cpp_executor, tmp_path)
+
+
+# @jit kernels no case of the corpus reaches, and why.
+NOT_REACHED = {
+}
+
+
+def test_every_jit_kernel_of_the_corpus_is_reached():
+    """Every @jit kernel of every kernel file is called (or its trace
+    attempted) by some case at its arch, or is in NOT_REACHED with why."""
+    if len(_outcomes) != len(CASES):
+        pytest.skip("needs the whole corpus run (the traced column of every case)")
+    reached = {k for o in _outcomes.values() for k in
+               [c.kernel for c in o.calls] + o.attempted}
+    kernels = {}
+    for suite in corpus.SUITES:
+        for name in corpus.jit_kernels_of(suite):
+            kernels[name] = suite.kernel_file
+    unreached = {k: f for k, f in kernels.items() if k not in reached}
+    corpus.UNEXERCISED = {k: NOT_REACHED.get(k, "no case calls it") for k in unreached}
+    assert set(unreached) == set(NOT_REACHED), (
+        f"reached by no case and not in NOT_REACHED: {sorted(set(unreached) - set(NOT_REACHED))}; "
+        f"in NOT_REACHED but reached: {sorted(set(NOT_REACHED) - set(unreached))}")
