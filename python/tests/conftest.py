@@ -28,11 +28,12 @@ def pytest_terminal_summary(terminalreporter):
         for column in columns:
             text = cells.get(column, "-")
             status, _, reason = text.partition(": ")
-            if text.startswith("ok"):
-                status, reason = "ok", ""
+            if text.startswith("ok") or status == "blocked" or "one case per suite" in text:
+                reason = ""
+            status = "ok" if text.startswith("ok") else status
             if reason:
                 reasons.append(f"{name} / {column}: {corpus.shorten(reason)}")
-            row += f"{status.split(' ')[0].split(',')[0]:12}"
+            row += f"{status:12}"
         terminalreporter.write_line(row)
     for line in reasons:
         terminalreporter.write_line("  " + line)

@@ -324,7 +324,8 @@ def tile_graph_executor(root: Path):
         source, compiled = d / "kernel.mlir", d / "tile_graph.mlir"
         if not compiled.exists():
             source.write_text(traced.mlir)
-            r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", compiled)
+            r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline",
+                         "--mlir-print-debuginfo", "-o", compiled)
             if r.returncode != 0:
                 raise ToolFailure("pto-opt --pto-tile-graph-pipeline: " + _first_error(r.stderr))
         _save_inputs(d / "in", arrays)
