@@ -75,7 +75,8 @@ class Op:
     printer of ``kind`` knows the syntax. Mixed static/dynamic lists hold ints
     and ``Value``s."""
 
-    __slots__ = ("kind", "fields", "results", "body", "loc", "block", "scope_results")
+    __slots__ = ("kind", "fields", "results", "body", "else_body", "loc", "block",
+                 "scope_results")
 
     def __init__(self, kind: str, fields: dict, result_types=(), result_hint: str = "",
                  loc: Location | None = None, has_body: bool = False):
@@ -83,6 +84,7 @@ class Op:
         self.fields = fields
         self.results = [Value(t, result_hint, op=self) for t in result_types]
         self.body = Block(self) if has_body else None
+        self.else_body = None           # scf.if: the else region
         self.loc = loc
         self.block = None
         self.scope_results: list = []   # pto.scope: the inner values used after it
@@ -120,6 +122,8 @@ def walk_ops(block: Block):
         yield op
         if op.body is not None:
             yield from walk_ops(op.body)
+        if op.else_body is not None:
+            yield from walk_ops(op.else_body)
 
 
 def resolve_scope_results(kernel_body: Block) -> None:
@@ -254,6 +258,19 @@ class Printer:
             self.emit(depth, f"{kind} {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
                              f"{self.mixed(f['offsets'], b)}{self.attr_dict(f['attrs'])} : "
                              f"{f['src'].type}, {f['dst'].type}{loc}")
+        elif kind == "pto.workspace":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = pto.workspace : {op.result.type}{loc}")
+        elif kind in ("pto.is_loop_begin", "pto.is_loop_end"):
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = {kind} {self.use(f['index'], b)}{loc}")
+        elif kind == "scf.if":
+            self.emit(depth, f"scf.if {self.use(f['cond'], b)} {{")
+            self.print_block(op.body, depth + 1)
+            if op.else_body.ops:
+                self.emit(depth, "} else {")
+                self.print_block(op.else_body, depth + 1)
+            self.emit(depth, "}" + loc)
         elif kind == "pto.loop":
             self.print_loop(op, depth, loc)
         elif kind == "pto.scope":
