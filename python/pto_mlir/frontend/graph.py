@@ -142,6 +142,11 @@ def resolve_scope_results(kernel_body: Block) -> None:
 # Printing
 # ----------------------------------------------------------------------------
 
+def _discardable(op: Op) -> list:
+    """Attributes the ambient state adds to any tile op (``pto.ooo_scope``)."""
+    return op.fields.get("discardable", [])
+
+
 _NAME_RE = re.compile(r"[^A-Za-z0-9_$.]")
 
 
@@ -219,44 +224,52 @@ class Printer:
             res = self.define(op.result)
             inplace = " inplace" if f["inplace"] else ""
             self.emit(depth, f"{res} = pto.reshape {self.use(f['source'], b)} "
-                             f"{self.mixed(f['shape'], b)}{inplace} : {f['source'].type} -> "
+                             f"{self.mixed(f['shape'], b)}{inplace}"
+                             f"{self.attr_dict(_discardable(op))} : {f['source'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind == "pto.view":
             res = self.define(op.result)
             valid = (f" valid {self.mixed(f['valid'], b)}" if f["valid"] is not None else "")
             self.emit(depth, f"{res} = pto.view {self.use(f['source'], b)}"
-                             f"{self.mixed(f['offsets'], b)}{valid} : {f['source'].type} -> "
+                             f"{self.mixed(f['offsets'], b)}{valid}"
+                             f"{self.attr_dict(_discardable(op))} : {f['source'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind == "pto.matmul":
             res = self.define(op.result)
             attrs = [a for a in ("a_trans", "b_trans") if f[a]] + [f"cube_tile = {f['cube_tile']}"]
+            attrs += _discardable(op)
             self.emit(depth, f"{res} = pto.matmul {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
                              f"{self.attr_dict(attrs)} : {f['lhs'].type}, {f['rhs'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind in ("pto.add", "pto.sub", "pto.mul", "pto.div", "pto.max", "pto.min"):
             res = self.define(op.result)
             self.emit(depth, f"{res} = {kind} {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
-                             f"{self.attr_dict(f['attrs'])} : {f['lhs'].type}, {f['rhs'].type} -> "
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['lhs'].type}, {f['rhs'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind in ("pto.exp", "pto.neg", "pto.abs", "pto.sqrt", "pto.rsqrt",
                       "pto.reciprocal", "pto.cast"):
             res = self.define(op.result)
             self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)}"
-                             f"{self.attr_dict(f['attrs'])} : {f['input'].type} -> "
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['input'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind in ("pto.sum", "pto.amax"):
             res = self.define(op.result)
             keep = " keepdim" if f["keepdim"] else ""
             self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)} dim = {f['dim']}{keep}"
-                             f"{self.attr_dict(f['attrs'])} : {f['input'].type} -> "
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['input'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind == "pto.full":
             res = self.define(op.result)
-            self.emit(depth, f"{res} = pto.full {f['value']}{self.attr_dict(f['attrs'])} : "
+            attrs = self.attr_dict(f["attrs"] + _discardable(op))
+            self.emit(depth, f"{res} = pto.full {f['value']}{attrs} : "
                              f"{op.result.type}{loc}")
         elif kind in ("pto.atomic_add", "pto.assemble"):
             self.emit(depth, f"{kind} {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
-                             f"{self.mixed(f['offsets'], b)}{self.attr_dict(f['attrs'])} : "
+                             f"{self.mixed(f['offsets'], b)}"
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
                              f"{f['src'].type}, {f['dst'].type}{loc}")
         elif kind == "pto.workspace":
             res = self.define(op.result)

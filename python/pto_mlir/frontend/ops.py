@@ -97,7 +97,7 @@ def set_cube_tile_shapes(m, k, n, enable_split_k: bool = False) -> None:
 
 
 _MERGE_SETTINGS = ("vec_nbuffer_setting", "cube_l1_reuse_setting", "cube_nbuffer_setting")
-_UNMODELLED_PASS_OPTIONS = ("auto_mix_partition", "sg_set_ooo_scope", "ooo_sched_mode",
+_UNMODELLED_PASS_OPTIONS = ("auto_mix_partition", "ooo_sched_mode",
                             "sg_set_tunevf_mode")
 
 
@@ -128,6 +128,14 @@ def set_pass_options(**options) -> None:
                 tracer.frame.scope = None
             else:
                 tracer.frame.scope = (*scope, loc)
+        elif key == "sg_set_ooo_scope":
+            # PyPTO (950): adjacent ops with one id form one out-of-order
+            # task inside a MIX subgraph, a scheduling hint. Carried as
+            # pto.ooo_scope on the ops recorded while it is set.
+            if not _is_int(value) or not (value == -1 or 1 <= value <= 100000):
+                raise _error(f"set_pass_options(sg_set_ooo_scope={value!r}): give -1 (none) or "
+                             f"an int id in 1..100000")
+            tracer.frame.ooo_scope = None if value == -1 else value
         elif key in _MERGE_SETTINGS:
             if len(tracer.frames) > 1:
                 raise _error(f"set_pass_options({key}=...) inside a pypto.loop or run-time "
@@ -141,7 +149,7 @@ def set_pass_options(**options) -> None:
                          f"(950 OoO/MIX scheduling)")
         else:
             raise _error(f"set_pass_options: unknown option '{key}' (supported: sg_set_scope, "
-                         f"{', '.join(_MERGE_SETTINGS)})")
+                         f"sg_set_ooo_scope, {', '.join(_MERGE_SETTINGS)})")
 
 
 class experimental:

@@ -320,6 +320,7 @@ class Frame:
         self.vec_tile = parent.vec_tile if parent else None
         self.cube_tile = parent.cube_tile if parent else None
         self.scope = parent.scope if parent else None          # (id, par, cross, loc)
+        self.ooo_scope = parent.ooo_scope if parent else None  # 950 OoO task id
         self.open_scope: Op | None = None
         self.idx_names = set(parent.idx_names) if parent else set()
         if loop_op is not None:
@@ -416,6 +417,8 @@ class Tracer:
                                      "key": wanted[:3]}, loc=loc, has_body=True)
             insert_op(frame.block, scope)
             frame.open_scope = scope
+        if frame.ooo_scope is not None:
+            op.fields["discardable"] = [f"pto.ooo_scope = {frame.ooo_scope} : i64"]
         target = frame.open_scope.body if frame.open_scope is not None else frame.block
         return insert_op(target, op)
 
