@@ -189,7 +189,7 @@ class Scalar:
         if self.kind == "value":
             return f"Scalar({self.hint or 'value'})"
         if self.kind == "dim":
-            return f"Scalar(dim {self.args[1]} of {self.args[0].hint})"
+            return f"Scalar(dim {self.args[1]} of {self.args[0].name})"
         return f"Scalar({self.kind} {self.args[0]!r}, {self.args[1]!r})"
 
 
