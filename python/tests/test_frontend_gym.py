@@ -355,3 +355,31 @@ def test_unsupported_and_misused_helpers():
     with pytest.raises(TraceError) as e:
         trace_rows(bad_ceildiv)
     assert_error_at(e, "pypto.ceildiv(x.shape[0], 2.0)", "ceildiv(b) must be an int")
+
+
+def test_online_softmax_ops_are_located_at_the_call():
+    @pypto.jit
+    def softmax(s: pypto.Tensor([16, 8], F32), y: pypto.Tensor([16, 8], F32)):
+        pypto.set_vec_tile_shapes(16, 8)
+        p, m, l_sum = pypto.experimental.online_softmax(s, 0.25)
+        m2, l2, o2 = pypto.experimental.online_softmax_update(m, l_sum, s, m, l_sum, s)
+        y[:] = o2
+
+    text = softmax.trace().mlir
+    ops = body(text)
+    assert re.search(r"%amax = pto.amax %s_all dim = 0 keepdim .*\n"
+                     r"%m = pto.mul %amax, %cst .*\n%mul = pto.mul %s_all, %cst .*\n"
+                     r"%sub = pto.sub %mul, %m .*\n%exp = pto.exp %sub .*\n"
+                     r"%l_sum = pto.sum %exp dim = 0 keepdim .*\n"
+                     r"%p = pto.cast %exp \{mode = #pto.round_mode<RINT>", ops), ops
+    assert "%m2 = pto.max %m, %m" in ops
+    assert "pypto.experimental.online_softmax(s, 0.25)" in line_of(text, "pto.amax")
+    assert "online_softmax_update(m, l_sum" in line_of(text, "pto.max")
+
+    @pypto.jit
+    def wrong(s: pypto.Tensor([16, 8], BF16), y: pypto.Tensor([16, 8], F32)):
+        pypto.experimental.online_softmax(s, 0.25)
+
+    with pytest.raises(TraceError) as e:
+        wrong.trace()
+    assert_error_at(e, "online_softmax(s, 0.25)", "takes a 2-D FP32 tile")

@@ -745,3 +745,52 @@ def transpose(input, dim0, dim1) -> Tile:
     current_tracer("pypto.transpose")
     raise _error("pypto.transpose is not supported yet by the pto dialect (no transpose op); "
                  "fold the transpose into the matmul (a_trans/b_trans) or the views")
+
+
+def _online_softmax(scores, scale):
+    """``p, m, l = pypto.experimental.online_softmax(scores, scale)``: the
+    local statistics of an online softmax over axis 0 (PyPTO: "axis-0 online
+    softmax local statistics", hicann/pypto python/pypto/experimental/
+    operation.py), decomposed into pto ops at this line: ``m = amax(scores,
+    0) * scale``, ``p = exp(scores * scale - m)``, ``l = sum(p, 0)``; ``p`` is
+    returned in BF16 for the following matmul."""
+    tracer = current_tracer("pypto.experimental.online_softmax")
+    s = tracer.use_tile(scores, "online_softmax(scores)")
+    if s.ndim != 2 or s.dtype != dt.DT_FP32:
+        raise _error(f"online_softmax(scores) takes a 2-D FP32 tile, got {list(s.shape)} "
+                     f"{s.dtype!r}")
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale <= 0:
+        raise _error(f"online_softmax(scale) must be a positive Python number, got {scale!r}")
+    m = mul(amax(s, 0, keepdim=True), scale)
+    p = exp(sub(mul(s, scale), m))
+    l_sum = sum(p, 0, keepdim=True)
+    return cast(p, dt.DT_BF16), m, l_sum
+
+
+def _online_softmax_update(previous_max, previous_sum, previous_output, current_max,
+                           current_sum, current_output):
+    """``m, l, o = pypto.experimental.online_softmax_update(m0, l0, o0, m1, l1,
+    o1)``: merges a block's statistics into the running ones (the statistics
+    are per column, axis 0 reduced, as online_softmax gives them):
+    ``m = max(m0, m1)``, ``l = exp(m0 - m) * l0 + exp(m1 - m) * l1``,
+    ``o = o0 * exp(m0 - m) + o1 * exp(m1 - m)``."""
+    tracer = current_tracer("pypto.experimental.online_softmax_update")
+    names = ("previous_max", "previous_sum", "previous_output", "current_max", "current_sum",
+             "current_output")
+    tiles = [tracer.use_tile(t, f"online_softmax_update({n})")
+             for n, t in zip(names, (previous_max, previous_sum, previous_output, current_max,
+                                     current_sum, current_output))]
+    m0, l0, o0, m1, l1, o1 = tiles
+    for n, t in zip(names, tiles):
+        if t.dtype != dt.DT_FP32:
+            raise _error(f"online_softmax_update({n}) must be FP32, got {t.dtype!r}")
+    m = maximum(m0, m1)
+    a0 = exp(sub(m0, m))
+    a1 = exp(sub(m1, m))
+    l_new = add(mul(a0, l0), mul(a1, l1))
+    o_new = add(mul(o0, a0), mul(o1, a1))
+    return m, l_new, o_new
+
+
+experimental.online_softmax = staticmethod(_online_softmax)
+experimental.online_softmax_update = staticmethod(_online_softmax_update)
