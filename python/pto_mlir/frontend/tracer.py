@@ -95,7 +95,43 @@ def tile_type(shape, dtype: dt.DataType) -> str:
     return f"!pto.tile<{'x'.join(str(d) for d in shape)}x{dtype.mlir}>"
 
 
-class TensorHandle:
+class _ValueMethods:
+    """PyPTO's Tensor methods, on tiles and on GM tensors used as tiles."""
+
+    def sum(self, dim, keepdim: bool = False):
+        from . import ops
+        return ops.sum(self, dim, keepdim)
+
+    def amax(self, dim, keepdim: bool = False):
+        from . import ops
+        return ops.amax(self, dim, keepdim)
+
+    def exp(self):
+        from . import ops
+        return ops.exp(self)
+
+    def sqrt(self):
+        from . import ops
+        return ops.sqrt(self)
+
+    def rsqrt(self):
+        from . import ops
+        return ops.rsqrt(self)
+
+    def abs(self):
+        from . import ops
+        return ops.abs(self)
+
+    def reshape(self, shape, *, inplace: bool = False):
+        from . import ops
+        return ops.reshape(self, shape, inplace=inplace)
+
+    def cast(self, dtype, mode=None):
+        from . import ops
+        return ops.cast(self, dtype) if mode is None else ops.cast(self, dtype, mode)
+
+
+class TensorHandle(_ValueMethods):
     """A tensor in global memory: a kernel argument or an in-place reshape of
     one. ``shape`` has ints for static dims and symbolic scalars for dynamic
     ones; integer tensors can be indexed (``actual_q[b_idx]``)."""
@@ -185,7 +221,7 @@ class TensorHandle:
         raise _error(f"a tensor ('{self.name}') has no truth value at trace time")
 
 
-class Tile:
+class Tile(_ValueMethods):
     """A value-semantic tile: the result of a view or a compute op."""
 
     def __init__(self, value: Value, shape: tuple, dtype: dt.DataType):
@@ -234,39 +270,6 @@ class Tile:
         """``1.0 / t``: a scalar divided by a tile (``reciprocal`` times it)."""
         from . import ops
         return ops.rdiv(self, other)
-
-    # Tile methods (PyPTO's Tensor methods on computed values).
-    def sum(self, dim, keepdim: bool = False):
-        from . import ops
-        return ops.sum(self, dim, keepdim)
-
-    def amax(self, dim, keepdim: bool = False):
-        from . import ops
-        return ops.amax(self, dim, keepdim)
-
-    def exp(self):
-        from . import ops
-        return ops.exp(self)
-
-    def sqrt(self):
-        from . import ops
-        return ops.sqrt(self)
-
-    def rsqrt(self):
-        from . import ops
-        return ops.rsqrt(self)
-
-    def abs(self):
-        from . import ops
-        return ops.abs(self)
-
-    def reshape(self, shape, *, inplace: bool = False):
-        from . import ops
-        return ops.reshape(self, shape, inplace=inplace)
-
-    def cast(self, dtype, mode=None):
-        from . import ops
-        return ops.cast(self, dtype) if mode is None else ops.cast(self, dtype, mode)
 
     def axpy_(self, other, alpha=1.0):
         """``t.axpy_(x, alpha)``: ``t = t + alpha * x`` in place (this Python
