@@ -383,3 +383,42 @@ def test_online_softmax_ops_are_located_at_the_call():
     with pytest.raises(TraceError) as e:
         wrong.trace()
     assert_error_at(e, "online_softmax(s, 0.25)", "takes a 2-D FP32 tile")
+
+
+def test_symbolic_comparisons_branch_at_run_time():
+    @pypto.jit
+    def tail(x: ROWS, y: ROWS):
+        pypto.set_vec_tile_shapes(8, 64)
+        n = x.shape[0]
+        for i in pypto.loop(pypto.ceildiv(n, 8), idx_name="i"):
+            t = pypto.view(x, [8, 64], [i * 8, 0], valid_shape=[(n - i * 8).min(8), 64])
+            if i * 8 + 8 <= n:
+                pypto.assemble(t, [i * 8, 0], y)
+            elif pypto.cond(i == 0):
+                pypto.assemble(t * 2.0, [i * 8, 0], y)
+
+    text = trace_rows(tail).mlir
+    ops = body(text)
+    assert re.search(r"%add = arith.addi %mul, %c8 : index\n"
+                     r"%cond = arith.cmpi sle, %add, %n : index\n"
+                     r"scf.if %cond \{\npto.assemble %t, %y\[%mul, 0\] .*\n\} else \{\n"
+                     r"%cond_1 = arith.cmpi eq, %i, %c0 : index\nscf.if %cond_1 \{\n", ops), ops
+    assert "if i * 8 + 8 <= n:" in line_of(text, "arith.cmpi sle")
+
+    @pypto.jit
+    def negated(x: ROWS, y: ROWS):
+        for i in pypto.loop(4, idx_name="i"):
+            if not i == 0:
+                pass
+
+    with pytest.raises(TraceError) as e:
+        trace_rows(negated)
+    assert_error_at(e, "if not i == 0:", "`i == 0` compares symbolic scalars")
+
+    @pypto.jit
+    def not_a_condition(x: ROWS, y: ROWS):
+        pypto.cond(x.shape[0])
+
+    with pytest.raises(TraceError) as e:
+        trace_rows(not_a_condition)
+    assert_error_at(e, "pypto.cond(x.shape[0])", "pypto.cond takes a comparison")

@@ -126,3 +126,28 @@ def test_online_softmax_decomposition_runs():
     expected = sum(bf(v[k:k + 16]).T @ bf(p) * np.exp(mk - m)
                    for k, (mk, p) in zip((0, 16), blocks)) / ml[1]
     np.testing.assert_allclose(o, expected, rtol=2e-5, atol=1e-6)
+
+
+@pypto.jit
+def full_tiles_only(x: ROWS, y: ROWS):
+    pypto.set_vec_tile_shapes(8, 64)
+    n = x.shape[0]
+    for i in pypto.loop(pypto.ceildiv(n, 8), idx_name="i"):
+        t = pypto.view(x, [8, 64], [i * 8, 0], valid_shape=[(n - i * 8).min(8), 64])
+        if i * 8 + 8 <= n:
+            y[i * 8:, :] = t
+        elif i == 0:
+            y[i * 8:, :] = t * 2.0
+
+
+@pytest.mark.parametrize("rows", [13, 5])
+def test_symbolic_comparison_if_runs(rows):
+    x = np.random.default_rng(rows).standard_normal((rows, 64)).astype(np.float32)
+    y = np.full((rows, 64), 7.0, np.float32)
+    full_tiles_only.trace(x=(None, 64), y=(None, 64)).run(x, y)
+    expected = np.full((rows, 64), 7.0, np.float32)
+    if rows >= 8:
+        expected[:8] = x[:8]
+    else:
+        expected[:] = x * 2
+    np.testing.assert_array_equal(y, expected)

@@ -26,6 +26,7 @@ import inspect
 import textwrap
 import weakref
 
+from .symbolic import Comparison
 from .tracer import Condition, current_tracer, user_location
 
 _BRANCHES = "_pto_branches"
@@ -33,11 +34,16 @@ _BRANCH = "_pto_branch"
 _rewritten: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def branches(test):
-    """The branch selector of a rewritten ``if``."""
+def branches(test, text: str = ""):
+    """The branch selector of a rewritten ``if`` (``text``: its test's
+    source)."""
+    if isinstance(test, Comparison):
+        test = current_tracer("a run-time `if`").compare(test, text or test.text())
     if not isinstance(test, Condition):
         yield bool(test)
         return
+    if text:
+        test.text = text
     tracer = current_tracer("a run-time `if`")
     op = tracer.open_if(test, user_location())
     for then in (True, False):
@@ -85,10 +91,11 @@ class _RewriteIf(ast.NodeTransformer):
             return node
         inner = ast.If(test=ast.Name(_BRANCH, ast.Load()), body=node.body,
                        orelse=node.orelse)
-        call = ast.Call(func=ast.Name(_BRANCHES, ast.Load()), args=[node.test], keywords=[])
+        call = ast.Call(func=ast.Name(_BRANCHES, ast.Load()),
+                        args=[node.test, ast.Constant(ast.unparse(node.test))], keywords=[])
         loop = ast.For(target=ast.Name(_BRANCH, ast.Store()), iter=call, body=[inner],
                        orelse=[])
-        for new in (inner, inner.test, call, call.func, loop, loop.target):
+        for new in (inner, inner.test, call, call.func, call.args[1], loop, loop.target):
             ast.copy_location(new, node)
             new.end_lineno, new.end_col_offset = node.test.end_lineno, node.test.end_col_offset
         return loop

@@ -207,6 +207,10 @@ class Printer:
         if kind == "arith.constant":
             res = self.define(op.result)
             self.emit(depth, f"{res} = arith.constant {f['value']} : {op.result.type}{loc}")
+        elif kind == "arith.cmpi":
+            res = self.define(op.result)
+            lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
+            self.emit(depth, f"{res} = arith.cmpi {f['predicate']}, {lhs}, {rhs} : index{loc}")
         elif kind.startswith("arith."):
             res = self.define(op.result)
             lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)

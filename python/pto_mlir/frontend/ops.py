@@ -678,6 +678,18 @@ def is_loop_end(index) -> Condition:
     return tracer.loop_condition("pto.is_loop_end", index, f"pypto.is_loop_end({name})")
 
 
+def cond(condition):
+    """``if pypto.cond(i < n):``: marks a run-time condition (a comparison of
+    symbolic scalars or is_loop_begin/end); a plain ``if`` on it is the same."""
+    current_tracer("pypto.cond")
+    from .symbolic import Comparison
+    if not isinstance(condition, (Comparison, Condition)):
+        raise _error(f"pypto.cond takes a comparison of symbolic scalars or "
+                     f"is_loop_begin/is_loop_end, got {type(condition).__name__} "
+                     f"{condition!r}; for a Python value use a plain `if`")
+    return condition
+
+
 def loop_unroll(*bounds, name: str | None = None, idx_name: str | None = None,
                 unroll_list=None, submit_before_loop: bool = False, parallel: bool = False):
     """``for idx, k in pypto.loop_unroll(start, stop, step, unroll_list=[...])``:

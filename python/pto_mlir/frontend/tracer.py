@@ -18,7 +18,7 @@ import threading
 from . import dtypes as dt
 from .errors import TraceError
 from .graph import Block, Location, Op, Value, insert_op
-from .symbolic import Scalar, arith_op
+from .symbolic import Comparison, Scalar, arith_op
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _state = threading.local()
@@ -671,6 +671,16 @@ class Tracer:
                 self.location())
         self.insert_scalar_op(op)
         return Condition(op.result, f"{what}")
+
+    def compare(self, comparison: Comparison, text: str) -> Condition:
+        """The i1 value of a symbolic comparison, at the current position."""
+        what = f"`if {text}`"
+        lhs = self.index_value(comparison.lhs, what)
+        rhs = self.index_value(comparison.rhs, what)
+        op = Op("arith.cmpi", {"predicate": comparison.predicate, "lhs": lhs, "rhs": rhs},
+                ["i1"], "cond", self.location())
+        self.insert_scalar_op(op)
+        return Condition(op.result, text)
 
     def open_if(self, cond: Condition, loc: Location) -> Op:
         parent = self.frame
