@@ -216,6 +216,7 @@ private:
                            bool isAmax);
   LogicalResult execCast(CastOp op);
   LogicalResult execFull(FullOp op);
+  LogicalResult execTranspose(TransposeOp op);
   LogicalResult execStore(Operation *op, Value src, Value dst,
                           ArrayRef<int64_t> staticOffsets,
                           ValueRange dynamicOffsets, bool atomic);
@@ -515,6 +516,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
       })
       .Case([&](CastOp cast) { return execCast(cast); })
       .Case([&](FullOp full) { return execFull(full); })
+      .Case([&](TransposeOp transpose) { return execTranspose(transpose); })
       .Case([&](AtomicAddOp atomic) {
         return execStore(atomic, atomic.getSrc(), atomic.getDst(),
                          atomic.getStaticOffsets(), atomic.getOffsets(),
@@ -1510,6 +1512,42 @@ LogicalResult Interpreter::execFull(FullOp op) {
                         float(op.getValue().convertToDouble()));
   std::fill(tile.data->begin(), tile.data->end(), value);
   env[op.getResult()] = std::move(tile);
+  return success();
+}
+
+LogicalResult Interpreter::execTranspose(TransposeOp op) {
+  const TileValue &input = getTile(op.getInput());
+  int64_t dim0 = op.getDim0(), dim1 = op.getDim1();
+  SmallVector<int64_t, 4> valid(input.valid);
+  std::swap(valid[dim0], valid[dim1]);
+  TileValue out = newTile(op.getResult(), valid);
+  int64_t n = input.numValid(), rank = valid.size();
+  stats.vectorElements += n;
+  // TTRANS on A2/A3 is two passes over the data: scatter_vnchwconv into the
+  // scratch tile, then a ub -> ub copy (pto-isa a2a3/TTrans.hpp).
+  if (observer())
+    observer()->vectorOp(op, 2 * n);
+  // Row-major strides of the output's valid region, walked in input order:
+  // input element (.., i, .., j, ..) lands at output (.., j, .., i, ..).
+  SmallVector<int64_t, 4> outStride(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    outStride[d] = outStride[d + 1] * valid[d + 1];
+  std::swap(outStride[dim0], outStride[dim1]);
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  SmallVector<int64_t, 4> idx(rank, 0);
+  int64_t at = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    o[at] = in[i];
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      at += outStride[d];
+      if (++idx[d] < input.valid[d])
+        break;
+      at -= outStride[d] * idx[d];
+      idx[d] = 0;
+    }
+  }
+  env[op.getResult()] = std::move(out);
   return success();
 }
 

@@ -326,12 +326,26 @@ def test_elementwise_operand_rules():
 def test_python_control_flow_on_symbols():
     @pypto.jit
     def branch(x: ROWS, y: ROWS):
-        if x.shape[0] > 0:
+        if x.shape[0] > 0 and x.shape[0] < 9:
             pass
 
     with pytest.raises(TraceError) as e:
         trace_rows(branch)
-    assert_error_at(e, "if x.shape[0] > 0", "comparisons of symbolic scalars", ".min/.max")
+    assert_error_at(e, "if x.shape[0] > 0 and", "`x_dim0 > 0` compares symbolic scalars",
+                    "a plain `if` statement", ".min/.max")
+
+    def helper(n):
+        if n == 0:
+            return 1
+        return 2
+
+    @pypto.jit
+    def in_helper(x: ROWS, y: ROWS):
+        helper(x.shape[0])
+
+    with pytest.raises(TraceError) as e:
+        trace_rows(in_helper)
+    assert_error_at(e, "if n == 0:", "`x_dim0 == 0` compares symbolic scalars")
 
     @pypto.jit
     def python_range(x: ROWS, y: ROWS):

@@ -359,6 +359,46 @@ static void case_rowexpand() {
   }
 }
 
+// TTRANS of a partially valid tile: a 5x12 region of a 16x16 tile (f32)
+// and of a 16x32 tile (bf16) lands as 12x5; outside it dst is untouched.
+static void case_trans() {
+  std::vector<float> in(16 * 16), out(16 * 16, -1.0f);
+  std::vector<bfloat16_t> inb(16 * 32), outb(32 * 16, bfloat16_t(-1.0f));
+  for (int i = 0; i < 16 * 16; ++i) in[size_t(i)] = float(i);
+  for (int i = 0; i < 16 * 32; ++i) inb[size_t(i)] = bfloat16_t(float(i % 200));
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using S = Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using SB = Tile<TileType::Vec, bfloat16_t, 16, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using DB = Tile<TileType::Vec, bfloat16_t, 32, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    S a(5, 12), d(12, 5), t(12, 5);
+    SB ab(5, 12);
+    DB db(12, 5), tb(12, 5);
+    TASSIGN(a, 0), TASSIGN(d, 1024), TASSIGN(t, 2048), TASSIGN(ab, 3072), TASSIGN(db, 4096), TASSIGN(tb, 5120);
+    GlobalTensor<float, Shape<1, 1, 1, 5, 12>, Stride<1, 1, 1, 16, 1>> gi(in.data());
+    GlobalTensor<float, Shape<1, 1, 1, 12, 5>, Stride<1, 1, 1, 16, 1>> go(out.data());
+    GlobalTensor<bfloat16_t, Shape<1, 1, 1, 5, 12>, Stride<1, 1, 1, 32, 1>> gib(inb.data());
+    GlobalTensor<bfloat16_t, Shape<1, 1, 1, 12, 5>, Stride<1, 1, 1, 16, 1>> gob(outb.data());
+    TLOAD(a, gi);
+    TLOAD(ab, gib);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TTRANS(d, a, t);
+    TTRANS(db, ab, tb);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, d);
+    TSTORE(gob, db);
+  });
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) {
+      float want = r < 12 && c < 5 ? in[size_t(c * 16 + r)] : -1.0f;
+      EXPECT(out[size_t(r * 16 + c)] == want, "f32 out[%d][%d] = %g, want %g", r, c, out[size_t(r * 16 + c)], want);
+      float wantb = r < 12 && c < 5 ? float(inb[size_t(c * 32 + r)]) : -1.0f;
+      EXPECT(float(outb[size_t(r * 16 + c)]) == wantb, "bf16 out[%d][%d] = %g, want %g", r, c,
+             float(outb[size_t(r * 16 + c)]), wantb);
+    }
+}
+
 // Orderings through the scalar pipe and flag round trips are recognised.
 static void case_transitive() {
   std::vector<float> in(8 * 8, 2.0f), out(8 * 8);
@@ -391,6 +431,7 @@ using GV8 = GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>>;
 static float gbuf[256]; // the largest window below is 16 x 16 floats
 
 static std::map<std::string, void (*)()> negative = {
+    {"ttrans_shape", [] { run_leaf(pto_rt::Core::Vector, [] { using D8 = Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC>; D8 a(8, 4), d(8, 8), t(8, 8); TASSIGN(a, 0), TASSIGN(d, 256), TASSIGN(t, 512); TTRANS(d, a, t); }); }},
     {"tassign_overflow", [] { run_leaf(pto_rt::Core::Vector, [] { Tile<TileType::Vec, float, 64, 64> t; TASSIGN(t, 190 * 1024); }); }},
     {"tassign_misaligned", [] { run_leaf(pto_rt::Core::Vector, [] { V8 t; TASSIGN(t, 16); }); }},
     {"tassign_950_ok", [] {
@@ -567,6 +608,7 @@ int main(int argc, char **argv) {
   else if (c == "no_false_positive") case_no_false_positive();
   else if (c == "transitive") case_transitive();
   else if (c == "rowexpand") case_rowexpand();
+  else if (c == "trans") case_trans();
   else if (negative.count(c)) {
     negative[c]();
     std::fprintf(stderr, "negative case '%s' did not fail\n", c.c_str());

@@ -107,6 +107,7 @@ private:
   LogicalResult lowerReduce(Operation *op, Value input, int64_t dim,
                             bool keepdim, bool isMax);
   LogicalResult lowerFull(FullOp op);
+  LogicalResult lowerTranspose(TransposeOp op);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
 
   // Cube leaves.
@@ -559,6 +560,22 @@ LogicalResult LeafLowering::lowerFull(FullOp op) {
   return success();
 }
 
+LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
+  Location loc = op.getLoc();
+  FailureOr<Value> src = lookup(op, op.getInput());
+  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  if (failed(src) || failed(type))
+    return failure();
+  // The scratch TTRANS transposes into before the copy to dst: dst's shape.
+  auto [vr, vc] = validOf(loc, op.getResult());
+  Value tmp = alloc(loc, *type, vr, vc);
+  Value dst = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TTransOp>(loc, *src, tmp, dst);
+  tiles[op.getResult()] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Cube leaves
 //===----------------------------------------------------------------------===//
@@ -802,6 +819,7 @@ LogicalResult LeafLowering::run() {
                                  /*isMax=*/true);
             })
             .Case([&](FullOp o) { return lowerFull(o); })
+            .Case([&](TransposeOp o) { return lowerTranspose(o); })
             .Case([&](MatmulOp o) {
               return lowerMatmul(o, Value(), o.getLhs(), o.getRhs(),
                                  o.getATrans(), o.getBTrans());
@@ -822,7 +840,7 @@ LogicalResult LeafLowering::run() {
               return o->emitOpError()
                      << "has no pto_isa lowering (pto-lower-to-isa lowers "
                         "views, elementwise, unary, cast, row reductions, "
-                        "full, matmul chains, assemble and atomic_add)";
+                        "full, transpose, matmul chains, assemble and atomic_add)";
             });
     if (failed(result))
       return failure();

@@ -481,6 +481,12 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
                              sum ? "0.0f" : "-INFINITY"));
         return success();
       })
+      .Case([&](TTransOp o) {
+        guarded(tile(o.getDst()),
+                formatv("TTRANS({0}, {1}, {2})", tile(o.getDst()).name,
+                        tile(o.getSrc()).name, tile(o.getTmp()).name));
+        return success();
+      })
       .Case([&](TRowExpandSubOp o) { binary("TROWEXPANDSUB", o.getFull(), o.getRowval(), o.getDst()); return success(); })
       .Case([&](TRowExpandMulOp o) { binary("TROWEXPANDMUL", o.getFull(), o.getRowval(), o.getDst()); return success(); })
       .Case([&](TRowExpandDivOp o) { binary("TROWEXPANDDIV", o.getFull(), o.getRowval(), o.getDst()); return success(); })

@@ -15,6 +15,7 @@ import weakref
 from . import dtypes as dt
 from .errors import TraceError
 from .graph import Location, Printer, Value, resolve_scope_results
+from .control import traceable
 from .tracer import TensorHandle, Tracer, _state, tensor_type
 
 # The options the pto dialect models (#pto.runtime_options, #pto.pass_options).
@@ -432,7 +433,7 @@ class JitFunction:
         _state.tracer = tracer
         platform.npuarch = arch
         try:
-            result = self.fn(**call_args)
+            result = traceable(self.fn)(**call_args)
         except TraceError as error:
             raise error.locate(_user_frame_of(error.__traceback__))
         finally:
@@ -446,9 +447,10 @@ class JitFunction:
                              f"assemble", def_loc)
         if tracer.aborted_loop is not None:
             loop = tracer.aborted_loop
-            raise TraceError(f"the body of pypto.loop '{loop.fields['name']}' was left early "
-                             f"(break/return): a traced loop body runs once and cannot break",
-                             loop.loc)
+            body = (f"pypto.loop '{loop.fields['name']}'" if loop.kind == "pto.loop"
+                    else f"the run-time `if {loop.fields['text']}`")
+            raise TraceError(f"the body of {body} was left early (break/return): a traced "
+                             f"body runs once and cannot leave early", loop.loc)
         return TracedKernel(self.fn.__name__, self._print(tracer, arch), arch,
                             list(self.tensor_params))
 
@@ -563,10 +565,8 @@ def _user_frame_of(traceback) -> Location | None:
 
 
 def _all_ops(block):
-    for op in block.ops:
-        yield op
-        if op.body is not None:
-            yield from _all_ops(op.body)
+    from .graph import walk_ops
+    return walk_ops(block)
 
 
 def jit(fn=None, *, runtime_options=None, pass_options=None, host_options=None,

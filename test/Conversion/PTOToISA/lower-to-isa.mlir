@@ -378,3 +378,23 @@ func.func private @l0_copies_within_capacity(%a: !pto.tensor<32x256xbf16>, %b: !
   pto.assemble %s3, %c [%c16, %c0] : !pto.tile<16x64xf32>, !pto.tensor<32x192xf32>
   return
 }
+
+// -----
+
+// A transpose: the destination (and TTRANS's scratch, shaped like it) holds
+// the source's columns as rows, with the valid extents exchanged.
+// CHECK-LABEL: func.func private @transpose_leaf(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[VR:.*]], %[[VC:.*]]] : !pto_isa.tile<ub, 16x48xf32>
+// CHECK:         pto_isa.tload
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile valid [%[[VC]], %[[VR]]] : !pto_isa.tile<ub, 48x16xf32>
+// CHECK-NEXT:    %[[D:.*]] = pto_isa.alloc_tile valid [%[[VC]], %[[VR]]] : !pto_isa.tile<ub, 48x16xf32>
+// CHECK-NEXT:    pto_isa.ttrans %[[X]], %[[T]] into %[[D]] : !pto_isa.tile<ub, 16x48xf32>, !pto_isa.tile<ub, 48x16xf32>, !pto_isa.tile<ub, 48x16xf32>
+// CHECK:         pto_isa.tstore %[[D]]
+func.func private @transpose_leaf(%x: !pto.tensor<?x48xf32>, %y: !pto.tensor<48x?xf32>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %x[%r, %c0] valid [%v, 40] : !pto.tensor<?x48xf32> -> !pto.tile<16x48xf32>
+  %u = pto.transpose %t, 0, 1 : !pto.tile<16x48xf32> -> !pto.tile<48x16xf32>
+  pto.assemble %u, %y[%c0, %r] : !pto.tile<48x16xf32>, !pto.tensor<48x?xf32>
+  return
+}

@@ -213,6 +213,25 @@ pto.kernel @reductions(%x: !pto.tensor<16x128xf32>, %o1: !pto.tensor<16x1xf32>, 
 
 // -----
 
+// A transpose by its vec_tile over the input: each [8, 48] input piece is
+// transposed on its own and stored at the swapped offsets.
+
+// CHECK-LABEL: pto.kernel @transpose_pieces(
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<48x16xf32>
+// CHECK-NEXT:    %[[X0:.*]] = pto.view %x[0, 0] valid [8, 48] : !pto.tensor<16x48xf32> -> !pto.tile<8x48xf32>
+// CHECK-NEXT:    %[[T0:.*]] = pto.transpose %[[X0]], 0, 1 {vec_tile = #pto.vec_tile<[8, 48]>} : !pto.tile<8x48xf32> -> !pto.tile<48x8xf32>
+// CHECK-NEXT:    pto.assemble %[[T0]], %[[WS]] [0, 0] : !pto.tile<48x8xf32>, !pto.tensor<48x16xf32>
+// CHECK-NEXT:    %[[X1:.*]] = pto.view %x[8, 0] valid [8, 48] : !pto.tensor<16x48xf32> -> !pto.tile<8x48xf32>
+// CHECK-NEXT:    %[[T1:.*]] = pto.transpose %[[X1]], 0, 1 {{.*}} -> !pto.tile<48x8xf32>
+// CHECK-NEXT:    pto.assemble %[[T1]], %[[WS]] [0, 8] : !pto.tile<48x8xf32>, !pto.tensor<48x16xf32>
+pto.kernel @transpose_pieces(%x: !pto.tensor<16x48xf32>, %o: !pto.tensor<48x16xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x48xf32> -> !pto.tile<16x48xf32>
+  %r = pto.transpose %t, 0, 1 {vec_tile = #pto.vec_tile<[8, 48]>} : !pto.tile<16x48xf32> -> !pto.tile<48x16xf32>
+  pto.assemble %r, %o[0, 0] : !pto.tile<48x16xf32>, !pto.tensor<48x16xf32>
+}
+
+// -----
+
 // pto.full by its vec_tile, with a static tail.
 
 // CHECK-LABEL: pto.kernel @full(

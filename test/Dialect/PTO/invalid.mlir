@@ -1393,6 +1393,74 @@ pto.kernel @reduce_tile_over_64k_dav3510(%x: !pto.tensor<256x256xbf16>) attribut
 
 // -----
 
+//===----------------------------------------------------------------------===//
+// pto.transpose
+//===----------------------------------------------------------------------===//
+
+func.func @transpose_rank1(%a: !pto.tile<64xf32>) {
+  // expected-error @+1 {{'pto.transpose' op transposes a rank-1 tile; a transpose needs at least 2 dims (reshape to [1, N] first)}}
+  %r = pto.transpose %a, 0, 1 : !pto.tile<64xf32> -> !pto.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_dim_out_of_range(%a: !pto.tile<16x64xf32>) {
+  // expected-error @+1 {{'pto.transpose' op dim 2 is out of range for a rank-2 tile; use dims in [0, 2) (negative Python dims are normalised by the front end)}}
+  %r = pto.transpose %a, 0, 2 : !pto.tile<16x64xf32> -> !pto.tile<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_dim_negative(%a: !pto.tile<16x64xf32>) {
+  // expected-error @+1 {{'pto.transpose' op dim -1 is out of range for a rank-2 tile}}
+  %r = pto.transpose %a, -1, 0 : !pto.tile<16x64xf32> -> !pto.tile<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_same_dim(%a: !pto.tile<16x64xf32>) {
+  // expected-error @+1 {{'pto.transpose' op swaps dim 1 with itself; give two different dims (an identity transpose is not an op)}}
+  %r = pto.transpose %a, 1, 1 : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_result_shape(%a: !pto.tile<2x16x64xf32>) {
+  // expected-error @+1 {{'pto.transpose' op result type '!pto.tile<64x16x2xf32>' must have shape [2, 64, 16] (dims 1 and 2 of [2, 16, 64] swapped) and element type 'f32'}}
+  %r = pto.transpose %a, 1, 2 : !pto.tile<2x16x64xf32> -> !pto.tile<64x16x2xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_result_dtype(%a: !pto.tile<16x64xbf16>) {
+  // expected-error @+1 {{'pto.transpose' op result type '!pto.tile<64x16xf32>' must have shape [64, 16] (dims 0 and 1 of [16, 64] swapped) and element type 'bf16'}}
+  %r = pto.transpose %a, 0, 1 : !pto.tile<16x64xbf16> -> !pto.tile<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_i64(%a: !pto.tile<16x64xi64>) {
+  // expected-error @+1 {{'pto.transpose' op transposes 'i64' elements; the vector unit transposes 1-, 2- and 4-byte types only: cast to i32 or f32 first}}
+  %r = pto.transpose %a, 0, 1 : !pto.tile<16x64xi64> -> !pto.tile<64x16xi64>
+  return
+}
+
+// -----
+
+func.func @transpose_vec_tile_rank(%a: !pto.tile<2x16x64xf32>) {
+  // expected-error @+1 {{'pto.transpose' op vector tile [16, 64] has rank 2 but the op works on rank-3 tiles; give the vector tile at least 3 dims}}
+  %r = pto.transpose %a, 0, 1 {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<2x16x64xf32> -> !pto.tile<16x2x64xf32>
+  return
+}
+
+// -----
+
 func.func @reduce_vec_tile_rank(%a: !pto.tile<4x64x64xf32>) {
   // The vector tile of a reduction governs its input.
   // expected-error @+1 {{'pto.sum' op vector tile [64, 64] has rank 2 but the op works on rank-3 tiles; give the vector tile at least 3 dims}}

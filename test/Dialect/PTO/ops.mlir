@@ -606,3 +606,14 @@ func.func @reduce_tile_clamped(%a: !pto.tile<16x128xf32>) -> !pto.tile<16x1xf32>
   %r = pto.sum %a dim = 1 keepdim {vec_tile = #pto.vec_tile<[1024, 128]>} : !pto.tile<16x128xf32> -> !pto.tile<16x1xf32>
   return %r : !pto.tile<16x1xf32>
 }
+
+// pto.transpose: 2-D (bf16 moves on DAV_2201: data movement, not arithmetic)
+// and a middle pair of a 3-D tile, with a vector tile.
+// CHECK-LABEL: func.func @transpose
+// CHECK: pto.transpose %{{.*}}, 0, 1 : !pto.tile<64x128xbf16> -> !pto.tile<128x64xbf16>
+// CHECK: pto.transpose %{{.*}}, 1, 2 {vec_tile = #pto.vec_tile<[4, 8, 16]>} : !pto.tile<4x8x16xf32> -> !pto.tile<4x16x8xf32>
+func.func @transpose(%a: !pto.tile<64x128xbf16>, %b: !pto.tile<4x8x16xf32>) -> (!pto.tile<128x64xbf16>, !pto.tile<4x16x8xf32>) {
+  %t = pto.transpose %a, 0, 1 : !pto.tile<64x128xbf16> -> !pto.tile<128x64xbf16>
+  %u = pto.transpose %b, 1, 2 {vec_tile = #pto.vec_tile<[4, 8, 16]>} : !pto.tile<4x8x16xf32> -> !pto.tile<4x16x8xf32>
+  return %t, %u : !pto.tile<128x64xbf16>, !pto.tile<4x16x8xf32>
+}

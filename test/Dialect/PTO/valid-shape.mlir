@@ -254,3 +254,24 @@ pto.kernel @loop_iter_arg(%x: !pto.tensor<?x64xf32>) {
   // expected-remark @+1 {{result #0 valid shape [valid_dim(pto.loop, 0), valid_dim(pto.loop, 1)]}}
   %e = pto.exp %r : !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
 }
+
+// -----
+
+// pto.transpose exchanges the valid extents of the two dims it swaps.
+
+// CHECK-LABEL: pto.kernel @transpose_valid(
+pto.kernel @transpose_valid(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<2x?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  pto.loop "L" %i = %c0 to %c4 step %c1 {
+    // expected-remark @+1 {{result #0 valid shape [min(i, min(max(dim(x, 0) - i, 0), 16)), 48]}}
+    %v = pto.view %x[%i, 0] valid [%i, 48] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+    // expected-remark @+1 {{result #0 valid shape [48, min(i, min(max(dim(x, 0) - i, 0), 16))]}}
+    %t = pto.transpose %v, 0, 1 : !pto.tile<16x64xf32> -> !pto.tile<64x16xf32>
+    // expected-remark @+1 {{result #0 valid shape [2, min(max(dim(y, 1) - i, 0), 8), 64]}}
+    %w = pto.view %y[0, %i, 0] : !pto.tensor<2x?x64xf32> -> !pto.tile<2x8x64xf32>
+    // expected-remark @+1 {{result #0 valid shape [2, 64, min(max(dim(y, 1) - i, 0), 8)]}}
+    %u = pto.transpose %w, 1, 2 : !pto.tile<2x8x64xf32> -> !pto.tile<2x64x8xf32>
+  }
+}

@@ -647,6 +647,36 @@ func.func @tcvt_dst_space(%r: index) {
 // Row reductions and row-value operands
 //===----------------------------------------------------------------------===//
 
+func.func @ttrans_dst_too_narrow(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 64x16xf32>
+  // expected-error @+1 {{'pto_isa.ttrans' op destination 64x16 cannot hold the transpose of a 32x64 source: it needs at least 32 columns}}
+  pto_isa.ttrans %s, %d into %d : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 64x16xf32>, !pto_isa.tile<ub, 64x16xf32>
+  return
+}
+
+// -----
+
+func.func @ttrans_scratch_shape(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 64x32xf32>
+  // expected-error @+1 {{'pto_isa.ttrans' op scratch must be shaped like the destination (64x32), got 32x64; allocate the scratch with the destination's type}}
+  pto_isa.ttrans %s, %s into %d : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 64x32xf32>
+  return
+}
+
+// -----
+
+func.func @ttrans_dtype(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 64x32xbf16>
+  // expected-error @+1 {{'pto_isa.ttrans' op}}
+  pto_isa.ttrans %s, %d into %d : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 64x32xbf16>, !pto_isa.tile<ub, 64x32xbf16>
+  return
+}
+
+// -----
+
 func.func @trowsum_not_row_value(%r: index) {
   %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
   %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x16xf32>

@@ -135,6 +135,14 @@ ExtentsOr AmaxOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
   return inferReduce(algebra, getInput(), getDim(), getKeepdim());
 }
 
+ExtentsOr TransposeOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  ExtentsOr valid = algebra.validShapeOf(getInput());
+  if (failed(valid))
+    return failure();
+  std::swap((*valid)[getDim0()], (*valid)[getDim1()]);
+  return valid;
+}
+
 ExtentsOr FullOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
   SmallVector<Extent> valid;
   for (int64_t d : getResult().getType().getShape())

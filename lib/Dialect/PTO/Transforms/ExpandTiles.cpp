@@ -128,6 +128,7 @@ private:
   LogicalResult expandReduce(Operation *op, Value input, int64_t dim,
                              bool keepdim, VecTileAttr vecTile, bool isAmax);
   LogicalResult expandFull(FullOp op);
+  LogicalResult expandTranspose(TransposeOp op);
   LogicalResult expandStore(Operation *op, Value src, Value dst,
                             ArrayRef<int64_t> staticOffsets,
                             ValueRange dynamicOffsets, VecTileAttr vecTile);
@@ -224,7 +225,7 @@ LogicalResult Expander::run() {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
             AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp, AmaxOp, FullOp,
-            AtomicAddOp, AssembleOp>(op))
+            TransposeOp, AtomicAddOp, AssembleOp>(op))
       ops.push_back(op);
   });
   planScopeTiles(ops);
@@ -269,6 +270,7 @@ LogicalResult Expander::expand(Operation *op) {
                             amax.getKeepdim(), amax.getVecTileAttr(), true);
       })
       .Case([&](FullOp full) { return expandFull(full); })
+      .Case([&](TransposeOp transpose) { return expandTranspose(transpose); })
       .Case([&](AtomicAddOp store) {
         return expandStore(store, store.getSrc(), store.getDst(),
                            store.getStaticOffsets(), store.getOffsets(),
@@ -699,6 +701,39 @@ LogicalResult Expander::expandFull(FullOp op) {
     ++numVectorPieces;
     stamp(storePiece(builder, loc, pieceOp, workspace, piece.offsets), op);
   }
+  finish(op, op.getResult(), workspace);
+  return success();
+}
+
+LogicalResult Expander::expandTranspose(TransposeOp op) {
+  // The vector tile governs the input (as for reductions); each input piece
+  // is transposed on its own and lands at the swapped offsets.
+  Location loc = op.getLoc();
+  TileType inputType = op.getInput().getType();
+  TileType resultType = op.getResult().getType();
+  int64_t dim0 = op.getDim0(), dim1 = op.getDim1();
+  Value workspace = createWorkspace(op, op.getResult());
+  SmallVector<int64_t, 4> tile =
+      tileFor(op, op.getVecTileAttr(), inputType.getShape());
+  fitInUnifiedBuffer(op, tile);
+  if (failed(reserveGrid(op, inputType.getShape(), tile)))
+    return failure();
+  for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
+    Value in = readPiece(loc, op.getInput(), piece.offsets, piece.sizes);
+    SmallVector<int64_t, 4> outOffsets(piece.offsets), outSizes(piece.sizes);
+    std::swap(outOffsets[dim0], outOffsets[dim1]);
+    std::swap(outSizes[dim0], outSizes[dim1]);
+    auto pieceOp = builder.create<TransposeOp>(
+        loc,
+        TileType::get(builder.getContext(), outSizes,
+                      resultType.getElementType()),
+        in, op.getDim0Attr(), op.getDim1Attr(), op.getVecTileAttr());
+    stamp(pieceOp, op);
+    ++numVectorPieces;
+    stamp(storePiece(builder, loc, pieceOp, workspace, outOffsets), op);
+  }
+  currentTile = tile;
+  std::swap(currentTile[dim0], currentTile[dim1]);
   finish(op, op.getResult(), workspace);
   return success();
 }

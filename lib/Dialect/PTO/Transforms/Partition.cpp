@@ -33,7 +33,7 @@ namespace {
 bool isNode(Operation *op) {
   return isa<MatmulOp, MatmulAccOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
              ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
-             AmaxOp, FullOp, AtomicAddOp, AssembleOp>(op);
+             AmaxOp, FullOp, TransposeOp, AtomicAddOp, AssembleOp>(op);
 }
 
 /// A view producing a tile (of a tensor or of another tile): copied into
@@ -119,9 +119,12 @@ void BlockPartitioner::buildEdges() {
   unsigned n = nodes.size();
   dataSuccs.resize(n);
   orderSuccs.resize(n);
-  // Stores seen so far, per root tensor: (node, box or none, atomic).
+  // Stores seen so far, per root tensor: (node, the tensor as written, box
+  // or none, atomic). Boxes are comparable only in the same tensor's
+  // coordinates: an in-place reshape of the root has other ones.
   struct Write {
     unsigned node;
+    Value tensor;
     std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> box;
     bool atomic;
   };
@@ -155,7 +158,7 @@ void BlockPartitioner::buildEdges() {
       bool isWorkspace =
           isa_and_nonnull<WorkspaceOp>(view.getSource().getDefiningOp());
       for (const Write &w : writes.lookup(getAliasedTensor(view.getSource()))) {
-        if (box && w.box &&
+        if (box && w.box && w.tensor == view.getSource() &&
             !overlaps(box->first, box->second, w.box->first, w.box->second))
           continue;
         // Workspace traffic is data; reads of kernel tensors after writes
@@ -183,10 +186,10 @@ void BlockPartitioner::buildEdges() {
       // themselves (they commute).
       for (const Write &w : list)
         if (!(atomic && w.atomic) &&
-            (!box || !w.box ||
+            (!box || !w.box || w.tensor != dst ||
              overlaps(box->first, box->second, w.box->first, w.box->second)))
           orderSuccs[w.node].insert(i);
-      list.push_back({i, box, atomic});
+      list.push_back({i, dst, box, atomic});
     }
   }
 }

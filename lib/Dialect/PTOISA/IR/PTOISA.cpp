@@ -627,6 +627,34 @@ static LogicalResult verifyRowReduce(Op op) {
 LogicalResult TRowSumOp::verify() { return verifyRowReduce(*this); }
 LogicalResult TRowMaxOp::verify() { return verifyRowReduce(*this); }
 
+LogicalResult TTransOp::verify() {
+  if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
+      failed(expectRowMajorUB(*this, "scratch", getTmp())) ||
+      failed(expectRowMajorUB(*this, "destination", getDst())) ||
+      failed(expectSameElement(*this, "source", getSrc(), "destination",
+                               getDst())) ||
+      failed(expectSameElement(*this, "source", getSrc(), "scratch", getTmp())))
+    return failure();
+  TileType src = tileOf(getSrc()), tmp = tileOf(getTmp()), dst = tileOf(getDst());
+  if (src.getElementByteSize() > 4)
+    return emitOpError() << "transposes " << src.getElementType()
+                         << "; TTRANS moves 1-, 2- and 4-byte elements";
+  // dst holds src's rows as columns (the valid columns of src, as dst's
+  // rows, are checked against the capacity at run time).
+  if (dst.getCols() < src.getRows())
+    return emitOpError() << "destination " << dst.getRows() << "x"
+                         << dst.getCols() << " cannot hold the transpose of a "
+                         << src.getRows() << "x" << src.getCols()
+                         << " source: it needs at least " << src.getRows()
+                         << " columns";
+  if (tmp.getRows() != dst.getRows() || tmp.getCols() != dst.getCols())
+    return emitOpError() << "scratch must be shaped like the destination ("
+                         << dst.getRows() << "x" << dst.getCols() << "), got "
+                         << tmp.getRows() << "x" << tmp.getCols()
+                         << "; allocate the scratch with the destination's type";
+  return success();
+}
+
 template <typename Op>
 static LogicalResult verifyRowExpandBinary(Op op) {
   if (failed(expectRowMajorUB(op, "full operand", op.getFull())) ||

@@ -716,6 +716,41 @@ inline RecordEvent TROWEXPAND(TileD &dst, TileS &src, E &...) {
   return {};
 }
 
+// TTRANS (pto-isa common/pto_instr.hpp: TTRANS(dst, src, tmp)): dst[j][i] =
+// src[i][j] over src's valid region. Row-major Vec tiles of one 1/2/4-byte
+// element width; dst's valid shape is src's exchanged. tmp is the scratch the
+// A2/A3 implementation transposes into before its ub -> ub copy.
+template <class TileD, class TileS, class TileTmp, class... E>
+  requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> && sim::is_tile_v<TileTmp> &&
+           sim::events_v<E...>)
+inline RecordEvent TTRANS(TileD &dst, TileS &src, TileTmp &tmp, E &...) {
+  static const char *I = "TTRANS";
+  static_assert(TileD::Loc == TileType::Vec && TileS::Loc == TileType::Vec &&
+                    TileTmp::Loc == TileType::Vec,
+                "TTRANS: Vec tiles");
+  static_assert(sizeof(typename TileD::DType) == sizeof(typename TileS::DType),
+                "TTRANS: equal element widths");
+  static_assert(sizeof(typename TileS::DType) == 1 || sizeof(typename TileS::DType) == 2 ||
+                    sizeof(typename TileS::DType) == 4,
+                "TTRANS: 1-, 2- or 4-byte elements");
+  static_assert(TileS::isRowMajor && TileD::isRowMajor && TileTmp::isRowMajor,
+                "TTRANS: row-major (ND) tiles");
+  const int R = src.GetValidRow(), Cn = src.GetValidCol();
+  if (dst.GetValidRow() != Cn || dst.GetValidCol() != R)
+    sim::fatal("TTRANS: dst valid shape %dx%d is not the transpose of src valid shape %dx%d",
+               dst.GetValidRow(), dst.GetValidCol(), R, Cn);
+  if (tmp.GetValidRow() < Cn || tmp.GetValidCol() < R)
+    sim::fatal("TTRANS: tmp valid shape %dx%d cannot hold the %dx%d transpose", tmp.GetValidRow(),
+               tmp.GetValidCol(), Cn, R);
+  sim::Core &C = sim::core();
+  C.begin(I, PIPE_V);
+  const auto *s = src.data(I);
+  (void)tmp.data(I);
+  sim::touch_valid(C, src, false), sim::touch(C, tmp, Cn, R, true), sim::touch_valid(C, dst, true);
+  sim::map_valid(dst, I, [&](int i, int j) { return s[j * TileS::Cols + i]; });
+  return {};
+}
+
 #define PTO_SIM_ROWEXPAND(NAME, EXPR, ...)                                                     \
   template <__VA_ARGS__ class TileD, class TileS0, class TileS1, class... E>                  \
     requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS0> && sim::is_tile_v<TileS1> &&    \

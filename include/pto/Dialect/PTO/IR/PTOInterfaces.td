@@ -18,7 +18,8 @@ def PTO_ValidShapeInferenceOpInterface
     with an explicit valid shape); matmul `[valid M of op(A), valid N of
     op(B)]`; elementwise: the valid extent of the operand that is not
     broadcast along a dim; reductions: 1 along the reduced dim with keepdim;
-    cast and unary ops: the operand's.
+    cast and unary ops: the operand's; transpose: the operand's with
+    the two dims exchanged.
   }];
   let methods = [
     InterfaceMethod<

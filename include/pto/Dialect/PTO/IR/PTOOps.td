@@ -362,6 +362,30 @@ def PTO_CastOp : PTO_VectorOp<"cast"> {
   }];
 }
 
+def PTO_TransposeOp : PTO_VectorOp<"transpose"> {
+  let summary = "pypto.transpose: swaps two dims of a tile (data and valid shape)";
+  let description = [{
+    `result[..., j, ..., i, ...] = input[..., i, ..., j, ...]` with dims
+    `dim0` and `dim1` exchanged (PyTorch's `transpose(x, dim0, dim1)`, which
+    PyPTO follows). The result type is the input type with the two sizes
+    exchanged; the valid extents are exchanged the same way. The dtype is
+    kept; any 1-, 2- or 4-byte element type moves (bf16 included: a
+    transpose is data movement, not arithmetic), as pto-isa's TTRANS does.
+    Dims are non-negative (the front end normalises Python's negative dims).
+
+    ```mlir
+    %t = pto.transpose %m, 0, 1 : !pto.tile<1x128xf32> -> !pto.tile<128x1xf32>
+    ```
+  }];
+  let arguments = (ins PTO_AnyTile:$input, I64Attr:$dim0, I64Attr:$dim1,
+                       OptionalAttr<PTO_VecTileAttr>:$vec_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = [{
+    $input `,` $dim0 `,` $dim1 attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def PTO_FullOp : PTO_VectorOp<"full"> {
   let summary = "a tile filled with one constant (fully valid)";
   let arguments = (ins F64Attr:$value, OptionalAttr<PTO_VecTileAttr>:$vec_tile);

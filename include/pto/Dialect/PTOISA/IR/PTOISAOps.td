@@ -266,6 +266,27 @@ class PTOISA_RowReduceOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemon
 def PTOISA_TRowSumOp : PTOISA_RowReduceOp<"trowsum", "TROWSUM">;
 def PTOISA_TRowMaxOp : PTOISA_RowReduceOp<"trowmax", "TROWMAX">;
 
+def PTOISA_TTransOp : PTOISA_VectorOp<"ttrans"> {
+  let summary = "TTRANS: dst[j, i] = src[i, j] over src's valid region (V)";
+  let description = [{
+    Transposes the valid region of a row-major ub tile into a row-major ub
+    tile whose valid extents are the source's exchanged. `tmp` is the
+    scratch the A2/A3 implementation transposes into before copying to
+    `dst` (pto-isa `TTRANS(dst, src, tmp)`), shaped like `dst`. Element
+    types are equal and 1, 2 or 4 bytes wide.
+
+    ```mlir
+    pto_isa.ttrans %src, %tmp into %dst : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 64x16xf32>, !pto_isa.tile<ub, 64x16xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "scratch", [MemRead, MemWrite]>:$tmp,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = [{
+    $src `,` $tmp `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($tmp)) `,` qualified(type($dst))
+  }];
+}
+
 class PTOISA_RowExpandBinaryOp<string mnemonic, string instr>
     : PTOISA_VectorOp<mnemonic> {
   let summary = instr # ": dst[i, j] = full[i, j] op rowval[i] (V)";
