@@ -266,11 +266,14 @@ def run_case(case: Case, executor) -> Outcome:
             raise
         if outcome.phase != "run" and (isinstance(exc, pypto.TraceError) or _in_frontend(exc)):
             outcome.phase = "trace"
-            kernels = {k.fn.__code__: name for name, k in jit_kernels_of(suite).items()}
+            # the kernel's frame (its code may be a rewrite of the function: match by name)
+            kernels = {(k.fn.__code__.co_filename, k.fn.__name__): name
+                       for name, k in jit_kernels_of(suite).items()}
             t = exc.__traceback__
             while t is not None:
-                if t.tb_frame.f_code in kernels:
-                    outcome.attempted.append(kernels[t.tb_frame.f_code])
+                code = t.tb_frame.f_code
+                if (code.co_filename, code.co_name) in kernels:
+                    outcome.attempted.append(kernels[(code.co_filename, code.co_name)])
                 t = t.tb_next
         outcome.error = exc
         outcome.error_text = describe(exc)
