@@ -18,7 +18,11 @@ from pto_mlir.frontend.dtypes import STATIC, RunMode
 from pto_mlir.frontend.jit import OptionRemark, run_kernels_with
 
 from ._unsupported import UnsupportedConstruct, unsupported
-from . import frontend  # noqa: E402 - the submodule replaces pto_mlir's namespace object
+import importlib as _importlib
+
+# The submodule, not pto_mlir.frontend's `frontend` namespace object that the
+# star import brought in (a plain `from . import frontend` would find that one).
+frontend = _importlib.import_module("pypto.frontend")
 from .experimental import experimental  # noqa: E402
 
 __all__ = sorted(set(_frontend_all) | {"STATIC", "RunMode", "OptionRemark", "run_kernels_with",
