@@ -13,8 +13,11 @@ tensors, and compares. ``pypto.run_kernels_with`` decides what a kernel call
 runs: the reference interpreter (pto-run column), ``pto-opt
 --pto-tile-graph-pipeline`` then pto-run (tile-graph column), or the emitted
 C++ on the host emulation (C++ column). Cases too large for CI run trace-only:
-the ``npu`` device maps to ``meta`` (shapes, no data) and the run stops at the
-first kernel call, traced.
+kernel calls are traced, not run, and the test's compare of the never-computed
+outputs is ignored: mode "meta" maps the ``npu`` device to ``meta`` (tensors
+without data); mode "large" (a test whose host code needs values, e.g. a torch
+golden over 4096 x 4096 scores taking a minute and more on CPU) runs only with
+PTO_GYM_LARGE=1 and is skipped, visibly, otherwise.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ class Case:
     suite: str
     case_id: str
     run: object            # run(test_module) -> None; raises on a mismatch
-    mode: str = "run"      # run; trace: stop at the first kernel call; meta: same, npu -> meta
+    mode: str = "run"      # run; meta: traced, not run, npu -> meta; large: traced, not run, on
+                           # CPU tensors, only with PTO_GYM_LARGE=1 (their torch golden is slow)
     cpp: bool = False      # the case the C++ column runs for this suite
 
     @property
@@ -109,10 +113,13 @@ SUITES = (
           f"{FA_FWD}/test_flash_attention_mha.py", "DAV_2201",
           (("test_03", _test_function("test_03"), "run"),
            ("test_05", _test_function("test_05"), "run"),
-           ("test_00_910_1b", _test_function("test_00_910_1b"), "trace"))),
+           ("test_00_910_1b", _test_function("test_00_910_1b"), "large"))),
+    # on DAV_3510 the dispatcher takes flash_attention_varlen_forward_950 only for
+    # the 128-tile config of test_02 (1 x 8 x 4096 x 4096 x 128): traced, not run
     Suite("FAFwd950", f"{FA_FWD}/flash_attention_mha_impl.py",
           f"{FA_FWD}/test_flash_attention_mha.py", "DAV_3510",
-          (("test_03", _test_function("test_03"), "run"),)),
+          (("test_03", _test_function("test_03"), "run"),
+           ("test_02", _test_function("test_02"), "large"))),
     Suite("SwiGLUGrad", "ops_transformer/fused_swiglu_grad/fused_swiglu_grad_impl.py",
           "ops_transformer/fused_swiglu_grad/test_fused_swiglu_grad.py", "DAV_2201",
           # its one case is [220000, 512] @ [512, 1024]: traced at that shape, not run
@@ -136,8 +143,10 @@ SUITES = (
     Suite("GatherPaKvCache", "vector/GatherPaKvCache/gather_pa_kv_cache_impl.py",
           "vector/GatherPaKvCache/test_gather_pa_kv_cache.py", "DAV_2201",
           # key_cache is [5513, 128, 1, 512] bf16 (722 MB) in every case
-          (("level0", _json_case("level0"), "trace"),)),
+          (("level0", _json_case("level0"), "large"),)),
 )
+
+LARGE = os.environ.get("PTO_GYM_LARGE") == "1"
 
 
 def all_cases() -> list:
@@ -178,11 +187,6 @@ def jit_kernels_of(suite: Suite) -> dict:
 # ----------------------------------------------------------------------------
 # Running a case under an executor
 # ----------------------------------------------------------------------------
-
-class StopAfterTrace(BaseException):
-    """Ends a trace-only run at its first kernel call (a BaseException so the
-    test's own ``except Exception`` does not swallow it)."""
-
 
 @dataclass
 class Call:
@@ -248,7 +252,7 @@ def run_case(case: Case, executor) -> Outcome:
     def record(traced, arrays):
         outcome.calls.append(Call(traced.name, traced))
         if trace_only:
-            raise StopAfterTrace()
+            return      # not run: the outputs keep what the test put there
         outcome.phase = "run"
         executor(traced, arrays)
         outcome.phase = "host"
@@ -259,8 +263,6 @@ def run_case(case: Case, executor) -> Outcome:
         with kernel_files.npu_on_host("meta" if case.mode == "meta" else "cpu"), \
                 pypto.run_kernels_with(record):
             case.run(module)
-    except StopAfterTrace:
-        pass
     except BaseException as exc:  # noqa: BLE001 - every failure becomes a column result
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -275,6 +277,8 @@ def run_case(case: Case, executor) -> Outcome:
                 if (code.co_filename, code.co_name) in kernels:
                     outcome.attempted.append(kernels[(code.co_filename, code.co_name)])
                 t = t.tb_next
+        if trace_only and outcome.phase != "trace" and outcome.calls:
+            return outcome      # the test's compare of outputs that were never computed
         outcome.error = exc
         outcome.error_text = describe(exc)
     finally:
