@@ -421,12 +421,11 @@ def test_loop_misuse():
 
 
 def test_kernel_and_option_misuse():
-    with pytest.raises(TraceError) as e:
-        @pypto.jit(runtime_options={"run_mode": 1})
+    with pytest.raises(TraceError) as e:   # options PyPTO accepts are carried (test_pypto_package)
+        @pypto.jit(runtime_options={"run_mode": 5})
         def k(x: ROWS):
             pass
-    assert "'run_mode' is not modelled by the pto dialect (supported: stitch_function_max_num" \
-        in e.value.message
+    assert "run_mode = 5: use pypto.RunMode.NPU or pypto.RunMode.SIM" in e.value.message
     assert e.value.location.file == __file__
 
     @pypto.jit(runtime_options={"ready_on_host_tensors": ["nope"]})

@@ -248,3 +248,27 @@ def test_the_api_table_is_what_pypto_exports():
             owner, _, attr = ("pypto." + name).rpartition(".")
             with pytest.raises(pypto.UnsupportedConstruct, match=re.escape(f"{owner}.{attr}")):
                 getattr(eval(owner), attr)   # noqa: S307 - pypto / pypto.frontend / ...
+
+
+@pypto.frontend.jit
+def uses_missing_method(x: pypto.Tensor([8, 16], F32), y: pypto.Tensor([8, 16], F32)):
+    pypto.set_vec_tile_shapes(8, 16)
+    t = pypto.view(x, [8, 16], [0, 0])
+    pypto.assemble(t.no_such_method(), [0, 0], y)
+
+
+@pypto.frontend.jit
+def uses_matmul_operator(x: pypto.Tensor([16, 16], F32), y: pypto.Tensor([16, 16], F32)):
+    pypto.set_vec_tile_shapes(16, 16)
+    t = pypto.view(x, [16, 16], [0, 0])
+    pypto.assemble(t @ t, [0, 0], y)
+
+
+def test_python_errors_while_tracing_are_located_trace_errors():
+    with pytest.raises(pypto.TraceError, match=r"test_pypto_package.py:\d+:\d+: "
+                                               r"Tile.no_such_method is not supported yet") as e:
+        uses_missing_method.trace()
+    assert isinstance(e.value.__cause__, AttributeError)
+    with pytest.raises(pypto.TraceError, match=r"test_pypto_package.py:\d+:\d+: unsupported "
+                                               r"operand type\(s\) for @.*not supported yet"):
+        uses_matmul_operator.trace()

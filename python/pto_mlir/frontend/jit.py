@@ -436,6 +436,8 @@ class JitFunction:
             result = traceable(self.fn)(**call_args)
         except TraceError as error:
             raise error.locate(_user_frame_of(error.__traceback__))
+        except Exception as error:  # noqa: BLE001 - a construct the tracer does not handle
+            raise _construct_error(error) from error
         finally:
             _state.tracer = None
             platform.npuarch = saved_arch
@@ -549,6 +551,29 @@ def run_kernels_with(executor):
         yield
     finally:
         _executor.current = saved
+
+
+# The tracer's value classes, as Python names them in its own error messages.
+_TRACED_CLASSES = ("Tile", "TensorHandle", "Scalar")
+
+
+def _construct_error(error: Exception) -> TraceError:
+    """A Python error raised while tracing (an operator or attribute the
+    tracer's values do not have, or a bug) as a TraceError at the kernel's
+    line naming the construct, instead of a traceback from inside the
+    tracer; the original stays as ``__cause__``."""
+    import re
+    text = str(error)
+    match = re.fullmatch(r"'(\w+)' object has no attribute '(\w+)'", text)
+    if isinstance(error, AttributeError) and match and match[1] in _TRACED_CLASSES:
+        message = (f"{match[1]}.{match[2]} is not supported yet by pto-mlir's PyPTO front end "
+                   f"(docs/Frontend.md lists the supported API)")
+    elif isinstance(error, TypeError) and "unsupported operand" in text \
+            and any(f"'{c}'" in text for c in _TRACED_CLASSES):
+        message = f"{text}: this operator on traced values is not supported yet"
+    else:
+        message = f"{type(error).__name__} while tracing: {text}"
+    return TraceError(message, _user_frame_of(error.__traceback__))
 
 
 def _user_frame_of(traceback) -> Location | None:
