@@ -21,23 +21,11 @@ pytestmark = pytest.mark.skipif(not corpus.CORPUS.is_dir(),
 
 # case -> (first failing column, the reason it fails with: a substring of its message)
 KNOWN_FAILURES = {
-    "FAGrad950-test_03": ("traced", "set_pass_options(sg_set_ooo_scope=...) is not modelled"),
-    "FAGrad950-test_05": ("traced", "set_pass_options(sg_set_ooo_scope=...) is not modelled"),
-    "FAFwd-test_03": ("traced", "pypto.tensor is not supported yet"),
-    "FAFwd-test_05": ("traced", "pypto.tensor is not supported yet"),
-    "FAFwd-test_00_910_1b": ("traced", "pypto.tensor is not supported yet"),
-    "FAFwd950-test_03": ("traced", "pypto.tensor is not supported yet"),
-    "SwiGLUGrad-test_bwd": ("traced", "unsupported operand type(s) for -: 'float' and 'Tile'"),
-    "ApplyAdamWV2-level0": ("traced", "pypto.ceildiv is not supported yet"),
-    "ApplyAdamWV2-level1": ("traced", "pypto.ceildiv is not supported yet"),
-    "InplaceAddRmsNorm-level0": ("traced", "cast(input) takes a tile, got GM tensor"),
-    "InplaceAddRmsNorm-level1": ("traced", "cast(input) takes a tile, got GM tensor"),
-    "BNTrainingReduce-case1": ("traced", "unsupported operand type(s) for *: 'TensorHandle'"),
-    "BNTrainingReduce-case2": ("traced", "unsupported operand type(s) for *: 'TensorHandle'"),
+    "BNTrainingReduce-case1": ("traced", "pypto.transpose is not supported yet by the pto dialect"),
+    "BNTrainingReduce-case2": ("traced", "pypto.transpose is not supported yet by the pto dialect"),
     "InterleaveRope-level0": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level3": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level6": ("traced", "pypto.gathermask is not supported yet"),
-    "GatherPaKvCache-level0": ("traced", "pypto.loop_unroll is not supported yet"),
 }
 
 # Kernels that are genuinely wrong on a case: from `column` on, every numeric

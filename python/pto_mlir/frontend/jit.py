@@ -23,9 +23,6 @@ _RUNTIME_OPTIONS = ("stitch_function_max_num", "device_sched_mode", "ready_on_ho
                     "max_workspace_kb", "device_sched_parallelism")
 _PASS_OPTIONS = ("vec_nbuffer_setting", "cube_l1_reuse_setting", "cube_nbuffer_setting")
 _ARCHES = ("DAV_2201", "DAV_3510")
-# PyPTO's @jit option groups (hicann/pypto, python/pypto/frontend/parser/entry.py: jit()).
-_OPTION_GROUPS = ("runtime_options", "pass_options", "host_options", "codegen_options",
-                  "verify_options", "debug_options")
 # What an option PyPTO accepts but pto-mlir does not model means, for the remark that says
 # it is carried and ignored (pypto-model.md §3.14 and §4; PyPTO's docs/api/config/*.md).
 _UNMODELLED_MEANINGS = {
