@@ -15,15 +15,19 @@ runs: the reference interpreter (pto-run column), ``pto-opt
 C++ on the host emulation (C++ column). Cases too large for CI run trace-only:
 kernel calls are traced, not run, and the test's compare of the never-computed
 outputs is ignored: mode "meta" maps the ``npu`` device to ``meta`` (tensors
-without data); mode "large" (a test whose host code needs values, e.g. a torch
+without data); mode "trace" keeps CPU tensors; mode "large" (a test whose host code needs values, e.g. a torch
 golden over 4096 x 4096 scores taking a minute and more on CPU) runs only with
 PTO_GYM_LARGE=1 and is skipped, visibly, otherwise.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
+import logging
 import os
+import re
 import subprocess
 import traceback as tb
 from dataclasses import dataclass, field
@@ -51,8 +55,8 @@ class Case:
     suite: str
     case_id: str
     run: object            # run(test_module) -> None; raises on a mismatch
-    mode: str = "run"      # run; meta: traced, not run, npu -> meta; large: traced, not run, on
-                           # CPU tensors, only with PTO_GYM_LARGE=1 (their torch golden is slow)
+    mode: str = "run"      # run; trace: traced, not run (CPU tensors); meta: the same with
+                           # npu -> meta; large: "trace", only with PTO_GYM_LARGE=1
     cpp: bool = False      # the case the C++ column runs for this suite
 
     @property
@@ -139,7 +143,12 @@ SUITES = (
           "vector/InterleaveRope/test_interleave_rope.py", "DAV_2201",
           (("level0", _json_case("level0"), "run"),
            ("level3", _json_case("level3"), "run"),
-           ("level6", _json_case("level6"), "run"))),
+           ("level5", _json_case("level5"), "run"),
+           ("level6", _json_case("level6"), "run"),
+           ("level1", _json_case("level1"), "trace"))),
+    Suite("InterleaveRope950", "vector/InterleaveRope/interleave_rope_impl.py",
+          "vector/InterleaveRope/test_interleave_rope.py", "DAV_3510",
+          (("level1", _json_case("level1"), "trace"),)),
     Suite("GatherPaKvCache", "vector/GatherPaKvCache/gather_pa_kv_cache_impl.py",
           "vector/GatherPaKvCache/test_gather_pa_kv_cache.py", "DAV_2201",
           # key_cache is [5513, 128, 1, 512] bf16 (722 MB) in every case
@@ -259,9 +268,12 @@ def run_case(case: Case, executor) -> Outcome:
 
     saved_arch = platform.npuarch
     platform.npuarch = suite.arch
+    log = io.StringIO()     # the test's own report (logging and prints), for the failure reason
+    handler = logging.StreamHandler(log)
+    logging.getLogger().addHandler(handler)
     try:
         with kernel_files.npu_on_host("meta" if case.mode == "meta" else "cpu"), \
-                pypto.run_kernels_with(record):
+                pypto.run_kernels_with(record), contextlib.redirect_stdout(log):
             case.run(module)
     except BaseException as exc:  # noqa: BLE001 - every failure becomes a column result
         if isinstance(exc, KeyboardInterrupt):
@@ -281,7 +293,13 @@ def run_case(case: Case, executor) -> Outcome:
             return outcome      # the test's compare of outputs that were never computed
         outcome.error = exc
         outcome.error_text = describe(exc)
+        if outcome.phase == "host":
+            reported = [line.strip() for line in log.getvalue().splitlines()
+                        if re.search(r"fail|mismatch|max_diff|max_abs|not close", line, re.I)]
+            if reported:
+                outcome.error_text += "; the test reports: " + " | ".join(reported[-3:])[:600]
     finally:
+        logging.getLogger().removeHandler(handler)
         platform.npuarch = saved_arch
     return outcome
 
@@ -306,9 +324,10 @@ def _workdir(root: Path, traced) -> Path:
 
 
 def _first_error(stderr: str) -> str:
-    for line in stderr.splitlines():
-        if "error" in line:
-            return line.strip()[:400]
+    for marker in ("error:", "error"):
+        for line in stderr.splitlines():
+            if marker in line:
+                return shorten(line.strip())[:400]
     return stderr.strip()[-400:]
 
 
