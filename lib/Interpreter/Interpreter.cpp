@@ -674,6 +674,7 @@ LogicalResult Interpreter::execArith(Operation *op) {
       .Case([&](arith::DivFOp) { return setFloat(floatOperand(0) / floatOperand(1)); })
       .Case([&](arith::NegFOp) { return setFloat(-floatOperand(0)); })
       .Case([&](arith::SIToFPOp) { return setFloat(double(intOperand(0))); })
+      .Case([&](arith::ExtFOp) { return setFloat(floatOperand(0)); })
       .Default([&](Operation *other) -> LogicalResult {
         return fault("cannot execute '" + other->getName().getStringRef() +
                      "'");

@@ -84,7 +84,7 @@ def test_parse_errors_carry_locations():
         ir.Module.parse_file(bad)
     (diag,) = e.value.diagnostics
     assert diag.location == f"{bad}:4:8"
-    assert "'pto.div' op uses precision HIGH_PRECISION, which DAV_2201 does not support" \
+    assert "'pto.div' op computes on 'i8', which the DAV_2201 vector unit does not support" \
         in diag.message
     assert diag.notes == ()  # no "see current operation" note by default
     verbose = ir.Context(print_op_on_diagnostic=True)

@@ -63,11 +63,11 @@ static const char *kAxpy =
     "  pto.atomic_add %s, %y[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<64x64xf32>\n"
     "}\n";
 
-/* pto.div defaults to HIGH_PRECISION, which DAV_2201 does not have. */
+/* The DAV_2201 vector unit does not divide i8 tiles. */
 static const char *kBadDiv =
-    "pto.kernel @bad_div(%x: !pto.tensor<64x64xf32>, %y: !pto.tensor<64x64xf32>) {\n"
-    "  %t = pto.view %x[0, 0] : !pto.tensor<64x64xf32> -> !pto.tile<16x64xf32>\n"
-    "  %d = pto.div %t, %t : !pto.tile<16x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>\n"
+    "pto.kernel @bad_div(%x: !pto.tensor<64x64xi8>, %y: !pto.tensor<64x64xf32>) {\n"
+    "  %t = pto.view %x[0, 0] : !pto.tensor<64x64xi8> -> !pto.tile<16x64xi8>\n"
+    "  %d = pto.div %t, %t : !pto.tile<16x64xi8>, !pto.tile<16x64xi8> -> !pto.tile<16x64xf32>\n"
     "  pto.atomic_add %d, %y[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<64x64xf32>\n"
     "}\n";
 

@@ -28,6 +28,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/CostModel/CostModel.h"
 #include "pto/Interpreter/Interpreter.h"
 
@@ -72,6 +73,11 @@ static cl::opt<uint64_t> shuffleAtomics(
     "shuffle-atomics",
     cl::desc("Apply atomic_add contributions in a shuffled order (seed)"),
     cl::value_desc("SEED"), cl::cat(category));
+static cl::opt<bool> noLegalize(
+    "no-legalize",
+    cl::desc("Run the IR as parsed, without pto-legalize (to compare the "
+             "pass's before and after)"),
+    cl::init(false));
 static cl::opt<bool> printStats("run-stats",
                                 cl::desc("Print run statistics to stderr"),
                                 cl::cat(category));
@@ -261,6 +267,13 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
+    return kBadIR;
+  // What the verifier accepts for PyPTO's sake (bf16 arithmetic on DAV_2201,
+  // over-sized reduction tiles, ...) is rewritten as PyPTO does before it
+  // runs, with a remark per rewrite (docs/Legalization.md).
+  PassManager legalize(&context);
+  legalize.addPass(createLegalizePass());
+  if (!noLegalize && failed(legalize.run(*module)))
     return kBadIR;
 
   // Pick the kernel.

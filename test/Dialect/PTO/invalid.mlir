@@ -479,35 +479,6 @@ pto.kernel @loop_unroll_negative(%x: !pto.tensor<64x64xf32>) {
 
 // -----
 
-pto.kernel @loop_unroll_not_innermost(%x: !pto.tensor<64x64xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  // expected-error @+1 {{'pto.loop' op has an unroll_list but is not innermost; PyPTO supports unroll_list on the innermost loop only}}
-  pto.loop "outer" %i = %c0 to %c4 step %c1 attributes {unroll_list = array<i64: 2>} {
-    pto.loop "inner" %j = %c0 to %c4 step %c1 {
-    }
-  }
-}
-
-// -----
-
-pto.kernel @loop_unroll_not_innermost_deep(%x: !pto.tensor<64x64xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %true = arith.constant true
-  // expected-error @+1 {{'pto.loop' op has an unroll_list but is not innermost}}
-  pto.loop "outer" %i = %c0 to %c4 step %c1 attributes {unroll_list = array<i64: 2>} {
-    scf.if %true {
-      pto.loop "inner" %j = %c0 to %c4 step %c1 {
-      }
-    }
-  }
-}
-
-// -----
-
 pto.kernel @loop_duplicate_idx_name(%x: !pto.tensor<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -1213,24 +1184,8 @@ func.func @int_div_result(%a: !pto.tile<64x64xi32>, %b: !pto.tile<64x64xi32>) {
 
 // -----
 
-func.func @bf16_add_on_dav2201(%a: !pto.tile<64x64xbf16>) {
-  // expected-error @+1 {{'pto.add' op computes on 'bf16', which the DAV_2201 vector unit does not support; cast the operands to f32 first (pto.cast)}}
-  %r = pto.add %a, %a : !pto.tile<64x64xbf16>, !pto.tile<64x64xbf16> -> !pto.tile<64x64xbf16>
-  return
-}
-
-// -----
-
-pto.kernel @bf16_exp_on_dav2201(%x: !pto.tensor<64x64xbf16>) {
-  %t = pto.view %x[0, 0] : !pto.tensor<64x64xbf16> -> !pto.tile<64x64xbf16>
-  // expected-error @+1 {{'pto.exp' op computes on 'bf16', which the DAV_2201 vector unit does not support; cast the operands to f32 first (pto.cast)}}
-  %r = pto.exp %t : !pto.tile<64x64xbf16> -> !pto.tile<64x64xbf16>
-}
-
-// -----
-
 func.func @i8_add(%a: !pto.tile<64x64xi8>) {
-  // expected-error @+1 {{'pto.add' op computes on 'i8', which the DAV_2201 vector unit does not support; use f16, f32, i16 or i32}}
+  // expected-error @+1 {{'pto.add' op computes on 'i8', which the DAV_2201 vector unit does not support; use f16, bf16, f32, i16 or i32}}
   %r = pto.add %a, %a : !pto.tile<64x64xi8>, !pto.tile<64x64xi8> -> !pto.tile<64x64xi8>
   return
 }
@@ -1239,39 +1194,15 @@ func.func @i8_add(%a: !pto.tile<64x64xi8>) {
 
 pto.kernel @fp8_mul_on_dav3510(%x: !pto.tensor<64x64xf8E4M3FN>) attributes {arch = #pto.arch<DAV_3510>} {
   %t = pto.view %x[0, 0] : !pto.tensor<64x64xf8E4M3FN> -> !pto.tile<64x64xf8E4M3FN>
-  // expected-error @+1 {{'pto.mul' op computes on 'f8E4M3FN', which the DAV_3510 vector unit does not support; use f16, f32, i16 or i32}}
+  // expected-error @+1 {{'pto.mul' op computes on 'f8E4M3FN', which the DAV_3510 vector unit does not support; use f16, bf16, f32, i16 or i32}}
   %r = pto.mul %t, %t : !pto.tile<64x64xf8E4M3FN>, !pto.tile<64x64xf8E4M3FN> -> !pto.tile<64x64xf8E4M3FN>
 }
 
 // -----
 
 func.func @sqrt_on_int(%a: !pto.tile<64x64xi32>) {
-  // expected-error @+1 {{'pto.sqrt' op computes on 'i32', which the DAV_2201 vector unit does not support; use f16 or f32}}
+  // expected-error @+1 {{'pto.sqrt' op computes on 'i32', which the DAV_2201 vector unit does not support; use f16, bf16 or f32}}
   %r = pto.sqrt %a : !pto.tile<64x64xi32> -> !pto.tile<64x64xi32>
-  return
-}
-
-// -----
-
-func.func @div_default_precision_on_dav2201(%a: !pto.tile<64x64xf32>) {
-  // expected-error @+1 {{'pto.div' op uses precision HIGH_PRECISION, which DAV_2201 does not support; set precision = #pto.precision<INTRINSIC> (pto.div defaults to HIGH_PRECISION, as pypto.div does)}}
-  %r = pto.div %a, %a : !pto.tile<64x64xf32>, !pto.tile<64x64xf32> -> !pto.tile<64x64xf32>
-  return
-}
-
-// -----
-
-func.func @div_explicit_high_precision_on_dav2201(%a: !pto.tile<64x64xf32>, %s: f32) {
-  // expected-error @+1 {{'pto.div' op uses precision HIGH_PRECISION, which DAV_2201 does not support}}
-  %r = pto.div %a, %s {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<64x64xf32>, f32 -> !pto.tile<64x64xf32>
-  return
-}
-
-// -----
-
-func.func @exp_high_precision_on_dav2201(%a: !pto.tile<64x64xf32>) {
-  // expected-error @+1 {{'pto.exp' op uses precision HIGH_PRECISION, which DAV_2201 does not support; set precision = #pto.precision<INTRINSIC>}}
-  %r = pto.exp %a {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<64x64xf32> -> !pto.tile<64x64xf32>
   return
 }
 
@@ -1302,7 +1233,7 @@ func.func @vec_tile_rank_too_small(%a: !pto.tile<4x64x64xf32>) {
 // -----
 
 func.func @vec_tile_misaligned_f32(%a: !pto.tile<64x64xf32>) {
-  // expected-error @+1 {{'pto.rsqrt' op vector tile [64, 12]: last dim 12 x 4 B ('f32') = 48 B is not 32-byte aligned; use a multiple of 8 elements}}
+  // expected-error @+1 {{'pto.rsqrt' op vector tile [64, 12]: last dim 12 x 4 B ('f32') = 48 B is not 32-byte aligned and splits the 64 columns of the tile; PyPTO rejects this too (set_vec_tile_shapes: last dim x dtype size must be a multiple of 32 B): use a multiple of 8 elements, or the whole last dim}}
   %r = pto.rsqrt %a {vec_tile = #pto.vec_tile<[64, 12]>} : !pto.tile<64x64xf32> -> !pto.tile<64x64xf32>
   return
 }
@@ -1310,7 +1241,7 @@ func.func @vec_tile_misaligned_f32(%a: !pto.tile<64x64xf32>) {
 // -----
 
 func.func @vec_tile_misaligned_f16(%a: !pto.tile<64x64xf16>, %b: !pto.tile<64x1xf16>) {
-  // expected-error @+1 {{'pto.max' op vector tile [32, 8]: last dim 8 x 2 B ('f16') = 16 B is not 32-byte aligned; use a multiple of 16 elements}}
+  // expected-error @+1 {{'pto.max' op vector tile [32, 8]: last dim 8 x 2 B ('f16') = 16 B is not 32-byte aligned and splits the 64 columns of the tile; PyPTO rejects this too}}
   %r = pto.max %a, %b {vec_tile = #pto.vec_tile<[32, 8]>} : !pto.tile<64x64xf16>, !pto.tile<64x1xf16> -> !pto.tile<64x64xf16>
   return
 }
@@ -1361,6 +1292,16 @@ func.func @reduce_result_dtype(%a: !pto.tile<64x64xf32>) {
 
 // -----
 
+// A reduction tile whose last dim alone is over 64 KiB cannot be re-tiled
+// (pto-legalize halves outer dims only); PyPTO rejects it too.
+func.func @reduce_tile_row_over_64k(%a: !pto.tile<4x32768xf32>) {
+  // expected-error @+1 {{'pto.sum' op vector tile [2, 32768] of 'f32' has a last dim of 131072 B alone, over the 65536 B (64 KiB) reduction tile limit of DAV_2201; PyPTO rejects this too (TileShape <= 64 KB): reduce a narrower tile}}
+  %r = pto.sum %a dim = 1 keepdim {vec_tile = #pto.vec_tile<[2, 32768]>} : !pto.tile<4x32768xf32> -> !pto.tile<4x1xf32>
+  return
+}
+
+// -----
+
 func.func @sum_f16(%a: !pto.tile<64x64xf16>) {
   // expected-error @+1 {{'pto.sum' op does not support 'f16' on DAV_2201; sum takes f32, bf16, i16 or i32}}
   %r = pto.sum %a dim = 1 keepdim : !pto.tile<64x64xf16> -> !pto.tile<64x1xf16>
@@ -1373,22 +1314,6 @@ func.func @amax_i8_on_dav2201(%a: !pto.tile<64x64xi8>) {
   // expected-error @+1 {{'pto.amax' op does not support 'i8' on DAV_2201; amax takes f16, bf16, f32, i16 or i32}}
   %r = pto.amax %a dim = 1 keepdim : !pto.tile<64x64xi8> -> !pto.tile<64x1xi8>
   return
-}
-
-// -----
-
-func.func @reduce_tile_over_64k(%a: !pto.tile<256x256xf32>) {
-  // expected-error @+1 {{'pto.sum' op vector tile [128, 256] of 'f32' is 131072 B, over the 65536 B (64 KiB) reduction tile limit of DAV_2201; shrink the tile}}
-  %r = pto.sum %a dim = 1 keepdim {vec_tile = #pto.vec_tile<[128, 256]>} : !pto.tile<256x256xf32> -> !pto.tile<256x1xf32>
-  return
-}
-
-// -----
-
-pto.kernel @reduce_tile_over_64k_dav3510(%x: !pto.tensor<256x256xbf16>) attributes {arch = #pto.arch<DAV_3510>} {
-  %t = pto.view %x[0, 0] : !pto.tensor<256x256xbf16> -> !pto.tile<256x256xbf16>
-  // expected-error @+1 {{'pto.amax' op vector tile [1, 256, 256] of 'bf16' is 131072 B, over the 65536 B (64 KiB) reduction tile limit of DAV_3510; shrink the tile}}
-  %r = pto.amax %t dim = 0 {vec_tile = #pto.vec_tile<[1, 256, 256]>} : !pto.tile<256x256xbf16> -> !pto.tile<256xbf16>
 }
 
 // -----
@@ -1540,7 +1465,7 @@ pto.kernel @cast_mode_unsupported_fp8(%x: !pto.tensor<64x64xf32>) attributes {ar
 
 func.func @cast_vec_tile_misaligned(%a: !pto.tile<64x64xf16>) {
   // The vector tile of a cast is checked against its input dtype.
-  // expected-error @+1 {{'pto.cast' op vector tile [64, 8]: last dim 8 x 2 B ('f16') = 16 B is not 32-byte aligned; use a multiple of 16 elements}}
+  // expected-error @+1 {{'pto.cast' op vector tile [64, 8]: last dim 8 x 2 B ('f16') = 16 B is not 32-byte aligned and splits the 64 columns of the tile; PyPTO rejects this too}}
   %r = pto.cast %a {vec_tile = #pto.vec_tile<[64, 8]>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xf32>
   return
 }
@@ -1841,14 +1766,4 @@ func.func private @root()
 pto.kernel @stitch_mode() {
   // expected-error @+1 {{stitch mode 'depth' must be "memory" (max_workspace_kb) or "count" (stitch_function_max_num)}}
   pto.root_call @root() {stitch = #pto.stitch_plan<depth = 1, workspace_bytes = 0, launches = 1, mode = "depth">} : () -> ()
-}
-
-// -----
-
-// A vector tile larger than the tile is clamped first (pypto-model.md §3.13):
-// [64, 512] over a [320, 320] f32 tile is [64, 320], 81920 B.
-func.func @reduce_tile_clamped_still_over(%a: !pto.tile<320x320xf32>) {
-  // expected-error @+1 {{'pto.sum' op vector tile [64, 512] (clamped to [64, 320]) of 'f32' is 81920 B, over the 65536 B (64 KiB) reduction tile limit of DAV_2201; shrink the tile}}
-  %r = pto.sum %a dim = 1 keepdim {vec_tile = #pto.vec_tile<[64, 512]>} : !pto.tile<320x320xf32> -> !pto.tile<320x1xf32>
-  return
 }

@@ -89,14 +89,23 @@ static LogicalResult verifyVecTile(Operation *op, VecTileAttr tile,
            << " dims";
   int64_t elemBytes = governed.getElementByteSize();
   const PlatformInfo &platform = getPlatformInfo(getArchFor(op));
-  if ((dims.back() * elemBytes) % platform.bufferAlignBytes != 0)
+  // A last dim covering the tile's whole last dim (an f32 [N, 1] column) is
+  // padded to a 32-byte block by pto-legalize, as the ub row is; only an
+  // unaligned split of the dim is an error, in PyPTO too
+  // (docs/Legalization.md).
+  if ((dims.back() * elemBytes) % platform.bufferAlignBytes != 0 &&
+      dims.back() < governed.getShape().back())
     return op->emitOpError()
            << "vector tile " << shapeStr(dims) << ": last dim " << dims.back()
            << " x " << elemBytes << " B (" << governed.getElementType()
            << ") = " << dims.back() * elemBytes << " B is not "
-           << platform.bufferAlignBytes
-           << "-byte aligned; use a multiple of "
-           << platform.bufferAlignBytes / elemBytes << " elements";
+           << platform.bufferAlignBytes << "-byte aligned and splits the "
+           << governed.getShape().back()
+           << " columns of the tile; PyPTO rejects this too "
+              "(set_vec_tile_shapes: last dim x dtype size must be a multiple "
+              "of 32 B): use a multiple of "
+           << platform.bufferAlignBytes / elemBytes
+           << " elements, or the whole last dim";
   return success();
 }
 
@@ -417,13 +426,8 @@ LogicalResult LoopOp::verifyRegions() {
            << "yields (" << yield.getValues().getTypes()
            << ") but the enclosing pto.loop carries (" << getResultTypes()
            << ")";
-  if (getUnrollList()) {
-    WalkResult inner = getBody().walk([](LoopOp) { return WalkResult::interrupt(); });
-    if (inner.wasInterrupted())
-      return emitOpError() << "has an unroll_list but is not innermost; "
-                              "PyPTO supports unroll_list on the innermost "
-                              "loop only";
-  }
+  // unroll_list on a loop that is not innermost is accepted, as PyPTO
+  // compiles it; here it is a hint (nothing unrolls).
   return success();
 }
 
@@ -837,30 +841,25 @@ static LogicalResult verifyArithmeticDType(Operation *op, Type elementType,
                                            bool floatOnly) {
   Arch arch = getArchFor(op);
   const PlatformInfo &platform = getPlatformInfo(arch);
-  bool ok = elementType.isF16() || elementType.isF32() ||
-            (elementType.isBF16() && platform.vectorBF16Arithmetic) ||
+  // bf16 without bf16 vector arithmetic is computed in f32 by pto-legalize
+  // (PyPTO's AutoCast does the same).
+  (void)platform;
+  bool ok = elementType.isF16() || elementType.isF32() || elementType.isBF16() ||
             (!floatOnly &&
              (isSignlessInt(elementType, 16) || isSignlessInt(elementType, 32)));
   if (ok)
     return success();
-  InFlightDiagnostic diag = op->emitOpError()
-                            << "computes on " << elementType << ", which the "
-                            << archName(arch) << " vector unit does not support";
-  if (elementType.isBF16())
-    diag << "; cast the operands to f32 first (pto.cast)";
-  else
-    diag << "; use " << (floatOnly ? "f16 or f32" : "f16, f32, i16 or i32");
-  return diag;
+  return op->emitOpError() << "computes on " << elementType << ", which the "
+                           << archName(arch)
+                           << " vector unit does not support; use "
+                           << (floatOnly ? "f16, bf16 or f32"
+                                         : "f16, bf16, f32, i16 or i32");
 }
 
-static LogicalResult verifyPrecision(Operation *op, PrecisionType precision) {
-  Arch arch = getArchFor(op);
-  if (precision == PrecisionType::HIGH_PRECISION &&
-      !getPlatformInfo(arch).supportsHighPrecision)
-    return op->emitOpError()
-           << "uses precision HIGH_PRECISION, which " << archName(arch)
-           << " does not support; set precision = #pto.precision<INTRINSIC> "
-              "(pto.div defaults to HIGH_PRECISION, as pypto.div does)";
+/// HIGH_PRECISION where the architecture has none (DAV_2201) is legal
+/// input: pto-legalize makes it INTRINSIC, PyPTO's A2/A3 div having a single
+/// precision (docs/Legalization.md).
+static LogicalResult verifyPrecision(Operation *, PrecisionType) {
   return success();
 }
 
@@ -1015,14 +1014,20 @@ static LogicalResult verifyReduce(Operation *op, TileType input,
     std::string clampNote;
     if (ArrayRef<int64_t>(clamped) != dims.take_back(input.getRank()))
       clampNote = " (clamped to " + shapeStr(clamped) + ")";
-    if (bytes > platform.reduceTileMaxBytes)
+    // Over the limit with outer dims to halve: pto-legalize re-tiles. Over
+    // it with the last dim alone: PyPTO rejects it too (pypto.amax / sum
+    // docs: TileShape <= 64 KB, the last dim whole and 32-byte aligned).
+    int64_t rowBytes = clamped.back() * input.getElementByteSize();
+    if (bytes > platform.reduceTileMaxBytes &&
+        rowBytes > platform.reduceTileMaxBytes)
       return op->emitOpError()
              << "vector tile " << shapeStr(vecTile.getDims()) << clampNote
-             << " of " << t << " is " << bytes << " B, over the "
-             << platform.reduceTileMaxBytes
-             << " B (" << platform.reduceTileMaxBytes / 1024
+             << " of " << t << " has a last dim of " << rowBytes
+             << " B alone, over the " << platform.reduceTileMaxBytes << " B ("
+             << platform.reduceTileMaxBytes / 1024
              << " KiB) reduction tile limit of " << archName(arch)
-             << "; shrink the tile";
+             << "; PyPTO rejects this too (TileShape <= 64 KB): reduce a "
+                "narrower tile";
   }
   return success();
 }

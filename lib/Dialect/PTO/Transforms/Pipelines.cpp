@@ -9,6 +9,7 @@ using namespace mlir::pto;
 
 void mlir::pto::buildTileGraphPipeline(
     OpPassManager &pm, const TileGraphPipelineOptions &options) {
+  pm.addPass(createLegalizePass());
   pm.addPass(createFlattenScopesPass());
   if (options.hoist)
     pm.addPass(createHoistInvariantsPass());
@@ -27,7 +28,7 @@ void mlir::pto::buildTileGraphPipeline(
 void mlir::pto::registerTileGraphPipeline() {
   PassPipelineRegistration<TileGraphPipelineOptions>(
       "pto-tile-graph-pipeline",
-      "Program level to outlined, stitched tile graph: flatten scopes, hoist "
+      "Program level to outlined, stitched tile graph: legalize, flatten scopes, hoist "
       "invariants, expand tiles, partition into tasks, n-buffer merge, L1 "
       "reuse, outline, plan stitching",
       buildTileGraphPipeline);

@@ -101,7 +101,8 @@ def PTO_LoopOp : PTO_Op<"loop", [
     the induction variable in the custom form). Loop-carried values are
     `iter_args`, yielded by `pto.yield`; the results are their final values.
 
-    `unroll_list` (innermost loops only) lists unroll factors, `submit_before_loop`
+    `unroll_list` lists unroll factors (a hint: nothing here unrolls, so it
+    may sit on any loop, as in PyPTO), `submit_before_loop`
     and `parallel` mirror the PyPTO flags.
 
     ```mlir
@@ -283,7 +284,10 @@ class PTO_BinaryOp<string mnemonic, string pyName, dag extraArgs = (ins)>
     Both tile operands have the same rank and dtype; a dim of size 1 in one
     operand broadcasts (data and valid extent) along the other's size, e.g. the
     `[M, 1]` row statistics against `[M, N]` scores. The right operand may
-    instead be a scalar of the element type (`mul(S, scale)`).
+    instead be a scalar of the element type (`mul(S, scale)`). bf16 on an
+    architecture without bf16 vector arithmetic (DAV_2201) is computed in f32
+    by `pto-legalize`, as PyPTO's AutoCast does; so is HIGH_PRECISION where
+    the architecture has none made INTRINSIC.
   }];
   let arguments = !con((ins PTO_AnyTile:$lhs, PTO_TileOrScalar:$rhs,
                             OptionalAttr<PTO_VecTileAttr>:$vec_tile), extraArgs);
@@ -326,8 +330,10 @@ class PTO_ReduceOp<string mnemonic, string pyName> : PTO_VectorOp<mnemonic> {
   let summary = "pypto." # pyName # ": reduction over one dim of the valid region";
   let description = [{
     Reduces `dim` over the valid region only. With `keepdim` the result keeps
-    the dim with size 1; without, the dim is dropped. The vector tile must not
-    exceed the architecture's reduction tile limit (64 KiB on both archs).
+    the dim with size 1; without, the dim is dropped. A vector tile over the
+    architecture's reduction tile limit (64 KiB on both archs) is re-tiled by
+    `pto-legalize` (its outer dims halved); one whose last dim alone is over
+    the limit is an error, as in PyPTO.
   }];
   let arguments = (ins PTO_AnyTile:$input, I64Attr:$dim, UnitAttr:$keepdim,
                        OptionalAttr<PTO_VecTileAttr>:$vec_tile);

@@ -122,6 +122,44 @@ def LintPass : Pass<"pto-lint", "::mlir::ModuleOp"> {
   ];
 }
 
+def LegalizePass : Pass<"pto-legalize"> {
+  let summary = "Rewrites what PyPTO legalizes into what the target supports";
+  let description = [{
+    The op verifiers accept some forms that PyPTO compiles by rewriting them;
+    this pass does the same rewrites, so that every later pass sees only
+    forms the architecture runs, and says what it did in a remark at the op
+    (docs/Legalization.md lists the rules and their public sources):
+
+    - elementwise arithmetic on bf16 where the vector unit has none
+      (DAV_2201): the bf16 operands are widened with `pto.cast` (exact), the
+      op computes in f32 and its result is rounded back to bf16 (`pto.cast`,
+      RINT), as PyPTO's AutoCast pass does;
+    - `precision = HIGH_PRECISION` on `pto.div` / `pto.exp` where the
+      architecture has no high-precision mode (DAV_2201, whose PyPTO `div`
+      has no precision choice): INTRINSIC;
+    - a `sum`/`amax` vector tile over the reduction tile limit (64 KiB):
+      its outer dims are halved until it fits (the pieces' partial results
+      are combined by `pto-expand-tiles` as for any tiled reduction);
+    - a vector tile whose last dim is not 32-byte aligned but covers the
+      op's whole last dim (an f32 `[N, 1]` column): the last dim is padded to
+      one 32-byte block, which is what the UB row holds anyway;
+
+    (`unroll_list` on a loop that is not innermost needs no rewrite: the
+    verifier accepts it, nothing here unrolls.) What PyPTO rejects stays a
+    verifier error (a reduction whose last dim
+    alone is over 64 KiB, a vector tile splitting a dim at an unaligned
+    size). The pass is idempotent; `pto-run` runs it after verification, and
+    it is the first pass of `--pto-tile-graph-pipeline`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numWidened", "widened-ops", "bf16 ops computed in f32">,
+    Statistic<"numPrecision", "precision-changed", "HIGH_PRECISION made INTRINSIC">,
+    Statistic<"numRetiled", "retiled-reductions", "reduction vector tiles shrunk">,
+    Statistic<"numPadded", "padded-vec-tiles", "vector tiles padded to 32 B">
+  ];
+}
+
 def FlattenScopesPass : Pass<"pto-flatten-scopes"> {
   let summary = "Dissolves pto.scope regions into per-op scope stamps";
   let description = [{
