@@ -21,23 +21,24 @@ pytestmark = pytest.mark.skipif(not corpus.CORPUS.is_dir(),
 
 # case -> (first failing column, the reason it fails with: a substring of its message)
 KNOWN_FAILURES = {
-    "FAGrad950-test_03": ("traced", "set_pass_options(sg_set_ooo_scope=...) is not modelled"),
-    "FAGrad950-test_05": ("traced", "set_pass_options(sg_set_ooo_scope=...) is not modelled"),
-    "FAFwd-test_03": ("traced", "pypto.tensor is not supported yet"),
-    "FAFwd-test_05": ("traced", "pypto.tensor is not supported yet"),
-    "FAFwd-test_00_910_1b": ("traced", "pypto.tensor is not supported yet"),
-    "FAFwd950-test_03": ("traced", "pypto.tensor is not supported yet"),
-    "SwiGLUGrad-test_bwd": ("traced", "unsupported operand type(s) for -: 'float' and 'Tile'"),
-    "ApplyAdamWV2-level0": ("traced", "pypto.ceildiv is not supported yet"),
-    "ApplyAdamWV2-level1": ("traced", "pypto.ceildiv is not supported yet"),
-    "InplaceAddRmsNorm-level0": ("traced", "cast(input) takes a tile, got GM tensor"),
-    "InplaceAddRmsNorm-level1": ("traced", "cast(input) takes a tile, got GM tensor"),
-    "BNTrainingReduce-case1": ("traced", "unsupported operand type(s) for *: 'TensorHandle'"),
-    "BNTrainingReduce-case2": ("traced", "unsupported operand type(s) for *: 'TensorHandle'"),
+    # Verifier rules stricter than PyPTO (legalized by gym-ops' pto-legalize).
+    "ApplyAdamWV2-level0": ("verified", "has an unroll_list but is not innermost"),
+    "ApplyAdamWV2-level1": ("verified", "has an unroll_list but is not innermost"),
+    "FAFwd-test_03": ("verified", "over the 65536 B (64 KiB) reduction tile limit of DAV_2201"),
+    "FAFwd-test_05": ("verified", "over the 65536 B (64 KiB) reduction tile limit of DAV_2201"),
+    "FAFwd950-test_03": ("verified", "over the 65536 B (64 KiB) reduction tile limit of DAV_3510"),
+    "InplaceAddRmsNorm-level0": ("verified", "is not 32-byte aligned; use a multiple of 8"),
+    "InplaceAddRmsNorm-level1": ("verified", "is not 32-byte aligned; use a multiple of 8"),
+    "SwiGLUGrad-test_bwd": ("verified", "which the DAV_2201 vector unit does not support"),
+    # dV differs from the 950 test's golden by 7.7e-5 (5.5e-5) > its atol 2.5e-5;
+    # dQ and dK match exactly (the A3 test of the same math passes at atol 1e-4).
+    "FAGrad950-test_03": ("pto-run", "the test's compare failed"),
+    "FAGrad950-test_05": ("pto-run", "the test's compare failed"),
+    # pto-lower-to-isa lowers 2-D tiles only; the kernel's views are 3-D.
+    "BNTrainingReduce-case1": ("C++", "pto-lower-to-isa lowers 2-D tiles and tensors"),
     "InterleaveRope-level0": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level3": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level6": ("traced", "pypto.gathermask is not supported yet"),
-    "GatherPaKvCache-level0": ("traced", "pypto.loop_unroll is not supported yet"),
 }
 
 # Kernels that are genuinely wrong on a case: from `column` on, every numeric
