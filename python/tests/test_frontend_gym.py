@@ -434,3 +434,24 @@ def test_symbolic_comparisons_branch_at_run_time():
     with pytest.raises(TraceError) as e:
         trace_rows(not_a_condition)
     assert_error_at(e, "pypto.cond(x.shape[0])", "pypto.cond takes a comparison")
+
+
+def test_tile_slices():
+    @pypto.jit
+    def halves(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([8, 64], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        t = pypto.exp(pypto.view(x, [16, 64], [0, 0]))
+        y[:] = t[0:8, :] + t[8:16, ...]
+
+    ops = body(halves.trace().mlir)
+    assert "pto.view %t[0, 0] : !pto.tile<16x64xf32> -> !pto.tile<8x64xf32>" in ops
+    assert "pto.view %t[8, 0] : !pto.tile<16x64xf32> -> !pto.tile<8x64xf32>" in ops
+
+    @pypto.jit
+    def assigns(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([8, 64], F32)):
+        t = pypto.view(x, [16, 64], [0, 0])
+        t[0:8, :] = pypto.view(x, [8, 64], [8, 0])
+
+    with pytest.raises(TraceError) as e:
+        assigns.trace()
+    assert_error_at(e, "t[0:8, :] =", "tiles are values and cannot be assigned into")
