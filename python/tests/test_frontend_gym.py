@@ -323,14 +323,26 @@ def test_ooo_scope_tile_methods_and_tile_reshape():
                      r"pto.assemble %reshaped_all, %y\[0, 0\]", ops)
 
 
+def test_transpose():
+    @pypto.jit
+    def transposes(x: pypto.Tensor([8, 64], F32), y: pypto.Tensor([64, 8], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        y[:] = pypto.transpose(x, -1, 0)
+
+    text = transposes.trace().mlir
+    assert "%transpose = pto.transpose %x_all, 1, 0 {vec_tile = #pto.vec_tile<[8, 64]>} : " \
+           "!pto.tile<8x64xf32> -> !pto.tile<64x8xf32>" in body(text)
+    assert "pypto.transpose(x, -1, 0)" in line_of(text, "pto.transpose")
+
+
 def test_unsupported_and_misused_helpers():
     @pypto.jit
     def transposes(x: pypto.Tensor([8, 64], F32), y: ROWS):
-        pypto.transpose(x, 0, 1)
+        pypto.transpose(x, 0, 2)
 
     with pytest.raises(TraceError) as e:
         transposes.trace(y=(None, 64))
-    assert_error_at(e, "pypto.transpose(x, 0, 1)", "pypto.transpose is not supported yet")
+    assert_error_at(e, "pypto.transpose(x, 0, 2)", "transpose(dim1=2) is out of range")
 
     @pypto.jit
     def bad_ooo(x: ROWS, y: ROWS):
@@ -422,3 +434,24 @@ def test_symbolic_comparisons_branch_at_run_time():
     with pytest.raises(TraceError) as e:
         trace_rows(not_a_condition)
     assert_error_at(e, "pypto.cond(x.shape[0])", "pypto.cond takes a comparison")
+
+
+def test_tile_slices():
+    @pypto.jit
+    def halves(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([8, 64], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        t = pypto.exp(pypto.view(x, [16, 64], [0, 0]))
+        y[:] = t[0:8, :] + t[8:16, ...]
+
+    ops = body(halves.trace().mlir)
+    assert "pto.view %t[0, 0] : !pto.tile<16x64xf32> -> !pto.tile<8x64xf32>" in ops
+    assert "pto.view %t[8, 0] : !pto.tile<16x64xf32> -> !pto.tile<8x64xf32>" in ops
+
+    @pypto.jit
+    def assigns(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([8, 64], F32)):
+        t = pypto.view(x, [16, 64], [0, 0])
+        t[0:8, :] = pypto.view(x, [8, 64], [8, 0])
+
+    with pytest.raises(TraceError) as e:
+        assigns.trace()
+    assert_error_at(e, "t[0:8, :] =", "tiles are values and cannot be assigned into")

@@ -428,6 +428,16 @@ def test_kernel_and_option_misuse():
     assert "run_mode = 5: use pypto.RunMode.NPU or pypto.RunMode.SIM" in e.value.message
     assert e.value.location.file == __file__
 
+    # (Option keys PyPTO has but pto-mlir does not model are carried with a
+    # remark: python/pypto's tests.) A modelled option of the wrong type:
+    @pypto.jit(runtime_options={"device_sched_mode": "fast"})
+    def k(x: ROWS):
+        pass
+
+    with pytest.raises(TraceError, match="runtime option device_sched_mode must be an int, "
+                                         "got 'fast'"):
+        k.trace(x=(None, 64))
+
     @pypto.jit(runtime_options={"ready_on_host_tensors": ["nope"]})
     def ready(x: ROWS):
         pass

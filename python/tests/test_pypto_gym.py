@@ -21,8 +21,21 @@ pytestmark = pytest.mark.skipif(not corpus.CORPUS.is_dir(),
 
 # case -> (first failing column, the reason it fails with: a substring of its message)
 KNOWN_FAILURES = {
-    "BNTrainingReduce-case1": ("traced", "pypto.transpose is not supported yet by the pto dialect"),
-    "BNTrainingReduce-case2": ("traced", "pypto.transpose is not supported yet by the pto dialect"),
+    # Verifier rules stricter than PyPTO (legalized by gym-ops' pto-legalize).
+    "ApplyAdamWV2-level0": ("verified", "has an unroll_list but is not innermost"),
+    "ApplyAdamWV2-level1": ("verified", "has an unroll_list but is not innermost"),
+    "FAFwd-test_03": ("verified", "over the 65536 B (64 KiB) reduction tile limit of DAV_2201"),
+    "FAFwd-test_05": ("verified", "over the 65536 B (64 KiB) reduction tile limit of DAV_2201"),
+    "FAFwd950-test_03": ("verified", "over the 65536 B (64 KiB) reduction tile limit of DAV_3510"),
+    "InplaceAddRmsNorm-level0": ("verified", "is not 32-byte aligned; use a multiple of 8"),
+    "InplaceAddRmsNorm-level1": ("verified", "is not 32-byte aligned; use a multiple of 8"),
+    "SwiGLUGrad-test_bwd": ("verified", "which the DAV_2201 vector unit does not support"),
+    # dV differs from the 950 test's golden by 7.7e-5 (5.5e-5) > its atol 2.5e-5;
+    # dQ and dK match exactly (the A3 test of the same math passes at atol 1e-4).
+    "FAGrad950-test_03": ("pto-run", "the test's compare failed"),
+    "FAGrad950-test_05": ("pto-run", "the test's compare failed"),
+    # pto-lower-to-isa lowers 2-D tiles only; the kernel's views are 3-D.
+    "BNTrainingReduce-case1": ("C++", "pto-lower-to-isa lowers 2-D tiles and tensors"),
     "InterleaveRope-level0": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level3": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level6": ("traced", "pypto.gathermask is not supported yet"),

@@ -753,10 +753,22 @@ def _unrolled_paths(tracer, loc, start, stop, step, factors, name, idx_name, sub
 
 
 def transpose(input, dim0, dim1) -> Tile:
-    """``pypto.transpose(x, d0, d1)``."""
-    current_tracer("pypto.transpose")
-    raise _error("pypto.transpose is not supported yet by the pto dialect (no transpose op); "
-                 "fold the transpose into the matmul (a_trans/b_trans) or the views")
+    """``pypto.transpose(x, d0, d1)``: ``pto.transpose`` (data and valid
+    extents of the two dims exchanged); negative dims count from the end."""
+    tracer = current_tracer("pypto.transpose")
+    a = tracer.use_tile(input, "transpose(input)")
+    dims = []
+    for label, d in (("dim0", dim0), ("dim1", dim1)):
+        if not _is_int(d):
+            raise _error(f"transpose({label}) must be an int, got {d!r}")
+        if not -a.ndim <= d < a.ndim:
+            raise _error(f"transpose({label}={d}) is out of range for a rank-{a.ndim} tile")
+        dims.append(d % a.ndim)
+    shape = list(a.shape)
+    shape[dims[0]], shape[dims[1]] = shape[dims[1]], shape[dims[0]]
+    fields = {"input": a.value, "dim0": dims[0], "dim1": dims[1],
+              "attrs": _vec_tile_attr(tracer)}
+    return _record(tracer, "pto.transpose", fields, tuple(shape), a.dtype, "transpose")
 
 
 def _online_softmax(scores, scale):

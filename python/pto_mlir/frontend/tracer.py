@@ -261,6 +261,17 @@ class Tile(_ValueMethods):
         from . import ops
         return ops.mul(self, other)
 
+    def __getitem__(self, index):
+        """``t[0:8, :]``: a view of part of the tile (static extents)."""
+        if not _has_slice(index):
+            raise _error("index a tile with slices (`t[i:i + n, :]`); scalar element reads "
+                         "are not supported")
+        return current_tracer("tile slicing").slice_view(self, index)
+
+    def __setitem__(self, index, value):
+        raise _error("tiles are values and cannot be assigned into; write into a tensor "
+                     "(`dst[...] = tile`, pypto.assemble) or a pypto.tensor workspace")
+
     def __rsub__(self, other):
         """``1.0 - t``: a scalar minus a tile (PyPTO's reflected sub)."""
         from . import ops
@@ -564,20 +575,23 @@ class Tracer:
         self.insert_op(op)
         return Tile(op.result, shape, source.dtype)
 
-    def _slices(self, tensor: TensorHandle, index, what: str) -> list:
-        """(start, extent) per dim of ``tensor[index]``; extent None when the
-        slice has no static extent (``a:`` on a dynamic dim)."""
+    def _slices(self, tensor, index, what: str) -> list:
+        """(start, extent) per dim of ``tensor[index]`` (a GM tensor or a
+        tile); extent None when the slice has no static extent (``a:`` on a
+        dynamic dim)."""
+        static_shape = tensor.static_shape if isinstance(tensor, TensorHandle) else tensor.shape
+        label = tensor.name if isinstance(tensor, TensorHandle) else "the tile"
         items = list(index) if isinstance(index, tuple) else [index]
         if Ellipsis in items:
             at = items.index(Ellipsis)
             if Ellipsis in items[at + 1:]:
                 raise _error(f"{what}: at most one '...' in a tensor index")
-            fill = tensor.ndim - (len(items) - 1)
+            fill = len(static_shape) - (len(items) - 1)
             items = items[:at] + [slice(None)] * max(fill, 0) + items[at + 1:]
-        if len(items) > tensor.ndim:
-            raise _error(f"{what}: '{tensor.name}' has rank {tensor.ndim}, indexed with "
+        if len(items) > len(static_shape):
+            raise _error(f"{what}: '{label}' has rank {len(static_shape)}, indexed with "
                          f"{len(items)} entries")
-        items += [slice(None)] * (tensor.ndim - len(items))
+        items += [slice(None)] * (len(static_shape) - len(items))
         result = []
         for dim, item in enumerate(items):
             if not isinstance(item, slice):
@@ -596,7 +610,7 @@ class Tracer:
             if isinstance(start, int) and start < 0:
                 raise _error(f"{what}: negative slice start {start} in dim {dim}")
             stop = item.stop
-            size = tensor.static_shape[dim]
+            size = static_shape[dim]
             if stop is None:
                 stop = size          # None for a dynamic dim
             if stop is None:
@@ -613,7 +627,14 @@ class Tracer:
             result.append((start, extent))
         return result
 
-    def slice_view(self, tensor: TensorHandle, index) -> Tile:
+    def slice_view(self, tensor, index) -> Tile:
+        """``x[a:b, :]`` of a GM tensor or of a tile: a view."""
+        if isinstance(tensor, Tile):
+            what = "tile[...]"
+            tensor = self.use_tile(tensor, what)
+            parts = self._slices(tensor, index, what)
+            return self.record_view(tensor, tuple(e for _, e in parts),
+                                    [s for s, _ in parts], None, "tile_slice")
         what = f"{tensor.name}[...]"
         tensor = self.use_tensor(tensor, what)
         parts = self._slices(tensor, index, what)
