@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Calibration of the cost model (docs/CostModel.md) against the only
 published Ascend attention numbers: the pto-isa manual FlashAttention forward
-kernel on a 910B2 (ascend-target.md §10.1; B = 1, one head, S0 = S1 = S,
+kernel on a 910B2 (docs/AscendTarget.md#published-flashattention-rows; B = 1, one head, S0 = S1 = S,
 HEAD = 128, FLOP = 4 * S * S * HEAD).
 
 Three configurations, each printed as predicted vs measured:
@@ -38,7 +38,7 @@ from pto_mlir import persistent_fa, sk01_ir  # noqa: E402
 from pto_mlir.golden import save_tensor, sk01, sk16  # noqa: E402
 from pto_mlir.tools import run_tool  # noqa: E402
 
-# ascend-target.md §10.1: S -> pto-isa on-board time (us).
+# docs/AscendTarget.md#published-flashattention-rows: S -> pto-isa on-board time (us).
 PUBLISHED_US = {2048: 32.461, 4096: 88.902, 8192: 292.626, 16384: 909.058}
 HEAD = 128
 
@@ -119,7 +119,7 @@ def main() -> int:
             "pto-isa": f"SK-01 compiled at the pto-isa FA forward's tiles (HEAD {HEAD}, "
                        f"CUBE_S0 128, TILE_S1 {args.tile_s1})",
             "a3-perf": "SK-01 compiled at its canonical A3 tiles (q = kv tile 2048)"}
-    print(f"{what[args.config]} vs 910B2 on board (ascend-target.md §10.1)")
+    print(f"{what[args.config]} vs 910B2 on board (docs/AscendTarget.md#published-flashattention-rows)")
     print(f"{'S':>6} {'predicted us':>13} {'measured us':>12} {'pred/meas':>10} "
           f"{'pred TFLOPS':>12} {'meas TFLOPS':>12}  within 25%")
     within = 0

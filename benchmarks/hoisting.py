@@ -7,7 +7,7 @@ after `pto-flatten-scopes` (before) and after
 executed, the vector elements processed (elements read by elementwise, unary,
 reduce and cast ops) and the kernel time of both, with after/before ratios.
 The outputs must be bitwise equal. Hoisting moves SK-16's Dvec chain
-(sk16.md §8.4) out of the s2 loop, so the saving grows with the number of s2
+(docs/SK16.md#dvec-hoisting) out of the s2 loop, so the saving grows with the number of s2
 tiles per s1 tile: the small-tile runs have several, the A3 validation shape
 test_02 (1 x 8 x 4096 x 4096 x 128, A3 2048 tiles) has two.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pto-run vs the NumPy golden on the SK-16 A3 validation shape.
 
-Runs the 1 x 8 x 4096 x 4096 x 128 case (sk16.md test_02, 171.8 GFLOP) through
+Runs the 1 x 8 x 4096 x 4096 x 128 case (test_02 of docs/SK16.md#tests, 171.8 GFLOP) through
 `pto-run` (A3 tiles, the canonical kernel) and through the NumPy golden in the
 same process run, and prints both times and their ratio. Both use the same
 OpenBLAS on the same cores. Target: pto-run <= 1.5x the golden.

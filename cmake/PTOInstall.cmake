@@ -6,10 +6,14 @@
 #   P/lib/cmake/pto/PTOConfig.cmake  find_package(PTO): targets PTO::<library>
 #                                    (PTODialect, PTOTransforms, PTOInterpreter,
 #                                    PTOEmbedding, PTOCAPI, ...)
-#   P/bin/pto-opt, pto-run, pto-lsp-server
+#   P/bin/pto-opt, pto-run, pto-translate, pto-lsp-server
+#   P/include/pto/pto-inst.hpp, pto/sim, pto/runtime
+#                                    the host emulation and runtime that
+#                                    emitted C++ compiles against
 #   P/python_packages/pto_mlir       the Python package with its native module
 #
-# test/Integration/out-of-tree builds a tool against it.
+# test/Integration/out-of-tree builds a tool against it and runs the installed
+# tools from another folder with a clean environment.
 
 include(CMakePackageConfigHelpers)
 
@@ -43,15 +47,19 @@ foreach(lib ${PTO_EXPORTED_LIBRARIES})
   set_property(TARGET ${lib} PROPERTY INTERFACE_LINK_LIBRARIES "${exported_deps}")
 endforeach()
 
-# Installed shared objects find libMLIR.so / libLLVM.so where they were linked.
-set_target_properties(PTOCAPI PTOPythonModule PROPERTIES
+# Installed tools and shared objects find libMLIR.so / libLLVM.so where they
+# were linked (Debian's LLVM lives outside the loader's default path).
+set(PTO_INSTALLED_TOOLS pto-opt pto-run pto-translate pto-lsp-server)
+set_target_properties(PTOCAPI PTOPythonModule ${PTO_INSTALLED_TOOLS} PROPERTIES
   INSTALL_RPATH_USE_LINK_PATH TRUE)
 
 install(TARGETS ${PTO_EXPORTED_LIBRARIES} EXPORT PTOTargets
   ARCHIVE DESTINATION lib
   LIBRARY DESTINATION lib
   RUNTIME DESTINATION bin)
-install(TARGETS pto-opt pto-run pto-lsp-server RUNTIME DESTINATION bin)
+install(TARGETS ${PTO_INSTALLED_TOOLS} RUNTIME DESTINATION bin)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/pto DESTINATION include
+  FILES_MATCHING PATTERN "*.hpp")
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pto ${PROJECT_SOURCE_DIR}/include/pto-c
   DESTINATION include

@@ -2,13 +2,13 @@
 """SK-16: single-pass FlashAttention backward (varlen MHA), in Python.
 
 The Python twin of ``sk16_attention_backward.mlir``, written the way the A3
-reference kernel is written (shared/reference/sk16.md §3-§5): the same
+reference kernel is written (docs/SK16.md#step-table): the same
 ``@jit`` options, ``pypto.loop`` nest, views with a static tile shape and a
 dynamic ``valid_shape``, ``sg_set_scope`` stages and atomic adds. Tracing it
 with ``pto_mlir.frontend`` gives IR structurally equal to the ``.mlir`` file
 (python/tests/test_sk16_python.py checks D = 128 and the D = 64 copy).
 
-One deliberate difference from the reference (sk16.md §8.1): K and V are
+One deliberate difference from the reference (docs/SK16.md#cross-attention-reshape): K and V are
 reshaped with their own total (``k.shape[0]``), not the Q-side total.
 
     python3 examples/sk16_attention_backward.py                  # the MLIR (N = 8, D = 128)
@@ -31,7 +31,7 @@ import pto_mlir.frontend as pypto  # noqa: E402
 
 @dataclass(frozen=True)
 class FlashAttentionGradTileShapeConfig:
-    """Compile-time tile constants (sk16.md §5.1; the A3 values by default)."""
+    """Compile-time tile constants (docs/SK16.md#tiles-and-options; the A3 values by default)."""
 
     s1_tile: int = 2048
     s2_tile: int = 2048
@@ -201,7 +201,7 @@ def main(argv=None) -> int:
     p.add_argument("--v-tile-d", type=_ints, default=d.v_tile_d)
     p.add_argument("--arch", choices=["DAV_2201", "DAV_3510"], default="DAV_2201")
     p.add_argument("--check", metavar="CASE",
-                   help="run a golden case (sk16.md §7.1, e.g. test_09) in the reference "
+                   help="run a golden case (docs/SK16.md#tests, e.g. test_09) in the reference "
                         "interpreter in-process and compare with the NumPy golden")
     a = p.parse_args(argv)
     c = a.c_tile

@@ -35,6 +35,12 @@ llvm_config.with_environment("PYTHONPATH",
                              os.path.join(config.pto_src_root, "python"),
                              append_path=True)
 
+# test/Docs/doc-references.test reads the tracked files through git.
+import subprocess
+if subprocess.run(["git", "-C", config.pto_src_root, "rev-parse", "--is-inside-work-tree"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("git-checkout")
+
 # Sanitizer build (make test-asan): tests that cannot run instrumented say
 # `UNSUPPORTED: asan` with the reason.
 if getattr(config, "pto_sanitize", False):

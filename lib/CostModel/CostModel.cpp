@@ -82,7 +82,7 @@ void CostModel::stitchFlushAt(Operation *op) {
 
 void CostModel::stitchBegin(int64_t stitch, uint64_t instances,
                             uint64_t count) {
-  // pypto-model.md §13.2: at most 1024 root instances and 60000 call tasks
+  // docs/PyPTOModel.md#stitching: at most 1024 root instances and 60000 call tasks
   // per device task.
   bool merge = options.mergeStitches && softFlush && group >= 0 &&
                groupInstances + instances <= 1024 &&
@@ -434,7 +434,7 @@ void CostModel::simulate(Report &r) {
 
   // The buffer each access touches. The interpreter reuses a workspace
   // buffer across stitches; inside a merged device task each root instance
-  // has its own (pypto-model.md §13.1), so there a write by an instance that
+  // has its own (docs/PyPTOModel.md#stitching), so there a write by an instance that
   // has not written the current contents starts a new buffer, and reads see
   // the latest one. Elsewhere the tensor is its own key.
   struct Version {

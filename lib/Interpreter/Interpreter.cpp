@@ -1,7 +1,7 @@
 //===- Interpreter.cpp - reference interpreter for pto kernels ------------===//
 //
 // Tiles hold only their valid region, densely (row-major over the valid
-// extents): ops never read padding (pypto-model.md §3.3), so padding need not
+// extents): ops never read padding (docs/PyPTOModel.md#views-and-valid-shape), so padding need not
 // exist, and a 2048-row tile over a 320-row sequence costs 320 rows of work.
 //
 //===----------------------------------------------------------------------===//
@@ -1037,7 +1037,7 @@ LogicalResult Interpreter::execCall(Operation *call, FlatSymbolRefAttr callee,
 // instance the token deps order the launches; across instances a launch
 // waits for the earlier instances' launches touching the same GM tensor
 // (conservatively the whole tensor), unless both only read or both only
-// add atomically (pypto-model.md §13.3).
+// add atomically (docs/PyPTOModel.md#dependencies-inside-a-stitch).
 
 enum : uint8_t { kStitchRead = 1, kStitchWrite = 2, kStitchAtomic = 4 };
 

@@ -17,7 +17,17 @@ from pathlib import Path
 
 from pto_mlir.tools import REPO_ROOT, run_tool
 
-RUNTIME_INCLUDE = REPO_ROOT / "runtime" / "include"
+
+def runtime_include() -> Path:
+    """The host emulation headers: the source tree's runtime/include, or
+    ``<prefix>/include`` beside an installed package."""
+    for directory in (REPO_ROOT / "runtime" / "include", REPO_ROOT / "include"):
+        if (directory / "pto" / "runtime" / "pto_runtime.hpp").exists():
+            return directory
+    raise FileNotFoundError(f"pto/runtime/pto_runtime.hpp not found under {REPO_ROOT}/runtime/"
+                            f"include or {REPO_ROOT}/include: run from the source tree or an "
+                            f"installed prefix (cmake --install)")
+
 
 
 def compiler() -> str:
@@ -46,7 +56,7 @@ def compile_cpp(cpp: Path, exe: Path | None = None, opt: str = "-O1") -> Path:
     cpp = Path(cpp)
     exe = Path(exe) if exe else cpp.with_suffix("")
     cmd = [compiler(), "-std=c++20", opt, "-D__CPU_SIM", "-DPTO_HOST_MAIN",
-           f"-I{RUNTIME_INCLUDE}", str(cpp), "-o", str(exe), "-pthread"]
+           f"-I{runtime_include()}", str(cpp), "-o", str(exe), "-pthread"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-6000:]}")

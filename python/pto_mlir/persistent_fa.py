@@ -1,7 +1,7 @@
 """The launch graph of the published pto-isa FlashAttention forward kernel.
 
 The cost model (docs/CostModel.md) is calibrated against the on-board rows of
-the pto-isa manual FA forward kernel on a 910B2 (ascend-target.md §10.1). That
+the pto-isa manual FA forward kernel on a 910B2 (docs/AscendTarget.md#published-flashattention-rows). That
 kernel is not what our compiler makes of SK-01: it is one persistent kernel
 per core whose four stages per S1 tile hand data over through GM FIFOs, where
 the compiled SK-01 is thousands of dispatched call tasks. To calibrate the
@@ -68,7 +68,7 @@ class FaForwardConfig:
                              "take half of the block's rows each")
 
     def flops(self) -> int:
-        """ascend-target.md §10.1: 4 * S0 * S1 * HEAD."""
+        """docs/AscendTarget.md#published-flashattention-rows: 4 * S0 * S1 * HEAD."""
         return 4 * self.seq_len * self.seq_len * self.head
 
 

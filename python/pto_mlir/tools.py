@@ -1,7 +1,9 @@
-"""Locating and running the pto-mlir command-line tools from Python tests.
+"""Locating and running the pto-mlir command-line tools from Python.
 
-The build directory comes from ``PTO_BUILD_DIR`` (default: ``build`` at the
-repository root), so tests run against the tree they live in.
+Tools are found in ``$PTO_BUILD_DIR/bin`` (default: ``build/`` at the
+repository root), so tests run against the tree they live in, and otherwise
+beside an installed package (``<prefix>/bin`` for
+``<prefix>/python_packages/pto_mlir``, the layout ``cmake --install`` makes).
 """
 
 from __future__ import annotations
@@ -17,12 +19,19 @@ def build_dir() -> Path:
     return Path(os.environ.get("PTO_BUILD_DIR", REPO_ROOT / "build"))
 
 
+def tool_dirs() -> list[Path]:
+    """Where tools are looked for, in order: the build, then the install prefix."""
+    return [build_dir() / "bin", REPO_ROOT / "bin"]
+
+
 def tool(name: str) -> Path:
-    path = build_dir() / "bin" / name
-    if not path.exists():
-        raise FileNotFoundError(f"{path} not found: build the project first (make build) "
-                                f"or set PTO_BUILD_DIR")
-    return path
+    for directory in tool_dirs():
+        path = directory / name
+        if path.exists():
+            return path
+    searched = ", ".join(str(d) for d in tool_dirs())
+    raise FileNotFoundError(f"{name} not found (searched {searched}): build the project "
+                            f"first (make build) or set PTO_BUILD_DIR")
 
 
 def run_tool(name: str, *args, check: bool = False) -> subprocess.CompletedProcess:

@@ -24,7 +24,7 @@ SMALL = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
 
 
 def sk16_flops(case) -> int:
-    """sk16.md §7.5: 10 * s1_b * s2_b * D per (b, h)."""
+    """docs/SK16.md#flop-count: 10 * s1_b * s2_b * D per (b, h)."""
     return sum(10 * s1 * s2 * case.D * case.N
                for s1, s2 in zip(case.q_seqlens, case.kv_seqlens))
 

@@ -73,7 +73,7 @@ def test_rne_edge_values(u, expected):
     assert int(f32_bits_to_bf16_bits(np.uint32(u), "rint")) == expected
 
 
-# mode -> [(fp32 bits, expected bf16 bits)], hand-computed from ascend-target.md 9.3.
+# mode -> [(fp32 bits, expected bf16 bits)], hand-computed from docs/AscendTarget.md#bf16-conversions.
 MODE_CASES = {
     "round": [(0x3F808000, 0x3F81), (0x3F807FFF, 0x3F80), (0xBF808000, 0xBF81), (0xBF800001, 0xBF80),
               (0x3F818000, 0x3F82), (0x7F7FFFFF, 0x7F80), (0xFF7FFFFF, 0xFF80), (0x80000001, 0x8000)],
@@ -188,7 +188,7 @@ EMPTY = Sk16Case("empty", [4, 0, 3], [0, 5, 6], 2, 16)  # zero-length batch elem
 
 
 def test_case_matrix():
-    table = {  # sk16.md 7.1: B, N, D, total_q, total_kv, GFLOP
+    table = {  # docs/SK16.md#tests: B, N, D, total_q, total_kv, GFLOP
         "test_01": (8, 8, 64, 2560, 2560, 4.194), "test_02": (1, 8, 128, 4096, 4096, 171.8),
         "test_03": (8, 16, 32, 256, 256, 0.0419), "test_04": (8, 16, 32, 512, 512, 0.168),
         "test_05": (8, 8, 64, 256, 256, 0.0419), "test_06": (8, 4, 128, 512, 512, 0.168),
@@ -393,7 +393,7 @@ def test_golden_rounding_is_bit_exact_rne(monkeypatch):
 
 
 def _kernel_like(inp, N, D, mutant=None):
-    """SK-16 as the kernel computes it (sk16.md 4.5, one tile per (b, h)), using l/m.
+    """SK-16 as the kernel computes it (docs/SK16.md#step-table, one tile per (b, h)), using l/m.
 
     ``mutant`` injects a plausible implementation bug.
     """

@@ -1,6 +1,6 @@
 """The published pto-isa FA forward kernel as a launch graph
 (pto_mlir.persistent_fa) and the cost model's calibration against its
-on-board rows (ascend-target.md §10.1, docs/CostModel.md "Calibration")."""
+on-board rows (docs/AscendTarget.md#published-flashattention-rows, docs/CostModel.md "Calibration")."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from pto_mlir.persistent_fa import FaForwardConfig, build_graph
 from pto_mlir.tools import run_tool
 
-# ascend-target.md §10.1: S -> measured on-board time (us) on a 910B2.
+# docs/AscendTarget.md#published-flashattention-rows: S -> measured on-board time (us) on a 910B2.
 PUBLISHED_US = {2048: 32.461, 4096: 88.902, 8192: 292.626, 16384: 909.058}
 
 

@@ -113,7 +113,7 @@ def test_view_past_the_end_of_a_tensor(case09, tmp_path):
 
 
 def test_cross_attention_reshape_bug_is_a_fault(case09, tmp_path):
-    """sk16.md §8.1: reshaping k with the Q-side total is caught at run time."""
+    """docs/SK16.md#cross-attention-reshape: reshaping k with the Q-side total is caught at run time."""
     _, inputs, kernel = case09
     text = kernel.read_text().replace("%k2 = pto.reshape %k [%total_kv,", "%k2 = pto.reshape %k [%total_q,")
     buggy = tmp_path / "buggy.mlir"

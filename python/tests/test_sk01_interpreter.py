@@ -1,7 +1,7 @@
 """SK-01 (online FlashAttention forward) through pto-run against the NumPy golden,
 and SK-01 chained into SK-16.
 
-The case matrix is SK-16's (sk16.md §7.1) minus the 1x8x4096x4096x128
+The case matrix is SK-16's (docs/SK16.md#tests) minus the 1x8x4096x4096x128
 benchmark, run with the A3 tiles (q_tile = kv_tile = 2048: one kv tile per
 sequence, the first-and-last path, tails inside the tile) and with small tiles
 that split every sequence into several kv tiles (the online-softmax update

@@ -1,6 +1,6 @@
 """SK-16 through pto-run against the NumPy golden, over the whole case matrix.
 
-Every case of sk16.md §7.1 except the 1x8x4096x4096x128 benchmark runs with
+Every case of docs/SK16.md#tests except the 1x8x4096x4096x128 benchmark runs with
 the A3 tile constants (one tile per sequence: tails inside a 2048 tile) and
 with a small tile config whose tiles do not divide the sequences (multi-tile
 loops, tail tiles, up to three atomic contributions per element).
@@ -66,7 +66,7 @@ def test_case_matrix(case_name, config, kernels_dir, tmp_path):
 
 
 def test_shuffled_atomics_stay_within_tolerance(kernels_dir, tmp_path):
-    """Atomic order is unspecified (sk16.md §8.3): any order must pass."""
+    """Atomic order is unspecified (docs/SK16.md#atomic-order): any order must pass."""
     case = sk16.CASES["test_09"]
     inputs = sk16.make_inputs(case, seed=7)
     gold = sk16.golden_backward(inputs, case.N, case.D)

@@ -68,7 +68,7 @@ def test_python_sk16_equals_the_mlir_example(head_dim, path):
 
 
 def test_structural_comparison_catches_reference_pitfalls():
-    """The reference kernel reshapes K with the Q-side total (sk16.md §8.1);
+    """The reference kernel reshapes K with the Q-side total (docs/SK16.md#cross-attention-reshape);
     the comparison sees that, and a matmul reading the wrong operand."""
     traced = example.trace(heads=8, head_dim=64).module()
     text = (REPO_ROOT / "examples" / "sk16_attention_backward_d64.mlir").read_text()
@@ -129,13 +129,16 @@ def test_jit_call_runs_in_place():
 
 def test_verifier_error_points_at_the_python_line():
     """A vector tile whose last dim is not 32-byte aligned: the verifier
-    rejects the first op recorded under it, at its Python line."""
+    rejects the first op recorded under it whose last dim it splits, at its
+    Python line (the casts of [s1, 64] tiles take the dim whole, which
+    pto-legalize pads, as PyPTO compiles it)."""
     traced = example.trace(8, 64, replace(SMALL, v_tile_s=(32, 100)))
     with pytest.raises(ir.DiagnosticError) as e:
         traced.module()
     diag = e.value.errors[0]
-    assert "pypto.cast(do_i, pypto.DT_FP32)" in source_line(diag), diag
+    assert "s_ij = pypto.mul(s_ij, scale)" in source_line(diag), diag
     assert "vector tile [32, 100]" in diag.message and "32-byte aligned" in diag.message
+    assert "PyPTO rejects this too" in diag.message
 
 
 def test_interpreter_fault_points_at_the_python_line():

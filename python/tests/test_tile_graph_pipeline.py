@@ -97,7 +97,7 @@ def test_case_matrix_at_the_end_of_the_pipeline(case_name, config, kernels_dir, 
 
 
 def test_sk16_partitions_into_c1_v1_c2_v2(kernels_dir):
-    """The A3 SK-16 comes out as the four task families of sk16.md §8.5."""
+    """The A3 SK-16 comes out as the four task families of docs/SK16.md#gm-workspace-on-a2a3."""
     partitioned = kernel(kernels_dir, 8, 64, "a3",
                          "pto-flatten-scopes,pto-expand-tiles,pto-partition")
     text = partitioned.read_text()
@@ -115,7 +115,7 @@ def test_sk16_partitions_into_c1_v1_c2_v2(kernels_dir):
     # 256-row pieces (3 x 8).
     assert families == {("cube", "C1"): 256, ("vector", "V1"): 64,
                         ("cube", "C2"): 24, ("vector", "V2"): 24}
-    # Exactly the intermediates sk16.md §8.5 lists live in GM workspace:
+    # Exactly the intermediates docs/SK16.md#gm-workspace-on-a2a3 lists live in GM workspace:
     # S, dP (C1 -> V1), P_bf, dS_bf (V1 -> C2), dV_t, dQ_t, dK_t (C2 -> V2).
     workspaces = sorted(line.split(": ")[-1] for line in text.splitlines()
                         if "pto.workspace" in line)

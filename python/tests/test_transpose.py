@@ -98,3 +98,31 @@ def test_emitted_cpp(kernel, tmp_path):
     inputs = make_inputs()
     out, _ = codegen.run(exe, tmp_path, inputs, DTYPES, OUTPUTS)
     check(out, inputs, "C++ on the emulation")
+
+
+TRANSPOSE_ONLY = """
+pto.kernel @t(%x: !pto.tensor<64x64xf32>, %y: !pto.tensor<64x64xf32>) {
+  %v = pto.view %x[0, 0] : !pto.tensor<64x64xf32> -> !pto.tile<64x64xf32>
+  %t = pto.transpose %v, 0, 1 {vec_tile = #pto.vec_tile<[32, 64]>} : !pto.tile<64x64xf32> -> !pto.tile<64x64xf32>
+  pto.assemble %t, %y[0, 0] : !pto.tile<64x64xf32>, !pto.tensor<64x64xf32>
+}
+"""
+
+
+def test_cost_model_prices_the_transpose(tmp_path):
+    """The only vector work of this kernel is the transpose: the cost
+    model's V pipe time must be that of two passes over its elements
+    (4096 f32 x 2 passes x 4 B at 256 B/cycle = 128 cycles)."""
+    import re
+
+    src = tmp_path / "t.mlir"
+    src.write_text(TRANSPOSE_ONLY)
+    tg = tmp_path / "tg.mlir"
+    assert run_tool("pto-opt", src, "--pto-tile-graph-pipeline", "-o", tg).returncode == 0
+    x = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
+    out, r = run_kernel(tg, tmp_path / "run", {"x": x, "y": np.zeros_like(x)},
+                        {"x": "fp32", "y": "fp32"}, ["y"], "--simulate=a3")
+    assert np.array_equal(out["y"], x.T)
+    m = re.search(r"vector pipes \(us\):.* V ([0-9.]+)", r.stdout + r.stderr)
+    assert m, r.stdout[-2000:]
+    assert abs(float(m.group(1)) - 128 / 1.85e3) < 2e-3, m.group(0)

@@ -39,7 +39,7 @@ struct CostModelOptions {
   /// Control-AICPU time to build and submit one device task (a stitch, or an
   /// unstitched root call). Assumed (docs/CostModel.md).
   double submitUs = 2.0;
-  /// The runtime's ready-queue policy (pypto-model.md §4): 0 FIFO, 1 L2
+  /// The runtime's ready-queue policy (docs/PyPTOModel.md#runtime-options): 0 FIFO, 1 L2
   /// affinity (the most recently readied task first), 2 fairness across the
   /// scheduler AICPUs (FIFO plus `fairnessOverheadUs` per dispatch), 3 both.
   unsigned schedMode = 0;

@@ -1,7 +1,7 @@
 //===- Interpreter.h - reference interpreter for pto kernels ----*- C++ -*-===//
 //
 // Executes a pto.kernel on host memory with the semantics of
-// shared/reference/pypto-model.md: bit-exact BF16 rounding, FP32 arithmetic,
+// docs/PyPTOModel.md: bit-exact BF16 rounding, FP32 arithmetic,
 // FP32 accumulation of BF16 matmuls (through BLAS), computation restricted to
 // valid regions, atomic accumulation into GM. Valid extents come from the same
 // ValidShapeInferenceOpInterface rules the passes use.

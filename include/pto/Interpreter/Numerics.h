@@ -1,6 +1,6 @@
 //===- Numerics.h - bit-exact scalar conversions ----------------*- C++ -*-===//
 //
-// BF16 conversions follow shared/reference/ascend-target.md §9.3 exactly, on
+// BF16 conversions follow docs/AscendTarget.md#bf16-conversions exactly, on
 // the FP32 bit pattern; NaN is handled first in every mode.
 //
 //===----------------------------------------------------------------------===//

@@ -589,7 +589,7 @@ static int64_t cubeDim(int64_t d, Type elem) {
 /// GM -> L1 (deduplicated per window and orientation) -> L0A/L0B. The L1
 /// image holds the logical operand: a plain ND -> NZ load, or with a
 /// transpose flag the DN -> ZN load of the stored matrix, which holds its
-/// transpose (ascend-target.md §8.10).
+/// transpose (docs/AscendTarget.md#operand-transposes).
 FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
                                            bool left, bool trans) {
   auto view = operand.getDefiningOp<ViewOp>();

@@ -148,7 +148,7 @@ std::string CppEmitter::tileCppType(ptoisa::TileType type) {
                      .str();
   case MemorySpace::ub:
     // PadValue::Zero: a GM->UB copy whose valid columns do not fill whole
-    // 32-byte blocks pads the block (ascend-target.md §8.2).
+    // 32-byte blocks pads the block (docs/AscendTarget.md#globaltensor).
     return formatv("Tile<TileType::Vec, {0}, {1}, {2}, BLayout::{3}, DYNAMIC, "
                    "DYNAMIC, SLayout::NoneBox, 512, PadValue::Zero>",
                    element, rows, cols,
@@ -347,7 +347,7 @@ LogicalResult CppEmitter::emitGlobalAccess(Operation *op, Value tensor,
   std::string element = cppType(gm.type.getElementType());
   std::string ld = gm.dims[1];
   // The GlobalTensor describes exactly the transferred window: the tile's
-  // valid region (ascend-target.md §8.2). A DN window holds the transpose.
+  // valid region (docs/AscendTarget.md#globaltensor). A DN window holds the transpose.
   std::string shape = "Shape<1, 1, 1, DYNAMIC, DYNAMIC>";
   std::string stride = transpose ? "Stride<1, 1, 1, 1, DYNAMIC>"
                                  : "Stride<1, 1, 1, DYNAMIC, 1>";
@@ -428,7 +428,7 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
       .Case<TMatmulOp, TMatmulAccOp>([&](auto matmul) {
         const TileExpr &a = tile(matmul.getLhs()), &b = tile(matmul.getRhs()),
                        &c = tile(matmul.getAcc());
-        // m, k, n >= 1 (ascend-target.md §8.6); an empty product is skipped.
+        // m, k, n >= 1 (docs/AscendTarget.md#instructions); an empty product is skipped.
         os << formatv("if ({0} > 0 && {1} > 0 && {2} > 0) {3}({4}, {5}, {6});\n",
                       a.validRows, a.validCols, b.validCols,
                       isa<TMatmulOp>(op) ? "TMATMUL" : "TMATMUL_ACC", c.name,

@@ -86,7 +86,7 @@ class SaturationMode(enum.Enum):
 
 def default_cast_mode(src: DataType, dst: DataType, arch: str) -> CastMode:
     """The mode ``CAST_NONE`` stands for on this dtype pair (the table of
-    pypto-model.md §3.10, as the dialect's verifier has it): explicit in the
+    docs/PyPTOModel.md#casts, as the dialect's verifier has it): explicit in the
     traced IR so readers see the rounding; CAST_NONE for exact widenings and
     for pairs the verifier rejects."""
     f32, bf16, f16 = DT_FP32, DT_BF16, DT_FP16

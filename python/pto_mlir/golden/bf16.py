@@ -2,7 +2,7 @@
 
 NumPy has no bfloat16 dtype, so BF16 values live as uint16 bit patterns. The
 conversion algorithms are the ones required of the emulation header
-(ascend-target.md section 9.3), so the golden and the C++ emulator round
+(docs/AscendTarget.md#bf16-conversions), so the golden and the C++ emulator round
 identically. Gradual underflow is kept (no subnormal flushing).
 """
 

@@ -1,16 +1,16 @@
 """SK-01 (online FlashAttention forward, varlen MHA) inputs and golden.
 
-SK-01 produces SK-16's ``o``, ``l`` and ``m`` (sk16.md §9). Inputs are SK-16's
+SK-01 produces SK-16's ``o``, ``l`` and ``m`` (docs/SK01.md). Inputs are SK-16's
 (``sk16.make_inputs``: q, k, v drawn in BF16 with the same seeded stream, so a
 forward and a backward run on the same seed see the same q, k, v, and the
-cumulative offsets), under SK-01's argument names (sk16.md §9.1):
+cumulative offsets), under SK-01's argument names (docs/SK01.md#the-program):
 
     q, k, v            [total, N, D] BF16 (K and V with total_kv rows)
     output             [total_q, N*D] BF16   (written by the kernel)
     l_output, m_output [total_q, N]   FP32   (written by the kernel)
     cu_seqlens_q/k     [B+1] INT32 cumulative offsets
 
-The golden is the FP32 forward pass of sk16.md §7.2 step 3, per (b, h):
+The golden is the FP32 forward pass of docs/SK16.md#inputs (l, m, o), per (b, h):
 ``scores = f32(q) f32(k)^T * scale``, ``m = rowmax(scores)``,
 ``p = exp(scores - m)``, ``l = rowsum(p)``, ``o = bf16_rne((p / l) f32(v))``.
 It is bit-identical to the l/m/o that ``sk16.make_inputs`` feeds SK-16.
@@ -20,7 +20,7 @@ formulas evaluated in a different order and get tight tolerances. ``o`` gets
 the SK-16 spec tolerance (rtol 2^-7, atol 1e-4, compared as FP32) widened by
 one term the golden does not model: the kernel multiplies V by P rounded to
 BF16 (the cube operand; normalised P on the single-kv-tile path, unnormalised
-p on the online path, sk16.md §8.7), which moves o by at most
+p on the online path, docs/SK16.md#other-traps), which moves o by at most
 ``2^-8 * sum_j P_ij |v_jd|`` (``p_rounding_bound``). Without that term the
 single-tile path fails the plain spec tolerance where s2 is small (test_03 and
 test_05, s2 = 32: P ~ 1/32 sits at a power of two, where BF16 rounding is
@@ -49,7 +49,7 @@ from .bf16 import bf16_bits_to_f32, f32_to_bf16_bits, round_bf16
 from .npy import load_tensor, save_tensor
 from .sk16 import CASES, Sk16Case, get_case, scale_of
 
-# Kernel argument order (sk16.md §9.1) and logical dtypes.
+# Kernel argument order (docs/SK01.md#the-program) and logical dtypes.
 INPUT_NAMES = ("q", "k", "v", "output", "l_output", "m_output", "cu_seqlens_q", "cu_seqlens_k")
 OUTPUT_NAMES = ("output", "l_output", "m_output")
 DTYPES = {
@@ -57,7 +57,7 @@ DTYPES = {
     "l_output": "fp32", "m_output": "fp32", "cu_seqlens_q": "int32", "cu_seqlens_k": "int32",
 }
 
-# o: the SK-16 spec tolerance (BF16 machine epsilon; sk16.md §7.4), plus
+# o: the SK-16 spec tolerance (BF16 machine epsilon; docs/SK16.md#tolerance), plus
 # p_rounding_bound (see the module docstring).
 O_RTOL, O_ATOL = sk16.SPEC_RTOL, sk16.SPEC_ATOL
 # l and m (u = 2^-24, the FP32 unit roundoff):
@@ -88,7 +88,7 @@ __all__ = [
 
 
 def flops(case: Sk16Case) -> int:
-    """2 matmuls x 2*s1*s2*D per (b, h): the forward convention 4*s1*s2*D (sk16.md §7.5)."""
+    """2 matmuls x 2*s1*s2*D per (b, h): the forward convention 4*s1*s2*D (docs/SK16.md#flop-count)."""
     return sum(4 * s1 * s2 * case.D * case.N for s1, s2 in zip(case.q_seqlens, case.kv_seqlens))
 
 
@@ -252,7 +252,7 @@ def to_sk16_inputs(fwd_inputs: dict, out: dict, do_bits, N: int, D: int) -> dict
 
     ``out`` holds SK-01's ``output`` (BF16 bits or BF16-valued floats) and
     ``l_output``/``m_output`` [total_q, N]; SK-16 reads o as [total_q, N, D] and
-    l/m as [total_q, N, 1] (same bytes, sk16.md §4.4). dq/dk/dv are zeros.
+    l/m as [total_q, N, 1] (same bytes, docs/SK16.md#m-and-l). dq/dk/dv are zeros.
     """
     tq, tkv = len(fwd_inputs["q"]), len(fwd_inputs["k"])
     o = np.asarray(out["output"])

@@ -1,8 +1,8 @@
 """SK-16 (FlashAttention backward, varlen MHA) test cases, inputs and golden.
 
-Follows sk16.md section 7: the case matrix (7.1), input generation with a real
-FP32 forward pass for l/m/o (7.2), the FP32 golden with BF16-rounded P and dS
-(7.3), the tolerance (7.4) and the FLOP count (7.5). ``fp64_backward`` is an
+Follows docs/SK16.md#tests: the case matrix, input generation with a real
+FP32 forward pass for l/m/o (#inputs), the FP32 golden with BF16-rounded P and dS
+(#golden), the tolerance (#tolerance) and the FLOP count (#flop-count). ``fp64_backward`` is an
 independent FP64 reference used only to validate the golden itself.
 
 CLI (run from the ``python/`` directory or with it on PYTHONPATH)::
@@ -32,10 +32,10 @@ import numpy as np
 from .bf16 import bf16_bits_to_f32, f32_to_bf16_bits, round_bf16
 from .npy import load_tensor, save_tensor
 
-SPEC_RTOL = 2.0**-7  # sk16.md 7.4 ("BF16 machine epsilon")
+SPEC_RTOL = 2.0**-7  # docs/SK16.md#tolerance ("BF16 machine epsilon")
 SPEC_ATOL = 1e-4
 
-# Kernel argument order (sk16.md section 2) and logical dtypes.
+# Kernel argument order (docs/SK16.md#signature) and logical dtypes.
 INPUT_NAMES = ("q", "k", "v", "o", "do", "l_input", "m_input", "dq", "dk", "dv", "actual_q", "actual_kv")
 OUTPUT_NAMES = ("dq", "dk", "dv")
 DTYPES = {
@@ -84,7 +84,7 @@ def _fixed(name, B, N, s1, s2, D, **kw):
     return Sk16Case(name, [s1] * B, [s2] * B, N, D, **kw)
 
 
-# sk16.md 7.1. Every case is run by this project regardless of the upstream SoC markers.
+# docs/SK16.md#tests. Every case is run by this project regardless of the upstream SoC markers.
 CASES = {c.name: c for c in (
     _fixed("test_01", 8, 8, 320, 320, 64),
     _fixed("test_02", 1, 8, 4096, 4096, 128, benchmark_only=True),
@@ -106,12 +106,12 @@ def get_case(name: str) -> Sk16Case:
 
 
 def scale_of(D: int) -> np.float32:
-    """``1/sqrt(D)`` as a Python double rounded once to FP32 (sk16.md 4.2)."""
+    """``1/sqrt(D)`` as a Python double rounded once to FP32 (docs/SK16.md#scale-and-rounding)."""
     return np.float32(1.0 / math.sqrt(D))
 
 
 def flops(case: Sk16Case) -> int:
-    """5 matmuls x 2*s1*s2*D per (b, h), recomputed QK^T included (sk16.md 7.5)."""
+    """5 matmuls x 2*s1*s2*D per (b, h), recomputed QK^T included (docs/SK16.md#flop-count)."""
     return sum(10 * s1 * s2 * case.D * case.N for s1, s2 in zip(case.q_seqlens, case.kv_seqlens))
 
 
@@ -142,13 +142,13 @@ def _segments(actual_q, actual_kv):
 
 
 def make_inputs(case: Sk16Case, seed: int = 42, amplitude: float = 0.1) -> dict:
-    """Generate the 12 kernel inputs of sk16.md 7.2 (dict keyed as ``INPUT_NAMES``).
+    """Generate the 12 kernel inputs of docs/SK16.md#inputs (dict keyed as ``INPUT_NAMES``).
 
     q, k, v, dO = bf16_rne(randn_f32 * amplitude), drawn in that order from
     ``np.random.default_rng(seed)`` (the NPU stream cannot be reproduced on a
     CPU). l, m and o come from a real FP32 forward pass, because the kernel
     consumes them (rule R3): m = rowmax of the *scaled* scores and l = plain
-    rowsum of exp(scores - m), not the log-sum-exp (sk16.md 4.4). Rows of a
+    rowsum of exp(scores - m), not the log-sum-exp (docs/SK16.md#m-and-l). Rows of a
     batch element with no keys keep l = m = o = 0; the kernel never reads them.
     ``amplitude`` other than 0.1 is for stress tests only.
     """
@@ -197,11 +197,11 @@ def _check_layout(t: dict, N: int, D: int):
 
 
 def golden_backward(inputs: dict, N: int, D: int) -> dict:
-    """The SK-16 golden (sk16.md 7.3): FP32 per (b, h), P recomputed by softmax.
+    """The SK-16 golden (docs/SK16.md#golden): FP32 per (b, h), P recomputed by softmax.
 
     P and dS are rounded to BF16 (RNE) before the second-stage matmuls, as the
     cube consumes them; dS is rounded *unscaled* and dQ/dK are scaled after the
-    matmul in FP32, which matters for bit-level agreement (sk16.md 4.2).
+    matmul in FP32, which matters for bit-level agreement (docs/SK16.md#scale-and-rounding).
     Returns float32 ``dq`` [total_q, N*D], ``dk``/``dv`` [total_kv, N*D].
     """
     t = widen(inputs)
@@ -262,7 +262,7 @@ def fp64_backward(inputs: dict, N: int, D: int) -> dict:
 
 
 def check_close(out, gold, rtol: float = SPEC_RTOL, atol: float = SPEC_ATOL):
-    """Elementwise ``|out - gold| <= atol + rtol*|gold|`` (sk16.md 7.4).
+    """Elementwise ``|out - gold| <= atol + rtol*|gold|`` (docs/SK16.md#tolerance).
 
     Returns ``(ok, worst_index, max_violation)`` where violation is
     ``|out - gold| - (atol + rtol*|gold|)`` (ok iff <= 0; NaN counts as +inf).

@@ -5,7 +5,7 @@
 // RUN: pto-opt %{pto_src_root}/examples/sk16_attention_backward.mlir -pto-flatten-scopes '-pto-hoist-invariants=report=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SK16-REPORT
 // RUN: pto-opt %{pto_src_root}/examples/sk16_attention_backward.mlir -pto-hoist-invariants | FileCheck %s --check-prefix=SCOPED
 
-// SK-16 (sk16.md §8.4): Dvec = rowsum(f32(o_i) * f32(do_i)) depends on
+// SK-16 (docs/SK16.md#dvec-hoisting): Dvec = rowsum(f32(o_i) * f32(do_i)) depends on
 // (b, n, s1_idx) only. After pto-flatten-scopes its chain (the s1 offset
 // arithmetic, the views q_i, do_i, o_i, m_i, l_i, the two casts, the multiply
 // and the row sum) leaves LOOP_s2_dq, keeping its scope stamp, and stays in

@@ -6,23 +6,24 @@
 // twice: the second application finds nothing to do (no second remark).
 
 // bf16 arithmetic on DAV_2201 is computed in f32: operands widened, the
-// result rounded back (PyPTO AutoCast). A bf16 scalar is widened with
-// arith.extf; the vector tile and the scope stamp carry over.
+// result rounded back (PyPTO AutoCast). Between two such ops the value stays
+// in f32 (the mul reads the add's f32 result; the rounded add result is left
+// for other users, here none). A bf16 scalar is widened with arith.extf; the
+// vector tile and the scope stamp carry over.
 // CHECK-LABEL: pto.kernel @bf16_on_dav2201(
 // CHECK:         %[[T:.*]] = pto.view %x
 // CHECK-NEXT:    %[[A:.*]] = pto.cast %[[T]] {pto.scope = #pto.scope<id = 1>, vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xbf16> -> !pto.tile<32x64xf32>
 // CHECK-NEXT:    %[[B:.*]] = pto.cast %[[T]] {{.*}} : !pto.tile<32x64xbf16> -> !pto.tile<32x64xf32>
 // CHECK-NEXT:    %[[S:.*]] = pto.add %[[A]], %[[B]] {pto.scope = #pto.scope<id = 1>, vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xf32>, !pto.tile<32x64xf32> -> !pto.tile<32x64xf32>
 // CHECK-NEXT:    %[[N:.*]] = pto.cast %[[S]] {{.*}} : !pto.tile<32x64xf32> -> !pto.tile<32x64xbf16>
-// CHECK-NEXT:    %[[W:.*]] = pto.cast %[[N]] {{.*}} -> !pto.tile<32x64xf32>
 // CHECK-NEXT:    %[[C:.*]] = arith.extf %cst {{.*}}: bf16 to f32
-// CHECK-NEXT:    %[[M:.*]] = pto.mul %[[W]], %[[C]] {{.*}} : !pto.tile<32x64xf32>, f32 -> !pto.tile<32x64xf32>
+// CHECK-NEXT:    %[[M:.*]] = pto.mul %[[S]], %[[C]] {{.*}} : !pto.tile<32x64xf32>, f32 -> !pto.tile<32x64xf32>
 // CHECK-NEXT:    %[[R:.*]] = pto.cast %[[M]] {{.*}} -> !pto.tile<32x64xbf16>
 // CHECK-NEXT:    pto.assemble %[[R]], %y [0, 0]
 pto.kernel @bf16_on_dav2201(%x: !pto.tensor<32x64xbf16>, %y: !pto.tensor<32x64xbf16>) {
   %cst = arith.constant 5.000000e-01 : bf16
   %t = pto.view %x[0, 0] : !pto.tensor<32x64xbf16> -> !pto.tile<32x64xbf16>
-  // expected-remark @+1 {{pto-legalize: 'pto.add' on bf16 computed in f32 (DAV_2201 has no bf16 vector arithmetic): operands widened with pto.cast, the result rounded back to bf16 (RINT)}}
+  // expected-remark @+1 {{pto-legalize: 'pto.add' on bf16 computed in f32 (DAV_2201 has no bf16 vector arithmetic): operands widened with pto.cast, the result rounded back to bf16 (RINT); a chain of such ops stays in f32}}
   %s = pto.add %t, %t {pto.scope = #pto.scope<id = 1>, vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xbf16>, !pto.tile<32x64xbf16> -> !pto.tile<32x64xbf16>
   // expected-remark @+1 {{pto-legalize: 'pto.mul' on bf16 computed in f32}}
   %m = pto.mul %s, %cst {pto.scope = #pto.scope<id = 1>} : !pto.tile<32x64xbf16>, bf16 -> !pto.tile<32x64xbf16>

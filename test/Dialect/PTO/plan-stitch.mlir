@@ -34,7 +34,7 @@ pto.kernel @count_default(%x: !pto.tensor<16xf32>) {
 // -----
 
 // Count mode with stitch_function_max_num; inside a parallel loop the hard
-// cap (1024) replaces it (pypto-model.md §13.2).
+// cap (1024) replaces it (docs/PyPTOModel.md#stitching).
 // CHECK-LABEL: pto.kernel @count_option(
 // CHECK:         pto.root_call @opt_root() {stitch = #pto.stitch_plan<depth = 4, workspace_bytes = 32768, launches = 1, mode = "count">}
 // CHECK:         pto.root_call @opt_root() {stitch = #pto.stitch_plan<depth = 1024, workspace_bytes = 32768, launches = 1, mode = "count">}

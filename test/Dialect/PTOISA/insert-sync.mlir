@@ -187,7 +187,7 @@ func.func @redundant(%g: !pto.tensor<64x64xf32>, %h: !pto.tensor<64x64xf32>, %o:
 // CHECK-LABEL: func.func @double_buffer
 func.func @double_buffer(%g: !pto.tensor<?x64xf32>, %o: !pto.tensor<?x64xf32>, %n: index, %r: index) {
 // Loop-carried WAR flags, one event id per buffer, primed before the loop and
-// drained after it (ascend-target.md §8.7).
+// drained after it (docs/AscendTarget.md#synchronisation).
 // CHECK:      pto_isa.set_flag V -> MTE2, 0
 // CHECK-NEXT: pto_isa.set_flag V -> MTE2, 1
 // CHECK-NEXT: pto_isa.set_flag MTE3 -> V, 0

@@ -1,7 +1,7 @@
 //===- CppEmitter.h - pto + pto_isa to pto-isa C++ --------------*- C++ -*-===//
 //
 // Prints a compiled module as one C++ translation unit against the pto-isa
-// API (ascend-target.md §8): a `__global__ AICORE` kernel per lowered leaf
+// API (docs/AscendTarget.md#pto-isa-api): a `__global__ AICORE` kernel per lowered leaf
 // (cube leaves under `__DAV_CUBE__`, vector leaves under `__DAV_VEC__`), and,
 // for host builds (`__CPU_SIM`), the root functions (execute graphs), the
 // control-flow program of each pto.kernel on the pto-mlir runtime

@@ -75,7 +75,7 @@ static LogicalResult verifyMixedList(Operation *op, StringRef what,
   return success();
 }
 
-/// The vector tile rules shared by vector ops (pypto-model.md §3.13).
+/// The vector tile rules shared by vector ops (docs/PyPTOModel.md#vector-tile-shapes).
 static LogicalResult verifyVecTile(Operation *op, VecTileAttr tile,
                                    TileType governed) {
   if (!tile)
@@ -699,7 +699,7 @@ LogicalResult ViewOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Whether `lhs x rhs -> out` is a supported matmul dtype triple on `arch`
-/// (pypto-model.md §3.6).
+/// (docs/PyPTOModel.md#matmul).
 static bool isSupportedMatmulTriple(Type in, Type out, Arch arch) {
   if (in.isF16())
     return out.isF16() || out.isF32();
@@ -763,7 +763,7 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs,
                                  ? ", fp8->f16|bf16|f32"
                                  : "");
 
-  // Cube tile alignment and capacity (pypto-model.md §3.12).
+  // Cube tile alignment and capacity (docs/PyPTOModel.md#cube-tile-shapes).
   (void)getCubeTile;
   if (tile.getSplitK() && !outType.isF32() && !isSignlessInt(outType, 32))
     return emitOpError() << "uses split_k with out dtype " << outType
@@ -835,7 +835,7 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs,
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
-/// Elementwise arithmetic dtypes (pypto-model.md §3.7: the A2/A3 vector ALU
+/// Elementwise arithmetic dtypes (docs/PyPTOModel.md#elementwise-ops: the A2/A3 vector ALU
 /// has no bf16 arithmetic; SK-16 casts to f32 explicitly).
 static LogicalResult verifyArithmeticDType(Operation *op, Type elementType,
                                            bool floatOnly) {
@@ -1000,7 +1000,7 @@ static LogicalResult verifyReduce(Operation *op, TileType input,
   if (failed(verifyVecTile(op, vecTile, input)))
     return failure();
   if (vecTile) {
-    // A tile larger than the tensor is clamped per dim (pypto-model.md §3.13).
+    // A tile larger than the tensor is clamped per dim (docs/PyPTOModel.md#vector-tile-shapes).
     const PlatformInfo &platform = getPlatformInfo(arch);
     ArrayRef<int64_t> dims = vecTile.getDims();
     SmallVector<int64_t> clamped;
@@ -1095,7 +1095,7 @@ struct CastRule {
 };
 } // namespace
 
-/// pypto-model.md §3.10 (A2/A3 table; the 950 adds bf16<->f16 and fp8).
+/// docs/PyPTOModel.md#casts (A2/A3 table; the 950 adds bf16<->f16 and fp8).
 static CastRule getCastRule(Type from, Type to, Arch arch) {
   using M = CastMode;
   SmallVector<CastMode, 6> rintToTrunc = {M::RINT, M::ROUND, M::FLOOR, M::CEIL,

@@ -1,8 +1,8 @@
 //===- Platform.cpp - per-architecture facts ------------------------------===//
 //
-// Numbers from shared/reference/ascend-target.md (§2 core counts and clocks,
-// §3 buffers, §4 data paths) and pypto-model.md (§3.8 reduction tile limit,
-// §3.9 precision support, §3.13 vector tile rank).
+// Numbers from docs/AscendTarget.md (core counts and clocks, buffers, data
+// paths, memory rates, peak compute) and docs/PyPTOModel.md (reduction tile
+// limit, precision support, vector tile rank).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +45,7 @@ static const PlatformInfo kDav2201 = {
         // ≥ 5.9 TB/s; the earlier 24-port figure (4.9 TB/s) is ruled out
         // (docs/CostModel.md, "Calibration").
         /*l2BytesPerSec=*/110.0 * (24 + 48) * 1.85e9,
-        // §6 "DDR 32 (32/32)", "L2 110 (110/86)". The A2/A3 ini has one
+        // Memory rates: DDR 32/32, L2 110/86. The A2/A3 ini has one
         // column; the AIV share it (uncertain).
         /*aicRates=*/{32, 32, 110, 86},
         /*aivRates=*/{32, 32, 110, 86},
@@ -53,13 +53,13 @@ static const PlatformInfo kDav2201 = {
         /*l1ToL0BBytesPerCycle=*/256,
         /*ubToDdrBytesPerCycle=*/64,
         /*ubToL2BytesPerCycle=*/64,
-        // §7.1: a 16x16x16 fp16/bf16 block per cycle = 4096 MAC = 8192 FLOP;
+        // A 16x16x16 fp16/bf16 block per cycle = 4096 MAC = 8192 FLOP;
         // 24 x 8192 x 1.8 GHz = 353.9 TFLOPS (CANN guide, pto-isa FA README).
         /*cubeFlopsPerCycle=*/8192,
         // fp32 operands at half rate: stated for the 950 (K of 8), not for
         // A2/A3 (uncertain).
         /*cubeFp32Factor=*/0.5,
-        // §7.2: 256 B/cycle per AIV (vec_calc_size 128 fp16 lanes).
+        // 256 B/cycle per AIV (vec_calc_size 128 fp16 lanes).
         /*vectorBytesPerCycle=*/256,
         /*publishedPeakClockGHz=*/1.8,
     },
@@ -97,15 +97,15 @@ static const PlatformInfo kDav3510 = {
         // Not published. Derived as for A2/A3, every core's port at the ini
         // L2 rate: 100 B/cycle x (32 AIC + 64 AIV) x 1.65 GHz (uncertain).
         /*l2BytesPerSec=*/100.0 * (32 + 64) * 1.65e9,
-        // §6 950 AIC "DDR 31, L2 100"; AIV "DDR 16, L2 100".
+        // Memory rates, 950: AIC DDR 31, L2 100; AIV DDR 16, L2 100.
         /*aicRates=*/{31, 31, 100, 100},
         /*aivRates=*/{16, 16, 100, 100},
         /*l1ToL0ABytesPerCycle=*/256,
         /*l1ToL0BBytesPerCycle=*/256,
-        // §6 950 AIV column: UB -> DDR 40, UB -> L2 42.
+        // Memory rates, 950 AIV: UB -> DDR 40, UB -> L2 42.
         /*ubToDdrBytesPerCycle=*/40,
         /*ubToL2BytesPerCycle=*/42,
-        // §7.1: 4096 MAC/cycle per AIC; 32 x 8192 x 1.65 GHz ≈ 432.5 TFLOPS
+        // 4096 MAC/cycle per AIC; 32 x 8192 x 1.65 GHz ≈ 432.5 TFLOPS
         // (derived, not published).
         /*cubeFlopsPerCycle=*/8192,
         /*cubeFp32Factor=*/0.5, // ini: fp32 K of 8 (half of 16)

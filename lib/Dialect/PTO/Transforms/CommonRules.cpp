@@ -518,7 +518,7 @@ void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
       std::string viewName = describeOp(view);
       std::string fix =
           "give the view an explicit valid extent for the tail, e.g. valid "
-          "[min(s - idx·T, T), ...] (sk16.md §3.3)";
+          "[min(s - idx·T, T), ...] (docs/SK16.md#loop-nest-and-views)";
       RuleDiagnostic *d;
       if (!deps.reads.empty()) {
         // Varlen: the default extent clips at the tensor end, not at the
@@ -651,7 +651,7 @@ static void checkVecTiles(KernelOp kernel, RuleReporter &reporter,
                         stringifyArch(platform.arch))
               .str(),
           "shrink the vector tile; 16-64 KiB tiles are the usual start "
-          "(pypto-model.md §3.13)");
+          "(docs/PyPTOModel.md#vector-tile-shapes)");
   });
 }
 
@@ -975,7 +975,7 @@ void mlir::pto::check::checkRecomputedStatistics(KernelOp kernel,
           "for them (" +
               statNames(stats) + ")",
           "drop the reduction and divide by the input denominator (P = "
-          "exp(scale·S - m) / l, sk16.md §4.4)");
+          "exp(scale·S - m) / l, docs/SK16.md#m-and-l)");
       d.note(producer->getLoc(), "the scores are computed here");
       return;
     }

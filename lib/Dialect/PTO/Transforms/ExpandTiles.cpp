@@ -1,6 +1,6 @@
 //===- ExpandTiles.cpp - program-level tiles to hardware-sized tiles ------===//
 //
-// PyPTO's ExpandFunction (pypto-model.md §7) as an MLIR pass. Each tile op
+// PyPTO's ExpandFunction (docs/PyPTOModel.md#tiling-expansion) as an MLIR pass. Each tile op
 // becomes one op per piece of its tile config; every program-level result is
 // stored piecewise into a pto.workspace and read back piecewise by its
 // consumers. Pieces are addressed at static offsets, and carry explicit valid
@@ -561,7 +561,7 @@ void Expander::fitInUnifiedBuffer(Operation *op,
                                   SmallVectorImpl<int64_t> &tile) {
   // One piece keeps its operands and its result in UB at once. A vector tile
   // whose working set does not fit (SK-16's v_tile_d = [256, 256] clamps to
-  // [256, 128] f32: 128 KiB in + 128 KiB out > 192 KiB, sk16.md §5.1) is
+  // [256, 128] f32: 128 KiB in + 128 KiB out > 192 KiB, docs/SK16.md#tiles-and-options) is
   // halved along its outermost splittable dim, as PyPTO must re-tile too.
   const PlatformInfo &platform = getPlatformInfo(getArchFor(op));
   auto workingSet = [&]() {

@@ -4,7 +4,7 @@
 // at program level after `pto-flatten-scopes` (docs/TileGraph.md). The
 // motivating case is SK-16's `Dvec = rowsum(f32(O) * f32(dO))`, which the
 // reference kernel recomputes for every s2 tile although it depends only on
-// (b, n, s1_idx) (shared/reference/sk16.md §8.4).
+// (b, n, s1_idx) (docs/SK16.md#dvec-hoisting).
 //
 // Legality rule (an op directly in the body block of loop L leaves L when all
 // of these hold):

@@ -139,6 +139,9 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     ++numPrecision;
   }
 
+  /// The f32 value of each bf16 result widenBF16 rounded.
+  llvm::DenseMap<Value, Value> wideOf;
+
   /// Computes a bf16 elementwise op in f32 where the vector unit has no bf16
   /// arithmetic: exact widening casts in, one rounding cast out.
   void widenBF16(Operation *op) {
@@ -158,6 +161,13 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     auto vecTile = op->getAttrOfType<VecTileAttr>("vec_tile");
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
+      // The result of an op widened before: its f32 value, as PyPTO's
+      // AutoCast drops the f32 -> bf16 -> f32 round trip between two
+      // widened ops (RemoveRedundantCastChain).
+      if (Value wide = wideOf.lookup(operand)) {
+        operands.push_back(wide);
+        continue;
+      }
       if (auto tile = dyn_cast<TileType>(operand.getType())) {
         auto wide = TileType::get(op->getContext(), tile.getShape(), f32);
         operands.push_back(stamp(builder.create<CastOp>(
@@ -179,12 +189,14 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     Operation *narrow = stamp(builder.create<CastOp>(
         loc, resultType, wideOp->getResult(0), CastMode::NONE, vecTile));
     op->getResult(0).replaceAllUsesWith(narrow->getResult(0));
+    wideOf[narrow->getResult(0)] = wideOp->getResult(0);
     wideOp->emitRemark() << "pto-legalize: '" << op->getName()
                          << "' on bf16 computed in f32 ("
                          << stringifyArch(getArchFor(wideOp))
                          << " has no bf16 vector arithmetic): operands "
                             "widened with pto.cast, the result rounded back "
-                            "to bf16 (RINT)";
+                            "to bf16 (RINT); a chain of such ops stays in "
+                            "f32";
     op->erase();
     ++numWidened;
   }

@@ -1,6 +1,6 @@
 //===- Partition.cpp - tile ops into cube and vector tasks ----------------===//
 //
-// PyPTO's GraphPartition (pypto-model.md §3.14, §8) on the expanded tile
+// PyPTO's GraphPartition (docs/PyPTOModel.md#partitioning) on the expanded tile
 // graph. Nodes are tile compute ops and stores; views are not nodes (each
 // task reads its own copy). Data edges are SSA uses and workspace pieces: a
 // store into a workspace region and a view reading an overlapping region.

@@ -1,11 +1,11 @@
 //===- SkeletonCheck.cpp - SK-16 conformance checker ----------------------===//
 //
-// --pto-check-skeleton=sk16: one check per SK-16 coding rule (sk16.md §6,
-// R1..R14) plus pitfall §8.1. The kernel's structure is recognised
+// --pto-check-skeleton=sk16: one check per SK-16 coding rule (docs/SK16.md#coding-rules,
+// R1..R14) plus docs/SK16.md#cross-attention-reshape. The kernel's structure is recognised
 // semantically, never by SSA names (the parser drops them):
 //
 //  * arguments by their Python names (`arg_names`): q, k, v, o, do, l_input,
-//    m_input, dq, dk, dv, actual_q, actual_kv (§2);
+//    m_input, dq, dk, dv, actual_q, actual_kv (docs/SK16.md#signature);
 //  * Q·Kᵀ is the matmul of a view of q and a view of k (through in-place
 //    reshapes), dP the matmul of views of do and v, and the C2 matmuls the
 //    others that consume tiles computed from S or dP;
@@ -54,7 +54,7 @@ struct Level {
 struct Sk16Model {
   KernelOp kernel;
   const PlatformInfo *platform;
-  // §2 arguments.
+  // docs/SK16.md#signature arguments.
   BlockArgument q, k, v, o, dO, l, m, dq, dk, dv, actualQ, actualKV;
   // Products, in program order.
   SmallVector<MatmulOp> qk;  // S = Q·Kᵀ (or Sᵀ): a q view times a k view
@@ -254,7 +254,7 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
-  // §2: "The entry point takes 12 tensors, in this order ..."
+  // docs/SK16.md#signature: the 12 tensors, in order.
   //===--------------------------------------------------------------------===//
   bool checkSignature() {
     static constexpr StringLiteral names[] = {
@@ -270,7 +270,7 @@ private:
           "@" + kernel().getSymName() + " lacks the SK-16 argument" +
               (missing.size() > 1 ? "s " : " ") + llvm::join(missing, ", ") +
               "; the rules find q, k, v, o, do, l_input, m_input, dq, dk, dv, "
-              "actual_q and actual_kv by name (sk16.md §2)",
+              "actual_q and actual_kv by name (docs/SK16.md#signature)",
           "name the kernel arguments after the SK-16 Python parameters, or "
           "check a non-SK-16 kernel with --pto-lint");
     return false;
@@ -283,7 +283,7 @@ private:
   void checkR1SinglePass() {
     static constexpr StringLiteral fix =
         "single pass: compute S, dP, P, dS and the dQ, dK and dV updates in "
-        "one s2 loop nested in one s1 loop (sk16.md §4); a second sweep costs "
+        "one s2 loop nested in one s1 loop (docs/SK16.md#loop-nest-and-views); a second sweep costs "
         "2x the KV traffic plus extra Q·Kᵀ work";
     // A second loop sweeping the same tiles: views of one tensor at the same
     // columns (the same head) whose rows advance with different loops.
@@ -438,7 +438,7 @@ private:
             quoted(arg) + ", the forward " + what +
                 ", is not applied to the scores of Q·Kᵀ",
             Twine("view it per Q tile as [s1_tile, 1] and use it: ") + formula +
-                " (sk16.md §4.4)")
+                " (docs/SK16.md#m-and-l)")
           .note(model.qk.front().getLoc(), "Q·Kᵀ is computed here");
     }
   }
@@ -766,7 +766,7 @@ private:
             "the BF16 views of q, k, v and do directly; BF16 operands run at "
             "full cube rate and match the golden");
     });
-    // The rounding of the two casts (sk16.md §4.3: RINT, ties to even).
+    // The rounding of the two casts (docs/SK16.md#scale-and-rounding: RINT, ties to even).
     for (MatmulOp mm : model.c2)
       for (Value operand : {mm.getLhs(), mm.getRhs()}) {
         for (Operation *producer : collectTileProducers(operand)) {
@@ -931,7 +931,7 @@ private:
   // R14: "Mandated options: stitch_function_max_num=512, device_sched_mode=3,
   // ready_on_host_tensors=["actual_q","actual_kv"], a platform-measured
   // max_workspace_kb (A3: 25 170 624), and cube_l1_reuse_setting={-1:1, 0:4}."
-  // The 950 variant's options (sk16.md §5.3) are recommended on DAV_3510.
+  // The 950 variant's options (docs/SK16.md#the-950-variant) are recommended on DAV_3510.
   //===--------------------------------------------------------------------===//
   struct MergeEntry {
     int64_t key, count;
@@ -1068,8 +1068,8 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
-  // §8.1: "Both reference kernels reshape k and v with total = q.shape[0]
-  // ... wrong for cross-attention."
+  // docs/SK16.md#cross-attention-reshape: the reference kernels reshape k
+  // and v with total = q.shape[0], wrong for cross-attention.
   //===--------------------------------------------------------------------===//
   void checkP81KVTotal() {
     kernel().walk([&](ReshapeOp reshape) {
@@ -1088,7 +1088,7 @@ private:
                 "the reshape of " + quoted(arg) + " takes its row count from " +
                     quoted(from) + ": wrong for cross attention, where " +
                     (kvSide ? "total_kv != total_q" : "total_q != total_kv") +
-                    " (sk16.md §8.1)",
+                    " (docs/SK16.md#cross-attention-reshape)",
                 "reshape " + quoted(arg) + " with the " +
                     (kvSide ? "K/V" : "Q") + "-side total, pto.dim %" +
                     getArgumentName(kvSide ? model.k : model.q) + ", 0")

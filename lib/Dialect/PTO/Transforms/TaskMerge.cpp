@@ -3,12 +3,12 @@
 // Two of PyPTO's merge passes on the partitioned tile graph
 // (docs/TileGraph.md), sharing the isomorphism groups and the greedy planner:
 //
-//  - pto-l1-reuse: L1CopyInReuseMerge (pypto-model.md §3.14, §9, §11):
+//  - pto-l1-reuse: L1CopyInReuseMerge (docs/PyPTOModel.md#l1-reuse):
 //    phase 1, cube tasks of one isomorphism group that copy identical GM
 //    blocks into L1 are merged, and the duplicate copy-ins of each merged
 //    task removed; phase 2 (CubeNBuffer, `cube_nbuffer_setting`), N
 //    isomorphic cube tasks that fit L1 together are merged;
-//  - pto-nbuffer-merge: NBufferMerge (pypto-model.md §9, `vec_nbuffer_setting`):
+//  - pto-nbuffer-merge: NBufferMerge (docs/PyPTOModel.md#merging-passes, `vec_nbuffer_setting`):
 //    N isomorphic vector tasks become one bigger task.
 //
 // Definitions used throughout:

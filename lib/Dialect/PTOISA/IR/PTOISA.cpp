@@ -2,8 +2,8 @@
 //
 // Types, attributes and verifiers of the ISA level. The verifiers enforce
 // what pto-isa enforces with static_asserts and run-time asserts
-// (ascend-target.md §8.3, §8.6) plus the data paths of each architecture
-// (§4), so that IR which verifies prints as C++ that compiles and runs.
+// (docs/AscendTarget.md#tile, docs/AscendTarget.md#instructions) plus the data paths of each architecture
+// (docs/AscendTarget.md#data-paths), so that IR which verifies prints as C++ that compiles and runs.
 //
 //===----------------------------------------------------------------------===//
 

@@ -23,8 +23,8 @@
 //     path. The exception are the loop-carried WAR/RAW/WAW flags of
 //     scf.for: set after the access in iteration i, waited before the
 //     conflicting access of iteration i + 1, primed by a set_flag before the
-//     loop and drained by a wait_flag after it (ascend-target.md §8.7 double
-//     buffering). Other region ops get pipe_barrier ALL around them and at
+//     loop and drained by a wait_flag after it (double buffering,
+//     docs/AscendTarget.md#synchronisation). Other region ops get pipe_barrier ALL around them and at
 //     the start of each block.
 //   * Event ids: per block a list of occupied (src, dst, id) intervals; a
 //     flag takes the lowest id free over its whole interval, including every

@@ -159,7 +159,7 @@ inline const char *round_name(RoundMode m) {
 }
 
 // ---- BF16 -----------------------------------------------------------------
-// f32 -> bf16 on the bit pattern (ascend-target.md §9.3 item 6).
+// f32 -> bf16 on the bit pattern (docs/AscendTarget.md#bf16-conversions).
 inline uint16_t f32_to_bf16_bits(float f, RoundMode mode = RoundMode::CAST_RINT) {
   uint32_t u = bitcast<uint32_t>(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) // NaN: quiet, sign kept

@@ -1,4 +1,4 @@
-// pto-mlir host emulation: the instructions (ascend-target.md §8.6).
+// pto-mlir host emulation: the instructions (docs/AscendTarget.md#instructions).
 // Part of <pto/pto-inst.hpp>.
 #pragma once
 
@@ -110,7 +110,7 @@ inline RecordEvent unary(const char *instr, TD &dst, TS &src, Op op) {
   return {};
 }
 
-// GM addressing of logical element (r, c) of a 2-D window (§8.2).
+// GM addressing of logical element (r, c) of a 2-D window (docs/AscendTarget.md#globaltensor).
 template <class G> struct GmWindow {
   int64_t rows, cols;
   int64_t shp[5], str[5];
@@ -176,7 +176,7 @@ inline void check_window(const char *instr, const TT &t, const GmWindow<G> &w, c
   if (!g.data()) fatal("%s: GlobalTensor has a null pointer", instr);
 }
 
-// GM <-> tile layout paths of A2/A3 (§8.2, §8.6): same layout (ND <-> ND
+// GM <-> tile layout paths of A2/A3 (docs/AscendTarget.md#globaltensor): same layout (ND <-> ND
 // row-major, DN <-> DN column-major) and, for Mat tiles, ND <-> Nz, DN <-> Zn.
 template <class TT, class G> constexpr void layout_path_checks() {
   constexpr bool nd = G::layout == Layout::ND, dn = G::layout == Layout::DN;
@@ -207,7 +207,7 @@ template <class TT, class G> inline void column_window_check(const char *instr, 
     if (w.rows > 1 && (!w.flat || w.str[3] != 1))
       fatal("%s: an ND window with row stride %lld cannot move a column-major [R, 1] tile "
             "(the DN -> DN path needs contiguous rows); use a row-major [R, 8] tile with "
-            "validCol 1 for a strided column (ascend-target.md 8.9)",
+            "validCol 1 for a strided column (docs/AscendTarget.md#strided-column-operands)",
             instr, (long long)w.str[3]);
   }
 }
@@ -630,7 +630,7 @@ inline void rowreduce(const char *I, TD &dst, TS &src, TT &tmp) {
   }
 }
 
-// Row-broadcast binary op (§8.6 TROWEXPANDSUB/MUL/DIV). The operand that does
+// Row-broadcast binary op (TROWEXPANDSUB/MUL/DIV, docs/AscendTarget.md#instructions). The operand that does
 // not have dst's valid shape is the expanded one (mode 1 or mode 2).
 template <class TD, class TS0, class TS1, class TT, class Op>
 inline void rowexpand_binary(const char *I, TD &dst, TS0 &s0, TS1 &s1, TT *tmp, Op op) {

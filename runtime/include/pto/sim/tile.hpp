@@ -249,7 +249,7 @@ private:
   bool assigned_ = false;
 };
 
-// Matmul tile aliases, CPU-simulator column of ascend-target.md §8.4.
+// Matmul tile aliases, CPU-simulator column of docs/AscendTarget.md#matmul-tile-aliases.
 template <class T, int R, int C, int RV = R, int CV = C>
 using TileLeft = Tile<TileType::Left, T, R, C, BLayout::ColMajor, RV, CV, SLayout::RowMajor, 512>;
 template <class T, int R, int C, int RV = R, int CV = C>

@@ -435,7 +435,7 @@ def _(k: Kernel):
 
 
 def to_950(k: Kernel) -> None:
-    """The 950 variant's options (sk16.md §5.3); the arch comes from the config."""
+    """The 950 variant's options (docs/SK16.md#the-950-variant); the arch comes from the config."""
     k.sub("stitch_function_max_num = 512", "512, device_sched_mode = 3",
           "513, device_sched_mode = 1")
     k.sub("pass_options = #pto.pass_options<",
@@ -590,7 +590,7 @@ def _(k: Kernel):
              "(DAV_2201) uses {-1 : 1, 0 : 4} (recommended value: {-1 : 1, 0 : 4})")
 
 
-# --- §8.1 --------------------------------------------------------------------
+# --- cross-attention reshape --------------------------------------------------------------------
 
 @mutant("P8.1-kv-total", "K and V reshaped with the Q-side total (the reference's bug)")
 def _(k: Kernel):

@@ -3,7 +3,7 @@
 // The one place holding buffer sizes, alignments, data paths, core counts and
 // limits of each Ascend architecture. Verifiers, tiling checks, memory planning
 // and the cost model read it; no other file spells these numbers. Sources:
-// shared/reference/ascend-target.md §2-§4 and pypto-model.md §3.12-§3.13.
+// docs/AscendTarget.md and docs/PyPTOModel.md#cube-tile-shapes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTO_DIALECT_PTO_IR_PLATFORM_H
@@ -30,7 +30,7 @@ struct PlatformInfo {
   int64_t bufferAlignBytes;    // alignment of every on-chip buffer
   int64_t reduceTileMaxBytes;  // largest vector tile a reduction may use
   int64_t maxVecTileRank;
-  // Data paths (ascend-target.md §4).
+  // Data paths (docs/AscendTarget.md#data-paths).
   bool hasL0CToUB;
   bool hasUBToL1;
   // Core counts and clock of the reference SKU.
@@ -44,9 +44,9 @@ struct PlatformInfo {
   bool mixedScopes;            // cube and vector ops in one scope (MIX)
 
   /// Performance numbers for the cost model (lib/CostModel), from
-  /// ascend-target.md §2 (bandwidths), §6 (per-core memory rates: PyPTO ini
-  /// `[AICoreMemoryRates]`, units unstated, read as bytes/cycle/core) and §7
-  /// (peak compute). Derived or uncertain figures are marked in Platform.cpp.
+  /// docs/AscendTarget.md: bandwidths, per-core memory rates (PyPTO ini
+  /// `[AICoreMemoryRates]`, units unstated, read as bytes/cycle/core) and
+  /// peak compute. Derived or uncertain figures are marked in Platform.cpp.
   struct MemoryRates {   // bytes per cycle per core
     double ddrRead, ddrWrite; // GM (HBM) <-> core
     double l2Read, l2Write;   // GM served by L2 <-> core
@@ -69,7 +69,7 @@ struct PlatformInfo {
 
   /// UB bytes at the top of the buffer that some pto-isa instructions use as
   /// implicit scratch when called without a tmp tile (A2/A3: 8 KiB at
-  /// 184 KiB, `TMP_UB_OFFSET`, ascend-target.md §3); 0 where none is known.
+  /// 184 KiB, `TMP_UB_OFFSET`, docs/AscendTarget.md#on-chip-buffers); 0 where none is known.
   int64_t ubImplicitScratchBytes = 0;
 };
 

@@ -38,7 +38,7 @@ def CheckSkeletonPass : Pass<"pto-check-skeleton", "::mlir::ModuleOp"> {
   let description = [{
     Conformance checker for the rules that make a skeleton fast and correct.
     `skeleton=sk16` (the only skeleton so far, and the default) checks the
-    14 SK-16 coding rules of `shared/reference/sk16.md` §6 plus pitfall §8.1.
+    14 SK-16 coding rules of docs/SK16.md#coding-rules plus docs/SK16.md#cross-attention-reshape.
     Every finding names the rule, points at the op (with a note at the
     related op) and says the fix:
 
@@ -48,7 +48,7 @@ def CheckSkeletonPass : Pass<"pto-check-skeleton", "::mlir::ModuleOp"> {
     k.mlir:88:16: note: ...
     ```
 
-    Rules (`SK16-SIG` first checks the §2 signature by argument name; the
+    Rules (`SK16-SIG` first checks the signature, docs/SK16.md#signature, by argument name; the
     kernel's structure is recognised semantically: Q·Kᵀ is the matmul of a
     view of `q` and a view of `k`, loop levels are found from the loop
     indices feeding the view offsets):
@@ -164,7 +164,7 @@ def FlattenScopesPass : Pass<"pto-flatten-scopes"> {
   let summary = "Dissolves pto.scope regions into per-op scope stamps";
   let description = [{
     PyPTO stamps every op recorded under `sg_set_scope` with the scope
-    (pypto-model.md §3.14). This pass does the same: each op inside a
+    (docs/PyPTOModel.md#scopes-and-merge-settings). This pass does the same: each op inside a
     `pto.scope` region moves in front of the region and carries the
     discardable attribute `pto.scope = #pto.scope<...>`; uses of the scope's
     results use the yielded values. The tile-graph passes read the stamps:
@@ -217,7 +217,7 @@ def PartitionPass : Pass<"pto-partition"> {
   let summary = "Groups tile ops into cube and vector tasks";
   let description = [{
     Forms `pto.task` regions following PyPTO's GraphPartition semantics
-    (pypto-model.md §3.14, §8): ops of one scope id merge along data edges
+    (docs/PyPTOModel.md#scopes-and-merge-settings, docs/PyPTOModel.md#partitioning): ops of one scope id merge along data edges
     (all of them with `allow_parallel_merge`), unscoped ops of one core kind
     merge along data edges and are absorbed into an adjacent scope with
     `allow_cross_scope_merge`, different scope ids never merge, cube and
@@ -243,7 +243,7 @@ def PartitionPass : Pass<"pto-partition"> {
 def NBufferMergePass : Pass<"pto-nbuffer-merge"> {
   let summary = "Merges N isomorphic vector tasks into one bigger task (vec_nbuffer_setting)";
   let description = [{
-    PyPTO's NBufferMerge (pypto-model.md §9), on partitioned IR
+    PyPTO's NBufferMerge (docs/PyPTOModel.md#merging-passes), on partitioned IR
     (docs/TileGraph.md): fewer, bigger vector tasks, so that a call task's
     fixed dispatch cost is paid once for N pieces of work and one core
     streams them back to back.
@@ -287,8 +287,7 @@ def NBufferMergePass : Pass<"pto-nbuffer-merge"> {
 def L1ReusePass : Pass<"pto-l1-reuse"> {
   let summary = "Merges cube tasks that load identical GM blocks into L1 and removes the duplicate copy-ins; then n-buffers cube tasks (cube_nbuffer_setting)";
   let description = [{
-    PyPTO's L1CopyInReuseMerge, phases 1 and 2 (pypto-model.md §3.14, §9,
-    §11), on partitioned IR (docs/TileGraph.md). A cube task's GM->L1 copy-ins are its
+    PyPTO's L1CopyInReuseMerge, phases 1 and 2 (docs/PyPTOModel.md#merging-passes), on partitioned IR (docs/TileGraph.md). A cube task's GM->L1 copy-ins are its
     `pto.view`s of `!pto.tensor`s (kernel tensors, reshapes of them,
     workspaces); two copy-ins are identical when source, offsets, explicit
     valid extents and tile type are equal (index values compared by
@@ -434,7 +433,7 @@ def PlanStitchPass : Pass<"pto-plan-stitch", "::mlir::ModuleOp"> {
   let description = [{
     Input: outlined IR (`pto-outline`). For every `pto.root_call` attaches
     `stitch = #pto.stitch_plan<depth = D, workspace_bytes = W, launches = L,
-    mode = "memory"|"count">` (pypto-model.md §4, §13.2):
+    mode = "memory"|"count">` (docs/PyPTOModel.md#runtime-options, docs/PyPTOModel.md#stitching):
 
     - `W`: the GM workspace one root instance needs: every `pto.workspace`
       allocated in the root (and in the leaves it launches, once per launch),
@@ -453,7 +452,7 @@ def PlanStitchPass : Pass<"pto-plan-stitch", "::mlir::ModuleOp"> {
       per device task), and `D >= 1`.
 
     A `max_workspace_kb` at or below the minimum is an error that states the
-    minimum and the fix (§4: "Values <= the minimum produce an error").
+    minimum and the fix (as PyPTO does, docs/PyPTOModel.md#runtime-options).
 
     **`ready_on_host_tensors`.** Every scalar `pto.read` of the control
     program (outside leaves and tasks) whose tensor is, through in-place
@@ -511,7 +510,7 @@ def HoistInvariantsPass : Pass<"pto-hoist-invariants"> {
     Loops are processed inner first, to a fixpoint, so an op can leave
     several nested loops. SK-16's `Dvec = sum(cast(o_i) * cast(do_i))` chain
     (with its views and offset arithmetic) leaves `LOOP_s2_dq` and stays in
-    `LOOP_s1_dq`, whose index its views depend on (sk16.md §8.4): per
+    `LOOP_s1_dq`, whose index its views depend on (docs/SK16.md#dvec-hoisting): per
     (b, n, s1 tile) it runs once instead of `s2_loop` times, bitwise
     identical. Hoisted ops keep their attributes, the `pto.scope` stamp
     included (they form their own scope group in the outer body). With

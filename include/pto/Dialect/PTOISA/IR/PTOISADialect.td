@@ -55,7 +55,7 @@ def PTOISA_MemorySpace : I32EnumAttr<"MemorySpace",
   let genSpecializedAttr = 0;
 }
 
-// Values match pto-isa's pipe_t numbering (ascend-target.md §9.1).
+// Values match pto-isa's pipe_t numbering (docs/AscendTarget.md#enumerations).
 def PTOISA_Pipe : I32EnumAttr<"Pipe", "hardware pipe of an AI core", [
     I32EnumAttrCase<"S", 0>,
     I32EnumAttrCase<"V", 1>,

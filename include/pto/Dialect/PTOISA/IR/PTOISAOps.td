@@ -1,6 +1,6 @@
 //===- PTOISAOps.td - pto_isa operations -------------------*- tablegen -*-===//
 //
-// One op per pto-isa instruction (ascend-target.md §8.6). Operands that an
+// One op per pto-isa instruction (docs/AscendTarget.md#instructions). Operands that an
 // instruction reads carry [MemRead], the destination [MemWrite]: sync
 // insertion and memory planning read the hazards from the side effects.
 //
@@ -68,7 +68,7 @@ def PTOISA_TLoadOp : PTOISA_FixedPipeOp<"tload", "MTE2"> {
     region of `dst`. With `transpose` the window is read column-major (a DN
     GlobalTensor) into a `zn` L1 tile, which then holds the transpose:
     `dst[i][j] = src[row + j][col + i]` (how `b_trans`/`a_trans` cube operands
-    are realised, ascend-target.md §8.10).
+    are realised, docs/AscendTarget.md#operand-transposes).
 
     ```mlir
     pto_isa.tload %q[%r, %c] into %t : !pto.tensor<?x128xbf16>, !pto_isa.tile<l1, 64x64xbf16>

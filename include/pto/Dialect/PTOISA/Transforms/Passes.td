@@ -22,7 +22,7 @@ def PlanMemoryPass : Pass<"pto-isa-plan-memory", "::mlir::ModuleOp"> {
     - DAV_2201 keeps UB `[184 KiB, 192 KiB)` free by default
       (`reserve-ub-scratch`): pto-isa's A2/A3 mode-1 row-broadcast ops
       without a tmp tile and some TCVT paths use it as implicit scratch
-      (ascend-target.md §3). pto-lower-to-isa emits mode-2 row broadcasts
+      (docs/AscendTarget.md#on-chip-buffers). pto-lower-to-isa emits mode-2 row broadcasts
       only, but TCVT f32 -> bf16 is on the list of uncertain users.
 
     A function whose tiles do not fit gets an error naming the function, the
@@ -81,7 +81,7 @@ def InsertSyncPass : Pass<"pto-isa-insert-sync", "::mlir::ModuleOp"> {
     in the previous iteration): its flag is set after the access in the body
     and waited before the conflicting one, primed by a `set_flag` before the
     loop and drained by a `wait_flag` after it (double buffering,
-    ascend-target.md §8.7), which also holds for a loop that runs zero
+    docs/AscendTarget.md#synchronisation), which also holds for a loop that runs zero
     times. Same-pipe V hazards get `pipe_barrier V` right before the later
     instruction, wherever it is. Other region ops (`scf.while`, ...) get
     `pipe_barrier ALL` before them, at the start of each of their blocks and
