@@ -756,6 +756,12 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
             continue;
           stride = s.getSExtValue();
         }
+        // Per iteration the index moves by the loop's step (loop_unroll's
+        // paths step by the unroll factor).
+        APInt step;
+        if (!matchPattern(loop.getStep(), m_ConstantInt(&step)))
+          continue;
+        stride *= step.getSExtValue();
         int64_t extent = placement.tile.getDimSize(dim);
         if (stride != extent) {
           if (!reportedStrides.insert({offset.value, extent}).second)
