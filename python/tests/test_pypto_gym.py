@@ -21,24 +21,31 @@ pytestmark = pytest.mark.skipif(not corpus.CORPUS.is_dir(),
 
 # case -> (first failing column, the reason it fails with: a substring of its message)
 KNOWN_FAILURES = {
-    # Verifier rules stricter than PyPTO (legalized by gym-ops' pto-legalize).
-    "ApplyAdamWV2-level0": ("verified", "has an unroll_list but is not innermost"),
-    "ApplyAdamWV2-level1": ("verified", "has an unroll_list but is not innermost"),
-    "FAFwd-test_03": ("verified", "over the 65536 B (64 KiB) reduction tile limit of DAV_2201"),
-    "FAFwd-test_05": ("verified", "over the 65536 B (64 KiB) reduction tile limit of DAV_2201"),
-    "FAFwd950-test_03": ("verified", "over the 65536 B (64 KiB) reduction tile limit of DAV_3510"),
-    "InplaceAddRmsNorm-level0": ("verified", "is not 32-byte aligned; use a multiple of 8"),
-    "InplaceAddRmsNorm-level1": ("verified", "is not 32-byte aligned; use a multiple of 8"),
-    "SwiGLUGrad-test_bwd": ("verified", "which the DAV_2201 vector unit does not support"),
-    # dV differs from the 950 test's golden by 7.7e-5 (5.5e-5) > its atol 2.5e-5;
-    # dQ and dK match exactly (the A3 test of the same math passes at atol 1e-4).
-    "FAGrad950-test_03": ("pto-run", "the test's compare failed"),
-    "FAGrad950-test_05": ("pto-run", "the test's compare failed"),
+    # Verifier rules pto-legalize does not relax (FA forward's C1 cube tile [512, 512] x
+    # [512, 64] in L1: 576 KiB over the 512 KiB of DAV_2201 / DAV_3510).
+    "FAFwd-test_03": ("verified", "op cube tile does not fit L1 on DAV_2201"),
+    "FAFwd-test_05": ("verified", "op cube tile does not fit L1 on DAV_2201"),
+    "FAFwd950-test_03": ("verified", "op cube tile does not fit L1 on DAV_3510"),
+    # --pto-lint: loop_unroll's slices x1[bs_idx:bs_idx + unroll_length] seen as tiles
+    # overlapping from one iteration to the next (the front end's loop_unroll form).
+    "InplaceAddRmsNorm-level0": ("verified", "[LINT-TILE-CONFIG] the view of 'x1' is 64 wide"),
+    "InplaceAddRmsNorm-level1": ("verified", "[LINT-TILE-CONFIG] the view of 'x1' is 64 wide"),
+    # dV differs from the 950 test's golden by 7.7e-5 (5.5e-5) > its atol 2.5e-5 on
+    # 4 (1) of 131072 elements; dQ and dK pass (the A3 test of the same math passes).
+    "FAGrad950-test_03": ("pto-run", "dV: FAILED (max_diff=0.000077"),
+    "FAGrad950-test_05": ("pto-run", "dV: FAILED (max_diff=0.000055"),
     # pto-lower-to-isa lowers 2-D tiles only; the kernel's views are 3-D.
     "BNTrainingReduce-case1": ("C++", "pto-lower-to-isa lowers 2-D tiles and tensors"),
+    # The vector leaf's tiles (six 16 x 512 f32 and more) need 196608 B of UB, over
+    # the 188416 B left after the implicit scratch.
+    "ApplyAdamWV2-level0": ("C++", "does not fit ub of DAV_2201 (A2/A3: 910B/910C): needs "
+                                   "196608 bytes"),
     "InterleaveRope-level0": ("traced", "pypto.gathermask is not supported yet"),
+    "InterleaveRope-level1": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level3": ("traced", "pypto.gathermask is not supported yet"),
+    "InterleaveRope-level5": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level6": ("traced", "pypto.gathermask is not supported yet"),
+    "InterleaveRope950-level1": ("traced", "pypto.gathermask is not supported yet"),
 }
 
 # Kernels that are genuinely wrong on a case: from `column` on, every numeric
@@ -159,7 +166,12 @@ def test_verified(case):
             except ir.DiagnosticError as error:
                 raise ColumnFailure(f"{traced.name}: " + str(error).strip().splitlines()[-1]
                                     if str(error).strip() else traced.name) from None
-            findings += len(module.lint())
+            try:
+                findings += len(module.lint())
+            except ir.DiagnosticError as error:     # lint errors: the kernel breaks a rule
+                first = (error.errors or error.diagnostics or [error])[0]
+                raise ColumnFailure(f"{traced.name}: --pto-lint: " + corpus.shorten(str(first))) \
+                    from None
         return f"ok, lint: {findings}"
     _check(case, "verified", body)
 
@@ -181,6 +193,11 @@ def test_pto_run(case, tmp_path):
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_tile_graph(case, tmp_path):
+    # pto-run of a tile graph is the slow step (ApplyAdamWV2's 7168 x 2048 takes
+    # minutes): one case per suite, like C++
+    if case.numeric and not case.cpp:
+        RESULTS.setdefault(case.name, {})["tile graph"] = "skip: one case per suite"
+        pytest.skip("the tile graph runs one case per suite (the first numeric one)")
     _numeric_column(case, "tile graph", corpus.tile_graph_executor, tmp_path)
 
 
@@ -198,6 +215,12 @@ NOT_REACHED = {} if corpus.LARGE else {
     "flash_attention_varlen_forward_950": "only test_02 (4096 x 4096) at DAV_3510: PTO_GYM_LARGE=1",
     "_gather_pa_kv_cache_nd_kernel_npu": "every case has a 722 MB key cache: PTO_GYM_LARGE=1",
 }
+# InterleaveRope's wrapper picks one of ten kernels by shape, dtype and arch; the
+# test cases run here (level0/1/3/5/6, level1 at DAV_3510) do not select these.
+NOT_REACHED.update({name: "no case run here selects it" for name in (
+    "interleave_rope_kernel_n128_bf16_unroll", "interleave_rope_kernel_n128_bf16_950",
+    "interleave_rope_kernel_n128_bf16_broadcast", "interleave_rope_kernel_n128_bf16_short_s",
+    "interleave_rope_kernel_n128_fp16", "interleave_rope_kernel_n1_bf16_broadcast")})
 
 
 def test_every_jit_kernel_of_the_corpus_is_reached():
