@@ -9,6 +9,7 @@ PACKAGES=(
   libclang-rt-22-dev   # ASan/UBSan runtimes and libFuzzer (make test-asan, make fuzz)
   python3 python3-numpy python3-pytest
   python3-dev pybind11-dev
+  python3-torch        # PyPTO-Gym kernel files and their torch goldens (CPU; torch_npu stubbed)
   libopenblas-dev
 )
 

@@ -44,6 +44,26 @@ class _Dynamic:
 DYN = DYNAMIC = _Dynamic()
 
 
+class _Static:
+    """``pypto.STATIC``: a static dimension whose size is taken from the
+    tensor the kernel is called (or traced) with; a new size retraces."""
+
+    def __repr__(self) -> str:
+        return "STATIC"
+
+
+STATIC = _Static()
+
+
+class RunMode(enum.IntEnum):
+    """``runtime_options["run_mode"]``: PyPTO runs a kernel on the NPU (0) or
+    in its cost-model simulator (1). Here both run on the host (pto-run, or
+    the pipeline the caller selects); the mode is carried on the kernel."""
+
+    NPU = 0
+    SIM = 1
+
+
 class PrecisionType(enum.Enum):
     INTRINSIC = "INTRINSIC"
     HIGH_PRECISION = "HIGH_PRECISION"
@@ -91,30 +111,40 @@ class Tensor:
     ``pypto.Tensor([pypto.DYN, ...], pypto.DT_BF16)``.
 
     Each dim is an int (static), ``DYN`` (dynamic: a change does not
-    recompile) or a trailing ``...`` (every remaining dim static, taken from
-    the tensor the kernel is traced with). ``cumulative=True`` (a pto-mlir
-    extension) marks 1-D integer tensors of cumulative varlen offsets (start
-    at 0, never decrease; ``pto.cumulative``, checked by the interpreter).
+    recompile), ``STATIC`` (static, its size taken from the tensor the kernel
+    is traced or called with) or a trailing ``...`` (every remaining dim
+    ``STATIC``). An empty shape (``Tensor([], dt)``, or no shape) takes the
+    rank and every dim, static, from the tensor. ``cumulative=True`` (a
+    pto-mlir extension) marks 1-D integer tensors of cumulative varlen offsets
+    (start at 0, never decrease; ``pto.cumulative``, checked by the
+    interpreter).
     """
 
-    def __init__(self, shape, dtype: DataType, format=None, *, cumulative: bool = False):
+    def __init__(self, shape=None, dtype: DataType | None = None, format=None, *,
+                 cumulative: bool = False):
         if not isinstance(dtype, DataType):
             raise TypeError(f"Tensor(shape, dtype): dtype must be a pypto dtype such as "
                             f"DT_BF16, got {dtype!r}")
         if format not in (None, "TILEOP_ND"):
             raise TypeError(f"Tensor(..., format={format!r}): only the ND format "
                             f"(TILEOP_ND) is modelled by the pto dialect")
-        dims = list(shape)
+        dims = [] if shape is None else list(shape)
         for i, d in enumerate(dims):
-            ok = d is DYN or d is Ellipsis or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
+            ok = d is DYN or d is STATIC or d is Ellipsis or \
+                (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
             if not ok:
                 raise TypeError(f"Tensor shape entry {i} is {d!r}: use an int >= 0, "
-                                f"pypto.DYN or a trailing ...")
+                                f"pypto.DYN, pypto.STATIC or a trailing ...")
             if d is Ellipsis and i != len(dims) - 1:
                 raise TypeError("Tensor shape: '...' must be the last entry")
         self.shape = tuple(dims)
         self.dtype = dtype
         self.cumulative = cumulative
+
+    @property
+    def rank_from_argument(self) -> bool:
+        """True for ``Tensor([], dt)``: rank and dims come from the argument."""
+        return not self.shape
 
     def __class_getitem__(cls, item):
         shape, dtype = item

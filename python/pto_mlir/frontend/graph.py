@@ -75,7 +75,8 @@ class Op:
     printer of ``kind`` knows the syntax. Mixed static/dynamic lists hold ints
     and ``Value``s."""
 
-    __slots__ = ("kind", "fields", "results", "body", "loc", "block", "scope_results")
+    __slots__ = ("kind", "fields", "results", "body", "else_body", "loc", "block",
+                 "scope_results")
 
     def __init__(self, kind: str, fields: dict, result_types=(), result_hint: str = "",
                  loc: Location | None = None, has_body: bool = False):
@@ -83,6 +84,7 @@ class Op:
         self.fields = fields
         self.results = [Value(t, result_hint, op=self) for t in result_types]
         self.body = Block(self) if has_body else None
+        self.else_body = None           # scf.if: the else region
         self.loc = loc
         self.block = None
         self.scope_results: list = []   # pto.scope: the inner values used after it
@@ -120,6 +122,8 @@ def walk_ops(block: Block):
         yield op
         if op.body is not None:
             yield from walk_ops(op.body)
+        if op.else_body is not None:
+            yield from walk_ops(op.else_body)
 
 
 def resolve_scope_results(kernel_body: Block) -> None:
@@ -137,6 +141,11 @@ def resolve_scope_results(kernel_body: Block) -> None:
 # ----------------------------------------------------------------------------
 # Printing
 # ----------------------------------------------------------------------------
+
+def _discardable(op: Op) -> list:
+    """Attributes the ambient state adds to any tile op (``pto.ooo_scope``)."""
+    return op.fields.get("discardable", [])
+
 
 _NAME_RE = re.compile(r"[^A-Za-z0-9_$.]")
 
@@ -198,6 +207,10 @@ class Printer:
         if kind == "arith.constant":
             res = self.define(op.result)
             self.emit(depth, f"{res} = arith.constant {f['value']} : {op.result.type}{loc}")
+        elif kind == "arith.cmpi":
+            res = self.define(op.result)
+            lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
+            self.emit(depth, f"{res} = arith.cmpi {f['predicate']}, {lhs}, {rhs} : index{loc}")
         elif kind.startswith("arith."):
             res = self.define(op.result)
             lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
@@ -215,45 +228,71 @@ class Printer:
             res = self.define(op.result)
             inplace = " inplace" if f["inplace"] else ""
             self.emit(depth, f"{res} = pto.reshape {self.use(f['source'], b)} "
-                             f"{self.mixed(f['shape'], b)}{inplace} : {f['source'].type} -> "
+                             f"{self.mixed(f['shape'], b)}{inplace}"
+                             f"{self.attr_dict(_discardable(op))} : {f['source'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind == "pto.view":
             res = self.define(op.result)
             valid = (f" valid {self.mixed(f['valid'], b)}" if f["valid"] is not None else "")
             self.emit(depth, f"{res} = pto.view {self.use(f['source'], b)}"
-                             f"{self.mixed(f['offsets'], b)}{valid} : {f['source'].type} -> "
+                             f"{self.mixed(f['offsets'], b)}{valid}"
+                             f"{self.attr_dict(_discardable(op))} : {f['source'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind == "pto.matmul":
             res = self.define(op.result)
             attrs = [a for a in ("a_trans", "b_trans") if f[a]] + [f"cube_tile = {f['cube_tile']}"]
+            attrs += _discardable(op)
             self.emit(depth, f"{res} = pto.matmul {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
                              f"{self.attr_dict(attrs)} : {f['lhs'].type}, {f['rhs'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind in ("pto.add", "pto.sub", "pto.mul", "pto.div", "pto.max", "pto.min"):
             res = self.define(op.result)
             self.emit(depth, f"{res} = {kind} {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
-                             f"{self.attr_dict(f['attrs'])} : {f['lhs'].type}, {f['rhs'].type} -> "
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['lhs'].type}, {f['rhs'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind in ("pto.exp", "pto.neg", "pto.abs", "pto.sqrt", "pto.rsqrt",
                       "pto.reciprocal", "pto.cast"):
             res = self.define(op.result)
             self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)}"
-                             f"{self.attr_dict(f['attrs'])} : {f['input'].type} -> "
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['input'].type} -> "
                              f"{op.result.type}{loc}")
+        elif kind == "pto.transpose":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = pto.transpose {self.use(f['input'], b)}, {f['dim0']}, "
+                             f"{f['dim1']}{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['input'].type} -> {op.result.type}{loc}")
         elif kind in ("pto.sum", "pto.amax"):
             res = self.define(op.result)
             keep = " keepdim" if f["keepdim"] else ""
             self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)} dim = {f['dim']}{keep}"
-                             f"{self.attr_dict(f['attrs'])} : {f['input'].type} -> "
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['input'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind == "pto.full":
             res = self.define(op.result)
-            self.emit(depth, f"{res} = pto.full {f['value']}{self.attr_dict(f['attrs'])} : "
+            attrs = self.attr_dict(f["attrs"] + _discardable(op))
+            self.emit(depth, f"{res} = pto.full {f['value']}{attrs} : "
                              f"{op.result.type}{loc}")
         elif kind in ("pto.atomic_add", "pto.assemble"):
             self.emit(depth, f"{kind} {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
-                             f"{self.mixed(f['offsets'], b)}{self.attr_dict(f['attrs'])} : "
+                             f"{self.mixed(f['offsets'], b)}"
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
                              f"{f['src'].type}, {f['dst'].type}{loc}")
+        elif kind == "pto.workspace":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = pto.workspace : {op.result.type}{loc}")
+        elif kind in ("pto.is_loop_begin", "pto.is_loop_end"):
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = {kind} {self.use(f['index'], b)}{loc}")
+        elif kind == "scf.if":
+            self.emit(depth, f"scf.if {self.use(f['cond'], b)} {{")
+            self.print_block(op.body, depth + 1)
+            if op.else_body.ops:
+                self.emit(depth, "} else {")
+                self.print_block(op.else_body, depth + 1)
+            self.emit(depth, "}" + loc)
         elif kind == "pto.loop":
             self.print_loop(op, depth, loc)
         elif kind == "pto.scope":

@@ -3,21 +3,39 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import inspect
 import os
 import textwrap
+import threading
+import warnings
 import weakref
 
 from . import dtypes as dt
 from .errors import TraceError
 from .graph import Location, Printer, Value, resolve_scope_results
+from .control import traceable
 from .tracer import TensorHandle, Tracer, _state, tensor_type
 
+# The options the pto dialect models (#pto.runtime_options, #pto.pass_options).
 _RUNTIME_OPTIONS = ("stitch_function_max_num", "device_sched_mode", "ready_on_host_tensors",
                     "max_workspace_kb", "device_sched_parallelism")
 _PASS_OPTIONS = ("vec_nbuffer_setting", "cube_l1_reuse_setting", "cube_nbuffer_setting")
 _ARCHES = ("DAV_2201", "DAV_3510")
+# What an option PyPTO accepts but pto-mlir does not model means, for the remark that says
+# it is carried and ignored (pypto-model.md §3.14 and §4; PyPTO's docs/api/config/*.md).
+_UNMODELLED_MEANINGS = {
+    "run_mode": "NPU or cost-model simulator; here every call runs on the host",
+    "valid_shape_optimize": "compiles full tiles statically; pto-mlir keeps one dynamic body",
+    "ooo_sched_mode": "950 out-of-order scheduling heuristic",
+    "sg_set_tunevf_mode": "950 vector-fusion tuning",
+    "auto_mix_partition": "950 automatic MIX subgraphs",
+    "vf_options": "flags for the Ascend vector-function compiler",
+    "compile_monitor_enable": "host compile progress monitor",
+    "runtime_debug_mode": "device profiling printout",
+    "pg_upper_bound": "graph-partition size bound",
+}
 
 
 class platform:
@@ -28,15 +46,42 @@ class platform:
     npuarch = "DAV_2201"
 
 
-def merge_setting_text(key: str, value) -> str:
+class OptionRemark(UserWarning):
+    """A ``@jit`` option PyPTO accepts that pto-mlir carries on the kernel
+    (``pto.pypto_options``) without acting on it."""
+
+
+def split_merge_setting(key: str, value) -> tuple:
+    """A merge setting as (modelled entries, unmodelled entries). Integer
+    keys and ``"DEFAULT"`` (= -1, pypto-model.md §3.14) are modelled;
+    ``"func{magic}_{order}"`` keys and semantic labels name groups of
+    PyPTO's own graph and are carried unmodelled."""
     if not isinstance(value, dict):
         raise TraceError(f"pass option {key} must be a dict {{group: count}}, got {value!r}")
-    entries = []
+    modelled, unmodelled = {}, {}
     for group, count in value.items():
+        if group == "DEFAULT":
+            group = -1
+        if isinstance(group, str):
+            unmodelled[group] = count
+            continue
         if isinstance(group, bool) or not isinstance(group, int):
-            raise TraceError(f"pass option {key}: key {group!r} is not an int; string keys "
-                             f"(\"DEFAULT\", func keys, semantic labels) are not modelled, use "
-                             f"-1 for the default and k >= 0 for hash-order group k")
+            raise TraceError(f"pass option {key}: key {group!r} must be an int (-1 default, "
+                             f"k >= 0 hash-order group k, -2 for vec_nbuffer_setting's "
+                             f"multi-input mode) or a string (\"DEFAULT\", func key, label)")
+        modelled[group] = count
+    return modelled, unmodelled
+
+
+def merge_setting_text(key: str, value) -> str:
+    modelled, unmodelled = split_merge_setting(key, value)
+    if unmodelled:
+        raise TraceError(f"pass option {key}: group keys {sorted(unmodelled)} (func keys, "
+                         f"semantic labels) are not modelled here; use -1 / \"DEFAULT\" for "
+                         f"the default and k >= 0 for hash-order group k, or give them in "
+                         f"@jit(pass_options=...), which carries them")
+    entries = []
+    for group, count in modelled.items():
         if isinstance(count, tuple) and len(count) == 2 and isinstance(count[0], int) \
                 and count[1] in ("left", "right", "auto"):
             entries.append(f'{group} : ({count[0]}, "{count[1]}")')
@@ -70,18 +115,66 @@ def _runtime_options_text(options: dict, tensor_names) -> str:
     return "#pto.runtime_options<" + ", ".join(fields) + ">"
 
 
-def _check_option_keys(group: str, options, allowed, location) -> dict:
+def _mlir_string(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch.isprintable() and ord(ch) < 128:
+            out.append(ch)
+        else:
+            out.extend(f"\\{b:02X}" for b in ch.encode())
+    return '"' + "".join(out) + '"'
+
+
+def option_attr_text(value, where: str) -> str:
+    """An option value as a typed MLIR attribute: i64, f64, bool, string,
+    array, dictionary; enums (``pypto.RunMode.NPU``) by their value."""
+    import enum
+    import math
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"{value} : i64"
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return _mlir_string(repr(value))
+        return f"{value:.17e} : f64"
+    if isinstance(value, str):
+        return _mlir_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(option_attr_text(v, f"{where}[{i}]")
+                               for i, v in enumerate(value)) + "]"
+    if isinstance(value, dict):
+        entries = [f"{_mlir_string(str(k))} = {option_attr_text(v, f'{where}[{k!r}]')}"
+                   for k, v in value.items() if v is not None]
+        return "{" + ", ".join(entries) + "}"
+    raise TraceError(f"{where} = {value!r}: a {type(value).__name__} cannot be carried as a "
+                     f"kernel attribute; option values are ints, floats, bools, strings and "
+                     f"lists or dicts of them")
+
+
+def _check_option_group(group: str, options, location) -> dict:
     if options is None:
         return {}
     if not isinstance(options, dict):
         raise TraceError(f"@jit({group}=...) must be a dict, got {type(options).__name__}",
                          location)
-    unknown = [k for k in options if k not in allowed]
-    if unknown:
-        raise TraceError(f"@jit({group}=...): {', '.join(map(repr, unknown))} "
-                         f"{'is' if len(unknown) == 1 else 'are'} not modelled by the pto "
-                         f"dialect (supported: {', '.join(allowed)})", location)
+    bad = [k for k in options if not isinstance(k, str)]
+    if bad:
+        raise TraceError(f"@jit({group}=...): option names are strings, got {bad[0]!r}",
+                         location)
     return dict(options)
+
+
+def _check_run_mode(value, location):
+    """PyPTO accepts RunMode.NPU / RunMode.SIM or 0 / 1 and rejects anything
+    else (entry.py: _set_run_mode)."""
+    if isinstance(value, bool) or value not in (dt.RunMode.NPU, dt.RunMode.SIM, 0, 1):
+        raise TraceError(f"runtime option run_mode = {value!r}: use pypto.RunMode.NPU or "
+                         f"pypto.RunMode.SIM (0 or 1)", location)
 
 
 def _parameter_locations(fn) -> dict:
@@ -144,22 +237,58 @@ class TracedKernel:
 
 
 class JitFunction:
-    """A kernel decorated with ``@pypto.jit``."""
+    """A kernel decorated with ``@pypto.jit`` / ``@pypto.frontend.jit``."""
 
     def __init__(self, fn, runtime_options=None, pass_options=None, host_options=None,
-                 codegen_options=None, verify_options=None, debug_options=None):
+                 codegen_options=None, verify_options=None, debug_options=None,
+                 new_ir: bool = False, create_new_logical_tensor: bool = False):
         functools.update_wrapper(self, fn)
         self.fn = fn
         self._locations = _parameter_locations(fn)
         location = self._locations.get("__def__")
-        self.runtime_options = _check_option_keys("runtime_options", runtime_options,
-                                                  _RUNTIME_OPTIONS, location)
-        self.pass_options = _check_option_keys("pass_options", pass_options, _PASS_OPTIONS,
-                                               location)
-        for group, value in (("host_options", host_options), ("codegen_options", codegen_options),
-                             ("verify_options", verify_options), ("debug_options", debug_options)):
+        groups = {name: _check_option_group(name, value, location) for name, value in (
+            ("runtime_options", runtime_options), ("pass_options", pass_options),
+            ("host_options", host_options), ("codegen_options", codegen_options),
+            ("verify_options", verify_options), ("debug_options", debug_options))}
+        runtime = groups["runtime_options"]
+        if "run_mode" in runtime:
+            _check_run_mode(runtime["run_mode"], location)
+        self.runtime_options = {k: v for k, v in runtime.items() if k in _RUNTIME_OPTIONS}
+        self.pass_options = {}
+        # Everything PyPTO accepts that the dialect does not model: carried on
+        # the kernel as pto.pypto_options, with a remark.
+        self.unmodelled_options = {}
+        for group, options in groups.items():
+            modelled = _RUNTIME_OPTIONS if group == "runtime_options" else \
+                _PASS_OPTIONS if group == "pass_options" else ()
+            for key, value in options.items():
+                if value is None:
+                    continue
+                if key in _PASS_OPTIONS and group == "pass_options":
+                    try:
+                        kept, rest = split_merge_setting(key, value)
+                    except TraceError as error:
+                        raise error.locate(location)
+                    self.pass_options[key] = kept
+                    if rest:
+                        self.unmodelled_options.setdefault(group, {})[key] = rest
+                elif key not in modelled:
+                    self.unmodelled_options.setdefault(group, {})[key] = value
+        for flag, value in (("new_ir", new_ir),
+                            ("create_new_logical_tensor", create_new_logical_tensor)):
+            if not isinstance(value, bool):
+                raise TraceError(f"@jit({flag}={value!r}) must be a bool", location)
             if value:
-                raise TraceError(f"@jit({group}=...) is not modelled by the pto dialect", location)
+                self.unmodelled_options[flag] = True
+        try:
+            self._unmodelled_text = option_attr_text(self.unmodelled_options, "@jit option") \
+                if self.unmodelled_options else None
+        except TraceError as error:
+            raise error.locate(location)
+        self.remarks = self._option_remarks()
+        for remark in self.remarks:
+            warnings.warn_explicit(remark, OptionRemark, fn.__code__.co_filename,
+                                   location.line if location else fn.__code__.co_firstlineno)
         try:
             annotations = inspect.get_annotations(fn, eval_str=True)
         except Exception as error:  # noqa: BLE001 - report any evaluation failure
@@ -171,14 +300,33 @@ class JitFunction:
         self.annotations = annotations
         self._cache = {}
 
+    def _option_remarks(self) -> list:
+        remarks = []
+        for group, options in self.unmodelled_options.items():
+            if not isinstance(options, dict):
+                remarks.append(f"@jit({group}=True) of {self.fn.__name__}: PyPTO's compile "
+                               f"path switch; carried in pto.pypto_options, no effect here")
+                continue
+            for key, value in options.items():
+                meaning = _UNMODELLED_MEANINGS.get(key)
+                what = f" ({meaning})" if meaning else ""
+                remarks.append(f"@jit {group}[{key!r}] = {value!r} of {self.fn.__name__}"
+                               f"{what}: not modelled by pto-mlir; carried in "
+                               f"pto.pypto_options and ignored")
+        return remarks
+
     # -- tracing --------------------------------------------------------------------
 
     def _tensor_shape(self, name: str, ann: dt.Tensor, given) -> tuple:
+        """The traced shape: an int per static dim, None per dynamic one."""
         location = self._locations.get(name)
+        from_argument = ann.rank_from_argument or any(
+            d is dt.STATIC or d is Ellipsis for d in ann.shape)
         if given is None:
-            if Ellipsis in ann.shape:
+            if from_argument:
                 raise TraceError(f"tensor parameter '{name}' is annotated {ann!r}: give its "
-                                 f"shape (or an array) when tracing", location)
+                                 f"shape (or an array) when tracing; STATIC, '...' and [] "
+                                 f"dims are taken from it", location)
             return tuple(None if d is dt.DYN else d for d in ann.shape)
         if hasattr(given, "shape") and hasattr(given, "dtype"):
             actual = tuple(int(d) for d in given.shape)
@@ -190,12 +338,14 @@ class JitFunction:
                 raise TraceError(f"tensor parameter '{name}': give an array or a shape "
                                  f"tuple, got {type(given).__name__}", location) from None
         dims = list(ann.shape)
-        if dims and dims[-1] is Ellipsis:
+        if ann.rank_from_argument:
+            dims = [dt.STATIC] * len(actual)
+        elif dims[-1] is Ellipsis:
             prefix = dims[:-1]
             if len(actual) < len(prefix):
                 raise TraceError(f"tensor parameter '{name}' is annotated {ann!r} but given "
                                  f"rank {len(actual)}", location)
-            dims = prefix + [None] * (len(actual) - len(prefix))
+            dims = prefix + [dt.STATIC] * (len(actual) - len(prefix))
         elif len(actual) != len(dims):
             raise TraceError(f"tensor parameter '{name}' is annotated {ann!r} (rank "
                              f"{len(dims)}) but given rank {len(actual)}", location)
@@ -204,16 +354,17 @@ class JitFunction:
             if d is dt.DYN:
                 shape.append(None)
                 continue
-            static = a if d is None else d
             if a is dt.DYN or a is None or (isinstance(a, int) and a < 0):
-                if d is None:
+                if d is dt.STATIC:
                     raise TraceError(f"tensor parameter '{name}': dim {i} is static "
-                                     f"(annotation {ann!r}) but given as dynamic", location)
-                static = d
-            elif d is not None and a != d:
+                                     f"(annotation {ann!r}) but given as dynamic; give its "
+                                     f"size", location)
+                shape.append(int(d))
+            elif d is not dt.STATIC and a != d:
                 raise TraceError(f"tensor parameter '{name}': dim {i} is {d} in the "
                                  f"annotation but {a} in the given shape", location)
-            shape.append(int(static))
+            else:
+                shape.append(int(a))
         return tuple(shape)
 
     @staticmethod
@@ -239,9 +390,15 @@ class JitFunction:
         except TypeError as error:
             raise TraceError(f"{self.fn.__name__}.trace: {error}",
                              self._locations.get("__def__")) from None
+        from . import host_tensors
         shapes = {}
         for name in self.tensor_params:
             given = bound.arguments.get(name)
+            if host_tensors.is_torch_tensor(given):
+                try:
+                    given = host_tensors.as_array(given, self.annotations[name].dtype)
+                except TraceError as error:
+                    raise error.locate(self._locations.get(name))
             if isinstance(given, (list, tuple)):
                 given = tuple(None if d is None or d is dt.DYN or (isinstance(d, int) and d < 0)
                               else d for d in given)
@@ -273,9 +430,11 @@ class JitFunction:
         _state.tracer = tracer
         platform.npuarch = arch
         try:
-            result = self.fn(**call_args)
+            result = traceable(self.fn)(**call_args)
         except TraceError as error:
             raise error.locate(_user_frame_of(error.__traceback__))
+        except Exception as error:  # noqa: BLE001 - a construct the tracer does not handle
+            raise _construct_error(error) from error
         finally:
             _state.tracer = None
             platform.npuarch = saved_arch
@@ -287,9 +446,10 @@ class JitFunction:
                              f"assemble", def_loc)
         if tracer.aborted_loop is not None:
             loop = tracer.aborted_loop
-            raise TraceError(f"the body of pypto.loop '{loop.fields['name']}' was left early "
-                             f"(break/return): a traced loop body runs once and cannot break",
-                             loop.loc)
+            body = (f"pypto.loop '{loop.fields['name']}'" if loop.kind == "pto.loop"
+                    else f"the run-time `if {loop.fields['text']}`")
+            raise TraceError(f"the body of {body} was left early (break/return): a traced "
+                             f"body runs once and cannot leave early", loop.loc)
         return TracedKernel(self.fn.__name__, self._print(tracer, arch), arch,
                             list(self.tensor_params))
 
@@ -318,6 +478,8 @@ class JitFunction:
         if settings:
             attrs.append("pass_options = #pto.pass_options<" + ", ".join(
                 f"{k} = {settings[k]}" for k in _PASS_OPTIONS if k in settings) + ">")
+        if self._unmodelled_text:
+            attrs.append("pto.pypto_options = " + self._unmodelled_text)
         header = f"pto.kernel @{self.fn.__name__}("
         lines = [f"// Traced from {self.fn.__code__.co_filename} by pto_mlir.frontend.",
                  header + ("\n    " + ",\n    ".join(args) if args else "") + ")",
@@ -332,11 +494,20 @@ class JitFunction:
 
     def __call__(self, *args, arch: str | None = None, shuffle_atomics=None, **kwargs):
         """Traces (cached per static shapes, compile-time arguments and arch)
-        and runs the kernel in the reference interpreter on NumPy arrays;
-        outputs are updated in place, as PyPTO kernels do. Returns the
-        interpreter's run statistics."""
+        and runs the kernel on NumPy arrays or CPU torch tensors, as PyPTO
+        kernels are called; outputs are updated in place. Runs in the
+        reference interpreter unless ``run_kernels_with`` selected another
+        executor. Returns the interpreter's run statistics (None from other
+        executors)."""
+        from . import host_tensors
         bound = self.signature.bind(*args, **kwargs)
-        arrays = {n: bound.arguments[n] for n in self.tensor_params}
+        given = {n: bound.arguments[n] for n in self.tensor_params}
+        arrays = {}
+        for name, value in given.items():
+            try:
+                arrays[name] = host_tensors.as_array(value, self.annotations[name].dtype)
+            except TraceError as error:
+                raise error.locate(self._locations.get(name))
         shapes = {n: self._tensor_shape(n, self.annotations[n], a) for n, a in arrays.items()}
         others = tuple((n, v) for n, v in bound.arguments.items() if n not in self.tensor_params)
         key = (tuple(sorted(shapes.items())), repr(others), arch or platform.npuarch)
@@ -344,7 +515,62 @@ class JitFunction:
         if traced is None:
             traced = self._trace(shapes, bound, arch or platform.npuarch)
             self._cache[key] = traced
-        return traced.run(shuffle_atomics=shuffle_atomics, **arrays).stats
+        executor = getattr(_executor, "current", None)
+        if executor is None:
+            shape_only = [n for n, a in arrays.items()
+                          if isinstance(a, host_tensors.ShapeOnly)]
+            if shape_only:
+                raise TraceError(f"{self.fn.__name__}: {', '.join(shape_only)} are meta "
+                                 f"tensors (shapes without data): the kernel traced but "
+                                 f"cannot run", self._locations.get("__def__"))
+            stats = traced.run(shuffle_atomics=shuffle_atomics, **arrays).stats
+        else:
+            stats = executor(traced, arrays)
+        for name, value in given.items():
+            host_tensors.write_back(value, arrays[name])
+        return stats
+
+
+_executor = threading.local()
+
+
+@contextlib.contextmanager
+def run_kernels_with(executor):
+    """Within the block, calling a ``@jit`` kernel runs
+    ``executor(traced_kernel, arrays)`` instead of the interpreter:
+    ``arrays`` maps each tensor parameter to a NumPy array (BF16 as uint16
+    bits) that the executor updates in place. Lets a caller run a kernel
+    file's own host code (its wrappers, its tests) through the tile-graph
+    pipeline or emitted C++, or record the traces."""
+    saved = getattr(_executor, "current", None)
+    _executor.current = executor
+    try:
+        yield
+    finally:
+        _executor.current = saved
+
+
+# The tracer's value classes, as Python names them in its own error messages.
+_TRACED_CLASSES = ("Tile", "TensorHandle", "Scalar")
+
+
+def _construct_error(error: Exception) -> TraceError:
+    """A Python error raised while tracing (an operator or attribute the
+    tracer's values do not have, or a bug) as a TraceError at the kernel's
+    line naming the construct, instead of a traceback from inside the
+    tracer; the original stays as ``__cause__``."""
+    import re
+    text = str(error)
+    match = re.fullmatch(r"'(\w+)' object has no attribute '(\w+)'", text)
+    if isinstance(error, AttributeError) and match and match[1] in _TRACED_CLASSES:
+        message = (f"{match[1]}.{match[2]} is not supported yet by pto-mlir's PyPTO front end "
+                   f"(docs/Frontend.md lists the supported API)")
+    elif isinstance(error, TypeError) and "unsupported operand" in text \
+            and any(f"'{c}'" in text for c in _TRACED_CLASSES):
+        message = f"{text}: this operator on traced values is not supported yet"
+    else:
+        message = f"{type(error).__name__} while tracing: {text}"
+    return TraceError(message, _user_frame_of(error.__traceback__))
 
 
 def _user_frame_of(traceback) -> Location | None:
@@ -361,16 +587,18 @@ def _user_frame_of(traceback) -> Location | None:
 
 
 def _all_ops(block):
-    for op in block.ops:
-        yield op
-        if op.body is not None:
-            yield from _all_ops(op.body)
+    from .graph import walk_ops
+    return walk_ops(block)
 
 
 def jit(fn=None, *, runtime_options=None, pass_options=None, host_options=None,
-        codegen_options=None, verify_options=None, debug_options=None):
-    """``@pypto.jit(runtime_options={...}, pass_options={...})``."""
+        codegen_options=None, verify_options=None, debug_options=None, new_ir: bool = False,
+        create_new_logical_tensor: bool = False):
+    """``@pypto.frontend.jit(runtime_options={...}, pass_options={...}, ...)``
+    with PyPTO's parameters. Options the dialect models become
+    ``runtime_options`` / ``pass_options`` on ``pto.kernel``; every other
+    option is carried as ``pto.pypto_options`` with an ``OptionRemark``."""
     def wrap(f):
         return JitFunction(f, runtime_options, pass_options, host_options, codegen_options,
-                           verify_options, debug_options)
+                           verify_options, debug_options, new_ir, create_new_logical_tensor)
     return wrap(fn) if fn is not None else wrap

@@ -13,7 +13,7 @@ from . import dtypes as dt
 from .errors import TraceError
 from .graph import Op
 from .symbolic import Scalar
-from .tracer import (TensorHandle, Tile, current_tracer, tensor_type, tile_type,
+from .tracer import (Condition, TensorHandle, Tile, current_tracer, tensor_type, tile_type,
                      user_location)
 
 
@@ -97,7 +97,7 @@ def set_cube_tile_shapes(m, k, n, enable_split_k: bool = False) -> None:
 
 
 _MERGE_SETTINGS = ("vec_nbuffer_setting", "cube_l1_reuse_setting", "cube_nbuffer_setting")
-_UNMODELLED_PASS_OPTIONS = ("auto_mix_partition", "sg_set_ooo_scope", "ooo_sched_mode",
+_UNMODELLED_PASS_OPTIONS = ("auto_mix_partition", "ooo_sched_mode",
                             "sg_set_tunevf_mode")
 
 
@@ -128,9 +128,18 @@ def set_pass_options(**options) -> None:
                 tracer.frame.scope = None
             else:
                 tracer.frame.scope = (*scope, loc)
+        elif key == "sg_set_ooo_scope":
+            # PyPTO (950): adjacent ops with one id form one out-of-order
+            # task inside a MIX subgraph, a scheduling hint. Carried as
+            # pto.ooo_scope on the ops recorded while it is set.
+            if not _is_int(value) or not (value == -1 or 1 <= value <= 100000):
+                raise _error(f"set_pass_options(sg_set_ooo_scope={value!r}): give -1 (none) or "
+                             f"an int id in 1..100000")
+            tracer.frame.ooo_scope = None if value == -1 else value
         elif key in _MERGE_SETTINGS:
             if len(tracer.frames) > 1:
-                raise _error(f"set_pass_options({key}=...) inside a pypto.loop: the pto "
+                raise _error(f"set_pass_options({key}=...) inside a pypto.loop or run-time "
+                             f"`if`: the pto "
                              f"dialect carries merge settings per kernel; set it at kernel "
                              f"level or in @jit(pass_options=...)")
             from .jit import merge_setting_text
@@ -140,7 +149,7 @@ def set_pass_options(**options) -> None:
                          f"(950 OoO/MIX scheduling)")
         else:
             raise _error(f"set_pass_options: unknown option '{key}' (supported: sg_set_scope, "
-                         f"{', '.join(_MERGE_SETTINGS)})")
+                         f"sg_set_ooo_scope, {', '.join(_MERGE_SETTINGS)})")
 
 
 class experimental:
@@ -156,7 +165,8 @@ class experimental:
         if not isinstance(combine_axis, bool):
             raise _error(f"set_operation_options(combine_axis={combine_axis!r}) takes a bool")
         if len(tracer.frames) > 1:
-            raise _error("set_operation_options(combine_axis=...) inside a pypto.loop: the "
+            raise _error("set_operation_options(combine_axis=...) inside a pypto.loop or "
+                         "run-time `if`: the "
                          "pto dialect carries it per kernel; call it as the first statement "
                          "of the kernel body")
         tracer.combine_axis = combine_axis
@@ -169,6 +179,8 @@ class experimental:
 def reshape(input, shape, *, valid_shape=None, inplace: bool = False) -> TensorHandle:
     """``pypto.reshape(x, [total, N * D], inplace=True)`` of a GM tensor."""
     tracer = current_tracer("pypto.reshape")
+    if isinstance(input, Tile):
+        return _reshape_tile(tracer, input, shape, valid_shape)
     tensor = tracer.use_tensor(input, "reshape(input)")
     if valid_shape is not None:
         raise _error("reshape(valid_shape=...) is not modelled by the pto dialect: give the "
@@ -216,6 +228,63 @@ def reshape(input, shape, *, valid_shape=None, inplace: bool = False) -> TensorH
                         dims=tuple(dims))
 
 
+def _reshape_tile(tracer, tile: Tile, shape, valid_shape) -> Tile:
+    """A reshape of a computed tile: through GM like PyPTO's copying
+    reshape (write the tile to a workspace, reshape the workspace in place,
+    view the whole of it). The tile must be fully valid; a read of an
+    unwritten workspace element is a fault in pto-run."""
+    tile = tracer.use_tile(tile, "reshape(input)")
+    if valid_shape is not None:
+        raise _error("reshape(valid_shape=...) of a tile is not modelled: reshape gives the "
+                     "whole new shape")
+    dims = list(_static_list(shape, "reshape(shape) of a tile", positive=False))
+    if dims.count(-1) > 1:
+        raise _error(f"reshape(shape={dims}) has more than one -1")
+    total = 1
+    for d in tile.shape:
+        total *= d
+    known = 1
+    for d in dims:
+        if d != -1:
+            if d <= 0:
+                raise _error(f"reshape(shape={dims}): dims must be positive (or one -1)")
+            known *= d
+    if -1 in dims:
+        if total % known:
+            raise _error(f"reshape of a {list(tile.shape)} tile into {dims}: {total} elements "
+                         f"do not divide by {known}")
+        dims = [total // known if d == -1 else d for d in dims]
+    new_total = 1
+    for d in dims:
+        new_total *= d
+    if new_total != total:
+        raise _error(f"reshape of a {list(tile.shape)} tile into {dims} changes the element "
+                     f"count ({total} -> {new_total})")
+    ws = tracer.workspace(tuple(tile.shape), tile.dtype, "reshape_ws")
+    _store_tile(tracer, "assemble", tile, [0] * tile.ndim, ws)
+    fields = {"source": ws.value, "shape": tracer.mixed(dims, "reshape(shape)"),
+              "inplace": True}
+    op = Op("pto.reshape", fields, [tensor_type(tuple(dims), tile.dtype)], "reshaped",
+            tracer.location())
+    tracer.insert_op(op)
+    reshaped = TensorHandle(tracer, op.result, tuple(dims), tile.dtype, "reshaped")
+    return tracer.whole_view(reshaped, "reshape(input)")
+
+
+def tensor(shape, dtype, name: str = "") -> TensorHandle:
+    """``pypto.tensor(shape, dtype, name)``: a local tensor in GM workspace
+    (``pto.workspace``), written with ``t[:] = tile`` / assemble and read
+    with views; one per iteration of the enclosing loops."""
+    tracer = current_tracer("pypto.tensor")
+    dims = _static_list(shape, "tensor(shape)")
+    if not isinstance(dtype, dt.DataType):
+        raise _error(f"tensor(dtype) must be a pypto dtype such as DT_FP32, got {dtype!r}")
+    if not isinstance(name, str):
+        raise _error(f"tensor(name={name!r}) must be a string")
+    hint = name if name and name[0].isalpha() else "ws"
+    return tracer.workspace(tuple(dims), dtype, hint)
+
+
 def view(input, shape, offsets, *, valid_shape=None, dtype=None) -> Tile:
     """``pypto.view(x, [T, D], [off0, off1], valid_shape=[a, D])``: a static
     window at (possibly symbolic) offsets with a (possibly symbolic) valid
@@ -254,6 +323,10 @@ def view(input, shape, offsets, *, valid_shape=None, dtype=None) -> Tile:
 
 def _store(kind: str, src, offsets, dst) -> None:
     tracer = current_tracer(f"pypto.{kind}")
+    _store_tile(tracer, kind, src, offsets, dst)
+
+
+def _store_tile(tracer, kind: str, src, offsets, dst) -> None:
     src = tracer.use_tile(src, f"{kind}(src)")
     dst = tracer.use_tensor(dst, f"{kind}(dst)")
     offsets = list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
@@ -349,10 +422,10 @@ def _broadcast(a: Tile, b: Tile, what: str) -> tuple:
 def _binary(name: str, kind: str, input, other, extra_attrs=()) -> Tile:
     tracer = current_tracer(f"pypto.{name}")
     what = f"{name}(input, other)"
-    if not isinstance(input, Tile) and isinstance(other, Tile):
+    if not isinstance(input, (Tile, TensorHandle)) and isinstance(other, (Tile, TensorHandle)):
         raise _error(f"{what}: the first operand must be a tile; put the scalar second")
     a = tracer.use_tile(input, f"{name}(input)")
-    if isinstance(other, Tile):
+    if isinstance(other, (Tile, TensorHandle)):
         b = tracer.use_tile(other, f"{name}(other)")
         if a.dtype != b.dtype:
             raise _error(f"{what}: dtypes {a.dtype!r} and {b.dtype!r} differ; cast one "
@@ -390,6 +463,25 @@ def div(input, other, precision_type=dt.PrecisionType.HIGH_PRECISION) -> Tile:
     """``pypto.div``; like PyPTO it defaults to HIGH_PRECISION, which
     DAV_2201 does not support (the verifier says so at this line)."""
     return _binary("div", "pto.div", input, other, [_precision_attr(precision_type, "div")])
+
+
+def rsub(input, other) -> Tile:
+    """``other - input`` for a Python number ``other`` (``1.0 - t``):
+    ``-input + other``, which IEEE arithmetic makes the same value."""
+    tracer = current_tracer("pypto.sub")
+    a = tracer.use_tile(input, "sub(other, input)")
+    _scalar_operand(tracer, a, other, "sub(scalar, tile)")
+    return add(neg(a), other)
+
+
+def rdiv(input, other) -> Tile:
+    """``other / input`` for a Python number ``other``: ``reciprocal(input)``
+    scaled by ``other`` (exactly the reciprocal when ``other`` is 1)."""
+    tracer = current_tracer("pypto.div")
+    a = tracer.use_tile(input, "div(other, input)")
+    _scalar_operand(tracer, a, other, "div(scalar, tile)")
+    r = reciprocal(a)
+    return r if other == 1 else mul(r, other)
 
 
 def maximum(input, other) -> Tile:
@@ -554,3 +646,175 @@ def _loop_body(tracer, fields, loc):
     finally:
         tracer.close_loop(frame, completed)
 
+
+
+def ceildiv(a, b):
+    """``pypto.ceildiv(a, b)``: the ceiling of a / b on ints and symbolic
+    scalars."""
+    if _is_int(a) and _is_int(b):
+        if b == 0:
+            raise _error("ceildiv by zero")
+        return -((-a) // b)
+    for label, x in (("a", a), ("b", b)):
+        if isinstance(x, bool) or not isinstance(x, (int, Scalar)):
+            raise _error(f"ceildiv({label}) must be an int or a symbolic scalar, got "
+                         f"{type(x).__name__} {x!r}")
+    return Scalar.make("ceildiv", a, b)
+
+
+def is_loop_begin(index) -> Condition:
+    """``if pypto.is_loop_begin(i):`` true in the first iteration of the
+    loop whose index is ``i`` (``pto.is_loop_begin``; the ``if`` becomes an
+    ``scf.if``)."""
+    tracer = current_tracer("pypto.is_loop_begin")
+    name = getattr(index, "hint", None) or "i"
+    return tracer.loop_condition("pto.is_loop_begin", index, f"pypto.is_loop_begin({name})")
+
+
+def is_loop_end(index) -> Condition:
+    """``if pypto.is_loop_end(i):`` true in the last iteration."""
+    tracer = current_tracer("pypto.is_loop_end")
+    name = getattr(index, "hint", None) or "i"
+    return tracer.loop_condition("pto.is_loop_end", index, f"pypto.is_loop_end({name})")
+
+
+def cond(condition):
+    """``if pypto.cond(i < n):``: marks a run-time condition (a comparison of
+    symbolic scalars or is_loop_begin/end); a plain ``if`` on it is the same."""
+    current_tracer("pypto.cond")
+    from .symbolic import Comparison
+    if not isinstance(condition, (Comparison, Condition)):
+        raise _error(f"pypto.cond takes a comparison of symbolic scalars or "
+                     f"is_loop_begin/is_loop_end, got {type(condition).__name__} "
+                     f"{condition!r}; for a Python value use a plain `if`")
+    return condition
+
+
+def loop_unroll(*bounds, name: str | None = None, idx_name: str | None = None,
+                unroll_list=None, submit_before_loop: bool = False, parallel: bool = False):
+    """``for idx, k in pypto.loop_unroll(start, stop, step, unroll_list=[...])``:
+    PyPTO's unrolled loop. Factors are deduplicated, sorted descending and 1
+    is added; each factor k is its own loop path that advances by k steps
+    (the body, traced once per k with ``k`` a Python int, handles k
+    iterations), covering what the larger factors left: the k-path runs
+    while at least k iterations remain, the 1-path takes the rest."""
+    tracer = current_tracer("pypto.loop_unroll")
+    loc = tracer.location()
+    if not 1 <= len(bounds) <= 3:
+        raise _error(f"loop_unroll takes (stop), (start, stop) or (start, stop, step), got "
+                     f"{len(bounds)} positional arguments")
+    start, stop, step = {1: (0, bounds[0], 1), 2: (*bounds, 1), 3: bounds}[len(bounds)]
+    for label, value in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, (int, Scalar)):
+            raise _error(f"loop_unroll({label}) must be an int or a symbolic scalar, got "
+                         f"{type(value).__name__} {value!r}")
+    if not _is_int(step) or step <= 0:
+        raise _error(f"loop_unroll(step={step!r}) must be a positive Python int (the unrolled "
+                     f"paths advance by k * step)")
+    factors = [1] if unroll_list is None else \
+        list(_static_list(unroll_list, "loop_unroll(unroll_list)"))
+    factors = sorted(set(factors) | {1}, reverse=True)
+    tracer.loop_count += 1
+    n = tracer.loop_count
+    name = f"loop_{n}" if name is None else name
+    idx_name = f"loop_idx_{n}" if idx_name is None else idx_name
+    if not isinstance(name, str):
+        raise _error(f"loop_unroll(name={name!r}) must be a string")
+    if not isinstance(idx_name, str) or not _IDX_RE.match(idx_name):
+        raise _error(f"loop_unroll(idx_name={idx_name!r}) must be an identifier")
+    if idx_name in tracer.frame.idx_names:
+        raise _error(f"loop_unroll(idx_name='{idx_name}') reuses the index name of an "
+                     f"enclosing loop; give nested loops distinct idx_names")
+    return _unrolled_paths(tracer, loc, start, stop, step, factors, name, idx_name,
+                           bool(submit_before_loop), bool(parallel))
+
+
+def _unrolled_paths(tracer, loc, start, stop, step, factors, name, idx_name, submit, parallel):
+    current = start
+    for k in factors:
+        if k == 1:
+            end = stop
+        else:
+            remaining = stop - current
+            if _is_int(remaining):
+                remaining = remaining if remaining > 0 else 0
+            else:
+                remaining = remaining.max(0)
+            trips = remaining if step == 1 else ceildiv(remaining, step)
+            end = current + (trips // k) * (k * step)
+        fields = {"lb": tracer.index_value(current, "loop_unroll(start)"),
+                  "ub": tracer.index_value(end, "loop_unroll(stop)"),
+                  "step": tracer.index_value(k * step, "loop_unroll(step)"),
+                  "name": name, "idx_name": idx_name, "unroll_list": None,
+                  "submit_before_loop": submit and k == factors[0], "parallel": parallel}
+        for index in _loop_body(tracer, fields, loc):
+            yield index, k
+        current = end
+
+
+def transpose(input, dim0, dim1) -> Tile:
+    """``pypto.transpose(x, d0, d1)``: ``pto.transpose`` (data and valid
+    extents of the two dims exchanged); negative dims count from the end."""
+    tracer = current_tracer("pypto.transpose")
+    a = tracer.use_tile(input, "transpose(input)")
+    dims = []
+    for label, d in (("dim0", dim0), ("dim1", dim1)):
+        if not _is_int(d):
+            raise _error(f"transpose({label}) must be an int, got {d!r}")
+        if not -a.ndim <= d < a.ndim:
+            raise _error(f"transpose({label}={d}) is out of range for a rank-{a.ndim} tile")
+        dims.append(d % a.ndim)
+    shape = list(a.shape)
+    shape[dims[0]], shape[dims[1]] = shape[dims[1]], shape[dims[0]]
+    fields = {"input": a.value, "dim0": dims[0], "dim1": dims[1],
+              "attrs": _vec_tile_attr(tracer)}
+    return _record(tracer, "pto.transpose", fields, tuple(shape), a.dtype, "transpose")
+
+
+def _online_softmax(scores, scale):
+    """``p, m, l = pypto.experimental.online_softmax(scores, scale)``: the
+    local statistics of an online softmax over axis 0 (PyPTO: "axis-0 online
+    softmax local statistics", hicann/pypto python/pypto/experimental/
+    operation.py), decomposed into pto ops at this line: ``m = amax(scores,
+    0) * scale``, ``p = exp(scores * scale - m)``, ``l = sum(p, 0)``; ``p`` is
+    returned in BF16 for the following matmul."""
+    tracer = current_tracer("pypto.experimental.online_softmax")
+    s = tracer.use_tile(scores, "online_softmax(scores)")
+    if s.ndim != 2 or s.dtype != dt.DT_FP32:
+        raise _error(f"online_softmax(scores) takes a 2-D FP32 tile, got {list(s.shape)} "
+                     f"{s.dtype!r}")
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale <= 0:
+        raise _error(f"online_softmax(scale) must be a positive Python number, got {scale!r}")
+    m = mul(amax(s, 0, keepdim=True), scale)
+    p = exp(sub(mul(s, scale), m))
+    l_sum = sum(p, 0, keepdim=True)
+    return cast(p, dt.DT_BF16), m, l_sum
+
+
+def _online_softmax_update(previous_max, previous_sum, previous_output, current_max,
+                           current_sum, current_output):
+    """``m, l, o = pypto.experimental.online_softmax_update(m0, l0, o0, m1, l1,
+    o1)``: merges a block's statistics into the running ones (the statistics
+    are per column, axis 0 reduced, as online_softmax gives them):
+    ``m = max(m0, m1)``, ``l = exp(m0 - m) * l0 + exp(m1 - m) * l1``,
+    ``o = o0 * exp(m0 - m) + o1 * exp(m1 - m)``."""
+    tracer = current_tracer("pypto.experimental.online_softmax_update")
+    names = ("previous_max", "previous_sum", "previous_output", "current_max", "current_sum",
+             "current_output")
+    tiles = [tracer.use_tile(t, f"online_softmax_update({n})")
+             for n, t in zip(names, (previous_max, previous_sum, previous_output, current_max,
+                                     current_sum, current_output))]
+    m0, l0, o0, m1, l1, o1 = tiles
+    for n, t in zip(names, tiles):
+        if t.dtype != dt.DT_FP32:
+            raise _error(f"online_softmax_update({n}) must be FP32, got {t.dtype!r}")
+    m = maximum(m0, m1)
+    a0 = exp(sub(m0, m))
+    a1 = exp(sub(m1, m))
+    l_new = add(mul(a0, l0), mul(a1, l1))
+    o_new = add(mul(o0, a0), mul(o1, a1))
+    return m, l_new, o_new
+
+
+experimental.online_softmax = staticmethod(_online_softmax)
+experimental.online_softmax_update = staticmethod(_online_softmax_update)

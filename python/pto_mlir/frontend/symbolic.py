@@ -168,20 +168,36 @@ class Scalar:
         raise TraceError("a symbolic scalar is a run-time integer and cannot become a "
                          "Python float")
 
-    def _compare(self, other):
-        raise TraceError("comparisons of symbolic scalars build run-time conditions, "
-                         "which the pto_mlir tracer does not support yet; use .min/.max")
+    # Comparisons build run-time conditions (``if i < n:`` in a kernel
+    # becomes an scf.if); ``==`` / ``!=`` also answer structural equality
+    # inside the front end, where expressions are simplified.
+    def _compare(self, predicate: str, other):
+        other = Scalar._coerce(other, f"symbolic '{_PREDICATES[predicate]}'")
+        return Comparison(predicate, self, other, None)
 
-    __lt__ = __le__ = __gt__ = __ge__ = _compare
+    def __lt__(self, other):
+        return self._compare("slt", other)
+
+    def __le__(self, other):
+        return self._compare("sle", other)
+
+    def __gt__(self, other):
+        return self._compare("sgt", other)
+
+    def __ge__(self, other):
+        return self._compare("sge", other)
 
     def __eq__(self, other):
-        if isinstance(other, Scalar):
-            return self.key == other.key
-        return NotImplemented if not _is_int(other) else False
+        if not isinstance(other, Scalar) and not _is_int(other):
+            return NotImplemented
+        same = isinstance(other, Scalar) and self.key == other.key
+        return Comparison("eq", self, other, same)
 
     def __ne__(self, other):
-        result = self.__eq__(other)
-        return result if result is NotImplemented else not result
+        if not isinstance(other, Scalar) and not _is_int(other):
+            return NotImplemented
+        same = isinstance(other, Scalar) and self.key == other.key
+        return Comparison("ne", self, other, not same)
 
     __hash__ = object.__hash__
 
@@ -189,8 +205,48 @@ class Scalar:
         if self.kind == "value":
             return f"Scalar({self.hint or 'value'})"
         if self.kind == "dim":
-            return f"Scalar(dim {self.args[1]} of {self.args[0].hint})"
+            return f"Scalar(dim {self.args[1]} of {self.args[0].name})"
         return f"Scalar({self.kind} {self.args[0]!r}, {self.args[1]!r})"
+
+
+_PREDICATES = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
+
+
+class Comparison:
+    """``a < b`` (``==``, ...) on symbolic scalars: a run-time condition. A
+    plain ``if`` in a ``@jit`` kernel branches on it (``scf.if`` on an
+    ``arith.cmpi``). Its truth value is only defined inside the front end,
+    for ``==``/``!=`` (structural equality of the expressions); user code
+    asking for it (``and``, ``not``, a helper's ``if``) gets a TraceError."""
+
+    __slots__ = ("predicate", "lhs", "rhs", "structural")
+
+    def __init__(self, predicate: str, lhs, rhs, structural):
+        self.predicate = predicate
+        self.lhs = lhs
+        self.rhs = rhs
+        self.structural = structural
+
+    def text(self) -> str:
+        def name(x):
+            return str(x) if _is_int(x) else (x.hint or "<symbolic>")
+        return f"{name(self.lhs)} {_PREDICATES[self.predicate]} {name(self.rhs)}"
+
+    def __bool__(self):
+        import os
+        import sys
+        caller = sys._getframe(1).f_code.co_filename
+        if self.structural is not None and \
+                os.path.dirname(os.path.abspath(caller)) == os.path.dirname(__file__):
+            return self.structural
+        raise TraceError(
+            f"`{self.text()}` compares symbolic scalars, a run-time condition: branch on it "
+            f"with a plain `if` statement directly in the @jit kernel's body (not through "
+            f"`and`/`or`/`not`, `while`, `assert`, a conditional expression or a helper "
+            f"function's `if`); use .min/.max for clamping")
+
+    def __repr__(self) -> str:
+        return f"Comparison({self.text()})"
 
 
 def _fold(kind: str, a: int, b: int) -> int:

@@ -18,7 +18,7 @@ import threading
 from . import dtypes as dt
 from .errors import TraceError
 from .graph import Block, Location, Op, Value, insert_op
-from .symbolic import Scalar, arith_op
+from .symbolic import Comparison, Scalar, arith_op
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _state = threading.local()
@@ -95,7 +95,43 @@ def tile_type(shape, dtype: dt.DataType) -> str:
     return f"!pto.tile<{'x'.join(str(d) for d in shape)}x{dtype.mlir}>"
 
 
-class TensorHandle:
+class _ValueMethods:
+    """PyPTO's Tensor methods, on tiles and on GM tensors used as tiles."""
+
+    def sum(self, dim, keepdim: bool = False):
+        from . import ops
+        return ops.sum(self, dim, keepdim)
+
+    def amax(self, dim, keepdim: bool = False):
+        from . import ops
+        return ops.amax(self, dim, keepdim)
+
+    def exp(self):
+        from . import ops
+        return ops.exp(self)
+
+    def sqrt(self):
+        from . import ops
+        return ops.sqrt(self)
+
+    def rsqrt(self):
+        from . import ops
+        return ops.rsqrt(self)
+
+    def abs(self):
+        from . import ops
+        return ops.abs(self)
+
+    def reshape(self, shape, *, inplace: bool = False):
+        from . import ops
+        return ops.reshape(self, shape, inplace=inplace)
+
+    def cast(self, dtype, mode=None):
+        from . import ops
+        return ops.cast(self, dtype) if mode is None else ops.cast(self, dtype, mode)
+
+
+class TensorHandle(_ValueMethods):
     """A tensor in global memory: a kernel argument or an in-place reshape of
     one. ``shape`` has ints for static dims and symbolic scalars for dynamic
     ones; integer tensors can be indexed (``actual_q[b_idx]``)."""
@@ -129,11 +165,54 @@ class TensorHandle:
         return self.shape[i]
 
     def __getitem__(self, index):
+        """``t[b]`` on an integer tensor reads a scalar; ``x[i:i + n, :]``
+        is a view (static extents, possibly symbolic starts)."""
+        if _has_slice(index):
+            return self._tracer.slice_view(self, index)
         return self._tracer.read(self, index)
 
     def __setitem__(self, index, value):
-        raise _error(f"writing into GM tensor '{self.name}' with []= is not supported: use "
-                     f"pypto.assemble(tile, offsets, {self.name}) or pypto.atomic_add")
+        """``dst[off:, 0:] = tile`` and ``dst[:] = expr`` assemble the value
+        into the tensor at the slices' starts (PyPTO's ``t[:] = ...``)."""
+        self._tracer.slice_assign(self, index, value)
+
+    def move(self, src) -> None:
+        """``dst.move(src)``: writes ``src`` over the whole tensor (an
+        assemble at offset 0)."""
+        self._tracer.slice_assign(self, slice(None), src, what=f"{self.name}.move(src)")
+
+    # A GM tensor used as a tile operand is a view of the whole tensor.
+    def __add__(self, other):
+        from . import ops
+        return ops.add(self, other)
+
+    def __radd__(self, other):
+        from . import ops
+        return ops.add(self, other)
+
+    def __sub__(self, other):
+        from . import ops
+        return ops.sub(self, other)
+
+    def __rsub__(self, other):
+        from . import ops
+        return ops.rsub(self, other)
+
+    def __mul__(self, other):
+        from . import ops
+        return ops.mul(self, other)
+
+    def __rmul__(self, other):
+        from . import ops
+        return ops.mul(self, other)
+
+    def __truediv__(self, other):
+        from . import ops
+        return ops.div(self, other)
+
+    def __neg__(self):
+        from . import ops
+        return ops.neg(self)
 
     def __repr__(self) -> str:
         return f"Tensor('{self.name}': {self.value.type})"
@@ -142,7 +221,7 @@ class TensorHandle:
         raise _error(f"a tensor ('{self.name}') has no truth value at trace time")
 
 
-class Tile:
+class Tile(_ValueMethods):
     """A value-semantic tile: the result of a view or a compute op."""
 
     def __init__(self, value: Value, shape: tuple, dtype: dt.DataType):
@@ -182,11 +261,62 @@ class Tile:
         from . import ops
         return ops.mul(self, other)
 
+    def __getitem__(self, index):
+        """``t[0:8, :]``: a view of part of the tile (static extents)."""
+        if not _has_slice(index):
+            raise _error("index a tile with slices (`t[i:i + n, :]`); scalar element reads "
+                         "are not supported")
+        return current_tracer("tile slicing").slice_view(self, index)
+
+    def __setitem__(self, index, value):
+        raise _error("tiles are values and cannot be assigned into; write into a tensor "
+                     "(`dst[...] = tile`, pypto.assemble) or a pypto.tensor workspace")
+
+    def __rsub__(self, other):
+        """``1.0 - t``: a scalar minus a tile (PyPTO's reflected sub)."""
+        from . import ops
+        return ops.rsub(self, other)
+
+    def __rtruediv__(self, other):
+        """``1.0 / t``: a scalar divided by a tile (``reciprocal`` times it)."""
+        from . import ops
+        return ops.rdiv(self, other)
+
+    def axpy_(self, other, alpha=1.0):
+        """``t.axpy_(x, alpha)``: ``t = t + alpha * x`` in place (this Python
+        object now holds the new value)."""
+        from . import ops
+        result = ops.add(self, ops.mul(other, alpha) if alpha != 1.0 else other)
+        self.value, self.shape, self.dtype = result.value, result.shape, result.dtype
+        return self
+
     def __bool__(self):
         raise _error("a tile has no truth value at trace time")
 
     def __repr__(self) -> str:
         return f"Tile({self.value.type})"
+
+
+def _has_slice(index) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, slice) or i is Ellipsis for i in items)
+
+
+class Condition:
+    """A run-time boolean (``pypto.is_loop_begin(i)``): only a Python ``if``
+    in a ``@jit`` kernel can branch on it, which becomes an ``scf.if``."""
+
+    def __init__(self, value: Value, text: str):
+        self.value = value
+        self.text = text
+
+    def __bool__(self):
+        raise _error(f"{self.text} is a run-time condition: branch on it with a plain `if` "
+                     f"statement directly in the @jit kernel's body (not in a helper function, "
+                     f"an `and`/`or`, `not` or a conditional expression)")
+
+    def __repr__(self) -> str:
+        return f"Condition({self.text})"
 
 
 # ----------------------------------------------------------------------------
@@ -196,12 +326,15 @@ class Tile:
 class Frame:
     """The body of the kernel or of one pto.loop, with its ambient state."""
 
-    def __init__(self, block: Block, loop_op: Op | None, parent: "Frame | None"):
+    def __init__(self, block: Block, loop_op: Op | None, parent: "Frame | None",
+                 anchor: Op | None = None):
         self.block = block
         self.loop_op = loop_op
+        self.anchor = anchor if anchor is not None else loop_op   # the op holding the body
         self.vec_tile = parent.vec_tile if parent else None
         self.cube_tile = parent.cube_tile if parent else None
         self.scope = parent.scope if parent else None          # (id, par, cross, loc)
+        self.ooo_scope = parent.ooo_scope if parent else None  # 950 OoO task id
         self.open_scope: Op | None = None
         self.idx_names = set(parent.idx_names) if parent else set()
         if loop_op is not None:
@@ -271,7 +404,7 @@ class Tracer:
         if k == len(self.frames) - 1:
             anchor = frame.open_scope
         else:
-            anchor = self.frames[k + 1].loop_op
+            anchor = self.frames[k + 1].anchor
         return None if anchor is None else frame.block.ops.index(anchor)
 
     def insert_scalar_op(self, op: Op, k: int | None = None) -> Op:
@@ -298,6 +431,8 @@ class Tracer:
                                      "key": wanted[:3]}, loc=loc, has_body=True)
             insert_op(frame.block, scope)
             frame.open_scope = scope
+        if frame.ooo_scope is not None:
+            op.fields["discardable"] = [f"pto.ooo_scope = {frame.ooo_scope} : i64"]
         target = frame.open_scope.body if frame.open_scope is not None else frame.block
         return insert_op(target, op)
 
@@ -324,12 +459,19 @@ class Tracer:
             block = value.scope.block
         return block is not None and block.is_ancestor_of(self.frame.block)
 
+    @property
+    def in_loop(self) -> bool:
+        return any(frame.loop_op is not None for frame in self.frames)
+
     def _where(self, block: Block) -> str:
         op = block.parent_op
-        while op is not None and op.kind != "pto.loop":
+        while op is not None and op.kind not in ("pto.loop", "scf.if"):
             op = op.block.parent_op
         if op is None:
             return "the kernel body"
+        if op.kind == "scf.if":
+            branch = "then" if block is op.body else "else"
+            return f"the {branch} branch of the run-time `if {op.fields['text']}` ({op.loc})"
         return f"pypto.loop '{op.fields['name']}' (index {op.fields['idx_name']}, {op.loc})"
 
     def index_value(self, x, what: str) -> Value:
@@ -391,10 +533,9 @@ class Tracer:
         return self.dims[key]
 
     def use_tile(self, tile, what: str) -> Tile:
+        if isinstance(tile, TensorHandle):
+            return self.whole_view(tile, what)
         if not isinstance(tile, Tile):
-            if isinstance(tile, TensorHandle):
-                raise _error(f"{what} takes a tile, got GM tensor '{tile.name}': take a "
-                             f"pypto.view(...) of it first")
             raise _error(f"{what} takes a tile, got {type(tile).__name__} {tile!r}")
         if not self._visible(tile.value):
             raise _error(f"{what}: this tile was computed in {self._where(tile.value.block)} "
@@ -410,6 +551,179 @@ class Tracer:
             raise _error(f"{what}: tensor '{tensor.name}' was reshaped in "
                          f"{self._where(tensor.value.block)} and is used after that loop ends")
         return tensor
+
+    # -- tensors as tiles -------------------------------------------------------------
+
+    def whole_view(self, tensor: TensorHandle, what: str) -> Tile:
+        """A GM tensor used where a tile is expected (``db + x``,
+        ``pypto.cast(w, ...)``): a view of the whole tensor, read where it
+        is used (so a tensor written in earlier iterations is read fresh)."""
+        tensor = self.use_tensor(tensor, what)
+        if None in tensor.static_shape:
+            dims = [("?" if d is None else str(d)) for d in tensor.static_shape]
+            raise _error(f"{what}: GM tensor '{tensor.name}' [{', '.join(dims)}] is used as a "
+                         f"tile operand, which views the whole tensor, but it has dynamic dims; "
+                         f"tile shapes are static: take pypto.view(...) or a slice with static "
+                         f"extents of it")
+        return self.record_view(tensor, tuple(tensor.static_shape),
+                                [0] * tensor.ndim, None, f"{tensor.name}_all")
+
+    def record_view(self, source, shape, offsets, valid, hint) -> Tile:
+        fields = {"source": source.value, "offsets": self.mixed(offsets, "view(offsets)"),
+                  "valid": valid}
+        op = Op("pto.view", fields, [tile_type(shape, source.dtype)], hint, self.location())
+        self.insert_op(op)
+        return Tile(op.result, shape, source.dtype)
+
+    def _slices(self, tensor, index, what: str) -> list:
+        """(start, extent) per dim of ``tensor[index]`` (a GM tensor or a
+        tile); extent None when the slice has no static extent (``a:`` on a
+        dynamic dim)."""
+        static_shape = tensor.static_shape if isinstance(tensor, TensorHandle) else tensor.shape
+        label = tensor.name if isinstance(tensor, TensorHandle) else "the tile"
+        items = list(index) if isinstance(index, tuple) else [index]
+        if Ellipsis in items:
+            at = items.index(Ellipsis)
+            if Ellipsis in items[at + 1:]:
+                raise _error(f"{what}: at most one '...' in a tensor index")
+            fill = len(static_shape) - (len(items) - 1)
+            items = items[:at] + [slice(None)] * max(fill, 0) + items[at + 1:]
+        if len(items) > len(static_shape):
+            raise _error(f"{what}: '{label}' has rank {len(static_shape)}, indexed with "
+                         f"{len(items)} entries")
+        items += [slice(None)] * (len(static_shape) - len(items))
+        result = []
+        for dim, item in enumerate(items):
+            if not isinstance(item, slice):
+                raise _error(f"{what}: entry {dim} is {item!r}; tensor slices take a slice "
+                             f"`a:b` per dim (an integer index would drop the dim; write "
+                             f"`i:i + 1`)")
+            if item.step not in (None, 1):
+                raise _error(f"{what}: entry {dim} has step {item.step!r}; only contiguous "
+                             f"slices (step 1) are views")
+            start = 0 if item.start is None else item.start
+            for label, bound in (("start", start), ("stop", item.stop)):
+                if bound is not None and (isinstance(bound, bool)
+                                          or not isinstance(bound, (int, Scalar))):
+                    raise _error(f"{what}: slice {label} of dim {dim} must be an int or a "
+                                 f"symbolic scalar, got {type(bound).__name__} {bound!r}")
+            if isinstance(start, int) and start < 0:
+                raise _error(f"{what}: negative slice start {start} in dim {dim}")
+            stop = item.stop
+            size = static_shape[dim]
+            if stop is None:
+                stop = size          # None for a dynamic dim
+            if stop is None:
+                extent = None
+            else:
+                extent = _static_difference(stop, start)
+                if extent is not None and extent <= 0:
+                    raise _error(f"{what}: dim {dim} slice is empty (extent {extent})")
+            if stop is not None and extent is None:
+                raise _error(f"{what}: the extent of dim {dim} ({stop!r} - {start!r}) is not a "
+                             f"compile-time constant; tile shapes are static: write the slice "
+                             f"as `i:i + n` with a Python int n (or use pypto.view with "
+                             f"valid_shape=)")
+            result.append((start, extent))
+        return result
+
+    def slice_view(self, tensor, index) -> Tile:
+        """``x[a:b, :]`` of a GM tensor or of a tile: a view."""
+        if isinstance(tensor, Tile):
+            what = "tile[...]"
+            tensor = self.use_tile(tensor, what)
+            parts = self._slices(tensor, index, what)
+            return self.record_view(tensor, tuple(e for _, e in parts),
+                                    [s for s, _ in parts], None, "tile_slice")
+        what = f"{tensor.name}[...]"
+        tensor = self.use_tensor(tensor, what)
+        parts = self._slices(tensor, index, what)
+        for dim, (_, extent) in enumerate(parts):
+            if extent is None:
+                raise _error(f"{what}: dim {dim} of '{tensor.name}' is dynamic and the slice "
+                             f"has no stop; give a static extent (`a:a + n`)")
+        return self.record_view(tensor, tuple(e for _, e in parts), [s for s, _ in parts],
+                                None, f"{tensor.name}_slice")
+
+    def slice_assign(self, tensor, index, value, what: str | None = None) -> None:
+        """``tensor[slices] = value``: assembles the tile (or the whole-tensor
+        view of a tensor) at the slices' starts."""
+        from . import ops
+        if not isinstance(tensor, TensorHandle):  # pragma: no cover - only TensorHandle calls
+            raise _error("only GM tensors can be assigned to")
+        what = what or f"{tensor.name}[...] = value"
+        tensor = self.use_tensor(tensor, what)
+        parts = self._slices(tensor, index, what)
+        if isinstance(value, TensorHandle):
+            value = self.whole_view(value, what)
+        if not isinstance(value, Tile):
+            raise _error(f"{what}: the value must be a tile or a GM tensor, got "
+                         f"{type(value).__name__} {value!r} (fill tiles with pypto.full)")
+        if value.ndim != tensor.ndim:
+            raise _error(f"{what}: a rank-{value.ndim} tile {list(value.shape)} cannot be "
+                         f"written into the rank-{tensor.ndim} tensor '{tensor.name}'; reshape "
+                         f"one of them")
+        for dim, ((_, extent), size) in enumerate(zip(parts, value.shape)):
+            if extent is not None and extent != size and extent < size:
+                raise _error(f"{what}: dim {dim} of the slice has extent {extent} but the "
+                             f"tile has {size}")
+        ops.assemble(value, [s for s, _ in parts], tensor)
+
+    def workspace(self, shape, dtype: dt.DataType, name: str) -> TensorHandle:
+        """``pypto.tensor(shape, dtype, name)``: a GM workspace tensor of the
+        current body (a fresh one per iteration of the enclosing loops)."""
+        op = Op("pto.workspace", {}, [tensor_type(shape, dtype)], name, self.location())
+        self.insert_scalar_op(op)
+        return TensorHandle(self, op.result, shape, dtype, name)
+
+    # -- run-time conditions -----------------------------------------------------------
+
+    def loop_condition(self, kind: str, index, what: str) -> Condition:
+        """``pypto.is_loop_begin(i)`` / ``is_loop_end(i)`` of an enclosing
+        loop's index."""
+        if not isinstance(index, Scalar) or index.kind != "value" or \
+                not any(f.index is index or (f.index is not None and
+                                             f.index.args[0] is index.args[0])
+                        for f in self.frames):
+            raise _error(f"{what} takes the index of an enclosing pypto.loop (the loop "
+                         f"variable itself), got {index!r}")
+        value = index.args[0]
+        op = Op(kind, {"index": value}, ["i1"], f"{kind.split('.')[1][3:]}_{value.hint}",
+                self.location())
+        self.insert_scalar_op(op)
+        return Condition(op.result, f"{what}")
+
+    def compare(self, comparison: Comparison, text: str) -> Condition:
+        """The i1 value of a symbolic comparison, at the current position."""
+        what = f"`if {text}`"
+        lhs = self.index_value(comparison.lhs, what)
+        rhs = self.index_value(comparison.rhs, what)
+        op = Op("arith.cmpi", {"predicate": comparison.predicate, "lhs": lhs, "rhs": rhs},
+                ["i1"], "cond", self.location())
+        self.insert_scalar_op(op)
+        return Condition(op.result, text)
+
+    def open_if(self, cond: Condition, loc: Location) -> Op:
+        parent = self.frame
+        parent.open_scope = None      # scopes never contain control flow
+        op = Op("scf.if", {"cond": cond.value, "text": cond.text}, loc=loc, has_body=True)
+        op.else_body = Block(op)
+        insert_op(parent.block, op)
+        return op
+
+    def enter_branch(self, op: Op, then: bool) -> Frame:
+        frame = Frame(op.body if then else op.else_body, None, self.frame, anchor=op)
+        frame.index = None
+        self.frames.append(frame)
+        return frame
+
+    def leave_branch(self, frame: Frame) -> None:
+        if self.finished or frame not in self.frames:
+            return
+        while self.frames[-1] is not frame:
+            self.frames.pop()
+        self.frames.pop()
+        self.frame.open_scope = None
 
     def mixed(self, items, what: str) -> list:
         return [x if isinstance(x, int) and not isinstance(x, bool)
@@ -462,6 +776,19 @@ class Tracer:
             self.frames.pop()
         self.frames.pop()
         self.frame.open_scope = None
+
+
+def _static_difference(stop, start):
+    """``stop - start`` when it is a compile-time int (``i + n`` minus ``i``)."""
+    from .symbolic import _split_offset
+    if isinstance(stop, int) and isinstance(start, int):
+        return stop - start
+    base_stop, off_stop = _split_offset(stop)
+    base_start, off_start = _split_offset(start)
+    if isinstance(base_stop, Scalar) and isinstance(base_start, Scalar) and \
+            base_stop.key == base_start.key:
+        return off_stop - off_start
+    return None
 
 
 def _float_text(value: float, type: str) -> str:

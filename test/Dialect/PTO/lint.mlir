@@ -219,6 +219,27 @@ pto.kernel @runtime_tile(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>, %
 
 // -----
 
+// loop_unroll's paths: the index steps by the unroll factor, so a view at
+// the index advances by the step per iteration (4-row tiles at step 4 are
+// consecutive; 8-row tiles at step 4 overlap).
+pto.kernel @unrolled_step(%x: !pto.tensor<64x64xf32>, %y: !pto.tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  pto.loop "U" %i = %c0 to %c64 step %c4 {
+    %t = pto.view %x[%i, 0] : !pto.tensor<64x64xf32> -> !pto.tile<4x64xf32>
+    pto.assemble %t, %y[%i, 0] {vec_tile = #pto.vec_tile<[4, 64]>} : !pto.tile<4x64xf32>, !pto.tensor<64x64xf32>
+  }
+  // expected-note@+1 {{loop 'V' is here}}
+  pto.loop "V" %j = %c0 to %c64 step %c4 {
+    // expected-error@+1 {{[LINT-TILE-CONFIG] the view of 'x' is 8 wide along dim 0 but its offset advances by 4 per iteration of loop 'V': consecutive tiles overlap}}
+    %t = pto.view %x[%j, 0] : !pto.tensor<64x64xf32> -> !pto.tile<8x64xf32>
+    pto.assemble %t, %y[%j, 0] {vec_tile = #pto.vec_tile<[8, 64]>} : !pto.tile<8x64xf32>, !pto.tensor<64x64xf32>
+  }
+}
+
+// -----
+
 // Offsets advancing by half a tile; a trip count over another tile size.
 pto.kernel @stride(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>) {
   %c0 = arith.constant 0 : index

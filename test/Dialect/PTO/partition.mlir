@@ -328,6 +328,30 @@ pto.kernel @sk16_families(%q: !pto.tensor<16x16xbf16>, %k: !pto.tensor<16x16xbf1
   }
 }
 
+// -----
+
+// An in-place reshape of a workspace is another view of the same bytes: the
+// read through it waits for every store into the workspace, whatever their
+// boxes are in the other shape's coordinates (compared as if in one shape,
+// the store at [0, 8] would miss the read's box).
+
+// CHECK-LABEL: pto.kernel @reshaped_workspace(
+// CHECK:         %[[WS:.*]] = pto.workspace : !pto.tensor<4x16xf32>
+// CHECK:         %[[R:.*]] = pto.reshape %[[WS]]
+// CHECK:         pto.assemble %{{.*}}, %[[WS]] [0, 0]
+// CHECK:         pto.assemble %{{.*}}, %[[WS]] [0, 8]
+// CHECK:         pto.view %[[R]][0, 0]
+// CHECK-NOT:     pto.assemble %{{.*}}, %[[WS]]
+pto.kernel @reshaped_workspace(%x: !pto.tensor<4x16xf32>, %out: !pto.tensor<8x8xf32>) {
+  %ws = pto.workspace : !pto.tensor<4x16xf32>
+  %t = pto.view %x[0, 0] : !pto.tensor<4x16xf32> -> !pto.tile<4x16xf32>
+  %e = pto.exp %t {vec_tile = #pto.vec_tile<[4, 8]>} : !pto.tile<4x16xf32> -> !pto.tile<4x16xf32>
+  pto.assemble %e, %ws[0, 0] {vec_tile = #pto.vec_tile<[4, 8]>} : !pto.tile<4x16xf32>, !pto.tensor<4x16xf32>
+  %r = pto.reshape %ws [8, 8] inplace : !pto.tensor<4x16xf32> -> !pto.tensor<8x8xf32>
+  %back = pto.view %r[0, 0] : !pto.tensor<8x8xf32> -> !pto.tile<8x8xf32>
+  pto.assemble %back, %out[0, 0] {vec_tile = #pto.vec_tile<[8, 8]>} : !pto.tile<8x8xf32>, !pto.tensor<8x8xf32>
+}
+
 //--- scope-left.mlir
 
 // pto-partition needs scopes as stamps.

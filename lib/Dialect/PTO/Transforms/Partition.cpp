@@ -19,6 +19,7 @@
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
@@ -59,33 +60,45 @@ staticBox(ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
 }
 
 
-/// The stores into one tensor (through reshapes) seen so far: static boxes
-/// indexed, the others (dynamic offsets) listed; atomics apart from plain
-/// stores, since atomics among themselves commute.
+/// The stores into one root tensor (through reshapes) seen so far, per
+/// tensor as written: static boxes indexed, the others (dynamic offsets)
+/// listed; atomics apart from plain stores, since atomics among themselves
+/// commute. Boxes compare only in the same tensor's coordinates: an in-place
+/// reshape of the root has other ones, so its stores conflict with any access
+/// through another alias.
 struct TensorWrites {
-  BoxIndex boxed[2];
-  SmallVector<unsigned> unboxed[2];
+  struct Writes {
+    BoxIndex boxed[2];
+    SmallVector<unsigned> unboxed[2];
+  };
+  llvm::MapVector<Value, Writes> byTensor;
 
-  void insert(unsigned node, const std::optional<Box> &box, bool atomic) {
+  void insert(Value tensor, unsigned node, const std::optional<Box> &box,
+              bool atomic) {
+    Writes &writes = byTensor[tensor];
     if (box)
-      boxed[atomic].insert(node, *box);
+      writes.boxed[atomic].insert(node, *box);
     else
-      unboxed[atomic].push_back(node);
+      writes.unboxed[atomic].push_back(node);
   }
 
   /// Calls `fn(node)` for the stores of the kinds selected that may overlap
-  /// `box` (any store when `box` is unknown), possibly more than once.
-  void forEachConflict(const std::optional<Box> &box, bool plain, bool atomic,
-                       function_ref<void(unsigned)> fn) const {
-    for (bool kind : {false, true}) {
-      if (!(kind ? atomic : plain))
-        continue;
-      for (unsigned node : unboxed[kind])
-        fn(node);
-      if (box)
-        boxed[kind].forEachOverlap(*box, fn);
-      else
-        boxed[kind].forEach(fn);
+  /// `box` of `tensor` (any store when `box` is unknown or the store went
+  /// through another alias), possibly more than once.
+  void forEachConflict(Value tensor, const std::optional<Box> &box, bool plain,
+                       bool atomic, function_ref<void(unsigned)> fn) const {
+    for (const auto &[written, writes] : byTensor) {
+      bool comparable = box && written == tensor;
+      for (bool kind : {false, true}) {
+        if (!(kind ? atomic : plain))
+          continue;
+        for (unsigned node : writes.unboxed[kind])
+          fn(node);
+        if (comparable)
+          writes.boxed[kind].forEachOverlap(*box, fn);
+        else
+          writes.boxed[kind].forEach(fn);
+      }
     }
   }
 };
@@ -201,7 +214,8 @@ void BlockPartitioner::buildEdges() {
       // Workspace traffic is data; reads of kernel tensors after writes
       // are ordering only.
       auto &succs = isWorkspace ? dataSuccs : orderSuccs;
-      found->second.forEachConflict(box, /*plain=*/true, /*atomic=*/true,
+      found->second.forEachConflict(view.getSource(), box, /*plain=*/true,
+                                    /*atomic=*/true,
                                     [&](unsigned w) {
                                       succs[w].insert(consumer);
                                     });
@@ -224,11 +238,11 @@ void BlockPartitioner::buildEdges() {
       TensorWrites &tensorWrites = writes[getAliasedTensor(dst)];
       // Writes after writes keep their order, except atomics among
       // themselves (they commute).
-      tensorWrites.forEachConflict(box, /*plain=*/true, /*atomic=*/!atomic,
+      tensorWrites.forEachConflict(dst, box, /*plain=*/true, /*atomic=*/!atomic,
                                    [&](unsigned w) {
                                      orderSuccs[w].insert(i);
                                    });
-      tensorWrites.insert(i, box, atomic);
+      tensorWrites.insert(dst, i, box, atomic);
     }
   }
   // Each list is in node order (a consumer's edges are added while it is

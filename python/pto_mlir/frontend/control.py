@@ -1,0 +1,168 @@
+"""Python ``if`` statements on run-time conditions.
+
+Tracing runs the kernel once, so a plain ``if`` only sees trace-time values.
+PyPTO also lets a kernel branch on run-time conditions with a plain ``if``
+(``if pypto.is_loop_begin(k):``). To trace both branches, the kernel's
+source is rewritten once (same file, same lines and columns) so that every
+``if`` statement runs through ``branches``::
+
+    if TEST:                      for _pto_branch in _pto_branches(TEST):
+        BODY             ->           if _pto_branch:
+    else:                                 BODY
+        ORELSE                        else:
+                                          ORELSE
+
+``branches`` yields ``bool(TEST)`` once for a trace-time value (so ordinary
+Python ``if``s behave exactly as before) and, for a run-time ``Condition``,
+records an ``scf.if`` and yields True (tracing the then region) and then
+False (the else region). An ``if`` whose body uses ``break``/``continue`` of
+an enclosing Python loop keeps its original form.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+import weakref
+
+from .symbolic import Comparison
+from .tracer import Condition, current_tracer, user_location
+
+_BRANCHES = "_pto_branches"
+_BRANCH = "_pto_branch"
+_rewritten: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def branches(test, text: str = ""):
+    """The branch selector of a rewritten ``if`` (``text``: its test's
+    source)."""
+    if isinstance(test, Comparison):
+        test = current_tracer("a run-time `if`").compare(test, text or test.text())
+    if not isinstance(test, Condition):
+        yield bool(test)
+        return
+    if text:
+        test.text = text
+    tracer = current_tracer("a run-time `if`")
+    op = tracer.open_if(test, user_location())
+    for then in (True, False):
+        frame = tracer.enter_branch(op, then)
+        completed = False
+        try:
+            yield then
+            completed = True
+        finally:
+            tracer.leave_branch(frame)
+            if not completed and tracer.aborted_loop is None:
+                tracer.aborted_loop = op
+
+
+class _LoopControl(ast.NodeVisitor):
+    """Finds break/continue that would bind to the rewrite's ``for``."""
+
+    def __init__(self):
+        self.found = False
+
+    def visit_Break(self, node):
+        self.found = True
+
+    visit_Continue = visit_Break
+
+    def visit_For(self, node):        # their own loop: fine, but its else is ours
+        for child in node.orelse:
+            self.visit(child)
+
+    visit_AsyncFor = visit_While = visit_For
+
+    def visit_FunctionDef(self, node):
+        return
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+
+class _RewriteIf(ast.NodeTransformer):
+    def visit_If(self, node: ast.If):
+        self.generic_visit(node)
+        check = _LoopControl()
+        for child in node.body + node.orelse:
+            check.visit(child)
+        if check.found:
+            return node
+        inner = ast.If(test=ast.Name(_BRANCH, ast.Load()), body=node.body,
+                       orelse=node.orelse)
+        call = ast.Call(func=ast.Name(_BRANCHES, ast.Load()),
+                        args=[node.test, ast.Constant(ast.unparse(node.test))], keywords=[])
+        loop = ast.For(target=ast.Name(_BRANCH, ast.Store()), iter=call, body=[inner],
+                       orelse=[])
+        for new in (inner, inner.test, call, call.func, call.args[1], loop, loop.target):
+            ast.copy_location(new, node)
+            new.end_lineno, new.end_col_offset = node.test.end_lineno, node.test.end_col_offset
+        return loop
+
+    def visit_FunctionDef(self, node):   # nested functions are not traced as kernels
+        return node
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+
+def traceable(fn):
+    """``fn`` with its ``if`` statements able to branch on run-time
+    conditions; ``fn`` itself when its source is unavailable or has no
+    ``if``."""
+    cached = _rewritten.get(fn)
+    if cached is not None:
+        return cached
+    result = _rewrite(fn) or fn
+    _rewritten[fn] = result
+    return result
+
+
+def _rewrite(fn):
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        return None
+    indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+    try:
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except SyntaxError:
+        return None
+    func = tree.body[0] if tree.body else None
+    if not isinstance(func, ast.FunctionDef) or func.name != fn.__name__:
+        return None
+    if not any(isinstance(n, ast.If) for stmt in func.body for n in ast.walk(stmt)):
+        return None
+    func.decorator_list = []
+    func.body = [_RewriteIf().visit(stmt) for stmt in func.body]
+    # Back to the file's lines and columns, so locations and tracebacks
+    # name the kernel's own source positions.
+    for node in ast.walk(func):
+        if hasattr(node, "lineno"):
+            node.lineno += first - 1
+            node.end_lineno = (node.end_lineno or node.lineno - first + 1) + first - 1
+            node.col_offset += indent
+            if node.end_col_offset is not None:
+                node.end_col_offset += indent
+    freevars = fn.__code__.co_freevars
+    maker = ast.FunctionDef(
+        name="_pto_make", args=ast.arguments(
+            posonlyargs=[], args=[ast.arg(_BRANCHES)] + [ast.arg(v) for v in freevars],
+            kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[func, ast.Return(ast.Name(fn.__name__, ast.Load()))], decorator_list=[],
+        returns=None)
+    for node in (maker, maker.body[1], maker.body[1].value, *maker.args.args):
+        ast.copy_location(node, func)
+    module = ast.Module(body=[maker], type_ignores=[])
+    ast.fix_missing_locations(module)
+    try:
+        code = compile(module, fn.__code__.co_filename, "exec")
+    except SyntaxError:
+        return None
+    namespace: dict = {}
+    exec(code, fn.__globals__, namespace)  # noqa: S102 - the kernel's own source
+    cells = [c.cell_contents for c in (fn.__closure__ or ())]
+    rewritten = namespace["_pto_make"](branches, *cells)
+    rewritten.__defaults__ = fn.__defaults__
+    rewritten.__kwdefaults__ = fn.__kwdefaults__
+    return rewritten
