@@ -24,7 +24,7 @@ _RUNTIME_OPTIONS = ("stitch_function_max_num", "device_sched_mode", "ready_on_ho
 _PASS_OPTIONS = ("vec_nbuffer_setting", "cube_l1_reuse_setting", "cube_nbuffer_setting")
 _ARCHES = ("DAV_2201", "DAV_3510")
 # What an option PyPTO accepts but pto-mlir does not model means, for the remark that says
-# it is carried and ignored (pypto-model.md §3.14 and §4; PyPTO's docs/api/config/*.md).
+# it is carried and ignored (docs/PyPTOModel.md#scopes-and-merge-settings and #runtime-options; PyPTO's docs/api/config/*.md).
 _UNMODELLED_MEANINGS = {
     "run_mode": "NPU or cost-model simulator; here every call runs on the host",
     "valid_shape_optimize": "compiles full tiles statically; pto-mlir keeps one dynamic body",
@@ -53,7 +53,7 @@ class OptionRemark(UserWarning):
 
 def split_merge_setting(key: str, value) -> tuple:
     """A merge setting as (modelled entries, unmodelled entries). Integer
-    keys and ``"DEFAULT"`` (= -1, pypto-model.md §3.14) are modelled;
+    keys and ``"DEFAULT"`` (= -1, docs/PyPTOModel.md#scopes-and-merge-settings) are modelled;
     ``"func{magic}_{order}"`` keys and semantic labels name groups of
     PyPTO's own graph and are carried unmodelled."""
     if not isinstance(value, dict):
