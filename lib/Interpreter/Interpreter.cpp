@@ -1153,7 +1153,8 @@ LogicalResult Interpreter::execRootCall(RootCallOp call) {
 
 /// Ops of the control program that cannot interact with buffered instances:
 /// index arithmetic, loop bookkeeping, more stitched root calls, scalar reads
-/// of tensors the buffered launches do not write. A loop with
+/// of tensors the buffered launches do not write, view checks (they read
+/// shapes, never data). A loop with
 /// `submit_before_loop` is a forced submission point.
 bool Interpreter::isStitchSafe(Operation *op) {
   if (auto loop = dyn_cast<LoopOp>(op))
@@ -1163,7 +1164,7 @@ bool Interpreter::isStitchSafe(Operation *op) {
   if (auto read = dyn_cast<ReadOp>(op))
     return !stitchWritten.contains(getTensor(read.getTensor()).storage);
   if (isa<scf::IfOp, IsLoopBeginOp, IsLoopEndOp, DimOp, ReshapeOp,
-          WorkspaceOp>(op))
+          WorkspaceOp, CheckViewOp>(op))
     return true;
   return op->getDialect() && op->getDialect()->getNamespace() == "arith";
 }
