@@ -316,7 +316,9 @@ static void insertViewChecks(KernelOp kernel) {
     bool staticallyInside =
         view.getOffsets().empty() && view.getValidShape().empty();
     for (auto [d, offset] : llvm::enumerate(view.getStaticOffsets())) {
-      staticallyInside &= offset >= 0;
+      staticallyInside &= !ShapedType::isDynamic(offset) && offset >= 0;
+      if (!staticallyInside)
+        break;
       if (auto staticValid = view.getStaticValidShape()) {
         int64_t extent = (*staticValid)[d], size = tensorType.getShape()[d];
         staticallyInside &=
