@@ -118,14 +118,15 @@ def test_checker_binding_reports_at_the_op(sk16):
             pytest.skip("pto-check-skeleton is not registered in this build")
         raise
     assert findings == []  # the canonical SK-16 follows every rule
-    # K reshaped with the Q-side total (the reference kernel's bug) warns.
+    # K reshaped with the Q-side total (the reference kernel's bug) is an error.
     text = SK16.read_text().replace("%k2 = pto.reshape %k [%total_kv",
                                     "%k2 = pto.reshape %k [%total_q")
     variant = ir.Module.parse(text, "variant.mlir")
-    warnings = variant.check_skeleton()
+    with pytest.raises(ir.DiagnosticError) as raised:
+        variant.check_skeleton()
     line = next(n for n, l in enumerate(text.splitlines(), 1) if "%k2 = pto.reshape" in l)
     assert any("[SK16-P8.1]" in d.message and d.location.startswith(f"variant.mlir:{line}:")
-               for d in warnings), [str(d) for d in warnings]
+               for d in raised.value.errors), [str(d) for d in raised.value.diagnostics]
 
 
 def test_run_on_numpy_arrays():

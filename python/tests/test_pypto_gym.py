@@ -238,3 +238,24 @@ def test_every_jit_kernel_of_the_corpus_is_reached():
     assert set(unreached) == set(NOT_REACHED), (
         f"reached by no case and not in NOT_REACHED: {sorted(set(unreached) - set(NOT_REACHED))}; "
         f"in NOT_REACHED but reached: {sorted(set(NOT_REACHED) - set(unreached))}")
+
+
+def test_sk16_checker_reports_the_a3_cross_attention_reshape():
+    """The A3 backward is SK-16: the checker finds exactly its one real bug, K
+    and V reshaped with the Q-side total (an error, SK16-P8.1, at each reshape
+    line of the kernel file), before anything runs."""
+    from pto_mlir import ir
+
+    case = next(c for c in CASES if c.name == "FAGradA3-test_03")
+    outcome = _recorded(case)
+    assert outcome.calls, outcome.error_text
+    module = outcome.calls[0].traced.module()
+    with pytest.raises(ir.DiagnosticError) as raised:
+        module.check_skeleton("sk16")
+    errors = raised.value.errors
+    assert [e.message.split("]")[0] for e in errors] == ["[SK16-P8.1"] * 2, \
+        [str(e) for e in raised.value.diagnostics]
+    lines = sorted(int(e.location.split(":")[-2]) for e in errors)
+    assert all(e.location.split(":")[0].endswith("flash_attention_mha_grad_impl_a3.py")
+               for e in errors), [e.location for e in errors]
+    assert lines == [87, 88], lines    # k_2d, v_2d = pypto.reshape(..., [total, ...])

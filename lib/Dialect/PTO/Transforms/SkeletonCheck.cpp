@@ -1228,7 +1228,9 @@ private:
       if (!wrong)
         return;
       BlockArgument from = getRootArgument(wrong.getSource());
-      warning("SK16-P8.1", reshape.getLoc(),
+      // An error, not a warning: the kernel computes wrong gradients on
+      // every cross-attention call its signature allows.
+      error("SK16-P8.1", reshape.getLoc(),
               "the reshape of " + quoted(arg) + " takes its row count from " +
                   quoted(from) + ": wrong for cross attention, where " +
                   (kvSide ? "total_kv != total_q" : "total_q != total_kv") +

@@ -596,7 +596,7 @@ def _(k: Kernel):
 def _(k: Kernel):
     for name in ("k", "v"):
         k.sub(f"%{name}2 = pto.reshape %{name}", "%total_kv", "%total_q")
-        k.expect(f"%{name}2 = pto.reshape", "warning",
+        k.expect(f"%{name}2 = pto.reshape", "error",
                  f"[SK16-P8.1] the reshape of '{name}' takes its row count from 'q': "
                  "wrong for cross attention, where total_kv != total_q")
         k.expect("%total_q = pto.dim %q", "note",
@@ -866,7 +866,7 @@ def _(k: Kernel):
                    f"  %rows_dq = pto.dim %dq, 0 : !pto.tensor<?x{N * D}xf32>")
     for name in ("k", "v"):
         k.sub(f"%{name}2 = pto.reshape %{name}", "%total_kv", "%rows_dq")
-        k.expect(f"%{name}2 = pto.reshape", "warning",
+        k.expect(f"%{name}2 = pto.reshape", "error",
                  f"[SK16-P8.1] the reshape of '{name}' takes its row count from 'dq'")
         k.expect("%rows_dq = pto.dim %dq", "note",
                  f"the row count for '{name}' is taken here")
@@ -879,7 +879,7 @@ def _(k: Kernel):
                    "  %rows_kv = arith.addi %rows_o, %c0 : index")
     for name in ("k", "v"):
         k.sub(f"%{name}2 = pto.reshape %{name}", "%total_kv", "%rows_kv")
-        k.expect(f"%{name}2 = pto.reshape", "warning",
+        k.expect(f"%{name}2 = pto.reshape", "error",
                  f"[SK16-P8.1] the reshape of '{name}' takes its row count from 'o'")
         k.expect("%rows_o = pto.dim %o", "note",
                  f"the row count for '{name}' is taken here")

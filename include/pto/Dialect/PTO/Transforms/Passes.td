@@ -84,7 +84,7 @@ def CheckSkeletonPass : Pass<"pto-check-skeleton", "::mlir::ModuleOp"> {
     | SK16-R12 | error | V1 in scope 1, V2 in scope 2, scope 1 closed before V2, no matmul in a scope on DAV_2201; on architectures with mixed scopes V1 and V2 may instead share Q·Kᵀ's one cube+vector MIX scope (docs/SK16.md#the-950-variant) |
     | SK16-R13 | error if false, warning if absent | `combine_axis = true` |
     | SK16-R14 | warning | mandated runtime and pass options (A3 values on DAV_2201, the 950 kernel's on DAV_3510), stating the recommended value |
-    | SK16-P8.1 | warning | the row count of a K/V-side reshape (k, v; dk, dv) is computed from no Q-side tensor's rows (q, o, do, l_input, m_input, dq), and vice versa (docs/SK16.md#cross-attention-reshape) |
+    | SK16-P8.1 | error | the row count of a K/V-side reshape (k, v; dk, dv) is computed from no Q-side tensor's rows (q, o, do, l_input, m_input, dq), and vice versa (docs/SK16.md#cross-attention-reshape) |
 
     One finding per violation: an offset shared by several views is reported
     once, at the first view it places.
