@@ -599,20 +599,27 @@ def max(a, b):  # noqa: A001 - the PyPTO name
     return Scalar.make("max", a, b)
 
 
+def _loop_bounds(what: str, bounds) -> tuple:
+    """(start, stop, step) of ``what(stop)``, ``what(start, stop)`` or
+    ``what(start, stop, step)``, each an int or a symbolic scalar."""
+    if not 1 <= len(bounds) <= 3:
+        raise _error(f"{what} takes (stop), (start, stop) or (start, stop, step), got "
+                     f"{len(bounds)} positional arguments")
+    start, stop, step = {1: (0, bounds[0], 1), 2: (*bounds, 1), 3: bounds}[len(bounds)]
+    for label, value in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, (int, Scalar)):
+            raise _error(f"{what}({label}) must be an int or a symbolic scalar, got "
+                         f"{type(value).__name__} {value!r}")
+    return start, stop, step
+
+
 def loop(*bounds, name: str | None = None, idx_name: str | None = None, unroll_list=None,
          submit_before_loop: bool = False, parallel: bool = False):
     """``for i in pypto.loop(stop, name=..., idx_name=...)`` (or
     ``loop(start, stop, step)``): a run-time loop; the body is traced once."""
     tracer = current_tracer("pypto.loop")
     loc = tracer.location()
-    if not 1 <= len(bounds) <= 3:
-        raise _error(f"loop takes (stop), (start, stop) or (start, stop, step), got "
-                     f"{len(bounds)} positional arguments")
-    start, stop, step = {1: (0, bounds[0], 1), 2: (*bounds, 1), 3: bounds}[len(bounds)]
-    for label, value in (("start", start), ("stop", stop), ("step", step)):
-        if isinstance(value, bool) or not isinstance(value, (int, Scalar)):
-            raise _error(f"loop({label}) must be an int or a symbolic scalar, got "
-                         f"{type(value).__name__} {value!r}")
+    start, stop, step = _loop_bounds("loop", bounds)
     if _is_int(step) and step <= 0:
         raise _error(f"loop(step={step}) must be positive")
     tracer.loop_count += 1
@@ -700,14 +707,7 @@ def loop_unroll(*bounds, name: str | None = None, idx_name: str | None = None,
     while at least k iterations remain, the 1-path takes the rest."""
     tracer = current_tracer("pypto.loop_unroll")
     loc = tracer.location()
-    if not 1 <= len(bounds) <= 3:
-        raise _error(f"loop_unroll takes (stop), (start, stop) or (start, stop, step), got "
-                     f"{len(bounds)} positional arguments")
-    start, stop, step = {1: (0, bounds[0], 1), 2: (*bounds, 1), 3: bounds}[len(bounds)]
-    for label, value in (("start", start), ("stop", stop), ("step", step)):
-        if isinstance(value, bool) or not isinstance(value, (int, Scalar)):
-            raise _error(f"loop_unroll({label}) must be an int or a symbolic scalar, got "
-                         f"{type(value).__name__} {value!r}")
+    start, stop, step = _loop_bounds("loop_unroll", bounds)
     if not _is_int(step) or step <= 0:
         raise _error(f"loop_unroll(step={step!r}) must be a positive Python int (the unrolled "
                      f"paths advance by k * step)")
