@@ -17,7 +17,7 @@ from pto_mlir.frontend import __all__ as _frontend_all
 from pto_mlir.frontend.dtypes import STATIC, RunMode
 from pto_mlir.frontend.jit import OptionRemark, run_kernels_with
 
-from ._unsupported import UnsupportedConstruct, unsupported
+from ._unsupported import UnsupportedConstruct, module_getattr
 import importlib as _importlib
 
 # The submodule, not pto_mlir.frontend's `frontend` namespace object that the
@@ -29,10 +29,7 @@ __all__ = sorted(set(_frontend_all) | {"STATIC", "RunMode", "OptionRemark", "run
                                        "UnsupportedConstruct", "frontend", "experimental"})
 
 
-def __getattr__(name: str):
-    if name.startswith("__"):
-        raise AttributeError(f"module 'pypto' has no attribute '{name}'")
-    raise unsupported(f"pypto.{name}")
+__getattr__ = module_getattr("pypto")
 
 
 def __dir__():

@@ -23,3 +23,13 @@ def unsupported(qualified_name: str, depth: int = 2) -> UnsupportedConstruct:
         f"{qualified_name} is not supported yet by pto-mlir's PyPTO front end "
         f"(docs/Frontend.md lists the supported API)",
         Location(frame.f_code.co_filename, line, column))
+
+
+def module_getattr(module_name: str):
+    """A module ``__getattr__`` for ``module_name``: dunder look-ups are plain
+    AttributeErrors, any other name is unsupported at the caller's line."""
+    def __getattr__(name: str):
+        if name.startswith("__"):
+            raise AttributeError(f"module '{module_name}' has no attribute '{name}'")
+        raise unsupported(f"{module_name}.{name}")
+    return __getattr__

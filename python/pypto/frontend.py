@@ -2,15 +2,12 @@
 
 from pto_mlir.frontend.jit import jit
 
-from ._unsupported import unsupported
+from ._unsupported import module_getattr
 
 __all__ = ["jit"]
 
 
-def __getattr__(name: str):
-    if name.startswith("__"):
-        raise AttributeError(f"module 'pypto.frontend' has no attribute '{name}'")
-    raise unsupported(f"pypto.frontend.{name}")
+__getattr__ = module_getattr("pypto.frontend")
 
 
 def __dir__():
