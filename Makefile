@@ -47,6 +47,7 @@ docs: build
 	ninja -C $(BUILD) mlir-doc
 	cp $(BUILD)/docs/Dialects/PTODialect.md docs/Dialects/PTODialect.md
 	cp $(BUILD)/docs/PTOPasses.md docs/PTOPasses.md
+	cp $(BUILD)/docs/PTOCheckPasses.md docs/PTOCheckPasses.md
 	cp $(BUILD)/docs/Dialects/PTOISADialect.md docs/Dialects/PTOISADialect.md
 	cp $(BUILD)/docs/PTOISAPasses.md docs/PTOISAPasses.md
 	cp $(BUILD)/docs/PTOConversionPasses.md docs/PTOConversionPasses.md

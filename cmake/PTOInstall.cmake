@@ -4,7 +4,8 @@
 #                                    Debian's libMLIR.so; the C API shared)
 #   P/include/pto, pto-c             headers, TableGen sources, generated .inc
 #   P/lib/cmake/pto/PTOConfig.cmake  find_package(PTO): targets PTO::<library>
-#                                    (PTODialect, PTOTransforms, PTOInterpreter,
+#                                    (PTODialect, PTOAnalysis, PTOChecks,
+#                                    PTOTransforms, PTOInterpreter,
 #                                    PTOEmbedding, PTOCAPI, ...)
 #   P/bin/pto-opt, pto-run, pto-translate, pto-lsp-server
 #   P/include/pto/pto-inst.hpp, pto/sim, pto/runtime

@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTO/Checks/Passes.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/Conversion/Passes.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
@@ -40,6 +41,7 @@ void mlir::pto::registerAllPasses() {
     registerInlinerPass();
     registerSymbolDCEPass();
     registerPTOPasses();
+    registerPTOCheckPasses();
     registerPTOConversionPasses();
     ptoisa::registerPTOISAPasses();
     registerTileGraphPipeline();

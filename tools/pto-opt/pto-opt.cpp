@@ -14,7 +14,10 @@
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
 #include "pto/Conversion/Passes.h"
 #include "pto/Pipelines/AscendPipeline.h"
+#include "pto/Dialect/PTO/Checks/Passes.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "TestPasses.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -27,6 +30,8 @@ int main(int argc, char **argv) {
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
   mlir::pto::registerPTOPasses();
+  mlir::pto::registerPTOCheckPasses();
+  mlir::pto::test::registerPTOTestPasses();
   mlir::pto::registerPTOConversionPasses();
   mlir::ptoisa::registerPTOISAPasses();
   mlir::pto::registerTileGraphPipeline();

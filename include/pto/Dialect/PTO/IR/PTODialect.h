@@ -30,6 +30,10 @@
 #include "pto/Dialect/PTO/IR/PTOOps.h.inc"
 
 namespace mlir::pto {
+/// The discardable attribute carrying an op's sg_set_scope after
+/// pto-flatten-scopes (a ScopeAttr).
+inline constexpr llvm::StringLiteral kScopeStampAttrName = "pto.scope";
+
 /// The architecture governing `op`: the `arch` of the enclosing pto.kernel,
 /// else a `pto.arch` attribute on an enclosing op, else DAV_2201.
 Arch getArchFor(Operation *op);

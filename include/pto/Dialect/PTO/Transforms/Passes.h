@@ -10,10 +10,6 @@
 
 namespace mlir::pto {
 
-/// The discardable attribute carrying an op's sg_set_scope after
-/// pto-flatten-scopes (a ScopeAttr).
-inline constexpr llvm::StringLiteral kScopeStampAttrName = "pto.scope";
-
 #define GEN_PASS_DECL
 #include "pto/Dialect/PTO/Transforms/Passes.h.inc"
 

@@ -1,26 +1,20 @@
-//===- CommonRules.h - structural queries and kernel-generic rules -*- C++ -*-===//
+//===- KernelStructure.h - what a pto kernel is, by value -------*- C++ -*-===//
 //
-// Two layers shared by --pto-lint and --pto-check-skeleton:
-//
-//  * structural queries (StructuralQueries.cpp) that recognise a kernel's
-//    shape semantically (which kernel argument a tile views, which loop index
-//    drives which offset, what a tile is computed from), never by SSA names,
-//    which the parser drops;
-//  * the rules (CommonRules.cpp) that hold for any PyPTO kernel (manual masks, static loops,
-//    tile configs, tail views, recomputed statistics, scope purity). Each
-//    takes the rule id to report under, so the SK-16 checker can report the
-//    same finding as "[SK16-R6]" that the linter reports as "[LINT-MASK]".
+// Structural queries over one pto.kernel, shared by the checkers and the
+// passes: which kernel argument a tile views, which loop index drives which
+// offset (by value, IndexForm.h), what a tile is computed from. They never
+// read SSA names, which the parser drops.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PTO_LIB_DIALECT_PTO_TRANSFORMS_COMMONRULES_H
-#define PTO_LIB_DIALECT_PTO_TRANSFORMS_COMMONRULES_H
+#ifndef PTO_DIALECT_PTO_ANALYSIS_KERNELSTRUCTURE_H
+#define PTO_DIALECT_PTO_ANALYSIS_KERNELSTRUCTURE_H
 
-#include "IndexForm.h"
-#include "RuleReporter.h"
+#include "pto/Dialect/PTO/Analysis/IndexForm.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::pto::check {
+
 
 //===----------------------------------------------------------------------===//
 // Names
@@ -123,50 +117,6 @@ llvm::SetVector<Operation *> collectTileConsumers(ValueRange seeds);
 /// results and a workspace it was stored into, or null.
 FullOp traceConstantTile(Value tile);
 
-//===----------------------------------------------------------------------===//
-// Kernel-generic rules
-//===----------------------------------------------------------------------===//
-
-/// Manual masks: arith.select or scf.if producing a tile (except branches on
-/// pto.is_loop_begin/is_loop_end), and an elementwise op with a pto.full tile
-/// operand (a 0/1 mask or fill tile). Errors.
-void checkManualMasks(KernelOp kernel, RuleReporter &reporter, StringRef rule);
-
-/// Views that move with a loop of dynamic trip count but carry no explicit
-/// valid extent on that dim (or only the full tile size). An error when the
-/// offset depends on a pto.read (varlen: the derived extent cannot see the
-/// sequence end), a warning otherwise.
-void checkTailViews(KernelOp kernel, RuleReporter &reporter, StringRef rule);
-
-/// Tile configs are present, constant and fit: vector ops carry a vec_tile,
-/// the vec tile (clamped to the op's shape) fits UB, tile sizes in loop trip
-/// counts and offset strides are compile-time constants, and offsets advance
-/// by exactly the tile size. Errors.
-void checkTileConfigs(KernelOp kernel, RuleReporter &reporter, StringRef rule);
-
-/// Loops other than pto.loop (scf.for, ...) around pto ops, except those in
-/// `alreadyReported`. Errors.
-void checkStaticLoops(KernelOp kernel, RuleReporter &reporter, StringRef rule,
-                      ArrayRef<Operation *> alreadyReported = {});
-
-/// Views of one tensor that repeat each other up to constant offset shifts:
-/// a loop level written out by hand.
-void checkReplicatedViews(KernelOp kernel, RuleReporter &reporter,
-                          StringRef rule, Severity severity);
-
-/// Row statistics recomputed over a score tile although kernel inputs carry
-/// them: a pto.amax, or a pto.sum over exp(...) not divided by the input
-/// statistic, over a matmul result that is also combined with a [M, 1] view
-/// of a kernel argument. Errors.
-void checkRecomputedStatistics(KernelOp kernel, RuleReporter &reporter,
-                               StringRef rule);
-
-/// Scope purity: on architectures without mixed scopes a scope holds only
-/// cube or only vector ops (error; the verifier also rejects this, the rule
-/// covers IR built without verification); a pto.reshape in a scope forms its
-/// own subgraph and splits the scope (warning).
-void checkScopePurity(KernelOp kernel, RuleReporter &reporter, StringRef rule);
-
 } // namespace mlir::pto::check
 
-#endif // PTO_LIB_DIALECT_PTO_TRANSFORMS_COMMONRULES_H
+#endif // PTO_DIALECT_PTO_ANALYSIS_KERNELSTRUCTURE_H

@@ -1,7 +1,7 @@
 //===- IndexForm.cpp - canonical polynomial form of index values ----------===//
 
-#include "IndexForm.h"
-#include "CommonRules.h"
+#include "pto/Dialect/PTO/Analysis/IndexForm.h"
+#include "pto/Dialect/PTO/Analysis/KernelStructure.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"

@@ -1,4 +1,4 @@
-//===- IndexForm.h - canonical polynomial form of index values -*- C++ -*-===//
+//===- IndexForm.h - canonical polynomial form of index values --*- C++ -*-===//
 //
 // The checkers compare offsets and extents by value, not by spelling: an
 // index value is normalised to a polynomial with integer coefficients over
@@ -8,8 +8,8 @@
 // re-materialised D, and `x + 2048 - 2048` all give the same form.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PTO_LIB_DIALECT_PTO_TRANSFORMS_INDEXFORM_H
-#define PTO_LIB_DIALECT_PTO_TRANSFORMS_INDEXFORM_H
+#ifndef PTO_DIALECT_PTO_ANALYSIS_INDEXFORM_H
+#define PTO_DIALECT_PTO_ANALYSIS_INDEXFORM_H
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -90,4 +90,4 @@ private:
 
 } // namespace mlir::pto::check
 
-#endif // PTO_LIB_DIALECT_PTO_TRANSFORMS_INDEXFORM_H
+#endif // PTO_DIALECT_PTO_ANALYSIS_INDEXFORM_H

@@ -1,14 +1,13 @@
-//===- StructuralQueries.cpp - how the checkers recognise a kernel ---------===//
+//===- KernelStructure.cpp - what a pto kernel is, by value ---------------===//
 //
-// The structural queries of CommonRules.h: names, index expressions (by
+// The structural queries of KernelStructure.h: names, index expressions (by
 // value, IndexForm.h) and tile dataflow.
 //
 //===----------------------------------------------------------------------===//
 
-#include "CommonRules.h"
-#include "IndexForm.h"
+#include "pto/Dialect/PTO/Analysis/KernelStructure.h"
+#include "pto/Dialect/PTO/Analysis/IndexForm.h"
 
-#include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

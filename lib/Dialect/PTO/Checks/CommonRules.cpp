@@ -1,14 +1,13 @@
 //===- CommonRules.cpp - kernel-generic rules -----------------------------===//
 //
 // The rules of CommonRules.h that hold for any PyPTO kernel; the structural
-// queries they use are in StructuralQueries.cpp.
+// queries they use are in the Analysis room (KernelStructure.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "CommonRules.h"
-#include "IndexForm.h"
+#include "pto/Dialect/PTO/Analysis/IndexForm.h"
 
-#include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

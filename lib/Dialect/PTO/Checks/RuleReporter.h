@@ -10,8 +10,8 @@
 // and the same records can be written as JSON for editors and CI.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PTO_LIB_DIALECT_PTO_TRANSFORMS_RULEREPORTER_H
-#define PTO_LIB_DIALECT_PTO_TRANSFORMS_RULEREPORTER_H
+#ifndef PTO_LIB_DIALECT_PTO_CHECKS_RULEREPORTER_H
+#define PTO_LIB_DIALECT_PTO_CHECKS_RULEREPORTER_H
 
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
@@ -93,4 +93,4 @@ std::string expandPositionalOption(StringRef options, StringRef positional);
 
 } // namespace mlir::pto::check
 
-#endif // PTO_LIB_DIALECT_PTO_TRANSFORMS_RULEREPORTER_H
+#endif // PTO_LIB_DIALECT_PTO_CHECKS_RULEREPORTER_H

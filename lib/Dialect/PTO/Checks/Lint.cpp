@@ -8,13 +8,13 @@
 
 #include "CommonRules.h"
 #include "RuleReporter.h"
-#include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Dialect/PTO/Checks/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_LINTPASS
-#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+#include "pto/Dialect/PTO/Checks/Passes.h.inc"
 } // namespace mlir::pto
 
 using namespace mlir;

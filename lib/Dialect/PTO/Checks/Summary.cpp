@@ -1,16 +1,17 @@
 //===- Summary.cpp - a structural report of pto kernels -------------------===//
 
-#include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Dialect/PTO/Checks/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
 #include <map>
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_SUMMARYPASS
-#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+#include "pto/Dialect/PTO/Checks/Passes.h.inc"
 } // namespace mlir::pto
 
 using namespace mlir;

@@ -1,14 +1,22 @@
 //===- TestValidShape.cpp - remarks with reified valid shapes -------------===//
+//
+// -pto-test-valid-shape: for every op producing a !pto.tile, reifies the valid
+// extents of each tile result through ValidShapeInferenceOpInterface,
+// materialising the arith ops right after the op, and emits a remark spelling
+// the extents symbolically (kernel arguments and loop indices by name, other
+// values by their defining op), so lit tests can pin down every valid-shape
+// rule.
+//
+//===----------------------------------------------------------------------===//
 
-#include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "TestPasses.h"
 
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Pass/Pass.h"
 #include "llvm/Support/raw_ostream.h"
-
-namespace mlir::pto {
-#define GEN_PASS_DEF_TESTVALIDSHAPEPASS
-#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
-} // namespace mlir::pto
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -76,7 +84,17 @@ void describe(Value v, llvm::raw_ostream &os) {
 }
 
 struct TestValidShapePass
-    : public pto::impl::TestValidShapePassBase<TestValidShapePass> {
+    : public PassWrapper<TestValidShapePass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestValidShapePass)
+
+  StringRef getArgument() const final { return "pto-test-valid-shape"; }
+  StringRef getDescription() const final {
+    return "Reifies the valid shape of every tile value (test pass)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect>();
+  }
+
   void runOnOperation() override {
     SmallVector<Operation *> producers;
     getOperation()->walk([&](Operation *op) {
@@ -110,3 +128,7 @@ struct TestValidShapePass
 };
 
 } // namespace
+
+void mlir::pto::test::registerTestValidShapePass() {
+  PassRegistration<TestValidShapePass>();
+}
