@@ -309,3 +309,34 @@ pto.kernel @workspace_and_scope(%x: !pto.tensor<64x64xf32>, %out: !pto.tensor<64
     pto.atomic_add %s, %out[0, 0] : !pto.tile<64x64xf32>, !pto.tensor<64x64xf32>
   }
 }
+
+// -----
+
+// Writes compare by region (GMAccessAnalysis): a write at a loop-invariant
+// offset blocks only the reads it may overlap; a write whose offset moves
+// with the loop may reach any row, so every read of that tensor stays.
+
+// CHECK-LABEL: pto.kernel @disjoint_regions(
+// CHECK:         pto.view %acc[0, 0]
+// CHECK-NEXT:    pto.loop "L" %i
+// CHECK-NEXT:      pto.view %acc[16, 0]
+// CHECK:         pto.loop "M" %j
+// CHECK-NEXT:      pto.view %acc[0, 0]
+pto.kernel @disjoint_regions(%x: !pto.tensor<64x64xf32>, %acc: !pto.tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  pto.loop "L" %i = %c0 to %c2 step %c1 {
+    // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: hoisted out of pto.loop "L"
+    %below = pto.view %acc[0, 0] : !pto.tensor<64x64xf32> -> !pto.tile<32x64xf32>
+    %overlapping = pto.view %acc[16, 0] : !pto.tensor<64x64xf32> -> !pto.tile<32x64xf32>
+    %s = pto.add %below, %overlapping : !pto.tile<32x64xf32>, !pto.tile<32x64xf32> -> !pto.tile<32x64xf32>
+    pto.atomic_add %s, %acc[32, 0] : !pto.tile<32x64xf32>, !pto.tensor<64x64xf32>
+  }
+  pto.loop "M" %j = %c0 to %c2 step %c1 {
+    %first = pto.view %acc[0, 0] : !pto.tensor<64x64xf32> -> !pto.tile<32x64xf32>
+    %off = arith.muli %j, %c32 : index
+    pto.atomic_add %first, %acc[%off, 0] : !pto.tile<32x64xf32>, !pto.tensor<64x64xf32>
+  }
+}

@@ -208,7 +208,10 @@ IndexPoly IndexForms::compute(Value v) {
     return opaque(v, "dim(" + tensor + "," + std::to_string(dim.getDim()) + ")");
   }
 
-  if (auto read = dyn_cast<ReadOp>(def)) {
+  auto read = dyn_cast<ReadOp>(def);
+  if (read && readsByValue)
+    return opaque(v, llvm::formatv("read({0})", v.getAsOpaquePointer()).str());
+  if (read) {
     BlockArgument root = getRootArgument(read.getTensor());
     std::string key =
         "read(" +

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "pto/Dialect/PTO/Analysis/GMAccess.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -29,107 +30,6 @@ using namespace mlir;
 using namespace mlir::pto;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// GM accesses of a task, for the launch dependencies
-//===----------------------------------------------------------------------===//
-
-enum AccessKind : uint8_t { kRead = 1, kWrite = 2, kAtomic = 4 };
-
-/// One GM access of a task: the tensor as used, the tensor it aliases
-/// (through in-place reshapes), and the static box touched, if known.
-struct Access {
-  Value tensor;
-  Value base;
-  uint8_t kind;
-  SmallVector<int64_t, 4> offsets, sizes; // empty: unknown (whole tensor)
-};
-
-/// A base whose identity we understand: a kernel argument or a workspace.
-/// Distinct such bases never alias; anything else may alias anything.
-bool isKnownBase(Value base) {
-  if (auto arg = dyn_cast<BlockArgument>(base))
-    return isa<KernelOp>(arg.getOwner()->getParentOp());
-  return base.getDefiningOp<WorkspaceOp>() != nullptr;
-}
-
-SmallVector<Access> collectAccesses(TaskOp task) {
-  SmallVector<Access> accesses;
-  auto add = [&](Value tensor, uint8_t kind, ArrayRef<int64_t> staticOffsets,
-                 ArrayRef<int64_t> sizes) {
-    Value base = getAliasedTensor(tensor);
-    // Task-local GM (a workspace inside the task) is not shared.
-    if (task->isAncestor(base.getParentRegion()->getParentOp()))
-      return;
-    Access access{tensor, base, kind, {}, {}};
-    if (!staticOffsets.empty() &&
-        llvm::none_of(staticOffsets, ShapedType::isDynamic)) {
-      access.offsets.assign(staticOffsets.begin(), staticOffsets.end());
-      access.sizes.assign(sizes.begin(), sizes.end());
-    }
-    accesses.push_back(std::move(access));
-  };
-  task.getBody().walk([&](Operation *op) {
-    if (auto view = dyn_cast<ViewOp>(op)) {
-      if (isa<GMTensorType>(view.getSource().getType()))
-        add(view.getSource(), kRead, view.getStaticOffsets(),
-            view.getResult().getType().getShape());
-      return;
-    }
-    if (auto store = dyn_cast<AssembleOp>(op)) {
-      add(store.getDst(), kWrite, store.getStaticOffsets(),
-          store.getSrc().getType().getShape());
-      return;
-    }
-    if (auto store = dyn_cast<AtomicAddOp>(op)) {
-      add(store.getDst(), kAtomic, store.getStaticOffsets(),
-          store.getSrc().getType().getShape());
-      return;
-    }
-    if (auto read = dyn_cast<ReadOp>(op)) {
-      add(read.getTensor(), kRead, {}, {});
-      return;
-    }
-    if (isa<DimOp, ReshapeOp, WorkspaceOp>(op))
-      return;
-    for (Value operand : op->getOperands())
-      if (isa<GMTensorType>(operand.getType()))
-        add(operand, kRead | kWrite, {}, {});
-  });
-  return accesses;
-}
-
-bool mayOverlap(const Access &a, const Access &b) {
-  if (a.base != b.base)
-    return !isKnownBase(a.base) || !isKnownBase(b.base);
-  if (a.tensor != b.tensor || a.offsets.empty() || b.offsets.empty() ||
-      a.offsets.size() != b.offsets.size() ||
-      a.sizes.size() != a.offsets.size() || b.sizes.size() != b.offsets.size())
-    return true;
-  for (size_t d = 0; d < a.offsets.size(); ++d)
-    if (a.offsets[d] + a.sizes[d] <= b.offsets[d] ||
-        b.offsets[d] + b.sizes[d] <= a.offsets[d])
-      return false;
-  return true;
-}
-
-/// Whether an access of kind `later` must wait for one of kind `earlier` to
-/// the same region: not read/read, not atomic/atomic (atomics commute).
-bool ordered(uint8_t earlier, uint8_t later) {
-  uint8_t both = earlier | later;
-  if (both & kWrite)
-    return true;
-  return (earlier & kAtomic && later & kRead) ||
-         (earlier & kRead && later & kAtomic);
-}
-
-bool dependsOn(ArrayRef<Access> earlier, ArrayRef<Access> later) {
-  for (const Access &a : earlier)
-    for (const Access &b : later)
-      if (ordered(a.kind, b.kind) && mayOverlap(a, b))
-        return true;
-  return false;
-}
 
 //===----------------------------------------------------------------------===//
 // The pass
@@ -424,16 +324,18 @@ Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
   // Launches with dependencies, transitively reduced.
   llvm::DenseMap<int64_t, Value> offsetConstants;
   size_t n = run.tasks.size();
-  SmallVector<SmallVector<Access>> accesses;
+  // Fresh per run: the analysis memoizes by value, and outlining erases ops.
+  GMAccessAnalysis gm(kernel);
+  std::vector<GMAccessSummary> accesses;
   for (TaskOp task : run.tasks)
-    accesses.push_back(collectAccesses(task));
+    accesses.push_back(gm.summarize(task));
   SmallVector<llvm::BitVector> reach(n, llvm::BitVector(n));
   SmallVector<Value> tokens;
   for (size_t j = 0; j < n; ++j) {
     SmallVector<size_t> direct;
     llvm::BitVector covered(n);
     for (size_t i = j; i-- > 0;) {
-      if (!dependsOn(accesses[i], accesses[j]))
+      if (!GMAccessAnalysis::dependsOn(accesses[i], accesses[j]))
         continue;
       reach[j].set(i);
       reach[j] |= reach[i];

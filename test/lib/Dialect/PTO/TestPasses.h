@@ -11,10 +11,14 @@
 
 namespace mlir::pto::test {
 
+void registerTestGMAccessPass();
+void registerTestIndexFormPass();
 void registerTestValidShapePass();
 
 /// Registers every pass above.
 inline void registerPTOTestPasses() {
+  registerTestGMAccessPass();
+  registerTestIndexFormPass();
   registerTestValidShapePass();
 }
 

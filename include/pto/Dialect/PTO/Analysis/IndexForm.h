@@ -64,8 +64,11 @@ class IndexForms {
 public:
   /// With `loopsByRange`, loop indices are identified by their bounds and
   /// step (two loop nests with other names over the same range compare
-  /// equal); otherwise each loop's index is its own atom.
-  explicit IndexForms(bool loopsByRange = false) : loopsByRange(loopsByRange) {}
+  /// equal); otherwise each loop's index is its own atom. With
+  /// `readsByValue`, each pto.read result is its own atom (sound when memory
+  /// changes between reads); otherwise reads of one location compare equal.
+  explicit IndexForms(bool loopsByRange = false, bool readsByValue = false)
+      : loopsByRange(loopsByRange), readsByValue(readsByValue) {}
 
   /// The normal form of `v`; the reference stays valid for the lifetime of
   /// this object.
@@ -83,6 +86,7 @@ private:
   IndexPoly opaque(Value v, const std::string &key);
 
   bool loopsByRange;
+  bool readsByValue;
   // Boxed: references handed out by get() stay valid while memo grows.
   llvm::DenseMap<Value, std::unique_ptr<IndexPoly>> memo;
   llvm::StringMap<Value> atomValues;

@@ -361,43 +361,38 @@ def PlanStitchPass : Pass<"pto-plan-stitch", "::mlir::ModuleOp"> {
 def HoistInvariantsPass : Pass<"pto-hoist-invariants"> {
   let summary = "Hoists loop-invariant ops out of pto.loop bodies";
   let description = [{
-    Program level, after `pto-flatten-scopes` (docs/TileGraph.md). Moves an
-    op from a `pto.loop` body to just before the loop when:
+    Program level, after `pto-flatten-scopes`. Moves an op from a `pto.loop`
+    body to just before the loop when its operands are defined outside the
+    loop, it has results and no regions, and it is either free of memory
+    effects or a GM read (`pto.view` of a tensor, `pto.read`) that no write
+    in the loop may overlap in any iteration (`GMAccessAnalysis`). Ops that
+    may fault leave loops that may run zero times only with
+    `speculate-reads` (default). Inner loops first, to a fixpoint; hoisted
+    ops keep their attributes. The legality rules and why they hold:
+    docs/Rationale.md#hoisting-loop-invariants-out-of-ptoloop.
 
-    1. every operand is defined outside the loop (ops hoisted earlier
-       count as outside); ops with regions, terminators and ops without
-       results stay, and nothing leaves a nested region: a `pto.scope` still
-       present keeps its ops (run `pto-flatten-scopes` first);
-    2. it is free of memory effects (tile compute ops, arith, `pto.dim`,
-       `pto.reshape`, views of tiles), or it reads GM (`pto.view` of a
-       tensor, `pto.read`) and nothing nested in the loop writes that
-       tensor. Tensors alias when they trace back, through in-place
-       reshapes, to the same kernel argument or `pto.workspace`; writers are
-       `atomic_add` / `assemble` destinations and ops whose effects write;
-       an op with unknown effects (`pto.launch`, `pto.root_call`) or a write
-       to untraceable storage clobbers every tensor;
-    3. zero-trip loops: a hoisted op runs once even when the loop runs zero
-       times. Speculatable effect-free ops (`Pure` tile ops, `pto.dim`,
-       arith except divisions by a value not known to be non-zero) always
-       move. Ops that can fault at run time (GM reads, views, in-place
-       reshapes, such divisions) move only out of loops that provably run
-       (constant bounds, lb < ub), except that with `speculate-reads`
-       (default) views, reads and reshapes move out of any loop: pto-run
-       faults on a view only for a negative offset or an explicit valid
-       extent reaching past its parent, and an invariant view's offsets and
-       extents come from enclosing loops, in range whenever those bodies run
-       (SK-16: `do_i`/`o_i` at `s1_off` with `a_s1` rows, whatever s2; a
-       batch with s2 = 0 reads them once and drops them).
+    Before:
 
-    Loops are processed inner first, to a fixpoint, so an op can leave
-    several nested loops. SK-16's `Dvec = sum(cast(o_i) * cast(do_i))` chain
-    (with its views and offset arithmetic) leaves `LOOP_s2_dq` and stays in
-    `LOOP_s1_dq`, whose index its views depend on (docs/SK16.md#dvec-hoisting): per
-    (b, n, s1 tile) it runs once instead of `s2_loop` times, bitwise
-    identical. Hoisted ops keep their attributes, the `pto.scope` stamp
-    included (they form their own scope group in the outer body). With
-    `report=true` every hoisted op gets a remark naming the loops it left,
-    innermost first: `hoisted out of pto.loop "LOOP_s2_dq"`.
+    ```mlir
+    pto.loop "L" %i = %c0 to %n step %c1 {
+      %v = pto.view %x[0, 0] : !pto.tensor<64x64xf32> -> !pto.tile<64x64xf32>
+      %e = pto.exp %v : !pto.tile<64x64xf32> -> !pto.tile<64x64xf32>
+      pto.atomic_add %e, %acc[32, 0] : ...
+    }
+    ```
+
+    After (`%x` is not written in the loop; the write to `%acc` stays):
+
+    ```mlir
+    %v = pto.view %x[0, 0] : !pto.tensor<64x64xf32> -> !pto.tile<64x64xf32>
+    %e = pto.exp %v : !pto.tile<64x64xf32> -> !pto.tile<64x64xf32>
+    pto.loop "L" %i = %c0 to %n step %c1 {
+      pto.atomic_add %e, %acc[32, 0] : ...
+    }
+    ```
+
+    With `report=true` every hoisted op gets a remark naming the loops it
+    left, innermost first: `hoisted out of pto.loop "LOOP_s2_dq"`.
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",

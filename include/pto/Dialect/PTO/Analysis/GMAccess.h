@@ -1,0 +1,112 @@
+//===- GMAccess.h - which GM regions ops touch, and conflicts ---*- C++ -*-===//
+//
+// One answer, shared by the passes, to "which GM region does this op touch,
+// and can two such accesses conflict". An access names the storage behind a
+// tensor (a kernel argument or a pto.workspace, through in-place reshapes)
+// and, per dim, the touched range as `symbolic + [lo, lo + size)`, where the
+// offset's polynomial normal form (IndexForm.h) is split into its non-constant
+// part and its constant term. Two accesses of one tensor are disjoint when
+// some dim has equal symbolic parts and disjoint constant ranges; distinct
+// known storages never alias; unknown storage may alias anything.
+//
+// Construct it on the op whose nested ops are queried, so that
+// `getAnalysis<GMAccessAnalysis>()` caches it for a pass.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTO_DIALECT_PTO_ANALYSIS_GMACCESS_H
+#define PTO_DIALECT_PTO_ANALYSIS_GMACCESS_H
+
+#include "pto/Dialect/PTO/Analysis/IndexForm.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir::pto {
+
+/// One GM region an op reads or writes.
+struct GMAccess {
+  enum Kind : uint8_t { kRead = 1, kWrite = 2, kAtomic = 4 };
+
+  /// The range of one dim: `symbolic + [lo, lo + size)`. An empty `symbolic`
+  /// is a static range; `unknown` covers the whole dim.
+  struct Range {
+    std::string symbolic;
+    int64_t lo = 0, size = 0;
+    bool unknown = false;
+  };
+
+  Operation *op = nullptr;
+  /// The tensor as the op names it; its offsets are in its coordinates.
+  Value tensor;
+  /// getAliasedTensor(tensor): the tensor seen through in-place reshapes.
+  Value base;
+  /// `base` when it is a kernel argument or a pto.workspace, else null.
+  Value storage;
+  uint8_t kind = kRead;
+  /// Empty: the whole tensor.
+  SmallVector<Range, 2> dims;
+
+  bool writes() const { return kind & (kWrite | kAtomic); }
+};
+
+/// The GM accesses of an op and the ops nested in it.
+struct GMAccessSummary {
+  SmallVector<GMAccess, 1> accesses;
+  /// An op with memory effects that are not GM accesses this analysis
+  /// understands (no MemoryEffectOpInterface, or a write to something that
+  /// is not a GM tensor): it may touch anything.
+  bool unknown = false;
+};
+
+class GMAccessAnalysis {
+public:
+  explicit GMAccessAnalysis(Operation *root) : root(root) {}
+
+  /// The storage a GM tensor value refers to: a `pto.kernel` argument or a
+  /// `pto.workspace`, found through in-place reshapes; null when it cannot
+  /// be traced (a loop-carried tensor, an argument of a function whose
+  /// arguments may alias, the result of an unknown op).
+  static Value getStorage(Value tensor);
+
+  /// The accesses of `op` and its nested ops. GM allocated inside `op` is
+  /// private to it and left out. With `iterated`, the accesses are those of
+  /// every iteration of that region at once: a dim whose offset is computed
+  /// inside `iterated` is unknown.
+  GMAccessSummary summarize(Operation *op, Region *iterated = nullptr);
+
+  /// Whether two accesses may touch a common element.
+  static bool mayOverlap(const GMAccess &a, const GMAccess &b);
+  /// Whether an access of kind `later` must wait for one of kind `earlier`
+  /// to the same region: not read/read, not atomic/atomic (atomics commute).
+  static bool mustOrder(uint8_t earlier, uint8_t later);
+  /// Whether `later` must run after `earlier` (some pair must be ordered and
+  /// may overlap, or either touches unknown memory).
+  static bool dependsOn(const GMAccessSummary &earlier,
+                        const GMAccessSummary &later);
+  /// Whether any write in `writes` may overlap `access`.
+  static bool clobbers(const GMAccessSummary &writes, const GMAccess &access);
+
+  /// Prints an access as `read 'q'[a*64 + 0:64, 0:128]` (for tests).
+  void print(const GMAccess &access, llvm::raw_ostream &os);
+
+  Operation *getRoot() const { return root; }
+
+private:
+  GMAccess::Range rangeOf(Value dynamicOffset, int64_t staticOffset,
+                          int64_t size, Region *iterated);
+  void addRegion(GMAccessSummary &summary, Operation *op, Value tensor,
+                 uint8_t kind, ArrayRef<int64_t> staticOffsets,
+                 ValueRange offsets, ArrayRef<int64_t> sizes,
+                 Region *iterated);
+
+  Operation *root;
+  // Pto.read values are their own atoms here: two reads of one location
+  // may see different data when a write comes between them.
+  check::IndexForms forms{/*loopsByRange=*/false, /*readsByValue=*/true};
+};
+
+} // namespace mlir::pto
+
+#endif // PTO_DIALECT_PTO_ANALYSIS_GMACCESS_H

@@ -1,0 +1,231 @@
+//===- GMAccess.cpp - which GM regions ops touch, and conflicts -----------===//
+//
+// The GM access analysis of GMAccess.h: views of GM tensors and pto.read are
+// reads, pto.assemble a write, pto.atomic_add an atomic update, any other op
+// naming a GM tensor reads and writes all of it; offsets are compared by
+// their polynomial normal form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/Dialect/PTO/Analysis/GMAccess.h"
+#include "pto/Dialect/PTO/Analysis/KernelStructure.h"
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+
+Value GMAccessAnalysis::getStorage(Value tensor) {
+  tensor = getAliasedTensor(tensor);
+  if (auto arg = dyn_cast<BlockArgument>(tensor))
+    return isa_and_nonnull<KernelOp>(arg.getOwner()->getParentOp()) ? tensor
+                                                                    : Value();
+  if (tensor.getDefiningOp<WorkspaceOp>())
+    return tensor;
+  return Value();
+}
+
+GMAccess::Range GMAccessAnalysis::rangeOf(Value dynamicOffset,
+                                          int64_t staticOffset, int64_t size,
+                                          Region *iterated) {
+  GMAccess::Range range;
+  range.size = size;
+  if (ShapedType::isDynamic(size)) {
+    range.unknown = true;
+    return range;
+  }
+  if (!dynamicOffset) {
+    range.lo = staticOffset;
+    return range;
+  }
+  // An offset computed in the iterated region differs between iterations.
+  if (iterated && iterated->isAncestor(dynamicOffset.getParentRegion())) {
+    range.unknown = true;
+    return range;
+  }
+  const check::IndexPoly &form = forms.get(dynamicOffset);
+  if (form.overflow) {
+    range.unknown = true;
+    return range;
+  }
+  range.lo = form.getConstantTerm();
+  check::IndexPoly symbolic = form.withoutConstant();
+  if (!symbolic.terms.empty())
+    range.symbolic = symbolic.str();
+  return range;
+}
+
+void GMAccessAnalysis::addRegion(GMAccessSummary &summary, Operation *op,
+                                 Value tensor, uint8_t kind,
+                                 ArrayRef<int64_t> staticOffsets,
+                                 ValueRange offsets, ArrayRef<int64_t> sizes,
+                                 Region *iterated) {
+  GMAccess access;
+  access.op = op;
+  access.tensor = tensor;
+  access.base = getAliasedTensor(tensor);
+  access.storage = getStorage(tensor);
+  access.kind = kind;
+  if (!staticOffsets.empty() && staticOffsets.size() == sizes.size()) {
+    unsigned next = 0;
+    for (auto [offset, size] : llvm::zip(staticOffsets, sizes)) {
+      Value dynamic =
+          ShapedType::isDynamic(offset) && next < offsets.size()
+              ? offsets[next++]
+              : Value();
+      access.dims.push_back(rangeOf(dynamic, offset, size, iterated));
+    }
+  }
+  summary.accesses.push_back(std::move(access));
+}
+
+GMAccessSummary GMAccessAnalysis::summarize(Operation *op, Region *iterated) {
+  GMAccessSummary summary;
+  auto isPrivate = [&](Value tensor) {
+    // GM allocated inside `op` (a task's own workspace) is not shared.
+    Operation *def = getAliasedTensor(tensor).getDefiningOp();
+    return def && op->isAncestor(def);
+  };
+  auto add = [&](Operation *user, Value tensor, uint8_t kind,
+                 ArrayRef<int64_t> staticOffsets, ValueRange offsets,
+                 ArrayRef<int64_t> sizes) {
+    if (!isPrivate(tensor))
+      addRegion(summary, user, tensor, kind, staticOffsets, offsets, sizes,
+                iterated);
+  };
+  op->walk([&](Operation *nested) {
+    if (auto view = dyn_cast<ViewOp>(nested)) {
+      if (isa<GMTensorType>(view.getSource().getType()))
+        add(view, view.getSource(), GMAccess::kRead, view.getStaticOffsets(),
+            view.getOffsets(), view.getResult().getType().getShape());
+      return;
+    }
+    if (auto store = dyn_cast<AssembleOp>(nested)) {
+      add(store, store.getDst(), GMAccess::kWrite, store.getStaticOffsets(),
+          store.getOffsets(), store.getSrc().getType().getShape());
+      return;
+    }
+    if (auto store = dyn_cast<AtomicAddOp>(nested)) {
+      add(store, store.getDst(), GMAccess::kAtomic, store.getStaticOffsets(),
+          store.getOffsets(), store.getSrc().getType().getShape());
+      return;
+    }
+    if (auto read = dyn_cast<ReadOp>(nested)) {
+      // One element at the indices.
+      SmallVector<int64_t> statics(read.getIndices().size(),
+                                   ShapedType::kDynamic);
+      SmallVector<int64_t> ones(read.getIndices().size(), 1);
+      add(read, read.getTensor(), GMAccess::kRead, statics, read.getIndices(),
+          ones);
+      return;
+    }
+    // Shapes, aliases and allocations touch no data; nested ops of ops with
+    // recursive effects are visited by the walk themselves.
+    if (isa<DimOp, ReshapeOp, WorkspaceOp>(nested) ||
+        nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return;
+    bool namesGM = false;
+    for (Value operand : nested->getOperands())
+      if (isa<GMTensorType>(operand.getType())) {
+        namesGM = true;
+        add(nested, operand, GMAccess::kRead | GMAccess::kWrite, {}, {}, {});
+      }
+    if (namesGM || isMemoryEffectFree(nested))
+      return;
+    auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (!iface) {
+      summary.unknown = true;
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects)
+      if (isa<MemoryEffects::Write>(effect.getEffect()))
+        summary.unknown = true;
+  });
+  return summary;
+}
+
+bool GMAccessAnalysis::mayOverlap(const GMAccess &a, const GMAccess &b) {
+  if (a.base != b.base)
+    return !a.storage || !b.storage;
+  // Offsets in two aliases of one storage use different coordinates.
+  if (a.tensor != b.tensor || a.dims.empty() || b.dims.empty() ||
+      a.dims.size() != b.dims.size())
+    return true;
+  for (auto [x, y] : llvm::zip(a.dims, b.dims))
+    if (!x.unknown && !y.unknown && x.symbolic == y.symbolic &&
+        (x.lo + x.size <= y.lo || y.lo + y.size <= x.lo))
+      return false;
+  return true;
+}
+
+bool GMAccessAnalysis::mustOrder(uint8_t earlier, uint8_t later) {
+  uint8_t both = earlier | later;
+  if (both & GMAccess::kWrite)
+    return true;
+  return (earlier & GMAccess::kAtomic && later & GMAccess::kRead) ||
+         (earlier & GMAccess::kRead && later & GMAccess::kAtomic);
+}
+
+bool GMAccessAnalysis::dependsOn(const GMAccessSummary &earlier,
+                                 const GMAccessSummary &later) {
+  if ((earlier.unknown && (later.unknown || !later.accesses.empty())) ||
+      (later.unknown && !earlier.accesses.empty()))
+    return true;
+  for (const GMAccess &a : earlier.accesses)
+    for (const GMAccess &b : later.accesses)
+      if (mustOrder(a.kind, b.kind) && mayOverlap(a, b))
+        return true;
+  return false;
+}
+
+bool GMAccessAnalysis::clobbers(const GMAccessSummary &writes,
+                                const GMAccess &access) {
+  if (writes.unknown)
+    return true;
+  return llvm::any_of(writes.accesses, [&](const GMAccess &write) {
+    return write.writes() && mayOverlap(write, access);
+  });
+}
+
+void GMAccessAnalysis::print(const GMAccess &access, llvm::raw_ostream &os) {
+  if (access.kind == GMAccess::kRead)
+    os << "read ";
+  else if (access.kind == GMAccess::kWrite)
+    os << "write ";
+  else if (access.kind == GMAccess::kAtomic)
+    os << "atomic ";
+  else
+    os << "read-write ";
+  auto arg = dyn_cast<BlockArgument>(access.base);
+  if (arg && access.storage)
+    os << '\'' << check::getArgumentName(arg) << '\'';
+  else if (access.storage)
+    os << "workspace";
+  else
+    os << "unknown storage";
+  if (access.tensor != access.base)
+    os << " (reshaped)";
+  if (access.dims.empty())
+    return;
+  // Atom keys carry addresses (loops, opaque values): print names only.
+  static const llvm::Regex address("@?(0x)?[0-9A-Fa-f]{8,}");
+  os << '[';
+  llvm::interleaveComma(access.dims, os, [&](const GMAccess::Range &range) {
+    if (range.unknown) {
+      os << '?';
+      return;
+    }
+    std::string symbolic = range.symbolic;
+    while (address.match(symbolic))
+      symbolic = address.sub("", symbolic);
+    if (!symbolic.empty())
+      os << symbolic << " + ";
+    os << range.lo << ':' << range.size;
+  });
+  os << ']';
+}
