@@ -259,3 +259,22 @@ def test_sk16_checker_reports_the_a3_cross_attention_reshape():
     assert all(e.location.split(":")[0].endswith("flash_attention_mha_grad_impl_a3.py")
                for e in errors), [e.location for e in errors]
     assert lines == [87, 88], lines    # k_2d, v_2d = pypto.reshape(..., [total, ...])
+
+
+@pytest.mark.parametrize("suite", ["SwiGLUGrad", "ApplyAdamWV2", "InplaceAddRmsNorm",
+                                   "BNTrainingReduce"])
+def test_sk16_checker_tells_other_kernels_once(suite):
+    """A corpus kernel that is not SK-16 is told so once (SK16-SIG at the
+    kernel, naming the missing arguments), never a cascade of rule findings."""
+    from pto_mlir import ir
+
+    case = next(c for c in CASES if c.suite == suite)
+    outcome = _recorded(case)
+    assert outcome.calls, outcome.error_text
+    for traced in {id(c.traced): c.traced for c in outcome.calls}.values():
+        module = traced.module()
+        with pytest.raises(ir.DiagnosticError) as raised:
+            module.check_skeleton("sk16")
+        findings = [d.message.split("]")[0] for d in raised.value.diagnostics
+                    if d.severity in ("error", "warning")]
+        assert findings == ["[SK16-SIG"], [str(d) for d in raised.value.diagnostics]

@@ -271,6 +271,41 @@ pto.kernel @stride(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>) {
   }
 }
 
+// -----
+
+// A loop over head pairs with the pair unrolled (PyPTO's `for h in range(2)`,
+// the A3 forward attention): each view is 32 wide and the offset advances by
+// 64, but the two copies, at 64*h and (2*h + 1)*32, tile the stride together
+// (no gap; the copies are a replicated loop level, a warning). A single copy
+// leaves gaps.
+pto.kernel @head_pairs(%x: !pto.tensor<32x256xf32>, %y: !pto.tensor<32x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  pto.loop "H" %h = %c0 to %c4 step %c1 {
+    %first = arith.muli %h, %c64 : index
+    %twice = arith.muli %h, %c2 : index
+    %odd = arith.addi %twice, %c1 : index
+    %second = arith.muli %odd, %c32 : index
+    // expected-note@+1 {{the first copy is here}}
+    %a = pto.view %x[0, %first] : !pto.tensor<32x256xf32> -> !pto.tile<32x32xf32>
+    pto.assemble %a, %y[0, %first] {vec_tile = #pto.vec_tile<[32, 32]>} : !pto.tile<32x32xf32>, !pto.tensor<32x256xf32>
+    // expected-warning@+1 {{[LINT-REPLICATED] the view of 'x' repeats an earlier view of the same tensor shifted by [0, 32]}}
+    %b = pto.view %x[0, %second] : !pto.tensor<32x256xf32> -> !pto.tile<32x32xf32>
+    pto.assemble %b, %y[0, %second] {vec_tile = #pto.vec_tile<[32, 32]>} : !pto.tile<32x32xf32>, !pto.tensor<32x256xf32>
+  }
+  // expected-note@+1 {{loop 'G' is here}}
+  pto.loop "G" %g = %c0 to %c4 step %c1 {
+    %first = arith.muli %g, %c64 : index
+    // expected-error@+1 {{[LINT-TILE-CONFIG] the view of 'x' is 32 wide along dim 1 but its offset advances by 64 per iteration of loop 'G': consecutive tiles leave gaps}}
+    %a = pto.view %x[0, %first] : !pto.tensor<32x256xf32> -> !pto.tile<32x32xf32>
+    pto.atomic_add %a, %y[0, %first] : !pto.tile<32x32xf32>, !pto.tensor<32x256xf32>
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // LINT-TAIL-VALID
 //===----------------------------------------------------------------------===//
@@ -307,6 +342,45 @@ pto.kernel @tails(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>, %starts:
     %base = arith.muli %j, %c64 : index
     %t = pto.view %w[%base, 0] : !pto.tensor<256x64xf32> -> !pto.tile<64x64xf32>
     pto.atomic_add %t, %w[%base, 0] : !pto.tile<64x64xf32>, !pto.tensor<256x64xf32>
+  }
+}
+
+// -----
+
+// PyPTO's loop_unroll: loops over element offsets stepping by the tile size
+// whose span is a whole number of steps by value (floor(n / 64) * 64, then
+// the rest by 16 written as 16 * floor(r / 16) added to the start, then the
+// last rows one by one) visit whole tiles only: no tail, no finding. Stepping
+// by the tile size up to n itself leaves a tail.
+pto.kernel @unrolled_tails(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %n = pto.dim %x, 0 : !pto.tensor<?x64xf32>
+  %q = arith.floordivsi %n, %c64 : index
+  %end64 = arith.muli %q, %c64 : index
+  pto.loop "U64" %i = %c0 to %end64 step %c64 {
+    %t = pto.view %x[%i, 0] : !pto.tensor<?x64xf32> -> !pto.tile<64x64xf32>
+    pto.atomic_add %t, %y[%i, 0] : !pto.tile<64x64xf32>, !pto.tensor<?x64xf32>
+  }
+  %rest = arith.subi %n, %end64 : index
+  %q16 = arith.floordivsi %rest, %c16 : index
+  %len16 = arith.muli %c16, %q16 : index
+  %end16 = arith.addi %end64, %len16 : index
+  pto.loop "U16" %i = %end64 to %end16 step %c16 {
+    %t = pto.view %x[%i, 0] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+    pto.atomic_add %t, %y[%i, 0] : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
+  }
+  pto.loop "U1" %i = %end16 to %n step %c1 {
+    %t = pto.view %x[%i, 0] : !pto.tensor<?x64xf32> -> !pto.tile<1x64xf32>
+    pto.atomic_add %t, %y[%i, 0] : !pto.tile<1x64xf32>, !pto.tensor<?x64xf32>
+  }
+  // expected-note@+1 {{loop 'T' is here}}
+  pto.loop "T" %i = %c0 to %n step %c64 {
+    // expected-warning@+1 {{[LINT-TAIL-VALID] the view of 'x' moves along dim 0 with loop 'T' (dynamic trip count), but it has no valid shape}}
+    %t = pto.view %x[%i, 0] : !pto.tensor<?x64xf32> -> !pto.tile<64x64xf32>
+    pto.atomic_add %t, %y[%i, 0] : !pto.tile<64x64xf32>, !pto.tensor<?x64xf32>
   }
 }
 

@@ -18,6 +18,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -113,6 +114,21 @@ void mlir::pto::check::checkManualMasks(KernelOp kernel, RuleReporter &reporter,
 void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
                                       StringRef rule) {
   IndexForms forms;
+  // A loop over element offsets stepping by the tile size whose span is a
+  // multiple of the step by value (PyPTO's loop_unroll: 0 to
+  // floor(n / 64) * 64 step 64, then the rest by 16, ...) visits whole tiles
+  // only: it has no tail.
+  auto coversWholeTiles = [&](LoopOp loop, int64_t coefficient,
+                              int64_t extent) {
+    std::optional<int64_t> step = forms.get(loop.getStep()).getConstant();
+    if (coefficient != 1 || !step || *step != extent || *step <= 0)
+      return false;
+    IndexPoly span =
+        forms.get(loop.getUpperBound()) - forms.get(loop.getLowerBound());
+    return !span.overflow && llvm::all_of(span.terms, [&](const auto &term) {
+      return term.second % *step == 0;
+    });
+  };
   kernel.walk([&](ViewOp view) {
     if (!isa<GMTensorType>(view.getSource().getType()))
       return;
@@ -139,7 +155,9 @@ void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
         auto loop = dyn_cast_or_null<LoopOp>(
             iv ? getInductionVarOwner(iv) : nullptr);
         if (loop && form.getLinearCoefficient(atom) != 0 &&
-            findRuntimeSource(loop.getUpperBound())) {
+            findRuntimeSource(loop.getUpperBound()) &&
+            !coversWholeTiles(loop, form.getLinearCoefficient(atom),
+                              tile.getDimSize(dim))) {
           tailLoop = loop;
           break;
         }
@@ -305,6 +323,7 @@ static void checkVecTiles(KernelOp kernel, RuleReporter &reporter,
 /// The offsets and tile of an op that places a tile in a GM tensor.
 struct TilePlacement {
   Operation *op;
+  Value tensor;
   TileType tile;
   SmallVector<MixedIndex> offsets;
 };
@@ -314,15 +333,15 @@ static SmallVector<TilePlacement> collectPlacements(KernelOp kernel) {
   kernel.walk([&](Operation *op) {
     if (auto view = dyn_cast<ViewOp>(op))
       placements.push_back(
-          {op, view.getResult().getType(),
+          {op, view.getSource(), view.getResult().getType(),
            getMixed(view.getStaticOffsets(), view.getOffsets())});
     else if (auto atomic = dyn_cast<AtomicAddOp>(op))
       placements.push_back(
-          {op, atomic.getSrc().getType(),
+          {op, atomic.getDst(), atomic.getSrc().getType(),
            getMixed(atomic.getStaticOffsets(), atomic.getOffsets())});
     else if (auto assemble = dyn_cast<AssembleOp>(op))
       placements.push_back(
-          {op, assemble.getSrc().getType(),
+          {op, assemble.getDst(), assemble.getSrc().getType(),
            getMixed(assemble.getStaticOffsets(), assemble.getOffsets())});
   });
   return placements;
@@ -375,6 +394,39 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
   DenseSet<std::pair<Value, int64_t>> reportedStrides;
   SmallVector<TilePlacement> placements = collectPlacements(kernel);
   IndexForms forms;
+  // Placements of one tensor whose offsets along a dim differ by constants
+  // only (PyPTO's `for h in range(2)` unrolled inside a loop over head
+  // pairs): per (tensor, dim, offset without its constant), the ranges
+  // they cover relative to that offset. Together they tile the stride.
+  std::map<std::tuple<void *, size_t, std::string>,
+           SmallVector<std::pair<int64_t, int64_t>>>
+      replicas;
+  auto replicaKey = [&](const TilePlacement &placement, size_t dim) {
+    const IndexPoly &form = forms.get(placement.offsets[dim].value);
+    return std::make_tuple(placement.tensor.getAsOpaquePointer(), dim,
+                           form.withoutConstant().str());
+  };
+  for (TilePlacement &placement : placements)
+    for (auto [dim, offset] : llvm::enumerate(placement.offsets))
+      if (offset.value)
+        replicas[replicaKey(placement, dim)].push_back(
+            {forms.get(offset.value).getConstantTerm(),
+             placement.tile.getDimSize(dim)});
+  // Whether the replicas of a placement cover `stride` elements without a
+  // gap.
+  auto replicasCover = [&](const TilePlacement &placement, size_t dim,
+                           int64_t stride) {
+    SmallVector<std::pair<int64_t, int64_t>> ranges =
+        replicas[replicaKey(placement, dim)];
+    llvm::sort(ranges);
+    int64_t start = ranges.front().first, end = start;
+    for (auto [lo, size] : ranges) {
+      if (lo > end)
+        break;
+      end = std::max(end, lo + size);
+    }
+    return end - start >= stride;
+  };
   for (TilePlacement &placement : placements) {
     for (auto [dim, offset] : llvm::enumerate(placement.offsets)) {
       if (!offset.value)
@@ -413,7 +465,9 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
           continue;
         int64_t stride = coefficient * *step;
         int64_t extent = placement.tile.getDimSize(dim);
-        if (stride != extent) {
+        bool coveredByReplicas =
+            stride > extent && replicasCover(placement, dim, stride);
+        if (stride != extent && !coveredByReplicas) {
           if (!reportedStrides.insert({offset.value, extent}).second)
             continue;
           reporter
