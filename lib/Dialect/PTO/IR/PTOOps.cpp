@@ -1341,3 +1341,48 @@ LogicalResult RootCallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 YieldOp LoopOp::getYield() {
   return cast<YieldOp>(getBody().front().getTerminator());
 }
+
+SmallVector<Region *> LoopOp::getLoopRegions() { return {&getBody()}; }
+
+std::optional<SmallVector<Value>> LoopOp::getLoopInductionVars() {
+  return SmallVector<Value>{getInductionVar()};
+}
+
+std::optional<SmallVector<OpFoldResult>> LoopOp::getLoopLowerBounds() {
+  return SmallVector<OpFoldResult>{OpFoldResult(getLowerBound())};
+}
+
+std::optional<SmallVector<OpFoldResult>> LoopOp::getLoopUpperBounds() {
+  return SmallVector<OpFoldResult>{OpFoldResult(getUpperBound())};
+}
+
+std::optional<SmallVector<OpFoldResult>> LoopOp::getLoopSteps() {
+  return SmallVector<OpFoldResult>{OpFoldResult(getStep())};
+}
+
+MutableArrayRef<OpOperand> LoopOp::getInitsMutable() {
+  return getInitArgsMutable();
+}
+
+Block::BlockArgListType LoopOp::getRegionIterArgs() {
+  return getBody().getArguments().drop_front();
+}
+
+std::optional<MutableArrayRef<OpOperand>> LoopOp::getYieldedValuesMutable() {
+  return getYield()->getOpOperands();
+}
+
+std::optional<ResultRange> LoopOp::getLoopResults() { return getResults(); }
+
+// pto-run faults on a view whose offsets or explicit valid extents leave its
+// parent, on a read outside its tensor and on a reshape to another size:
+// none of them may run where the program would not have run it.
+Speculation::Speculatability ViewOp::getSpeculatability() {
+  return Speculation::NotSpeculatable;
+}
+Speculation::Speculatability ReadOp::getSpeculatability() {
+  return Speculation::NotSpeculatable;
+}
+Speculation::Speculatability ReshapeOp::getSpeculatability() {
+  return Speculation::NotSpeculatable;
+}

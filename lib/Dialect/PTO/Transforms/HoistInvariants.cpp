@@ -9,8 +9,11 @@
 // An op leaves a loop when its operands are defined outside, it has results
 // and no regions, and it is effect-free or a GM read that no write of the
 // loop may overlap (GMAccessAnalysis::clobbers over all iterations); ops that
-// may fault leave possibly-empty loops only with speculate-reads. Loops are
-// visited inner first until nothing moves. The rules and why they hold:
+// may fault leave possibly-empty loops only with speculate-reads. Effects
+// and speculatability are the ops' own (MemoryEffectOpInterface,
+// ConditionallySpeculatable); each pto.loop (LoopLikeOpInterface) is handed
+// to upstream's moveLoopInvariantCode worklist, inner loops first, so one
+// walk suffices. The rules and why they hold:
 // docs/Rationale.md, "Hoisting loop invariants out of pto.loop".
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +23,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::pto {
@@ -30,30 +34,47 @@ namespace mlir::pto {
 using namespace mlir;
 using namespace mlir::pto;
 
-namespace {
-
 /// True when `loop` runs at least once for sure (constant bounds, lb < ub).
-bool runsAtLeastOnce(LoopOp loop) {
+static bool runsAtLeastOnce(LoopOp loop) {
   APInt lb, ub;
   return matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
          matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) && lb.slt(ub);
 }
+
+namespace {
 
 struct HoistInvariantsPass
     : public pto::impl::HoistInvariantsPassBase<HoistInvariantsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    GMAccessAnalysis &gm = getAnalysis<GMAccessAnalysis>();
     // Per hoisted op, the names of the loops it left, innermost first.
     llvm::MapVector<Operation *, SmallVector<StringRef, 2>> hoisted;
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      SmallVector<LoopOp> loops;
-      // Post-order: inner loops before the loops around them.
-      getOperation()->walk([&](LoopOp loop) { loops.push_back(loop); });
-      for (LoopOp loop : loops)
-        changed |= hoistFrom(loop, hoisted);
+    // Post-order: an op leaving an inner loop lands in the outer body before
+    // the outer loop is visited.
+    SmallVector<LoopOp> loops;
+    getOperation()->walk([&](LoopOp loop) { loops.push_back(loop); });
+    for (LoopOp loop : loops) {
+      auto loopLike = cast<LoopLikeOpInterface>(loop.getOperation());
+      // What the loop writes over all its iterations; hoisting moves reads
+      // and effect-free ops only, so this stays true while ops leave.
+      GMAccessSummary writes = gm.summarize(loop, &loop.getBody());
+      bool nonEmpty = runsAtLeastOnce(loop);
+      moveLoopInvariantCode(
+          loopLike.getLoopRegions(),
+          [&](Value value, Region *) {
+            return loopLike.isDefinedOutsideOfLoop(value);
+          },
+          [&](Operation *op, Region *) {
+            return isHoistable(op, gm, writes, nonEmpty);
+          },
+          [&](Operation *op, Region *) {
+            // In program order: after the ops hoisted before it.
+            loopLike.moveOutOfLoop(op);
+            hoisted[op].push_back(loop.getName());
+            ++numLoopExits;
+          });
     }
     numOpsHoisted += hoisted.size();
     if (report)
@@ -67,65 +88,41 @@ struct HoistInvariantsPass
       });
   }
 
-  /// Whether `op`, directly in `loop`'s body, may move before the loop
-  /// (rules 2 and 3; invariance is checked by the caller). `writes` are the
-  /// loop's GM accesses over all its iterations.
-  bool isHoistable(Operation *op, const GMAccessSummary &writes,
-                   bool nonEmpty) {
+  /// Whether `op`, directly in a loop body with its operands defined outside,
+  /// may move before the loop (docs/Rationale.md, rules 2 and 3). `writes`
+  /// are the loop's GM accesses over all its iterations.
+  bool isHoistable(Operation *op, GMAccessAnalysis &gm,
+                   const GMAccessSummary &writes, bool nonEmpty) {
     if (op->getNumRegions() || op->hasTrait<OpTrait::IsTerminator>() ||
         op->getNumResults() == 0)
       return false;
-    bool mayRunZeroTimes = !nonEmpty;
-    if (auto view = dyn_cast<ViewOp>(op)) {
-      // A view of GM reads the tensor; a view of a tile is a value. Both
-      // fault in pto-run on offsets or explicit extents out of range.
-      if (isa<GMTensorType>(view.getSource().getType()) && isClobbered(op, writes))
-        return false;
-      return !mayRunZeroTimes || speculateReads;
-    }
-    if (auto read = dyn_cast<ReadOp>(op)) {
-      if (isClobbered(op, writes))
-        return false;
-      return !mayRunZeroTimes || speculateReads;
-    }
-    // Pure, but pto-run checks the new shape against the tensor's size.
-    if (isa<ReshapeOp>(op))
-      return !mayRunZeroTimes || speculateReads;
-    if (!isMemoryEffectFree(op))
+    if (!isMemoryEffectFree(op) && !isUnclobberedRead(op, gm, writes))
       return false;
-    return !mayRunZeroTimes || isSpeculatable(op);
+    if (nonEmpty || isSpeculatable(op))
+      return true;
+    // Views, reads and reshapes fault only on indices that the enclosing
+    // bodies keep in range, so they may run for a loop that runs zero times.
+    return speculateReads && isa<ViewOp, ReadOp, ReshapeOp>(op);
   }
 
-  /// Whether a write of the loop may overlap what `read` (a GM view or a
-  /// pto.read) reads in some iteration.
-  bool isClobbered(Operation *read, const GMAccessSummary &writes) {
-    GMAccessSummary reads = getAnalysis<GMAccessAnalysis>().summarize(read);
-    return llvm::any_of(reads.accesses, [&](const GMAccess &access) {
-      return GMAccessAnalysis::clobbers(writes, access);
-    });
-  }
-
-  bool
-  hoistFrom(LoopOp loop,
-            llvm::MapVector<Operation *, SmallVector<StringRef, 2>> &hoisted) {
-    Region &body = loop.getBody();
-    GMAccessSummary writes = getAnalysis<GMAccessAnalysis>().summarize(
-        loop, /*iterated=*/&body);
-    bool nonEmpty = runsAtLeastOnce(loop);
-    bool changed = false;
-    for (Operation &op : llvm::make_early_inc_range(body.front())) {
-      bool invariant = llvm::all_of(op.getOperands(), [&](Value v) {
-        return !body.isAncestor(v.getParentRegion());
-      });
-      if (!invariant || !isHoistable(&op, writes, nonEmpty))
-        continue;
-      // In program order: after the ops hoisted before it.
-      op.moveBefore(loop);
-      hoisted[&op].push_back(loop.getName());
-      ++numLoopExits;
-      changed = true;
+  /// Whether every effect of `op` reads a GM tensor region that no write of
+  /// the loop may overlap.
+  bool isUnclobberedRead(Operation *op, GMAccessAnalysis &gm,
+                         const GMAccessSummary &writes) {
+    auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!iface)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects) {
+      Value value = effect.getValue();
+      if (!isa<MemoryEffects::Read>(effect.getEffect()) || !value ||
+          !isa<GMTensorType>(value.getType()))
+        return false;
     }
-    return changed;
+    return llvm::none_of(gm.summarize(op).accesses, [&](const GMAccess &read) {
+      return GMAccessAnalysis::clobbers(writes, read);
+    });
   }
 };
 

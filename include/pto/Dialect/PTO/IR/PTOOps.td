@@ -12,6 +12,7 @@ include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/LoopLikeInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def PTO_ValidShapeIface :
@@ -92,7 +93,11 @@ def PTO_YieldOp : PTO_Op<"yield", [Pure, Terminator, ReturnLike,
 
 def PTO_LoopOp : PTO_Op<"loop", [
     SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
-    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
+    DeclareOpInterfaceMethods<LoopLikeOpInterface, [
+        "getLoopInductionVars", "getLoopLowerBounds", "getLoopUpperBounds",
+        "getLoopSteps", "getInitsMutable", "getRegionIterArgs",
+        "getYieldedValuesMutable", "getLoopResults"]>]> {
   let summary = "pypto.loop: a named dynamic loop, never unrolled by the front end";
   let description = [{
     Runs the body for `idx = lower, lower + step, ...` while `idx < upper`
@@ -123,9 +128,6 @@ def PTO_LoopOp : PTO_Op<"loop", [
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::BlockArgument getInductionVar() { return getBody().getArgument(0); }
-    ::mlir::Block::BlockArgListType getRegionIterArgs() {
-      return getBody().getArguments().drop_front();
-    }
     YieldOp getYield();
   }];
 }
@@ -173,13 +175,16 @@ def PTO_IsLoopEndOp : PTO_Op<"is_loop_end", [Pure]> {
 // Scalars and GM tensors
 //===----------------------------------------------------------------------===//
 
-def PTO_ReadOp : PTO_Op<"read", [MemoryEffects<[MemRead]>]> {
+def PTO_ReadOp : PTO_Op<"read", [
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>]> {
   let summary = "reads one element of an integer GM tensor as a symbolic scalar";
   let description = [{
     `actual_q[b_idx]` in PyPTO: `%q_start = pto.read %actual_q[%b] : !pto.tensor<?xi32>`.
-    The result is an `index`; an index outside the tensor is a run-time fault.
+    The result is an `index`; an index outside the tensor is a run-time fault,
+    so the read is not speculatable.
   }];
-  let arguments = (ins PTO_AnyTensor:$tensor, Variadic<Index>:$indices);
+  let arguments = (ins Arg<PTO_AnyTensor, "", [MemRead]>:$tensor,
+                       Variadic<Index>:$indices);
   let results = (outs Index:$result);
   let assemblyFormat = "$tensor `[` $indices `]` attr-dict `:` qualified(type($tensor))";
   let hasVerifier = 1;
@@ -236,12 +241,15 @@ def PTO_ValidDimOp : PTO_Op<"valid_dim", [Pure]> {
   let hasVerifier = 1;
 }
 
-def PTO_ReshapeOp : PTO_Op<"reshape", [Pure]> {
+def PTO_ReshapeOp : PTO_Op<"reshape", [NoMemoryEffect,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>]> {
   let summary = "pypto.reshape of a GM tensor";
   let description = [{
     `inplace` aliases the source (zero copy; works with dynamic shapes). The
     new shape mixes static sizes and `index` values; dynamic dims of the result
-    type are exactly the dynamic entries.
+    type are exactly the dynamic entries. Free of memory effects but not
+    speculatable: a new shape whose size differs from the source's is a
+    run-time fault.
 
     ```mlir
     %q2 = pto.reshape %q [%total_q, 512] inplace
@@ -259,7 +267,8 @@ def PTO_ReshapeOp : PTO_Op<"reshape", [Pure]> {
 }
 
 def PTO_ViewOp : PTO_Op<"view", [AttrSizedOperandSegments, PTO_ValidShapeIface,
-                                 DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+                                 DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+                                 DeclareOpInterfaceMethods<ConditionallySpeculatable>]> {
   let summary = "pypto.view: a static window at dynamic offsets, with a valid shape";
   let description = [{
     A static-shaped window of a GM tensor (or of a tile) at offsets that may be
