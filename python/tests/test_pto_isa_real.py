@@ -75,6 +75,16 @@ def lit_kernels(workdir: Path) -> list[Path]:
     return out
 
 
+def target_arch(cpp: Path) -> str:
+    """The pto arch an emitted file was compiled for, read from the ISA-level
+    module beside it (emit_cpp) or the lit source: DAV_3510 or DAV_2201."""
+    for source in (cpp.with_suffix(".isa.mlir"),
+                   REPO_ROOT / "test" / "Target" / "Cpp" / cpp.with_suffix(".mlir").name[4:]):
+        if source.exists():
+            return "DAV_3510" if "DAV_3510" in source.read_text() else "DAV_2201"
+    return "DAV_2201"
+
+
 @pytest.fixture(scope="module")
 def emitted(tmp_path_factory):
     """Every emitted file, split into the small-tile ones and the A3 ones
@@ -262,6 +272,50 @@ def test_emulated_buffers_are_the_real_memory_model(tmp_path):
     for real_arch, our_arch in (("A2A3", "A3"), ("A5", "A950")):
         for space in ("UB", "L1", "L0A", "L0B", "L0C"):
             assert ours[our_arch][space] == real[real_arch][space], (our_arch, space)
+
+
+def test_memory_plan_fits_the_real_memory_model(emitted):
+    """Every TASSIGN of every emitted kernel (SK-16/SK-01 at small and A3
+    tiles, DAV_2201 and DAV_3510, the lit kernels) fits the buffer pto-isa's
+    CPU memory model gives its tile type on the target (UB/L1/L0A/L0B/L0C of
+    A2A3 or A5), sizes read from the real NPUMemoryModel.hpp."""
+    _, small, a3 = emitted
+    checked, problems, archs = 0, [], set()
+    for cpp in small + a3:
+        arch = target_arch(cpp)
+        archs.add(arch)
+        found, n = pto_isa.memory_plan_violations(cpp, arch, ROOT)
+        problems += found
+        checked += n
+    assert not problems, "\n".join(problems[:20])
+    assert archs == {"DAV_2201", "DAV_3510"}
+    assert checked > 500, checked
+
+
+OVER_UB = """
+using Tbig = Tile<TileType::Vec, float, 64, 1024, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::NoneBox, 512>;
+Tbig big(64, 1024);
+TASSIGN(big, 0);
+using Tacc = TileAcc<float, 128, 256, DYNAMIC, DYNAMIC>;
+Tacc acc(128, 256);
+TASSIGN(acc, 32768);
+"""
+
+
+def test_memory_plan_check_fails_past_the_real_buffer(tmp_path):
+    """A 256 KiB UB tile fits A5's UB but not A2A3's 192 KiB; a 128 KiB
+    accumulator at 32 KiB overruns A2A3's L0C and fits A5's 256 KiB."""
+    cpp = tmp_path / "over.cpp"
+    cpp.write_text(OVER_UB)
+    problems, checked = pto_isa.memory_plan_violations(cpp, "DAV_2201", ROOT)
+    assert checked == 2 and len(problems) == 2, problems
+    assert "UB offset 0 ends at byte 262144, past pto-isa's A2A3 UB of 196608 bytes" in problems[0]
+    assert "L0C offset 32768 ends at byte 163840" in problems[1]
+    assert pto_isa.memory_plan_violations(cpp, "DAV_3510", ROOT) == ([], 2)
+    cpp.write_text("using T = Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor>;\n"
+                   "T t(8, 8);\nTASSIGN(t, base + 64);\n")
+    problems, _ = pto_isa.memory_plan_violations(cpp, "DAV_2201", ROOT)
+    assert problems == ["over.cpp:3: TASSIGN offset 'base + 64' is not a literal"]
 
 
 CONTEXT_KERNEL = """
