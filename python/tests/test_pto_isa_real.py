@@ -282,6 +282,8 @@ def test_memory_plan_fits_the_real_memory_model(emitted):
     _, small, a3 = emitted
     checked, problems, archs = 0, [], set()
     for cpp in small + a3:
+        if cpp.name == "emitted_style.cpp":
+            continue  # hand-written (symbolic shapes), not a plan pto-mlir made
         arch = target_arch(cpp)
         archs.add(arch)
         found, n = pto_isa.memory_plan_violations(cpp, arch, ROOT)
