@@ -262,6 +262,52 @@ def test_lit_fp32_kernel_on_the_real_simulator(tmp_path, monkeypatch):
         np.testing.assert_array_equal(out["y"], 1 + 4 * x)
 
 
+IEEE_KERNEL = Path(__file__).parent / "Inputs" / "ieee.mlir"
+IEEE_DTYPES = {"x": "fp32", "y": "fp32", "a": "fp16", "b": "fp16", "sum": "fp32",
+               "prod": "fp32", "ex": "fp32", "mx": "fp32", "rs": "fp32", "mm": "fp32",
+               "bf": "fp16", "dv": "fp32"}
+
+
+def test_ieee_specials_on_the_real_simulator(tmp_path, monkeypatch):
+    """The NaN/Inf kernel of test_pto_run_hostile (add, mul, div, exp, max,
+    row sum, matmul, cast) with its BF16 operands in FP16: NaN, +-inf, +-0,
+    FP32 extremes, subnormals and x / 0 give the same values on both
+    simulators, and add, mul, div and the cast are IEEE's."""
+    kernel = tmp_path / "ieee_fp16.mlir"
+    kernel.write_text(IEEE_KERNEL.read_text().replace("bf16", "f16"))
+    cpp = codegen.emit_cpp(kernel, tmp_path)
+    emulated = codegen.compile_cpp(cpp, tmp_path / "emulated", "-O0")
+    real = pto_isa.build_on_real_sim(cpp, tmp_path / "real")
+    inf, nan = np.float32(np.inf), np.float32(np.nan)
+    specials = np.array([nan, inf, -inf, 0.0, -0.0, 1.0, -1.0, 3.4e38, -3.4e38, 1e-45,
+                         88.8, -104.0, 2.0, 0.5, -nan, 65504.0], np.float32)
+    x = np.stack([specials, np.roll(specials, 3), specials[::-1], np.ones(16, np.float32)])
+    y = np.stack([np.roll(specials, 1), specials, np.full(16, inf), np.full(16, nan)])
+    a = np.stack([np.ones(16), np.zeros(16), np.arange(16) * 0.25,
+                  np.full(16, -2.0)]).astype(np.float16)
+    b = np.ones((16, 16), np.float16)
+    b[3, 5], b[0, 7], b[1, 9], b[2, 2] = np.inf, np.nan, -np.inf, np.inf
+    inputs = {"x": x, "y": y, "a": a, "b": b, "rs": np.zeros((4, 1), np.float32),
+              "bf": np.zeros((4, 16), np.float16),
+              **{n: np.zeros((4, 16), np.float32) for n in ("sum", "prod", "ex", "mx", "mm", "dv")}}
+    outputs = ["sum", "prod", "ex", "mx", "rs", "mm", "bf", "dv"]
+    ours, _ = codegen.run(emulated, tmp_path / "r_emulated", inputs, IEEE_DTYPES, outputs,
+                          names=list(IEEE_DTYPES))
+    monkeypatch.setenv("PTO_CPU_SIM_UB_BYTES", str(pto_isa.REAL_SIM_ARCH["a3"][1]))
+    theirs, _ = codegen.run(real, tmp_path / "r_real", inputs, IEEE_DTYPES, outputs,
+                            names=list(IEEE_DTYPES))
+    for name in outputs:
+        # Equal values, NaN where NaN (payloads are not compared).
+        np.testing.assert_array_equal(theirs[name], ours[name], err_msg=name)
+    # max is pto-isa's std::max, `a < b ? b : a`, on both: a NaN first operand
+    # propagates, a NaN second operand is dropped. pto-run's max is IEEE
+    # maxNum (NaN dropped on either side; docs/Runtime.md "Differences left").
+    with np.errstate(all="ignore"):
+        for name, want in (("sum", x + y), ("prod", x * y), ("dv", x / y),
+                           ("mx", np.where(x < y, y, x)), ("bf", x.astype(np.float16))):
+            np.testing.assert_array_equal(theirs[name], want, err_msg=name)
+
+
 def test_emulated_buffers_are_the_real_memory_model(tmp_path):
     """UB, L1, L0A, L0B and L0C have the sizes of pto-isa's CPU memory model
     (A2A3 = a3, A5 = 950): a memory plan the emulation's TASSIGN check
