@@ -345,7 +345,7 @@ def emulated_memory_sizes(workdir: Path) -> dict:
 # ---------------------------------------------------------------------------
 # Perf-Sim (the __COSTMODEL build)
 # ---------------------------------------------------------------------------
-# pto-isa's pipeline-level simulator (docs/costmodel/perf-sim-user-guide.md)
+# pto-isa's pipeline-level simulator (pto-isa/docs/costmodel/perf-sim-user-guide.md)
 # compiles kernels with -D__COSTMODEL against the same headers. Its own tests
 # (tests/costmodel/perf_sim_st/CMakeLists.txt) build with C++23, these macros
 # and the stub directory first on the include path; its runner first
