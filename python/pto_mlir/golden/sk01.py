@@ -96,11 +96,12 @@ def dtypes(dtype: str = "bf16") -> dict:
     fmt = get_format(dtype)
     return {n: fmt.name if t == "bf16" else t for n, t in DTYPES.items()}
 
+
 __all__ = [
     "CASES", "Sk16Case", "get_case", "INPUT_NAMES", "OUTPUT_NAMES", "DTYPES", "TOLERANCES",
     "O_RTOL", "O_ATOL", "L_RTOL", "L_ATOL", "M_RTOL", "M_ATOL", "make_inputs", "golden_forward",
     "fp64_forward", "p_rounding_bound", "m_error_bound", "check_outputs", "written_rows",
-    "to_sk16_inputs", "flops", "write_case", "compare_dir",
+    "to_sk16_inputs", "flops", "write_case", "compare_dir", "tolerances", "dtypes",
 ]
 
 
@@ -227,12 +228,11 @@ def check_outputs(out: dict, inputs: dict, N: int, D: int, gold: dict | None = N
     gold = gold if gold is not None else golden_forward(inputs, N, D)
     rows = written_rows(inputs) if rows is None else rows
     bound = p_rounding_bound(inputs, N, D)
-    fmt = format_of(inputs["q"])
-    limits = tolerances(fmt)
+    limits = tolerances(format_of(inputs["q"]))
     result = {}
     for name in OUTPUT_NAMES:
         o = np.asarray(out[name])
-        o = fmt.widen(o) if o.dtype in (np.uint16, np.float16) else o
+        o = format_of(o).widen(o) if o.dtype in (np.uint16, np.float16) else o
         o = o.reshape(gold[name].shape)[rows].astype(np.float64)
         g = gold[name][rows].astype(np.float64)
         rtol, atol = limits[name]
@@ -245,7 +245,7 @@ def check_outputs(out: dict, inputs: dict, N: int, D: int, gold: dict | None = N
 
 
 def fp64_forward(inputs: dict, N: int, D: int) -> dict:
-    """Independent FP64 forward (no BF16 rounding of o), to validate the golden."""
+    """Independent FP64 forward (no 16-bit rounding of o), to validate the golden."""
     fmt = format_of(inputs["q"])
     q, k, v = (fmt.widen(inputs[n]).astype(np.float64) for n in ("q", "k", "v"))
     tq = q.shape[0]
