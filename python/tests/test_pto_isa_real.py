@@ -24,7 +24,7 @@ import test_codegen_sk01 as sk01_tests
 import test_codegen_sk16 as sk16_tests
 from pto_mlir import codegen, pto_isa, sk01_ir, sk16_ir
 from pto_mlir.golden import sk16
-from pto_mlir.tools import REPO_ROOT, run_tool
+from pto_mlir.tools import REPO_ROOT, run_kernel, run_tool
 
 ROOT = pto_isa.find()
 pytestmark = pytest.mark.skipif(ROOT is None, reason=pto_isa.missing_reason())
@@ -306,6 +306,52 @@ def test_ieee_specials_on_the_real_simulator(tmp_path, monkeypatch):
         for name, want in (("sum", x + y), ("prod", x * y), ("dv", x / y),
                            ("mx", np.where(x < y, y, x)), ("bf", x.astype(np.float16))):
             np.testing.assert_array_equal(theirs[name], want, err_msg=name)
+
+
+FP16_VECTOR_KERNEL = Path(__file__).parent / "Inputs" / "fp16_vector.mlir"
+
+
+def test_fp16_vector_arithmetic_on_the_real_simulator(tmp_path, monkeypatch):
+    """add, mul, div, exp, max, a scalar mul and a row max computed in FP16
+    (no widening) on both simulators: the same values; add, mul, div and
+    the scalar mul are IEEE FP16 operations and exp is correctly rounded
+    (NumPy's float16 results). max and the row max are std::max on both;
+    pto-run differs there only on a NaN first operand (docs/Runtime.md)."""
+    names = ["x", "y", "sum", "prod", "ex", "dv", "mx", "rm", "sc"]
+    dtypes = dict.fromkeys(names, "fp16")
+    cpp = codegen.emit_cpp(FP16_VECTOR_KERNEL, tmp_path)
+    emulated = codegen.compile_cpp(cpp, tmp_path / "emulated", "-O0")
+    real = pto_isa.build_on_real_sim(cpp, tmp_path / "real")
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((16, 64)) * 3).astype(np.float16)
+    y = (rng.standard_normal((16, 64)) * 3).astype(np.float16)
+    x[0, :8] = [np.nan, np.inf, -np.inf, 0, -0.0, 65504, 6e-8, 11.5]
+    y[0, :8] = [1, np.nan, 2, 0, 0, 2, 0.5, 0]
+    inputs = {"x": x, "y": y, **{n: np.zeros((16, 1) if n == "rm" else (16, 64), np.float16)
+                                  for n in names[2:]}}
+    outputs = names[2:]
+    ours, _ = codegen.run(emulated, tmp_path / "r_emulated", inputs, dtypes, outputs, names=names)
+    monkeypatch.setenv("PTO_CPU_SIM_UB_BYTES", str(pto_isa.REAL_SIM_ARCH["a3"][1]))
+    theirs, _ = codegen.run(real, tmp_path / "r_real", inputs, dtypes, outputs, names=names)
+    interpreted, _ = run_kernel(FP16_VECTOR_KERNEL, tmp_path / "r_pto_run", inputs, dtypes,
+                                outputs, names=names)
+    row_max = x[:, 0].copy()
+    for j in range(1, x.shape[1]):
+        row_max = np.where(row_max < x[:, j], x[:, j], row_max)
+    with np.errstate(all="ignore"):
+        want = {"sum": x + y, "prod": x * y, "dv": x / y, "sc": x * np.float16(0.3),
+                "ex": np.exp(x.astype(np.float64)).astype(np.float16),
+                "mx": np.where(x < y, y, x), "rm": row_max[:, None]}
+    for name in outputs:
+        np.testing.assert_array_equal(theirs[name], ours[name], err_msg=name)
+        np.testing.assert_array_equal(theirs[name], want[name], err_msg=name)
+    # pto-run: maxNum (a NaN operand is dropped): x[0, 0] is NaN, y[0, 0] = 1.
+    for name in ("sum", "prod", "ex", "dv", "sc"):
+        np.testing.assert_array_equal(interpreted[name], ours[name], err_msg=name)
+    assert np.isnan(ours["mx"][0, 0]) and interpreted["mx"][0, 0] == 1.0
+    np.testing.assert_array_equal(interpreted["mx"][1:], ours["mx"][1:])
+    assert np.isnan(ours["rm"][0, 0]) and interpreted["rm"][0, 0] == np.inf
+    np.testing.assert_array_equal(interpreted["rm"][1:], ours["rm"][1:])
 
 
 def test_emulated_buffers_are_the_real_memory_model(tmp_path):
