@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -262,6 +263,15 @@ def test_lit_fp32_kernel_on_the_real_simulator(tmp_path, monkeypatch):
         np.testing.assert_array_equal(out["y"], 1 + 4 * x)
 
 
+def build_both(cpp: Path, workdir: Path):
+    """(emulated, real-simulator) executables of an emitted file, built side
+    by side, both at -O0."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        emulated = pool.submit(codegen.compile_cpp, cpp, workdir / "emulated", "-O0")
+        real = pto_isa.build_on_real_sim(cpp, workdir / "real")
+        return emulated.result(), real
+
+
 IEEE_KERNEL = Path(__file__).parent / "Inputs" / "ieee.mlir"
 IEEE_DTYPES = {"x": "fp32", "y": "fp32", "a": "fp16", "b": "fp16", "sum": "fp32",
                "prod": "fp32", "ex": "fp32", "mx": "fp32", "rs": "fp32", "mm": "fp32",
@@ -275,9 +285,7 @@ def test_ieee_specials_on_the_real_simulator(tmp_path, monkeypatch):
     simulators, and add, mul, div and the cast are IEEE's."""
     kernel = tmp_path / "ieee_fp16.mlir"
     kernel.write_text(IEEE_KERNEL.read_text().replace("bf16", "f16"))
-    cpp = codegen.emit_cpp(kernel, tmp_path)
-    emulated = codegen.compile_cpp(cpp, tmp_path / "emulated", "-O0")
-    real = pto_isa.build_on_real_sim(cpp, tmp_path / "real")
+    emulated, real = build_both(codegen.emit_cpp(kernel, tmp_path), tmp_path)
     inf, nan = np.float32(np.inf), np.float32(np.nan)
     specials = np.array([nan, inf, -inf, 0.0, -0.0, 1.0, -1.0, 3.4e38, -3.4e38, 1e-45,
                          88.8, -104.0, 2.0, 0.5, -nan, 65504.0], np.float32)
@@ -319,9 +327,7 @@ def test_fp16_vector_arithmetic_on_the_real_simulator(tmp_path, monkeypatch):
     pto-run differs there only on a NaN first operand (docs/Runtime.md)."""
     names = ["x", "y", "sum", "prod", "ex", "dv", "mx", "rm", "sc"]
     dtypes = dict.fromkeys(names, "fp16")
-    cpp = codegen.emit_cpp(FP16_VECTOR_KERNEL, tmp_path)
-    emulated = codegen.compile_cpp(cpp, tmp_path / "emulated", "-O0")
-    real = pto_isa.build_on_real_sim(cpp, tmp_path / "real")
+    emulated, real = build_both(codegen.emit_cpp(FP16_VECTOR_KERNEL, tmp_path), tmp_path)
     rng = np.random.default_rng(0)
     x = (rng.standard_normal((16, 64)) * 3).astype(np.float16)
     y = (rng.standard_normal((16, 64)) * 3).astype(np.float16)
