@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BoxIndex.h"
+#include "OperandStationary.h"
 #include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
@@ -523,8 +524,10 @@ public:
   /// least `minTasks` tasks. With `requireSharing` a task joins the target
   /// it shares the most load bytes with (at least one load); without, the
   /// earliest target it may join (n-buffering: bigger tasks, no sharing).
+  /// With `slots` (one per group member: operand-stationary rectangles), a
+  /// task joins the open target of its slot if it may, sharing or not.
   Plan plan(int64_t n, unsigned sideMask, unsigned minTasks,
-            bool requireSharing = true) {
+            bool requireSharing = true, ArrayRef<unsigned> slots = {}) {
     struct Target {
       SmallVector<unsigned, 4> members; // group indices
       unsigned host;                    // the member whose position it holds
@@ -550,8 +553,10 @@ public:
     // by conflict class: whether a target's unit conflicts with a task
     // depends only on its set of GM accesses, so one check per class skips
     // every target of a conflicting class.
-    bool firstFit = !requireSharing;
+    bool bySlot = !slots.empty();
+    bool firstFit = !requireSharing && !bySlot;
     DenseMap<unsigned, std::set<unsigned>> openByClass; // class -> positions
+    DenseMap<unsigned, unsigned> openBySlot;            // slot -> position
     auto open = [&](unsigned pos, Target &target) {
       if (!firstFit || static_cast<int64_t>(target.members.size()) >= n)
         return;
@@ -600,7 +605,7 @@ public:
         for (const Load &load : info.loads)
           if ((load.sides & sideMask) && target.features.contains(load.feature))
             shared += load.bytes;
-        if (requireSharing && shared <= bestShared)
+        if (requireSharing && !bySlot && shared <= bestShared)
           return;
         Footprint merged = target.footprint;
         for (auto &[step, loads] : mine.footprint)
@@ -650,6 +655,12 @@ public:
           if (++it != classes[c]->end())
             next.push({*it, c});
         }
+      } else if (mayMerge && bySlot) {
+        if (auto it = openBySlot.find(slots[gi]); it != openBySlot.end()) {
+          Target &target = targets.find(it->second)->second;
+          if (static_cast<int64_t>(target.members.size()) < n)
+            consider(it->second, target);
+        }
       } else if (mayMerge) {
         for (auto &[pos, target] : targets)
           if (static_cast<int64_t>(target.members.size()) < n)
@@ -658,6 +669,8 @@ public:
       if (!best) {
         auto [it, inserted] = targets.emplace(here, std::move(mine));
         open(here, it->second);
+        if (bySlot)
+          openBySlot[slots[gi]] = here;
         continue;
       }
       close(*best, targets[*best]);
@@ -683,6 +696,8 @@ public:
       }
       auto [placed, inserted] = targets.emplace(to, std::move(target));
       open(to, placed->second);
+      if (bySlot)
+        openBySlot[slots[gi]] = to;
       result.savedBytes += bestShared;
       --tasks;
     }
@@ -916,6 +931,90 @@ SmallVector<TaskInfo, 8> cubeTaskInfos(ValueNumbering &vn, Block &block,
   return infos;
 }
 
+/// Whether GM tensor `tensor` is a workspace (a round trip served by L2)
+/// rather than a kernel tensor (docs/CostModel.md, per-launch time).
+bool isWorkspace(Value tensor) {
+  return getAliasedTensor(tensor).getDefiningOp<WorkspaceOp>() != nullptr;
+}
+
+/// The cycles of a cube task's pipes other than MTE2: M, MTE1 (L1 -> L0A/B)
+/// and FIX (L0C -> GM), at the platform's rates, over static tile shapes;
+/// the slowest of them.
+double nonCopyInCycles(TaskOp task, const PlatformInfo &platform) {
+  const PlatformInfo::PerfInfo &perf = platform.perf;
+  double m = 0.0, mte1 = 0.0, fix = 0.0;
+  auto bytesOf = [](Type t) {
+    return std::max<int64_t>(1, getElementTypeOrSelf(t).getIntOrFloatBitWidth() / 8);
+  };
+  auto matmul = [&](Value lhs, Value rhs, Value result, bool aTrans) {
+    auto lhsType = cast<TileType>(lhs.getType());
+    auto resType = cast<TileType>(result.getType());
+    int64_t rows = resType.getShape()[0], cols = resType.getShape()[1];
+    int64_t k = lhsType.getShape()[aTrans ? 0 : 1];
+    int64_t lhsBytes = bytesOf(lhsType), rhsBytes = bytesOf(rhs.getType());
+    double rate = perf.cubeFlopsPerCycle;
+    if (std::max(lhsBytes, rhsBytes) >= 4)
+      rate *= perf.cubeFp32Factor;
+    m += 2.0 * double(rows) * double(cols) * double(k) / rate;
+    mte1 += double(rows * k * lhsBytes) / perf.l1ToL0ABytesPerCycle +
+            double(k * cols * rhsBytes) / perf.l1ToL0BBytesPerCycle;
+  };
+  task.getBody().walk([&](Operation *op) {
+    if (auto mm = dyn_cast<MatmulOp>(op))
+      matmul(mm.getLhs(), mm.getRhs(), mm.getResult(), mm.getATrans());
+    else if (auto mm = dyn_cast<MatmulAccOp>(op))
+      matmul(mm.getLhs(), mm.getRhs(), mm.getResult(), mm.getATrans());
+    else if (isa<AssembleOp, AtomicAddOp>(op)) {
+      auto src = cast<TileType>(op->getOperand(0).getType());
+      fix += double(src.getByteSize()) /
+             (isWorkspace(op->getOperand(1)) ? perf.aicRates.l2Write
+                                             : perf.aicRates.ddrWrite);
+    }
+  });
+  return std::max({m, mte1, fix});
+}
+
+/// The operand-stationary planning problem of a group of cube tasks: each
+/// task's A-side and B-side copy-ins form its A and B block (equal blocks:
+/// equal features in the same order). None if a copy-in feeds both sides or
+/// no matmul, or a task lacks a side.
+std::optional<pto::detail::StationaryProblem>
+stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform) {
+  pto::detail::StationaryProblem problem;
+  problem.l1Bytes = platform.l1Bytes;
+  std::map<std::vector<unsigned>, unsigned> blockIds[2];
+  for (const TaskInfo &info : infos) {
+    std::vector<unsigned> keys[2];
+    pto::detail::StationaryBlock blocks[2];
+    for (const Load &load : info.loads) {
+      if (load.sides != kSideA && load.sides != kSideB)
+        return std::nullopt;
+      unsigned side = load.sides == kSideA ? 0 : 1;
+      keys[side].push_back(load.feature);
+      blocks[side].bytes += load.bytes;
+      blocks[side].loadCycles +=
+          double(load.bytes) / (isWorkspace(ViewOp(load.view).getSource())
+                                    ? platform.perf.aicRates.l2Read
+                                    : platform.perf.aicRates.ddrRead);
+    }
+    unsigned ids[2];
+    for (unsigned side : {0u, 1u}) {
+      if (keys[side].empty())
+        return std::nullopt;
+      auto &table = side == 0 ? problem.aBlocks : problem.bBlocks;
+      auto [it, inserted] =
+          blockIds[side].try_emplace(std::move(keys[side]), table.size());
+      if (inserted)
+        table.push_back(blocks[side]);
+      ids[side] = it->second;
+    }
+    problem.tasks.push_back({ids[0], ids[1]});
+    problem.pieceCycles =
+        std::max(problem.pieceCycles, nonCopyInCycles(info.task, platform));
+  }
+  return problem;
+}
+
 /// Moves the bodies of a plan target's members into its host task, in
 /// program order, and erases the other members; returns the merged body.
 Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
@@ -958,6 +1057,17 @@ std::pair<unsigned, unsigned> mergeUnshared(ValueNumbering &vn, Block &block,
 
 struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   using Base::Base;
+  L1ReusePass(const L1ReusePass &other) : Base(other) {}
+
+  // Declared here rather than in Passes.td for now (docs/TileGraph.md,
+  // "Operand-stationary cube tasks"): `-pto-l1-reuse=stationary=true`.
+  Option<bool> stationary{
+      *this, "stationary",
+      llvm::cl::desc("Operand-stationary cube tasks: cut each group into "
+                     "rectangles of tasks sharing A and B blocks, the extent "
+                     "chosen from L1 and the pipe balance (overrides "
+                     "cube_l1_reuse_setting where it applies)"),
+      llvm::cl::init(false)};
 
   void runOnOperation() override {
     getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });
@@ -991,7 +1101,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       GroupSetting setting = lookupSetting(mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting), groupId);
       Location loc = tasks.front().getLoc();
       std::string family = tasks.front().getFamily().str();
-      if (setting.count && *setting.count <= 1) {
+      if (!stationary && setting.count && *setting.count <= 1) {
         if (report)
           emitRemark(loc) << "pto-l1-reuse: group " << groupId << " ("
                           << tasks.size() << " x \"" << family
@@ -1004,6 +1114,21 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       ValueNumbering vn;
       SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
       GroupPlanner planner(vn, block, infos, platform.l1Bytes);
+
+      // Operand-stationary rectangles replace the setting's count where
+      // they shorten the group (docs/TileGraph.md).
+      std::optional<pto::detail::StationaryPlan> stationaryPlan;
+      if (stationary)
+        if (auto problem = stationaryProblem(infos, platform))
+          stationaryPlan = pto::detail::planStationary(*problem);
+      if (!stationaryPlan && setting.count && *setting.count <= 1) {
+        if (report)
+          emitRemark(loc) << "pto-l1-reuse: group " << groupId << " ("
+                          << tasks.size() << " x \"" << family
+                          << "\"): merge count 1 (cube_l1_reuse_setting), "
+                             "not merged, no operand-stationary extent";
+        continue;
+      }
       // Which copy-ins may be shared: the setting's side; for "auto" and in
       // automatic mode, whichever of both / A only / B only removes the most
       // bytes (in that order on ties).
@@ -1024,7 +1149,12 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
           mask = m;
         }
       };
-      if (setting.count) {
+      if (stationaryPlan) {
+        count = stationaryPlan->a * stationaryPlan->b;
+        mask = kAllSides;
+        chosen = planner.plan(count, mask, minTasks, /*requireSharing=*/false,
+                              stationaryPlan->slotOf);
+      } else if (setting.count) {
         count = *setting.count;
         chosen = planner.plan(count, mask, minTasks);
         for (unsigned m : ArrayRef(masks).drop_front())
@@ -1088,7 +1218,15 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         StringRef shared = mask == kSideA   ? "A blocks"
                            : mask == kSideB ? "B blocks"
                                             : "A and B blocks";
-        if (setting.count)
+        if (stationaryPlan)
+          diag << " (operand-stationary: " << stationaryPlan->a << " A x "
+               << stationaryPlan->b << " B blocks per task, largest L1 "
+               << "footprint " << stationaryPlan->largestFootprint
+               << " B, copy-ins "
+               << llvm::formatv("{0:F0}", stationaryPlan->loadCycles)
+               << " of " << llvm::formatv("{0:F0}", stationaryPlan->pieceCycles)
+               << " compute/store cycles)";
+        else if (setting.count)
           diag << " (cube_l1_reuse_setting)";
         else
           diag << " (automatic, keeping >= " << minTasks << " tasks"
