@@ -73,16 +73,29 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
     plan.slotOf.push_back(it->second);
   }
   for (const Rect &rect : rects) {
-    int64_t footprint = 0;
+    int64_t resident = 0, aStep = 0, bStep = 0, aBytes = 0, bBytes = 0;
     double load = 0.0;
     for (unsigned x : rect.aBlocks) {
-      footprint += p.aBlocks[x].bytes;
+      aBytes += p.aBlocks[x].bytes;
+      aStep = std::max(aStep, p.aBlocks[x].stepBytes);
       load += p.aBlocks[x].loadCycles;
     }
     for (unsigned x : rect.bBlocks) {
-      footprint += p.bBlocks[x].bytes;
+      bBytes += p.bBlocks[x].bytes;
+      bStep = std::max(bStep, p.bBlocks[x].stepBytes);
       load += p.bBlocks[x].loadCycles;
     }
+    // The shared block stays; the other side streams one K step at a time
+    // through two buffers (double buffering: MTE2 overlaps M).
+    if (rect.tasks == 1)
+      resident = 0; // not merged: the task's own schedule
+    else if (rect.bBlocks.size() == 1)
+      resident = bBytes + 2 * aStep;
+    else if (rect.aBlocks.size() == 1)
+      resident = aBytes + 2 * bStep;
+    else
+      resident = aBytes + bBytes;
+    int64_t footprint = resident;
     double work = rect.tasks * p.pieceCycles;
     if (footprint > p.l1Bytes)
       return std::nullopt;
@@ -134,4 +147,13 @@ mlir::pto::detail::planStationary(const StationaryProblem &problem) {
   if (!best || best->cycles >= unmerged->cycles * (1 - kSame))
     return std::nullopt;
   return best;
+}
+
+double mlir::pto::detail::stationaryCycles(const StationaryProblem &problem) {
+  double cycles = 0.0;
+  for (auto [a, b] : problem.tasks)
+    cycles += std::max(problem.aBlocks[a].loadCycles +
+                           problem.bBlocks[b].loadCycles,
+                       problem.pieceCycles);
+  return cycles;
 }

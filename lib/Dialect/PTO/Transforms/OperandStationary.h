@@ -7,7 +7,10 @@
 // are cut into rectangles of a x b tasks that share their blocks, so that
 // each rectangle loads a blocks of A and b blocks of B once. The extent is
 // the smallest rectangle whose copy-ins (MTE2) take no longer than the
-// pieces' other pipes (M, MTE1, FIX), while all its blocks fit L1 at once.
+// pieces' other pipes (M, MTE1, FIX), while its blocks fit L1: a block
+// shared by every task of the rectangle stays resident while the other
+// side streams through two buffers of one K step (a x 1 or 1 x b), else
+// every block of the rectangle is resident.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +28,7 @@ namespace mlir::pto::detail {
 /// One operand block (all the copy-ins of one side of one task, every K step).
 struct StationaryBlock {
   int64_t bytes = 0;       // L1 bytes
+  int64_t stepBytes = 0;   // L1 bytes of its largest K step
   double loadCycles = 0.0; // MTE2 cycles to copy it in
 };
 
@@ -59,6 +63,10 @@ struct StationaryPlan {
 /// S = Q K^T and dP = dO V^T form two), rows and columns numbered in order
 /// of first appearance. Cost: O(maxExtent^2 x tasks).
 std::optional<StationaryPlan> planStationary(const StationaryProblem &problem);
+
+/// The time of the tasks unmerged: the sum over tasks of the slower of
+/// their copy-ins and their other pipes.
+double stationaryCycles(const StationaryProblem &problem);
 
 } // namespace mlir::pto::detail
 

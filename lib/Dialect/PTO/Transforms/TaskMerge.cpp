@@ -28,6 +28,7 @@
 
 #include "BoxIndex.h"
 #include "OperandStationary.h"
+#include "SplitKChains.h"
 #include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
@@ -937,10 +938,14 @@ bool isWorkspace(Value tensor) {
   return getAliasedTensor(tensor).getDefiningOp<WorkspaceOp>() != nullptr;
 }
 
-/// The cycles of a cube task's pipes other than MTE2: M, MTE1 (L1 -> L0A/B)
-/// and FIX (L0C -> GM), at the platform's rates, over static tile shapes;
-/// the slowest of them.
-double nonCopyInCycles(TaskOp task, const PlatformInfo &platform) {
+/// The cycles of a cube task's pipes other than MTE2, at the platform's
+/// rates over static tile shapes.
+struct ComputeCycles {
+  double m = 0.0, mte1 = 0.0; // matmuls, L1 -> L0A/B
+  double fix = 0.0;           // L0C -> GM
+};
+
+ComputeCycles computeCycles(TaskOp task, const PlatformInfo &platform) {
   const PlatformInfo::PerfInfo &perf = platform.perf;
   double m = 0.0, mte1 = 0.0, fix = 0.0;
   auto bytesOf = [](Type t) {
@@ -971,46 +976,74 @@ double nonCopyInCycles(TaskOp task, const PlatformInfo &platform) {
                                              : perf.aicRates.ddrWrite);
     }
   });
-  return std::max({m, mte1, fix});
+  return {m, mte1, fix};
 }
 
-/// The operand-stationary planning problem of a group of cube tasks: each
-/// task's A-side and B-side copy-ins form its A and B block (equal blocks:
-/// equal features in the same order). None if a copy-in feeds both sides or
-/// no matmul, or a task lacks a side.
+/// The operand-stationary planning problem of a group of cube tasks, each
+/// cut into `parts` equal ranges of its K steps (1: whole tasks; more: the
+/// tasks `splitKChains` would make, in its order): each (part of a) task's
+/// A-side and B-side copy-ins form its A and B block (equal blocks: equal
+/// features in the same order). None if a copy-in feeds both sides, no
+/// matmul or steps of two parts, a task lacks a side, or the chains do not
+/// cut into `parts`.
 std::optional<pto::detail::StationaryProblem>
-stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform) {
+stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
+                  unsigned parts = 1) {
   pto::detail::StationaryProblem problem;
   problem.l1Bytes = platform.l1Bytes;
   std::map<std::vector<unsigned>, unsigned> blockIds[2];
   for (const TaskInfo &info : infos) {
-    std::vector<unsigned> keys[2];
-    pto::detail::StationaryBlock blocks[2];
-    for (const Load &load : info.loads) {
-      if (load.sides != kSideA && load.sides != kSideB)
-        return std::nullopt;
-      unsigned side = load.sides == kSideA ? 0 : 1;
-      keys[side].push_back(load.feature);
-      blocks[side].bytes += load.bytes;
-      blocks[side].loadCycles +=
-          double(load.bytes) / (isWorkspace(ViewOp(load.view).getSource())
-                                    ? platform.perf.aicRates.l2Read
-                                    : platform.perf.aicRates.ddrRead);
+    int64_t steps = 0;
+    for (const Load &load : info.loads)
+      for (int64_t step : load.steps)
+        steps = std::max(steps, step + 1);
+    if (steps == 0 || steps % parts)
+      return std::nullopt;
+    int64_t perPart = steps / parts;
+    for (unsigned part = 0; part < parts; ++part) {
+      std::vector<unsigned> keys[2];
+      pto::detail::StationaryBlock blocks[2];
+      std::map<int64_t, int64_t> stepBytes[2];
+      for (const Load &load : info.loads) {
+        if (load.sides != kSideA && load.sides != kSideB)
+          return std::nullopt;
+        int64_t first = load.steps.front() / perPart;
+        for (int64_t step : load.steps)
+          if (step == kEveryStep || step / perPart != first)
+            return std::nullopt;
+        if (first != part)
+          continue;
+        unsigned side = load.sides == kSideA ? 0 : 1;
+        keys[side].push_back(load.feature);
+        blocks[side].bytes += load.bytes;
+        for (int64_t step : load.steps)
+          stepBytes[side][step] += load.bytes;
+        blocks[side].loadCycles +=
+            double(load.bytes) / (isWorkspace(ViewOp(load.view).getSource())
+                                      ? platform.perf.aicRates.l2Read
+                                      : platform.perf.aicRates.ddrRead);
+      }
+      unsigned ids[2];
+      for (unsigned side : {0u, 1u}) {
+        if (keys[side].empty())
+          return std::nullopt;
+        for (auto &[step, bytes] : stepBytes[side])
+          blocks[side].stepBytes = std::max(blocks[side].stepBytes, bytes);
+        // A part's block is another block than the same loads' whole task.
+        keys[side].push_back(~0u - part);
+        auto &table = side == 0 ? problem.aBlocks : problem.bBlocks;
+        auto [it, inserted] =
+            blockIds[side].try_emplace(std::move(keys[side]), table.size());
+        if (inserted)
+          table.push_back(blocks[side]);
+        ids[side] = it->second;
+      }
+      problem.tasks.push_back({ids[0], ids[1]});
     }
-    unsigned ids[2];
-    for (unsigned side : {0u, 1u}) {
-      if (keys[side].empty())
-        return std::nullopt;
-      auto &table = side == 0 ? problem.aBlocks : problem.bBlocks;
-      auto [it, inserted] =
-          blockIds[side].try_emplace(std::move(keys[side]), table.size());
-      if (inserted)
-        table.push_back(blocks[side]);
-      ids[side] = it->second;
-    }
-    problem.tasks.push_back({ids[0], ids[1]});
-    problem.pieceCycles =
-        std::max(problem.pieceCycles, nonCopyInCycles(info.task, platform));
+    // Each part stores a whole partial result.
+    ComputeCycles c = computeCycles(info.task, platform);
+    problem.pieceCycles = std::max(
+        {problem.pieceCycles, c.m / parts, c.mte1 / parts, c.fix});
   }
   return problem;
 }
@@ -1110,9 +1143,22 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         continue;
       }
 
+      // Operand-stationary: K chains whose blocks do not fit L1 whole are
+      // cut into partial sums first if that shortens the group.
+      SmallVector<TaskOp> groupTasks(tasks.begin(), tasks.end());
+      unsigned splitParts = 1;
+      if (stationary)
+        splitParts = chooseSplit(block, groupTasks, platform);
+      if (splitParts > 1) {
+        SmallVector<TaskOp> readers;
+        groupTasks =
+            pto::detail::splitKChains(groupTasks, splitParts, readers);
+        sinkBelow(block, readers, groupTasks.back());
+      }
+
       // Task infos against the block as it is now.
       ValueNumbering vn;
-      SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
+      SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, groupTasks);
       GroupPlanner planner(vn, block, infos, platform.l1Bytes);
 
       // Operand-stationary rectangles replace the setting's count where
@@ -1164,7 +1210,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         // min(size, 2 x cube cores) tasks (every core gets two, so loads
         // overlap compute) and no merged task exceeds one core's share of
         // the group (size / cube cores tasks); the smallest such N.
-        int64_t size = tasks.size();
+        int64_t size = groupTasks.size();
         minTasks = std::min<int64_t>(size, 2 * platform.cubeCores);
         int64_t maxCount = std::max<int64_t>(1, size / platform.cubeCores);
         chosen = planner.plan(1, mask, minTasks);
@@ -1218,6 +1264,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         StringRef shared = mask == kSideA   ? "A blocks"
                            : mask == kSideB ? "B blocks"
                                             : "A and B blocks";
+        if (stationaryPlan && splitParts > 1)
+          diag << " (K chains cut in " << splitParts << " partial sums)";
         if (stationaryPlan)
           diag << " (operand-stationary: " << stationaryPlan->a << " A x "
                << stationaryPlan->b << " B blocks per task, largest L1 "
@@ -1240,6 +1288,72 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       }
     }
     runCubeNBuffer(kernel, block, platform);
+  }
+
+  /// The number of K parts to cut the group's chains into (1: none): the
+  /// first of 2, 4, 8 at which the cut tasks have an operand-stationary
+  /// plan shorter than the whole tasks' best (docs/TileGraph.md).
+  unsigned chooseSplit(Block &block, ArrayRef<TaskOp> tasks,
+                       const PlatformInfo &platform) {
+    ValueNumbering vn;
+    SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
+    std::optional<pto::detail::StationaryProblem> whole =
+        stationaryProblem(infos, platform);
+    if (!whole)
+      return 1;
+    double best = pto::detail::stationaryCycles(*whole);
+    if (auto plan = pto::detail::planStationary(*whole))
+      best = std::min(best, plan->cycles);
+    for (unsigned parts : {2u, 4u, 8u}) {
+      std::optional<pto::detail::StationaryProblem> cut =
+          stationaryProblem(infos, platform, parts);
+      if (!cut)
+        continue;
+      std::optional<pto::detail::StationaryPlan> plan =
+          pto::detail::planStationary(*cut);
+      if (plan && plan->cycles < best &&
+          pto::detail::canSplitKChains(tasks, parts))
+        return parts;
+    }
+    return 1;
+  }
+
+  /// Moves the tasks `movable` (program order, all before `last`) right
+  /// after `last`, keeping their order, each one that does not conflict
+  /// with an op it would pass (GM regions; docs/TileGraph.md): so that the
+  /// cut tasks of a group are not kept apart by the readers of their
+  /// partial sums. One backward sweep with an index of the passed ops'
+  /// accesses (near-linear).
+  void sinkBelow(Block &block, ArrayRef<TaskOp> movable, TaskOp last) {
+    llvm::DenseSet<Operation *> isMovable;
+    for (TaskOp task : movable)
+      isMovable.insert(task);
+    ValueNumbering vn;
+    AccessIndex passed;
+    bool any = false;
+    SmallVector<Operation *> moving; // reverse program order
+    for (Operation *op = last.getOperation(); op; op = op->getPrevNode()) {
+      if (op == last.getOperation() || !isMovable.contains(op)) {
+        if (isMovable.empty())
+          break;
+        passed.add(summarize(vn, op));
+        any = true;
+        continue;
+      }
+      isMovable.erase(op);
+      if (op->getNumResults() == 0 &&
+          (!any || !passed.conflicts(summarize(vn, op)))) {
+        moving.push_back(op);
+      } else {
+        passed.add(summarize(vn, op));
+        any = true;
+      }
+    }
+    Operation *after = last.getOperation();
+    for (Operation *op : llvm::reverse(moving)) {
+      op->moveAfter(after);
+      after = op;
+    }
   }
 
   /// Phase 2, PyPTO's CubeNBuffer (`cube_nbuffer_setting`, off without a
