@@ -2,11 +2,10 @@
 
 #include "SplitKChains.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -15,12 +14,27 @@ using namespace mlir::pto;
 namespace {
 
 /// A cube task's matmul chain (matmul, then matmul_acc on the previous
-/// result) and the assemble storing its end into a workspace.
+/// result) and the assemble storing its end.
 struct Chain {
   SmallVector<Operation *> steps;
   AssembleOp store;
-  WorkspaceOp workspace;
 };
+
+/// The GM view feeding a step's rhs (B) directly, if any.
+ViewOp rhsView(Operation *step) {
+  Value rhs = isa<MatmulOp>(step) ? cast<MatmulOp>(step).getRhs()
+                                  : cast<MatmulAccOp>(step).getRhs();
+  auto view = rhs.getDefiningOp<ViewOp>();
+  if (!view || !isa<GMTensorType>(view.getSource().getType()) ||
+      !view.getResult().hasOneUse())
+    return {};
+  return view;
+}
+
+bool bTrans(Operation *step) {
+  return isa<MatmulOp>(step) ? cast<MatmulOp>(step).getBTrans()
+                             : cast<MatmulAccOp>(step).getBTrans();
+}
 
 std::optional<Chain> chainOf(TaskOp task, unsigned parts) {
   Chain chain;
@@ -30,7 +44,8 @@ std::optional<Chain> chainOf(TaskOp task, unsigned parts) {
         return std::nullopt;
       chain.steps.push_back(&op);
     } else if (auto acc = dyn_cast<MatmulAccOp>(op)) {
-      if (chain.steps.empty() || acc.getAcc() != chain.steps.back()->getResult(0))
+      if (chain.steps.empty() ||
+          acc.getAcc() != chain.steps.back()->getResult(0))
         return std::nullopt;
       chain.steps.push_back(&op);
     } else if (auto store = dyn_cast<AssembleOp>(op)) {
@@ -43,112 +58,127 @@ std::optional<Chain> chainOf(TaskOp task, unsigned parts) {
     }
   }
   if (chain.steps.size() < 2 || chain.steps.size() % parts || !chain.store ||
-      chain.store.getSrc() != chain.steps.back()->getResult(0))
+      chain.store.getSrc() != chain.steps.back()->getResult(0) ||
+      !cast<TileType>(chain.store.getSrc().getType()).getElementType().isF32())
     return std::nullopt;
   for (Operation *step : chain.steps)
     if (!step->getResult(0).hasOneUse())
       return std::nullopt;
-  chain.workspace = chain.store.getDst().getDefiningOp<WorkspaceOp>();
-  if (!chain.workspace || chain.workspace->getBlock() != task->getBlock())
-    return std::nullopt;
+  // The steps of later parts get a guard on their B views (`keepSteps`).
+  unsigned per = chain.steps.size() / parts;
+  for (unsigned i = per; i < chain.steps.size(); ++i)
+    if (!rhsView(chain.steps[i]))
+      return std::nullopt;
   return chain;
 }
 
-/// The ops of `task` that use a value read by `view`, in program order, if
-/// they are only multiplications by other values ending in atomic adds;
-/// `read` holds every op of the task reading the workspace so far.
-std::optional<SmallVector<Operation *>>
-linearUses(ViewOp view, const llvm::DenseSet<Operation *> &read) {
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Value> work = {view.getResult()};
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto mul = dyn_cast<MulOp>(user)) {
-        Value other = use.getOperandNumber() == 0 ? mul.getRhs() : mul.getLhs();
-        if (other == v)
-          return std::nullopt;
-        if (Operation *def = other.getDefiningOp(); def && read.contains(def))
-          return std::nullopt;
-        if (slice.insert(user))
-          work.push_back(mul.getResult());
-      } else if (auto atomic = dyn_cast<AtomicAddOp>(user)) {
-        if (use.getOperandNumber() != 0)
-          return std::nullopt;
-        slice.insert(user);
-      } else {
-        return std::nullopt;
-      }
+/// The valid extents of a view, static ones as attributes.
+SmallVector<OpFoldResult> validOf(ViewOp view) {
+  SmallVector<OpFoldResult> valid;
+  if (std::optional<ArrayRef<int64_t>> statics = view.getStaticValidShape()) {
+    unsigned next = 0;
+    for (int64_t s : *statics)
+      valid.push_back(ShapedType::isDynamic(s)
+                          ? OpFoldResult(view.getValidShape()[next++])
+                          : OpFoldResult(IntegerAttr::get(
+                                IndexType::get(view.getContext()), s)));
+  } else {
+    for (int64_t s : view.getResult().getType().getShape())
+      valid.push_back(
+          IntegerAttr::get(IndexType::get(view.getContext()), s));
+  }
+  return valid;
+}
+
+Value valueOf(OpBuilder &b, Location loc, OpFoldResult v) {
+  if (auto attr = dyn_cast<Attribute>(v))
+    return b.create<arith::ConstantIndexOp>(loc, cast<IntegerAttr>(attr).getInt());
+  return cast<Value>(v);
+}
+
+/// Whether the K range starting at `first` (a step of a later part) may be
+/// empty: an `i1` that is true when it is not, or null if K is statically
+/// non-empty there.
+Value nonEmptyK(Operation *first) {
+  ViewOp view = rhsView(first);
+  OpFoldResult k = validOf(view)[bTrans(first) ? 1 : 0];
+  if (auto attr = dyn_cast<Attribute>(k); attr && cast<IntegerAttr>(attr).getInt() > 0)
+    return {};
+  OpBuilder b(view);
+  Location loc = view.getLoc();
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt,
+                                 valueOf(b, loc, k), zero);
+}
+
+/// Restricts `view` (a step's B operand) to no valid N columns unless
+/// `nonEmpty`: a part whose K range lies past the valid extent then
+/// computes and stores nothing (pto-isa's TMATMUL needs k >= 1, and the
+/// emitted program skips an empty product, leaving the accumulator as it
+/// was). Every step of the part gets the same guard, so that the chain's
+/// valid extents agree.
+void guardEmptyK(ViewOp view, bool transposed, Value nonEmpty) {
+  SmallVector<OpFoldResult> valid = validOf(view);
+  unsigned nDim = transposed ? 0 : 1;
+  OpBuilder b(view);
+  Location loc = view.getLoc();
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  valid[nDim] =
+      b.create<arith::SelectOp>(loc, nonEmpty, valueOf(b, loc, valid[nDim]), zero)
+          .getResult();
+  SmallVector<Value> dynamicValid;
+  SmallVector<int64_t> staticValid;
+  for (OpFoldResult v : valid) {
+    if (auto attr = dyn_cast<Attribute>(v)) {
+      staticValid.push_back(cast<IntegerAttr>(attr).getInt());
+    } else {
+      staticValid.push_back(ShapedType::kDynamic);
+      dynamicValid.push_back(cast<Value>(v));
     }
   }
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
-  if (ordered.empty() || ordered.front()->getBlock() != view->getBlock())
-    return std::nullopt;
-  return ordered;
+  auto guarded = b.create<ViewOp>(
+      loc, view.getResult().getType(), view.getSource(), view.getOffsets(),
+      view.getStaticOffsetsAttr(), dynamicValid,
+      b.getDenseI64ArrayAttr(staticValid));
+  for (NamedAttribute attr : view->getDiscardableAttrs())
+    guarded->setAttr(attr.getName(), attr.getValue());
+  view.getResult().replaceAllUsesWith(guarded.getResult());
+  view.erase();
 }
 
-/// The readers of `workspace`: each view with its linear uses; none if a
-/// use is anything else (or a store not in `stores`).
-std::optional<SmallVector<std::pair<ViewOp, SmallVector<Operation *>>>>
-readersOf(WorkspaceOp workspace, const llvm::DenseSet<Operation *> &stores) {
-  SmallVector<std::pair<ViewOp, SmallVector<Operation *>>> readers;
-  Block *block = workspace->getBlock();
-  for (OpOperand &use : workspace.getResult().getUses()) {
-    Operation *user = use.getOwner();
-    if (stores.contains(user))
-      continue;
-    auto view = dyn_cast<ViewOp>(user);
-    auto task = user->getParentOfType<TaskOp>();
-    if (!view || !task || task->getBlock() != block ||
-        task.getKind() != CoreKind::vector ||
-        view->getParentOp() != task.getOperation())
-      return std::nullopt;
-    // Every op of the task reading the workspace through some view.
-    llvm::DenseSet<Operation *> read;
-    for (OpOperand &other : workspace.getResult().getUses())
-      if (auto otherView = dyn_cast<ViewOp>(other.getOwner());
-          otherView && task->isAncestor(otherView)) {
-        SmallVector<Value> work = {otherView.getResult()};
-        read.insert(otherView);
-        while (!work.empty())
-          for (Operation *u : work.pop_back_val().getUsers())
-            if (read.insert(u).second)
-              for (Value r : u->getResults())
-                work.push_back(r);
-      }
-    std::optional<SmallVector<Operation *>> uses = linearUses(view, read);
-    if (!uses)
-      return std::nullopt;
-    readers.push_back({view, std::move(*uses)});
-  }
-  return readers;
-}
-
-/// Keeps K steps [lo, hi) of a chain in its task, storing their sum.
+/// Keeps K steps [lo, hi) of a chain in its task; a later part adds its sum
+/// to the stored result atomically.
 void keepSteps(Chain &chain, unsigned lo, unsigned hi) {
-  chain.store.getSrcMutable().assign(chain.steps[hi - 1]->getResult(0));
+  Value sum = chain.steps[hi - 1]->getResult(0);
   if (lo > 0) {
-    // The first kept step starts a new sum.
+    OpBuilder builder(chain.store);
+    AssembleOp store = chain.store;
+    builder.create<AtomicAddOp>(store.getLoc(), sum, store.getDst(),
+                                store.getOffsets(), store.getStaticOffsetsAttr(),
+                                /*vec_tile=*/nullptr);
+    store.erase();
+    // The first kept step starts a new sum; an empty range adds nothing.
+    if (Value nonEmpty = nonEmptyK(chain.steps[lo]))
+      for (unsigned i = lo; i < hi; ++i)
+        guardEmptyK(rhsView(chain.steps[i]), bTrans(chain.steps[i]), nonEmpty);
     auto acc = cast<MatmulAccOp>(chain.steps[lo]);
-    OpBuilder builder(acc);
+    OpBuilder at(acc);
     OperationState state(acc.getLoc(), MatmulOp::getOperationName());
     state.addOperands({acc.getLhs(), acc.getRhs()});
     state.addTypes(acc.getResult().getType());
     state.addAttributes(acc->getAttrs());
-    Operation *start = builder.create(state);
+    Operation *start = at.create(state);
     acc.getResult().replaceAllUsesWith(start->getResult(0));
     acc.erase();
     chain.steps[lo] = start;
+  } else {
+    chain.store.getSrcMutable().assign(sum);
   }
+  Block &body = chain.steps[lo]->getParentOfType<TaskOp>().getBody().front();
   for (unsigned i = chain.steps.size(); i-- > 0;)
     if (i < lo || i >= hi)
       chain.steps[i]->erase();
   // Views and index arithmetic only the erased steps used.
-  Block &body = chain.store->getParentOfType<TaskOp>().getBody().front();
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
     if (op.use_empty() && op.getNumResults() != 0 &&
         (isa<ViewOp>(op) || isMemoryEffectFree(&op)))
@@ -161,61 +191,19 @@ bool mlir::pto::detail::canSplitKChains(ArrayRef<TaskOp> tasks,
                                         unsigned parts) {
   if (parts < 2 || tasks.empty())
     return false;
-  llvm::DenseSet<Operation *> stores;
-  llvm::SetVector<Operation *> workspaces;
-  for (TaskOp task : tasks) {
-    std::optional<Chain> chain = chainOf(task, parts);
-    if (!chain)
-      return false;
-    stores.insert(chain->store);
-    workspaces.insert(chain->workspace);
-  }
-  for (Operation *ws : workspaces)
-    if (!readersOf(cast<WorkspaceOp>(ws), stores))
+  for (TaskOp task : tasks)
+    if (!chainOf(task, parts))
       return false;
   return true;
 }
 
 SmallVector<TaskOp>
 mlir::pto::detail::splitKChains(ArrayRef<TaskOp> tasks, unsigned parts,
-                                SmallVectorImpl<TaskOp> &readers) {
-  llvm::SetVector<Operation *> readerTasks;
-  llvm::DenseSet<Operation *> stores;
-  SmallVector<Chain> chains;
-  llvm::MapVector<Operation *, SmallVector<Value>> partials; // ws -> parts
-  for (TaskOp task : tasks) {
-    chains.push_back(*chainOf(task, parts));
-    stores.insert(chains.back().store);
-  }
-  // One workspace per part (the first is the original), readers extended.
-  for (Chain &chain : chains) {
-    Operation *ws = chain.workspace;
-    if (partials.count(ws))
-      continue;
-    auto views = *readersOf(chain.workspace, stores);
-    SmallVector<Value> values = {chain.workspace.getResult()};
-    OpBuilder builder(ws->getContext());
-    builder.setInsertionPointAfter(ws);
-    for (unsigned p = 1; p < parts; ++p)
-      values.push_back(builder.clone(*ws)->getResult(0));
-    for (auto &[view, uses] : views) {
-      readerTasks.insert(view->getParentOp());
-      builder.setInsertionPointAfter(uses.back());
-      for (unsigned p = 1; p < parts; ++p) {
-        IRMapping mapping;
-        Operation *copy = builder.clone(*view);
-        copy->setOperand(0, values[p]);
-        mapping.map(view.getResult(), copy->getResult(0));
-        for (Operation *op : uses)
-          builder.clone(*op, mapping);
-      }
-    }
-    partials[ws] = std::move(values);
-  }
+                                SmallVectorImpl<TaskOp> &later) {
   SmallVector<TaskOp> result;
-  for (auto [task, chain] : llvm::zip(tasks, chains)) {
-    unsigned n = chain.steps.size(), per = n / parts;
-    SmallVector<Value> &targets = partials[chain.workspace.getOperation()];
+  for (TaskOp task : tasks) {
+    Chain chain = *chainOf(task, parts);
+    unsigned per = chain.steps.size() / parts;
     result.push_back(task);
     OpBuilder builder(task->getContext());
     builder.setInsertionPointAfter(task);
@@ -227,18 +215,12 @@ mlir::pto::detail::splitKChains(ArrayRef<TaskOp> tasks, unsigned parts,
         part.steps.push_back(
             mapping.lookup(step->getResult(0)).getDefiningOp());
       part.store = cast<AssembleOp>(mapping.lookup(chain.store.getOperation()));
-      part.store.getDstMutable().assign(targets[p]);
       keepSteps(part, p * per, (p + 1) * per);
       result.push_back(copy);
+      later.push_back(copy);
       builder.setInsertionPointAfter(copy);
     }
     keepSteps(chain, 0, per);
   }
-  SmallVector<Operation *> ordered(readerTasks.begin(), readerTasks.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
-  for (Operation *op : ordered)
-    readers.push_back(cast<TaskOp>(op));
   return result;
 }

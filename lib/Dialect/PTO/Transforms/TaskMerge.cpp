@@ -1150,10 +1150,9 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       if (stationary)
         splitParts = chooseSplit(block, groupTasks, platform);
       if (splitParts > 1) {
-        SmallVector<TaskOp> readers;
-        groupTasks =
-            pto::detail::splitKChains(groupTasks, splitParts, readers);
-        sinkBelow(block, readers, groupTasks.back());
+        SmallVector<TaskOp> later;
+        groupTasks = pto::detail::splitKChains(groupTasks, splitParts, later);
+        sinkLaterParts(block, groupTasks, later);
       }
 
       // Task infos against the block as it is now.
@@ -1316,6 +1315,46 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         return parts;
     }
     return 1;
+  }
+
+  /// After a K split: moves the later parts and the tasks reading what the
+  /// group stores below the group's last task, where they do not conflict
+  /// with what they pass, so that the first parts (plain stores) can merge
+  /// across the pieces in between; then puts `tasks` back in program order.
+  void sinkLaterParts(Block &block, SmallVectorImpl<TaskOp> &tasks,
+                      ArrayRef<TaskOp> later) {
+    llvm::sort(tasks, [](TaskOp a, TaskOp b) {
+      return a->isBeforeInBlock(b.getOperation());
+    });
+    TaskOp last = tasks.back();
+    llvm::DenseSet<Operation *> group;
+    for (TaskOp task : tasks)
+      group.insert(task);
+    llvm::SetVector<Operation *> movable;
+    for (TaskOp task : later)
+      if (task != last)
+        movable.insert(task);
+    for (TaskOp task : tasks)
+      task.walk([&](Operation *op) {
+        if (!isa<AssembleOp, AtomicAddOp>(op))
+          return;
+        for (Operation *user : op->getOperand(1).getUsers())
+          if (Operation *owner = block.findAncestorOpInBlock(*user))
+            if (isa<TaskOp>(owner) && !group.contains(owner) &&
+                owner->isBeforeInBlock(last) &&
+                tasks.front()->isBeforeInBlock(owner))
+              movable.insert(owner);
+      });
+    SmallVector<TaskOp> ordered;
+    for (Operation *op : movable)
+      ordered.push_back(cast<TaskOp>(op));
+    llvm::sort(ordered, [](TaskOp a, TaskOp b) {
+      return a->isBeforeInBlock(b.getOperation());
+    });
+    sinkBelow(block, ordered, last);
+    llvm::sort(tasks, [](TaskOp a, TaskOp b) {
+      return a->isBeforeInBlock(b.getOperation());
+    });
   }
 
   /// Moves the tasks `movable` (program order, all before `last`) right
