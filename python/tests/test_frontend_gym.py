@@ -211,13 +211,15 @@ def test_run_time_if_misuse():
     @pypto.jit
     def combined(x: ROWS, y: ROWS):
         for i in pypto.loop(4, idx_name="i"):
-            if pypto.is_loop_begin(i) and pypto.is_loop_end(i):
+            both = pypto.is_loop_begin(i) and pypto.is_loop_end(i)
+            if both:
                 pass
 
     with pytest.raises(TraceError) as e:
         trace_rows(combined)
-    assert_error_at(e, "pypto.is_loop_begin(i) and", "is a run-time condition",
-                    "plain `if` statement")
+    assert_error_at(e, "both = pypto.is_loop_begin(i) and", "is a run-time condition",
+                    "plain `if` statement", "may combine conditions with and/or/not",
+                    "an assignment such as `c = a and b`")
 
     @pypto.jit
     def not_an_index(x: ROWS, y: ROWS):

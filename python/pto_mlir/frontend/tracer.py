@@ -312,8 +312,9 @@ class Condition:
 
     def __bool__(self):
         raise _error(f"{self.text} is a run-time condition: branch on it with a plain `if` "
-                     f"statement directly in the @jit kernel's body (not in a helper function, "
-                     f"an `and`/`or`, `not` or a conditional expression)")
+                     f"statement directly in the @jit kernel's body, whose test may combine "
+                     f"conditions with and/or/not (not in a helper function, a `while`, an "
+                     f"assignment such as `c = a and b`, or a conditional expression)")
 
     def __repr__(self) -> str:
         return f"Condition({self.text})"
