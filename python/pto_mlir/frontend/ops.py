@@ -771,6 +771,28 @@ def transpose(input, dim0, dim1) -> Tile:
     return _record(tracer, "pto.transpose", fields, tuple(shape), a.dtype, "transpose")
 
 
+_GATHERMASK_STRIDE = {1: 2, 2: 2, 3: 4, 4: 4, 5: 4, 6: 4, 7: 1}
+
+
+def gathermask(input, pattern_mode) -> Tile:
+    """``pypto.gathermask(x, pattern_mode)``: ``pto.gathermask``, the last-dim
+    elements a fixed pattern keeps (1: ``0::2``, 2: ``1::2``, 3..6: ``0::4``
+    .. ``3::4``, 7: all); the last dim shrinks by the stride."""
+    tracer = current_tracer("pypto.gathermask")
+    a = tracer.use_tile(input, "gathermask(input)")
+    if not _is_int(pattern_mode) or pattern_mode not in _GATHERMASK_STRIDE:
+        raise _error(f"gathermask(pattern_mode={pattern_mode!r}) must be an int in 1..7 (1: "
+                     f"elements 0::2, 2: 1::2, 3..6: 0::4 .. 3::4, 7: all)")
+    stride = _GATHERMASK_STRIDE[pattern_mode]
+    if a.shape[-1] % stride:
+        raise _error(f"gathermask(pattern_mode={pattern_mode}) keeps one of every {stride} "
+                     f"elements of the last dim, but the input's last dim is {a.shape[-1]}; "
+                     f"it must be a multiple of {stride}")
+    shape = (*a.shape[:-1], a.shape[-1] // stride)
+    fields = {"input": a.value, "pattern_mode": pattern_mode, "attrs": _vec_tile_attr(tracer)}
+    return _record(tracer, "pto.gathermask", fields, shape, a.dtype, "gathered")
+
+
 def _online_softmax(scores, scale):
     """``p, m, l = pypto.experimental.online_softmax(scores, scale)``: the
     local statistics of an online softmax over axis 0 (PyPTO: "axis-0 online
