@@ -771,6 +771,36 @@ def transpose(input, dim0, dim1) -> Tile:
     return _record(tracer, "pto.transpose", fields, tuple(shape), a.dtype, "transpose")
 
 
+def sigmoid(input) -> Tile:
+    """``pypto.sigmoid(x)``: ``1 / (1 + exp(-x))`` (hicann/pypto
+    ``docs/api/operation/pypto-sigmoid.md``; FP32 only, as there), recorded
+    at this line as ``pto.neg``, ``pto.exp``, ``pto.add``,
+    ``pto.reciprocal``: pto-isa has no sigmoid instruction."""
+    tracer = current_tracer("pypto.sigmoid")
+    a = tracer.use_tile(input, "sigmoid(input)")
+    if a.dtype != dt.DT_FP32:
+        raise _error(f"sigmoid(input) is {a.dtype!r}; PyPTO's sigmoid takes DT_FP32 only: "
+                     f"cast the input to DT_FP32 first")
+    return reciprocal(add(exp(neg(a)), 1.0))
+
+
+def softmax(input, dim) -> Tile:
+    """``pypto.softmax(x, dim)``: ``exp(x - max) / sum(exp(x - max))`` along
+    ``dim`` (hicann/pypto ``docs/api/operation/pypto-softmax.md``; FP32
+    only), recorded at this line as ``pto.amax``, ``pto.sub``, ``pto.exp``,
+    ``pto.sum``, ``pto.div`` (keepdim reductions broadcast back)."""
+    tracer = current_tracer("pypto.softmax")
+    a = tracer.use_tile(input, "softmax(input)")
+    if a.dtype != dt.DT_FP32:
+        raise _error(f"softmax(input) is {a.dtype!r}; PyPTO's softmax takes DT_FP32 only: "
+                     f"cast the input to DT_FP32 first")
+    if not _is_int(dim) or not -a.ndim <= dim < a.ndim:
+        raise _error(f"softmax(dim={dim!r}) must be an int in [{-a.ndim}, {a.ndim - 1}] for a "
+                     f"rank-{a.ndim} tile")
+    shifted = exp(sub(a, amax(a, dim, keepdim=True)))
+    return div(shifted, sum(shifted, dim, keepdim=True))
+
+
 _GATHERMASK_STRIDE = {1: 2, 2: 2, 3: 4, 4: 4, 5: 4, 6: 4, 7: 1}
 
 
