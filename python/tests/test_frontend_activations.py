@@ -59,3 +59,26 @@ def test_misuse_is_located():
     with pytest.raises(TraceError, match=r"softmax\(dim=2\) must be an int in \[-2, 1\]") as e:
         bad_dim.trace()
     assert e.value.location.line == bad_dim.fn.__code__.co_firstlineno + 3
+
+
+def test_semantic_label_is_carried_on_the_ops_after_it():
+    @pypto.jit
+    def labelled(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
+        pypto.set_vec_tile_shapes(16, 64)
+        t = pypto.view(x, [16, 64], [0, 0])
+        u = pypto.exp(t)
+        pypto.set_semantic_label('Gate "1"')
+        pypto.assemble(pypto.neg(u), [0, 0], y)
+
+    lines = [line for line in labelled.trace().mlir.splitlines() if "pto." in line]
+    exp = next(line for line in lines if "pto.exp" in line)
+    neg = next(line for line in lines if "pto.neg" in line)
+    assert "semantic_label" not in exp
+    assert 'pto.semantic_label = "Gate \\"1\\""' in neg
+
+    @pypto.jit
+    def unlabelled(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
+        pypto.set_semantic_label(3)
+
+    with pytest.raises(TraceError, match=r"set_semantic_label\(3\) takes a non-empty string"):
+        unlabelled.trace()

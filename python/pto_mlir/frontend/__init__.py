@@ -36,8 +36,8 @@ from .jit import JitFunction, TracedKernel, jit, platform
 from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, div, exp,
                   experimental, full, gathermask, is_loop_begin, is_loop_end, loop, loop_unroll,
                   matmul, max, maximum, min, minimum, mul, neg, reciprocal, reshape, rsqrt,
-                  set_cube_tile_shapes, set_pass_options, set_vec_tile_shapes, sigmoid, softmax,
-                  sqrt, sub, sum, tensor, transpose, view)
+                  set_cube_tile_shapes, set_pass_options, set_semantic_label, set_vec_tile_shapes,
+                  sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
 from .symbolic import Scalar as SymbolicScalar
 from .tracer import TensorHandle, Tile
 
@@ -52,7 +52,7 @@ __all__ = [
     "is_loop_begin",
     "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
     "mul", "neg", "platform", "reciprocal", "reshape", "rsqrt", "set_cube_tile_shapes",
-    "set_pass_options", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
+    "set_pass_options", "set_semantic_label", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
     "tensor", "transpose", "view",
 ]
 del _dtypes

@@ -152,6 +152,18 @@ def set_pass_options(**options) -> None:
                          f"sg_set_ooo_scope, {', '.join(_MERGE_SETTINGS)})")
 
 
+def set_semantic_label(label) -> None:
+    """``pypto.set_semantic_label("name")``: PyPTO names the ops recorded after
+    it (their subgraphs' labels, which merge-setting label keys and
+    swimlanes refer to). Carried as ``pto.semantic_label`` on those ops in
+    this body and nested ones; no pass reads it (label keys of merge
+    settings are carried and ignored, docs/Frontend.md)."""
+    tracer = current_tracer("pypto.set_semantic_label")
+    if not isinstance(label, str) or not label:
+        raise _error(f"set_semantic_label({label!r}) takes a non-empty string")
+    tracer.frame.semantic_label = label
+
+
 class experimental:
     """``pypto.experimental``."""
 
