@@ -108,6 +108,7 @@ private:
                             bool keepdim, bool isMax);
   LogicalResult lowerFull(FullOp op);
   LogicalResult lowerTranspose(TransposeOp op);
+  LogicalResult lowerGatherMask(GatherMaskOp op);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
 
   // Cube leaves.
@@ -576,6 +577,39 @@ LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
   return success();
 }
 
+LogicalResult LeafLowering::lowerGatherMask(GatherMaskOp op) {
+  Location loc = op.getLoc();
+  FailureOr<Value> src = lookup(op, op.getInput());
+  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  if (failed(src) || failed(type))
+    return failure();
+  // TGATHER writes the selected elements of the valid rows packed: the
+  // destination row must hold exactly the selected columns, without the
+  // padding ub rows get to a 32-byte block, and all of them must be valid.
+  int64_t cols = op.getResult().getType().getShape().back();
+  if (type->getCols() != cols)
+    return op.emitOpError()
+           << "gathers " << cols << " columns of "
+           << op.getResult().getType().getElementType()
+           << ", which is not a whole number of 32-byte blocks: the "
+              "mask-pattern TGATHER packs its result rows, so the result's "
+              "last dim must fill its ub rows; gather a wider input";
+  auto [vr, vc] = validOf(loc, op.getResult());
+  APInt validCols;
+  if (matchPattern(vc, m_ConstantInt(&validCols)) &&
+      validCols.getSExtValue() != cols)
+    return op.emitOpError()
+           << "gathers " << validCols.getSExtValue() << " valid columns of "
+           << cols << ": the mask-pattern TGATHER packs its result rows, so "
+              "the input's last dim must be fully valid";
+  Value dst = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TGatherMaskOp>(loc, *src, dst,
+                                      op.getPatternModeAttr());
+  tiles[op.getResult()] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Cube leaves
 //===----------------------------------------------------------------------===//
@@ -820,6 +854,7 @@ LogicalResult LeafLowering::run() {
             })
             .Case([&](FullOp o) { return lowerFull(o); })
             .Case([&](TransposeOp o) { return lowerTranspose(o); })
+            .Case([&](GatherMaskOp o) { return lowerGatherMask(o); })
             .Case([&](MatmulOp o) {
               return lowerMatmul(o, Value(), o.getLhs(), o.getRhs(),
                                  o.getATrans(), o.getBTrans());
@@ -840,7 +875,8 @@ LogicalResult LeafLowering::run() {
               return o->emitOpError()
                      << "has no pto_isa lowering (pto-lower-to-isa lowers "
                         "views, elementwise, unary, cast, row reductions, "
-                        "full, transpose, matmul chains, assemble and atomic_add)";
+                        "full, transpose, gathermask, matmul chains, assemble and "
+                        "atomic_add)";
             });
     if (failed(result))
       return failure();
