@@ -26,20 +26,10 @@ KNOWN_FAILURES = {
     "FAFwd-test_03": ("verified", "op cube tile does not fit L1 on DAV_2201"),
     "FAFwd-test_05": ("verified", "op cube tile does not fit L1 on DAV_2201"),
     "FAFwd950-test_03": ("verified", "op cube tile does not fit L1 on DAV_3510"),
-    # gamma [1, H] times a [2, H] tile: pto-lower-to-isa has no column broadcast.
-    "InplaceAddRmsNorm-level0": ("C++", "pto-isa has no column-broadcast form on this path"),
     # dV differs from the 950 test's golden by 7.7e-5 (5.5e-5) > its atol 2.5e-5 on
     # 4 (1) of 131072 elements; dQ and dK pass (the A3 test of the same math passes).
     "FAGrad950-test_03": ("pto-run", "dV: FAILED (max_diff=0.000077"),
     "FAGrad950-test_05": ("pto-run", "dV: FAILED (max_diff=0.000055"),
-    # pto-lower-to-isa lowers 2-D tiles only; the kernel's views are 3-D.
-    "BNTrainingReduce-case1": ("C++", "pto-lower-to-isa lowers 2-D tiles and tensors"),
-    # The kernel's views are 4-D ([1, 1, 64, 64]): the same restriction.
-    "InterleaveRope-level0": ("C++", "pto-lower-to-isa lowers 2-D tiles and tensors"),
-    # The vector leaf's tiles (six 16 x 512 f32 and more) need 196608 B of UB, over
-    # the 188416 B left after the implicit scratch.
-    "ApplyAdamWV2-level0": ("C++", "does not fit ub of DAV_2201 (A2/A3: 910B/910C): needs "
-                                   "196608 bytes"),
 }
 
 # Kernels that are genuinely wrong on a case: from `column` on, every numeric

@@ -42,6 +42,29 @@ static int64_t blockElems(Type t) {
   return 32 / std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
 
+/// How a tile of rank other than 2 is held in a 2-D pto_isa tile: the dims
+/// before the last non-unit dim are linearised into rows, that dim is the
+/// columns and the unit dims after it are dropped ([64, 16, 1] -> [64, 16],
+/// [64, 1, 16] -> [64, 16], [N] -> [1, N]). Rank-2 tiles stay as they are.
+static unsigned columnDim(ArrayRef<int64_t> shape) {
+  if (shape.size() == 2)
+    return 1;
+  for (unsigned d = shape.size(); d-- > 0;)
+    if (shape[d] != 1)
+      return d;
+  return shape.empty() ? 0 : shape.size() - 1;
+}
+
+static std::pair<int64_t, int64_t> collapsedShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return {1, 1};
+  unsigned c = columnDim(shape);
+  int64_t rows = 1;
+  for (unsigned d = 0; d < c; ++d)
+    rows *= shape[d];
+  return {rows, shape[c]};
+}
+
 static std::string shapeString(pto::TileType t) {
   std::string s = "[";
   for (auto [i, d] : llvm::enumerate(t.getShape()))
@@ -96,7 +119,16 @@ private:
   Value alloc(Location loc, pisa::TileType type, Value rows, Value cols);
   SmallVector<OpFoldResult> normalize(ArrayRef<OpFoldResult> values);
   FailureOr<Value> lookup(Operation *user, Value ptoTile);
-  LogicalResult expect2D(Operation *op);
+  LogicalResult expectLowerableRank(Operation *op);
+  LogicalResult expectCollapsible(Operation *op, Value ptoTile);
+  OpFoldResult mul(Location loc, OpFoldResult a, OpFoldResult b);
+  struct Window2D {
+    Value tensor;
+    Value row, col;
+  };
+  FailureOr<Window2D> window2D(Operation *op, Value tensor,
+                               ArrayRef<OpFoldResult> offsets,
+                               ArrayRef<int64_t> tileShape);
   void computeColumnAlignment();
 
   // Vector leaves.
@@ -110,6 +142,7 @@ private:
   LogicalResult lowerTranspose(TransposeOp op);
   LogicalResult lowerGatherMask(GatherMaskOp op);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
+  FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
 
   // Cube leaves.
   LogicalResult lowerMatmul(Operation *op, Value acc, Value lhs, Value rhs,
@@ -144,6 +177,8 @@ private:
   DenseMap<Value, Value> rowBlocks;
   DenseMap<int64_t, Value> constants;
   SmallVector<Operation *> replaced;
+  /// 2-D reshapes of N-D GM tensors: (tensor, column dim) -> reshape.
+  DenseMap<std::pair<Value, unsigned>, Value> tensors2D;
 };
 
 } // namespace
@@ -169,9 +204,9 @@ FailureOr<pisa::TileType> LeafLowering::ubTypeFor(Operation *op, Value ptoTile) 
   int64_t align = colAlign.lookup(ptoTile);
   if (!align)
     align = blockElems(elem);
-  return makeTileType(op, pisa::MemorySpace::ub, type.getDimSize(0),
-                      roundUp(type.getDimSize(1), align), elem,
-                      pisa::TileLayout::nd);
+  auto [rows, cols] = collapsedShape(type.getShape());
+  return makeTileType(op, pisa::MemorySpace::ub, rows, roundUp(cols, align),
+                      elem, pisa::TileLayout::nd);
 }
 
 Value LeafLowering::constIndex(int64_t c) {
@@ -190,9 +225,35 @@ Value LeafLowering::materialize(OpFoldResult ofr) {
   return cast<Value>(ofr);
 }
 
+OpFoldResult LeafLowering::mul(Location loc, OpFoldResult a, OpFoldResult b) {
+  std::optional<int64_t> ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  if (ca && cb)
+    return builder.getIndexAttr(*ca * *cb);
+  if (ca == 1)
+    return b;
+  if (cb == 1)
+    return a;
+  return builder.create<arith::MulIOp>(loc, materialize(a), materialize(b))
+      .getResult();
+}
+
 std::pair<Value, Value> LeafLowering::validOf(Location loc, Value ptoTile) {
   SmallVector<OpFoldResult> valid = reifier.reify(loc, ptoTile);
-  return {materialize(valid[0]), materialize(valid[1])};
+  ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
+  if (shape.size() == 2)
+    return {materialize(valid[0]), materialize(valid[1])};
+  // Collapsed extents (expectCollapsible checked that they are a rectangle);
+  // a unit dim's valid extent (0 or 1) scales its group.
+  unsigned c = columnDim(shape);
+  OpFoldResult rows = builder.getIndexAttr(1),
+               cols = valid.empty() ? builder.getIndexAttr(1) : valid[c];
+  for (unsigned d = 0; d < valid.size(); ++d) {
+    if (d < c)
+      rows = mul(loc, rows, valid[d]);
+    else if (d > c)
+      cols = mul(loc, cols, valid[d]);
+  }
+  return {materialize(rows), materialize(cols)};
 }
 
 Value LeafLowering::alloc(Location loc, pisa::TileType type, Value rows,
@@ -239,20 +300,158 @@ FailureOr<Value> LeafLowering::lookup(Operation *user, Value ptoTile) {
                              << ptoTile.getDefiningOp()->getName() << "')";
 }
 
-LogicalResult LeafLowering::expect2D(Operation *op) {
-  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
-    int64_t rank = 2;
+/// Tiles and tensors of rank other than 2 reach views, stores and the
+/// shape-preserving vector ops (elementwise on equal shapes, unary, cast,
+/// full, a transpose that only moves unit dims), collapsed to 2-D.
+/// Reductions, broadcasts and matmuls need rank-2 operands.
+LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
+  auto rankOf = [](Type t) -> int64_t {
     if (auto tile = dyn_cast<pto::TileType>(t))
-      rank = tile.getRank();
-    else if (auto tensor = dyn_cast<GMTensorType>(t))
-      rank = tensor.getRank();
-    if (rank != 2)
+      return tile.getRank();
+    if (auto tensor = dyn_cast<GMTensorType>(t))
+      return tensor.getRank();
+    return 2;
+  };
+  bool allRank2 = llvm::all_of(op->getOperandTypes(), [&](Type t) { return rankOf(t) == 2; }) &&
+                  llvm::all_of(op->getResultTypes(), [&](Type t) { return rankOf(t) == 2; });
+  if (allRank2)
+    return success();
+  // A gathermask keeps the leading dims and selects along the last one,
+  // which stays the column dim (its result's last dim fills whole ub rows,
+  // lowerGatherMask checks, so it is not a unit dim).
+  bool shapePreserving =
+      isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp, TransposeOp, ExpOp,
+          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp>(op);
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op)) {
+    // Equal tile shapes or a scalar; a broadcast between N-D tiles is not
+    // collapsed.
+    Type resultType = op->getResult(0).getType();
+    shapePreserving = llvm::all_of(op->getOperandTypes(), [&](Type t) {
+      return !isa<pto::TileType>(t) || t == resultType;
+    });
+  }
+  if (!shapePreserving) {
+    for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (rankOf(t) != 2)
+        return op->emitOpError()
+               << "has a rank-" << rankOf(t)
+               << " operand or result; pto-lower-to-isa collapses tiles of "
+                  "other ranks to 2-D only for views, stores and "
+                  "shape-preserving vector ops (elementwise on equal shapes, "
+                  "unary, cast, full, a transpose of unit dims, gathermask); "
+                  "reshape to 2-D before this op";
+  }
+  for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    if (isa<pto::TileType>(v.getType()) && failed(expectCollapsible(op, v)))
+      return failure();
+  return success();
+}
+
+/// Rows linearise the dims before the column dim: past the first non-unit
+/// one of them, every dim must be valid in full, or the valid region is no
+/// rectangle in 2-D.
+LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile) {
+  ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
+  if (shape.size() == 2)
+    return success();
+  unsigned c = columnDim(shape);
+  SmallVector<OpFoldResult> valid = reifier.reify(op->getLoc(), ptoTile);
+  bool leading = false;
+  for (unsigned d = 0; d < c; ++d) {
+    if (leading && shape[d] != 1 && getConstantIntValue(valid[d]) != shape[d])
       return op->emitOpError()
-             << "has a rank-" << rank
-             << " operand or result; pto-lower-to-isa lowers 2-D tiles and "
-                "tensors (reshape the GM tensor to 2-D)";
+             << "has a " << shapeString(cast<pto::TileType>(ptoTile.getType()))
+             << " tile whose dim " << d
+             << " is not statically valid in full; pto-lower-to-isa collapses "
+                "the dims before the last non-unit one into rows only when "
+                "every one after the first is whole";
+    leading |= shape[d] != 1;
   }
   return success();
+}
+
+/// The 2-D window of an N-D GM tensor that a collapsed tile of `tileShape` at
+/// `offsets` reads or writes: a reshape of the tensor to [rows of the dims
+/// before the column dim, the column dim] and the linearised offsets. The
+/// window must be a rectangle in it: the tensor's dims after the column dim
+/// are 1, and past the first non-unit tile dim of the rows the tile covers
+/// the tensor's dim whole.
+FailureOr<LeafLowering::Window2D>
+LeafLowering::window2D(Operation *op, Value tensor, ArrayRef<OpFoldResult> offsets,
+                       ArrayRef<int64_t> tileShape) {
+  auto type = cast<GMTensorType>(tensor.getType());
+  ArrayRef<int64_t> dims = type.getShape();
+  Location loc = op->getLoc();
+  if (dims.size() == 2)
+    return Window2D{tensor, materialize(offsets[0]), materialize(offsets[1])};
+  unsigned c = columnDim(tileShape);
+  for (unsigned d = c + 1; d < dims.size(); ++d)
+    if (dims[d] != 1)
+      return op->emitOpError()
+             << "reads or writes a " << type
+             << " window whose columns (dim " << c
+             << ") are strided: the tensor's dim " << d << " is "
+             << (ShapedType::isDynamic(dims[d]) ? std::string("dynamic")
+                                                : std::to_string(dims[d]))
+             << ", not 1; pto-lower-to-isa loads and stores row-major 2-D "
+                "windows (reshape the tensor so that the tile's last non-unit "
+                "dim is the tensor's innermost)";
+  bool leading = false;
+  for (unsigned d = 0; d < c; ++d) {
+    if (leading && tileShape[d] != dims[d])
+      return op->emitOpError()
+             << "reads or writes a " << type << " window whose dim " << d
+             << " (" << tileShape[d]
+             << ") is not the whole tensor dim: its rows are not evenly "
+                "strided in GM, so the window is no 2-D rectangle";
+    leading |= tileShape[d] != 1;
+  }
+  Value &reshaped = tensors2D[{tensor, c}];
+  if (!reshaped) {
+    OpBuilder::InsertionGuard guard(builder);
+    if (Operation *def = tensor.getDefiningOp())
+      builder.setInsertionPointAfter(def);
+    else
+      builder.setInsertionPointToStart(&func.getBody().front());
+    auto size = [&](unsigned d) -> OpFoldResult {
+      if (!ShapedType::isDynamic(dims[d]))
+        return builder.getIndexAttr(dims[d]);
+      return builder.create<DimOp>(loc, tensor, d).getResult();
+    };
+    OpFoldResult rows = builder.getIndexAttr(1);
+    for (unsigned d = 0; d < c; ++d)
+      rows = mul(loc, rows, size(d));
+    SmallVector<OpFoldResult> shape2D = {rows, size(c)};
+    SmallVector<int64_t> staticShape;
+    SmallVector<Value> dynamicShape;
+    dispatchIndexOpFoldResults(shape2D, dynamicShape, staticShape);
+    auto type2D = GMTensorType::get(builder.getContext(), staticShape,
+                                    type.getElementType());
+    reshaped = builder
+                   .create<ReshapeOp>(loc, type2D, tensor, dynamicShape,
+                                      builder.getDenseI64ArrayAttr(staticShape),
+                                      builder.getUnitAttr())
+                   .getResult();
+  }
+  // row = ((o0 * d1 + o1) * d2 + ...) over the dims before the column dim.
+  OpFoldResult row = builder.getIndexAttr(0);
+  for (unsigned d = 0; d < c; ++d) {
+    OpFoldResult size = ShapedType::isDynamic(dims[d])
+                            ? OpFoldResult(builder.create<DimOp>(loc, tensor, d).getResult())
+                            : OpFoldResult(builder.getIndexAttr(dims[d]));
+    row = mul(loc, row, size);
+    std::optional<int64_t> cr = getConstantIntValue(row),
+                           co = getConstantIntValue(offsets[d]);
+    if (cr && co)
+      row = builder.getIndexAttr(*cr + *co);
+    else if (cr == 0)
+      row = offsets[d];
+    else if (co != 0)
+      row = builder.create<arith::AddIOp>(loc, materialize(row),
+                                          materialize(offsets[d]))
+                .getResult();
+  }
+  return Window2D{reshaped, materialize(row), materialize(offsets[c])};
 }
 
 void LeafLowering::computeColumnAlignment() {
@@ -305,11 +504,14 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
       replaced.push_back(op);
       return success();
     }
+  FailureOr<Window2D> window =
+      window2D(op, op.getSource(), offsets, op.getResult().getType().getShape());
+  if (failed(window))
+    return failure();
   auto [vr, vc] = validOf(loc, op.getResult());
   Value tile = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TLoadOp>(loc, op.getSource(), materialize(offsets[0]),
-                               materialize(offsets[1]), tile,
-                               /*transpose=*/false);
+  builder.create<pisa::TLoadOp>(loc, window->tensor, window->row, window->col,
+                               tile, /*transpose=*/false);
   windows.push_back({key, tile});
   tiles[op.getResult()] = tile;
   replaced.push_back(op);
@@ -362,6 +564,69 @@ static void createScalar(OpBuilder &b, Location loc, BinKind k, Value src,
     b.create<pisa::TMinSOp>(loc, src, scalar, dst);
     return;
   }
+}
+
+static void createColExpandBinary(OpBuilder &b, Location loc, BinKind k,
+                                  Value full, Value colval, Value dst) {
+  switch (k) {
+  case BinKind::Add:
+    b.create<pisa::TColExpandAddOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Sub:
+    b.create<pisa::TColExpandSubOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Mul:
+    b.create<pisa::TColExpandMulOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Div:
+    b.create<pisa::TColExpandDivOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Max:
+    b.create<pisa::TColExpandMaxOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Min:
+    b.create<pisa::TColExpandMinOp>(loc, full, colval, dst);
+    return;
+  }
+}
+
+/// `operand` (held in `tile`) expanded to the shape and valid extents of
+/// `user`'s result: a [1, C] operand by tcolexpand, an [R, 1] one by
+/// trowexpand, a [1, 1] one by both; a full operand as it is.
+FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
+                                              Value tile) {
+  Location loc = user->getLoc();
+  Value result = user->getResult(0);
+  ArrayRef<int64_t> res = cast<pto::TileType>(result.getType()).getShape();
+  ArrayRef<int64_t> shape = cast<pto::TileType>(operand.getType()).getShape();
+  bool cols = shape[0] == 1 && res[0] != 1, rows = shape[1] == 1 && res[1] != 1;
+  if (!cols && !rows)
+    return tile;
+  FailureOr<pisa::TileType> dstType = ubTypeFor(user, result);
+  if (failed(dstType))
+    return failure();
+  auto [vr, vc] = validOf(loc, result);
+  if (cols) {
+    // Every row of the result gets row 0; the columns stay the operand's.
+    auto srcType = cast<pisa::TileType>(tile.getType());
+    FailureOr<pisa::TileType> type =
+        rows ? makeTileType(user, pisa::MemorySpace::ub, dstType->getRows(),
+                            srcType.getCols(), srcType.getElementType(),
+                            pisa::TileLayout::nd)
+             : *dstType;
+    if (failed(type))
+      return failure();
+    Value expanded =
+        alloc(loc, *type, vr, rows ? validOf(loc, operand).second : vc);
+    builder.create<pisa::TColExpandOp>(loc, tile, expanded);
+    tile = expanded;
+  }
+  if (rows) {
+    Value expanded = alloc(loc, *dstType, vr, vc);
+    builder.create<pisa::TRowExpandOp>(loc, tile, expanded);
+    tile = expanded;
+  }
+  return tile;
 }
 
 /// The mode-2 operand of trowexpand_{sub,mul,div}: the per-row tile (held in
@@ -427,15 +692,34 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   auto broadcast = [&](Value v, unsigned d) {
     return cast<pto::TileType>(v.getType()).getDimSize(d) == 1 && res[d] != 1;
   };
-  for (auto [index, operand] : llvm::enumerate(ValueRange{lhs, rhs}))
-    if (broadcast(operand, 0))
-      return op->emitOpError()
-             << "broadcasts operand #" << index << " of shape "
-             << shapeString(cast<pto::TileType>(operand.getType()))
-             << " along the rows of a " << shapeString(resultType)
-             << " result; pto-isa has no column-broadcast form on this path. "
-                "Supported: equal shapes, a scalar, or a per-row [R, 1] "
-                "operand";
+  bool lhsCol = broadcast(lhs, 0), rhsCol = broadcast(rhs, 0);
+  if (lhsCol || rhsCol) {
+    // A [1, C] operand over a full one: the column-broadcast instructions
+    // (the [1, C] operand second; swapped for the commutative ops).
+    bool commutative = bin != BinKind::Sub && bin != BinKind::Div;
+    bool fullLhs = !lhsCol && !broadcast(lhs, 1);
+    bool fullRhs = !rhsCol && !broadcast(rhs, 1);
+    if ((rhsCol && !broadcast(rhs, 1) && fullLhs) ||
+        (commutative && lhsCol && !broadcast(lhs, 1) && fullRhs)) {
+      Value full = rhsCol ? *lhsTile : *rhsTile;
+      Value colval = rhsCol ? *rhsTile : *lhsTile;
+      Value dst = newDst();
+      createColExpandBinary(builder, loc, bin, full, colval, dst);
+      return success();
+    }
+    // Otherwise (a [1, C] left operand of sub/div, a [1, 1] operand, or
+    // both operands broadcast): expand each to the result's shape, then the
+    // plain instruction.
+    FailureOr<Value> a = expandToResult(op, lhs, *lhsTile);
+    if (failed(a))
+      return failure();
+    FailureOr<Value> b = expandToResult(op, rhs, *rhsTile);
+    if (failed(b))
+      return failure();
+    Value dst = newDst();
+    createBinary(builder, loc, bin, *a, *b, dst);
+    return success();
+  }
   bool lhsRow = broadcast(lhs, 1), rhsRow = broadcast(rhs, 1);
   if (!lhsRow && !rhsRow) {
     Value dst = newDst();
@@ -509,11 +793,12 @@ LogicalResult LeafLowering::lowerCast(CastOp op) {
 
 LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
                                         bool keepdim, bool isMax) {
-  if (dim != 1 || !keepdim)
+  if (!keepdim)
     return op->emitOpError()
-           << "reduces dim " << dim << (keepdim ? " with" : " without")
-           << " keepdim; pto-lower-to-isa supports row reductions (dim = 1, "
-              "keepdim: TROWSUM/TROWMAX)";
+           << "reduces dim " << dim
+           << " without keepdim; pto-lower-to-isa supports row reductions "
+              "(dim = 1, keepdim: TROWSUM/TROWMAX) and column reductions "
+              "(dim = 0, keepdim: TCOLSUM/TCOLMAX)";
   Location loc = op->getLoc();
   Value result = op->getResult(0);
   Type elem = cast<pto::TileType>(result.getType()).getElementType();
@@ -521,6 +806,24 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
   if (failed(src))
     return failure();
   auto srcType = cast<pisa::TileType>(src->getType());
+  if (dim == 0) {
+    // One row holding each column's result, with the source's column
+    // capacity (pto-isa's TCOLSUM/TCOLMAX want equal Cols).
+    FailureOr<pisa::TileType> dstType =
+        makeTileType(op, pisa::MemorySpace::ub, 1, srcType.getCols(), elem,
+                     pisa::TileLayout::nd);
+    if (failed(dstType))
+      return failure();
+    auto [vr, vc] = validOf(loc, result);
+    Value dst = alloc(loc, *dstType, vr, vc);
+    if (isMax)
+      builder.create<pisa::TColMaxOp>(loc, *src, dst);
+    else
+      builder.create<pisa::TColSumOp>(loc, *src, dst);
+    tiles[result] = dst;
+    replaced.push_back(op);
+    return success();
+  }
   FailureOr<pisa::TileType> dstType =
       makeTileType(op, pisa::MemorySpace::ub, srcType.getRows(),
                    blockElems(elem), elem, pisa::TileLayout::nd);
@@ -563,6 +866,33 @@ LogicalResult LeafLowering::lowerFull(FullOp op) {
 
 LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
   Location loc = op.getLoc();
+  ArrayRef<int64_t> from = op.getInput().getType().getShape(),
+                    to = op.getResult().getType().getShape();
+  if (from.size() != 2) {
+    // When the non-unit dims keep their order, so do the elements: the
+    // collapsed tile is the source's and no data moves.
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, from.size()));
+    std::swap(perm[op.getDim0()], perm[op.getDim1()]);
+    int64_t last = -1;
+    for (auto [k, d] : llvm::enumerate(perm)) {
+      if (to[k] == 1)
+        continue;
+      if (d < last)
+        return op.emitOpError()
+               << "transposes dims " << op.getDim0() << " and " << op.getDim1()
+               << " of a " << shapeString(op.getInput().getType())
+               << " tile, reordering its non-unit dims; pto-lower-to-isa "
+                  "transposes 2-D tiles, and N-D tiles only where the "
+                  "non-unit dims keep their order (a unit dim moves)";
+      last = d;
+    }
+    FailureOr<Value> src = lookup(op, op.getInput());
+    if (failed(src))
+      return failure();
+    tiles[op.getResult()] = *src;
+    replaced.push_back(op);
+    return success();
+  }
   FailureOr<Value> src = lookup(op, op.getInput());
   FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
   if (failed(src) || failed(type))
@@ -758,9 +1088,12 @@ LogicalResult LeafLowering::lowerStore(Operation *op, Value src, Value dst,
     return failure();
   SmallVector<OpFoldResult> offsets = normalize(
       getMixedValues(staticOffsets, dynamicOffsets, builder.getContext()));
-  builder.create<pisa::TStoreOp>(op->getLoc(), *tile, dst,
-                                materialize(offsets[0]),
-                                materialize(offsets[1]), atomic);
+  FailureOr<Window2D> window = window2D(
+      op, dst, offsets, cast<pto::TileType>(src.getType()).getShape());
+  if (failed(window))
+    return failure();
+  builder.create<pisa::TStoreOp>(op->getLoc(), *tile, window->tensor,
+                                window->row, window->col, atomic);
   // A later view of the written tensor reads the new data: load it again.
   Value written = getAliasedTensor(dst);
   llvm::erase_if(windows, [&](const std::pair<WindowKey, Value> &w) {
@@ -806,7 +1139,7 @@ LogicalResult LeafLowering::run() {
         llvm::any_of(op->getResultTypes(), llvm::IsaPred<pto::TileType>);
     if (!touchesTiles)
       continue; // index arithmetic, pto.dim, constants, return
-    if (failed(expect2D(op)))
+    if (failed(expectLowerableRank(op)))
       return failure();
     builder.setInsertionPoint(op);
     bool isCompute = isa<MatmulOp, MatmulAccOp>(op) ||
@@ -874,9 +1207,9 @@ LogicalResult LeafLowering::run() {
             .Default([&](Operation *o) {
               return o->emitOpError()
                      << "has no pto_isa lowering (pto-lower-to-isa lowers "
-                        "views, elementwise, unary, cast, row reductions, "
-                        "full, transpose, gathermask, matmul chains, assemble and "
-                        "atomic_add)";
+                        "views, elementwise, unary, cast, row and column "
+                        "reductions, full, transpose, gathermask, matmul chains, "
+                        "assemble and atomic_add)";
             });
     if (failed(result))
       return failure();

@@ -566,6 +566,26 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
       .Case([&](TRowExpandSubOp o) { binary("TROWEXPANDSUB", o.getFull(), o.getRowval(), o.getDst()); return success(); })
       .Case([&](TRowExpandMulOp o) { binary("TROWEXPANDMUL", o.getFull(), o.getRowval(), o.getDst()); return success(); })
       .Case([&](TRowExpandDivOp o) { binary("TROWEXPANDDIV", o.getFull(), o.getRowval(), o.getDst()); return success(); })
+      .Case([&](TColExpandOp o) { unary("TCOLEXPAND", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TColExpandAddOp o) { binary("TCOLEXPANDADD", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandSubOp o) { binary("TCOLEXPANDSUB", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandMulOp o) { binary("TCOLEXPANDMUL", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandDivOp o) { binary("TCOLEXPANDDIV", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandMaxOp o) { binary("TCOLEXPANDMAX", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandMinOp o) { binary("TCOLEXPANDMIN", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case<TColSumOp, TColMaxOp>([&](auto o) {
+        // As for the row reductions: columns with no valid rows (a row
+        // piece past the tensor's end) reduce to the identity.
+        bool sum = isa<TColSumOp>(op);
+        const TileExpr &dst = tile(o.getDst()), &src = tile(o.getSrc());
+        std::string element = cppType(dst.type.getElementType());
+        guarded(dst, formatv("{{ if ({0} > 0) {1}({2}, {3}); else "
+                             "TEXPANDS({2}, static_cast<{4}>({5})); }",
+                             src.validRows, sum ? "TCOLSUM" : "TCOLMAX",
+                             dst.name, src.name, element,
+                             sum ? "0.0f" : "-INFINITY"));
+        return success();
+      })
       .Case([&](SetFlagOp o) {
         os << formatv("set_flag({0}, {1}, EVENT_ID{2});\n", pipeName(o.getSrc()),
                       pipeName(o.getDst()), o.getEvent());
