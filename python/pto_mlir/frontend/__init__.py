@@ -33,8 +33,8 @@ from .dtypes import (DT_BF16, DT_FP8E4M3, DT_FP8E5M2, DT_FP16, DT_FP32, DT_INT8,
                      SaturationMode, Tensor)
 from .errors import TraceError
 from .jit import JitFunction, TracedKernel, jit, platform
-from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, div, exp,
-                  experimental, full, gathermask, is_loop_begin, is_loop_end, loop, loop_unroll,
+from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, deinterleave, div,
+                  exp, experimental, full, gathermask, is_loop_begin, is_loop_end, loop, loop_unroll,
                   matmul, max, maximum, min, minimum, mul, neg, reciprocal, reshape, rsqrt,
                   set_cube_tile_shapes, set_pass_options, set_semantic_label, set_vec_tile_shapes,
                   sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
@@ -48,7 +48,7 @@ __all__ = [
     "DT_INT32", "DT_INT64", "DT_INT8", "DYN", "DYNAMIC", "DataType", "JitFunction",
     "PrecisionType", "SaturationMode", "SymbolicScalar", "Tensor", "TensorHandle", "Tile",
     "TraceError", "TracedKernel", "abs", "add", "amax", "assemble", "atomic_add", "cast",
-    "ceildiv", "cond", "div", "exp", "experimental", "frontend", "full", "gathermask",
+    "ceildiv", "cond", "deinterleave", "div", "exp", "experimental", "frontend", "full", "gathermask",
     "is_loop_begin",
     "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
     "mul", "neg", "platform", "reciprocal", "reshape", "rsqrt", "set_cube_tile_shapes",

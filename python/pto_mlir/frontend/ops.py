@@ -835,6 +835,16 @@ def gathermask(input, pattern_mode) -> Tile:
     return _record(tracer, "pto.gathermask", fields, shape, a.dtype, "gathered")
 
 
+def deinterleave(input) -> tuple:
+    """``even, odd = pypto.deinterleave(x)``: the elements ``0::2`` and ``1::2``
+    of the last dim, as pto-isa's one-source ``TDEINTERLEAVE(dst1, dst0,
+    src)`` splits them (``include/pto/cpu/TDeinterleave.hpp``); recorded as
+    the two ``pto.gathermask`` (patterns 1 and 2) that select the same
+    elements."""
+    current_tracer("pypto.deinterleave")
+    return gathermask(input, 1), gathermask(input, 2)
+
+
 def _online_softmax(scores, scale):
     """``p, m, l = pypto.experimental.online_softmax(scores, scale)``: the
     local statistics of an online softmax over axis 0 (PyPTO: "axis-0 online
