@@ -784,9 +784,9 @@ def transpose(input, dim0, dim1) -> Tile:
 
 
 def sigmoid(input) -> Tile:
-    """``pypto.sigmoid(x)``: ``1 / (1 + exp(-x))`` (hicann/pypto
-    ``docs/api/operation/pypto-sigmoid.md``; FP32 only, as there), recorded
-    at this line as ``pto.neg``, ``pto.exp``, ``pto.add``,
+    """``pypto.sigmoid(x)``: ``1 / (1 + exp(-x))``
+    (``hicann/pypto/docs/api/operation/pypto-sigmoid.md``; FP32 only, as
+    there), recorded at this line as ``pto.neg``, ``pto.exp``, ``pto.add``,
     ``pto.reciprocal``: pto-isa has no sigmoid instruction."""
     tracer = current_tracer("pypto.sigmoid")
     a = tracer.use_tile(input, "sigmoid(input)")
@@ -798,7 +798,7 @@ def sigmoid(input) -> Tile:
 
 def softmax(input, dim) -> Tile:
     """``pypto.softmax(x, dim)``: ``exp(x - max) / sum(exp(x - max))`` along
-    ``dim`` (hicann/pypto ``docs/api/operation/pypto-softmax.md``; FP32
+    ``dim`` (``hicann/pypto/docs/api/operation/pypto-softmax.md``; FP32
     only), recorded at this line as ``pto.amax``, ``pto.sub``, ``pto.exp``,
     ``pto.sum``, ``pto.div`` (keepdim reductions broadcast back)."""
     tracer = current_tracer("pypto.softmax")
