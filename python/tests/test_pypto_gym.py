@@ -199,6 +199,42 @@ def test_cpp(case, tmp_path):
     _numeric_column(case, "C++", corpus.cpp_executor, tmp_path)
 
 
+# FP32 kernels whose C++ column runs: their emitted kernels also compile against
+# the real pto-isa headers with its CPU back end (test_pto_isa_real does the same
+# for SK-16, SK-01 and the lit kernels). bf16 kernels are left out: pto-isa's CPU
+# back end has no bf16 vector arithmetic to check them against.
+REAL_PTO_ISA = ("BNTrainingReduce-case1", "ApplyAdamWV2-level0")
+
+
+class _Emitted(Exception):
+    pass
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name in REAL_PTO_ISA],
+                         ids=lambda c: c.name)
+def test_cpp_compiles_against_real_pto_isa(case, tmp_path):
+    from pto_mlir import codegen, pto_isa
+
+    root = pto_isa.find()
+    if root is None:
+        pytest.skip(pto_isa.missing_reason())
+    emitted = []
+
+    def emit(traced, arrays):
+        d = tmp_path / traced.name
+        d.mkdir(exist_ok=True)
+        source = d / "kernel.mlir"
+        source.write_text(traced.mlir)
+        emitted.append(codegen.emit_cpp(source, d))
+        raise _Emitted()    # emitted, not run: the test's compare is not the point here
+
+    outcome = corpus.run_case(case, emit)
+    if not emitted:
+        pytest.fail(f"{case.name}: no kernel reached C++ ({outcome.error_text})", pytrace=False)
+    failed = [r.summary() for r in pto_isa.compile_all(emitted, root, tmp_path) if not r.ok]
+    assert not failed, "\n\n".join(failed)
+
+
 # @jit kernels no case of the corpus reaches, and why.
 NOT_REACHED = {} if corpus.LARGE else {
     "flash_attention_varlen_forward_kernel_910": "only test_00_910_* (4096 x 4096): PTO_GYM_LARGE=1",
