@@ -366,6 +366,14 @@ def tile_graph_executor(root: Path):
     return run
 
 
+# Emitted programs past this size are built at -O0. The tile graph expands a
+# kernel's loops over hardware tiles, so a large case's control program is one
+# huge function: ApplyAdamWV2's [7168, 2048] prints 10 MB of C++ (a 161k-line
+# control function), which clang -O1 had not finished after 2 CPU minutes; -O0
+# builds it in ~10 CPU seconds and the program still runs in seconds.
+CPP_O0_BYTES = 2 << 20
+
+
 def cpp_executor(root: Path):
     from pto_mlir import codegen
 
@@ -376,7 +384,9 @@ def cpp_executor(root: Path):
             source = d / "kernel.mlir"
             source.write_text(traced.mlir)
             try:
-                codegen.build(source, d)
+                cpp = codegen.emit_cpp(source, d)
+                opt = "-O0" if cpp.stat().st_size > CPP_O0_BYTES else "-O1"
+                codegen.compile_cpp(cpp, exe, opt=opt)
             except RuntimeError as error:
                 raise ToolFailure("C++ build: " + _first_error(str(error))) from None
         _save_inputs(d / "in", arrays)
