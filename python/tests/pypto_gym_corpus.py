@@ -316,7 +316,7 @@ def interpreter(traced, arrays):
     traced.run(**arrays)
 
 
-def _workdir(root: Path, traced) -> Path:
+def kernel_workdir(root: Path, traced) -> Path:
     digest = hashlib.sha1(traced.mlir.encode()).hexdigest()[:12]
     d = Path(root) / f"{traced.name}-{digest}"
     d.mkdir(parents=True, exist_ok=True)
@@ -346,7 +346,7 @@ def tile_graph_executor(root: Path):
     from pto_mlir.tools import run_tool
 
     def run(traced, arrays):
-        d = _workdir(root, traced)
+        d = kernel_workdir(root, traced)
         source, compiled = d / "kernel.mlir", d / "tile_graph.mlir"
         if not compiled.exists():
             source.write_text(traced.mlir)
@@ -378,7 +378,7 @@ def cpp_executor(root: Path):
     from pto_mlir import codegen
 
     def run(traced, arrays):
-        d = _workdir(root, traced)
+        d = kernel_workdir(root, traced)
         exe = d / "kernel"
         if not exe.exists():
             source = d / "kernel.mlir"

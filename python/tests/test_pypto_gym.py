@@ -191,12 +191,19 @@ def test_tile_graph(case, tmp_path):
     _numeric_column(case, "tile graph", corpus.tile_graph_executor, tmp_path)
 
 
+@pytest.fixture(scope="module")
+def cpp_root(tmp_path_factory):
+    """One directory for the emitted C++ of the module's tests (per kernel text),
+    so the real-pto-isa check reuses what the C++ column emitted."""
+    return tmp_path_factory.mktemp("cpp")
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_cpp(case, tmp_path):
+def test_cpp(case, cpp_root):
     if case.numeric and not case.cpp:
         RESULTS.setdefault(case.name, {})["C++"] = "skip: one case per suite"
         pytest.skip("C++ runs one case per suite (the first numeric one)")
-    _numeric_column(case, "C++", corpus.cpp_executor, tmp_path)
+    _numeric_column(case, "C++", corpus.cpp_executor, cpp_root)
 
 
 # FP32 kernels whose C++ column runs: their emitted kernels also compile against
@@ -212,7 +219,7 @@ class _Emitted(Exception):
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.name in REAL_PTO_ISA],
                          ids=lambda c: c.name)
-def test_cpp_compiles_against_real_pto_isa(case, tmp_path):
+def test_cpp_compiles_against_real_pto_isa(case, cpp_root, tmp_path):
     from pto_mlir import codegen, pto_isa
 
     root = pto_isa.find()
@@ -221,11 +228,13 @@ def test_cpp_compiles_against_real_pto_isa(case, tmp_path):
     emitted = []
 
     def emit(traced, arrays):
-        d = tmp_path / traced.name
-        d.mkdir(exist_ok=True)
-        source = d / "kernel.mlir"
-        source.write_text(traced.mlir)
-        emitted.append(codegen.emit_cpp(source, d))
+        d = corpus.kernel_workdir(cpp_root, traced)
+        cpp = d / "kernel.cpp"
+        if not cpp.exists():    # not emitted by the C++ column in this run
+            source = d / "kernel.mlir"
+            source.write_text(traced.mlir)
+            cpp = codegen.emit_cpp(source, d)
+        emitted.append(cpp)
         raise _Emitted()    # emitted, not run: the test's compare is not the point here
 
     outcome = corpus.run_case(case, emit)
