@@ -157,6 +157,30 @@ module {
     pto_isa.tstore %47 into %arg3[%arg18, %arg19] : !pto_isa.tile<ub, 1x8xf32>, !pto.tensor<1x3xf32>
     return
   }
+  // Every column form as the emitter prints it (a leaf no root launches:
+  // compiled with the rest, against the emulation and the real pto-isa).
+  // CHECK-LABEL: void colk_forms(
+  // CHECK:       TCOLEXPAND([[F:v[0-9]+]], [[R:v[0-9]+]]);
+  // CHECK-NEXT:  TCOLEXPANDADD([[D:v[0-9]+]], [[F]], [[R]]);
+  // CHECK-NEXT:  TCOLEXPANDSUB([[D]], [[F]], [[R]]);
+  // CHECK-NEXT:  TCOLEXPANDDIV([[D]], [[F]], [[R]]);
+  // CHECK-NEXT:  TCOLEXPANDMAX([[D]], [[F]], [[R]]);
+  // CHECK-NEXT:  TCOLEXPANDMIN([[D]], [[F]], [[R]]);
+  // CHECK-NEXT:  TCOLMAX([[R]], [[D]]); else TEXPANDS([[R]], static_cast<float>(-INFINITY)); }
+  func.func private @colk_forms(%rows: index, %cols: index) attributes {pto.leaf = #pto.core<vector>} {
+    %c1 = arith.constant 1 : index
+    %r = pto_isa.alloc_tile valid [%c1, %cols] at 0 : !pto_isa.tile<ub, 1x16xf32>
+    %f = pto_isa.alloc_tile valid [%rows, %cols] at 64 : !pto_isa.tile<ub, 8x16xf32>
+    %d = pto_isa.alloc_tile valid [%rows, %cols] at 576 : !pto_isa.tile<ub, 8x16xf32>
+    pto_isa.tcolexpand %r into %f : !pto_isa.tile<ub, 1x16xf32>, !pto_isa.tile<ub, 8x16xf32>
+    pto_isa.tcolexpand_add %f, %r into %d : !pto_isa.tile<ub, 8x16xf32>, !pto_isa.tile<ub, 1x16xf32>, !pto_isa.tile<ub, 8x16xf32>
+    pto_isa.tcolexpand_sub %f, %r into %d : !pto_isa.tile<ub, 8x16xf32>, !pto_isa.tile<ub, 1x16xf32>, !pto_isa.tile<ub, 8x16xf32>
+    pto_isa.tcolexpand_div %f, %r into %d : !pto_isa.tile<ub, 8x16xf32>, !pto_isa.tile<ub, 1x16xf32>, !pto_isa.tile<ub, 8x16xf32>
+    pto_isa.tcolexpand_max %f, %r into %d : !pto_isa.tile<ub, 8x16xf32>, !pto_isa.tile<ub, 1x16xf32>, !pto_isa.tile<ub, 8x16xf32>
+    pto_isa.tcolexpand_min %f, %r into %d : !pto_isa.tile<ub, 8x16xf32>, !pto_isa.tile<ub, 1x16xf32>, !pto_isa.tile<ub, 8x16xf32>
+    pto_isa.tcolmax %d into %r : !pto_isa.tile<ub, 8x16xf32>, !pto_isa.tile<ub, 1x16xf32>
+    return
+  }
   func.func private @colk_root_main(%arg0: !pto.tensor<32x3x1xf32>, %arg1: !pto.tensor<32x1x3xf32>, %arg2: !pto.tensor<32x3xf32>, %arg3: !pto.tensor<1x3xf32>, %arg4: !pto.tensor<1x3xf32>) attributes {pto.root} {
     %c16 = arith.constant 16 : index
     %c0 = arith.constant 0 : index
