@@ -21,17 +21,22 @@ pytestmark = pytest.mark.skipif(not corpus.CORPUS.is_dir(),
 
 # case -> (first failing column, the reason it fails with: a substring of its message)
 KNOWN_FAILURES = {
-    # Verifier rules pto-legalize does not relax (FA forward's C1 cube tile [512, 512] x
-    # [512, 64] in L1: 576 KiB over the 512 KiB of DAV_2201 / DAV_3510).
-    "FAFwd-test_03": ("verified", "op cube tile does not fit L1 on DAV_2201"),
-    "FAFwd-test_05": ("verified", "op cube tile does not fit L1 on DAV_2201"),
-    "FAFwd950-test_03": ("verified", "op cube tile does not fit L1 on DAV_3510"),
     # gamma [1, H] times a [2, H] tile: pto-lower-to-isa has no column broadcast.
     "InplaceAddRmsNorm-level0": ("C++", "pto-isa has no column-broadcast form on this path"),
-    # dV differs from the 950 test's golden by 7.7e-5 (5.5e-5) > its atol 2.5e-5 on
-    # 4 (1) of 131072 elements; dQ and dK pass (the A3 test of the same math passes).
+    # The 950 test's tolerance (atol 2.5e-5, rtol 5e-3; the A3 test's is 1e-4, 7.8e-3)
+    # is tighter than its own golden's rounding: dV = P_bf16^T dO, and one p rounded
+    # to the other bf16 neighbour (ulp 2^-13 at p ~ 1/32) moves a dV column by up to
+    # ~8e-5. pto-run's dV is bit-identical to the kernel's ops evaluated in fp32 with
+    # torch (exp(s*scale - m) / l, cast, fp32 matmul). The golden normalises with
+    # torch.softmax instead of the test's own l: 2 (1) p round differently. Kernel
+    # formula in float64 vs golden: 7.7e-5, 3 elements over tolerance (test_03);
+    # golden in float64 vs golden: 5.5e-5, 1 element over (test_05), i.e. the golden
+    # fails its own tolerance when evaluated more precisely.
     "FAGrad950-test_03": ("pto-run", "dV: FAILED (max_diff=0.000077"),
     "FAGrad950-test_05": ("pto-run", "dV: FAILED (max_diff=0.000055"),
+    # flash_attention_varlen_forward_950 works on transposed scores (K Q^T): its
+    # amax/sum reduce dim 0, and pto-lower-to-isa lowers row reductions only.
+    "FAFwd950Tile128-test_02-n2s256": ("C++", "'pto.amax' op reduces dim 0 with keepdim"),
     # pto-lower-to-isa lowers 2-D tiles only; the kernel's views are 3-D.
     "BNTrainingReduce-case1": ("C++", "pto-lower-to-isa lowers 2-D tiles and tensors"),
     # The vector leaf's tiles (six 16 x 512 f32 and more) need 196608 B of UB, over
@@ -209,8 +214,6 @@ def test_cpp(case, tmp_path):
 
 # @jit kernels no case of the corpus reaches, and why.
 NOT_REACHED = {} if corpus.LARGE else {
-    "flash_attention_varlen_forward_kernel_910": "only test_00_910_* (4096 x 4096): PTO_GYM_LARGE=1",
-    "flash_attention_varlen_forward_950": "only test_02 (4096 x 4096) at DAV_3510: PTO_GYM_LARGE=1",
     "_gather_pa_kv_cache_nd_kernel_npu": "every case has a 722 MB key cache: PTO_GYM_LARGE=1",
 }
 # InterleaveRope's wrapper picks one of ten kernels by shape, dtype and arch; the
