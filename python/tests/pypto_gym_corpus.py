@@ -436,7 +436,7 @@ def interpreter(traced, arrays):
     traced.run(**arrays)
 
 
-def _workdir(root: Path, traced) -> Path:
+def kernel_workdir(root: Path, traced) -> Path:
     digest = hashlib.sha1(traced.mlir.encode()).hexdigest()[:12]
     d = Path(root) / f"{traced.name}-{digest}"
     d.mkdir(parents=True, exist_ok=True)
@@ -466,7 +466,7 @@ def tile_graph_executor(root: Path):
     from pto_mlir.tools import run_tool
 
     def run(traced, arrays):
-        d = _workdir(root, traced)
+        d = kernel_workdir(root, traced)
         source, compiled = d / "kernel.mlir", d / "tile_graph.mlir"
         if not compiled.exists():
             source.write_text(traced.mlir)
@@ -486,17 +486,27 @@ def tile_graph_executor(root: Path):
     return run
 
 
+# Emitted programs past this size are built at -O0. The tile graph expands a
+# kernel's loops over hardware tiles, so a large case's control program is one
+# huge function: ApplyAdamWV2's [7168, 2048] prints 10 MB of C++ (a 161k-line
+# control function), which clang -O1 had not finished after 2 CPU minutes; -O0
+# builds it in ~10 CPU seconds and the program still runs in seconds.
+CPP_O0_BYTES = 2 << 20
+
+
 def cpp_executor(root: Path):
     from pto_mlir import codegen
 
     def run(traced, arrays):
-        d = _workdir(root, traced)
+        d = kernel_workdir(root, traced)
         exe = d / "kernel"
         if not exe.exists():
             source = d / "kernel.mlir"
             source.write_text(traced.mlir)
             try:
-                codegen.build(source, d)
+                cpp = codegen.emit_cpp(source, d)
+                opt = "-O0" if cpp.stat().st_size > CPP_O0_BYTES else "-O1"
+                codegen.compile_cpp(cpp, exe, opt=opt)
             except RuntimeError as error:
                 raise ToolFailure("C++ build: " + _first_error(str(error))) from None
         _save_inputs(d / "in", arrays)

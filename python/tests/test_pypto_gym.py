@@ -21,8 +21,6 @@ pytestmark = pytest.mark.skipif(not corpus.CORPUS.is_dir(),
 
 # case -> (first failing column, the reason it fails with: a substring of its message)
 KNOWN_FAILURES = {
-    # gamma [1, H] times a [2, H] tile: pto-lower-to-isa has no column broadcast.
-    "InplaceAddRmsNorm-level0": ("C++", "pto-isa has no column-broadcast form on this path"),
     # The 950 test's tolerance (atol 2.5e-5, rtol 5e-3; the A3 test's is 1e-4, 7.8e-3)
     # is tighter than its own golden's rounding: dV = P_bf16^T dO, and one p rounded
     # to the other bf16 neighbour (ulp 2^-13 at p ~ 1/32) moves a dV column by up to
@@ -34,15 +32,6 @@ KNOWN_FAILURES = {
     # fails its own tolerance when evaluated more precisely.
     "FAGrad950-test_03": ("pto-run", "dV: FAILED (max_diff=0.000077"),
     "FAGrad950-test_05": ("pto-run", "dV: FAILED (max_diff=0.000055"),
-    # flash_attention_varlen_forward_950 works on transposed scores (K Q^T): its
-    # amax/sum reduce dim 0, and pto-lower-to-isa lowers row reductions only.
-    "FAFwd950Tile128-test_02-n2s256": ("C++", "'pto.amax' op reduces dim 0 with keepdim"),
-    # pto-lower-to-isa lowers 2-D tiles only; the kernel's views are 3-D.
-    "BNTrainingReduce-case1": ("C++", "pto-lower-to-isa lowers 2-D tiles and tensors"),
-    # The vector leaf's tiles (six 16 x 512 f32 and more) need 196608 B of UB, over
-    # the 188416 B left after the implicit scratch.
-    "ApplyAdamWV2-level0": ("C++", "does not fit ub of DAV_2201 (A2/A3: 910B/910C): needs "
-                                   "196608 bytes"),
     "InterleaveRope-level0": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level1": ("traced", "pypto.gathermask is not supported yet"),
     "InterleaveRope-level3": ("traced", "pypto.gathermask is not supported yet"),
@@ -204,12 +193,57 @@ def test_tile_graph(case, tmp_path):
     _numeric_column(case, "tile graph", corpus.tile_graph_executor, tmp_path)
 
 
+@pytest.fixture(scope="module")
+def cpp_root(tmp_path_factory):
+    """One directory for the emitted C++ of the module's tests (per kernel text),
+    so the real-pto-isa check reuses what the C++ column emitted."""
+    return tmp_path_factory.mktemp("cpp")
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_cpp(case, tmp_path):
+def test_cpp(case, cpp_root):
     if case.numeric and not case.cpp:
         RESULTS.setdefault(case.name, {})["C++"] = "skip: one case per suite"
         pytest.skip("C++ runs one case per suite (the first numeric one)")
-    _numeric_column(case, "C++", corpus.cpp_executor, tmp_path)
+    _numeric_column(case, "C++", corpus.cpp_executor, cpp_root)
+
+
+# FP32 kernels whose C++ column runs: their emitted kernels also compile against
+# the real pto-isa headers with its CPU back end (test_pto_isa_real does the same
+# for SK-16, SK-01 and the lit kernels). bf16 kernels are left out: pto-isa's CPU
+# back end has no bf16 vector arithmetic to check them against.
+REAL_PTO_ISA = ("BNTrainingReduce-case1", "ApplyAdamWV2-level0")
+
+
+class _Emitted(Exception):
+    pass
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name in REAL_PTO_ISA],
+                         ids=lambda c: c.name)
+def test_cpp_compiles_against_real_pto_isa(case, cpp_root, tmp_path):
+    from pto_mlir import codegen, pto_isa
+
+    root = pto_isa.find()
+    if root is None:
+        pytest.skip(pto_isa.missing_reason())
+    emitted = []
+
+    def emit(traced, arrays):
+        d = corpus.kernel_workdir(cpp_root, traced)
+        cpp = d / "kernel.cpp"
+        if not cpp.exists():    # not emitted by the C++ column in this run
+            source = d / "kernel.mlir"
+            source.write_text(traced.mlir)
+            cpp = codegen.emit_cpp(source, d)
+        emitted.append(cpp)
+        raise _Emitted()    # emitted, not run: the test's compare is not the point here
+
+    outcome = corpus.run_case(case, emit)
+    if not emitted:
+        pytest.fail(f"{case.name}: no kernel reached C++ ({outcome.error_text})", pytrace=False)
+    failed = [r.summary() for r in pto_isa.compile_all(emitted, root, tmp_path) if not r.ok]
+    assert not failed, "\n\n".join(failed)
 
 
 # @jit kernels no case of the corpus reaches, and why.

@@ -365,6 +365,72 @@ static void case_rowexpand() {
   }
 }
 
+// Column broadcasts and reductions over a partially valid 5x12 region of
+// 8x16 f32 tiles: x[i][j] = i + 1 + j / 16, g[0][j] = j + 1 (a [1, C] row).
+static void case_colexpand() {
+  constexpr int R = 5, C = 12;
+  std::vector<float> x(8 * 16), g(16), out(9 * 8 * 16, -1.0f), red(2 * 16, -1.0f);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j) x[size_t(i * 16 + j)] = float(i + 1) + float(j) / 16.0f;
+  for (int j = 0; j < 16; ++j) g[size_t(j)] = float(j + 1);
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using T = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using Row = Tile<TileType::Vec, float, 1, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    T a(R, C), d0(R, C), d1(R, C), d2(R, C), d3(R, C), d4(R, C), d5(R, C), d6(R, C);
+    T *d[7] = {&d0, &d1, &d2, &d3, &d4, &d5, &d6};
+    Row row(1, C), sum(1, C), max(1, C);
+    TASSIGN(a, 0), TASSIGN(row, 512), TASSIGN(sum, 576), TASSIGN(max, 640);
+    for (int k = 0; k < 7; ++k) TASSIGN(*d[k], 1024 + 512 * k);
+    GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>> gx(
+        x.data(), Shape<1, 1, 1, DYNAMIC, DYNAMIC>(R, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+    GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>> gg(
+        g.data(), Shape<1, 1, 1, DYNAMIC, DYNAMIC>(1, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+    TLOAD(a, gx);
+    TLOAD(row, gg);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TCOLEXPAND(d0, row);
+    TCOLEXPANDADD(d1, a, row);
+    TCOLEXPANDSUB(d2, a, row);
+    TCOLEXPANDMUL(d3, a, row);
+    TCOLEXPANDDIV(d4, a, row);
+    TCOLEXPANDMAX(d5, a, row);
+    TCOLEXPANDMIN(d6, a, row);
+    TCOLSUM(sum, a);
+    TCOLMAX(max, a);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    using GO = GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>>;
+    for (int k = 0; k < 7; ++k) {
+      GO go(out.data() + k * 128, Shape<1, 1, 1, DYNAMIC, DYNAMIC>(R, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+      TSTORE(go, *d[k]);
+    }
+    GO gs(red.data(), Shape<1, 1, 1, DYNAMIC, DYNAMIC>(1, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+    GO gm(red.data() + 16, Shape<1, 1, 1, DYNAMIC, DYNAMIC>(1, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+    TSTORE(gs, sum);
+    TSTORE(gm, max);
+  });
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j) {
+      const float a = x[size_t(i * 16 + j)], b = g[size_t(j)];
+      const float want[7] = {b, a + b, a - b, a * b, a / b, a < b ? b : a, b < a ? b : a};
+      for (int k = 0; k < 7; ++k) {
+        const float got = out[size_t(k * 128 + i * 16 + j)];
+        if (i < R && j < C)
+          EXPECT(got == want[k], "op %d at (%d, %d): %g, want %g", k, i, j, got, want[k]);
+        else
+          EXPECT(got == -1.0f, "op %d wrote outside the valid region at (%d, %d)", k, i, j);
+      }
+    }
+  for (int j = 0; j < 16; ++j) {
+    float s = 0.0f;
+    for (int i = 0; i < R; ++i) s += x[size_t(i * 16 + j)];
+    const float m = x[size_t((R - 1) * 16 + j)];
+    EXPECT(red[size_t(j)] == (j < C ? s : -1.0f), "colsum[%d] = %g", j, red[size_t(j)]);
+    EXPECT(red[size_t(16 + j)] == (j < C ? m : -1.0f), "colmax[%d] = %g", j, red[size_t(16 + j)]);
+  }
+}
+
 // TTRANS of a partially valid tile: a 5x12 region of a 16x16 tile (f32)
 // and of a 16x32 tile (bf16) lands as 12x5; outside it dst is untouched.
 static void case_trans() {
@@ -614,6 +680,7 @@ int main(int argc, char **argv) {
   else if (c == "no_false_positive") case_no_false_positive();
   else if (c == "transitive") case_transitive();
   else if (c == "rowexpand") case_rowexpand();
+  else if (c == "colexpand") case_colexpand();
   else if (c == "trans") case_trans();
   else if (negative.count(c)) {
     negative[c]();

@@ -673,6 +673,56 @@ LogicalResult TRowExpandSubOp::verify() { return verifyRowExpandBinary(*this); }
 LogicalResult TRowExpandMulOp::verify() { return verifyRowExpandBinary(*this); }
 LogicalResult TRowExpandDivOp::verify() { return verifyRowExpandBinary(*this); }
 
+LogicalResult TColExpandOp::verify() {
+  if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
+      failed(expectRowMajorUB(*this, "destination", getDst())))
+    return failure();
+  return expectSameElement(*this, "source", getSrc(), "destination", getDst());
+}
+
+template <typename Op>
+static LogicalResult verifyColExpandBinary(Op op, bool floatOnly) {
+  if (failed(expectRowMajorUB(op, "full operand", op.getFull())) ||
+      failed(expectRowMajorUB(op, "column operand", op.getColval())) ||
+      failed(expectRowMajorUB(op, "destination", op.getDst())) ||
+      failed(expectSameElement(op, "full operand", op.getFull(),
+                               "column operand", op.getColval())) ||
+      failed(expectSameElement(op, "full operand", op.getFull(), "destination",
+                               op.getDst())) ||
+      failed(expectArithmeticType(op, op.getFull(), floatOnly)))
+    return failure();
+  return success();
+}
+
+LogicalResult TColExpandAddOp::verify() { return verifyColExpandBinary(*this, false); }
+LogicalResult TColExpandSubOp::verify() { return verifyColExpandBinary(*this, false); }
+LogicalResult TColExpandMulOp::verify() { return verifyColExpandBinary(*this, false); }
+LogicalResult TColExpandDivOp::verify() { return verifyColExpandBinary(*this, true); }
+LogicalResult TColExpandMaxOp::verify() { return verifyColExpandBinary(*this, false); }
+LogicalResult TColExpandMinOp::verify() { return verifyColExpandBinary(*this, false); }
+
+template <typename Op>
+static LogicalResult verifyColReduce(Op op) {
+  if (failed(expectRowMajorUB(op, "source", op.getSrc())) ||
+      failed(expectRowMajorUB(op, "destination", op.getDst())) ||
+      failed(expectSameElement(op, "source", op.getSrc(), "destination",
+                               op.getDst())) ||
+      failed(expectArithmeticType(op, op.getSrc())))
+    return failure();
+  // pto-isa's CPU TCOLSUM static_asserts equal column capacities; the A2/A3
+  // versions index both rows with their own strides, so equal is safe.
+  TileType src = tileOf(op.getSrc()), dst = tileOf(op.getDst());
+  if (src.getCols() != dst.getCols())
+    return op.emitOpError() << "destination has " << dst.getCols()
+                            << " columns, the source " << src.getCols()
+                            << "; a column reduction needs equal column "
+                               "capacities";
+  return success();
+}
+
+LogicalResult TColSumOp::verify() { return verifyColReduce(*this); }
+LogicalResult TColMaxOp::verify() { return verifyColReduce(*this); }
+
 //===----------------------------------------------------------------------===//
 // Synchronisation
 //===----------------------------------------------------------------------===//
