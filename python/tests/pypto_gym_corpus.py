@@ -79,6 +79,7 @@ class Suite:
     test_file: str         # under TESTS, or under KERNELS when the test is in the kernel file
     arch: str
     cases: tuple           # ((case_id, runner, mode), ...); C++ runs the first "run" one
+    cpp: bool = True       # False: no tile-graph / C++ case (another suite runs its kernel)
 
 
 def _json_case(case_id):
@@ -150,9 +151,11 @@ SUITES = (
           (("test_00_910_1b-n1s128", _test_function_at(
               "test_00_910_1b", num_heads=1, s1_size=128, s2_size=4096), "run"),
            ("test_00_910_1b", _test_function("test_00_910_1b"), "shapes"))),
+    # the generic kernel at DAV_3510: its tile graph and C++ run in FAFwd (the 950
+    # path, split MIX scopes and 950 buffers, runs in FAFwd950Tile128, FAGrad950)
     Suite("FAFwd950", f"{FA_FWD}/flash_attention_mha_impl.py",
           f"{FA_FWD}/test_flash_attention_mha.py", "DAV_3510",
-          (("test_03", _test_function("test_03"), "run"),)),
+          (("test_03", _test_function("test_03"), "run"),), cpp=False),
     # on DAV_3510 the dispatcher takes flash_attention_varlen_forward_950 only for
     # test_02's 128-tile config (1 x 8 x 4096 x 4096 x 128): traced at that shape,
     # run at 2 x 2 tiles of 128 per head
@@ -200,7 +203,8 @@ def all_cases() -> list:
     for suite in SUITES:
         first_run = next((c[0] for c in suite.cases if c[2] == "run"), None)
         for case_id, run, mode in suite.cases:
-            cases.append(Case(suite.name, case_id, run, mode, case_id == first_run))
+            cases.append(Case(suite.name, case_id, run, mode,
+                              suite.cpp and case_id == first_run))
     return cases
 
 

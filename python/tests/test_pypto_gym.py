@@ -189,7 +189,8 @@ def test_tile_graph(case, tmp_path):
     # minutes): one case per suite, like C++
     if case.numeric and not case.cpp:
         RESULTS.setdefault(case.name, {})["tile graph"] = "skip: one case per suite"
-        pytest.skip("the tile graph runs one case per suite (the first numeric one)")
+        pytest.skip("the tile graph runs one case per suite (the first numeric one; none "
+                    "where another suite runs the same kernel)")
     _numeric_column(case, "tile graph", corpus.tile_graph_executor, tmp_path)
 
 
@@ -204,7 +205,8 @@ def cpp_root(tmp_path_factory):
 def test_cpp(case, cpp_root):
     if case.numeric and not case.cpp:
         RESULTS.setdefault(case.name, {})["C++"] = "skip: one case per suite"
-        pytest.skip("C++ runs one case per suite (the first numeric one)")
+        pytest.skip("C++ runs one case per suite (the first numeric one; none where "
+                    "another suite runs the same kernel)")
     _numeric_column(case, "C++", corpus.cpp_executor, cpp_root)
 
 
