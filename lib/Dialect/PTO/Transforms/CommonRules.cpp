@@ -350,23 +350,32 @@ struct SiblingPlacements {
   }
 
   /// Whether the placements sharing `form`'s variable part cover one
-  /// contiguous window of `stride` elements starting at the lowest of them.
+  /// contiguous window of `stride` elements starting at the lowest of them
+  /// (each group's window is computed once).
   bool coverStride(Value tensor, unsigned dim, const IndexPoly &form,
                    int64_t stride) {
     auto it = intervals.find(
         {tensor.getAsOpaquePointer(), dim, form.withoutConstant().str()});
     if (it == intervals.end())
       return false;
-    SmallVector<std::pair<int64_t, int64_t>> sorted = it->second;
-    llvm::sort(sorted);
-    int64_t begin = sorted.front().first, end = begin;
-    for (auto [lo, hi] : sorted) {
-      if (lo > end)
-        return false;
-      end = std::max(end, hi);
+    auto [window, inserted] = windows.try_emplace(&it->second, 0);
+    if (inserted) {
+      SmallVector<std::pair<int64_t, int64_t>> sorted = it->second;
+      llvm::sort(sorted);
+      int64_t begin = sorted.front().first, end = begin;
+      bool contiguous = true;
+      for (auto [lo, hi] : sorted) {
+        contiguous &= lo <= end;
+        end = std::max(end, hi);
+      }
+      window->second = contiguous ? end - begin : 0;
     }
-    return end - begin >= stride;
+    return window->second >= stride;
   }
+
+private:
+  // group -> width of its contiguous window (0: the tiles leave a gap)
+  llvm::DenseMap<const void *, int64_t> windows;
 };
 
 static std::string describePlacement(Operation *op) {
