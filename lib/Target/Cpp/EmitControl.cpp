@@ -300,7 +300,12 @@ void CppEmitter::emitHostMain(KernelOp kernel) {
         "input;\n// the arguments it writes are saved to OUTDIR).\n"
         "int main(int argc, char **argv) {\n";
   os.indent();
-  os << "pto_rt::HostMain m(argc, argv);\n";
+  // The emulation's buffer sizes follow the kernel's architecture (its
+  // memory plan); --arch on the command line still overrides it.
+  if (getArchFor(kernel) == Arch::DAV_3510)
+    os << "pto_rt::HostMain m(argc, argv, \"950\");\n";
+  else
+    os << "pto_rt::HostMain m(argc, argv);\n";
   SmallVector<std::string> args;
   for (auto [i, arg] : llvm::enumerate(kernel.getBody().front().getArguments())) {
     auto type = cast<GMTensorType>(arg.getType());

@@ -1103,14 +1103,15 @@ func.func @matmul_l0c_overflow(%a: !pto.tile<256x16xf16>, %b: !pto.tile<16x256xf
 
 // -----
 
-// The same tile fits the 256 KiB L0C of DAV_3510, but not its L1.
-pto.kernel @matmul_l1_overflow(%a: !pto.tensor<512x512xbf16>, %b: !pto.tensor<512x256xbf16>)
+// The same L0 tile fits the 256 KiB L0C of DAV_3510; the A and B blocks
+// staged in L1 per output tile ([mL0, kL1] and [kL1, nL0]) do not fit its L1.
+pto.kernel @matmul_l1_overflow(%a: !pto.tensor<256x1024xbf16>, %b: !pto.tensor<1024x256xbf16>)
     attributes {arch = #pto.arch<DAV_3510>} {
-  %ta = pto.view %a[0, 0] : !pto.tensor<512x512xbf16> -> !pto.tile<512x512xbf16>
-  %tb = pto.view %b[0, 0] : !pto.tensor<512x256xbf16> -> !pto.tile<512x256xbf16>
-  // expected-error @+1 {{'pto.matmul' op cube tile does not fit L1 on DAV_3510: (mL1 x kL1 x 2 + nL1 x kL1 x 2) B = (512 x 512 x 2 + 256 x 512 x 2) = 786432 B > 524288 B (512 KiB); lower mL1, nL1 or kL1}}
-  %m = pto.matmul %ta, %tb {cube_tile = #pto.cube_tile<m = [256, 512], k = [16, 512], n = [256, 256]>}
-      : !pto.tile<512x512xbf16>, !pto.tile<512x256xbf16> -> !pto.tile<512x256xf32>
+  %ta = pto.view %a[0, 0] : !pto.tensor<256x1024xbf16> -> !pto.tile<256x1024xbf16>
+  %tb = pto.view %b[0, 0] : !pto.tensor<1024x256xbf16> -> !pto.tile<1024x256xbf16>
+  // expected-error @+1 {{'pto.matmul' op cube tile does not fit L1 on DAV_3510: A block [mL0, kL1] + B block [kL1, nL0] (clamped to M, K, N) = (256 x 1024 x 2 + 256 x 1024 x 2) B = 1048576 B > 524288 B (512 KiB); lower kL1 (or mL0, nL0)}}
+  %m = pto.matmul %ta, %tb {cube_tile = #pto.cube_tile<m = [256, 256], k = [16, 1024], n = [256, 256]>}
+      : !pto.tile<256x1024xbf16>, !pto.tile<1024x256xbf16> -> !pto.tile<256x256xf32>
 }
 
 // -----

@@ -308,6 +308,7 @@ struct TilePlacement {
   Operation *op;
   TileType tile;
   SmallVector<MixedIndex> offsets;
+  Value tensor; // the tensor (or tile) the tile is placed in
 };
 
 static SmallVector<TilePlacement> collectPlacements(KernelOp kernel) {
@@ -316,18 +317,66 @@ static SmallVector<TilePlacement> collectPlacements(KernelOp kernel) {
     if (auto view = dyn_cast<ViewOp>(op))
       placements.push_back(
           {op, view.getResult().getType(),
-           getMixed(view.getStaticOffsets(), view.getOffsets())});
+           getMixed(view.getStaticOffsets(), view.getOffsets()),
+           view.getSource()});
     else if (auto atomic = dyn_cast<AtomicAddOp>(op))
       placements.push_back(
           {op, atomic.getSrc().getType(),
-           getMixed(atomic.getStaticOffsets(), atomic.getOffsets())});
+           getMixed(atomic.getStaticOffsets(), atomic.getOffsets()),
+           atomic.getDst()});
     else if (auto assemble = dyn_cast<AssembleOp>(op))
       placements.push_back(
           {op, assemble.getSrc().getType(),
-           getMixed(assemble.getStaticOffsets(), assemble.getOffsets())});
+           getMixed(assemble.getStaticOffsets(), assemble.getOffsets()),
+           assemble.getDst()});
   });
   return placements;
 }
+
+/// Tiles of one tensor placed along one dim at offsets that differ only by
+/// constants (the FA forward's two heads per head_loop iteration, `(2h + 0) *
+/// D` and `(2h + 1) * D`): together they cover a wider window per iteration.
+struct SiblingPlacements {
+  // (tensor, dim, offset form without its constant) -> [constant, constant +
+  // extent) per placement
+  std::map<std::tuple<void *, unsigned, std::string>,
+           SmallVector<std::pair<int64_t, int64_t>>>
+      intervals;
+
+  void add(Value tensor, unsigned dim, const IndexPoly &form, int64_t extent) {
+    int64_t start = form.getConstantTerm();
+    intervals[{tensor.getAsOpaquePointer(), dim, form.withoutConstant().str()}]
+        .push_back({start, start + extent});
+  }
+
+  /// Whether the placements sharing `form`'s variable part cover one
+  /// contiguous window of `stride` elements starting at the lowest of them
+  /// (each group's window is computed once).
+  bool coverStride(Value tensor, unsigned dim, const IndexPoly &form,
+                   int64_t stride) {
+    auto it = intervals.find(
+        {tensor.getAsOpaquePointer(), dim, form.withoutConstant().str()});
+    if (it == intervals.end())
+      return false;
+    auto [window, inserted] = windows.try_emplace(&it->second, 0);
+    if (inserted) {
+      SmallVector<std::pair<int64_t, int64_t>> sorted = it->second;
+      llvm::sort(sorted);
+      int64_t begin = sorted.front().first, end = begin;
+      bool contiguous = true;
+      for (auto [lo, hi] : sorted) {
+        contiguous &= lo <= end;
+        end = std::max(end, hi);
+      }
+      window->second = contiguous ? end - begin : 0;
+    }
+    return window->second >= stride;
+  }
+
+private:
+  // group -> width of its contiguous window (0: the tiles leave a gap)
+  llvm::DenseMap<const void *, int64_t> windows;
+};
 
 static std::string describePlacement(Operation *op) {
   if (isa<ViewOp>(op))
@@ -376,6 +425,12 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
   DenseSet<std::pair<Value, int64_t>> reportedStrides;
   SmallVector<TilePlacement> placements = collectPlacements(kernel);
   IndexForms forms;
+  SiblingPlacements siblings;
+  for (TilePlacement &placement : placements)
+    for (auto [dim, offset] : llvm::enumerate(placement.offsets))
+      if (offset.value)
+        siblings.add(placement.tensor, dim, forms.get(offset.value),
+                     placement.tile.getDimSize(dim));
   for (TilePlacement &placement : placements) {
     for (auto [dim, offset] : llvm::enumerate(placement.offsets)) {
       if (!offset.value)
@@ -414,6 +469,9 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
           continue;
         int64_t stride = coefficient * *step;
         int64_t extent = placement.tile.getDimSize(dim);
+        if (stride > extent &&
+            siblings.coverStride(placement.tensor, dim, form, stride))
+          continue;
         if (stride != extent) {
           if (!reportedStrides.insert({offset.value, extent}).second)
             continue;
