@@ -13,6 +13,9 @@ void mlir::pto::buildAscendPipeline(OpPassManager &pm,
                                     const AscendPipelineOptions &options) {
   TileGraphPipelineOptions tileGraph;
   options.copySwitchesTo(tileGraph);
+  // pto-lower-to-isa lowers pure cube and vector leaves only: a scope that
+  // mixes them on DAV_3510 runs as cube and vector tasks through GM.
+  tileGraph.splitMix = true;
   buildTileGraphPipeline(pm, tileGraph);
   pm.addPass(createLowerToISAPass());
   pm.addPass(ptoisa::createPlanMemoryPass());

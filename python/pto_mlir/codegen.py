@@ -46,7 +46,9 @@ def emit_cpp(kernel: Path, workdir: Path, pipeline: str = "pto-ascend-pipeline")
     r = run_tool("pto-opt", kernel, f"--pass-pipeline=builtin.module({pipeline})",
                  "--mlir-print-debuginfo", "-o", isa)
     if r.returncode != 0:
-        raise RuntimeError(f"pto-opt failed on {kernel}:\n{r.stderr[-4000:]}")
+        # The first error leads: the tail alone is often the IR dump after it.
+        first = next((line for line in r.stderr.splitlines() if ": error:" in line), "")
+        raise RuntimeError(f"pto-opt failed on {kernel}:\n{first}\n{r.stderr[-4000:]}")
     r = run_tool("pto-translate", "--pto-to-cpp", isa, "-o", cpp)
     if r.returncode != 0:
         raise RuntimeError(f"pto-translate failed on {isa}:\n{r.stderr[-4000:]}")

@@ -82,7 +82,8 @@ def _cube_tile(rng: random.Random, M: int, K: int, N: int) -> str:
             break
     mul = lambda: rng.choice([1, 1, 2, 3])
     m1, k1, n1 = m0 * mul(), k0 * mul(), n0 * mul()
-    # L1 holds the A and B blocks: mL1 x kL1 + kL1 x nL1 bf16 within 512 KiB.
+    # Within the API page's L1 formula (mL1 x kL1 + kL1 x nL1 bf16 <= 512 KiB),
+    # stricter than the staged [mL0, kL1] + [kL1, nL0] blocks the verifier checks.
     while (m1 * k1 + k1 * n1) * 2 > 512 * 1024:
         m1, k1, n1 = m0, k0, n0
     return f"#pto.cube_tile<m = [{m0}, {m1}], k = [{k0}, {k1}], n = [{n0}, {n1}]>"

@@ -15,9 +15,12 @@ runs: the reference interpreter (pto-run column), ``pto-opt
 C++ on the host emulation (C++ column). Cases too large for CI run trace-only:
 kernel calls are traced, not run, and the test's compare of the never-computed
 outputs is ignored: mode "meta" maps the ``npu`` device to ``meta`` (tensors
-without data); mode "trace" keeps CPU tensors; mode "large" (a test whose host code needs values, e.g. a torch
-golden over 4096 x 4096 scores taking a minute and more on CPU) runs only with
-PTO_GYM_LARGE=1 and is skipped, visibly, otherwise.
+without data); mode "shapes" makes every tensor of the test shape-only, host
+tensors too (torch factories default to ``meta``, ``.cpu()`` keeps it), so a
+host golden over 4096 x 4096 scores costs nothing; mode "trace" keeps CPU
+tensors; mode "large" (a test whose host code needs values, e.g. a 722 MB
+cache it indexes) runs only with PTO_GYM_LARGE=1 and is skipped, visibly,
+otherwise.
 """
 
 from __future__ import annotations
@@ -56,7 +59,8 @@ class Case:
     case_id: str
     run: object            # run(test_module) -> None; raises on a mismatch
     mode: str = "run"      # run; trace: traced, not run (CPU tensors); meta: the same with
-                           # npu -> meta; large: "trace", only with PTO_GYM_LARGE=1
+                           # npu -> meta; shapes: every tensor meta, host ones too;
+                           # large: "trace", only with PTO_GYM_LARGE=1
     cpp: bool = False      # the case the C++ column runs for this suite
 
     @property
@@ -75,6 +79,7 @@ class Suite:
     test_file: str         # under TESTS, or under KERNELS when the test is in the kernel file
     arch: str
     cases: tuple           # ((case_id, runner, mode), ...); C++ runs the first "run" one
+    cpp: bool = True       # False: no tile-graph / C++ case (another suite runs its kernel)
 
 
 def _json_case(case_id):
@@ -91,6 +96,25 @@ def _test_function(name, *args):
     def run(module):
         result = getattr(module, name)(*args)
         assert result is not False, f"{name} returned False (the test's compare failed)"
+    return run
+
+
+def _test_function_at(name, **shape):
+    """The test function ``name`` with the keyword arguments it passes to its
+    module's ``run_test`` overridden by ``shape``: its own tile config, inputs,
+    golden and compare at a smaller shape (for tests whose only shapes are
+    4096 x 4096)."""
+    def run(module):
+        real = module.run_test
+
+        def at_shape(*args, **kwargs):
+            return real(*args, **{**kwargs, **shape})
+        module.run_test = at_shape
+        try:
+            result = getattr(module, name)()
+        finally:
+            module.run_test = real
+        assert result is not False, f"{name} at {shape} returned False (the test's compare failed)"
     return run
 
 
@@ -111,19 +135,35 @@ SUITES = (
            ("test_09_varlen_cross_attn", _test_function("test_09_varlen_cross_attn"), "run"))),
     Suite("FAGrad950", f"{FA_GRAD}/flash_attention_mha_grad_impl.py",
           f"{FA_GRAD}/test_flash_attention_mha_grad.py", "DAV_3510",
-          (("test_03", _test_function("test_03"), "run"),
+          # test_04 first: the tile graph and C++ run on it (test_03/05 are xfails)
+          (("test_04", _test_function("test_04"), "run"),
+           ("test_03", _test_function("test_03"), "run"),
            ("test_05", _test_function("test_05"), "run"))),
     Suite("FAFwd", f"{FA_FWD}/flash_attention_mha_impl.py",
           f"{FA_FWD}/test_flash_attention_mha.py", "DAV_2201",
           (("test_03", _test_function("test_03"), "run"),
-           ("test_05", _test_function("test_05"), "run"),
-           ("test_00_910_1b", _test_function("test_00_910_1b"), "large"))),
-    # on DAV_3510 the dispatcher takes flash_attention_varlen_forward_950 only for
-    # the 128-tile config of test_02 (1 x 8 x 4096 x 4096 x 128): traced, not run
+           ("test_05", _test_function("test_05"), "run"))),
+    # flash_attention_varlen_forward_kernel_910 (perf_910: 2048-row tiles) is only
+    # called by test_00_910_* (4096 x 4096): traced at that shape, run with one
+    # head and 128 queries (its KV length is fixed: seq_len_k = 4096 in the kernel)
+    Suite("FAFwd910", f"{FA_FWD}/flash_attention_mha_impl.py",
+          f"{FA_FWD}/test_flash_attention_mha.py", "DAV_2201",
+          (("test_00_910_1b-n1s128", _test_function_at(
+              "test_00_910_1b", num_heads=1, s1_size=128, s2_size=4096), "run"),
+           ("test_00_910_1b", _test_function("test_00_910_1b"), "shapes"))),
+    # the generic kernel at DAV_3510: its tile graph and C++ run in FAFwd (the 950
+    # path, split MIX scopes and 950 buffers, runs in FAFwd950Tile128, FAGrad950)
     Suite("FAFwd950", f"{FA_FWD}/flash_attention_mha_impl.py",
           f"{FA_FWD}/test_flash_attention_mha.py", "DAV_3510",
-          (("test_03", _test_function("test_03"), "run"),
-           ("test_02", _test_function("test_02"), "large"))),
+          (("test_03", _test_function("test_03"), "run"),), cpp=False),
+    # on DAV_3510 the dispatcher takes flash_attention_varlen_forward_950 only for
+    # test_02's 128-tile config (1 x 8 x 4096 x 4096 x 128): traced at that shape,
+    # run at 2 x 2 tiles of 128 per head
+    Suite("FAFwd950Tile128", f"{FA_FWD}/flash_attention_mha_impl.py",
+          f"{FA_FWD}/test_flash_attention_mha.py", "DAV_3510",
+          (("test_02-n2s256", _test_function_at(
+              "test_02", num_heads=2, s1_size=256, s2_size=256), "run"),
+           ("test_02", _test_function("test_02"), "shapes"))),
     Suite("SwiGLUGrad", "ops_transformer/fused_swiglu_grad/fused_swiglu_grad_impl.py",
           "ops_transformer/fused_swiglu_grad/test_fused_swiglu_grad.py", "DAV_2201",
           # its one case is [220000, 512] @ [512, 1024]: traced at that shape, not run
@@ -146,9 +186,12 @@ SUITES = (
            ("level5", _json_case("level5"), "run"),
            ("level6", _json_case("level6"), "run"),
            ("level1", _json_case("level1"), "trace"))),
+    # level10 ([2, 128, 1024, 64], S_cs = S) is the one the wrapper sends to the 950
+    # kernel (deinterleave): traced, not run
     Suite("InterleaveRope950", "vector/InterleaveRope/interleave_rope_impl.py",
           "vector/InterleaveRope/test_interleave_rope.py", "DAV_3510",
-          (("level1", _json_case("level1"), "trace"),)),
+          (("level1", _json_case("level1"), "trace"),
+           ("level10", _json_case("level10"), "trace"))),
     Suite("GatherPaKvCache", "vector/GatherPaKvCache/gather_pa_kv_cache_impl.py",
           "vector/GatherPaKvCache/test_gather_pa_kv_cache.py", "DAV_2201",
           # key_cache is [5513, 128, 1, 512] bf16 (722 MB) in every case
@@ -163,7 +206,8 @@ def all_cases() -> list:
     for suite in SUITES:
         first_run = next((c[0] for c in suite.cases if c[2] == "run"), None)
         for case_id, run, mode in suite.cases:
-            cases.append(Case(suite.name, case_id, run, mode, case_id == first_run))
+            cases.append(Case(suite.name, case_id, run, mode,
+                              suite.cpp and case_id == first_run))
     return cases
 
 
@@ -175,12 +219,59 @@ SUITE_BY_NAME = {s.name: s for s in SUITES}
 # ----------------------------------------------------------------------------
 
 _modules: dict = {}
+COMMON_UTILS = OPS / "common_utils"
+
+
+def _partial_common_utils() -> None:
+    """The corpus holds only compare.py and np_compare.py of pypto-gym's
+    ``common_utils`` package, whose ``__init__.py`` also imports four siblings
+    the corpus does not include (its README.md says so), so ``from
+    common_utils import compare`` (the FA forward test) would fail. Registers
+    the package with the names of the two present modules, loaded unmodified;
+    any other name raises, naming the gap."""
+    import importlib
+    import sys
+    import types
+    if "common_utils" in sys.modules or not COMMON_UTILS.is_dir():
+        return
+
+    class _Partial(types.ModuleType):
+        def __getattr__(self, attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            raise AttributeError(f"common_utils.{attr}: its module is one of the common_utils "
+                                 f"siblings the corpus does not include ({CORPUS}/README.md)")
+
+    package = _Partial("common_utils")
+    package.__path__ = [str(COMMON_UTILS)]
+    sys.modules["common_utils"] = package
+    for present in ("compare", "np_compare"):
+        module = importlib.import_module(f"common_utils.{present}")
+        for name, value in vars(module).items():
+            if callable(value) and getattr(value, "__module__", None) == module.__name__:
+                setattr(package, name, value)
+
+
+def _torch_unravel_index() -> None:
+    """``torch.unravel_index`` (torch 2.2; common_utils.compare calls it) on
+    Debian 12's torch 1.13: the same function through NumPy (a tuple of index
+    tensors, one per dim)."""
+    import torch
+    if hasattr(torch, "unravel_index"):
+        return
+
+    def unravel_index(indices, shape):
+        flat = torch.as_tensor(indices).cpu().numpy()
+        return tuple(torch.as_tensor(i) for i in np.unravel_index(flat, tuple(shape)))
+    torch.unravel_index = unravel_index
 
 
 def load_test_module(suite: Suite):
     """The suite's test module, imported unmodified (cached)."""
     from pto_mlir import kernel_files
     if suite.test_file not in _modules:
+        _partial_common_utils()
+        _torch_unravel_index()
         base = TESTS if (TESTS / suite.test_file).exists() else KERNELS
         path = base / suite.test_file
         kernel_files.load(KERNELS / suite.kernel_file, [SRC, OPS])
@@ -245,6 +336,41 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}{where}"
 
 
+# torch factories that make a tensor on the default device unless given one
+_FACTORIES = ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm",
+              "arange", "linspace", "tensor", "as_tensor", "eye")
+
+
+@contextlib.contextmanager
+def host_on_meta():
+    """Mode "shapes": host tensors are shape-only too. Factories without a
+    device make ``meta`` tensors, ``cpu`` targets become ``meta`` and
+    ``.cpu()`` of a meta tensor is the tensor itself (torch 1.13 has no
+    default-device context)."""
+    import torch
+    from torch.overrides import TorchFunctionMode
+
+    factories = {getattr(torch, name) for name in _FACTORIES}
+
+    def is_cpu(device):
+        return device == "cpu" or (isinstance(device, torch.device) and device.type == "cpu")
+
+    class _HostOnMeta(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = dict(kwargs or {})
+            if func is torch.Tensor.cpu and args and args[0].is_meta:
+                return args[0]
+            if func in factories and kwargs.get("device") is None:
+                kwargs["device"] = "meta"
+            if is_cpu(kwargs.get("device")):
+                kwargs["device"] = "meta"
+            args = tuple("meta" if is_cpu(a) else a for a in args)
+            return func(*args, **kwargs)
+
+    with _HostOnMeta():
+        yield
+
+
 def run_case(case: Case, executor) -> Outcome:
     """Runs the case's test function with kernel calls going to
     ``executor(traced, arrays)``; records every call."""
@@ -272,7 +398,8 @@ def run_case(case: Case, executor) -> Outcome:
     handler = logging.StreamHandler(log)
     logging.getLogger().addHandler(handler)
     try:
-        with kernel_files.npu_on_host("meta" if case.mode == "meta" else "cpu"), \
+        with kernel_files.npu_on_host("meta" if case.mode in ("meta", "shapes") else "cpu"), \
+                host_on_meta() if case.mode == "shapes" else contextlib.nullcontext(), \
                 pypto.run_kernels_with(record), contextlib.redirect_stdout(log):
             case.run(module)
     except BaseException as exc:  # noqa: BLE001 - every failure becomes a column result
@@ -316,7 +443,7 @@ def interpreter(traced, arrays):
     traced.run(**arrays)
 
 
-def _workdir(root: Path, traced) -> Path:
+def kernel_workdir(root: Path, traced) -> Path:
     digest = hashlib.sha1(traced.mlir.encode()).hexdigest()[:12]
     d = Path(root) / f"{traced.name}-{digest}"
     d.mkdir(parents=True, exist_ok=True)
@@ -346,7 +473,7 @@ def tile_graph_executor(root: Path):
     from pto_mlir.tools import run_tool
 
     def run(traced, arrays):
-        d = _workdir(root, traced)
+        d = kernel_workdir(root, traced)
         source, compiled = d / "kernel.mlir", d / "tile_graph.mlir"
         if not compiled.exists():
             source.write_text(traced.mlir)
@@ -366,17 +493,27 @@ def tile_graph_executor(root: Path):
     return run
 
 
+# Emitted programs past this size are built at -O0. The tile graph expands a
+# kernel's loops over hardware tiles, so a large case's control program is one
+# huge function: ApplyAdamWV2's [7168, 2048] prints 10 MB of C++ (a 161k-line
+# control function), which clang -O1 had not finished after 2 CPU minutes; -O0
+# builds it in ~10 CPU seconds and the program still runs in seconds.
+CPP_O0_BYTES = 2 << 20
+
+
 def cpp_executor(root: Path):
     from pto_mlir import codegen
 
     def run(traced, arrays):
-        d = _workdir(root, traced)
+        d = kernel_workdir(root, traced)
         exe = d / "kernel"
         if not exe.exists():
             source = d / "kernel.mlir"
             source.write_text(traced.mlir)
             try:
-                codegen.build(source, d)
+                cpp = codegen.emit_cpp(source, d)
+                opt = "-O0" if cpp.stat().st_size > CPP_O0_BYTES else "-O1"
+                codegen.compile_cpp(cpp, exe, opt=opt)
             except RuntimeError as error:
                 raise ToolFailure("C++ build: " + _first_error(str(error))) from None
         _save_inputs(d / "in", arrays)

@@ -365,6 +365,72 @@ static void case_rowexpand() {
   }
 }
 
+// Column broadcasts and reductions over a partially valid 5x12 region of
+// 8x16 f32 tiles: x[i][j] = i + 1 + j / 16, g[0][j] = j + 1 (a [1, C] row).
+static void case_colexpand() {
+  constexpr int R = 5, C = 12;
+  std::vector<float> x(8 * 16), g(16), out(9 * 8 * 16, -1.0f), red(2 * 16, -1.0f);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j) x[size_t(i * 16 + j)] = float(i + 1) + float(j) / 16.0f;
+  for (int j = 0; j < 16; ++j) g[size_t(j)] = float(j + 1);
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using T = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using Row = Tile<TileType::Vec, float, 1, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    T a(R, C), d0(R, C), d1(R, C), d2(R, C), d3(R, C), d4(R, C), d5(R, C), d6(R, C);
+    T *d[7] = {&d0, &d1, &d2, &d3, &d4, &d5, &d6};
+    Row row(1, C), sum(1, C), max(1, C);
+    TASSIGN(a, 0), TASSIGN(row, 512), TASSIGN(sum, 576), TASSIGN(max, 640);
+    for (int k = 0; k < 7; ++k) TASSIGN(*d[k], 1024 + 512 * k);
+    GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>> gx(
+        x.data(), Shape<1, 1, 1, DYNAMIC, DYNAMIC>(R, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+    GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>> gg(
+        g.data(), Shape<1, 1, 1, DYNAMIC, DYNAMIC>(1, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+    TLOAD(a, gx);
+    TLOAD(row, gg);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TCOLEXPAND(d0, row);
+    TCOLEXPANDADD(d1, a, row);
+    TCOLEXPANDSUB(d2, a, row);
+    TCOLEXPANDMUL(d3, a, row);
+    TCOLEXPANDDIV(d4, a, row);
+    TCOLEXPANDMAX(d5, a, row);
+    TCOLEXPANDMIN(d6, a, row);
+    TCOLSUM(sum, a);
+    TCOLMAX(max, a);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    using GO = GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>>;
+    for (int k = 0; k < 7; ++k) {
+      GO go(out.data() + k * 128, Shape<1, 1, 1, DYNAMIC, DYNAMIC>(R, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+      TSTORE(go, *d[k]);
+    }
+    GO gs(red.data(), Shape<1, 1, 1, DYNAMIC, DYNAMIC>(1, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+    GO gm(red.data() + 16, Shape<1, 1, 1, DYNAMIC, DYNAMIC>(1, C), Stride<1, 1, 1, DYNAMIC, 1>(16));
+    TSTORE(gs, sum);
+    TSTORE(gm, max);
+  });
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j) {
+      const float a = x[size_t(i * 16 + j)], b = g[size_t(j)];
+      const float want[7] = {b, a + b, a - b, a * b, a / b, a < b ? b : a, b < a ? b : a};
+      for (int k = 0; k < 7; ++k) {
+        const float got = out[size_t(k * 128 + i * 16 + j)];
+        if (i < R && j < C)
+          EXPECT(got == want[k], "op %d at (%d, %d): %g, want %g", k, i, j, got, want[k]);
+        else
+          EXPECT(got == -1.0f, "op %d wrote outside the valid region at (%d, %d)", k, i, j);
+      }
+    }
+  for (int j = 0; j < 16; ++j) {
+    float s = 0.0f;
+    for (int i = 0; i < R; ++i) s += x[size_t(i * 16 + j)];
+    const float m = x[size_t((R - 1) * 16 + j)];
+    EXPECT(red[size_t(j)] == (j < C ? s : -1.0f), "colsum[%d] = %g", j, red[size_t(j)]);
+    EXPECT(red[size_t(16 + j)] == (j < C ? m : -1.0f), "colmax[%d] = %g", j, red[size_t(16 + j)]);
+  }
+}
+
 // TTRANS of a partially valid tile: a 5x12 region of a 16x16 tile (f32)
 // and of a 16x32 tile (bf16) lands as 12x5; outside it dst is untouched.
 static void case_trans() {
@@ -405,6 +471,52 @@ static void case_trans() {
     }
 }
 
+// TGATHER's mask form: the even columns of 5 valid rows of a 16x64 f32
+// tile and the fourth of every four of a bf16 tile, packed row after row
+// into destinations whose valid columns fill them; rows past the source's
+// valid ones are untouched.
+static void case_gather_mask() {
+  std::vector<float> in(16 * 64), out(16 * 32, -1.0f);
+  std::vector<bfloat16_t> inb(16 * 64), outb(16 * 16, bfloat16_t(-1.0f));
+  for (int i = 0; i < 16 * 64; ++i) in[size_t(i)] = float(i), inb[size_t(i)] = bfloat16_t(float(i % 200));
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using S = Tile<TileType::Vec, float, 16, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using D = Tile<TileType::Vec, float, 16, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using SB = Tile<TileType::Vec, bfloat16_t, 16, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using DB = Tile<TileType::Vec, bfloat16_t, 16, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    S a(5, 64);
+    D d(5, 32);
+    SB ab(5, 64);
+    DB db(5, 16);
+    TASSIGN(a, 0), TASSIGN(d, 4096), TASSIGN(ab, 8192), TASSIGN(db, 12288);
+    GlobalTensor<float, Shape<1, 1, 1, 5, 64>, Stride<1, 1, 1, 64, 1>> gi(in.data());
+    GlobalTensor<float, Shape<1, 1, 1, 5, 32>, Stride<1, 1, 1, 32, 1>> go(out.data());
+    GlobalTensor<bfloat16_t, Shape<1, 1, 1, 5, 64>, Stride<1, 1, 1, 64, 1>> gib(inb.data());
+    GlobalTensor<bfloat16_t, Shape<1, 1, 1, 5, 16>, Stride<1, 1, 1, 16, 1>> gob(outb.data());
+    TLOAD(a, gi);
+    TLOAD(ab, gib);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TGATHER<D, S, MaskPattern::P0101>(d, a);
+    TGATHER<DB, SB, MaskPattern::P1000>(db, ab);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, d);
+    TSTORE(gob, db);
+  });
+  for (int r = 0; r < 16; ++r) {
+    for (int c = 0; c < 32; ++c) {
+      float want = r < 5 ? in[size_t(r * 64 + 2 * c)] : -1.0f;
+      EXPECT(out[size_t(r * 32 + c)] == want, "f32 out[%d][%d] = %g, want %g", r, c, out[size_t(r * 32 + c)], want);
+    }
+    for (int c = 0; c < 16; ++c) {
+      float want = r < 5 ? float(inb[size_t(r * 64 + 4 * c + 3)]) : -1.0f;
+      EXPECT(float(outb[size_t(r * 16 + c)]) == want, "bf16 out[%d][%d] = %g, want %g", r, c,
+             float(outb[size_t(r * 16 + c)]), want);
+    }
+  }
+}
+
 // Orderings through the scalar pipe and flag round trips are recognised.
 static void case_transitive() {
   std::vector<float> in(8 * 8, 2.0f), out(8 * 8);
@@ -437,6 +549,7 @@ using GV8 = GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>>;
 static float gbuf[256]; // the largest window below is 16 x 16 floats
 
 static std::map<std::string, void (*)()> negative = {
+    {"tgather_unpacked", [] { run_leaf(pto_rt::Core::Vector, [] { using S8 = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>; using D8 = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>; S8 a(8, 16); D8 d(8, 8); TASSIGN(a, 0), TASSIGN(d, 512); TGATHER<D8, S8, MaskPattern::P0101>(d, a); }); }},
     {"ttrans_shape", [] { run_leaf(pto_rt::Core::Vector, [] { using D8 = Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC>; D8 a(8, 4), d(8, 8), t(8, 8); TASSIGN(a, 0), TASSIGN(d, 256), TASSIGN(t, 512); TTRANS(d, a, t); }); }},
     {"tassign_overflow", [] { run_leaf(pto_rt::Core::Vector, [] { Tile<TileType::Vec, float, 64, 64> t; TASSIGN(t, 190 * 1024); }); }},
     {"tassign_misaligned", [] { run_leaf(pto_rt::Core::Vector, [] { V8 t; TASSIGN(t, 16); }); }},
@@ -614,7 +727,9 @@ int main(int argc, char **argv) {
   else if (c == "no_false_positive") case_no_false_positive();
   else if (c == "transitive") case_transitive();
   else if (c == "rowexpand") case_rowexpand();
+  else if (c == "colexpand") case_colexpand();
   else if (c == "trans") case_trans();
+  else if (c == "gather_mask") case_gather_mask();
   else if (negative.count(c)) {
     negative[c]();
     std::fprintf(stderr, "negative case '%s' did not fail\n", c.c_str());

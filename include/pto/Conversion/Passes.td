@@ -27,13 +27,24 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
       is `trowexpand`ed to one 32-byte block per row and applied with
       `trowexpand_{sub,mul,div}` (mode 2); other row broadcasts (add, max,
       min, or the per-row operand on the left) `trowexpand` to the full
-      shape and use the plain instruction. Column broadcasts are rejected;
+      shape and use the plain instruction; a `[1, C]` operand over the
+      rows: `tcolexpand_{add,sub,mul,div,max,min}` with the full operand
+      first (swapped for commutative ops), otherwise (a `[1, C]` left
+      operand of sub/div, a `[1, 1]` operand) `tcolexpand`/`trowexpand` to
+      the full shape and the plain instruction;
     - `cast`: `tcvt` with the effective mode (NONE is RINT for f32 -> bf16);
       exp/abs/sqrt/rsqrt/reciprocal/neg: the unary instructions; `sum`/`amax`
       over dim 1 with keepdim: `trowsum`/`trowmax` into an nd
       `[R, 32/sizeof]` tile with a scratch tile shaped like the source;
+      over dim 0 with keepdim: `tcolsum`/`tcolmax` into a `[1, C]` tile;
       `full`: `texpands`;
     - `assemble`: `tstore`; `atomic_add`: `tstore ... atomic_add`.
+    - tiles of rank other than 2 (views, stores, shape-preserving vector
+      ops, a transpose that keeps the order of the non-unit dims) collapse
+      to 2-D: the dims before the last non-unit dim become rows, unit dims
+      after it drop; their GM tensors are reshaped in place to the matching
+      2-D shape, the offsets linearised. A window that is no 2-D rectangle
+      in GM is an error.
 
     Cube leaves: each matmul operand view is loaded GM -> L1 (an nz tile; a
     `a_trans`/`b_trans` operand with a transposing DN -> ZN load into a zn
@@ -50,8 +61,8 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
     operand) is 0 only when the whole contraction is empty, and then the
     accumulator stays undefined while pto says zeros; the lowering relies on
     k > 0 there (SK-16's loops guarantee it). Errors name the op and what is
-    supported: column broadcasts, reductions other than row reductions,
-    views of tiles, tile arguments, MIX leaves, control flow in a leaf, an
+    supported: reductions without keepdim, N-D operands that cannot be
+    collapsed, views of tiles, tile arguments, MIX leaves, control flow in a leaf, an
     accumulator read after a later K step. (bf16 vector arithmetic on
     DAV_2201 is already rejected by the pto verifier, and the pto_isa
     verifiers back every instruction emitted.)

@@ -9,10 +9,13 @@
 // value it holds, reified with ValidShapeReifier (shared arith, in program
 // order), so instructions compute exactly over the region pto-run computes.
 //
+// This file: the shared helpers, stores, the driver and the pass; the op
+// families are in LowerVector.cpp, LowerCube.cpp and CollapseND.cpp.
+//
 //===----------------------------------------------------------------------===//
 
+#include "LeafLowering.h"
 #include "pto/Conversion/Passes.h"
-#include "pto/Dialect/PTO/IR/Platform.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -29,123 +32,10 @@ namespace mlir::pto {
 
 using namespace mlir;
 using namespace mlir::pto;
-namespace pisa = mlir::ptoisa;
+using namespace mlir::pto::lower_to_isa;
 
-namespace {
 
-enum class BinKind { Add, Sub, Mul, Div, Max, Min };
-
-static int64_t roundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
-
-/// Elements per 32-byte block of `t`.
-static int64_t blockElems(Type t) {
-  return 32 / std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
-}
-
-static std::string shapeString(pto::TileType t) {
-  std::string s = "[";
-  for (auto [i, d] : llvm::enumerate(t.getShape()))
-    s += (i ? ", " : "") + std::to_string(d);
-  return s + "]";
-}
-
-/// Records every op the builder (and the reifier through it) inserts, so the
-/// index arithmetic the lowering reified but did not use can be removed.
-struct InsertedOps : public OpBuilder::Listener {
-  void notifyOperationInserted(Operation *op,
-                               OpBuilder::InsertPoint) override {
-    ops.insert(op);
-  }
-  llvm::SetVector<Operation *> ops;
-};
-
-/// Identity of a GM window as a pto.view states it: the same source, offsets,
-/// shape and explicit valid extents name the same bytes with the same valid
-/// region. `transpose` distinguishes the L1 images of a DN load.
-struct WindowKey {
-  Value source;
-  SmallVector<OpFoldResult> offsets, valid;
-  SmallVector<int64_t> shape;
-  bool transpose;
-  bool operator==(const WindowKey &o) const {
-    return source == o.source && offsets == o.offsets && valid == o.valid &&
-           shape == o.shape && transpose == o.transpose;
-  }
-};
-
-class LeafLowering {
-public:
-  LeafLowering(func::FuncOp func, CoreKind kind)
-      : func(func), kind(kind),
-        platform(pto::getPlatformInfo(pto::getArchFor(func))),
-        builder(func.getContext()), reifier(builder) {
-    builder.setListener(&inserted);
-  }
-
-  LogicalResult run();
-
-private:
-  // Types and values.
-  FailureOr<pisa::TileType> makeTileType(Operation *op, pisa::MemorySpace space,
-                                        int64_t rows, int64_t cols, Type elem,
-                                        pisa::TileLayout layout);
-  FailureOr<pisa::TileType> ubTypeFor(Operation *op, Value ptoTile);
-  Value constIndex(int64_t c);
-  Value materialize(OpFoldResult ofr);
-  std::pair<Value, Value> validOf(Location loc, Value ptoTile);
-  Value alloc(Location loc, pisa::TileType type, Value rows, Value cols);
-  SmallVector<OpFoldResult> normalize(ArrayRef<OpFoldResult> values);
-  FailureOr<Value> lookup(Operation *user, Value ptoTile);
-  LogicalResult expect2D(Operation *op);
-  void computeColumnAlignment();
-
-  // Vector leaves.
-  LogicalResult lowerVectorView(ViewOp op);
-  LogicalResult lowerBinary(Operation *op, BinKind bin, Value lhs, Value rhs);
-  LogicalResult lowerUnary(Operation *op, Value input);
-  LogicalResult lowerCast(CastOp op);
-  LogicalResult lowerReduce(Operation *op, Value input, int64_t dim,
-                            bool keepdim, bool isMax);
-  LogicalResult lowerFull(FullOp op);
-  LogicalResult lowerTranspose(TransposeOp op);
-  FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
-
-  // Cube leaves.
-  LogicalResult lowerMatmul(Operation *op, Value acc, Value lhs, Value rhs,
-                            bool aTrans, bool bTrans);
-  FailureOr<Value> loadOperand(Operation *user, Value view, bool left,
-                               bool trans);
-
-  // Both.
-  LogicalResult lowerStore(Operation *op, Value src, Value dst,
-                           ArrayRef<int64_t> staticOffsets,
-                           ValueRange dynamicOffsets, bool atomic);
-
-  func::FuncOp func;
-  CoreKind kind;
-  const PlatformInfo &platform;
-  OpBuilder builder;
-  InsertedOps inserted;
-  ValidShapeReifier reifier;
-
-  /// The pto_isa tile holding each lowered pto tile value.
-  DenseMap<Value, Value> tiles;
-  /// Column alignment (elements) of each ub tile: 32 bytes, widened so that
-  /// both sides of a tcvt get equal capacities.
-  DenseMap<Value, int64_t> colAlign;
-  /// Loaded windows (deduplicated): ub tiles or l1 images.
-  SmallVector<std::pair<WindowKey, Value>> windows;
-  /// L0 copies of L1 images: (l1 tile, is left) -> l0a/l0b tile, and the
-  /// bytes of the copies kept for reuse, per side.
-  DenseMap<std::pair<Value, int>, Value> l0Copies;
-  int64_t l0CopyBytes[2] = {0, 0};
-  /// Mode-2 row blocks of per-row operands.
-  DenseMap<Value, Value> rowBlocks;
-  DenseMap<int64_t, Value> constants;
-  SmallVector<Operation *> replaced;
-};
-
-} // namespace
+namespace mlir::pto::lower_to_isa {
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -168,9 +58,9 @@ FailureOr<pisa::TileType> LeafLowering::ubTypeFor(Operation *op, Value ptoTile) 
   int64_t align = colAlign.lookup(ptoTile);
   if (!align)
     align = blockElems(elem);
-  return makeTileType(op, pisa::MemorySpace::ub, type.getDimSize(0),
-                      roundUp(type.getDimSize(1), align), elem,
-                      pisa::TileLayout::nd);
+  auto [rows, cols] = collapsedShape(type.getShape());
+  return makeTileType(op, pisa::MemorySpace::ub, rows, roundUp(cols, align),
+                      elem, pisa::TileLayout::nd);
 }
 
 Value LeafLowering::constIndex(int64_t c) {
@@ -189,9 +79,35 @@ Value LeafLowering::materialize(OpFoldResult ofr) {
   return cast<Value>(ofr);
 }
 
+OpFoldResult LeafLowering::mul(Location loc, OpFoldResult a, OpFoldResult b) {
+  std::optional<int64_t> ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  if (ca && cb)
+    return builder.getIndexAttr(*ca * *cb);
+  if (ca == 1)
+    return b;
+  if (cb == 1)
+    return a;
+  return builder.create<arith::MulIOp>(loc, materialize(a), materialize(b))
+      .getResult();
+}
+
 std::pair<Value, Value> LeafLowering::validOf(Location loc, Value ptoTile) {
   SmallVector<OpFoldResult> valid = reifier.reify(loc, ptoTile);
-  return {materialize(valid[0]), materialize(valid[1])};
+  ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
+  if (shape.size() == 2)
+    return {materialize(valid[0]), materialize(valid[1])};
+  // Collapsed extents (expectCollapsible checked that they are a rectangle);
+  // a unit dim's valid extent (0 or 1) scales its group.
+  unsigned c = columnDim(shape);
+  OpFoldResult rows = builder.getIndexAttr(1),
+               cols = valid.empty() ? builder.getIndexAttr(1) : valid[c];
+  for (unsigned d = 0; d < valid.size(); ++d) {
+    if (d < c)
+      rows = mul(loc, rows, valid[d]);
+    else if (d > c)
+      cols = mul(loc, cols, valid[d]);
+  }
+  return {materialize(rows), materialize(cols)};
 }
 
 Value LeafLowering::alloc(Location loc, pisa::TileType type, Value rows,
@@ -238,480 +154,6 @@ FailureOr<Value> LeafLowering::lookup(Operation *user, Value ptoTile) {
                              << ptoTile.getDefiningOp()->getName() << "')";
 }
 
-LogicalResult LeafLowering::expect2D(Operation *op) {
-  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
-    int64_t rank = 2;
-    if (auto tile = dyn_cast<pto::TileType>(t))
-      rank = tile.getRank();
-    else if (auto tensor = dyn_cast<GMTensorType>(t))
-      rank = tensor.getRank();
-    if (rank != 2)
-      return op->emitOpError()
-             << "has a rank-" << rank
-             << " operand or result; pto-lower-to-isa lowers 2-D tiles and "
-                "tensors (reshape the GM tensor to 2-D)";
-  }
-  return success();
-}
-
-void LeafLowering::computeColumnAlignment() {
-  // Both sides of a cast need one capacity (TCVT is elementwise between
-  // equal capacities): widen to the larger block, through chains of casts.
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    func.walk([&](CastOp cast) {
-      Value a = cast.getInput(), b = cast.getResult();
-      int64_t ea = colAlign.lookup(a), eb = colAlign.lookup(b);
-      if (!ea)
-        ea = blockElems(cast.getInput().getType().getElementType());
-      if (!eb)
-        eb = blockElems(cast.getResult().getType().getElementType());
-      int64_t m = std::max(ea, eb);
-      if (colAlign.lookup(a) != m || colAlign.lookup(b) != m) {
-        colAlign[a] = m;
-        colAlign[b] = m;
-        changed = true;
-      }
-    });
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Vector leaves
-//===----------------------------------------------------------------------===//
-
-LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
-  if (!isa<GMTensorType>(op.getSource().getType()))
-    return op.emitOpError()
-           << "views a tile inside a leaf; pto-lower-to-isa lowers views of "
-              "GM tensors (workspaces and kernel tensors) only";
-  Location loc = op.getLoc();
-  SmallVector<OpFoldResult> offsets = normalize(getMixedValues(
-      op.getStaticOffsets(), op.getOffsets(), builder.getContext()));
-  SmallVector<OpFoldResult> explicitValid;
-  if (std::optional<ArrayRef<int64_t>> valid = op.getStaticValidShape())
-    explicitValid = normalize(
-        getMixedValues(*valid, op.getValidShape(), builder.getContext()));
-  WindowKey key{op.getSource(), offsets, explicitValid,
-                llvm::to_vector(op.getResult().getType().getShape()), false};
-  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
-  if (failed(type))
-    return failure();
-  for (auto &[k, tile] : windows)
-    if (k == key && tile.getType() == Type(*type)) {
-      tiles[op.getResult()] = tile;
-      replaced.push_back(op);
-      return success();
-    }
-  auto [vr, vc] = validOf(loc, op.getResult());
-  Value tile = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TLoadOp>(loc, op.getSource(), materialize(offsets[0]),
-                               materialize(offsets[1]), tile,
-                               /*transpose=*/false);
-  windows.push_back({key, tile});
-  tiles[op.getResult()] = tile;
-  replaced.push_back(op);
-  return success();
-}
-
-static void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs,
-                         Value rhs, Value dst) {
-  switch (k) {
-  case BinKind::Add:
-    b.create<pisa::TAddOp>(loc, lhs, rhs, dst);
-    return;
-  case BinKind::Sub:
-    b.create<pisa::TSubOp>(loc, lhs, rhs, dst);
-    return;
-  case BinKind::Mul:
-    b.create<pisa::TMulOp>(loc, lhs, rhs, dst);
-    return;
-  case BinKind::Div:
-    b.create<pisa::TDivOp>(loc, lhs, rhs, dst);
-    return;
-  case BinKind::Max:
-    b.create<pisa::TMaxOp>(loc, lhs, rhs, dst);
-    return;
-  case BinKind::Min:
-    b.create<pisa::TMinOp>(loc, lhs, rhs, dst);
-    return;
-  }
-}
-
-static void createScalar(OpBuilder &b, Location loc, BinKind k, Value src,
-                         Value scalar, Value dst) {
-  switch (k) {
-  case BinKind::Add:
-    b.create<pisa::TAddSOp>(loc, src, scalar, dst);
-    return;
-  case BinKind::Sub:
-    b.create<pisa::TSubSOp>(loc, src, scalar, dst);
-    return;
-  case BinKind::Mul:
-    b.create<pisa::TMulSOp>(loc, src, scalar, dst);
-    return;
-  case BinKind::Div:
-    b.create<pisa::TDivSOp>(loc, src, scalar, dst);
-    return;
-  case BinKind::Max:
-    b.create<pisa::TMaxSOp>(loc, src, scalar, dst);
-    return;
-  case BinKind::Min:
-    b.create<pisa::TMinSOp>(loc, src, scalar, dst);
-    return;
-  }
-}
-
-/// The mode-2 operand of trowexpand_{sub,mul,div}: the per-row tile (held in
-/// an nd [R, 32/sizeof] tile with one valid column) expanded to one full
-/// 32-byte block per row.
-FailureOr<Value> LeafLowering::rowBlock(Operation *user, Value rowOperand) {
-  if (Value cached = rowBlocks.lookup(rowOperand))
-    return cached;
-  FailureOr<Value> src = lookup(user, rowOperand);
-  if (failed(src))
-    return failure();
-  auto srcType = cast<pisa::TileType>(src->getType());
-  Type elem = srcType.getElementType();
-  FailureOr<pisa::TileType> type =
-      makeTileType(user, pisa::MemorySpace::ub, srcType.getRows(),
-                   blockElems(elem), elem, pisa::TileLayout::nd);
-  if (failed(type))
-    return failure();
-  Location loc = user->getLoc();
-  Value rows = validOf(loc, rowOperand).first;
-  Value block = alloc(loc, *type, rows, constIndex(blockElems(elem)));
-  builder.create<pisa::TRowExpandOp>(loc, *src, block);
-  rowBlocks[rowOperand] = block;
-  return block;
-}
-
-LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
-                                        Value rhs) {
-  Location loc = op->getLoc();
-  Value result = op->getResult(0);
-  auto resultType = cast<pto::TileType>(result.getType());
-  FailureOr<pisa::TileType> dstType = ubTypeFor(op, result);
-  if (failed(dstType))
-    return failure();
-  FailureOr<Value> lhsTile = lookup(op, lhs);
-  if (failed(lhsTile))
-    return failure();
-
-  auto newDst = [&]() {
-    auto [vr, vc] = validOf(loc, result);
-    Value dst = alloc(loc, *dstType, vr, vc);
-    tiles[result] = dst;
-    replaced.push_back(op);
-    return dst;
-  };
-
-  // Tile op scalar. (pto puts a scalar on the right only; a scalar on the
-  // left of sub/div cannot be written, so there is no reversed form.)
-  if (!isa<pto::TileType>(rhs.getType())) {
-    if (rhs.getType() != resultType.getElementType())
-      return op->emitOpError() << "scalar of type " << rhs.getType()
-                               << " differs from the tile element type "
-                               << resultType.getElementType();
-    Value dst = newDst();
-    createScalar(builder, loc, bin, *lhsTile, rhs, dst);
-    return success();
-  }
-  FailureOr<Value> rhsTile = lookup(op, rhs);
-  if (failed(rhsTile))
-    return failure();
-
-  ArrayRef<int64_t> res = resultType.getShape();
-  auto broadcast = [&](Value v, unsigned d) {
-    return cast<pto::TileType>(v.getType()).getDimSize(d) == 1 && res[d] != 1;
-  };
-  for (auto [index, operand] : llvm::enumerate(ValueRange{lhs, rhs}))
-    if (broadcast(operand, 0))
-      return op->emitOpError()
-             << "broadcasts operand #" << index << " of shape "
-             << shapeString(cast<pto::TileType>(operand.getType()))
-             << " along the rows of a " << shapeString(resultType)
-             << " result; pto-isa has no column-broadcast form on this path. "
-                "Supported: equal shapes, a scalar, or a per-row [R, 1] "
-                "operand";
-  bool lhsRow = broadcast(lhs, 1), rhsRow = broadcast(rhs, 1);
-  if (!lhsRow && !rhsRow) {
-    Value dst = newDst();
-    createBinary(builder, loc, bin, *lhsTile, *rhsTile, dst);
-    return success();
-  }
-  // A per-row right operand of sub/mul/div: the row-broadcast instructions
-  // (mode 2: one 32-byte block per row).
-  if (rhsRow &&
-      (bin == BinKind::Sub || bin == BinKind::Mul || bin == BinKind::Div)) {
-    FailureOr<Value> block = rowBlock(op, rhs);
-    if (failed(block))
-      return failure();
-    Value dst = newDst();
-    if (bin == BinKind::Sub)
-      builder.create<pisa::TRowExpandSubOp>(loc, *lhsTile, *block, dst);
-    else if (bin == BinKind::Mul)
-      builder.create<pisa::TRowExpandMulOp>(loc, *lhsTile, *block, dst);
-    else
-      builder.create<pisa::TRowExpandDivOp>(loc, *lhsTile, *block, dst);
-    return success();
-  }
-  // Any other row broadcast (add/max/min, or the per-row operand on the
-  // left): expand it to the result's shape, then the plain instruction with
-  // the operands in their original order.
-  Value rowTile = lhsRow ? *lhsTile : *rhsTile;
-  auto [vr, vc] = validOf(loc, result);
-  Value expanded = alloc(loc, *dstType, vr, vc);
-  builder.create<pisa::TRowExpandOp>(loc, rowTile, expanded);
-  Value dst = newDst();
-  createBinary(builder, loc, bin, lhsRow ? expanded : *lhsTile,
-               lhsRow ? *rhsTile : expanded, dst);
-  return success();
-}
-
-LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
-  Location loc = op->getLoc();
-  Value result = op->getResult(0);
-  FailureOr<Value> src = lookup(op, input);
-  FailureOr<pisa::TileType> type = ubTypeFor(op, result);
-  if (failed(src) || failed(type))
-    return failure();
-  auto [vr, vc] = validOf(loc, result);
-  Value dst = alloc(loc, *type, vr, vc);
-  TypeSwitch<Operation *>(op)
-      .Case([&](ExpOp) { builder.create<pisa::TExpOp>(loc, *src, dst); })
-      .Case([&](AbsOp) { builder.create<pisa::TAbsOp>(loc, *src, dst); })
-      .Case([&](SqrtOp) { builder.create<pisa::TSqrtOp>(loc, *src, dst); })
-      .Case([&](RsqrtOp) { builder.create<pisa::TRsqrtOp>(loc, *src, dst); })
-      .Case([&](ReciprocalOp) { builder.create<pisa::TRecipOp>(loc, *src, dst); })
-      .Case([&](NegOp) { builder.create<pisa::TNegOp>(loc, *src, dst); });
-  tiles[result] = dst;
-  replaced.push_back(op);
-  return success();
-}
-
-LogicalResult LeafLowering::lowerCast(CastOp op) {
-  Location loc = op.getLoc();
-  FailureOr<Value> src = lookup(op, op.getInput());
-  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
-  if (failed(src) || failed(type))
-    return failure();
-  auto [vr, vc] = validOf(loc, op.getResult());
-  Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TCvtOp>(
-      loc, *src, dst, CastModeAttr::get(op.getContext(), op.getEffectiveMode()));
-  tiles[op.getResult()] = dst;
-  replaced.push_back(op);
-  return success();
-}
-
-LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
-                                        bool keepdim, bool isMax) {
-  if (dim != 1 || !keepdim)
-    return op->emitOpError()
-           << "reduces dim " << dim << (keepdim ? " with" : " without")
-           << " keepdim; pto-lower-to-isa supports row reductions (dim = 1, "
-              "keepdim: TROWSUM/TROWMAX)";
-  Location loc = op->getLoc();
-  Value result = op->getResult(0);
-  Type elem = cast<pto::TileType>(result.getType()).getElementType();
-  FailureOr<Value> src = lookup(op, input);
-  if (failed(src))
-    return failure();
-  auto srcType = cast<pisa::TileType>(src->getType());
-  FailureOr<pisa::TileType> dstType =
-      makeTileType(op, pisa::MemorySpace::ub, srcType.getRows(),
-                   blockElems(elem), elem, pisa::TileLayout::nd);
-  if (failed(dstType))
-    return failure();
-  // Scratch shaped like the source (the A2/A3 float tree reduction).
-  auto [sr, sc] = validOf(loc, input);
-  Value tmp = alloc(loc, srcType, sr, sc);
-  auto [vr, vc] = validOf(loc, result);
-  Value dst = alloc(loc, *dstType, vr, vc);
-  if (isMax)
-    builder.create<pisa::TRowMaxOp>(loc, *src, tmp, dst);
-  else
-    builder.create<pisa::TRowSumOp>(loc, *src, tmp, dst);
-  tiles[result] = dst;
-  replaced.push_back(op);
-  return success();
-}
-
-LogicalResult LeafLowering::lowerFull(FullOp op) {
-  Location loc = op.getLoc();
-  Type elem = op.getResult().getType().getElementType();
-  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
-  if (failed(type))
-    return failure();
-  TypedAttr value;
-  if (auto ft = dyn_cast<FloatType>(elem))
-    value = builder.getFloatAttr(ft, op.getValue().convertToDouble());
-  else
-    value = builder.getIntegerAttr(
-        elem, static_cast<int64_t>(op.getValue().convertToDouble()));
-  Value scalar = builder.create<arith::ConstantOp>(loc, value);
-  auto [vr, vc] = validOf(loc, op.getResult());
-  Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TExpandSOp>(loc, scalar, dst);
-  tiles[op.getResult()] = dst;
-  replaced.push_back(op);
-  return success();
-}
-
-LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
-  Location loc = op.getLoc();
-  FailureOr<Value> src = lookup(op, op.getInput());
-  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
-  if (failed(src) || failed(type))
-    return failure();
-  // The scratch TTRANS transposes into before the copy to dst: dst's shape.
-  auto [vr, vc] = validOf(loc, op.getResult());
-  Value tmp = alloc(loc, *type, vr, vc);
-  Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TTransOp>(loc, *src, tmp, dst);
-  tiles[op.getResult()] = dst;
-  replaced.push_back(op);
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Cube leaves
-//===----------------------------------------------------------------------===//
-
-/// The capacity of a cube tile dim: whole 16-row/column fractal edges and
-/// whole 32-byte blocks, so one capacity serves nz, zn, Left and Right.
-static int64_t cubeDim(int64_t d, Type elem) {
-  return roundUp(d, std::max<int64_t>(16, blockElems(elem)));
-}
-
-/// GM -> L1 (deduplicated per window and orientation) -> L0A/L0B. The L1
-/// image holds the logical operand: a plain ND -> NZ load, or with a
-/// transpose flag the DN -> ZN load of the stored matrix, which holds its
-/// transpose (docs/AscendTarget.md#operand-transposes).
-FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
-                                           bool left, bool trans) {
-  auto view = operand.getDefiningOp<ViewOp>();
-  if (!view || !isa<GMTensorType>(view.getSource().getType()))
-    return user->emitOpError()
-           << "has a " << (left ? "left" : "right")
-           << " operand that is not a view of a GM tensor; a cube leaf loads "
-              "its operands GM -> L1 -> L0";
-  Location loc = view.getLoc();
-  SmallVector<OpFoldResult> offsets = normalize(getMixedValues(
-      view.getStaticOffsets(), view.getOffsets(), builder.getContext()));
-  SmallVector<OpFoldResult> explicitValid;
-  if (std::optional<ArrayRef<int64_t>> valid = view.getStaticValidShape())
-    explicitValid = normalize(
-        getMixedValues(*valid, view.getValidShape(), builder.getContext()));
-  pto::TileType viewType = view.getResult().getType();
-  WindowKey key{view.getSource(), offsets, explicitValid,
-                llvm::to_vector(viewType.getShape()), trans};
-  Value l1;
-  for (auto &[k, tile] : windows)
-    if (k == key)
-      l1 = tile;
-  if (!l1) {
-    Type elem = viewType.getElementType();
-    int64_t r = cubeDim(viewType.getDimSize(0), elem),
-            c = cubeDim(viewType.getDimSize(1), elem);
-    FailureOr<pisa::TileType> type =
-        trans ? makeTileType(user, pisa::MemorySpace::l1, c, r, elem,
-                             pisa::TileLayout::zn)
-              : makeTileType(user, pisa::MemorySpace::l1, r, c, elem,
-                             pisa::TileLayout::nz);
-    if (failed(type))
-      return failure();
-    auto [vr, vc] = validOf(loc, view.getResult());
-    l1 = trans ? alloc(loc, *type, vc, vr) : alloc(loc, *type, vr, vc);
-    builder.create<pisa::TLoadOp>(loc, view.getSource(), materialize(offsets[0]),
-                                 materialize(offsets[1]), l1, trans);
-    windows.push_back({key, l1});
-  }
-  int side = left ? 1 : 0;
-  Value l0 = l0Copies.lookup({l1, side});
-  if (!l0) {
-    auto l1Type = cast<pisa::TileType>(l1.getType());
-    FailureOr<pisa::TileType> type = makeTileType(
-        user, left ? pisa::MemorySpace::l0a : pisa::MemorySpace::l0b,
-        l1Type.getRows(), l1Type.getCols(), l1Type.getElementType(),
-        pisa::TileType::getDefaultLayout(left ? pisa::MemorySpace::l0a
-                                             : pisa::MemorySpace::l0b));
-    if (failed(type))
-      return failure();
-    // A copy is kept for later matmuls of the same L1 image (an operand
-    // shared across output pieces) while the kept copies fit the space;
-    // past that the kept ones are dropped, so they die at their last use
-    // and later users extract again (e.g. the K steps of a long P V chain
-    // shared by every row piece would not fit L0B together).
-    int64_t capacity = left ? platform.l0aBytes : platform.l0bBytes;
-    if (l0CopyBytes[side] + type->getByteSize() > capacity) {
-      for (auto it = l0Copies.begin(); it != l0Copies.end();) {
-        auto current = it++;
-        if (current->first.second == side)
-          l0Copies.erase(current);
-      }
-      l0CopyBytes[side] = 0;
-    }
-    auto l1Alloc = pisa::getAlloc(l1);
-    l0 = alloc(loc, *type, l1Alloc.getValidRows(), l1Alloc.getValidCols());
-    builder.create<pisa::TExtractOp>(loc, l1, l0, builder.getI64IntegerAttr(0),
-                                    builder.getI64IntegerAttr(0));
-    l0Copies[{l1, side}] = l0;
-    l0CopyBytes[side] += type->getByteSize();
-  }
-  if (!llvm::is_contained(replaced, view.getOperation()))
-    replaced.push_back(view);
-  return l0;
-}
-
-LogicalResult LeafLowering::lowerMatmul(Operation *op, Value acc, Value lhs,
-                                        Value rhs, bool aTrans, bool bTrans) {
-  Location loc = op->getLoc();
-  Value result = op->getResult(0);
-  FailureOr<Value> a = loadOperand(op, lhs, /*left=*/true, aTrans);
-  if (failed(a))
-    return failure();
-  FailureOr<Value> b = loadOperand(op, rhs, /*left=*/false, bTrans);
-  if (failed(b))
-    return failure();
-  if (acc) {
-    // K step: accumulate in place into the accumulator of the chain.
-    FailureOr<Value> accTile = lookup(op, acc);
-    if (failed(accTile))
-      return failure();
-    for (Operation *user : acc.getUsers())
-      if (user != op && op->isBeforeInBlock(user))
-        return op->emitOpError()
-               << "accumulates into a partial result that is read again "
-                  "after this K step; the accumulator is updated in place "
-                  "(TMATMUL_ACC), so each partial result may feed only the "
-                  "next step";
-    builder.create<pisa::TMatmulAccOp>(loc, *a, *b, *accTile);
-    tiles[result] = *accTile;
-    replaced.push_back(op);
-    return success();
-  }
-  auto resultType = cast<pto::TileType>(result.getType());
-  Type operandElem = cast<pto::TileType>(lhs.getType()).getElementType();
-  Type accElem = operandElem.isSignlessInteger(8)
-                     ? Type(builder.getI32Type())
-                     : Type(builder.getF32Type());
-  FailureOr<pisa::TileType> type = makeTileType(
-      op, pisa::MemorySpace::l0c, cubeDim(resultType.getDimSize(0), accElem),
-      cubeDim(resultType.getDimSize(1), accElem), accElem,
-      pisa::TileLayout::nz);
-  if (failed(type))
-    return failure();
-  auto [vr, vc] = validOf(loc, result);
-  Value accTile = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TMatmulOp>(loc, *a, *b, accTile);
-  tiles[result] = accTile;
-  replaced.push_back(op);
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // Stores
 //===----------------------------------------------------------------------===//
@@ -724,9 +166,12 @@ LogicalResult LeafLowering::lowerStore(Operation *op, Value src, Value dst,
     return failure();
   SmallVector<OpFoldResult> offsets = normalize(
       getMixedValues(staticOffsets, dynamicOffsets, builder.getContext()));
-  builder.create<pisa::TStoreOp>(op->getLoc(), *tile, dst,
-                                materialize(offsets[0]),
-                                materialize(offsets[1]), atomic);
+  FailureOr<Window2D> window = window2D(
+      op, dst, offsets, cast<pto::TileType>(src.getType()).getShape());
+  if (failed(window))
+    return failure();
+  builder.create<pisa::TStoreOp>(op->getLoc(), *tile, window->tensor,
+                                window->row, window->col, atomic);
   // A later view of the written tensor reads the new data: load it again.
   Value written = getAliasedTensor(dst);
   llvm::erase_if(windows, [&](const std::pair<WindowKey, Value> &w) {
@@ -772,7 +217,7 @@ LogicalResult LeafLowering::run() {
         llvm::any_of(op->getResultTypes(), llvm::IsaPred<pto::TileType>);
     if (!touchesTiles)
       continue; // index arithmetic, pto.dim, constants, return
-    if (failed(expect2D(op)))
+    if (failed(expectLowerableRank(op)))
       return failure();
     builder.setInsertionPoint(op);
     bool isCompute = isa<MatmulOp, MatmulAccOp>(op) ||
@@ -820,6 +265,7 @@ LogicalResult LeafLowering::run() {
             })
             .Case([&](FullOp o) { return lowerFull(o); })
             .Case([&](TransposeOp o) { return lowerTranspose(o); })
+            .Case([&](GatherMaskOp o) { return lowerGatherMask(o); })
             .Case([&](MatmulOp o) {
               return lowerMatmul(o, Value(), o.getLhs(), o.getRhs(),
                                  o.getATrans(), o.getBTrans());
@@ -839,8 +285,9 @@ LogicalResult LeafLowering::run() {
             .Default([&](Operation *o) {
               return o->emitOpError()
                      << "has no pto_isa lowering (pto-lower-to-isa lowers "
-                        "views, elementwise, unary, cast, row reductions, "
-                        "full, transpose, matmul chains, assemble and atomic_add)";
+                        "views, elementwise, unary, cast, row and column "
+                        "reductions, full, transpose, gathermask, matmul chains, "
+                        "assemble and atomic_add)";
             });
     if (failed(result))
       return failure();
@@ -898,6 +345,8 @@ LogicalResult LeafLowering::run() {
   }
   return success();
 }
+
+} // namespace mlir::pto::lower_to_isa
 
 namespace {
 struct LowerToISAPass : public pto::impl::LowerToISAPassBase<LowerToISAPass> {

@@ -17,20 +17,40 @@ Python ``if``s behave exactly as before) and, for a run-time ``Condition``,
 records an ``scf.if`` and yields True (tracing the then region) and then
 False (the else region). An ``if`` whose body uses ``break``/``continue`` of
 an enclosing Python loop keeps its original form.
+
+A test combined with ``and``/``or``/``not`` is first unfolded into nested
+``if`` statements with Python's short-circuit order, so each part is a
+condition of its own (a run-time one becomes its own ``scf.if``) and a part
+is evaluated only where Python would evaluate it (``if i < n and offs[i] >
+0:`` reads ``offs[i]`` only when ``i < n``)::
+
+    if A and B: S else: E   ->   if A: (if B: S else: E) else: E
+    if A or B: S else: E    ->   if A: S else: (if B: S else: E)
+    if not A: S else: E     ->   if A: E else: S
+
+(the duplicated branch is traced once per path that reaches it).
+
+The same rewrite routes Python's ``min(a, b, ...)`` and ``max(...)`` through
+``minmax``: on symbolic scalars (``min(off + tile, rows)``) they become
+``arith.minsi``/``maxsi`` like ``a.min(b)``; on anything else, and when the
+name is not Python's builtin, they are called unchanged.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
+import copy
 import inspect
 import textwrap
 import weakref
 
-from .symbolic import Comparison
+from .symbolic import Comparison, Scalar
 from .tracer import Condition, current_tracer, user_location
 
 _BRANCHES = "_pto_branches"
 _BRANCH = "_pto_branch"
+_MINMAX = "_pto_minmax"
 _rewritten: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -58,6 +78,27 @@ def branches(test, text: str = ""):
                 tracer.aborted_loop = op
 
 
+def minmax(fn, *args, **kwargs):
+    """``fn(*args)`` for a call written ``min(...)`` / ``max(...)`` in a
+    kernel: the symbolic minimum or maximum when ``fn`` is the builtin and an
+    argument is a symbolic scalar (the rest ints)."""
+    if (fn is builtins.min or fn is builtins.max) and not kwargs and len(args) >= 2 \
+            and any(isinstance(a, Scalar) for a in args) \
+            and all(isinstance(a, Scalar) or (isinstance(a, int) and not isinstance(a, bool))
+                    for a in args):
+        kind = "min" if fn is builtins.min else "max"
+        result = args[0]
+        for other in args[1:]:
+            result = Scalar.make(kind, result, other)
+        return result
+    return fn(*args, **kwargs)
+
+
+def _is_minmax_call(node) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id in ("min", "max")
+
+
 class _LoopControl(ast.NodeVisitor):
     """Finds break/continue that would bind to the rewrite's ``for``."""
 
@@ -81,14 +122,46 @@ class _LoopControl(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
 
 
+def _unfold(node: ast.If) -> ast.If | None:
+    """``node`` with its ``and``/``or``/``not`` test unfolded one level into
+    nested ``if`` statements (short-circuit order kept); None for a test
+    that is not a boolean combination."""
+    test = node.test
+
+    def make_if(cond, body, orelse):
+        new = ast.If(test=cond, body=body or [ast.Pass()], orelse=orelse)
+        ast.copy_location(new, cond)
+        for child in new.body:
+            if not hasattr(child, "lineno"):
+                ast.copy_location(child, cond)
+        return new
+
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return make_if(test.operand, node.orelse, node.body)
+    if not isinstance(test, ast.BoolOp):
+        return None
+    first = test.values[0]
+    rest = test.values[1] if len(test.values) == 2 else \
+        ast.copy_location(ast.BoolOp(op=test.op, values=test.values[1:]), test.values[1])
+    if isinstance(test.op, ast.And):     # E runs on both paths where A or B is false
+        inner = make_if(rest, node.body, copy.deepcopy(node.orelse))
+        return make_if(first, [inner], node.orelse)
+    inner = make_if(rest, copy.deepcopy(node.body), node.orelse)   # or: S on both paths
+    return make_if(first, node.body, [inner])
+
+
 class _RewriteIf(ast.NodeTransformer):
     def visit_If(self, node: ast.If):
-        self.generic_visit(node)
         check = _LoopControl()
         for child in node.body + node.orelse:
             check.visit(child)
         if check.found:
+            self.generic_visit(node)
             return node
+        unfolded = _unfold(node)
+        if unfolded is not None:
+            return self.visit(unfolded)
+        self.generic_visit(node)
         inner = ast.If(test=ast.Name(_BRANCH, ast.Load()), body=node.body,
                        orelse=node.orelse)
         call = ast.Call(func=ast.Name(_BRANCHES, ast.Load()),
@@ -99,6 +172,16 @@ class _RewriteIf(ast.NodeTransformer):
             ast.copy_location(new, node)
             new.end_lineno, new.end_col_offset = node.test.end_lineno, node.test.end_col_offset
         return loop
+
+    def visit_Call(self, node: ast.Call):
+        self.generic_visit(node)
+        if not _is_minmax_call(node):
+            return node
+        call = ast.Call(func=ast.Name(_MINMAX, ast.Load()), args=[node.func, *node.args],
+                        keywords=node.keywords)
+        ast.copy_location(call, node)
+        ast.copy_location(call.func, node)
+        return call
 
     def visit_FunctionDef(self, node):   # nested functions are not traced as kernels
         return node
@@ -131,7 +214,8 @@ def _rewrite(fn):
     func = tree.body[0] if tree.body else None
     if not isinstance(func, ast.FunctionDef) or func.name != fn.__name__:
         return None
-    if not any(isinstance(n, ast.If) for stmt in func.body for n in ast.walk(stmt)):
+    if not any(isinstance(n, ast.If) or _is_minmax_call(n)
+               for stmt in func.body for n in ast.walk(stmt)):
         return None
     func.decorator_list = []
     func.body = [_RewriteIf().visit(stmt) for stmt in func.body]
@@ -147,7 +231,8 @@ def _rewrite(fn):
     freevars = fn.__code__.co_freevars
     maker = ast.FunctionDef(
         name="_pto_make", args=ast.arguments(
-            posonlyargs=[], args=[ast.arg(_BRANCHES)] + [ast.arg(v) for v in freevars],
+            posonlyargs=[], args=[ast.arg(_BRANCHES), ast.arg(_MINMAX)]
+            + [ast.arg(v) for v in freevars],
             kwonlyargs=[], kw_defaults=[], defaults=[]),
         body=[func, ast.Return(ast.Name(fn.__name__, ast.Load()))], decorator_list=[],
         returns=None)
@@ -162,7 +247,7 @@ def _rewrite(fn):
     namespace: dict = {}
     exec(code, fn.__globals__, namespace)  # noqa: S102 - the kernel's own source
     cells = [c.cell_contents for c in (fn.__closure__ or ())]
-    rewritten = namespace["_pto_make"](branches, *cells)
+    rewritten = namespace["_pto_make"](branches, minmax, *cells)
     rewritten.__defaults__ = fn.__defaults__
     rewritten.__kwdefaults__ = fn.__kwdefaults__
     return rewritten

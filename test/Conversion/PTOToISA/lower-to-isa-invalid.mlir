@@ -34,10 +34,48 @@ func.func private @regions(%a: !pto.tensor<16x16xf32>, %b: i1) attributes {pto.l
 
 // -----
 
-func.func private @rank3(%a: !pto.tensor<2x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+func.func private @rank3_strided_columns(%a: !pto.tensor<16x16x2xf32>) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{has a rank-3 operand or result; pto-lower-to-isa lowers 2-D tiles and tensors}}
-  %t = pto.view %a[%c0, %c0, %c0] : !pto.tensor<2x16x16xf32> -> !pto.tile<1x16x16xf32>
+  // expected-error @+1 {{reads or writes a '!pto.tensor<16x16x2xf32>' window whose columns (dim 1) are strided: the tensor's dim 2 is 2, not 1}}
+  %t = pto.view %a[%c0, %c0, %c0] : !pto.tensor<16x16x2xf32> -> !pto.tile<16x16x1xf32>
+  return
+}
+
+// -----
+
+func.func private @rank3_partial_rows(%a: !pto.tensor<4x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{reads or writes a '!pto.tensor<4x16x16xf32>' window whose dim 1 (8) is not the whole tensor dim}}
+  %t = pto.view %a[%c0, %c0, %c0] : !pto.tensor<4x16x16xf32> -> !pto.tile<2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func private @rank3_partially_valid(%a: !pto.tensor<4x16x16xf32>, %v: index) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{has a [2, 16, 16] tile whose dim 1 is not statically valid in full}}
+  %t = pto.view %a[%c0, %c0, %c0] valid [2, %v, 16] : !pto.tensor<4x16x16xf32> -> !pto.tile<2x16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @rank3_transpose(%a: !pto.tensor<2x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %a[%c0, %c0, %c0] : !pto.tensor<2x16x16xf32> -> !pto.tile<2x16x16xf32>
+  // expected-error @+1 {{transposes dims 1 and 2 of a [2, 16, 16] tile, reordering its non-unit dims}}
+  %u = pto.transpose %t, 1, 2 : !pto.tile<2x16x16xf32> -> !pto.tile<2x16x16xf32>
+  return
+}
+
+// -----
+
+func.func private @rank3_reduction(%a: !pto.tensor<2x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %a[%c0, %c0, %c0] : !pto.tensor<2x16x16xf32> -> !pto.tile<2x16x16xf32>
+  // expected-error @+1 {{has a rank-3 operand or result; pto-lower-to-isa collapses tiles of other ranks to 2-D only for views, stores and shape-preserving vector ops}}
+  %s = pto.sum %t dim = 2 keepdim : !pto.tile<2x16x16xf32> -> !pto.tile<2x16x1xf32>
   return
 }
 
@@ -72,29 +110,6 @@ func.func private @view_of_tile(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<8x
   // expected-error @+1 {{views a tile inside a leaf; pto-lower-to-isa lowers views of GM tensors}}
   %y = pto.view %e[%c0, %c0] : !pto.tile<16x16xf32> -> !pto.tile<8x16xf32>
   pto.assemble %y, %out [%c0, %c0] : !pto.tile<8x16xf32>, !pto.tensor<8x16xf32>
-  return
-}
-
-// -----
-
-func.func private @column_broadcast(%a: !pto.tensor<16x16xf32>, %b: !pto.tensor<1x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
-  %c0 = arith.constant 0 : index
-  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
-  %r = pto.view %b[%c0, %c0] : !pto.tensor<1x16xf32> -> !pto.tile<1x16xf32>
-  // expected-error @+1 {{broadcasts operand #1 of shape [1, 16] along the rows of a [16, 16] result; pto-isa has no column-broadcast form on this path. Supported: equal shapes, a scalar, or a per-row [R, 1] operand}}
-  %y = pto.sub %x, %r : !pto.tile<16x16xf32>, !pto.tile<1x16xf32> -> !pto.tile<16x16xf32>
-  pto.assemble %y, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
-  return
-}
-
-// -----
-
-func.func private @column_reduction(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<1x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
-  %c0 = arith.constant 0 : index
-  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{reduces dim 0 with keepdim; pto-lower-to-isa supports row reductions (dim = 1, keepdim: TROWSUM/TROWMAX)}}
-  %s = pto.sum %x dim = 0 keepdim : !pto.tile<16x16xf32> -> !pto.tile<1x16xf32>
-  pto.assemble %s, %out [%c0, %c0] : !pto.tile<1x16xf32>, !pto.tensor<1x16xf32>
   return
 }
 
@@ -150,8 +165,30 @@ func.func private @acc_read_later(%a: !pto.tensor<16x32xbf16>, %out: !pto.tensor
 func.func private @no_lowering(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{has no pto_isa lowering (pto-lower-to-isa lowers views, elementwise, unary, cast, row reductions, full, transpose, matmul chains, assemble and atomic_add)}}
+  // expected-error @+1 {{has no pto_isa lowering (pto-lower-to-isa lowers views, elementwise, unary, cast, row and column reductions, full, transpose, gathermask, matmul chains, assemble and atomic_add)}}
   %d = pto.valid_dim %x, 0 : !pto.tile<16x16xf32>
   return
 }
 
+
+// -----
+
+func.func private @gathermask_unaligned_result(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x4xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{gathers 4 columns of 'f32', which is not a whole number of 32-byte blocks: the mask-pattern TGATHER packs its result rows, so the result's last dim must fill its ub rows; gather a wider input}}
+  %g = pto.gathermask %x, pattern = 3 : !pto.tile<16x16xf32> -> !pto.tile<16x4xf32>
+  pto.assemble %g, %out [%c0, %c0] : !pto.tile<16x4xf32>, !pto.tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func private @gathermask_partial_columns(%a: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x32xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] valid [16, 60] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  // expected-error @+1 {{gathers 30 valid columns of 32: the mask-pattern TGATHER packs its result rows, so the input's last dim must be fully valid}}
+  %g = pto.gathermask %x, pattern = 1 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
+  pto.assemble %g, %out [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<16x32xf32>
+  return
+}

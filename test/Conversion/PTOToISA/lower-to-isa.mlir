@@ -398,3 +398,119 @@ func.func private @transpose_leaf(%x: !pto.tensor<?x48xf32>, %y: !pto.tensor<48x
   pto.assemble %u, %y[%c0, %r] : !pto.tile<48x16xf32>, !pto.tensor<48x?xf32>
   return
 }
+
+// -----
+
+// A gathermask: the destination holds the selected columns (a whole number
+// of 32-byte blocks, so its rows are packed as TGATHER writes them), with the
+// source's valid rows.
+// CHECK-LABEL: func.func private @gathermask_leaf(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[VR:.*]], %{{.*}}] : !pto_isa.tile<ub, 16x64xbf16>
+// CHECK:         pto_isa.tload
+// CHECK:         %[[D:.*]] = pto_isa.alloc_tile valid [%[[VR]], %[[C32:.*]]] : !pto_isa.tile<ub, 16x32xbf16>
+// CHECK-NEXT:    pto_isa.tgather_mask %[[X]] into %[[D]] pattern = 2 : !pto_isa.tile<ub, 16x64xbf16>, !pto_isa.tile<ub, 16x32xbf16>
+// CHECK:         pto_isa.tstore %[[D]]
+func.func private @gathermask_leaf(%x: !pto.tensor<?x64xbf16>, %y: !pto.tensor<?x32xbf16>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %x[%r, %c0] valid [%v, 64] : !pto.tensor<?x64xbf16> -> !pto.tile<16x64xbf16>
+  %u = pto.gathermask %t, pattern = 2 : !pto.tile<16x64xbf16> -> !pto.tile<16x32xbf16>
+  pto.assemble %u, %y[%r, %c0] : !pto.tile<16x32xbf16>, !pto.tensor<?x32xbf16>
+  return
+}
+
+// -----
+
+// Column broadcasts. A [1, C] right operand (a gamma row) feeds
+// tcolexpand_<op> directly; a [1, C] left operand of a commutative op is
+// swapped into that slot; a [1, C] left operand of sub is expanded to the
+// full shape (tcolexpand) and the plain instruction keeps the order.
+// CHECK-LABEL: func.func private @column_broadcast(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         %[[G:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x64xf32>
+// CHECK:         %[[Y:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.tcolexpand_mul %[[X]], %[[G]] into %[[Y]] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    %[[Z:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.tcolexpand_add %[[Y]], %[[G]] into %[[Z]]
+// CHECK-NEXT:    %[[GE:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.tcolexpand %[[G]] into %[[GE]] : !pto_isa.tile<ub, 1x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    %[[W:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.tsub %[[GE]], %[[Z]] into %[[W]]
+// A [1, 1] operand: row 0 down the rows, then along each row.
+// CHECK:         %[[S:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x8xf32>
+// CHECK:         %[[SC:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %[[C1:.*]]] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    pto_isa.tcolexpand %[[S]] into %[[SC]]
+// CHECK-NEXT:    %[[SF:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.trowexpand %[[SC]] into %[[SF]]
+// CHECK-NEXT:    %[[M:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.tmax %[[W]], %[[SF]] into %[[M]]
+func.func private @column_broadcast(%a: !pto.tensor<16x64xf32>, %b: !pto.tensor<1x64xf32>,
+                                    %out: !pto.tensor<16x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %g = pto.view %b[%c0, %c0] : !pto.tensor<1x64xf32> -> !pto.tile<1x64xf32>
+  %y = pto.mul %x, %g : !pto.tile<16x64xf32>, !pto.tile<1x64xf32> -> !pto.tile<16x64xf32>
+  %z = pto.add %g, %y : !pto.tile<1x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  %w = pto.sub %g, %z : !pto.tile<1x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  %s = pto.view %b[%c0, %c0] : !pto.tensor<1x64xf32> -> !pto.tile<1x1xf32>
+  %m = pto.max %w, %s : !pto.tile<16x64xf32>, !pto.tile<1x1xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %m, %out [%c0, %c0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  return
+}
+
+// -----
+
+// Column reductions (dim 0, keepdim): tcolsum / tcolmax into one row with
+// the source's column capacity.
+// CHECK-LABEL: func.func private @column_reduction(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 64x16xf32>
+// CHECK:         %[[S:.*]] = pto_isa.alloc_tile valid [%[[C1:.*]], %{{.*}}] : !pto_isa.tile<ub, 1x16xf32>
+// CHECK-NEXT:    pto_isa.tcolsum %[[X]] into %[[S]] : !pto_isa.tile<ub, 64x16xf32>, !pto_isa.tile<ub, 1x16xf32>
+// CHECK-NEXT:    %[[M:.*]] = pto_isa.alloc_tile valid [%[[C1]], %{{.*}}] : !pto_isa.tile<ub, 1x16xf32>
+// CHECK-NEXT:    pto_isa.tcolmax %[[X]] into %[[M]] : !pto_isa.tile<ub, 64x16xf32>, !pto_isa.tile<ub, 1x16xf32>
+func.func private @column_reduction(%a: !pto.tensor<2400x88xf32>, %out: !pto.tensor<2x88xf32>,
+                                    %r: index, %c: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = pto.view %a[%r, %c] valid [%v, 16] : !pto.tensor<2400x88xf32> -> !pto.tile<64x16xf32>
+  %s = pto.sum %x dim = 0 keepdim : !pto.tile<64x16xf32> -> !pto.tile<1x16xf32>
+  %m = pto.amax %x dim = 0 keepdim : !pto.tile<64x16xf32> -> !pto.tile<1x16xf32>
+  pto.assemble %s, %out [%c0, %c] : !pto.tile<1x16xf32>, !pto.tensor<2x88xf32>
+  pto.assemble %m, %out [%c1, %c] : !pto.tile<1x16xf32>, !pto.tensor<2x88xf32>
+  return
+}
+
+// -----
+
+// N-D tiles collapse to 2-D: the dims before the last non-unit one become
+// rows, unit dims after it drop. The GM tensors are reshaped (in place) to
+// the matching 2-D shape and the window offsets linearised; a transpose
+// that only moves a unit dim keeps the element order and moves no data.
+// CHECK-LABEL: func.func private @collapse_nd(
+// CHECK-SAME:    %[[IN:[^:]*]]: !pto.tensor<2400x88x1xf32>, %[[OUT:[^:]*]]: !pto.tensor<2400x1x88xf32>, %[[S:[^:]*]]: !pto.tensor<1x88x1x1xf32>, %[[R:[^:]*]]: index, %[[C:[^:]*]]: index)
+// CHECK-DAG:     %[[IN2:.*]] = pto.reshape %[[IN]] [2400, 88] inplace : !pto.tensor<2400x88x1xf32> -> !pto.tensor<2400x88xf32>
+// CHECK-DAG:     %[[OUT2:.*]] = pto.reshape %[[OUT]] [2400, 88] inplace : !pto.tensor<2400x1x88xf32> -> !pto.tensor<2400x88xf32>
+// CHECK-DAG:     %[[S2:.*]] = pto.reshape %[[S]] [1, 88] inplace : !pto.tensor<1x88x1x1xf32> -> !pto.tensor<1x88xf32>
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 64x16xf32>
+// CHECK-NEXT:    pto_isa.tload %[[IN2]][%[[R]], %[[C]]] into %[[X]]
+// CHECK:         pto_isa.tmul %[[X]], %[[X]] into %[[Y:[^ ]*]]
+// CHECK-NOT:     pto_isa.ttrans
+// CHECK:         pto_isa.tstore %[[Y]] into %[[OUT2]][%[[R]], %[[C]]]
+// CHECK:         %[[V:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x64xf32>
+// CHECK-NEXT:    pto_isa.tload %[[S2]][%{{.*}}, %[[C]]] into %[[V]]
+// CHECK-NEXT:    pto_isa.tstore %[[V]] into %[[S2]]
+// CHECK-NOT:     pto.view
+func.func private @collapse_nd(%in: !pto.tensor<2400x88x1xf32>, %out: !pto.tensor<2400x1x88xf32>,
+                               %sum: !pto.tensor<1x88x1x1xf32>, %r: index, %c: index)
+    attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %in[%r, %c, %c0] valid [64, 16, 1] : !pto.tensor<2400x88x1xf32> -> !pto.tile<64x16x1xf32>
+  %y = pto.mul %x, %x : !pto.tile<64x16x1xf32>, !pto.tile<64x16x1xf32> -> !pto.tile<64x16x1xf32>
+  %t = pto.transpose %y, 1, 2 : !pto.tile<64x16x1xf32> -> !pto.tile<64x1x16xf32>
+  pto.assemble %t, %out [%r, %c0, %c] : !pto.tile<64x1x16xf32>, !pto.tensor<2400x1x88xf32>
+  %v = pto.view %sum[%c0, %c, %c0, %c0] valid [1, 64, 1, 1] : !pto.tensor<1x88x1x1xf32> -> !pto.tile<1x64x1x1xf32>
+  pto.assemble %v, %sum [%c0, %c, %c0, %c0] : !pto.tile<1x64x1x1xf32>, !pto.tensor<1x88x1x1xf32>
+  return
+}

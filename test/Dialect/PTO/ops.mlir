@@ -228,6 +228,28 @@ pto.kernel @matmul(%a: !pto.tensor<256x128xbf16>, %at: !pto.tensor<128x256xbf16>
   pto.return
 }
 
+// L1 holds an A block [mL0, kL1] and a B block [kL1, nL0] per output tile,
+// clamped to the operands: the FA forward's C2 tile (PyPTO-Gym,
+// 512 x 512 + 512 x 64 by the API page's mL1/nL1 formula, 576 KiB) stages
+// (128 x 320 + 64 x 320) x 2 B here, and a kL1 of 2048 on a K of 256 stages
+// 256-deep blocks.
+// CHECK-LABEL: pto.kernel @matmul_l1_blocks(
+pto.kernel @matmul_l1_blocks(%p: !pto.tensor<320x320xbf16>, %v: !pto.tensor<320x64xbf16>,
+                             %a: !pto.tensor<128x256xbf16>, %b: !pto.tensor<256x128xbf16>)
+    attributes {arch = #pto.arch<DAV_2201>} {
+  %tp = pto.view %p[0, 0] : !pto.tensor<320x320xbf16> -> !pto.tile<320x320xbf16>
+  %tv = pto.view %v[0, 0] : !pto.tensor<320x64xbf16> -> !pto.tile<320x64xbf16>
+  %ta = pto.view %a[0, 0] : !pto.tensor<128x256xbf16> -> !pto.tile<128x256xbf16>
+  %tb = pto.view %b[0, 0] : !pto.tensor<256x128xbf16> -> !pto.tile<256x128xbf16>
+  // CHECK: pto.matmul {{.*}} {cube_tile = #pto.cube_tile<m = [128, 512], k = [256, 512], n = [64, 64]>}
+  %c2 = pto.matmul %tp, %tv {cube_tile = #pto.cube_tile<m = [128, 512], k = [256, 512], n = [64, 64]>}
+      : !pto.tile<320x320xbf16>, !pto.tile<320x64xbf16> -> !pto.tile<320x64xf32>
+  // CHECK: pto.matmul {{.*}} {cube_tile = #pto.cube_tile<m = [128, 128], k = [128, 2048], n = [128, 128]>}
+  %deep = pto.matmul %ta, %tb {cube_tile = #pto.cube_tile<m = [128, 128], k = [128, 2048], n = [128, 128]>}
+      : !pto.tile<128x256xbf16>, !pto.tile<256x128xbf16> -> !pto.tile<128x128xf32>
+  pto.return
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise binary ops: tile/tile, broadcasts, scalar rhs, div precision
 //===----------------------------------------------------------------------===//
@@ -620,4 +642,17 @@ func.func @transpose(%a: !pto.tile<64x128xbf16>, %b: !pto.tile<4x8x16xf32>) -> (
   %t = pto.transpose %a, 0, 1 : !pto.tile<64x128xbf16> -> !pto.tile<128x64xbf16>
   %u = pto.transpose %b, 1, 2 {vec_tile = #pto.vec_tile<[4, 8, 16]>} : !pto.tile<4x8x16xf32> -> !pto.tile<4x16x8xf32>
   return %t, %u : !pto.tile<128x64xbf16>, !pto.tile<4x16x8xf32>
+}
+
+// pto.gathermask: the even elements of a bf16 row, the fourth of every four
+// of a 3-D f32 tile (with a vector tile), and pattern 7 (all).
+// CHECK-LABEL: func.func @gathermask
+// CHECK: pto.gathermask %{{.*}}, pattern = 1 : !pto.tile<16x64xbf16> -> !pto.tile<16x32xbf16>
+// CHECK: pto.gathermask %{{.*}}, pattern = 6 {vec_tile = #pto.vec_tile<[1, 8, 64]>} : !pto.tile<2x8x64xf32> -> !pto.tile<2x8x16xf32>
+// CHECK: pto.gathermask %{{.*}}, pattern = 7 : !pto.tile<16x64xbf16> -> !pto.tile<16x64xbf16>
+func.func @gathermask(%a: !pto.tile<16x64xbf16>, %b: !pto.tile<2x8x64xf32>) -> (!pto.tile<16x32xbf16>, !pto.tile<2x8x16xf32>, !pto.tile<16x64xbf16>) {
+  %e = pto.gathermask %a, pattern = 1 : !pto.tile<16x64xbf16> -> !pto.tile<16x32xbf16>
+  %f = pto.gathermask %b, pattern = 6 {vec_tile = #pto.vec_tile<[1, 8, 64]>} : !pto.tile<2x8x64xf32> -> !pto.tile<2x8x16xf32>
+  %g = pto.gathermask %a, pattern = 7 : !pto.tile<16x64xbf16> -> !pto.tile<16x64xbf16>
+  return %e, %f, %g : !pto.tile<16x32xbf16>, !pto.tile<2x8x16xf32>, !pto.tile<16x64xbf16>
 }

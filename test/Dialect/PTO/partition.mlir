@@ -1,6 +1,7 @@
 // RUN: split-file %s %t
 // RUN: pto-opt %t/partition.mlir -split-input-file --pto-flatten-scopes --pto-expand-tiles --pto-partition | FileCheck %t/partition.mlir
 // RUN: pto-opt %t/scope-left.mlir --pto-partition -verify-diagnostics -o /dev/null
+// RUN: pto-opt %t/split-mix.mlir --pto-flatten-scopes --pto-expand-tiles --pto-partition=split-mix=true | FileCheck %t/split-mix.mlir
 
 // pto-partition: expanded tile ops grouped into pto.task regions following
 // PyPTO's GraphPartition (docs/TileGraph.md, "After pto-partition"). Tiles
@@ -362,5 +363,33 @@ pto.kernel @scope_left(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>)
   pto.scope #pto.scope<id = 0> {
     %e = pto.exp %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
     pto.assemble %e, %out[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  }
+}
+
+//--- split-mix.mlir
+
+// split-mix (what --pto-ascend-pipeline runs): the DAV_3510 scope that would
+// be one MIX task forms a cube and a vector task, the matmul result crossing
+// through a GM workspace as on DAV_2201.
+
+// CHECK-LABEL: pto.kernel @mixed_scope_3510(
+// CHECK:         %[[WS:.*]] = pto.workspace
+// CHECK:         pto.task #pto.core<cube> "C1" {
+// CHECK:           %[[C:.*]] = pto.matmul
+// CHECK-NEXT:      pto.assemble %[[C]], %[[WS]] [0, 0]
+// CHECK:         pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      %[[R:.*]] = pto.view %[[WS]][0, 0]
+// CHECK-NEXT:      %[[E:.*]] = pto.exp %[[R]]
+// CHECK-NEXT:      pto.assemble %[[E]], %out [0, 0]
+// CHECK-NOT:     #pto.core<mix>
+pto.kernel @mixed_scope_3510(%a: !pto.tensor<16x32xbf16>, %b: !pto.tensor<32x16xbf16>, %out: !pto.tensor<16x16xf32>)
+    attributes {arch = #pto.arch<DAV_3510>} {
+  %ta = pto.view %a[0, 0] : !pto.tensor<16x32xbf16> -> !pto.tile<16x32xbf16>
+  %tb = pto.view %b[0, 0] : !pto.tensor<32x16xbf16> -> !pto.tile<32x16xbf16>
+  pto.scope #pto.scope<id = 1> {
+    %c = pto.matmul %ta, %tb {cube_tile = #pto.cube_tile<m = [16, 16], k = [32, 32], n = [16, 16]>}
+        : !pto.tile<16x32xbf16>, !pto.tile<32x16xbf16> -> !pto.tile<16x16xf32>
+    %e = pto.exp %c : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+    pto.assemble %e, %out[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
   }
 }

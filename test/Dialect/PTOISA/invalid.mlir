@@ -583,6 +583,56 @@ func.func @texpands_dn(%r: index) {
 
 // -----
 
+func.func @tcolexpand_dst(%r: index) {
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x64xf32>
+  %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32, dn>
+  // expected-error @+1 {{destination must be a row-major (nd) ub tile}}
+  pto_isa.tcolexpand %a into %b : !pto_isa.tile<ub, 1x64xf32>, !pto_isa.tile<ub, 32x64xf32, dn>
+  return
+}
+
+// -----
+
+func.func @tcolexpand_mul_dtype(%r: index) {
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %g = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x64xf16>
+  // expected-error @+1 {{full operand ('f32') and column operand ('f16') must have the same element type}}
+  pto_isa.tcolexpand_mul %a, %g into %a : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 1x64xf16>, !pto_isa.tile<ub, 32x64xf32>
+  return
+}
+
+// -----
+
+func.func @tcolexpand_div_int(%r: index) {
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xi32>
+  %g = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x64xi32>
+  // expected-error @+1 {{vector arithmetic on DAV_2201 (A2/A3: 910B/910C) supports f32 and f16, not 'i32'}}
+  pto_isa.tcolexpand_div %a, %g into %a : !pto_isa.tile<ub, 32x64xi32>, !pto_isa.tile<ub, 1x64xi32>, !pto_isa.tile<ub, 32x64xi32>
+  return
+}
+
+// -----
+
+func.func @tcolsum_cols(%r: index) {
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x32xf32>
+  // expected-error @+1 {{destination has 32 columns, the source 64; a column reduction needs equal column capacities}}
+  pto_isa.tcolsum %a into %s : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 1x32xf32>
+  return
+}
+
+// -----
+
+func.func @tcolmax_space(%r: index) {
+  %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l1, 32x64xf32>
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x64xf32>
+  // expected-error @+1 {{source is an l1 tile, but this instruction takes ub here}}
+  pto_isa.tcolmax %a into %s : !pto_isa.tile<l1, 32x64xf32>, !pto_isa.tile<ub, 1x64xf32>
+  return
+}
+
+// -----
+
 func.func @trowexpand_src(%r: index) {
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l1, 32x8xf32>
   %b = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
@@ -867,5 +917,45 @@ func.func @flag_self() {
 func.func @flag_event_id() {
   // expected-error @+1 {{attribute 'event' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 7}}
   pto_isa.set_flag MTE2 -> V, 8
+  return
+}
+
+// -----
+
+func.func @tgather_mask_pattern(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x32xf32>
+  // expected-error @+1 {{'pto_isa.tgather_mask' op pattern 0 is not a MaskPattern; use 1 (P0101) to 7 (P1111)}}
+  pto_isa.tgather_mask %s into %d pattern = 0 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x32xf32>
+  return
+}
+
+// -----
+
+func.func @tgather_mask_i8(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xi8>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x32xi8>
+  // expected-error @+1 {{'pto_isa.tgather_mask' op gathers 'i8'; the mask-pattern TGATHER moves 2- and 4-byte elements}}
+  pto_isa.tgather_mask %s into %d pattern = 1 : !pto_isa.tile<ub, 16x64xi8>, !pto_isa.tile<ub, 16x32xi8>
+  return
+}
+
+// -----
+
+func.func @tgather_mask_rows(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 8x32xf32>
+  // expected-error @+1 {{'pto_isa.tgather_mask' op destination has 8 rows for the 16 rows of the source; give it at least as many}}
+  pto_isa.tgather_mask %s into %d pattern = 1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 8x32xf32>
+  return
+}
+
+// -----
+
+func.func @tgather_mask_dtype(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x32xbf16>
+  // expected-error @+1 {{'pto_isa.tgather_mask' op}}
+  pto_isa.tgather_mask %s into %d pattern = 1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x32xbf16>
   return
 }

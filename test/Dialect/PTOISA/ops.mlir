@@ -94,9 +94,27 @@ func.func @vector_leaf(%s: !pto.tensor<96x112xf32>, %m: !pto.tensor<?x2xf32>,
   // CHECK: pto_isa.trowsum %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x8xf32>
   pto_isa.trowsum %x, %tmp into %col : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x8xf32>
   pto_isa.trowmax %x, %tmp into %dn : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x1xf32, dn>
+  // CHECK: pto_isa.tcolexpand %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 1x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+  %rowc = pto_isa.alloc_tile valid [%c1, %c] : !pto_isa.tile<ub, 1x112xf32>
+  pto_isa.tcolexpand %rowc into %y : !pto_isa.tile<ub, 1x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+  // CHECK: pto_isa.tcolexpand_add %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+  pto_isa.tcolexpand_add %x, %rowc into %y : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+  pto_isa.tcolexpand_sub %x, %rowc into %y : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+  pto_isa.tcolexpand_mul %x, %rowc into %y : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+  pto_isa.tcolexpand_div %x, %rowc into %y : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+  pto_isa.tcolexpand_max %x, %rowc into %y : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+  // CHECK: pto_isa.tcolexpand_min
+  pto_isa.tcolexpand_min %x, %rowc into %y : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>, !pto_isa.tile<ub, 32x112xf32>
+  // CHECK: pto_isa.tcolsum %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>
+  pto_isa.tcolsum %x into %rowc : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>
+  // CHECK: pto_isa.tcolmax
+  pto_isa.tcolmax %x into %rowc : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x112xf32>
   // CHECK: pto_isa.ttrans %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 112x32xf32>, !pto_isa.tile<ub, 112x32xf32>
   %tt = pto_isa.alloc_tile valid [%c1, %c1] : !pto_isa.tile<ub, 112x32xf32>
   pto_isa.ttrans %x, %tt into %tt : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 112x32xf32>, !pto_isa.tile<ub, 112x32xf32>
+  // CHECK: pto_isa.tgather_mask %{{.*}} into %{{.*}} pattern = 2 : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x56xf32>
+  %tg = pto_isa.alloc_tile valid [%c1, %c1] : !pto_isa.tile<ub, 32x56xf32>
+  pto_isa.tgather_mask %x into %tg pattern = 2 : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x56xf32>
   // CHECK: pto_isa.tcvt %{{.*}} into %{{.*}} mode <RINT>
   pto_isa.tcvt %x into %bf mode <RINT> : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x112xbf16>
   pto_isa.tmov %x into %y : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x112xf32>

@@ -128,3 +128,34 @@ func.func @regions(%in: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>, %n
   }
   return
 }
+
+// -----
+
+// In-place reuse, only when separate bytes do not fit: the three 96 KiB
+// tiles of a chain (192 KiB for two live at once, over the 184 KiB) each
+// take the bytes of the source dying at the elementwise instruction that
+// first writes them. %keep stays live across the chain and keeps its own.
+// CHECK-LABEL: func.func @in_place
+// CHECK:         pto_isa.alloc_tile {{.*}} at 8192 : !pto_isa.tile<ub, 96x256xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 8192 : !pto_isa.tile<ub, 96x256xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 8192 : !pto_isa.tile<ub, 96x256xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<ub, 8x256xf32>
+// expected-remark @+1 {{memory plan of @in_place: ub 106496 B peak live, 106496 B used of 188416 (dying sources reused in place)}}
+func.func @in_place(%x: !pto.tensor<96x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c96 = arith.constant 96 : index
+  %c256 = arith.constant 256 : index
+  %s = arith.constant 2.0 : f32
+  %a = pto_isa.alloc_tile valid [%c96, %c256] : !pto_isa.tile<ub, 96x256xf32>
+  %b = pto_isa.alloc_tile valid [%c96, %c256] : !pto_isa.tile<ub, 96x256xf32>
+  %c = pto_isa.alloc_tile valid [%c96, %c256] : !pto_isa.tile<ub, 96x256xf32>
+  %keep = pto_isa.alloc_tile valid [%c8, %c256] : !pto_isa.tile<ub, 8x256xf32>
+  pto_isa.tload %x[%c0, %c0] into %keep : !pto.tensor<96x256xf32>, !pto_isa.tile<ub, 8x256xf32>
+  pto_isa.tload %x[%c0, %c0] into %a : !pto.tensor<96x256xf32>, !pto_isa.tile<ub, 96x256xf32>
+  pto_isa.texp %a into %b : !pto_isa.tile<ub, 96x256xf32>, !pto_isa.tile<ub, 96x256xf32>
+  pto_isa.tmuls %b, %s into %c : !pto_isa.tile<ub, 96x256xf32>, f32, !pto_isa.tile<ub, 96x256xf32>
+  pto_isa.tstore %c into %x[%c0, %c0] : !pto_isa.tile<ub, 96x256xf32>, !pto.tensor<96x256xf32>
+  pto_isa.tstore %keep into %x[%c0, %c0] : !pto_isa.tile<ub, 8x256xf32>, !pto.tensor<96x256xf32>
+  return
+}

@@ -89,6 +89,7 @@ pto.kernel @k(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>) {
   pto.return
 }
 // CHECK-LABEL: int main(int argc, char **argv) {
+// CHECK-NEXT: pto_rt::HostMain m(argc, argv);
 // CHECK: auto &t0 = m.input<float>("x", {-1, 64});
 // CHECK: k(m.runtime(), t0.data(), t0.dim(0), t1.data(), t1.dim(0));
 // CHECK: m.runtime().finish();

@@ -18,7 +18,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
-#include <tuple>
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -323,9 +322,9 @@ static void checkVecTiles(KernelOp kernel, RuleReporter &reporter,
 /// The offsets and tile of an op that places a tile in a GM tensor.
 struct TilePlacement {
   Operation *op;
-  Value tensor;
   TileType tile;
   SmallVector<MixedIndex> offsets;
+  Value tensor; // the tensor (or tile) the tile is placed in
 };
 
 static SmallVector<TilePlacement> collectPlacements(KernelOp kernel) {
@@ -333,19 +332,67 @@ static SmallVector<TilePlacement> collectPlacements(KernelOp kernel) {
   kernel.walk([&](Operation *op) {
     if (auto view = dyn_cast<ViewOp>(op))
       placements.push_back(
-          {op, view.getSource(), view.getResult().getType(),
-           getMixed(view.getStaticOffsets(), view.getOffsets())});
+          {op, view.getResult().getType(),
+           getMixed(view.getStaticOffsets(), view.getOffsets()),
+           view.getSource()});
     else if (auto atomic = dyn_cast<AtomicAddOp>(op))
       placements.push_back(
-          {op, atomic.getDst(), atomic.getSrc().getType(),
-           getMixed(atomic.getStaticOffsets(), atomic.getOffsets())});
+          {op, atomic.getSrc().getType(),
+           getMixed(atomic.getStaticOffsets(), atomic.getOffsets()),
+           atomic.getDst()});
     else if (auto assemble = dyn_cast<AssembleOp>(op))
       placements.push_back(
-          {op, assemble.getDst(), assemble.getSrc().getType(),
-           getMixed(assemble.getStaticOffsets(), assemble.getOffsets())});
+          {op, assemble.getSrc().getType(),
+           getMixed(assemble.getStaticOffsets(), assemble.getOffsets()),
+           assemble.getDst()});
   });
   return placements;
 }
+
+/// Tiles of one tensor placed along one dim at offsets that differ only by
+/// constants (the FA forward's two heads per head_loop iteration, `(2h + 0) *
+/// D` and `(2h + 1) * D`): together they cover a wider window per iteration.
+struct SiblingPlacements {
+  // (tensor, dim, offset form without its constant) -> [constant, constant +
+  // extent) per placement
+  std::map<std::tuple<void *, unsigned, std::string>,
+           SmallVector<std::pair<int64_t, int64_t>>>
+      intervals;
+
+  void add(Value tensor, unsigned dim, const IndexPoly &form, int64_t extent) {
+    int64_t start = form.getConstantTerm();
+    intervals[{tensor.getAsOpaquePointer(), dim, form.withoutConstant().str()}]
+        .push_back({start, start + extent});
+  }
+
+  /// Whether the placements sharing `form`'s variable part cover one
+  /// contiguous window of `stride` elements starting at the lowest of them
+  /// (each group's window is computed once).
+  bool coverStride(Value tensor, unsigned dim, const IndexPoly &form,
+                   int64_t stride) {
+    auto it = intervals.find(
+        {tensor.getAsOpaquePointer(), dim, form.withoutConstant().str()});
+    if (it == intervals.end())
+      return false;
+    auto [window, inserted] = windows.try_emplace(&it->second, 0);
+    if (inserted) {
+      SmallVector<std::pair<int64_t, int64_t>> sorted = it->second;
+      llvm::sort(sorted);
+      int64_t begin = sorted.front().first, end = begin;
+      bool contiguous = true;
+      for (auto [lo, hi] : sorted) {
+        contiguous &= lo <= end;
+        end = std::max(end, hi);
+      }
+      window->second = contiguous ? end - begin : 0;
+    }
+    return window->second >= stride;
+  }
+
+private:
+  // group -> width of its contiguous window (0: the tiles leave a gap)
+  llvm::DenseMap<const void *, int64_t> windows;
+};
 
 static std::string describePlacement(Operation *op) {
   if (isa<ViewOp>(op))
@@ -394,39 +441,12 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
   DenseSet<std::pair<Value, int64_t>> reportedStrides;
   SmallVector<TilePlacement> placements = collectPlacements(kernel);
   IndexForms forms;
-  // Placements of one tensor whose offsets along a dim differ by constants
-  // only (PyPTO's `for h in range(2)` unrolled inside a loop over head
-  // pairs): per (tensor, dim, offset without its constant), the ranges
-  // they cover relative to that offset. Together they tile the stride.
-  std::map<std::tuple<void *, size_t, std::string>,
-           SmallVector<std::pair<int64_t, int64_t>>>
-      replicas;
-  auto replicaKey = [&](const TilePlacement &placement, size_t dim) {
-    const IndexPoly &form = forms.get(placement.offsets[dim].value);
-    return std::make_tuple(placement.tensor.getAsOpaquePointer(), dim,
-                           form.withoutConstant().str());
-  };
+  SiblingPlacements siblings;
   for (TilePlacement &placement : placements)
     for (auto [dim, offset] : llvm::enumerate(placement.offsets))
       if (offset.value)
-        replicas[replicaKey(placement, dim)].push_back(
-            {forms.get(offset.value).getConstantTerm(),
-             placement.tile.getDimSize(dim)});
-  // Whether the replicas of a placement cover `stride` elements without a
-  // gap.
-  auto replicasCover = [&](const TilePlacement &placement, size_t dim,
-                           int64_t stride) {
-    SmallVector<std::pair<int64_t, int64_t>> ranges =
-        replicas[replicaKey(placement, dim)];
-    llvm::sort(ranges);
-    int64_t start = ranges.front().first, end = start;
-    for (auto [lo, size] : ranges) {
-      if (lo > end)
-        break;
-      end = std::max(end, lo + size);
-    }
-    return end - start >= stride;
-  };
+        siblings.add(placement.tensor, dim, forms.get(offset.value),
+                     placement.tile.getDimSize(dim));
   for (TilePlacement &placement : placements) {
     for (auto [dim, offset] : llvm::enumerate(placement.offsets)) {
       if (!offset.value)
@@ -465,9 +485,10 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
           continue;
         int64_t stride = coefficient * *step;
         int64_t extent = placement.tile.getDimSize(dim);
-        bool coveredByReplicas =
-            stride > extent && replicasCover(placement, dim, stride);
-        if (stride != extent && !coveredByReplicas) {
+        if (stride > extent &&
+            siblings.coverStride(placement.tensor, dim, form, stride))
+          continue;
+        if (stride != extent) {
           if (!reportedStrides.insert({offset.value, extent}).second)
             continue;
           reporter

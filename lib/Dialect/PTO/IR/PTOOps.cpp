@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "VerifierUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -20,12 +21,14 @@
 
 using namespace mlir;
 using namespace mlir::pto;
+using mlir::pto::detail::shapeStr;
+using mlir::pto::detail::verifyVecTile;
 
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static std::string shapeStr(ArrayRef<int64_t> shape) {
+std::string mlir::pto::detail::shapeStr(ArrayRef<int64_t> shape) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << '[';
@@ -76,8 +79,9 @@ static LogicalResult verifyMixedList(Operation *op, StringRef what,
 }
 
 /// The vector tile rules shared by vector ops (docs/PyPTOModel.md#vector-tile-shapes).
-static LogicalResult verifyVecTile(Operation *op, VecTileAttr tile,
-                                   TileType governed) {
+LogicalResult mlir::pto::detail::verifyVecTile(Operation *op,
+                                              VecTileAttr tile,
+                                              TileType governed) {
   if (!tile)
     return success();
   ArrayRef<int64_t> dims = tile.getDims();
@@ -830,16 +834,20 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs,
                                   tile.getML0(), tile.getNL0())
                         .str(),
                     l0c, platform.l0cBytes, "lower mL0 or nL0");
-  int64_t l1 = ca(tile.getML1()) * ca(tile.getKL1()) * aBytes +
-               ca(tile.getNL1()) * ca(tile.getKL1()) * bBytes;
+  // L1 holds what PyPTO's matmul expansion stages there: per output tile an
+  // A block [mL0, kL1] and a B block [kL1, nL0], each clamped to the operand
+  // (docs/PyPTOModel.md#cube-tile-shapes); mL1 and nL1 size no matmul block.
+  int64_t mBlock = std::min(tile.getML0(), m), nBlock = std::min(tile.getNL0(), n);
+  int64_t kBlock = std::min(tile.getKL1(), kA);
+  int64_t l1 = ca(mBlock) * ca(kBlock) * aBytes + ca(nBlock) * ca(kBlock) * bBytes;
   if (l1 > platform.l1Bytes)
     return overflow("L1",
-                    llvm::formatv("(mL1 x kL1 x {0} + nL1 x kL1 x {1}) B = "
-                                  "({2} x {3} x {0} + {4} x {3} x {1})",
-                                  aBytes, bBytes, tile.getML1(), tile.getKL1(),
-                                  tile.getNL1())
+                    llvm::formatv("A block [mL0, kL1] + B block [kL1, nL0] "
+                                  "(clamped to M, K, N) = ({2} x {3} x {0} + "
+                                  "{4} x {3} x {1}) B",
+                                  aBytes, bBytes, mBlock, kBlock, nBlock)
                         .str(),
-                    l1, platform.l1Bytes, "lower mL1, nL1 or kL1");
+                    l1, platform.l1Bytes, "lower kL1 (or mL0, nL0)");
   return success();
 }
 

@@ -40,7 +40,8 @@ namespace {
 bool isNode(Operation *op) {
   return isa<MatmulOp, MatmulAccOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
              ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
-             AmaxOp, FullOp, TransposeOp, AtomicAddOp, AssembleOp>(op);
+             AmaxOp, FullOp, TransposeOp, GatherMaskOp, AtomicAddOp,
+             AssembleOp>(op);
 }
 
 /// A view producing a tile (of a tensor or of another tile): copied into
@@ -111,9 +112,11 @@ struct PartitionStats {
 
 class BlockPartitioner {
 public:
-  BlockPartitioner(ArrayRef<Operation *> nodes, Arch arch,
+  BlockPartitioner(ArrayRef<Operation *> nodes, Arch arch, bool splitMix,
                    PartitionStats &stats)
-      : nodes(nodes), arch(arch), stats(stats) {
+      : nodes(nodes), arch(arch),
+        mixedTasks(getPlatformInfo(arch).mixedScopes && !splitMix),
+        stats(stats) {
     for (auto [i, op] : llvm::enumerate(nodes))
       index[op] = i;
   }
@@ -143,6 +146,7 @@ private:
 
   ArrayRef<Operation *> nodes;
   Arch arch;
+  bool mixedTasks; // cube and vector ops of one scope may share a task
   PartitionStats &stats;
   llvm::DenseMap<Operation *, unsigned> index;
   SmallVector<llvm::SetVector<unsigned>> dataSuccs, orderSuccs;
@@ -352,7 +356,7 @@ bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   unsigned ga = find(a), gb = find(b);
   if (ga == gb)
     return false;
-  if (kinds[ga] != kinds[gb] && !getPlatformInfo(arch).mixedScopes)
+  if (kinds[ga] != kinds[gb] && !mixedTasks)
     return false;
   // Merging two groups joined by a path through a third creates a cycle.
   unsigned u = slotOf[ga], v = slotOf[gb];
@@ -465,7 +469,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   for (unsigned i = 0; i < n; ++i)
     for (unsigned s : dataSuccs[i])
       if (sameScope(i, s) &&
-          (sameKind(i, s) || getPlatformInfo(arch).mixedScopes))
+          (sameKind(i, s) || mixedTasks))
         tryMerge(i, s);
   // 3. allow_parallel_merge: every op of the scope id.
   llvm::DenseMap<int64_t, unsigned> firstOfScope;
@@ -475,7 +479,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
       continue;
     auto [it, inserted] = firstOfScope.try_emplace(scope.getId(), i);
     if (!inserted &&
-        (sameKind(it->second, i) || getPlatformInfo(arch).mixedScopes))
+        (sameKind(it->second, i) || mixedTasks))
       tryMerge(it->second, i);
   }
   // 4. Unscoped ops of one kind merge along data edges.
@@ -643,6 +647,7 @@ void forwardWorkspaces(Operation *root, PartitionStats &stats) {
 }
 
 struct PartitionPass : public pto::impl::PartitionPassBase<PartitionPass> {
+  using PartitionPassBase::PartitionPassBase;
   void runOnOperation() override;
 };
 
@@ -682,7 +687,7 @@ void PartitionPass::runOnOperation() {
       }
       if (!isBarrier(op))
         continue;
-      if (failed(BlockPartitioner(segment, arch, stats).run(&op)))
+      if (failed(BlockPartitioner(segment, arch, splitMix, stats).run(&op)))
         return signalPassFailure();
       segment.clear();
     }

@@ -14,7 +14,9 @@ void mlir::pto::buildTileGraphPipeline(
   if (options.hoist)
     pm.addPass(createHoistInvariantsPass());
   pm.addPass(createExpandTilesPass());
-  pm.addPass(createPartitionPass());
+  PartitionPassOptions partition;
+  partition.splitMix = options.splitMix;
+  pm.addPass(createPartitionPass(partition));
   if (options.nbuffer)
     pm.addPass(createNBufferMergePass());
   if (options.l1Reuse)

@@ -655,6 +655,30 @@ LogicalResult TTransOp::verify() {
   return success();
 }
 
+LogicalResult TGatherMaskOp::verify() {
+  if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
+      failed(expectRowMajorUB(*this, "destination", getDst())) ||
+      failed(expectSameElement(*this, "source", getSrc(), "destination",
+                               getDst())))
+    return failure();
+  int64_t pattern = getPattern();
+  if (pattern < 1 || pattern > 7)
+    return emitOpError() << "pattern " << pattern
+                         << " is not a MaskPattern; use 1 (P0101) to 7 (P1111)";
+  TileType src = tileOf(getSrc()), dst = tileOf(getDst());
+  int64_t bytes = src.getElementByteSize();
+  if (bytes != 2 && bytes != 4)
+    return emitOpError() << "gathers " << src.getElementType()
+                         << "; the mask-pattern TGATHER moves 2- and 4-byte "
+                            "elements";
+  // Every source row's selection lands in one destination row.
+  if (dst.getRows() < src.getRows())
+    return emitOpError() << "destination has " << dst.getRows()
+                         << " rows for the " << src.getRows()
+                         << " rows of the source; give it at least as many";
+  return success();
+}
+
 template <typename Op>
 static LogicalResult verifyRowExpandBinary(Op op) {
   if (failed(expectRowMajorUB(op, "full operand", op.getFull())) ||
@@ -672,6 +696,56 @@ static LogicalResult verifyRowExpandBinary(Op op) {
 LogicalResult TRowExpandSubOp::verify() { return verifyRowExpandBinary(*this); }
 LogicalResult TRowExpandMulOp::verify() { return verifyRowExpandBinary(*this); }
 LogicalResult TRowExpandDivOp::verify() { return verifyRowExpandBinary(*this); }
+
+LogicalResult TColExpandOp::verify() {
+  if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
+      failed(expectRowMajorUB(*this, "destination", getDst())))
+    return failure();
+  return expectSameElement(*this, "source", getSrc(), "destination", getDst());
+}
+
+template <typename Op>
+static LogicalResult verifyColExpandBinary(Op op, bool floatOnly) {
+  if (failed(expectRowMajorUB(op, "full operand", op.getFull())) ||
+      failed(expectRowMajorUB(op, "column operand", op.getColval())) ||
+      failed(expectRowMajorUB(op, "destination", op.getDst())) ||
+      failed(expectSameElement(op, "full operand", op.getFull(),
+                               "column operand", op.getColval())) ||
+      failed(expectSameElement(op, "full operand", op.getFull(), "destination",
+                               op.getDst())) ||
+      failed(expectArithmeticType(op, op.getFull(), floatOnly)))
+    return failure();
+  return success();
+}
+
+LogicalResult TColExpandAddOp::verify() { return verifyColExpandBinary(*this, false); }
+LogicalResult TColExpandSubOp::verify() { return verifyColExpandBinary(*this, false); }
+LogicalResult TColExpandMulOp::verify() { return verifyColExpandBinary(*this, false); }
+LogicalResult TColExpandDivOp::verify() { return verifyColExpandBinary(*this, true); }
+LogicalResult TColExpandMaxOp::verify() { return verifyColExpandBinary(*this, false); }
+LogicalResult TColExpandMinOp::verify() { return verifyColExpandBinary(*this, false); }
+
+template <typename Op>
+static LogicalResult verifyColReduce(Op op) {
+  if (failed(expectRowMajorUB(op, "source", op.getSrc())) ||
+      failed(expectRowMajorUB(op, "destination", op.getDst())) ||
+      failed(expectSameElement(op, "source", op.getSrc(), "destination",
+                               op.getDst())) ||
+      failed(expectArithmeticType(op, op.getSrc())))
+    return failure();
+  // pto-isa's CPU TCOLSUM static_asserts equal column capacities; the A2/A3
+  // versions index both rows with their own strides, so equal is safe.
+  TileType src = tileOf(op.getSrc()), dst = tileOf(op.getDst());
+  if (src.getCols() != dst.getCols())
+    return op.emitOpError() << "destination has " << dst.getCols()
+                            << " columns, the source " << src.getCols()
+                            << "; a column reduction needs equal column "
+                               "capacities";
+  return success();
+}
+
+LogicalResult TColSumOp::verify() { return verifyColReduce(*this); }
+LogicalResult TColMaxOp::verify() { return verifyColReduce(*this); }
 
 //===----------------------------------------------------------------------===//
 // Synchronisation

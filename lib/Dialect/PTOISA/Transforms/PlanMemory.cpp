@@ -6,7 +6,10 @@
 // block (a tile read inside a loop is live across the whole loop). Tiles are
 // placed in program order of their first use, first fit by offset, aligned
 // to the platform's buffer alignment; tiles whose live ranges are disjoint
-// share bytes. Rules and decisions: docs/ISA.md ("Memory planning").
+// share bytes. When that overflows a space, the plan is redone with in-place
+// reuse: the destination of an elementwise instruction may take the bytes of
+// a source of the same tile type that dies at that instruction. Rules and
+// decisions: docs/ISA.md ("Memory planning").
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,7 @@
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <functional>
 #include <limits>
@@ -32,7 +36,9 @@ namespace {
 struct Buffer {
   AllocTileOp alloc;
   int64_t bytes; // rounded up to the alignment
-  int64_t start, end; // live range in program points, inclusive
+  // Live range in half program points, inclusive: op n covers 2n; a tile
+  // reused in place by op n's destination ends at 2n - 1, before it.
+  int64_t start, end;
   int64_t offset = -1;
 };
 
@@ -51,9 +57,12 @@ struct FunctionPlanner {
 
 private:
   void numberOps();
+  std::vector<Buffer> buffersOf(ArrayRef<AllocTileOp> allocs, bool inPlace);
   int64_t capacity(MemorySpace space) const;
-  LogicalResult place(MemorySpace space, std::vector<Buffer> &buffers,
-                      int64_t &end);
+  /// First fit; false if the space overflows.
+  bool place(MemorySpace space, std::vector<Buffer> &buffers, int64_t &end);
+  LogicalResult reportOverflow(MemorySpace space, std::vector<Buffer> &buffers,
+                               int64_t end);
   /// The largest total of simultaneously live bytes, and the tiles then live.
   int64_t peak(MutableArrayRef<Buffer> buffers, SmallVectorImpl<Buffer *> *live);
 
@@ -112,11 +121,9 @@ int64_t FunctionPlanner::peak(MutableArrayRef<Buffer> buffers,
   return best;
 }
 
-LogicalResult FunctionPlanner::place(MemorySpace space,
-                                     std::vector<Buffer> &buffers,
-                                     int64_t &end) {
+bool FunctionPlanner::place(MemorySpace space, std::vector<Buffer> &buffers,
+                            int64_t &end) {
   int64_t align = platform.bufferAlignBytes;
-  int64_t cap = capacity(space);
   // Program order of first use; the larger tile first on a tie.
   llvm::stable_sort(buffers, [](const Buffer &a, const Buffer &b) {
     return a.start != b.start ? a.start < b.start : a.bytes > b.bytes;
@@ -139,9 +146,13 @@ LogicalResult FunctionPlanner::place(MemorySpace space,
     buf.offset = offset;
     end = std::max(end, offset + buf.bytes);
   }
-  if (end <= cap)
-    return success();
+  return end <= capacity(space);
+}
 
+LogicalResult FunctionPlanner::reportOverflow(MemorySpace space,
+                                              std::vector<Buffer> &buffers,
+                                              int64_t end) {
+  int64_t cap = capacity(space);
   SmallVector<Buffer *> live;
   int64_t peakBytes = peak(buffers, &live);
   auto name = func->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
@@ -153,8 +164,8 @@ LogicalResult FunctionPlanner::place(MemorySpace space,
       platform.ubImplicitScratchBytes)
     diag << " (" << getSpaceCapacity(arch, space) << " less the "
          << platform.ubImplicitScratchBytes << "-byte implicit scratch)";
-  diag << "; " << live.size() << " tiles of " << peakBytes
-       << " bytes are live at the peak:";
+  diag << "; " << live.size()
+       << " tiles of " << peakBytes << " bytes are live at the peak:";
   for (Buffer *b : live)
     diag << " " << b->alloc.getTileType() << " (" << b->bytes << " B)";
   if (space == MemorySpace::ub)
@@ -172,14 +183,38 @@ LogicalResult FunctionPlanner::place(MemorySpace space,
   return failure();
 }
 
-LogicalResult FunctionPlanner::run() {
-  std::map<MemorySpace, std::vector<Buffer>> bySpace;
-  SmallVector<AllocTileOp> allocs;
-  func->walk([&](AllocTileOp alloc) { allocs.push_back(alloc); });
-  if (allocs.empty())
-    return success();
-  numberOps();
+/// The operands of an elementwise instruction whose bytes its destination
+/// may take when they die there: element (i, j) is read before it is
+/// written, at the same offset (equal tile types). Broadcast operands are
+/// excluded: their elements are read again for later rows or columns.
+static SmallVector<Value> inPlaceSources(Operation *op, Value &dst) {
+  return TypeSwitch<Operation *, SmallVector<Value>>(op)
+      .Case<TAddOp, TSubOp, TMulOp, TDivOp, TMaxOp, TMinOp>([&](auto o) {
+        dst = o.getDst();
+        return SmallVector<Value>{o.getLhs(), o.getRhs()};
+      })
+      .Case<TAddSOp, TSubSOp, TMulSOp, TDivSOp, TMaxSOp, TMinSOp, TExpOp,
+            TAbsOp, TSqrtOp, TRsqrtOp, TRecipOp, TNegOp>([&](auto o) {
+        dst = o.getDst();
+        return SmallVector<Value>{o.getSrc()};
+      })
+      .Case<TRowExpandSubOp, TRowExpandMulOp, TRowExpandDivOp>([&](auto o) {
+        dst = o.getDst();
+        return SmallVector<Value>{o.getFull()};
+      })
+      .Case<TColExpandAddOp, TColExpandSubOp, TColExpandMulOp, TColExpandDivOp,
+            TColExpandMaxOp, TColExpandMinOp>([&](auto o) {
+        dst = o.getDst();
+        return SmallVector<Value>{o.getFull()};
+      })
+      .Default([](Operation *) { return SmallVector<Value>{}; });
+}
+
+std::vector<Buffer> FunctionPlanner::buffersOf(ArrayRef<AllocTileOp> allocs,
+                                               bool inPlace) {
   int64_t align = platform.bufferAlignBytes;
+  std::vector<Buffer> buffers;
+  DenseMap<Value, size_t> index;
   for (AllocTileOp alloc : allocs) {
     Block *block = alloc->getBlock();
     int64_t start = std::numeric_limits<int64_t>::max(), end = -1;
@@ -188,14 +223,56 @@ LogicalResult FunctionPlanner::run() {
       if (!anchor)
         anchor = user;
       auto [first, last] = span.lookup(anchor);
-      start = std::min(start, first);
-      end = std::max(end, last);
+      start = std::min(start, 2 * first);
+      end = std::max(end, 2 * last);
     }
     if (end < 0) // never used: occupies its own point only
-      start = end = span.lookup(alloc).first;
-    bySpace[alloc.getTileType().getSpace()].push_back(
+      start = end = 2 * span.lookup(alloc).first;
+    index[alloc.getResult()] = buffers.size();
+    buffers.push_back(
         {alloc, roundUp(alloc.getTileType().getByteSize(), align), start, end});
   }
+  if (!inPlace)
+    return buffers;
+  // A source dying at the instruction that first writes a destination of
+  // its type ends just before it, so the destination may take its bytes.
+  // Only instructions in the allocs' block: inside a loop body the source
+  // would be needed again by the next iteration.
+  for (Buffer &buf : buffers) {
+    Operation *writer = nullptr;
+    for (Operation *user : buf.alloc->getUsers())
+      if (user->getBlock() == buf.alloc->getBlock() &&
+          2 * span.lookup(user).first == buf.start)
+        writer = user;
+    if (!writer)
+      continue;
+    Value dst;
+    SmallVector<Value> sources = inPlaceSources(writer, dst);
+    if (dst != buf.alloc.getResult())
+      continue;
+    for (Value source : sources) {
+      auto it = index.find(source);
+      if (it == index.end() || source.getType() != dst.getType())
+        continue;
+      Buffer &src = buffers[it->second];
+      if (src.end == buf.start &&
+          src.alloc->getBlock() == buf.alloc->getBlock()) {
+        src.end = buf.start - 1;
+        break;
+      }
+    }
+  }
+  return buffers;
+}
+
+LogicalResult FunctionPlanner::run() {
+  std::map<MemorySpace, SmallVector<AllocTileOp>> bySpace;
+  func->walk([&](AllocTileOp alloc) {
+    bySpace[alloc.getTileType().getSpace()].push_back(alloc);
+  });
+  if (bySpace.empty())
+    return success();
+  numberOps();
   std::string summary;
   llvm::raw_string_ostream os(summary);
   Builder b(func->getContext());
@@ -203,14 +280,23 @@ LogicalResult FunctionPlanner::run() {
     auto it = bySpace.find(space);
     if (it == bySpace.end())
       continue;
+    // Separate bytes for every live tile keep the pipes free to overlap;
+    // in-place reuse (which orders a source's readers before the
+    // destination's write) only where that does not fit.
     int64_t end = 0;
-    if (failed(place(space, it->second, end)))
-      return failure();
-    for (Buffer &buf : it->second)
+    bool inPlace = false;
+    std::vector<Buffer> buffers = buffersOf(it->second, /*inPlace=*/false);
+    if (!place(space, buffers, end)) {
+      inPlace = true;
+      buffers = buffersOf(it->second, /*inPlace=*/true);
+      if (!place(space, buffers, end))
+        return reportOverflow(space, buffers, end);
+    }
+    for (Buffer &buf : buffers)
       buf.alloc.setOffsetAttr(b.getI64IntegerAttr(buf.offset));
     os << (summary.empty() ? "" : ", ") << stringifyMemorySpace(space) << " "
-       << peak(it->second, nullptr) << " B peak live, " << end << " B used of "
-       << capacity(space);
+       << peak(buffers, nullptr) << " B peak live, " << end << " B used of "
+       << capacity(space) << (inPlace ? " (dying sources reused in place)" : "");
   }
   if (report)
     mlir::emitRemark(func->getLoc())

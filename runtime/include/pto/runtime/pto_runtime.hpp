@@ -613,9 +613,11 @@ inline void HostTensor<T>::save(const std::string &path, const char *what) const
 // ---------------------------------------------------------------------------
 class HostMain {
 public:
-  HostMain(int argc, char **argv) {
+  // `arch`: the architecture the kernel was compiled for (the default of --arch).
+  HostMain(int argc, char **argv, const char *arch = "a3") {
     prog_ = argc > 0 ? argv[0] : "pto-host";
     Runtime::Options o;
+    o.arch = arch;
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i], v;
       bool has_eq = false;

@@ -777,4 +777,114 @@ PTO_SIM_ROWEXPAND(TROWEXPANDMUL, std::is_integral_v<T> ? T(int64_t(a) * int64_t(
 PTO_SIM_ROWEXPAND(TROWEXPANDDIV, sim::st<T>(float(sim::ld(a)) / float(sim::ld(b))), DivAlgorithm Alg = DivAlgorithm::DEFAULT, )
 #undef PTO_SIM_ROWEXPAND
 
+// ---------------------------------------------------------------------------
+// Column broadcasts and reductions (pto-isa TCOLEXPAND*, TCOLSUM, TCOLMAX): a
+// [1, C] row of per-column values, row-major Vec tiles throughout.
+// ---------------------------------------------------------------------------
+template <class TileD, class TileS, class... E>
+  requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> && sim::events_v<E...>)
+inline RecordEvent TCOLEXPAND(TileD &dst, TileS &src, E &...) {
+  static const char *I = "TCOLEXPAND";
+  static_assert(TileD::Loc == TileType::Vec && TileS::Loc == TileType::Vec, "TCOLEXPAND: Vec tiles");
+  static_assert(TileD::isRowMajor && TileS::isRowMajor, "TCOLEXPAND: row-major (ND) tiles");
+  static_assert(std::is_same_v<typename TileD::DType, typename TileS::DType>, "TCOLEXPAND: equal element types");
+  const int R = dst.GetValidRow(), Cn = dst.GetValidCol();
+  if (R == 0 || Cn == 0 || src.GetValidRow() == 0 || src.GetValidCol() == 0) return {};
+  if (src.GetValidCol() != Cn)
+    sim::fatal("TCOLEXPAND: src validCol %d differs from dst validCol %d", src.GetValidCol(), Cn);
+  sim::Core &C = sim::core();
+  C.begin(I, PIPE_V);
+  const auto *s = src.data(I);
+  sim::touch(C, src, 1, Cn, false), sim::touch_valid(C, dst, true);
+  sim::map_valid(dst, I, [&](int, int j) { return s[j]; });
+  return {};
+}
+
+namespace sim {
+// dst[i][j] = op(full[i][j], row[0][j]); `full` has dst's valid shape, `row`
+// its valid columns (at least one valid row).
+template <class TD, class TS0, class TS1, class Op>
+inline void colexpand_binary(const char *I, TD &dst, TS0 &full, TS1 &row, Op op) {
+  static_assert(TD::Loc == TileType::Vec && TS0::Loc == TileType::Vec && TS1::Loc == TileType::Vec,
+                "column-broadcast ops operate on Vec tiles");
+  static_assert(TD::isRowMajor && TS0::isRowMajor && TS1::isRowMajor,
+                "column-broadcast ops: row-major (ND) tiles");
+  using T = typename TD::DType;
+  static_assert(std::is_same_v<T, typename TS0::DType> && std::is_same_v<T, typename TS1::DType>,
+                "column-broadcast op: equal element types");
+  static_assert(vec_arith_type_v<T>, "column-broadcast op: half, float, int32_t or int16_t");
+  need_nonempty(I, dst, "dst");
+  need_same_valid(I, full, "src0", dst, "dst");
+  const int Cn = dst.GetValidCol();
+  if (row.GetValidRow() < 1 || row.GetValidCol() != Cn)
+    fatal("%s: src1 must be one row of dst's %d valid columns, got valid shape %dx%d", I, Cn,
+          row.GetValidRow(), row.GetValidCol());
+  Core &C = core();
+  C.begin(I, PIPE_V);
+  const T *a = full.data(I), *b = row.data(I);
+  touch_valid(C, full, false), touch(C, row, 1, Cn, false), touch_valid(C, dst, true);
+  map_valid(dst, I, [&](int i, int j) -> T { return op(a[i * TS0::Cols + j], b[j]); });
+}
+
+template <bool IsMax, class TD, class TS>
+inline void colreduce(const char *I, TD &dst, TS &src) {
+  static_assert(TD::Loc == TileType::Vec && TS::Loc == TileType::Vec, "column reductions operate on Vec tiles");
+  static_assert(TD::isRowMajor && TS::isRowMajor, "column reductions: row-major (ND) tiles");
+  static_assert(TD::Cols == TS::Cols, "column reduction: src and dst Cols must match");
+  using T = typename TD::DType;
+  static_assert(std::is_same_v<T, typename TS::DType>, "column reduction: equal element types");
+  static_assert(vec_arith_type_v<T>, "column reduction: half, float, int32_t or int16_t");
+  need_nonempty(I, src, "src");
+  const int R = src.GetValidRow(), Cn = src.GetValidCol();
+  if (dst.GetValidCol() != Cn)
+    fatal("%s: dst validCol %d differs from src validCol %d", I, dst.GetValidCol(), Cn);
+  Core &C = core();
+  C.begin(I, PIPE_V);
+  const T *s = src.data(I);
+  T *d = dst.data(I);
+  touch_valid(C, src, false), touch(C, dst, 1, Cn, true);
+  // Row by row, as the A2/A3 two-operand form accumulates (one vector op
+  // per source row), in the element type.
+  for (int j = 0; j < Cn; ++j) {
+    T acc = s[j];
+    for (int i = 1; i < R; ++i) {
+      const T x = s[i * TS::Cols + j];
+      if constexpr (IsMax) acc = acc < x ? x : acc;
+      else acc = st<T>(ld(acc) + ld(x));
+    }
+    d[j] = acc;
+  }
+}
+} // namespace sim
+
+#define PTO_SIM_COLEXPAND(NAME, EXPR, ...)                                                     \
+  template <__VA_ARGS__ class TileD, class TileS0, class TileS1, class... E>                  \
+    requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS0> && sim::is_tile_v<TileS1> &&    \
+             sim::events_v<E...>)                                                              \
+  inline RecordEvent NAME(TileD &dst, TileS0 &src0, TileS1 &src1, E &...) {                   \
+    using T = typename TileD::DType;                                                           \
+    sim::colexpand_binary(#NAME, dst, src0, src1, [](T a, T b) -> T { return EXPR; });        \
+    return {};                                                                                 \
+  }
+PTO_SIM_COLEXPAND(TCOLEXPANDADD, sim::st<T>(sim::ld(a) + sim::ld(b)), )
+PTO_SIM_COLEXPAND(TCOLEXPANDSUB, sim::st<T>(sim::ld(a) - sim::ld(b)), )
+PTO_SIM_COLEXPAND(TCOLEXPANDMUL, std::is_integral_v<T> ? T(int64_t(a) * int64_t(b)) : sim::st<T>(float(sim::ld(a)) * float(sim::ld(b))), )
+PTO_SIM_COLEXPAND(TCOLEXPANDDIV, sim::st<T>(float(sim::ld(a)) / float(sim::ld(b))), DivAlgorithm Alg = DivAlgorithm::DEFAULT, )
+PTO_SIM_COLEXPAND(TCOLEXPANDMAX, a < b ? b : a, )
+PTO_SIM_COLEXPAND(TCOLEXPANDMIN, b < a ? b : a, )
+#undef PTO_SIM_COLEXPAND
+
+template <class TileOut, class TileIn, class... E>
+  requires(sim::is_tile_v<TileOut> && sim::is_tile_v<TileIn> && sim::events_v<E...>)
+inline RecordEvent TCOLSUM(TileOut &dst, TileIn &src, E &...) {
+  sim::colreduce<false>("TCOLSUM", dst, src);
+  return {};
+}
+template <class TileOut, class TileIn, class... E>
+  requires(sim::is_tile_v<TileOut> && sim::is_tile_v<TileIn> && sim::events_v<E...>)
+inline RecordEvent TCOLMAX(TileOut &dst, TileIn &src, E &...) {
+  sim::colreduce<true>("TCOLMAX", dst, src);
+  return {};
+}
+
 } // namespace pto

@@ -49,6 +49,12 @@ struct TileGraphPipelineOptions
                        llvm::cl::desc("Outline leaves and roots, plan "
                                       "stitches"),
                        llvm::cl::init(true)};
+  Option<bool> splitMix{
+      *this, "split-mix",
+      llvm::cl::desc("Pure cube and vector tasks where the architecture has "
+                     "MIX tasks (pto-partition split-mix; the Ascend "
+                     "pipeline sets it)"),
+      llvm::cl::init(false)};
 };
 
 /// Appends flatten-scopes, hoist-invariants, expand-tiles, partition,

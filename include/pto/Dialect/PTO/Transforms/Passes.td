@@ -112,7 +112,18 @@ def PartitionPass : Pass<"pto-partition"> {
     workspaces are removed, so what remains in GM is exactly the data cube
     and vector tasks exchange. Families are named by core kind and stage:
     SK-16 comes out as C1, V1, C2, V2.
+
+    With `split-mix`, a scope that mixes cube and vector ops forms pure cube
+    and pure vector tasks exchanging through GM, as on DAV_2201, on every
+    architecture: the results are the same, only the task structure differs.
+    `--pto-ascend-pipeline` sets it because `pto-lower-to-isa` does not lower
+    MIX leaves yet.
   }];
+  let options = [
+    Option<"splitMix", "split-mix", "bool", /*default=*/"false",
+           "Form pure cube and vector tasks even where the architecture has "
+           "MIX tasks (what pto-lower-to-isa lowers)">
+  ];
   let statistics = [
     Statistic<"numCubeTasks", "cube-tasks", "Cube tasks formed">,
     Statistic<"numVectorTasks", "vector-tasks", "Vector tasks formed">,

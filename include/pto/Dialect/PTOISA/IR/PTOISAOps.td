@@ -287,6 +287,30 @@ def PTOISA_TTransOp : PTOISA_VectorOp<"ttrans"> {
   }];
 }
 
+def PTOISA_TGatherMaskOp : PTOISA_VectorOp<"tgather_mask"> {
+  let summary = "TGATHER<..., MaskPattern>: keeps the columns a fixed bit pattern selects (V)";
+  let description = [{
+    pto-isa's mask-pattern form of `TGATHER(dst, src)` with
+    `MaskPattern::P0101` (pattern 1, columns `0::2`), `P1010` (2, `1::2`),
+    `P0001` .. `P1000` (3 to 6, `0::4` .. `3::4`) or `P1111` (7, all), over
+    the source's valid region (`vreducev2` on A2/A3). The selected elements
+    of all valid rows are written packed, one after another, so the
+    destination's valid columns must equal its capacity (pto-isa asserts
+    it; the host emulation reports it). Row-major ub tiles of one 2- or
+    4-byte element type.
+
+    ```mlir
+    pto_isa.tgather_mask %src into %dst pattern = 1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x32xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst,
+                       I64Attr:$pattern);
+  let assemblyFormat = [{
+    $src `into` $dst `pattern` `=` $pattern attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+}
+
 class PTOISA_RowExpandBinaryOp<string mnemonic, string instr>
     : PTOISA_VectorOp<mnemonic> {
   let summary = instr # ": dst[i, j] = full[i, j] op rowval[i] (V)";
@@ -306,6 +330,69 @@ class PTOISA_RowExpandBinaryOp<string mnemonic, string instr>
 def PTOISA_TRowExpandSubOp : PTOISA_RowExpandBinaryOp<"trowexpand_sub", "TROWEXPANDSUB">;
 def PTOISA_TRowExpandMulOp : PTOISA_RowExpandBinaryOp<"trowexpand_mul", "TROWEXPANDMUL">;
 def PTOISA_TRowExpandDivOp : PTOISA_RowExpandBinaryOp<"trowexpand_div", "TROWEXPANDDIV">;
+
+// Column broadcasts and reductions: the [1, C] counterparts of the per-row
+// forms above (pto-isa TCOLEXPAND*, TCOLSUM, TCOLMAX; A2/A3 implementations
+// in include/pto/npu/a2a3/TColExpand*.hpp, TColSum.hpp, TColMax.hpp).
+
+def PTOISA_TColExpandOp : PTOISA_VectorOp<"tcolexpand"> {
+  let summary = "TCOLEXPAND: dst[i, j] = src[0, j] (V)";
+  let description = [{
+    Copies row 0 of `src` (a row-major ub tile) into every valid row of
+    `dst`; the valid columns of both are equal.
+
+    ```mlir
+    pto_isa.tcolexpand %g into %full : !pto_isa.tile<ub, 1x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = "$src `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))";
+}
+
+class PTOISA_ColExpandBinaryOp<string mnemonic, string instr>
+    : PTOISA_VectorOp<mnemonic> {
+  let summary = instr # ": dst[i, j] = full[i, j] op colval[0, j] (V)";
+  let description = [{
+    `colval` is a row-major ub tile whose row 0 holds one value per column
+    (a `[1, C]` operand broadcast over the rows of `full`); `full` and `dst`
+    have equal valid extents, `colval` the same valid columns.
+
+    ```mlir
+    pto_isa.tcolexpand_mul %x, %g into %y : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$full,
+                       Arg<PTOISA_AnyTile, "", [MemRead]>:$colval,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = [{
+    $full `,` $colval `into` $dst attr-dict `:` qualified(type($full)) `,` qualified(type($colval)) `,` qualified(type($dst))
+  }];
+}
+def PTOISA_TColExpandAddOp : PTOISA_ColExpandBinaryOp<"tcolexpand_add", "TCOLEXPANDADD">;
+def PTOISA_TColExpandSubOp : PTOISA_ColExpandBinaryOp<"tcolexpand_sub", "TCOLEXPANDSUB">;
+def PTOISA_TColExpandMulOp : PTOISA_ColExpandBinaryOp<"tcolexpand_mul", "TCOLEXPANDMUL">;
+def PTOISA_TColExpandDivOp : PTOISA_ColExpandBinaryOp<"tcolexpand_div", "TCOLEXPANDDIV">;
+def PTOISA_TColExpandMaxOp : PTOISA_ColExpandBinaryOp<"tcolexpand_max", "TCOLEXPANDMAX">;
+def PTOISA_TColExpandMinOp : PTOISA_ColExpandBinaryOp<"tcolexpand_min", "TCOLEXPANDMIN">;
+
+class PTOISA_ColReduceOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic> {
+  let summary = instr # ": dst[0, j] = reduce_i src[i, j] over the valid rows (V)";
+  let description = [{
+    Reduces each valid column of `src` into row 0 of `dst` (row-major ub
+    tiles of one element type and equal column capacity; equal valid
+    columns). The two-operand pto-isa form: no scratch tile.
+
+    ```mlir
+    pto_isa.tcolsum %x into %s : !pto_isa.tile<ub, 64x16xf32>, !pto_isa.tile<ub, 1x16xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = "$src `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))";
+}
+def PTOISA_TColSumOp : PTOISA_ColReduceOp<"tcolsum", "TCOLSUM">;
+def PTOISA_TColMaxOp : PTOISA_ColReduceOp<"tcolmax", "TCOLMAX">;
 
 //===----------------------------------------------------------------------===//
 // Synchronisation

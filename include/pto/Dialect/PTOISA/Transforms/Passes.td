@@ -19,6 +19,9 @@ def PlanMemoryPass : Pass<"pto-isa-plan-memory", "::mlir::ModuleOp"> {
       aligned to `PlatformInfo::bufferAlignBytes`; tiles whose live ranges
       are disjoint share bytes (buffer reuse). Offsets already present are
       replaced;
+    - only when a space overflows so: in-place reuse, where the destination
+      of an elementwise instruction takes the bytes of a source of the same
+      tile type that dies at that instruction;
     - DAV_2201 keeps UB `[184 KiB, 192 KiB)` free by default
       (`reserve-ub-scratch`): pto-isa's A2/A3 mode-1 row-broadcast ops
       without a tmp tile and some TCVT paths use it as implicit scratch

@@ -1,0 +1,177 @@
+//===- LeafLowering.h - pto-lower-to-isa, shared by its parts ---*- C++ -*-===//
+//
+// The leaf rewriter of pto-lower-to-isa. Its parts live in one file per
+// concern: LowerToISA.cpp (helpers, stores, the driver and the pass),
+// LowerVector.cpp (vector ops), LowerCube.cpp (matmul chains) and
+// CollapseND.cpp (tiles of rank other than 2).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTO_LIB_CONVERSION_PTOTOISA_LEAFLOWERING_H
+#define PTO_LIB_CONVERSION_PTOTOISA_LEAFLOWERING_H
+
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTO/IR/Platform.h"
+#include "pto/Dialect/PTO/IR/PTOInterfaces.h"
+#include "pto/Dialect/PTOISA/IR/PTOISA.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::pto::lower_to_isa {
+
+namespace pisa = mlir::ptoisa;
+
+enum class BinKind { Add, Sub, Mul, Div, Max, Min };
+
+inline int64_t roundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+/// Elements per 32-byte block of `t`.
+inline int64_t blockElems(Type t) {
+  return 32 / std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+}
+
+/// How a tile of rank other than 2 is held in a 2-D pto_isa tile: the dims
+/// before the last non-unit dim are linearised into rows, that dim is the
+/// columns and the unit dims after it are dropped ([64, 16, 1] -> [64, 16],
+/// [64, 1, 16] -> [64, 16], [N] -> [1, N]). Rank-2 tiles stay as they are.
+inline unsigned columnDim(ArrayRef<int64_t> shape) {
+  if (shape.size() == 2)
+    return 1;
+  for (unsigned d = shape.size(); d-- > 0;)
+    if (shape[d] != 1)
+      return d;
+  return shape.empty() ? 0 : shape.size() - 1;
+}
+
+inline std::pair<int64_t, int64_t> collapsedShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return {1, 1};
+  unsigned c = columnDim(shape);
+  int64_t rows = 1;
+  for (unsigned d = 0; d < c; ++d)
+    rows *= shape[d];
+  return {rows, shape[c]};
+}
+
+inline std::string shapeString(pto::TileType t) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(t.getShape()))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
+/// Records every op the builder (and the reifier through it) inserts, so the
+/// index arithmetic the lowering reified but did not use can be removed.
+struct InsertedOps : public OpBuilder::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint) override {
+    ops.insert(op);
+  }
+  llvm::SetVector<Operation *> ops;
+};
+
+/// Identity of a GM window as a pto.view states it: the same source, offsets,
+/// shape and explicit valid extents name the same bytes with the same valid
+/// region. `transpose` distinguishes the L1 images of a DN load.
+struct WindowKey {
+  Value source;
+  SmallVector<OpFoldResult> offsets, valid;
+  SmallVector<int64_t> shape;
+  bool transpose;
+  bool operator==(const WindowKey &o) const {
+    return source == o.source && offsets == o.offsets && valid == o.valid &&
+           shape == o.shape && transpose == o.transpose;
+  }
+};
+
+class LeafLowering {
+public:
+  LeafLowering(func::FuncOp func, CoreKind kind)
+      : func(func), kind(kind),
+        platform(pto::getPlatformInfo(pto::getArchFor(func))),
+        builder(func.getContext()), reifier(builder) {
+    builder.setListener(&inserted);
+  }
+
+  LogicalResult run();
+
+private:
+  // Types and values.
+  FailureOr<pisa::TileType> makeTileType(Operation *op, pisa::MemorySpace space,
+                                        int64_t rows, int64_t cols, Type elem,
+                                        pisa::TileLayout layout);
+  FailureOr<pisa::TileType> ubTypeFor(Operation *op, Value ptoTile);
+  Value constIndex(int64_t c);
+  Value materialize(OpFoldResult ofr);
+  std::pair<Value, Value> validOf(Location loc, Value ptoTile);
+  Value alloc(Location loc, pisa::TileType type, Value rows, Value cols);
+  SmallVector<OpFoldResult> normalize(ArrayRef<OpFoldResult> values);
+  FailureOr<Value> lookup(Operation *user, Value ptoTile);
+  LogicalResult expectLowerableRank(Operation *op);
+  LogicalResult expectCollapsible(Operation *op, Value ptoTile);
+  OpFoldResult mul(Location loc, OpFoldResult a, OpFoldResult b);
+  struct Window2D {
+    Value tensor;
+    Value row, col;
+  };
+  FailureOr<Window2D> window2D(Operation *op, Value tensor,
+                               ArrayRef<OpFoldResult> offsets,
+                               ArrayRef<int64_t> tileShape);
+  void computeColumnAlignment();
+
+  // Vector leaves.
+  LogicalResult lowerVectorView(ViewOp op);
+  LogicalResult lowerBinary(Operation *op, BinKind bin, Value lhs, Value rhs);
+  LogicalResult lowerUnary(Operation *op, Value input);
+  LogicalResult lowerCast(CastOp op);
+  LogicalResult lowerReduce(Operation *op, Value input, int64_t dim,
+                            bool keepdim, bool isMax);
+  LogicalResult lowerFull(FullOp op);
+  LogicalResult lowerTranspose(TransposeOp op);
+  LogicalResult lowerGatherMask(GatherMaskOp op);
+  FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
+  FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
+
+  // Cube leaves.
+  LogicalResult lowerMatmul(Operation *op, Value acc, Value lhs, Value rhs,
+                            bool aTrans, bool bTrans);
+  FailureOr<Value> loadOperand(Operation *user, Value view, bool left,
+                               bool trans);
+
+  // Both.
+  LogicalResult lowerStore(Operation *op, Value src, Value dst,
+                           ArrayRef<int64_t> staticOffsets,
+                           ValueRange dynamicOffsets, bool atomic);
+
+  func::FuncOp func;
+  CoreKind kind;
+  const PlatformInfo &platform;
+  OpBuilder builder;
+  InsertedOps inserted;
+  ValidShapeReifier reifier;
+
+  /// The pto_isa tile holding each lowered pto tile value.
+  DenseMap<Value, Value> tiles;
+  /// Column alignment (elements) of each ub tile: 32 bytes, widened so that
+  /// both sides of a tcvt get equal capacities.
+  DenseMap<Value, int64_t> colAlign;
+  /// Loaded windows (deduplicated): ub tiles or l1 images.
+  SmallVector<std::pair<WindowKey, Value>> windows;
+  /// L0 copies of L1 images: (l1 tile, is left) -> l0a/l0b tile, and the
+  /// bytes of the copies kept for reuse, per side.
+  DenseMap<std::pair<Value, int>, Value> l0Copies;
+  int64_t l0CopyBytes[2] = {0, 0};
+  /// Mode-2 row blocks of per-row operands.
+  DenseMap<Value, Value> rowBlocks;
+  DenseMap<int64_t, Value> constants;
+  SmallVector<Operation *> replaced;
+  /// 2-D reshapes of N-D GM tensors: (tensor, column dim) -> reshape.
+  DenseMap<std::pair<Value, unsigned>, Value> tensors2D;
+};
+
+
+} // namespace mlir::pto::lower_to_isa
+
+#endif // PTO_LIB_CONVERSION_PTOTOISA_LEAFLOWERING_H

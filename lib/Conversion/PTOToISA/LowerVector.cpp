@@ -1,0 +1,477 @@
+//===- LowerVector.cpp - vector leaves to pto_isa ---------------------------===//
+//
+// Views, elementwise ops (with scalar, row and column broadcasts), unary
+// ops, casts, reductions, full and transpose over ub tiles (docs/ISA.md,
+// "Vector leaves").
+//
+//===----------------------------------------------------------------------===//
+
+#include "LeafLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::lower_to_isa;
+
+namespace mlir::pto::lower_to_isa {
+
+void LeafLowering::computeColumnAlignment() {
+  // Both sides of a cast need one capacity (TCVT is elementwise between
+  // equal capacities): widen to the larger block, through chains of casts.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    func.walk([&](CastOp cast) {
+      Value a = cast.getInput(), b = cast.getResult();
+      int64_t ea = colAlign.lookup(a), eb = colAlign.lookup(b);
+      if (!ea)
+        ea = blockElems(cast.getInput().getType().getElementType());
+      if (!eb)
+        eb = blockElems(cast.getResult().getType().getElementType());
+      int64_t m = std::max(ea, eb);
+      if (colAlign.lookup(a) != m || colAlign.lookup(b) != m) {
+        colAlign[a] = m;
+        colAlign[b] = m;
+        changed = true;
+      }
+    });
+  }
+}
+
+
+//===----------------------------------------------------------------------===//
+// Vector leaves
+//===----------------------------------------------------------------------===//
+
+LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
+  if (!isa<GMTensorType>(op.getSource().getType()))
+    return op.emitOpError()
+           << "views a tile inside a leaf; pto-lower-to-isa lowers views of "
+              "GM tensors (workspaces and kernel tensors) only";
+  Location loc = op.getLoc();
+  SmallVector<OpFoldResult> offsets = normalize(getMixedValues(
+      op.getStaticOffsets(), op.getOffsets(), builder.getContext()));
+  SmallVector<OpFoldResult> explicitValid;
+  if (std::optional<ArrayRef<int64_t>> valid = op.getStaticValidShape())
+    explicitValid = normalize(
+        getMixedValues(*valid, op.getValidShape(), builder.getContext()));
+  WindowKey key{op.getSource(), offsets, explicitValid,
+                llvm::to_vector(op.getResult().getType().getShape()), false};
+  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  if (failed(type))
+    return failure();
+  for (auto &[k, tile] : windows)
+    if (k == key && tile.getType() == Type(*type)) {
+      tiles[op.getResult()] = tile;
+      replaced.push_back(op);
+      return success();
+    }
+  FailureOr<Window2D> window =
+      window2D(op, op.getSource(), offsets, op.getResult().getType().getShape());
+  if (failed(window))
+    return failure();
+  auto [vr, vc] = validOf(loc, op.getResult());
+  Value tile = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TLoadOp>(loc, window->tensor, window->row, window->col,
+                               tile, /*transpose=*/false);
+  windows.push_back({key, tile});
+  tiles[op.getResult()] = tile;
+  replaced.push_back(op);
+  return success();
+}
+
+static void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs,
+                         Value rhs, Value dst) {
+  switch (k) {
+  case BinKind::Add:
+    b.create<pisa::TAddOp>(loc, lhs, rhs, dst);
+    return;
+  case BinKind::Sub:
+    b.create<pisa::TSubOp>(loc, lhs, rhs, dst);
+    return;
+  case BinKind::Mul:
+    b.create<pisa::TMulOp>(loc, lhs, rhs, dst);
+    return;
+  case BinKind::Div:
+    b.create<pisa::TDivOp>(loc, lhs, rhs, dst);
+    return;
+  case BinKind::Max:
+    b.create<pisa::TMaxOp>(loc, lhs, rhs, dst);
+    return;
+  case BinKind::Min:
+    b.create<pisa::TMinOp>(loc, lhs, rhs, dst);
+    return;
+  }
+}
+
+static void createScalar(OpBuilder &b, Location loc, BinKind k, Value src,
+                         Value scalar, Value dst) {
+  switch (k) {
+  case BinKind::Add:
+    b.create<pisa::TAddSOp>(loc, src, scalar, dst);
+    return;
+  case BinKind::Sub:
+    b.create<pisa::TSubSOp>(loc, src, scalar, dst);
+    return;
+  case BinKind::Mul:
+    b.create<pisa::TMulSOp>(loc, src, scalar, dst);
+    return;
+  case BinKind::Div:
+    b.create<pisa::TDivSOp>(loc, src, scalar, dst);
+    return;
+  case BinKind::Max:
+    b.create<pisa::TMaxSOp>(loc, src, scalar, dst);
+    return;
+  case BinKind::Min:
+    b.create<pisa::TMinSOp>(loc, src, scalar, dst);
+    return;
+  }
+}
+
+static void createColExpandBinary(OpBuilder &b, Location loc, BinKind k,
+                                  Value full, Value colval, Value dst) {
+  switch (k) {
+  case BinKind::Add:
+    b.create<pisa::TColExpandAddOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Sub:
+    b.create<pisa::TColExpandSubOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Mul:
+    b.create<pisa::TColExpandMulOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Div:
+    b.create<pisa::TColExpandDivOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Max:
+    b.create<pisa::TColExpandMaxOp>(loc, full, colval, dst);
+    return;
+  case BinKind::Min:
+    b.create<pisa::TColExpandMinOp>(loc, full, colval, dst);
+    return;
+  }
+}
+
+/// `operand` (held in `tile`) expanded to the shape and valid extents of
+/// `user`'s result: a [1, C] operand by tcolexpand, an [R, 1] one by
+/// trowexpand, a [1, 1] one by both; a full operand as it is.
+FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
+                                              Value tile) {
+  Location loc = user->getLoc();
+  Value result = user->getResult(0);
+  ArrayRef<int64_t> res = cast<pto::TileType>(result.getType()).getShape();
+  ArrayRef<int64_t> shape = cast<pto::TileType>(operand.getType()).getShape();
+  bool cols = shape[0] == 1 && res[0] != 1, rows = shape[1] == 1 && res[1] != 1;
+  if (!cols && !rows)
+    return tile;
+  FailureOr<pisa::TileType> dstType = ubTypeFor(user, result);
+  if (failed(dstType))
+    return failure();
+  auto [vr, vc] = validOf(loc, result);
+  if (cols) {
+    // Every row of the result gets row 0; the columns stay the operand's.
+    auto srcType = cast<pisa::TileType>(tile.getType());
+    FailureOr<pisa::TileType> type =
+        rows ? makeTileType(user, pisa::MemorySpace::ub, dstType->getRows(),
+                            srcType.getCols(), srcType.getElementType(),
+                            pisa::TileLayout::nd)
+             : *dstType;
+    if (failed(type))
+      return failure();
+    Value expanded =
+        alloc(loc, *type, vr, rows ? validOf(loc, operand).second : vc);
+    builder.create<pisa::TColExpandOp>(loc, tile, expanded);
+    tile = expanded;
+  }
+  if (rows) {
+    Value expanded = alloc(loc, *dstType, vr, vc);
+    builder.create<pisa::TRowExpandOp>(loc, tile, expanded);
+    tile = expanded;
+  }
+  return tile;
+}
+
+/// The mode-2 operand of trowexpand_{sub,mul,div}: the per-row tile (held in
+/// an nd [R, 32/sizeof] tile with one valid column) expanded to one full
+/// 32-byte block per row.
+FailureOr<Value> LeafLowering::rowBlock(Operation *user, Value rowOperand) {
+  if (Value cached = rowBlocks.lookup(rowOperand))
+    return cached;
+  FailureOr<Value> src = lookup(user, rowOperand);
+  if (failed(src))
+    return failure();
+  auto srcType = cast<pisa::TileType>(src->getType());
+  Type elem = srcType.getElementType();
+  FailureOr<pisa::TileType> type =
+      makeTileType(user, pisa::MemorySpace::ub, srcType.getRows(),
+                   blockElems(elem), elem, pisa::TileLayout::nd);
+  if (failed(type))
+    return failure();
+  Location loc = user->getLoc();
+  Value rows = validOf(loc, rowOperand).first;
+  Value block = alloc(loc, *type, rows, constIndex(blockElems(elem)));
+  builder.create<pisa::TRowExpandOp>(loc, *src, block);
+  rowBlocks[rowOperand] = block;
+  return block;
+}
+
+LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
+                                        Value rhs) {
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  auto resultType = cast<pto::TileType>(result.getType());
+  FailureOr<pisa::TileType> dstType = ubTypeFor(op, result);
+  if (failed(dstType))
+    return failure();
+  FailureOr<Value> lhsTile = lookup(op, lhs);
+  if (failed(lhsTile))
+    return failure();
+
+  auto newDst = [&]() {
+    auto [vr, vc] = validOf(loc, result);
+    Value dst = alloc(loc, *dstType, vr, vc);
+    tiles[result] = dst;
+    replaced.push_back(op);
+    return dst;
+  };
+
+  // Tile op scalar. (pto puts a scalar on the right only; a scalar on the
+  // left of sub/div cannot be written, so there is no reversed form.)
+  if (!isa<pto::TileType>(rhs.getType())) {
+    if (rhs.getType() != resultType.getElementType())
+      return op->emitOpError() << "scalar of type " << rhs.getType()
+                               << " differs from the tile element type "
+                               << resultType.getElementType();
+    Value dst = newDst();
+    createScalar(builder, loc, bin, *lhsTile, rhs, dst);
+    return success();
+  }
+  FailureOr<Value> rhsTile = lookup(op, rhs);
+  if (failed(rhsTile))
+    return failure();
+
+  ArrayRef<int64_t> res = resultType.getShape();
+  auto broadcast = [&](Value v, unsigned d) {
+    return cast<pto::TileType>(v.getType()).getDimSize(d) == 1 && res[d] != 1;
+  };
+  bool lhsCol = broadcast(lhs, 0), rhsCol = broadcast(rhs, 0);
+  if (lhsCol || rhsCol) {
+    // A [1, C] operand over a full one: the column-broadcast instructions
+    // (the [1, C] operand second; swapped for the commutative ops).
+    bool commutative = bin != BinKind::Sub && bin != BinKind::Div;
+    bool fullLhs = !lhsCol && !broadcast(lhs, 1);
+    bool fullRhs = !rhsCol && !broadcast(rhs, 1);
+    if ((rhsCol && !broadcast(rhs, 1) && fullLhs) ||
+        (commutative && lhsCol && !broadcast(lhs, 1) && fullRhs)) {
+      Value full = rhsCol ? *lhsTile : *rhsTile;
+      Value colval = rhsCol ? *rhsTile : *lhsTile;
+      Value dst = newDst();
+      createColExpandBinary(builder, loc, bin, full, colval, dst);
+      return success();
+    }
+    // Otherwise (a [1, C] left operand of sub/div, a [1, 1] operand, or
+    // both operands broadcast): expand each to the result's shape, then the
+    // plain instruction.
+    FailureOr<Value> a = expandToResult(op, lhs, *lhsTile);
+    if (failed(a))
+      return failure();
+    FailureOr<Value> b = expandToResult(op, rhs, *rhsTile);
+    if (failed(b))
+      return failure();
+    Value dst = newDst();
+    createBinary(builder, loc, bin, *a, *b, dst);
+    return success();
+  }
+  bool lhsRow = broadcast(lhs, 1), rhsRow = broadcast(rhs, 1);
+  if (!lhsRow && !rhsRow) {
+    Value dst = newDst();
+    createBinary(builder, loc, bin, *lhsTile, *rhsTile, dst);
+    return success();
+  }
+  // A per-row right operand of sub/mul/div: the row-broadcast instructions
+  // (mode 2: one 32-byte block per row).
+  if (rhsRow &&
+      (bin == BinKind::Sub || bin == BinKind::Mul || bin == BinKind::Div)) {
+    FailureOr<Value> block = rowBlock(op, rhs);
+    if (failed(block))
+      return failure();
+    Value dst = newDst();
+    if (bin == BinKind::Sub)
+      builder.create<pisa::TRowExpandSubOp>(loc, *lhsTile, *block, dst);
+    else if (bin == BinKind::Mul)
+      builder.create<pisa::TRowExpandMulOp>(loc, *lhsTile, *block, dst);
+    else
+      builder.create<pisa::TRowExpandDivOp>(loc, *lhsTile, *block, dst);
+    return success();
+  }
+  // Any other row broadcast (add/max/min, or the per-row operand on the
+  // left): expand it to the result's shape, then the plain instruction with
+  // the operands in their original order.
+  Value rowTile = lhsRow ? *lhsTile : *rhsTile;
+  auto [vr, vc] = validOf(loc, result);
+  Value expanded = alloc(loc, *dstType, vr, vc);
+  builder.create<pisa::TRowExpandOp>(loc, rowTile, expanded);
+  Value dst = newDst();
+  createBinary(builder, loc, bin, lhsRow ? expanded : *lhsTile,
+               lhsRow ? *rhsTile : expanded, dst);
+  return success();
+}
+
+LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  FailureOr<Value> src = lookup(op, input);
+  FailureOr<pisa::TileType> type = ubTypeFor(op, result);
+  if (failed(src) || failed(type))
+    return failure();
+  auto [vr, vc] = validOf(loc, result);
+  Value dst = alloc(loc, *type, vr, vc);
+  TypeSwitch<Operation *>(op)
+      .Case([&](ExpOp) { builder.create<pisa::TExpOp>(loc, *src, dst); })
+      .Case([&](AbsOp) { builder.create<pisa::TAbsOp>(loc, *src, dst); })
+      .Case([&](SqrtOp) { builder.create<pisa::TSqrtOp>(loc, *src, dst); })
+      .Case([&](RsqrtOp) { builder.create<pisa::TRsqrtOp>(loc, *src, dst); })
+      .Case([&](ReciprocalOp) { builder.create<pisa::TRecipOp>(loc, *src, dst); })
+      .Case([&](NegOp) { builder.create<pisa::TNegOp>(loc, *src, dst); });
+  tiles[result] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
+LogicalResult LeafLowering::lowerCast(CastOp op) {
+  Location loc = op.getLoc();
+  FailureOr<Value> src = lookup(op, op.getInput());
+  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  if (failed(src) || failed(type))
+    return failure();
+  auto [vr, vc] = validOf(loc, op.getResult());
+  Value dst = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TCvtOp>(
+      loc, *src, dst, CastModeAttr::get(op.getContext(), op.getEffectiveMode()));
+  tiles[op.getResult()] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
+LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
+                                        bool keepdim, bool isMax) {
+  if (!keepdim)
+    return op->emitOpError()
+           << "reduces dim " << dim
+           << " without keepdim; pto-lower-to-isa supports row reductions "
+              "(dim = 1, keepdim: TROWSUM/TROWMAX) and column reductions "
+              "(dim = 0, keepdim: TCOLSUM/TCOLMAX)";
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  Type elem = cast<pto::TileType>(result.getType()).getElementType();
+  FailureOr<Value> src = lookup(op, input);
+  if (failed(src))
+    return failure();
+  auto srcType = cast<pisa::TileType>(src->getType());
+  if (dim == 0) {
+    // One row holding each column's result, with the source's column
+    // capacity (pto-isa's TCOLSUM/TCOLMAX want equal Cols).
+    FailureOr<pisa::TileType> dstType =
+        makeTileType(op, pisa::MemorySpace::ub, 1, srcType.getCols(), elem,
+                     pisa::TileLayout::nd);
+    if (failed(dstType))
+      return failure();
+    auto [vr, vc] = validOf(loc, result);
+    Value dst = alloc(loc, *dstType, vr, vc);
+    if (isMax)
+      builder.create<pisa::TColMaxOp>(loc, *src, dst);
+    else
+      builder.create<pisa::TColSumOp>(loc, *src, dst);
+    tiles[result] = dst;
+    replaced.push_back(op);
+    return success();
+  }
+  FailureOr<pisa::TileType> dstType =
+      makeTileType(op, pisa::MemorySpace::ub, srcType.getRows(),
+                   blockElems(elem), elem, pisa::TileLayout::nd);
+  if (failed(dstType))
+    return failure();
+  // Scratch shaped like the source (the A2/A3 float tree reduction).
+  auto [sr, sc] = validOf(loc, input);
+  Value tmp = alloc(loc, srcType, sr, sc);
+  auto [vr, vc] = validOf(loc, result);
+  Value dst = alloc(loc, *dstType, vr, vc);
+  if (isMax)
+    builder.create<pisa::TRowMaxOp>(loc, *src, tmp, dst);
+  else
+    builder.create<pisa::TRowSumOp>(loc, *src, tmp, dst);
+  tiles[result] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
+LogicalResult LeafLowering::lowerFull(FullOp op) {
+  Location loc = op.getLoc();
+  Type elem = op.getResult().getType().getElementType();
+  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  if (failed(type))
+    return failure();
+  TypedAttr value;
+  if (auto ft = dyn_cast<FloatType>(elem))
+    value = builder.getFloatAttr(ft, op.getValue().convertToDouble());
+  else
+    value = builder.getIntegerAttr(
+        elem, static_cast<int64_t>(op.getValue().convertToDouble()));
+  Value scalar = builder.create<arith::ConstantOp>(loc, value);
+  auto [vr, vc] = validOf(loc, op.getResult());
+  Value dst = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TExpandSOp>(loc, scalar, dst);
+  tiles[op.getResult()] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
+LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> from = op.getInput().getType().getShape(),
+                    to = op.getResult().getType().getShape();
+  if (from.size() != 2) {
+    // When the non-unit dims keep their order, so do the elements: the
+    // collapsed tile is the source's and no data moves.
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, from.size()));
+    std::swap(perm[op.getDim0()], perm[op.getDim1()]);
+    int64_t last = -1;
+    for (auto [k, d] : llvm::enumerate(perm)) {
+      if (to[k] == 1)
+        continue;
+      if (d < last)
+        return op.emitOpError()
+               << "transposes dims " << op.getDim0() << " and " << op.getDim1()
+               << " of a " << shapeString(op.getInput().getType())
+               << " tile, reordering its non-unit dims; pto-lower-to-isa "
+                  "transposes 2-D tiles, and N-D tiles only where the "
+                  "non-unit dims keep their order (a unit dim moves)";
+      last = d;
+    }
+    FailureOr<Value> src = lookup(op, op.getInput());
+    if (failed(src))
+      return failure();
+    tiles[op.getResult()] = *src;
+    replaced.push_back(op);
+    return success();
+  }
+  FailureOr<Value> src = lookup(op, op.getInput());
+  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  if (failed(src) || failed(type))
+    return failure();
+  // The scratch TTRANS transposes into before the copy to dst: dst's shape.
+  auto [vr, vc] = validOf(loc, op.getResult());
+  Value tmp = alloc(loc, *type, vr, vc);
+  Value dst = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TTransOp>(loc, *src, tmp, dst);
+  tiles[op.getResult()] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
+} // namespace mlir::pto::lower_to_isa

@@ -1,0 +1,335 @@
+//===- EmitControl.cpp - roots and the control program ----------------------===//
+//
+// Roots print as execute graphs (one RootInstance::launch per pto.launch),
+// pto.kernel as the control program with its checks and, with
+// PTO_HOST_MAIN, the host main (docs/Codegen.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+#include "pto/Target/Cpp/CppEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Support/IndentedOstream.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTOISA/IR/PTOISA.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::cpp_emitter;
+using llvm::formatv;
+
+//===----------------------------------------------------------------------===//
+// Roots
+//===----------------------------------------------------------------------===//
+
+/// Roots take their scalars (indices and dynamic dims, thousands of them for
+/// SK-16's A3 tiles) through one array: a closure or parameter list that size
+/// makes the host compiler's SROA quadratic (minutes per file).
+LogicalResult CppEmitter::emitRoot(func::FuncOp func) {
+  counter = 0;
+  os << "static void " << func.getSymName()
+     << "(pto_rt::RootInstance &ri, const int64_t *s";
+  SmallVector<std::string> unpack;
+  unsigned slot = 0;
+  for (auto [i, arg] : llvm::enumerate(func.getBody().front().getArguments())) {
+    std::string base = formatv("a{0}", i);
+    if (auto tensor = dyn_cast<GMTensorType>(arg.getType())) {
+      os << ", " << cppType(tensor.getElementType()) << " *" << base;
+      SmallVector<std::string> dims;
+      for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+        if (!ShapedType::isDynamic(size)) {
+          dims.push_back(std::to_string(size));
+          continue;
+        }
+        std::string dim = formatv("{0}_d{1}", base, d);
+        unpack.push_back(formatv("const int64_t {0} = s[{1}];", dim, slot++));
+        dims.push_back(dim);
+      }
+      bindTensor(arg, base, dims);
+    } else if (arg.getType().isIntOrIndex()) {
+      unpack.push_back(formatv("const {0} {1} = ({0})s[{2}];",
+                               cppType(arg.getType()), base, slot++));
+      names[arg] = base;
+    } else {
+      os << ", " << cppType(arg.getType()) << " " << base;
+      names[arg] = base;
+    }
+  }
+  os << ") {\n";
+  os.indent();
+  for (const std::string &line : unpack)
+    os << line << "\n";
+  if (failed(emitBlock(func.getBody().front(), FunctionKind::Root)))
+    return failure();
+  os.unindent();
+  os << "}\n\n";
+  return success();
+}
+
+/// A workspace from `owner` (`ri`: one per root instance, `rt`: one for the
+/// whole run), named like any tensor.
+LogicalResult CppEmitter::emitWorkspace(WorkspaceOp workspace, StringRef owner) {
+  auto type = cast<GMTensorType>(workspace.getType());
+  std::string v = fresh();
+  os << formatv("{0} *{1} = {2}.workspace<{0}>({3});\n",
+                cppType(type.getElementType()), v, owner, type.getNumElements());
+  SmallVector<std::string> dims;
+  for (int64_t size : type.getShape())
+    dims.push_back(std::to_string(size));
+  bindTensor(workspace.getResult(), v, dims);
+  return success();
+}
+
+LogicalResult CppEmitter::emitRootOp(Operation *op) {
+  if (auto workspace = dyn_cast<WorkspaceOp>(op))
+    return emitWorkspace(workspace, "ri");
+  if (auto launch = dyn_cast<LaunchOp>(op)) {
+    auto leaf = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        launch, launch.getCalleeAttr());
+    auto core = leaf ? leaf->getAttrOfType<CoreKindAttr>("pto.leaf") : nullptr;
+    if (!core)
+      return launch.emitError() << "pto-to-cpp: launched function is not a leaf";
+    SmallVector<std::string> deps;
+    for (Value dep : launch.getDeps())
+      deps.push_back(name(dep));
+    os << formatv("const pto_rt::Token {0} = ri.launch(pto_rt::Core::{1}, \"{2}\", "
+                  "{{{3}}, [=] {{ {2}({4}); });\n",
+                  bind(launch.getToken()),
+                  core.getValue() == CoreKind::cube ? "Cube" : "Vector",
+                  launch.getCallee(), llvm::join(deps, ", "),
+                  callArgs(launch.getArgs()));
+    return success();
+  }
+  return op->emitError() << "pto-to-cpp: '" << op->getName()
+                         << "' cannot appear in a root function";
+}
+
+//===----------------------------------------------------------------------===//
+// Control program
+//===----------------------------------------------------------------------===//
+
+LogicalResult CppEmitter::emitControl(KernelOp kernel) {
+  counter = 0;
+  SmallVector<std::string> argNames;
+  for (Attribute a : kernel.getArgNames())
+    argNames.push_back(cast<StringAttr>(a).str());
+  os << "void " << kernel.getSymName() << "(pto_rt::Runtime &rt";
+  std::string params = parameterList(kernel.getBody().front(), argNames, false);
+  if (!params.empty())
+    os << ", " << params;
+  os << ") {\n";
+  os.indent();
+  if (failed(emitBlock(kernel.getBody().front(), FunctionKind::Control)))
+    return failure();
+  os << "rt.flush();\n";
+  os.unindent();
+  os << "}\n\n";
+  return success();
+}
+
+LogicalResult CppEmitter::emitControlOp(Operation *op) {
+  if (auto loop = dyn_cast<LoopOp>(op)) {
+    if (!loop.getInitArgs().empty() || loop.getNumResults())
+      return loop.emitError()
+             << "pto-to-cpp: loop '" << loop.getName()
+             << "' carries values; the control program carries none after the "
+                "tile-graph pipeline";
+    Block &body = loop.getBody().front();
+    std::string iv = bind(body.getArgument(0));
+    std::string lb = name(loop.getLowerBound()), ub = name(loop.getUpperBound()),
+                step = name(loop.getStep());
+    APInt constantStep;
+    if (!matchPattern(loop.getStep(), m_ConstantInt(&constantStep)) ||
+        !constantStep.isStrictlyPositive())
+      os << formatv("pto_rt::check_loop_step({0}, \"{1}\", {2});\n",
+                    whereLiteral(loop), loop.getName(), step);
+    // As in pto-run: the step past the last iteration is never computed, so
+    // a loop may run up to INT64_MAX.
+    os << formatv("for (int64_t {0} = {1}; {0} < {2}; {0} = uint64_t({2}) - "
+                  "uint64_t({0}) <= uint64_t({3}) ? {2} : {0} + {3}) {{  // {4}\n",
+                  iv, lb, ub, step, loop.getName());
+    os.indent();
+    if (failed(emitBlock(body, FunctionKind::Control)))
+      return failure();
+    os.unindent();
+    os << "}\n";
+    return success();
+  }
+  if (isa<YieldOp>(op))
+    return success();
+  if (isa<IsLoopBeginOp, IsLoopEndOp>(op)) {
+    Value index = op->getOperand(0);
+    auto arg = dyn_cast<BlockArgument>(index);
+    auto loop = arg ? dyn_cast<LoopOp>(arg.getOwner()->getParentOp()) : nullptr;
+    if (!loop)
+      return op->emitError() << "pto-to-cpp: operand is not a pto.loop index";
+    std::string expr =
+        isa<IsLoopBeginOp>(op)
+            ? formatv("{0} == {1}", name(index), name(loop.getLowerBound())).str()
+            : formatv("uint64_t({2}) - uint64_t({0}) <= uint64_t({1})",
+                      name(index), name(loop.getStep()),
+                      name(loop.getUpperBound()))
+                  .str();
+    os << formatv("const bool {0} = {1};\n", bind(op->getResult(0)), expr);
+    return success();
+  }
+  if (auto read = dyn_cast<ReadOp>(op)) {
+    auto it = tensors.find(read.getTensor());
+    if (it == tensors.end())
+      return op->emitError() << "pto-to-cpp: unknown tensor";
+    // Device-written GM must be complete before the control program reads it.
+    if (!read->hasAttr("pto.host_ready"))
+      os << "rt.flush();\n";
+    // Bounds-checked against the tensor (exit 3, as in pto-run).
+    SmallVector<std::string> indices;
+    for (Value index : read.getIndices())
+      indices.push_back(name(index));
+    os << formatv("const int64_t {0} = pto_rt::read_scalar({1}, \"{2}\", {3}, "
+                  "{{{4}}, {{{5}});\n",
+                  bind(read.getResult()), whereLiteral(op),
+                  tensorName(read.getTensor()), it->second.pointer,
+                  llvm::join(indices, ", "),
+                  llvm::join(it->second.dims, ", "));
+    return success();
+  }
+  if (auto workspace = dyn_cast<WorkspaceOp>(op))
+    return emitWorkspace(workspace, "rt");
+  if (auto check = dyn_cast<CheckViewOp>(op)) {
+    auto it = tensors.find(check.getTensor());
+    if (it == tensors.end())
+      return op->emitError() << "pto-to-cpp: unknown tensor";
+    SmallVector<std::string> offsets, valid;
+    for (Value v : check.getOffsets())
+      offsets.push_back(name(v));
+    for (Value v : check.getValidShape())
+      valid.push_back(name(v));
+    os << formatv("pto_rt::check_view({0}, \"{1}\", {{{2}}, {{{3}}, {{{4}});\n",
+                  whereLiteral(op), tensorName(check.getTensor()),
+                  llvm::join(it->second.dims, ", "), llvm::join(offsets, ", "),
+                  llvm::join(valid, ", "));
+    return success();
+  }
+  if (auto call = dyn_cast<RootCallOp>(op)) {
+    int64_t depth = call.getStitch() ? call.getStitch()->getDepth() : 1;
+    // The scalars travel in one shared array (see emitRoot), the pointers
+    // as arguments; the runtime may run the root after this block ends.
+    SmallVector<std::string> scalars, others;
+    for (Value arg : call.getArgs()) {
+      auto tensor = tensors.find(arg);
+      if (tensor != tensors.end()) {
+        others.push_back(tensor->second.pointer);
+        for (auto [i, size] : llvm::enumerate(tensor->second.type.getShape()))
+          if (ShapedType::isDynamic(size))
+            scalars.push_back(tensor->second.dims[i]);
+      } else if (arg.getType().isIntOrIndex()) {
+        scalars.push_back("(int64_t)" + name(arg));
+      } else {
+        others.push_back(name(arg));
+      }
+    }
+    std::string array = fresh();
+    os << formatv("auto {0} = std::make_shared<const std::vector<int64_t>>("
+                  "std::vector<int64_t>{{{1}});\n",
+                  array, llvm::join(scalars, ", "));
+    os << formatv("rt.root_call(\"{0}\", {1}, {2}, [=](pto_rt::RootInstance &ri) "
+                  "{{ {0}(ri, {3}->data(){4}{5}); });\n",
+                  call.getCallee(), rootCallSites++, depth, array,
+                  others.empty() ? "" : ", ", llvm::join(others, ", "));
+    return success();
+  }
+  return op->emitError() << "pto-to-cpp: '" << op->getName()
+                         << "' in the control program; compile the kernel "
+                            "through --pto-tile-graph-pipeline first";
+}
+
+/// Kernel arguments some leaf writes (through roots, launches and reshapes).
+static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel) {
+  ModuleOp module = kernel->getParentOfType<ModuleOp>();
+  DenseMap<Operation *, llvm::SmallBitVector> memo;
+  std::function<llvm::SmallBitVector(FunctionOpInterface)> written =
+      [&](FunctionOpInterface func) -> llvm::SmallBitVector {
+    auto it = memo.find(func);
+    if (it != memo.end())
+      return it->second;
+    llvm::SmallBitVector bits(func.getNumArguments());
+    auto mark = [&](Value tensor) {
+      if (auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor)))
+        if (arg.getOwner()->getParentOp() == func.getOperation())
+          bits.set(arg.getArgNumber());
+    };
+    func->walk([&](Operation *op) {
+      if (auto store = dyn_cast<ptoisa::TStoreOp>(op))
+        mark(store.getDst());
+      else if (auto atomic = dyn_cast<AtomicAddOp>(op))
+        mark(atomic->getOperand(1));
+      else if (auto assemble = dyn_cast<AssembleOp>(op))
+        mark(assemble->getOperand(1));
+      OperandRange args = op->getOperands();
+      FlatSymbolRefAttr callee = getCalleeAndArgs(op, args);
+      if (!callee)
+        return;
+      auto target = module.lookupSymbol<FunctionOpInterface>(callee.getValue());
+      if (!target)
+        return;
+      llvm::SmallBitVector inner = written(target);
+      for (unsigned i : inner.set_bits())
+        if (i < args.size())
+          mark(args[i]);
+    });
+    memo[func] = bits;
+    return bits;
+  };
+  return written(kernel);
+}
+
+void CppEmitter::emitHostMain(KernelOp kernel) {
+  llvm::SmallBitVector outputs = writtenKernelArgs(kernel);
+  os << "#if defined(PTO_HOST_MAIN)\n"
+        "// Runs the kernel on DIR/<argument>.npy files (every argument is an "
+        "input;\n// the arguments it writes are saved to OUTDIR).\n"
+        "int main(int argc, char **argv) {\n";
+  os.indent();
+  // The emulation's buffer sizes follow the kernel's architecture (its
+  // memory plan); --arch on the command line still overrides it.
+  if (getArchFor(kernel) == Arch::DAV_3510)
+    os << "pto_rt::HostMain m(argc, argv, \"950\");\n";
+  else
+    os << "pto_rt::HostMain m(argc, argv);\n";
+  SmallVector<std::string> args;
+  for (auto [i, arg] : llvm::enumerate(kernel.getBody().front().getArguments())) {
+    auto type = cast<GMTensorType>(arg.getType());
+    std::string argName = cast<StringAttr>(kernel.getArgNames()[i]).str();
+    std::string element = cppType(type.getElementType());
+    SmallVector<std::string> dims;
+    for (int64_t size : type.getShape())
+      dims.push_back(std::to_string(ShapedType::isDynamic(size) ? -1 : size));
+    os << formatv("auto &t{0} = m.input<{1}>(\"{2}\", {{{3}});\n", i, element,
+                  argName, llvm::join(dims, ", "));
+    if (kernel.getArgAttrOfType<UnitAttr>(i, "pto.cumulative"))
+      os << formatv("m.check_cumulative(\"{0}\", t{1});\n", argName, i);
+    args.push_back(formatv("t{0}.data()", i));
+    for (auto [d, size] : llvm::enumerate(type.getShape()))
+      if (ShapedType::isDynamic(size))
+        args.push_back(formatv("t{0}.dim({1})", i, d));
+  }
+  os << kernel.getSymName() << "(m.runtime()" << (args.empty() ? "" : ", ")
+     << llvm::join(args, ", ") << ");\n";
+  os << "m.runtime().finish();\n";
+  for (unsigned i : outputs.set_bits())
+    os << formatv("m.output(\"{0}\", t{1});\n",
+                  cast<StringAttr>(kernel.getArgNames()[i]).str(), i);
+  os << "return m.finish();\n";
+  os.unindent();
+  os << "}\n#endif // PTO_HOST_MAIN\n";
+}

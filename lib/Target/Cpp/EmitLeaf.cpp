@@ -1,0 +1,259 @@
+//===- EmitLeaf.cpp - leaf bodies as pto-isa C++ ----------------------------===//
+//
+// A leaf is a device kernel: its pto_isa tiles become Tile objects bound
+// with TASSIGN, its instructions pto-isa calls guarded by a non-empty
+// destination, its flags set_flag/wait_flag (docs/Codegen.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterImpl.h"
+#include "pto/Target/Cpp/CppEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Support/IndentedOstream.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTOISA/IR/PTOISA.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::cpp_emitter;
+using llvm::formatv;
+
+//===----------------------------------------------------------------------===//
+// Leaves
+//===----------------------------------------------------------------------===//
+
+LogicalResult CppEmitter::emitLeaf(func::FuncOp func) {
+  auto core = func->getAttrOfType<CoreKindAttr>("pto.leaf");
+  if (!core || core.getValue() == CoreKind::mix)
+    return func.emitError() << "pto-to-cpp prints cube and vector leaves; '"
+                            << func.getSymName() << "' is "
+                            << (core ? "a MIX leaf" : "not a core kind");
+  bool cube = core.getValue() == CoreKind::cube;
+  counter = 0;
+  os << (cube ? "#if defined(__DAV_CUBE__)\n" : "#if defined(__DAV_VEC__)\n");
+  os << "__global__ AICORE void " << func.getSymName() << "("
+     << parameterList(func.getBody().front(), {}, /*device=*/true) << ") {\n";
+  os.indent();
+  if (failed(emitBlock(func.getBody().front(), FunctionKind::Leaf)))
+    return failure();
+  os.unindent();
+  os << "}\n#endif\n\n";
+  return success();
+}
+
+LogicalResult CppEmitter::emitGlobalAccess(Operation *op, Value tensor,
+                                           Value row, Value col,
+                                           const TileExpr &tile, bool transpose,
+                                           StringRef call) {
+  auto it = tensors.find(tensor);
+  if (it == tensors.end())
+    return op->emitError() << "pto-to-cpp: GM operand is not a tensor it can name";
+  const TensorExpr &gm = it->second;
+  std::string element = cppType(gm.type.getElementType());
+  std::string ld = gm.dims[1];
+  // The GlobalTensor describes exactly the transferred window: the tile's
+  // valid region (docs/AscendTarget.md#globaltensor). A DN window holds the transpose.
+  std::string shape = "Shape<1, 1, 1, DYNAMIC, DYNAMIC>";
+  std::string stride = transpose ? "Stride<1, 1, 1, 1, DYNAMIC>"
+                                 : "Stride<1, 1, 1, DYNAMIC, 1>";
+  std::string g = fresh();
+  os << formatv("if ({0} > 0 && {1} > 0) {{\n", tile.validRows, tile.validCols);
+  os.indent();
+  os << formatv("using G{0} = GlobalTensor<{1}, {2}, {3}, Layout::{4}>;\n", g,
+                element, shape, stride, transpose ? "DN" : "ND");
+  os << formatv("G{0} {0}({1} + ({2} * {3} + {4}), {5}((int){6}, (int){7}), "
+                "{8}((int){3}));\n",
+                g, gm.pointer, name(row), ld, name(col), shape, tile.validRows,
+                tile.validCols, stride);
+  os << formatv(call.str().c_str(), g, tile.name) << "\n";
+  os.unindent();
+  os << "}\n";
+  return success();
+}
+
+LogicalResult CppEmitter::emitIsa(Operation *op) {
+  using namespace ptoisa;
+  auto tile = [&](Value v) -> const TileExpr & { return tiles[v]; };
+  auto guarded = [&](const TileExpr &dst, const std::string &stmt) {
+    os << formatv("if ({0} > 0 && {1} > 0) {2};\n", dst.validRows,
+                  dst.validCols, stmt);
+  };
+  auto unary = [&](StringRef instr, Value src, Value dst) {
+    guarded(tile(dst), formatv("{0}({1}, {2})", instr, tile(dst).name,
+                               tile(src).name));
+  };
+  auto binary = [&](StringRef instr, Value a, Value b, Value dst) {
+    guarded(tile(dst), formatv("{0}({1}, {2}, {3})", instr, tile(dst).name,
+                               tile(a).name, tile(b).name));
+  };
+  auto scalar = [&](StringRef instr, Value src, Value s, Value dst) {
+    guarded(tile(dst), formatv("{0}({1}, {2}, {3})", instr, tile(dst).name,
+                               tile(src).name, name(s)));
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](AllocTileOp alloc) -> LogicalResult {
+        if (!alloc.getOffset())
+          return alloc.emitError()
+                 << "pto-to-cpp needs placed tiles; run pto-isa-plan-memory first";
+        std::string t = fresh();
+        TileExpr expr{t, name(alloc.getValidRows()), name(alloc.getValidCols()),
+                      alloc.getTileType()};
+        os << formatv("using T{0} = {1};\n", t, tileCppType(alloc.getTileType()));
+        os << formatv("T{0} {0}((unsigned){1}, (unsigned){2});\n", t,
+                      expr.validRows, expr.validCols);
+        os << formatv("TASSIGN({0}, {1});\n", t, *alloc.getOffset());
+        tiles[alloc.getResult()] = expr;
+        return success();
+      })
+      .Case([&](TLoadOp load) {
+        return emitGlobalAccess(load, load.getSrc(), load.getRow(), load.getCol(),
+                                tile(load.getDst()), load.getTranspose(),
+                                "TLOAD({1}, {0});");
+      })
+      .Case([&](TStoreOp store) {
+        const TileExpr &src = tile(store.getSrc());
+        std::string call = store.getAtomicAdd()
+                               ? "TSTORE<T" + src.name +
+                                     ", G{0}, AtomicType::AtomicAdd>({0}, {1});"
+                               : std::string("TSTORE({0}, {1});");
+        return emitGlobalAccess(store, store.getDst(), store.getRow(),
+                                store.getCol(), src, /*transpose=*/false, call);
+      })
+      .Case([&](TExtractOp extract) {
+        guarded(tile(extract.getDst()),
+                formatv("TEXTRACT({0}, {1}, {2}, {3})", tile(extract.getDst()).name,
+                        tile(extract.getSrc()).name, extract.getIndexRow(),
+                        extract.getIndexCol()));
+        return success();
+      })
+      .Case([&](TMovOp mov) {
+        unary("TMOV", mov.getSrc(), mov.getDst());
+        return success();
+      })
+      .Case<TMatmulOp, TMatmulAccOp>([&](auto matmul) {
+        const TileExpr &a = tile(matmul.getLhs()), &b = tile(matmul.getRhs()),
+                       &c = tile(matmul.getAcc());
+        // m, k, n >= 1 (docs/AscendTarget.md#instructions); an empty product is skipped.
+        // pto-isa's accumulating form names the accumulator twice (out, in):
+        // its CPU back end has no three-operand TMATMUL_ACC.
+        std::string operands =
+            isa<TMatmulOp>(op) ? formatv("{0}, {1}, {2}", c.name, a.name, b.name).str()
+                               : formatv("{0}, {0}, {1}, {2}", c.name, a.name, b.name).str();
+        os << formatv("if ({0} > 0 && {1} > 0 && {2} > 0) {3}({4});\n",
+                      a.validRows, a.validCols, b.validCols,
+                      isa<TMatmulOp>(op) ? "TMATMUL" : "TMATMUL_ACC", operands);
+        return success();
+      })
+      .Case([&](TAddOp o) { binary("TADD", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
+      .Case([&](TSubOp o) { binary("TSUB", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
+      .Case([&](TMulOp o) { binary("TMUL", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
+      .Case([&](TDivOp o) { binary("TDIV", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
+      .Case([&](TMaxOp o) { binary("TMAX", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
+      .Case([&](TMinOp o) { binary("TMIN", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
+      .Case([&](TAddSOp o) { scalar("TADDS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
+      .Case([&](TSubSOp o) { scalar("TSUBS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
+      .Case([&](TMulSOp o) { scalar("TMULS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
+      .Case([&](TDivSOp o) { scalar("TDIVS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
+      .Case([&](TMaxSOp o) { scalar("TMAXS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
+      .Case([&](TMinSOp o) { scalar("TMINS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
+      .Case([&](TExpOp o) { unary("TEXP", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TAbsOp o) { unary("TABS", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TNegOp o) { unary("TNEG", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TSqrtOp o) { unary("TSQRT", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TRsqrtOp o) { unary("TRSQRT", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TRecipOp o) { unary("TRECIP", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TRowExpandOp o) { unary("TROWEXPAND", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TCvtOp o) {
+        guarded(tile(o.getDst()),
+                formatv("TCVT({0}, {1}, RoundMode::CAST_{2})", tile(o.getDst()).name,
+                        tile(o.getSrc()).name,
+                        o.getMode() == CastMode::NONE ? "RINT"
+                                                      : stringifyCastMode(o.getMode())));
+        return success();
+      })
+      .Case([&](TExpandSOp o) {
+        guarded(tile(o.getDst()),
+                formatv("TEXPANDS({0}, {1})", tile(o.getDst()).name, name(o.getScalar())));
+        return success();
+      })
+      .Case<TRowSumOp, TRowMaxOp>([&](auto o) {
+        // Rows whose valid columns are all cut off (a column piece past the
+        // row's end) reduce to the identity, as in pto-run: 0 for the sum,
+        // -inf for the max; pto-isa rejects an empty source region.
+        bool sum = isa<TRowSumOp>(op);
+        const TileExpr &dst = tile(o.getDst()), &src = tile(o.getSrc());
+        std::string element = cppType(dst.type.getElementType());
+        guarded(dst, formatv("{{ if ({0} > 0) {1}({2}, {3}, {4}); else "
+                             "TEXPANDS({2}, static_cast<{5}>({6})); }",
+                             src.validCols, sum ? "TROWSUM" : "TROWMAX",
+                             dst.name, src.name, tile(o.getTmp()).name, element,
+                             sum ? "0.0f" : "-INFINITY"));
+        return success();
+      })
+      .Case([&](TTransOp o) {
+        guarded(tile(o.getDst()),
+                formatv("TTRANS({0}, {1}, {2})", tile(o.getDst()).name,
+                        tile(o.getSrc()).name, tile(o.getTmp()).name));
+        return success();
+      })
+      .Case([&](TGatherMaskOp o) {
+        static const char *patterns[] = {"P0101", "P1010", "P0001", "P0010",
+                                         "P0100", "P1000", "P1111"};
+        const TileExpr &dst = tile(o.getDst()), &src = tile(o.getSrc());
+        guarded(dst, formatv("TGATHER<T{0}, T{1}, MaskPattern::{2}>({0}, {1})",
+                             dst.name, src.name, patterns[o.getPattern() - 1]));
+        return success();
+      })
+      .Case([&](TRowExpandSubOp o) { binary("TROWEXPANDSUB", o.getFull(), o.getRowval(), o.getDst()); return success(); })
+      .Case([&](TRowExpandMulOp o) { binary("TROWEXPANDMUL", o.getFull(), o.getRowval(), o.getDst()); return success(); })
+      .Case([&](TRowExpandDivOp o) { binary("TROWEXPANDDIV", o.getFull(), o.getRowval(), o.getDst()); return success(); })
+      .Case([&](TColExpandOp o) { unary("TCOLEXPAND", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TColExpandAddOp o) { binary("TCOLEXPANDADD", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandSubOp o) { binary("TCOLEXPANDSUB", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandMulOp o) { binary("TCOLEXPANDMUL", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandDivOp o) { binary("TCOLEXPANDDIV", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandMaxOp o) { binary("TCOLEXPANDMAX", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TColExpandMinOp o) { binary("TCOLEXPANDMIN", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case<TColSumOp, TColMaxOp>([&](auto o) {
+        // As for the row reductions: columns with no valid rows (a row
+        // piece past the tensor's end) reduce to the identity.
+        bool sum = isa<TColSumOp>(op);
+        const TileExpr &dst = tile(o.getDst()), &src = tile(o.getSrc());
+        std::string element = cppType(dst.type.getElementType());
+        guarded(dst, formatv("{{ if ({0} > 0) {1}({2}, {3}); else "
+                             "TEXPANDS({2}, static_cast<{4}>({5})); }",
+                             src.validRows, sum ? "TCOLSUM" : "TCOLMAX",
+                             dst.name, src.name, element,
+                             sum ? "0.0f" : "-INFINITY"));
+        return success();
+      })
+      .Case([&](SetFlagOp o) {
+        os << formatv("set_flag({0}, {1}, EVENT_ID{2});\n", pipeName(o.getSrc()),
+                      pipeName(o.getDst()), o.getEvent());
+        return success();
+      })
+      .Case([&](WaitFlagOp o) {
+        os << formatv("wait_flag({0}, {1}, EVENT_ID{2});\n", pipeName(o.getSrc()),
+                      pipeName(o.getDst()), o.getEvent());
+        return success();
+      })
+      .Case([&](PipeBarrierOp o) {
+        os << formatv("pipe_barrier({0});\n", pipeName(o.getPipe()));
+        return success();
+      })
+      .Default([&](Operation *other) {
+        return other->emitError() << "pto-to-cpp cannot print '" << other->getName()
+                                  << "'";
+      });
+}

@@ -1,0 +1,91 @@
+//===- EmitterImpl.h - the pto-to-cpp emitter, shared by its parts -*- C++ -*-===//
+//
+// The C++ emitter's state and methods. Its parts: CppEmitter.cpp (names,
+// the module, shared statements, entry points), EmitLeaf.cpp (leaf bodies:
+// pto_isa instructions) and EmitControl.cpp (roots and the control program).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTO_LIB_TARGET_CPP_EMITTERIMPL_H
+#define PTO_LIB_TARGET_CPP_EMITTERIMPL_H
+
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTOISA/IR/PTOISA.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/IndentedOstream.h"
+
+namespace mlir::pto::cpp_emitter {
+
+/// A GM tensor in C++: a pointer expression and one expression per dim.
+struct TensorExpr {
+  std::string pointer;
+  SmallVector<std::string> dims;
+  GMTensorType type;
+};
+
+/// A tile object: its C++ name and valid-extent expressions.
+struct TileExpr {
+  std::string name;
+  std::string validRows, validCols;
+  ptoisa::TileType type;
+};
+
+enum class FunctionKind { Leaf, Root, Control };
+
+class CppEmitter {
+public:
+  explicit CppEmitter(raw_ostream &os) : os(os) {}
+
+  LogicalResult emitModule(ModuleOp module);
+
+private:
+  // Functions.
+  LogicalResult emitLeaf(func::FuncOp func);
+  LogicalResult emitRoot(func::FuncOp func);
+  LogicalResult emitControl(KernelOp kernel);
+  void emitHostMain(KernelOp kernel);
+  std::string parameterList(Block &entry, ArrayRef<std::string> names,
+                            bool device);
+
+  // Statements.
+  LogicalResult emitBlock(Block &block, FunctionKind kind);
+  LogicalResult emitOp(Operation *op, FunctionKind kind);
+  LogicalResult emitArith(Operation *op);
+  LogicalResult emitScf(Operation *op, FunctionKind kind);
+  LogicalResult emitIsa(Operation *op);
+  LogicalResult emitGlobalAccess(Operation *op, Value tensor, Value row,
+                                 Value col, const TileExpr &tile,
+                                 bool transpose, StringRef call);
+  LogicalResult emitControlOp(Operation *op);
+  LogicalResult emitRootOp(Operation *op);
+  LogicalResult emitWorkspace(WorkspaceOp workspace, StringRef owner);
+
+  // Names and types.
+  std::string fresh() { return "v" + std::to_string(counter++); }
+  std::string name(Value v);
+  std::string bind(Value v) { return names[v] = fresh(); }
+  std::string callArgs(ValueRange args);
+  static std::string cppType(Type type);
+  static std::string tileCppType(ptoisa::TileType type);
+  static std::string floatLiteral(APFloat value, Type type);
+  static std::string pipeName(ptoisa::Pipe pipe);
+  void bindTensor(Value v, std::string pointer, SmallVector<std::string> dims);
+
+  raw_indented_ostream os;
+  DenseMap<Value, std::string> names;
+  DenseMap<Value, TensorExpr> tensors;
+  DenseMap<Value, TileExpr> tiles;
+  unsigned counter = 0;
+  unsigned rootCallSites = 0;
+};
+
+/// The op's source location as a C++ string literal ("file:line:col").
+std::string whereLiteral(Operation *op);
+/// The name a GM tensor has in diagnostics (its kernel argument's).
+std::string tensorName(Value tensor);
+
+} // namespace mlir::pto::cpp_emitter
+
+#endif // PTO_LIB_TARGET_CPP_EMITTERIMPL_H
