@@ -2,6 +2,8 @@
 //
 //   pto-run kernel.mlir [--kernel NAME] --input q=q.npy ... --output dq=dq.npy
 //   pto-run kernel.mlir --random SEED --shape q=256x8x64 ... --output-dir DIR
+//   pto-run kernel.mlir --input-dir DIR --output-dir OUT   (DIR/NAME.npy, as
+//                                          the emitted program's --inputs)
 //
 // Exit codes: 0 success, 1 the IR does not parse or verify, 2 usage or input
 // data error (bad flag, missing or mismatched .npy), 3 kernel fault at run
@@ -21,6 +23,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -34,8 +37,12 @@
 #include "pto/CostModel/CostModel.h"
 #include "pto/Interpreter/Interpreter.h"
 #include "pto/Tools/PtoRunMain.h"
+#include "pto/Tools/Version.h"
 
 #include "pto/runtime/checks.hpp"
+
+#include "ArgumentShapes.h"
+#include "Progress.h"
 
 #include <chrono>
 #include <cmath>
@@ -65,6 +72,23 @@ static cl::opt<std::string>
 static cl::list<std::string>
     inputs("input", cl::desc("Argument data: NAME=FILE.npy (bf16 as uint16)"),
            cl::value_desc("NAME=FILE"), cl::cat(category));
+static cl::opt<std::string> inputDir(
+    "input-dir",
+    cl::desc("Read every argument not given by --input from DIR/NAME.npy (the "
+             "files an emitted program's --inputs DIR reads); written "
+             "arguments without a file start at zero"),
+    cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<std::string> saveInputs(
+    "save-inputs",
+    cl::desc("Before the run, write every argument's data (given, generated "
+             "or zero) to DIR/NAME.npy, for --input-dir or an emitted "
+             "program's --inputs"),
+    cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<bool> progress(
+    "progress",
+    cl::desc("Report progress on stderr (launches, elapsed, estimate); "
+             "default: on when stderr is a terminal"),
+    cl::cat(category));
 static cl::list<std::string>
     outputs("output", cl::desc("Write an argument after the run: NAME=FILE.npy"),
             cl::value_desc("NAME=FILE"), cl::cat(category));
@@ -75,11 +99,13 @@ static cl::opt<std::string> outputDir(
 static cl::opt<uint64_t> randomSeed(
     "random",
     cl::desc("Generate the arguments not given by --input: floats "
-             "normal(0,1)*0.1 (rounded to their dtype), outputs zero"),
+             "normal(0,1)*0.1 (rounded to their dtype), outputs zero; "
+             "dynamic dims from --shape or, where the kernel fixes them, "
+             "from the other arguments"),
     cl::value_desc("SEED"), cl::cat(category));
 static cl::list<std::string> shapes(
-    "shape", cl::desc("Shape of a generated argument: NAME=AxBxC (needed for "
-                      "dynamic dims with --random)"),
+    "shape", cl::desc("Shape of a generated or zero argument: NAME=AxBxC "
+                      "(for dynamic dims the kernel does not fix)"),
     cl::value_desc("NAME=SHAPE"), cl::cat(category));
 static cl::opt<uint64_t> shuffleAtomics(
     "shuffle-atomics",
@@ -211,6 +237,7 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::install_bad_alloc_error_handler(outOfMemory);
   cl::HideUnrelatedOptions(category);
+  registerVersionPrinter();
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "pto-run: execute a pto.kernel on host memory (reference "
@@ -270,8 +297,12 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
     if (!buffer)
       return usageError("cannot read '" + inputFile + "'");
-    if (llvm::Error error = costModel->loadGraph((*buffer)->getBuffer()))
+    std::string warning;
+    if (llvm::Error error =
+            costModel->loadGraph((*buffer)->getBuffer(), &warning))
       return usageError(llvm::toString(std::move(error)));
+    if (!warning.empty())
+      llvm::errs() << "pto-run: warning: " << warning << "\n";
     costModel->finish();
     costModel->printReport(llvm::outs());
     return writeSimulationFiles(*costModel);
@@ -284,6 +315,9 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
                   func::FuncDialect, index::IndexDialect, math::MathDialect,
                   scf::SCFDialect>();
   MLIRContext context(registry);
+  // The message and its location say what is wrong; the op in generic form
+  // (sentinels for dynamic sizes) would not help.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
 
@@ -389,38 +423,92 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     givenShapes[assignment->first] = shape;
   }
   SmallVector<unsigned> written = getWrittenArguments(kernel);
+  auto nameOf = [&](unsigned i) {
+    return cast<StringAttr>(kernel.getArgNames()[i]).getValue();
+  };
+
+  // Arguments not given by --input: DIR/NAME.npy, as an emitted program
+  // reads them.
+  if (!inputDir.empty()) {
+    if (!llvm::sys::fs::is_directory(inputDir))
+      return usageError("--input-dir '" + inputDir + "' is not a folder");
+    for (unsigned i = 0; i < numArgs; ++i) {
+      if (data[i])
+        continue;
+      SmallString<128> path(inputDir);
+      llvm::sys::path::append(path, nameOf(i) + ".npy");
+      if (!llvm::sys::fs::exists(path))
+        continue;
+      llvm::Expected<HostTensor> tensor = readNpy(path);
+      if (!tensor)
+        return usageError("input '" + nameOf(i) +
+                          "': " + llvm::toString(tensor.takeError()));
+      data[i] = std::move(*tensor);
+    }
+  }
+
+  // Shapes of the arguments still without data: --shape, static, or fixed
+  // by the kernel through arguments of known shape (repeated while that
+  // fixes more).
+  SmallVector<std::optional<SmallVector<int64_t>>> knownShapes(numArgs);
+  for (unsigned i = 0; i < numArgs; ++i) {
+    auto type = cast<GMTensorType>(kernel.getArgumentTypes()[i]);
+    auto given = givenShapes.find(nameOf(i));
+    if (data[i])
+      knownShapes[i] = SmallVector<int64_t>(data[i]->shape);
+    else if (given != givenShapes.end())
+      knownShapes[i] = given->second;
+    else if (type.hasStaticShape())
+      knownShapes[i] = SmallVector<int64_t>(type.getShape());
+  }
+  auto knownShape = [&](unsigned i) -> const SmallVector<int64_t> * {
+    return knownShapes[i] ? &*knownShapes[i] : nullptr;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned i = 0; i < numArgs; ++i)
+      if (!knownShapes[i])
+        if ((knownShapes[i] = inferArgumentShape(kernel, i, knownShape)))
+          changed = true;
+  }
+
   std::mt19937_64 rng(randomSeed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   for (unsigned i = 0; i < numArgs; ++i) {
     if (data[i])
       continue;
-    StringRef name = cast<StringAttr>(kernel.getArgNames()[i]).getValue();
-    if (randomSeed.getNumOccurrences() == 0)
+    StringRef name = nameOf(i);
+    bool isOutput = llvm::is_contained(written, i);
+    // The host zeroes what the kernel writes (SK-16's dQ/dK/dV); only what
+    // it reads needs data.
+    if (!isOutput && randomSeed.getNumOccurrences() == 0) {
+      if (!inputDir.empty())
+        return usageError("no data for argument '" + name + "': no " + name +
+                          ".npy in --input-dir '" + inputDir +
+                          "'; give --input " + name +
+                          "=FILE.npy, or --random SEED to generate it");
       return usageError("no data for argument '" + name + "': give --input " +
                         name + "=FILE.npy, or --random SEED to generate it");
+    }
     auto type = cast<GMTensorType>(kernel.getArgumentTypes()[i]);
     std::optional<ElementKind> kind = getElementKind(type.getElementType());
     if (!kind)
       return usageError("argument '" + name + "' has an element type pto-run "
                         "cannot generate");
-    bool isOutput = llvm::is_contained(written, i);
     bool isFloat = *kind == ElementKind::BF16 || *kind == ElementKind::F16 ||
                    *kind == ElementKind::F32;
     if (!isOutput && !isFloat)
       return usageError("argument '" + name + "' holds integers (offsets or "
                         "indices) that cannot be generated meaningfully; give "
                         "--input " + name + "=FILE.npy");
-    SmallVector<int64_t> shape(type.getShape());
-    auto given = givenShapes.find(name);
-    if (given != givenShapes.end()) {
-      shape = given->second;
-    } else if (!type.hasStaticShape()) {
+    if (!knownShapes[i])
       return usageError("argument '" + name +
-                        "' has dynamic dims; give --shape " + name +
-                        "=AxB... to generate it");
-    }
+                        "' has dynamic dims the kernel does not fix from the "
+                        "other arguments; give --shape " + name +
+                        "=AxB... to " +
+                        (isOutput ? "zero-initialise" : "generate") + " it");
     llvm::Expected<HostTensor> created =
-        HostTensor::create(*kind, shape, "argument '" + name + "'");
+        HostTensor::create(*kind, *knownShapes[i], "argument '" + name + "'");
     if (!created)
       return usageError(llvm::toString(created.takeError()));
     HostTensor &tensor = *created;
@@ -449,6 +537,27 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
                         kernel.getSymName() + " (" + argNames(kernel) + ")");
     outputFiles.push_back({*index, assignment->second.str()});
   }
+  // Folders made (or found unwritable) now, not after the run.
+  for (auto [flag, dir] : {std::pair{"--output-dir", &outputDir},
+                           std::pair{"--save-inputs", &saveInputs}})
+    if (!dir->empty())
+      if (std::string rule = pto_check::output_folder(*dir); !rule.empty())
+        return usageError(Twine(flag) + ": " + rule);
+  for (auto &[index, path] : outputFiles)
+    if (std::string rule = pto_check::output_file(path); !rule.empty())
+      return usageError("--output " + nameOf(index) + ": " + rule);
+  for (const std::string *path : {&traceFile.getValue(), &simDump.getValue()})
+    if (!path->empty())
+      if (std::string rule = pto_check::output_file(*path); !rule.empty())
+        return usageError(rule);
+  if (!saveInputs.empty())
+    for (unsigned i = 0; i < numArgs; ++i) {
+      SmallString<128> path(saveInputs);
+      llvm::sys::path::append(path, nameOf(i) + ".npy");
+      if (llvm::Error error = writeNpy(path, args[i]))
+        return usageError("--save-inputs '" + nameOf(i) +
+                          "': " + llvm::toString(std::move(error)));
+    }
   if (!outputDir.empty())
     for (unsigned index : written) {
       SmallString<128> path(outputDir);
@@ -468,11 +577,20 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
         if (auto mode = runtime.getDeviceSchedMode())
           costModel->setSchedMode(unsigned(*mode));
   }
+  bool terminal = ::isatty(2);
+  std::optional<ProgressReporter> progressReporter;
+  if (progress.getNumOccurrences() ? progress : terminal) {
+    progressReporter.emplace(options.observer, llvm::errs(), terminal);
+    options.observer = &*progressReporter;
+  }
   options.shuffleAtomics = shuffleAtomics.getNumOccurrences() > 0;
   options.shuffleSeed = shuffleAtomics;
   RunStats stats;
   auto start = std::chrono::steady_clock::now();
-  if (failed(runKernel(kernel, args, options, &stats)))
+  LogicalResult ran = runKernel(kernel, args, options, &stats);
+  if (progressReporter)
+    progressReporter->finish(succeeded(ran));
+  if (failed(ran))
     return kFault;
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
