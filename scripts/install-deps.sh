@@ -11,6 +11,7 @@ PACKAGES=(
   python3-dev pybind11-dev
   python3-torch        # PyPTO-Gym kernel files and their torch goldens (CPU; torch_npu stubbed)
   libopenblas-dev
+  graphviz             # dot: renders pto-opt --pto-view-graph (test/Dialect/PTO/view-graph.mlir, docs/Tutorial.md)
 )
 
 missing=()
