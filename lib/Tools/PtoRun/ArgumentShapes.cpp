@@ -3,6 +3,9 @@
 #include "ArgumentShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -60,21 +63,69 @@ struct SizeEvaluator {
 };
 } // namespace
 
+/// The kernel argument a GM tensor value is, through the tile graph: a leaf
+/// argument is what every launch of the leaf passes, a root argument what
+/// every root call passes (null when they disagree or it is not an argument).
+class KernelArgumentResolver {
+public:
+  explicit KernelArgumentResolver(KernelOp kernel) : kernel(kernel) {
+    Operation *scope = kernel->getParentOfType<ModuleOp>();
+    if (!scope)
+      return;
+    scope->walk([&](Operation *op) {
+      if (auto launch = dyn_cast<LaunchOp>(op))
+        callers[launch.getCalleeAttr().getAttr()].push_back(
+            {op, launch.getArgs()});
+      else if (auto call = dyn_cast<RootCallOp>(op))
+        callers[call.getCalleeAttr().getAttr()].push_back({op, call.getArgs()});
+    });
+  }
+
+  BlockArgument resolve(Value value, unsigned depth = 0) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg || depth > 4)
+      return {};
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (owner == kernel.getOperation())
+      return arg;
+    auto func = dyn_cast<func::FuncOp>(owner);
+    if (!func || !arg.getOwner()->isEntryBlock())
+      return {};
+    auto it = callers.find(func.getSymNameAttr());
+    if (it == callers.end() || it->second.empty())
+      return {};
+    BlockArgument common;
+    for (auto &[call, operands] : it->second) {
+      if (arg.getArgNumber() >= operands.size())
+        return {};
+      BlockArgument resolved =
+          resolve(operands[arg.getArgNumber()], depth + 1);
+      if (!resolved || (common && common != resolved))
+        return {};
+      common = resolved;
+    }
+    return common;
+  }
+
+private:
+  KernelOp kernel;
+  llvm::DenseMap<StringAttr, SmallVector<std::pair<Operation *, ValueRange>>>
+      callers;
+};
+
 /// Rule 1: an argument stored (assemble, atomic_add) at exactly the offsets
 /// where another argument of the same shape type is viewed (the same SSA
-/// offsets, e.g. `y[i*16, 0]` and `x[i*16, 0]`) covers that argument's
-/// extent: it gets its shape.
+/// offsets, e.g. `y[i*16, 0]` and `x[i*16, 0]`, in the kernel or in a leaf
+/// of its tile graph) covers that argument's extent: it gets its shape.
 static std::optional<SmallVector<int64_t>>
 shapeOfMirroredArgument(KernelOp kernel, BlockArgument arg, KnownShape known) {
   auto type = cast<GMTensorType>(arg.getType());
-  auto sameOffsets = [](Operation *a, Operation *b, ValueRange aOffsets,
-                        ValueRange bOffsets, ArrayRef<int64_t> aStatic,
-                        ArrayRef<int64_t> bStatic) {
-    return a != b && llvm::equal(aOffsets, bOffsets) &&
-           llvm::equal(aStatic, bStatic);
-  };
+  KernelArgumentResolver resolver(kernel);
+  Operation *scope = kernel->getParentOfType<ModuleOp>();
+  if (!scope)
+    scope = kernel;
   std::optional<SmallVector<int64_t>> found;
-  kernel.walk([&](Operation *op) {
+  scope->walk([&](Operation *op) {
     Value dst;
     ValueRange offsets;
     ArrayRef<int64_t> staticOffsets;
@@ -89,25 +140,23 @@ shapeOfMirroredArgument(KernelOp kernel, BlockArgument arg, KnownShape known) {
     } else {
       return WalkResult::advance();
     }
-    if (dst != arg)
+    if (offsets.empty() || resolver.resolve(dst) != arg)
       return WalkResult::advance();
-    for (Value offset : offsets)
-      for (Operation *user : offset.getUsers()) {
-        auto view = dyn_cast<ViewOp>(user);
-        auto source = view ? dyn_cast<BlockArgument>(view.getSource())
-                           : BlockArgument();
-        if (!source || source == arg ||
-            source.getOwner()->getParentOp() != kernel.getOperation())
-          continue;
-        auto sourceType = cast<GMTensorType>(source.getType());
-        const SmallVector<int64_t> *shape = known(source.getArgNumber());
-        if (!shape || sourceType.getShape() != type.getShape() ||
-            !sameOffsets(op, view, offsets, view.getOffsets(), staticOffsets,
-                         view.getStaticOffsets()))
-          continue;
-        found = *shape;
-        return WalkResult::interrupt();
-      }
+    for (Operation *user : offsets.front().getUsers()) {
+      auto view = dyn_cast<ViewOp>(user);
+      if (!view || !llvm::equal(view.getOffsets(), offsets) ||
+          view.getStaticOffsets() != staticOffsets)
+        continue;
+      BlockArgument source = resolver.resolve(view.getSource());
+      if (!source || source == arg)
+        continue;
+      auto sourceType = cast<GMTensorType>(source.getType());
+      const SmallVector<int64_t> *shape = known(source.getArgNumber());
+      if (!shape || sourceType.getShape() != type.getShape())
+        continue;
+      found = *shape;
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return found;
