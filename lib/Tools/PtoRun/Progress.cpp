@@ -20,6 +20,13 @@ double ProgressReporter::elapsed() const {
 }
 
 double ProgressReporter::fraction() const {
+  if (stitchedLaunches == 0 || issuedFraction <= 0)
+    return loopFraction();
+  double expected = double(stitchedLaunches) / issuedFraction;
+  return std::min(double(launches) / expected, 1.0);
+}
+
+double ProgressReporter::loopFraction() const {
   // Loop i's iteration is worth 1 / (count_0 * ... * count_i) of the run.
   double fraction = 0, weight = 1;
   for (const LoopPosition &position : nest) {
@@ -46,7 +53,7 @@ void ProgressReporter::report(bool last, bool completed) {
   if (last)
     text << (completed ? " (done)" : " (stopped)");
   else if (done > 0.001)
-    text << ", " << llvm::format("%.0f%%", 100 * done) << " of the loops, ~"
+    text << ", " << llvm::format("%.0f%%", 100 * done) << " done, ~"
          << llvm::format("%.0f", seconds * (1 - done) / done) << " s left";
   if (terminal)
     os << "\r" << line << "\x1b[K" << (last ? "\n" : "");
@@ -87,6 +94,8 @@ void ProgressReporter::loopIteration(Operation *loop, int64_t iv, int64_t lb,
 
 void ProgressReporter::stitchBegin(int64_t stitch, uint64_t instances,
                                    uint64_t launches) {
+  stitchedLaunches += launches;
+  issuedFraction = loopFraction();
   if (next)
     next->stitchBegin(stitch, instances, launches);
 }

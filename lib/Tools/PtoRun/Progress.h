@@ -42,8 +42,12 @@ private:
     Operation *loop;
     double done, count;
   };
-  /// Fraction of the run done, from the nest of loops being run (0 when no
-  /// loop has run yet).
+  /// Fraction of the control program's loop nest issued (0 when no loop has
+  /// run yet).
+  double loopFraction() const;
+  /// Fraction of the run done: the loop fraction, or, once stitches run
+  /// (root calls are buffered, so the loops run ahead of the launches), the
+  /// launches done over the launches the issued fraction implies.
   double fraction() const;
   void report(bool last, bool completed = true);
   double elapsed() const;
@@ -52,6 +56,10 @@ private:
   llvm::raw_ostream &os;
   bool terminal;
   uint64_t launches = 0;
+  // Launches of the stitches begun, and the loop fraction issued when the
+  // last one began.
+  uint64_t stitchedLaunches = 0;
+  double issuedFraction = 0;
   SmallVector<LoopPosition, 4> nest;
   std::chrono::steady_clock::time_point start, lastReport;
 };
