@@ -26,11 +26,12 @@ void mlir::pto::buildTileGraphPipeline(
     pm.addPass(createMergeLeafArgumentsPass());
   }
   // Expansion, partitioning and outlining each materialise the constants,
-  // pto.dim and views they need where they need them: fold and unique them
-  // once at the end. CSE also merges identical GM views of a leaf with no
-  // store between them (pto.view only reads GM; pto-merge-leaf-arguments made
-  // their offsets one value), so a leaf loads each GM window once.
-  pm.addPass(createCanonicalizerPass());
+  // pto.dim and views they need where they need them: CSE uniques them once
+  // at the end, and merges identical GM views of a leaf with no store between
+  // them (pto.view only reads GM; pto-merge-leaf-arguments made their offsets
+  // one value), so a leaf loads each GM window once. Not the canonicalizer:
+  // it rewrites scf.if over tiles into arith.select, which neither pto-run
+  // nor the ISA lowering takes.
   pm.addPass(createCSEPass());
 }
 
@@ -39,7 +40,6 @@ void mlir::pto::registerTileGraphPipeline() {
       "pto-tile-graph-pipeline",
       "Program level to outlined, stitched tile graph: legalize, flatten scopes, hoist "
       "invariants, expand tiles, partition into tasks, n-buffer merge, L1 "
-      "reuse, outline, plan stitching, merge leaf arguments, canonicalize "
-      "and CSE",
+      "reuse, outline, plan stitching, merge leaf arguments, CSE",
       buildTileGraphPipeline);
 }

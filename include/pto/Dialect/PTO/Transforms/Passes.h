@@ -57,7 +57,7 @@ struct TileGraphPipelineOptions
 
 /// Appends legalize, flatten-scopes, hoist-invariants, expand-tiles,
 /// partition, nbuffer-merge, l1-reuse, outline, plan-stitch,
-/// merge-leaf-arguments, canonicalize and cse to `pm` (a pass manager on
+/// merge-leaf-arguments and cse to `pm` (a pass manager on
 /// builtin.module). Other compilers call this to run the same pipeline.
 void buildTileGraphPipeline(OpPassManager &pm,
                             const TileGraphPipelineOptions &options);

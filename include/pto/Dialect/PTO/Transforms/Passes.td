@@ -579,7 +579,7 @@ def MergeLeafArgumentsPass : Pass<"pto-merge-leaf-arguments", "::mlir::ModuleOp"
     passes the same value (the same SSA value or equal constants) become one
     argument; the others are removed from the leaf and its launches. CSE
     then sees the two views as identical and keeps one (the tile-graph
-    pipeline runs canonicalize and CSE after this pass), so the leaf loads the
+    pipeline runs CSE after this pass), so the leaf loads the
     window once. Leaves with a use other than `pto.launch` are left alone.
     Linear in the number of launch operands.
   }];
