@@ -2,6 +2,8 @@
 //
 //   pto-run kernel.mlir [--kernel NAME] --input q=q.npy ... --output dq=dq.npy
 //   pto-run kernel.mlir --random SEED --shape q=256x8x64 ... --output-dir DIR
+//   pto-run tg.mlir --simulate=a3 --no-numerics --input q=shape:256x512:bf16
+//           --input actual_q=aq.npy ...     (the estimate without the numbers)
 //
 // Exit codes: 0 success, 1 the IR does not parse or verify, 2 usage or input
 // data error (bad flag, missing or mismatched .npy), 3 kernel fault at run
@@ -33,6 +35,7 @@
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/CostModel/CostModel.h"
 #include "pto/Interpreter/Interpreter.h"
+#include "pto/Interpreter/ShapeOnly.h"
 
 #include "pto/runtime/checks.hpp"
 
@@ -62,7 +65,9 @@ static cl::opt<std::string>
     kernelName("kernel", cl::desc("pto.kernel to run (default: the only one)"),
                cl::value_desc("NAME"), cl::cat(category));
 static cl::list<std::string>
-    inputs("input", cl::desc("Argument data: NAME=FILE.npy (bf16 as uint16)"),
+    inputs("input",
+           cl::desc("Argument data: NAME=FILE.npy (bf16 as uint16); with "
+                    "--no-numerics also NAME=shape:AxB...[:DTYPE]"),
            cl::value_desc("NAME=FILE"), cl::cat(category));
 static cl::list<std::string>
     outputs("output", cl::desc("Write an argument after the run: NAME=FILE.npy"),
@@ -89,6 +94,15 @@ static cl::opt<bool> noLegalize(
     cl::desc("Run the IR as parsed, without pto-legalize (to compare the "
              "pass's before and after)"),
     cl::init(false));
+static cl::opt<bool> noNumerics(
+    "no-numerics",
+    cl::desc("Run only what the schedule needs (control flow, scalar reads of "
+             "integer tensors, valid extents, launches) and skip tile "
+             "arithmetic: the --simulate report is the same, no float tensor "
+             "is held; float arguments may be given as shapes "
+             "(--input NAME=shape:AxB...) or left out (static or --shape "
+             "shapes); integer arguments still need their values"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> printStats("run-stats",
                                 cl::desc("Print run statistics to stderr"),
                                 cl::cat(category));
@@ -357,7 +371,29 @@ int main(int argc, char **argv) {
                         kernel.getSymName() + " (" + argNames(kernel) + ")");
     if (data[*index])
       return usageError("argument '" + assignment->first + "' given twice");
-    llvm::Expected<HostTensor> tensor = readNpy(assignment->second);
+    if (isShapeSpec(assignment->second)) {
+      if (!noNumerics)
+        return usageError("input '" + assignment->first +
+                          "' is given as a shape, which only a --no-numerics "
+                          "run accepts; add --no-numerics or give a .npy file");
+      auto type = cast<GMTensorType>(kernel.getArgumentTypes()[*index]);
+      std::optional<ElementKind> kind = getElementKind(type.getElementType());
+      if (!kind)
+        return usageError("argument '" + assignment->first +
+                          "' has an element type pto-run cannot hold");
+      llvm::Expected<HostTensor> tensor =
+          parseShapeSpec(assignment->second, *kind);
+      if (!tensor)
+        return usageError("input '" + assignment->first +
+                          "': " + llvm::toString(tensor.takeError()));
+      data[*index] = std::move(*tensor);
+      continue;
+    }
+    // Without numerics float data is never read: only the header is.
+    auto type = cast<GMTensorType>(kernel.getArgumentTypes()[*index]);
+    bool floatArg = isa<FloatType>(type.getElementType());
+    llvm::Expected<HostTensor> tensor =
+        readNpy(assignment->second, noNumerics && floatArg);
     if (!tensor)
       return usageError("input '" + assignment->first +
                         "': " + llvm::toString(tensor.takeError()));
@@ -394,7 +430,7 @@ int main(int argc, char **argv) {
     if (data[i])
       continue;
     StringRef name = cast<StringAttr>(kernel.getArgNames()[i]).getValue();
-    if (randomSeed.getNumOccurrences() == 0)
+    if (randomSeed.getNumOccurrences() == 0 && !noNumerics)
       return usageError("no data for argument '" + name + "': give --input " +
                         name + "=FILE.npy, or --random SEED to generate it");
     auto type = cast<GMTensorType>(kernel.getArgumentTypes()[i]);
@@ -405,6 +441,11 @@ int main(int argc, char **argv) {
     bool isOutput = llvm::is_contained(written, i);
     bool isFloat = *kind == ElementKind::BF16 || *kind == ElementKind::F16 ||
                    *kind == ElementKind::F32;
+    if (!isOutput && !isFloat && noNumerics)
+      return usageError("argument '" + name + "' holds integers (offsets or "
+                        "indices) that the schedule may depend on; give "
+                        "--input " + name + "=FILE.npy (--no-numerics needs "
+                        "the values of integer arguments)");
     if (!isOutput && !isFloat)
       return usageError("argument '" + name + "' holds integers (offsets or "
                         "indices) that cannot be generated meaningfully; give "
@@ -416,7 +457,17 @@ int main(int argc, char **argv) {
     } else if (!type.hasStaticShape()) {
       return usageError("argument '" + name +
                         "' has dynamic dims; give --shape " + name +
-                        "=AxB... to generate it");
+                        "=AxB... to generate it" +
+                        (noNumerics ? " (or --input " + name +
+                                          "=shape:AxB...)"
+                                    : ""));
+    }
+    if (noNumerics) {
+      if (!getStorageBytes(*kind, shape))
+        return usageError("argument '" + name +
+                          "': the byte size of its shape overflows 64 bits");
+      data[i] = HostTensor::makeShapeOnly(*kind, shape);
+      continue;
     }
     llvm::Expected<HostTensor> created =
         HostTensor::create(*kind, shape, "argument '" + name + "'");
@@ -435,6 +486,13 @@ int main(int argc, char **argv) {
   if (llvm::Error error = checkArguments(kernel, args))
     return usageError(llvm::toString(std::move(error)));
 
+  if (noNumerics && (!outputs.empty() || !outputDir.empty()))
+    return usageError("--no-numerics computes no tensor data, so there is "
+                      "nothing for --output / --output-dir to write; drop "
+                      "them or run without --no-numerics");
+  if (noNumerics && shuffleAtomics.getNumOccurrences())
+    return usageError("--shuffle-atomics changes only the numbers, which "
+                      "--no-numerics does not compute");
   // Validate output requests before spending time on the run.
   SmallVector<std::pair<unsigned, std::string>> outputFiles;
   for (StringRef spec : outputs) {
@@ -467,6 +525,7 @@ int main(int argc, char **argv) {
         if (auto mode = runtime.getDeviceSchedMode())
           costModel->setSchedMode(unsigned(*mode));
   }
+  options.numerics = !noNumerics;
   options.shuffleAtomics = shuffleAtomics.getNumOccurrences() > 0;
   options.shuffleSeed = shuffleAtomics;
   RunStats stats;
