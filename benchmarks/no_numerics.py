@@ -33,9 +33,9 @@ from pto_mlir.golden import save_tensor, sk16  # noqa: E402
 from pto_mlir.tools import tool  # noqa: E402
 
 
-def run_measured(args: list) -> tuple[subprocess.CompletedProcess, float, float]:
-    """Runs a command; returns it with its wall time (s) and its own peak RSS
-    (MiB, from wait4: this child only)."""
+def run_measured(args: list) -> tuple[subprocess.CompletedProcess, float, float, float]:
+    """Runs a command; returns it with its wall time (s), its CPU time (user
+    + system, s) and its own peak RSS (MiB), from wait4: this child only."""
     t0 = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         pid = os.posix_spawn(str(args[0]), [str(a) for a in args], os.environ,
@@ -47,7 +47,7 @@ def run_measured(args: list) -> tuple[subprocess.CompletedProcess, float, float]
         err.seek(0)
         code = os.waitstatus_to_exitcode(status)
         return (subprocess.CompletedProcess(args, code, out.read(), err.read()), wall,
-                usage.ru_maxrss / 1024)
+                usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
 def compile_a3(tmp: Path, N: int, D: int) -> Path:
@@ -113,14 +113,14 @@ def no_numerics(rep, quick: bool, tmp: Path | None = None) -> dict:
         for case in [sk16.get_case(n) for n in names] + ([] if quick else [big]):
             kernel = compile_a3(tmp, case.N, case.D)
             flops = f"--sim-flops={sk16.flops(case)}"
-            shaped, t_s, rss_s = run_measured([pto_run, kernel, *shape_args(case, tmp),
+            shaped, w_s, t_s, rss_s = run_measured([pto_run, kernel, *shape_args(case, tmp),
                                                "--simulate=a3", flops, "--no-numerics"])
             if shaped.returncode:
                 raise SystemExit(shaped.stderr[-3000:])
             if case is big:
-                numeric, t_n, rss_n, same = None, None, None, "-"
+                numeric, w_n, t_n, rss_n, same = None, None, None, None, "-"
             else:
-                numeric, t_n, rss_n = run_measured([pto_run, kernel, *numeric_args(case, tmp),
+                numeric, w_n, t_n, rss_n = run_measured([pto_run, kernel, *numeric_args(case, tmp),
                                                     "--simulate=a3", flops])
                 if numeric.returncode:
                     raise SystemExit(numeric.stderr[-3000:])
@@ -131,18 +131,22 @@ def no_numerics(rep, quick: bool, tmp: Path | None = None) -> dict:
             rows.append([case.name, shape, f"{tensor_mib(case):.0f}", launches,
                          f"{t_n:.2f}" if t_n else "-", f"{t_s:.2f}",
                          f"{t_n / t_s:.1f}" if t_n else "-",
+                         f"{w_n:.2f}" if w_n else "-", f"{w_s:.2f}",
                          f"{rss_n:.0f}" if rss_n else "-", f"{rss_s:.0f}", same])
-            results[case.name] = {"numeric_s": t_n, "shapes_s": t_s, "same": same,
+            results[case.name] = {"numeric_cpu_s": t_n, "shapes_cpu_s": t_s, "same": same,
                                   "numeric_mib": rss_n, "shapes_mib": rss_s}
         rep.text("SK-16 at the A3 tiles through the full pipeline; the same `pto-run "
                  "--simulate=a3` with the data (.npy inputs) and with `--no-numerics` "
                  "(float arguments as `shape:` inputs, actual_q / actual_kv as files). "
-                 "Wall time and peak RSS of the pto-run process (parsing the outlined "
-                 "kernel included); *same report*: stdout identical byte for byte. "
+                 "CPU time (user + system; the speed-up is its ratio), wall time and "
+                 "peak RSS of the pto-run process (parsing the outlined kernel "
+                 "included; wall times depend on the machine's load); *same report*: "
+                 "stdout identical byte for byte. "
                  "*tensor MiB*: the arguments a numeric run holds (workspaces come on top).")
-        rep.table(["case", "B x N x s1 x s2 x D", "tensor MiB", "launches", "numeric s",
-                   "no-numerics s", "speed-up", "numeric MiB", "no-numerics MiB",
-                   "same report"], rows)
+        rep.table(["case", "B x N x s1 x s2 x D", "tensor MiB", "launches",
+                   "numeric CPU s", "no-numerics CPU s", "speed-up", "numeric wall s",
+                   "no-numerics wall s", "numeric MiB", "no-numerics MiB", "same report"],
+                  rows)
         return results
     finally:
         if holder:

@@ -10,6 +10,7 @@ PACKAGES=(
   python3 python3-numpy python3-pytest
   python3-dev pybind11-dev
   python3-torch        # PyPTO-Gym kernel files and their torch goldens (CPU; torch_npu stubbed)
+  python3-matplotlib   # pto-tune --plot (Pareto plot of time vs workspace)
   libopenblas-dev
 )
 
