@@ -5,6 +5,7 @@
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace mlir;
@@ -48,7 +49,7 @@ llvm::Expected<HostTensor> interp::parseShapeSpec(StringRef value,
   return HostTensor::makeShapeOnly(kind, shape);
 }
 
-bool interp::hasShapeOnlySemantics(Operation *op) {
+static bool isShapeOnlyOp(Operation *op) {
   if (op->getDialect() && op->getDialect()->getNamespace() == "arith")
     return true;
   return isa<LoopOp, ScopeOp, TaskOp, scf::IfOp, IsLoopBeginOp, IsLoopEndOp,
@@ -57,4 +58,17 @@ bool interp::hasShapeOnlySemantics(Operation *op) {
              SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp, AbsOp, SqrtOp,
              RsqrtOp, ReciprocalOp, SumOp, AmaxOp, CastOp, FullOp, TransposeOp,
              AtomicAddOp, AssembleOp>(op);
+}
+
+bool interp::hasShapeOnlySemantics(Operation *op) {
+  // Asked for every executed op (~10^6 per tile graph): answered once per op
+  // class, by its TypeID (stable across contexts).
+  std::optional<RegisteredOperationName> name = op->getRegisteredInfo();
+  if (!name)
+    return false;
+  static thread_local llvm::DenseMap<TypeID, bool> known;
+  auto [it, inserted] = known.try_emplace(name->getTypeID(), false);
+  if (inserted)
+    it->second = isShapeOnlyOp(op);
+  return it->second;
 }

@@ -30,7 +30,7 @@
 
 // A scalar read of a tensor given as a shape is a fault naming the fix.
 // RUN: not pto-run %s --no-numerics --input offsets=shape:4 --shape x=100x32 2>&1 | FileCheck %s --check-prefix=READ
-// READ: error: pto-run: pto.read of 'offsets' needs its values, but it was given as a shape (--no-numerics); give --input offsets=FILE.npy
+// READ: error: pto-run: pto.read of 'offsets' needs its values, which a --no-numerics run does not have (the tensor was given as a shape, or the kernel wrote it); give --input offsets=FILE.npy, or run without --no-numerics
 
 // The rows of segment b (offsets[b] to offsets[b + 1], at most 64) times a
 // 32x32 ones matrix, exp'd, accumulated into out: the schedule depends on the
