@@ -1,7 +1,7 @@
 """Smoke test of the benchmark suite: `benchmarks/run --quick` (without the
 interpreter-vs-golden section, which python/tests already cover, the
 scaling section, smoke-tested on its own, the estimates section, whose
-claim test_no_numerics.py checks, and the tuner section, test_tune.py's) writes a well-formed results.md
+claim test_no_numerics.py checks, the tuner section, test_tune.py's, and the whole-pipeline timing) writes a well-formed results.md
 into a temporary directory."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def test_benchmarks_quick(tmp_path):
     env = dict(os.environ, PTO_BUILD_DIR=str(build_dir()))
     r = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "run"), "--quick",
                         "--skip", "interpreter", "scaling", "estimates", "tune",
-                        "--out",
+                        "pipeline", "--out",
                         str(out)],
                        capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
