@@ -78,7 +78,8 @@ def test_exhaustive_small_space(tmp_path):
     assert plot.read_text().lstrip().startswith(("<?xml", "<svg"))
     # The best configuration, written back as the kernel, is a correct kernel.
     text = best_mlir.read_text()
-    assert f"#pto.cube_tile<m = [64, 64]" in text or "cube_tile" in text
+    assert "cube_tile = #pto.cube_tile<m = [64, 128], k = [64, 128], n = [64, 128]>" in text
+    assert f"pto.kernel @{'sk16_attention_backward'}" in text
     compiled = tmp_path / "best_tg.mlir"
     c = run_tool("pto-opt", best_mlir, "--pto-tile-graph-pipeline", "-o", compiled)
     assert c.returncode == 0, c.stderr[-3000:]
@@ -91,7 +92,8 @@ def test_exhaustive_small_space(tmp_path):
 
 def test_coordinate_descent_within_budget(tmp_path):
     every = tmp_path / "all.json"
-    r = tune("--kernel", "sk16", "--case", CASE, "--case", "test_05:0.5", *SMALL_TILES,
+    r = tune("--kernel", "sk16", "--case", CASE, "--case", "B=2,N=1,S1=64,D=64:0.5",
+             *SMALL_TILES,
              "--only", "s1_tile", "s2_tile", "device_sched_mode",
              "--param", "s1_tile=64,128,256", "--param", "s2_tile=64,128,256",
              "--budget", "6", "--json", every, "--jobs", "2")
