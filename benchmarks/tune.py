@@ -72,7 +72,7 @@ def golden_ok(kernel_name: str, best_mlir: Path, case: sk16.Sk16Case, tmp: Path)
 
 def tune_benchmark(rep, quick: bool, budget: int | None = None) -> dict:
     rep.heading("pto-tune vs the cards' configurations (benchmarks/tune.py)")
-    budget = budget or (6 if quick else 24)
+    budget = budget or (6 if quick else 10)
     runs = [("sk16", "test_08" if quick else "test_02", "a3"),
             ("sk16", "test_08" if quick else "test_02", "950")]
     sizes = [1024] if quick else [4096, 16384]
