@@ -12,6 +12,7 @@ PACKAGES=(
   python3-torch        # PyPTO-Gym kernel files and their torch goldens (CPU; torch_npu stubbed)
   python3-matplotlib   # pto-tune --plot (Pareto plot of time vs workspace)
   libopenblas-dev
+  graphviz             # dot: renders pto-opt --pto-view-graph (test/Dialect/PTO/view-graph.mlir, docs/Tutorial.md)
 )
 
 missing=()

@@ -415,6 +415,8 @@ LogicalResult Interpreter::execLoop(LoopOp loop) {
   // past INT64_MAX is never computed (no host overflow near the int64 limit).
   for (int64_t iv = lb; iv < ub;) {
     ++stats.loopIterations;
+    if (observer())
+      observer()->loopIteration(loop, iv, lb, ub);
     blockArgs.clear();
     blockArgs.push_back(iv);
     blockArgs.append(carried.begin(), carried.end());

@@ -26,7 +26,7 @@
 // BADSIZE: pto-run: error: input 'x': 'shape:100xq': 'q' is not a size >= 0
 
 // RUN: not pto-run %s --no-numerics --input offsets=%t.offsets.npy --shape x=100x32 --output-dir %t.out 2>&1 | FileCheck %s --check-prefix=OUTPUTS
-// OUTPUTS: pto-run: error: --no-numerics computes no tensor data, so there is nothing for --output / --output-dir to write
+// OUTPUTS: pto-run: error: --no-numerics computes no tensor data, so there is nothing for --output / --output-dir / --save-inputs to write
 
 // A scalar read of a tensor given as a shape is a fault naming the fix.
 // RUN: not pto-run %s --no-numerics --input offsets=shape:4 --shape x=100x32 2>&1 | FileCheck %s --check-prefix=READ

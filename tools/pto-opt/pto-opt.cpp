@@ -15,6 +15,8 @@
 #include "pto/Conversion/Passes.h"
 #include "pto/Pipelines/AscendPipeline.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Tools/DiagnosticDefaults.h"
+#include "pto/Tools/Version.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -31,6 +33,8 @@ int main(int argc, char **argv) {
   mlir::ptoisa::registerPTOISAPasses();
   mlir::pto::registerTileGraphPipeline();
   mlir::pto::registerAscendPipeline();
+  mlir::pto::registerVersionPrinter();
+  mlir::pto::setDiagnosticDefaults();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "pto-opt: the pto-mlir optimizer\n", registry));
 }

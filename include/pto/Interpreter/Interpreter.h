@@ -49,6 +49,10 @@ public:
   /// reached `op` (not called for other submission points: stitch depth,
   /// workspace budget, end of the kernel).
   virtual void stitchFlushAt(Operation *op) {}
+  /// A pto.loop of the control program starts iteration `iv` of [lb, ub)
+  /// (progress reports).
+  virtual void loopIteration(Operation *loop, int64_t iv, int64_t lb,
+                             int64_t ub) {}
   virtual void launchBegin(const LaunchEvent &launch) {}
   virtual void launchEnd() {}
   /// pto.view of a GM tensor (`workspace`: a pto.workspace buffer):

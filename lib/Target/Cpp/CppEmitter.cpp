@@ -342,7 +342,8 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
       else
         return func.emitError()
                << "pto-to-cpp prints leaf (pto.leaf) and root (pto.root) "
-                  "functions only; run the tile-graph pipeline first";
+                  "functions only; compile the module with `pto-opt "
+                  "--pto-ascend-pipeline` first";
     } else if (auto kernel = dyn_cast<KernelOp>(op)) {
       kernels.push_back(kernel);
     } else {
@@ -453,7 +454,9 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
       .Case([&](AllocTileOp alloc) -> LogicalResult {
         if (!alloc.getOffset())
           return alloc.emitError()
-                 << "pto-to-cpp needs placed tiles; run pto-isa-plan-memory first";
+                 << "pto-to-cpp needs placed tiles (pto-isa-plan-memory); "
+                    "compile the module with `pto-opt --pto-ascend-pipeline` "
+                    "first";
         std::string t = fresh();
         TileExpr expr{t, name(alloc.getValidRows()), name(alloc.getValidCols()),
                       alloc.getTileType()};
@@ -628,7 +631,9 @@ LogicalResult CppEmitter::emitOp(Operation *op, FunctionKind kind) {
     if (op->getDialect() && isa<ptoisa::PTOISADialect>(op->getDialect()))
       return emitIsa(op);
     return op->emitError() << "pto-to-cpp: '" << op->getName()
-                           << "' in a leaf; run pto-lower-to-isa first";
+                           << "' in a leaf not lowered to pto_isa; compile "
+                              "the module with `pto-opt "
+                              "--pto-ascend-pipeline` first";
   case FunctionKind::Root:
     return emitRootOp(op);
   case FunctionKind::Control:
@@ -986,8 +991,8 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     return success();
   }
   return op->emitError() << "pto-to-cpp: '" << op->getName()
-                         << "' in the control program; compile the kernel "
-                            "through --pto-tile-graph-pipeline first";
+                         << "' in the control program; compile the module "
+                            "with `pto-opt --pto-ascend-pipeline` first";
 }
 
 /// Kernel arguments some leaf writes (through roots, launches and reshapes).
