@@ -162,14 +162,14 @@ void CostModel::gmRead(Operation *op, const interp::HostTensor *tensor,
                        bool workspace, uint64_t bytes) {
   if (!current)
     return; // control-program reads are not device work
-  recordRead(tensor, tensor->bytes.size(), workspace, bytes);
+  recordRead(tensor, tensor->getStorageSize(), workspace, bytes);
 }
 
 void CostModel::gmWrite(Operation *op, const interp::HostTensor *tensor,
                         bool workspace, uint64_t bytes, bool atomic) {
   if (!current)
     return;
-  recordWrite(tensor, tensor->bytes.size(), workspace, bytes, atomic);
+  recordWrite(tensor, tensor->getStorageSize(), workspace, bytes, atomic);
 }
 
 static int64_t elementBytes(Type type) {

@@ -36,6 +36,7 @@
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/CostModel/CostModel.h"
 #include "pto/Interpreter/Interpreter.h"
+#include "pto/Interpreter/ShapeOnly.h"
 #include "pto/Tools/PtoRunMain.h"
 #include "pto/Tools/Version.h"
 
@@ -70,7 +71,9 @@ static cl::opt<std::string>
     kernelName("kernel", cl::desc("pto.kernel to run (default: the only one)"),
                cl::value_desc("NAME"), cl::cat(category));
 static cl::list<std::string>
-    inputs("input", cl::desc("Argument data: NAME=FILE.npy (bf16 as uint16)"),
+    inputs("input",
+           cl::desc("Argument data: NAME=FILE.npy (bf16 as uint16); with "
+                    "--no-numerics also NAME=shape:AxB...[:DTYPE]"),
            cl::value_desc("NAME=FILE"), cl::cat(category));
 static cl::opt<std::string> inputDir(
     "input-dir",
@@ -116,6 +119,15 @@ static cl::opt<bool> noLegalize(
     cl::desc("Run the IR as parsed, without pto-legalize (to compare the "
              "pass's before and after)"),
     cl::init(false));
+static cl::opt<bool> noNumerics(
+    "no-numerics",
+    cl::desc("Run only what the schedule needs (control flow, scalar reads of "
+             "integer tensors, valid extents, launches) and skip tile "
+             "arithmetic: the --simulate report is the same, no float tensor "
+             "is held; float arguments may be given as shapes "
+             "(--input NAME=shape:AxB...) or left out (static, --shape or "
+             "inferred shapes); integer arguments still need their values"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> printStats("run-stats",
                                 cl::desc("Print run statistics to stderr"),
                                 cl::cat(category));
@@ -392,7 +404,28 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
                         kernel.getSymName() + " (" + argNames(kernel) + ")");
     if (data[*index])
       return usageError("argument '" + assignment->first + "' given twice");
-    llvm::Expected<HostTensor> tensor = readNpy(assignment->second);
+    auto type = cast<GMTensorType>(kernel.getArgumentTypes()[*index]);
+    if (isShapeSpec(assignment->second)) {
+      if (!noNumerics)
+        return usageError("input '" + assignment->first +
+                          "' is given as a shape, which only a --no-numerics "
+                          "run accepts; add --no-numerics or give a .npy file");
+      std::optional<ElementKind> kind = getElementKind(type.getElementType());
+      if (!kind)
+        return usageError("argument '" + assignment->first +
+                          "' has an element type pto-run cannot hold");
+      llvm::Expected<HostTensor> tensor =
+          parseShapeSpec(assignment->second, *kind);
+      if (!tensor)
+        return usageError("input '" + assignment->first +
+                          "': " + llvm::toString(tensor.takeError()));
+      data[*index] = std::move(*tensor);
+      continue;
+    }
+    // Without numerics float data is never read: only the header is.
+    llvm::Expected<HostTensor> tensor =
+        readNpy(assignment->second,
+                noNumerics && isa<FloatType>(type.getElementType()));
     if (!tensor)
       return usageError("input '" + assignment->first +
                         "': " + llvm::toString(tensor.takeError()));
@@ -439,7 +472,10 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
       llvm::sys::path::append(path, nameOf(i) + ".npy");
       if (!llvm::sys::fs::exists(path))
         continue;
-      llvm::Expected<HostTensor> tensor = readNpy(path);
+      bool floatArg = isa<FloatType>(
+          cast<GMTensorType>(kernel.getArgumentTypes()[i]).getElementType());
+      llvm::Expected<HostTensor> tensor =
+          readNpy(path, noNumerics && floatArg);
       if (!tensor)
         return usageError("input '" + nameOf(i) +
                           "': " + llvm::toString(tensor.takeError()));
@@ -481,7 +517,7 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     bool isOutput = llvm::is_contained(written, i);
     // The host zeroes what the kernel writes (SK-16's dQ/dK/dV); only what
     // it reads needs data.
-    if (!isOutput && randomSeed.getNumOccurrences() == 0) {
+    if (!isOutput && randomSeed.getNumOccurrences() == 0 && !noNumerics) {
       if (!inputDir.empty())
         return usageError("no data for argument '" + name + "': no " + name +
                           ".npy in --input-dir '" + inputDir +
@@ -497,6 +533,11 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
                         "cannot generate");
     bool isFloat = *kind == ElementKind::BF16 || *kind == ElementKind::F16 ||
                    *kind == ElementKind::F32;
+    if (!isOutput && !isFloat && noNumerics)
+      return usageError("argument '" + name + "' holds integers (offsets or "
+                        "indices) that the schedule may depend on; give "
+                        "--input " + name + "=FILE.npy (--no-numerics needs "
+                        "the values of integer arguments)");
     if (!isOutput && !isFloat)
       return usageError("argument '" + name + "' holds integers (offsets or "
                         "indices) that cannot be generated meaningfully; give "
@@ -506,7 +547,17 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
                         "' has dynamic dims the kernel does not fix from the "
                         "other arguments; give --shape " + name +
                         "=AxB... to " +
-                        (isOutput ? "zero-initialise" : "generate") + " it");
+                        (isOutput ? "zero-initialise" : "generate") + " it" +
+                        (noNumerics ? " (or --input " + name.str() +
+                                          "=shape:AxB...)"
+                                    : std::string()));
+    if (noNumerics) {
+      if (!getStorageBytes(*kind, *knownShapes[i]))
+        return usageError("argument '" + name +
+                          "': the byte size of its shape overflows 64 bits");
+      data[i] = HostTensor::makeShapeOnly(*kind, *knownShapes[i]);
+      continue;
+    }
     llvm::Expected<HostTensor> created =
         HostTensor::create(*kind, *knownShapes[i], "argument '" + name + "'");
     if (!created)
@@ -524,6 +575,14 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
   if (llvm::Error error = checkArguments(kernel, args))
     return usageError(llvm::toString(std::move(error)));
 
+  if (noNumerics &&
+      (!outputs.empty() || !outputDir.empty() || !saveInputs.empty()))
+    return usageError("--no-numerics computes no tensor data, so there is "
+                      "nothing for --output / --output-dir / --save-inputs to "
+                      "write; drop them or run without --no-numerics");
+  if (noNumerics && shuffleAtomics.getNumOccurrences())
+    return usageError("--shuffle-atomics changes only the numbers, which "
+                      "--no-numerics does not compute");
   // Validate output requests before spending time on the run.
   SmallVector<std::pair<unsigned, std::string>> outputFiles;
   for (StringRef spec : outputs) {
@@ -583,6 +642,7 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     progressReporter.emplace(options.observer, llvm::errs(), terminal);
     options.observer = &*progressReporter;
   }
+  options.numerics = !noNumerics;
   options.shuffleAtomics = shuffleAtomics.getNumOccurrences() > 0;
   options.shuffleSeed = shuffleAtomics;
   RunStats stats;
