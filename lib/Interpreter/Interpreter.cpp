@@ -167,6 +167,9 @@ public:
                                    : std::numeric_limits<int64_t>::min();
     return result;
   }
+  Extent ceilDiv(Extent a, int64_t divisor) override {
+    return llvm::divideCeil(a.getConstant(), divisor);
+  }
 
 private:
   Interpreter &interp;
@@ -219,6 +222,7 @@ private:
   LogicalResult execCast(CastOp op);
   LogicalResult execFull(FullOp op);
   LogicalResult execTranspose(TransposeOp op);
+  LogicalResult execGatherMask(GatherMaskOp op);
   LogicalResult execStore(Operation *op, Value src, Value dst,
                           ArrayRef<int64_t> staticOffsets,
                           ValueRange dynamicOffsets, bool atomic);
@@ -521,6 +525,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
       .Case([&](CastOp cast) { return execCast(cast); })
       .Case([&](FullOp full) { return execFull(full); })
       .Case([&](TransposeOp transpose) { return execTranspose(transpose); })
+      .Case([&](GatherMaskOp gather) { return execGatherMask(gather); })
       .Case([&](AtomicAddOp atomic) {
         return execStore(atomic, atomic.getSrc(), atomic.getDst(),
                          atomic.getStaticOffsets(), atomic.getOffsets(),
@@ -1539,6 +1544,28 @@ LogicalResult Interpreter::execTranspose(TransposeOp op) {
       idx[d] = 0;
     }
   }
+  env[op.getResult()] = std::move(out);
+  return success();
+}
+
+LogicalResult Interpreter::execGatherMask(GatherMaskOp op) {
+  const TileValue &input = getTile(op.getInput());
+  FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
+  if (failed(valid))
+    return failure();
+  TileValue out = newTile(op.getResult(), *valid);
+  stats.vectorElements += input.numValid();
+  // One pass over the source (vreducev2 reads every valid element).
+  if (observer())
+    observer()->vectorOp(op, input.numValid());
+  int64_t stride = op.getStride(), phase = op.getPhase();
+  int64_t inCols = input.valid.back(), outCols = out.valid.back();
+  int64_t rows = outCols == 0 ? 0 : out.numValid() / outCols;
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < outCols; ++c)
+      o[r * outCols + c] = in[r * inCols + phase + c * stride];
   env[op.getResult()] = std::move(out);
   return success();
 }

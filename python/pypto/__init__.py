@@ -6,7 +6,7 @@ With ``python/`` on ``sys.path`` an unmodified PyPTO kernel file's
 ``pto`` IR and run on the host (docs/Frontend.md). A name PyPTO has and
 pto-mlir does not yet support fails where the kernel uses it::
 
-    kernel.py:42:17: pypto.gathermask is not supported yet by pto-mlir ...
+    kernel.py:42:17: pypto.scatter is not supported yet by pto-mlir ...
 
 (``UnsupportedConstruct``, a ``TraceError`` that is also an
 ``AttributeError``, so ``hasattr(pypto, name)`` is False for it).

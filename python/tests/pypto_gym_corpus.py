@@ -146,9 +146,12 @@ SUITES = (
            ("level5", _json_case("level5"), "run"),
            ("level6", _json_case("level6"), "run"),
            ("level1", _json_case("level1"), "trace"))),
+    # level10 ([2, 128, 1024, 64], S_cs = S) is the one the wrapper sends to the 950
+    # kernel (deinterleave): traced, not run
     Suite("InterleaveRope950", "vector/InterleaveRope/interleave_rope_impl.py",
           "vector/InterleaveRope/test_interleave_rope.py", "DAV_3510",
-          (("level1", _json_case("level1"), "trace"),)),
+          (("level1", _json_case("level1"), "trace"),
+           ("level10", _json_case("level10"), "trace"))),
     Suite("GatherPaKvCache", "vector/GatherPaKvCache/gather_pa_kv_cache_impl.py",
           "vector/GatherPaKvCache/test_gather_pa_kv_cache.py", "DAV_2201",
           # key_cache is [5513, 128, 1, 512] bf16 (722 MB) in every case

@@ -211,13 +211,15 @@ def test_run_time_if_misuse():
     @pypto.jit
     def combined(x: ROWS, y: ROWS):
         for i in pypto.loop(4, idx_name="i"):
-            if pypto.is_loop_begin(i) and pypto.is_loop_end(i):
+            both = pypto.is_loop_begin(i) and pypto.is_loop_end(i)
+            if both:
                 pass
 
     with pytest.raises(TraceError) as e:
         trace_rows(combined)
-    assert_error_at(e, "pypto.is_loop_begin(i) and", "is a run-time condition",
-                    "plain `if` statement")
+    assert_error_at(e, "both = pypto.is_loop_begin(i) and", "is a run-time condition",
+                    "plain `if` statement", "may combine conditions with and/or/not",
+                    "an assignment such as `c = a and b`")
 
     @pypto.jit
     def not_an_index(x: ROWS, y: ROWS):
@@ -419,13 +421,25 @@ def test_symbolic_comparisons_branch_at_run_time():
 
     @pypto.jit
     def negated(x: ROWS, y: ROWS):
+        pypto.set_vec_tile_shapes(8, 64)
         for i in pypto.loop(4, idx_name="i"):
             if not i == 0:
+                pypto.assemble(pypto.view(x, [8, 64], [i * 8, 0]), [i * 8, 0], y)
+
+    # `not` swaps the branches (test_frontend_bool_if.py has and/or).
+    assert re.search(r"%cond = arith.cmpi eq, %i, %c0 : index\nscf.if %cond \{\n\} else \{\n"
+                     r".*pto.view", body(trace_rows(negated).mlir), re.S)
+
+    @pypto.jit
+    def negated_value(x: ROWS, y: ROWS):
+        for i in pypto.loop(4, idx_name="i"):
+            first = not i == 0
+            if first:
                 pass
 
     with pytest.raises(TraceError) as e:
-        trace_rows(negated)
-    assert_error_at(e, "if not i == 0:", "`i == 0` compares symbolic scalars")
+        trace_rows(negated_value)
+    assert_error_at(e, "first = not i == 0", "`i == 0` compares symbolic scalars")
 
     @pypto.jit
     def not_a_condition(x: ROWS, y: ROWS):

@@ -174,20 +174,20 @@ def test_run_kernels_with_redirects_calls():
 # -- unsupported names -----------------------------------------------------------------
 
 @pypto.frontend.jit
-def uses_gathermask(x: pypto.Tensor([8, 16], F32), y: pypto.Tensor([8, 16], F32)):
+def uses_scatter(x: pypto.Tensor([8, 16], F32), y: pypto.Tensor([8, 16], F32)):
     pypto.set_vec_tile_shapes(8, 16)
     t = pypto.view(x, [8, 16], [0, 0])
-    pypto.assemble(pypto.gathermask(t, 1), [0, 0], y)   # noqa - the unsupported name
+    pypto.assemble(pypto.scatter(t, 0, t, t), [0, 0], y)   # noqa - the unsupported name
 
 
 def test_an_unsupported_name_fails_at_the_kernel_line():
     with pytest.raises(pypto.UnsupportedConstruct) as info:
-        uses_gathermask.trace()
-    line = uses_gathermask.fn.__code__.co_firstlineno + 4   # the decorator is line 0
-    assert re.search(rf"test_pypto_package.py:{line}:\d+: pypto.gathermask is not supported "
+        uses_scatter.trace()
+    line = uses_scatter.fn.__code__.co_firstlineno + 4   # the decorator is line 0
+    assert re.search(rf"test_pypto_package.py:{line}:\d+: pypto.scatter is not supported "
                      rf"yet", str(info.value))
     assert isinstance(info.value, pypto.TraceError) and isinstance(info.value, AttributeError)
-    assert not hasattr(pypto, "gathermask")
+    assert not hasattr(pypto, "scatter")
     with pytest.raises(pypto.UnsupportedConstruct, match="pypto.experimental.no_such_op"):
         pypto.experimental.no_such_op
     with pytest.raises(pypto.UnsupportedConstruct, match="pypto.frontend.function"):

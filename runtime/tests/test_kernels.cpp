@@ -471,6 +471,52 @@ static void case_trans() {
     }
 }
 
+// TGATHER's mask form: the even columns of 5 valid rows of a 16x64 f32
+// tile and the fourth of every four of a bf16 tile, packed row after row
+// into destinations whose valid columns fill them; rows past the source's
+// valid ones are untouched.
+static void case_gather_mask() {
+  std::vector<float> in(16 * 64), out(16 * 32, -1.0f);
+  std::vector<bfloat16_t> inb(16 * 64), outb(16 * 16, bfloat16_t(-1.0f));
+  for (int i = 0; i < 16 * 64; ++i) in[size_t(i)] = float(i), inb[size_t(i)] = bfloat16_t(float(i % 200));
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using S = Tile<TileType::Vec, float, 16, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using D = Tile<TileType::Vec, float, 16, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using SB = Tile<TileType::Vec, bfloat16_t, 16, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using DB = Tile<TileType::Vec, bfloat16_t, 16, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    S a(5, 64);
+    D d(5, 32);
+    SB ab(5, 64);
+    DB db(5, 16);
+    TASSIGN(a, 0), TASSIGN(d, 4096), TASSIGN(ab, 8192), TASSIGN(db, 12288);
+    GlobalTensor<float, Shape<1, 1, 1, 5, 64>, Stride<1, 1, 1, 64, 1>> gi(in.data());
+    GlobalTensor<float, Shape<1, 1, 1, 5, 32>, Stride<1, 1, 1, 32, 1>> go(out.data());
+    GlobalTensor<bfloat16_t, Shape<1, 1, 1, 5, 64>, Stride<1, 1, 1, 64, 1>> gib(inb.data());
+    GlobalTensor<bfloat16_t, Shape<1, 1, 1, 5, 16>, Stride<1, 1, 1, 16, 1>> gob(outb.data());
+    TLOAD(a, gi);
+    TLOAD(ab, gib);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TGATHER<D, S, MaskPattern::P0101>(d, a);
+    TGATHER<DB, SB, MaskPattern::P1000>(db, ab);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, d);
+    TSTORE(gob, db);
+  });
+  for (int r = 0; r < 16; ++r) {
+    for (int c = 0; c < 32; ++c) {
+      float want = r < 5 ? in[size_t(r * 64 + 2 * c)] : -1.0f;
+      EXPECT(out[size_t(r * 32 + c)] == want, "f32 out[%d][%d] = %g, want %g", r, c, out[size_t(r * 32 + c)], want);
+    }
+    for (int c = 0; c < 16; ++c) {
+      float want = r < 5 ? float(inb[size_t(r * 64 + 4 * c + 3)]) : -1.0f;
+      EXPECT(float(outb[size_t(r * 16 + c)]) == want, "bf16 out[%d][%d] = %g, want %g", r, c,
+             float(outb[size_t(r * 16 + c)]), want);
+    }
+  }
+}
+
 // Orderings through the scalar pipe and flag round trips are recognised.
 static void case_transitive() {
   std::vector<float> in(8 * 8, 2.0f), out(8 * 8);
@@ -503,6 +549,7 @@ using GV8 = GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>>;
 static float gbuf[256]; // the largest window below is 16 x 16 floats
 
 static std::map<std::string, void (*)()> negative = {
+    {"tgather_unpacked", [] { run_leaf(pto_rt::Core::Vector, [] { using S8 = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>; using D8 = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>; S8 a(8, 16); D8 d(8, 8); TASSIGN(a, 0), TASSIGN(d, 512); TGATHER<D8, S8, MaskPattern::P0101>(d, a); }); }},
     {"ttrans_shape", [] { run_leaf(pto_rt::Core::Vector, [] { using D8 = Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC>; D8 a(8, 4), d(8, 8), t(8, 8); TASSIGN(a, 0), TASSIGN(d, 256), TASSIGN(t, 512); TTRANS(d, a, t); }); }},
     {"tassign_overflow", [] { run_leaf(pto_rt::Core::Vector, [] { Tile<TileType::Vec, float, 64, 64> t; TASSIGN(t, 190 * 1024); }); }},
     {"tassign_misaligned", [] { run_leaf(pto_rt::Core::Vector, [] { V8 t; TASSIGN(t, 16); }); }},
@@ -682,6 +729,7 @@ int main(int argc, char **argv) {
   else if (c == "rowexpand") case_rowexpand();
   else if (c == "colexpand") case_colexpand();
   else if (c == "trans") case_trans();
+  else if (c == "gather_mask") case_gather_mask();
   else if (negative.count(c)) {
     negative[c]();
     std::fprintf(stderr, "negative case '%s' did not fail\n", c.c_str());

@@ -37,9 +37,12 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
                   llvm::all_of(op->getResultTypes(), [&](Type t) { return rankOf(t) == 2; });
   if (allRank2)
     return success();
+  // A gathermask keeps the leading dims and selects along the last one,
+  // which stays the column dim (its result's last dim fills whole ub rows,
+  // lowerGatherMask checks, so it is not a unit dim).
   bool shapePreserving =
       isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp, TransposeOp, ExpOp,
-          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp>(op);
+          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp>(op);
   if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op)) {
     // Equal tile shapes or a scalar; a broadcast between N-D tiles is not
     // collapsed.
@@ -56,8 +59,8 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
                << " operand or result; pto-lower-to-isa collapses tiles of "
                   "other ranks to 2-D only for views, stores and "
                   "shape-preserving vector ops (elementwise on equal shapes, "
-                  "unary, cast, full, a transpose of unit dims); reshape to "
-                  "2-D before this op";
+                  "unary, cast, full, a transpose of unit dims, gathermask); "
+                  "reshape to 2-D before this op";
   }
   for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
     if (isa<pto::TileType>(v.getType()) && failed(expectCollapsible(op, v)))

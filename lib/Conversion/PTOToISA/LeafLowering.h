@@ -130,6 +130,7 @@ private:
                             bool keepdim, bool isMax);
   LogicalResult lowerFull(FullOp op);
   LogicalResult lowerTranspose(TransposeOp op);
+  LogicalResult lowerGatherMask(GatherMaskOp op);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
   FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
 

@@ -265,6 +265,7 @@ LogicalResult LeafLowering::run() {
             })
             .Case([&](FullOp o) { return lowerFull(o); })
             .Case([&](TransposeOp o) { return lowerTranspose(o); })
+            .Case([&](GatherMaskOp o) { return lowerGatherMask(o); })
             .Case([&](MatmulOp o) {
               return lowerMatmul(o, Value(), o.getLhs(), o.getRhs(),
                                  o.getATrans(), o.getBTrans());
@@ -285,8 +286,8 @@ LogicalResult LeafLowering::run() {
               return o->emitOpError()
                      << "has no pto_isa lowering (pto-lower-to-isa lowers "
                         "views, elementwise, unary, cast, row and column "
-                        "reductions, full, transpose, matmul chains, assemble "
-                        "and atomic_add)";
+                        "reductions, full, transpose, gathermask, matmul chains, "
+                        "assemble and atomic_add)";
             });
     if (failed(result))
       return failure();

@@ -207,6 +207,14 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
                         tile(o.getSrc()).name, tile(o.getTmp()).name));
         return success();
       })
+      .Case([&](TGatherMaskOp o) {
+        static const char *patterns[] = {"P0101", "P1010", "P0001", "P0010",
+                                         "P0100", "P1000", "P1111"};
+        const TileExpr &dst = tile(o.getDst()), &src = tile(o.getSrc());
+        guarded(dst, formatv("TGATHER<T{0}, T{1}, MaskPattern::{2}>({0}, {1})",
+                             dst.name, src.name, patterns[o.getPattern() - 1]));
+        return success();
+      })
       .Case([&](TRowExpandSubOp o) { binary("TROWEXPANDSUB", o.getFull(), o.getRowval(), o.getDst()); return success(); })
       .Case([&](TRowExpandMulOp o) { binary("TROWEXPANDMUL", o.getFull(), o.getRowval(), o.getDst()); return success(); })
       .Case([&](TRowExpandDivOp o) { binary("TROWEXPANDDIV", o.getFull(), o.getRowval(), o.getDst()); return success(); })

@@ -33,10 +33,11 @@ from .dtypes import (DT_BF16, DT_FP8E4M3, DT_FP8E5M2, DT_FP16, DT_FP32, DT_INT8,
                      SaturationMode, Tensor)
 from .errors import TraceError
 from .jit import JitFunction, TracedKernel, jit, platform
-from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, div, exp,
-                  experimental, full, is_loop_begin, is_loop_end, loop, loop_unroll, matmul, max, maximum, min,
-                  minimum, mul, neg, reciprocal, reshape, rsqrt, set_cube_tile_shapes,
-                  set_pass_options, set_vec_tile_shapes, sqrt, sub, sum, tensor, transpose, view)
+from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, deinterleave, div,
+                  exp, experimental, full, gathermask, is_loop_begin, is_loop_end, loop, loop_unroll,
+                  matmul, max, maximum, min, minimum, mul, neg, reciprocal, reshape, rsqrt,
+                  set_cube_tile_shapes, set_pass_options, set_semantic_label, set_vec_tile_shapes,
+                  sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
 from .symbolic import Scalar as SymbolicScalar
 from .tracer import TensorHandle, Tile
 
@@ -47,10 +48,11 @@ __all__ = [
     "DT_INT32", "DT_INT64", "DT_INT8", "DYN", "DYNAMIC", "DataType", "JitFunction",
     "PrecisionType", "SaturationMode", "SymbolicScalar", "Tensor", "TensorHandle", "Tile",
     "TraceError", "TracedKernel", "abs", "add", "amax", "assemble", "atomic_add", "cast",
-    "ceildiv", "cond", "div", "exp", "experimental", "frontend", "full", "is_loop_begin",
+    "ceildiv", "cond", "deinterleave", "div", "exp", "experimental", "frontend", "full", "gathermask",
+    "is_loop_begin",
     "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
     "mul", "neg", "platform", "reciprocal", "reshape", "rsqrt", "set_cube_tile_shapes",
-    "set_pass_options", "set_vec_tile_shapes", "sqrt", "sub", "sum", "tensor", "transpose",
-    "view",
+    "set_pass_options", "set_semantic_label", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
+    "tensor", "transpose", "view",
 ]
 del _dtypes

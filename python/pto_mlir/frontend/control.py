@@ -17,11 +17,24 @@ Python ``if``s behave exactly as before) and, for a run-time ``Condition``,
 records an ``scf.if`` and yields True (tracing the then region) and then
 False (the else region). An ``if`` whose body uses ``break``/``continue`` of
 an enclosing Python loop keeps its original form.
+
+A test combined with ``and``/``or``/``not`` is first unfolded into nested
+``if`` statements with Python's short-circuit order, so each part is a
+condition of its own (a run-time one becomes its own ``scf.if``) and a part
+is evaluated only where Python would evaluate it (``if i < n and offs[i] >
+0:`` reads ``offs[i]`` only when ``i < n``)::
+
+    if A and B: S else: E   ->   if A: (if B: S else: E) else: E
+    if A or B: S else: E    ->   if A: S else: (if B: S else: E)
+    if not A: S else: E     ->   if A: E else: S
+
+(the duplicated branch is traced once per path that reaches it).
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import textwrap
 import weakref
@@ -81,14 +94,46 @@ class _LoopControl(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
 
 
+def _unfold(node: ast.If) -> ast.If | None:
+    """``node`` with its ``and``/``or``/``not`` test unfolded one level into
+    nested ``if`` statements (short-circuit order kept); None for a test
+    that is not a boolean combination."""
+    test = node.test
+
+    def make_if(cond, body, orelse):
+        new = ast.If(test=cond, body=body or [ast.Pass()], orelse=orelse)
+        ast.copy_location(new, cond)
+        for child in new.body:
+            if not hasattr(child, "lineno"):
+                ast.copy_location(child, cond)
+        return new
+
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return make_if(test.operand, node.orelse, node.body)
+    if not isinstance(test, ast.BoolOp):
+        return None
+    first = test.values[0]
+    rest = test.values[1] if len(test.values) == 2 else \
+        ast.copy_location(ast.BoolOp(op=test.op, values=test.values[1:]), test.values[1])
+    if isinstance(test.op, ast.And):     # E runs on both paths where A or B is false
+        inner = make_if(rest, node.body, copy.deepcopy(node.orelse))
+        return make_if(first, [inner], node.orelse)
+    inner = make_if(rest, copy.deepcopy(node.body), node.orelse)   # or: S on both paths
+    return make_if(first, node.body, [inner])
+
+
 class _RewriteIf(ast.NodeTransformer):
     def visit_If(self, node: ast.If):
-        self.generic_visit(node)
         check = _LoopControl()
         for child in node.body + node.orelse:
             check.visit(child)
         if check.found:
+            self.generic_visit(node)
             return node
+        unfolded = _unfold(node)
+        if unfolded is not None:
+            return self.visit(unfolded)
+        self.generic_visit(node)
         inner = ast.If(test=ast.Name(_BRANCH, ast.Load()), body=node.body,
                        orelse=node.orelse)
         call = ast.Call(func=ast.Name(_BRANCHES, ast.Load()),

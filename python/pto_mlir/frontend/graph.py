@@ -263,6 +263,11 @@ class Printer:
             self.emit(depth, f"{res} = pto.transpose {self.use(f['input'], b)}, {f['dim0']}, "
                              f"{f['dim1']}{self.attr_dict(f['attrs'] + _discardable(op))} : "
                              f"{f['input'].type} -> {op.result.type}{loc}")
+        elif kind == "pto.gathermask":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = pto.gathermask {self.use(f['input'], b)}, pattern = "
+                             f"{f['pattern_mode']}{self.attr_dict(f['attrs'] + _discardable(op))}"
+                             f" : {f['input'].type} -> {op.result.type}{loc}")
         elif kind in ("pto.sum", "pto.amax"):
             res = self.define(op.result)
             keep = " keepdim" if f["keepdim"] else ""

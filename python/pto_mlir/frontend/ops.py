@@ -152,6 +152,18 @@ def set_pass_options(**options) -> None:
                          f"sg_set_ooo_scope, {', '.join(_MERGE_SETTINGS)})")
 
 
+def set_semantic_label(label) -> None:
+    """``pypto.set_semantic_label("name")``: PyPTO names the ops recorded after
+    it (their subgraphs' labels, which merge-setting label keys and
+    swimlanes refer to). Carried as ``pto.semantic_label`` on those ops in
+    this body and nested ones; no pass reads it (label keys of merge
+    settings are carried and ignored, docs/Frontend.md)."""
+    tracer = current_tracer("pypto.set_semantic_label")
+    if not isinstance(label, str) or not label:
+        raise _error(f"set_semantic_label({label!r}) takes a non-empty string")
+    tracer.frame.semantic_label = label
+
+
 class experimental:
     """``pypto.experimental``."""
 
@@ -769,6 +781,68 @@ def transpose(input, dim0, dim1) -> Tile:
     fields = {"input": a.value, "dim0": dims[0], "dim1": dims[1],
               "attrs": _vec_tile_attr(tracer)}
     return _record(tracer, "pto.transpose", fields, tuple(shape), a.dtype, "transpose")
+
+
+def sigmoid(input) -> Tile:
+    """``pypto.sigmoid(x)``: ``1 / (1 + exp(-x))``
+    (``hicann/pypto/docs/api/operation/pypto-sigmoid.md``; FP32 only, as
+    there), recorded at this line as ``pto.neg``, ``pto.exp``, ``pto.add``,
+    ``pto.reciprocal``: pto-isa has no sigmoid instruction."""
+    tracer = current_tracer("pypto.sigmoid")
+    a = tracer.use_tile(input, "sigmoid(input)")
+    if a.dtype != dt.DT_FP32:
+        raise _error(f"sigmoid(input) is {a.dtype!r}; PyPTO's sigmoid takes DT_FP32 only: "
+                     f"cast the input to DT_FP32 first")
+    return reciprocal(add(exp(neg(a)), 1.0))
+
+
+def softmax(input, dim) -> Tile:
+    """``pypto.softmax(x, dim)``: ``exp(x - max) / sum(exp(x - max))`` along
+    ``dim`` (``hicann/pypto/docs/api/operation/pypto-softmax.md``; FP32
+    only), recorded at this line as ``pto.amax``, ``pto.sub``, ``pto.exp``,
+    ``pto.sum``, ``pto.div`` (keepdim reductions broadcast back)."""
+    tracer = current_tracer("pypto.softmax")
+    a = tracer.use_tile(input, "softmax(input)")
+    if a.dtype != dt.DT_FP32:
+        raise _error(f"softmax(input) is {a.dtype!r}; PyPTO's softmax takes DT_FP32 only: "
+                     f"cast the input to DT_FP32 first")
+    if not _is_int(dim) or not -a.ndim <= dim < a.ndim:
+        raise _error(f"softmax(dim={dim!r}) must be an int in [{-a.ndim}, {a.ndim - 1}] for a "
+                     f"rank-{a.ndim} tile")
+    shifted = exp(sub(a, amax(a, dim, keepdim=True)))
+    return div(shifted, sum(shifted, dim, keepdim=True))
+
+
+_GATHERMASK_STRIDE = {1: 2, 2: 2, 3: 4, 4: 4, 5: 4, 6: 4, 7: 1}
+
+
+def gathermask(input, pattern_mode) -> Tile:
+    """``pypto.gathermask(x, pattern_mode)``: ``pto.gathermask``, the last-dim
+    elements a fixed pattern keeps (1: ``0::2``, 2: ``1::2``, 3..6: ``0::4``
+    .. ``3::4``, 7: all); the last dim shrinks by the stride."""
+    tracer = current_tracer("pypto.gathermask")
+    a = tracer.use_tile(input, "gathermask(input)")
+    if not _is_int(pattern_mode) or pattern_mode not in _GATHERMASK_STRIDE:
+        raise _error(f"gathermask(pattern_mode={pattern_mode!r}) must be an int in 1..7 (1: "
+                     f"elements 0::2, 2: 1::2, 3..6: 0::4 .. 3::4, 7: all)")
+    stride = _GATHERMASK_STRIDE[pattern_mode]
+    if a.shape[-1] % stride:
+        raise _error(f"gathermask(pattern_mode={pattern_mode}) keeps one of every {stride} "
+                     f"elements of the last dim, but the input's last dim is {a.shape[-1]}; "
+                     f"it must be a multiple of {stride}")
+    shape = (*a.shape[:-1], a.shape[-1] // stride)
+    fields = {"input": a.value, "pattern_mode": pattern_mode, "attrs": _vec_tile_attr(tracer)}
+    return _record(tracer, "pto.gathermask", fields, shape, a.dtype, "gathered")
+
+
+def deinterleave(input) -> tuple:
+    """``even, odd = pypto.deinterleave(x)``: the elements ``0::2`` and ``1::2``
+    of the last dim, as pto-isa's one-source ``TDEINTERLEAVE(dst1, dst0,
+    src)`` splits them (``include/pto/cpu/TDeinterleave.hpp``); recorded as
+    the two ``pto.gathermask`` (patterns 1 and 2) that select the same
+    elements."""
+    current_tracer("pypto.deinterleave")
+    return gathermask(input, 1), gathermask(input, 2)
 
 
 def _online_softmax(scores, scale):

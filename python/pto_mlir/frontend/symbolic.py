@@ -241,8 +241,9 @@ class Comparison:
             return self.structural
         raise TraceError(
             f"`{self.text()}` compares symbolic scalars, a run-time condition: branch on it "
-            f"with a plain `if` statement directly in the @jit kernel's body (not through "
-            f"`and`/`or`/`not`, `while`, `assert`, a conditional expression or a helper "
+            f"with a plain `if` statement directly in the @jit kernel's body, whose test may "
+            f"combine conditions with and/or/not (not through `while`, `assert`, an "
+            f"assignment such as `c = a and b`, a conditional expression or a helper "
             f"function's `if`); use .min/.max for clamping")
 
     def __repr__(self) -> str:

@@ -312,8 +312,9 @@ class Condition:
 
     def __bool__(self):
         raise _error(f"{self.text} is a run-time condition: branch on it with a plain `if` "
-                     f"statement directly in the @jit kernel's body (not in a helper function, "
-                     f"an `and`/`or`, `not` or a conditional expression)")
+                     f"statement directly in the @jit kernel's body, whose test may combine "
+                     f"conditions with and/or/not (not in a helper function, a `while`, an "
+                     f"assignment such as `c = a and b`, or a conditional expression)")
 
     def __repr__(self) -> str:
         return f"Condition({self.text})"
@@ -335,6 +336,7 @@ class Frame:
         self.cube_tile = parent.cube_tile if parent else None
         self.scope = parent.scope if parent else None          # (id, par, cross, loc)
         self.ooo_scope = parent.ooo_scope if parent else None  # 950 OoO task id
+        self.semantic_label = parent.semantic_label if parent else None
         self.open_scope: Op | None = None
         self.idx_names = set(parent.idx_names) if parent else set()
         if loop_op is not None:
@@ -433,6 +435,10 @@ class Tracer:
             frame.open_scope = scope
         if frame.ooo_scope is not None:
             op.fields["discardable"] = [f"pto.ooo_scope = {frame.ooo_scope} : i64"]
+        if frame.semantic_label is not None and op.kind not in ("pto.loop", "pto.scope",
+                                                                "scf.if"):
+            label = frame.semantic_label.replace("\\", "\\\\").replace('"', '\\"')
+            op.fields.setdefault("discardable", []).append(f'pto.semantic_label = "{label}"')
         target = frame.open_scope.body if frame.open_scope is not None else frame.block
         return insert_op(target, op)
 

@@ -17,3 +17,4 @@
 #include <pto/sim/core.hpp>
 #include <pto/sim/tile.hpp>
 #include <pto/sim/instr.hpp>
+#include <pto/sim/gather.hpp>

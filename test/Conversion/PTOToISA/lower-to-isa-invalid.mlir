@@ -165,8 +165,30 @@ func.func private @acc_read_later(%a: !pto.tensor<16x32xbf16>, %out: !pto.tensor
 func.func private @no_lowering(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{has no pto_isa lowering (pto-lower-to-isa lowers views, elementwise, unary, cast, row and column reductions, full, transpose, matmul chains, assemble and atomic_add)}}
+  // expected-error @+1 {{has no pto_isa lowering (pto-lower-to-isa lowers views, elementwise, unary, cast, row and column reductions, full, transpose, gathermask, matmul chains, assemble and atomic_add)}}
   %d = pto.valid_dim %x, 0 : !pto.tile<16x16xf32>
   return
 }
 
+
+// -----
+
+func.func private @gathermask_unaligned_result(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x4xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{gathers 4 columns of 'f32', which is not a whole number of 32-byte blocks: the mask-pattern TGATHER packs its result rows, so the result's last dim must fill its ub rows; gather a wider input}}
+  %g = pto.gathermask %x, pattern = 3 : !pto.tile<16x16xf32> -> !pto.tile<16x4xf32>
+  pto.assemble %g, %out [%c0, %c0] : !pto.tile<16x4xf32>, !pto.tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func private @gathermask_partial_columns(%a: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x32xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] valid [16, 60] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  // expected-error @+1 {{gathers 30 valid columns of 32: the mask-pattern TGATHER packs its result rows, so the input's last dim must be fully valid}}
+  %g = pto.gathermask %x, pattern = 1 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
+  pto.assemble %g, %out [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<16x32xf32>
+  return
+}

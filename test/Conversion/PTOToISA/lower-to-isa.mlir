@@ -401,6 +401,26 @@ func.func private @transpose_leaf(%x: !pto.tensor<?x48xf32>, %y: !pto.tensor<48x
 
 // -----
 
+// A gathermask: the destination holds the selected columns (a whole number
+// of 32-byte blocks, so its rows are packed as TGATHER writes them), with the
+// source's valid rows.
+// CHECK-LABEL: func.func private @gathermask_leaf(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[VR:.*]], %{{.*}}] : !pto_isa.tile<ub, 16x64xbf16>
+// CHECK:         pto_isa.tload
+// CHECK:         %[[D:.*]] = pto_isa.alloc_tile valid [%[[VR]], %[[C32:.*]]] : !pto_isa.tile<ub, 16x32xbf16>
+// CHECK-NEXT:    pto_isa.tgather_mask %[[X]] into %[[D]] pattern = 2 : !pto_isa.tile<ub, 16x64xbf16>, !pto_isa.tile<ub, 16x32xbf16>
+// CHECK:         pto_isa.tstore %[[D]]
+func.func private @gathermask_leaf(%x: !pto.tensor<?x64xbf16>, %y: !pto.tensor<?x32xbf16>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %x[%r, %c0] valid [%v, 64] : !pto.tensor<?x64xbf16> -> !pto.tile<16x64xbf16>
+  %u = pto.gathermask %t, pattern = 2 : !pto.tile<16x64xbf16> -> !pto.tile<16x32xbf16>
+  pto.assemble %u, %y[%r, %c0] : !pto.tile<16x32xbf16>, !pto.tensor<?x32xbf16>
+  return
+}
+
+// -----
+
 // Column broadcasts. A [1, C] right operand (a gamma row) feeds
 // tcolexpand_<op> directly; a [1, C] left operand of a commutative op is
 // swapped into that slot; a [1, C] left operand of sub is expanded to the

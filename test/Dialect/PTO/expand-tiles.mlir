@@ -232,6 +232,28 @@ pto.kernel @transpose_pieces(%x: !pto.tensor<16x48xf32>, %o: !pto.tensor<48x16xf
 
 // -----
 
+// A gathermask by its vec_tile over the input: each [8, 32] input piece
+// gathers on its own; its result lands at the last-dim offset / 2.
+
+// CHECK-LABEL: pto.kernel @gathermask_pieces(
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<16x32xf32>
+// CHECK-NEXT:    %[[X0:.*]] = pto.view %x[0, 0] valid [8, 32] : !pto.tensor<16x64xf32> -> !pto.tile<8x32xf32>
+// CHECK-NEXT:    %[[G0:.*]] = pto.gathermask %[[X0]], pattern = 2 {vec_tile = #pto.vec_tile<[8, 32]>} : !pto.tile<8x32xf32> -> !pto.tile<8x16xf32>
+// CHECK-NEXT:    pto.assemble %[[G0]], %[[WS]] [0, 0] : !pto.tile<8x16xf32>, !pto.tensor<16x32xf32>
+// CHECK-NEXT:    %[[X1:.*]] = pto.view %x[0, 32] valid [8, 32] : !pto.tensor<16x64xf32> -> !pto.tile<8x32xf32>
+// CHECK-NEXT:    %[[G1:.*]] = pto.gathermask %[[X1]], pattern = 2 {{.*}} -> !pto.tile<8x16xf32>
+// CHECK-NEXT:    pto.assemble %[[G1]], %[[WS]] [0, 16] : !pto.tile<8x16xf32>, !pto.tensor<16x32xf32>
+// CHECK-NEXT:    %[[X2:.*]] = pto.view %x[8, 0] valid [8, 32]
+// CHECK-NEXT:    %[[G2:.*]] = pto.gathermask %[[X2]]
+// CHECK-NEXT:    pto.assemble %[[G2]], %[[WS]] [8, 0]
+pto.kernel @gathermask_pieces(%x: !pto.tensor<16x64xf32>, %o: !pto.tensor<16x32xf32>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %r = pto.gathermask %t, pattern = 2 {vec_tile = #pto.vec_tile<[8, 32]>} : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
+  pto.assemble %r, %o[0, 0] : !pto.tile<16x32xf32>, !pto.tensor<16x32xf32>
+}
+
+// -----
+
 // pto.full by its vec_tile, with a static tail.
 
 // CHECK-LABEL: pto.kernel @full(

@@ -1775,3 +1775,55 @@ pto.kernel @stitch_mode() {
   // expected-error @+1 {{stitch mode 'depth' must be "memory" (max_workspace_kb) or "count" (stitch_function_max_num)}}
   pto.root_call @root() {stitch = #pto.stitch_plan<depth = 1, workspace_bytes = 0, launches = 1, mode = "depth">} : () -> ()
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// pto.gathermask
+//===----------------------------------------------------------------------===//
+
+func.func @gathermask_pattern_zero(%a: !pto.tile<16x64xf32>) {
+  // expected-error @+1 {{'pto.gathermask' op pattern_mode 0 is not a PyPTO mask pattern; use 1 (elements 0::2), 2 (1::2), 3 to 6 (0::4 .. 3::4) or 7 (all)}}
+  %r = pto.gathermask %a, pattern = 0 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @gathermask_pattern_eight(%a: !pto.tile<16x64xf32>) {
+  // expected-error @+1 {{'pto.gathermask' op pattern_mode 8 is not a PyPTO mask pattern}}
+  %r = pto.gathermask %a, pattern = 8 : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @gathermask_last_dim_not_multiple(%a: !pto.tile<16x66xf32>) {
+  // expected-error @+1 {{'pto.gathermask' op pattern_mode 4 keeps one of every 4 elements of the last dim, but the input's last dim is 66; PyPTO requires it to be a multiple of 4}}
+  %r = pto.gathermask %a, pattern = 4 : !pto.tile<16x66xf32> -> !pto.tile<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gathermask_result_shape(%a: !pto.tile<2x16x64xf32>) {
+  // expected-error @+1 {{'pto.gathermask' op result type '!pto.tile<2x8x64xf32>' must have shape [2, 16, 32] (the last dim of [2, 16, 64] divided by 2) and element type 'f32'}}
+  %r = pto.gathermask %a, pattern = 2 : !pto.tile<2x16x64xf32> -> !pto.tile<2x8x64xf32>
+  return
+}
+
+// -----
+
+func.func @gathermask_result_dtype(%a: !pto.tile<16x64xbf16>) {
+  // expected-error @+1 {{'pto.gathermask' op result type '!pto.tile<16x16xf32>' must have shape [16, 16] (the last dim of [16, 64] divided by 4) and element type 'bf16'}}
+  %r = pto.gathermask %a, pattern = 3 : !pto.tile<16x64xbf16> -> !pto.tile<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gathermask_i8(%a: !pto.tile<16x64xi8>) {
+  // expected-error @+1 {{'pto.gathermask' op gathers 'i8' elements; the vector unit's mask gather moves 2- and 4-byte types only: cast to f16, f32 or i32 first}}
+  %r = pto.gathermask %a, pattern = 1 : !pto.tile<16x64xi8> -> !pto.tile<16x32xi8>
+  return
+}

@@ -621,3 +621,16 @@ func.func @transpose(%a: !pto.tile<64x128xbf16>, %b: !pto.tile<4x8x16xf32>) -> (
   %u = pto.transpose %b, 1, 2 {vec_tile = #pto.vec_tile<[4, 8, 16]>} : !pto.tile<4x8x16xf32> -> !pto.tile<4x16x8xf32>
   return %t, %u : !pto.tile<128x64xbf16>, !pto.tile<4x16x8xf32>
 }
+
+// pto.gathermask: the even elements of a bf16 row, the fourth of every four
+// of a 3-D f32 tile (with a vector tile), and pattern 7 (all).
+// CHECK-LABEL: func.func @gathermask
+// CHECK: pto.gathermask %{{.*}}, pattern = 1 : !pto.tile<16x64xbf16> -> !pto.tile<16x32xbf16>
+// CHECK: pto.gathermask %{{.*}}, pattern = 6 {vec_tile = #pto.vec_tile<[1, 8, 64]>} : !pto.tile<2x8x64xf32> -> !pto.tile<2x8x16xf32>
+// CHECK: pto.gathermask %{{.*}}, pattern = 7 : !pto.tile<16x64xbf16> -> !pto.tile<16x64xbf16>
+func.func @gathermask(%a: !pto.tile<16x64xbf16>, %b: !pto.tile<2x8x64xf32>) -> (!pto.tile<16x32xbf16>, !pto.tile<2x8x16xf32>, !pto.tile<16x64xbf16>) {
+  %e = pto.gathermask %a, pattern = 1 : !pto.tile<16x64xbf16> -> !pto.tile<16x32xbf16>
+  %f = pto.gathermask %b, pattern = 6 {vec_tile = #pto.vec_tile<[1, 8, 64]>} : !pto.tile<2x8x64xf32> -> !pto.tile<2x8x16xf32>
+  %g = pto.gathermask %a, pattern = 7 : !pto.tile<16x64xbf16> -> !pto.tile<16x64xbf16>
+  return %e, %f, %g : !pto.tile<16x32xbf16>, !pto.tile<2x8x16xf32>, !pto.tile<16x64xbf16>
+}

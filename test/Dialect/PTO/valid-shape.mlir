@@ -275,3 +275,31 @@ pto.kernel @transpose_valid(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<2x?x64xf3
     %u = pto.transpose %w, 1, 2 : !pto.tile<2x8x64xf32> -> !pto.tile<2x64x8xf32>
   }
 }
+
+// -----
+
+// pto.gathermask: the last dim's valid extent is the number of selected
+// elements among the valid ones, ceildiv(max(valid - phase, 0), stride).
+
+// CHECK-LABEL: pto.kernel @gathermask_valid(
+pto.kernel @gathermask_valid(%x: !pto.tensor<16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  pto.loop "L" %i = %c0 to %c4 step %c1 {
+    // expected-remark @+1 {{result #0 valid shape [16, 61]}}
+    %v = pto.view %x[0, 0] valid [16, 61] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+    // expected-remark @+1 {{result #0 valid shape [16, 31]}}
+    %even = pto.gathermask %v, pattern = 1 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
+    // expected-remark @+1 {{result #0 valid shape [16, 30]}}
+    %odd = pto.gathermask %v, pattern = 2 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
+    // expected-remark @+1 {{result #0 valid shape [16, 15]}}
+    %fourth = pto.gathermask %v, pattern = 6 : !pto.tile<16x64xf32> -> !pto.tile<16x16xf32>
+    // expected-remark @+1 {{result #0 valid shape [16, 61]}}
+    %all = pto.gathermask %v, pattern = 7 : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    // expected-remark @+1 {{result #0 valid shape [16, min(i, 64)]}}
+    %w = pto.view %x[0, 0] valid [16, %i] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+    // expected-remark @+1 {{result #0 valid shape [16, ceildiv(max(min(i, 64) - 1, 0), 2)]}}
+    %wodd = pto.gathermask %w, pattern = 2 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
+  }
+}

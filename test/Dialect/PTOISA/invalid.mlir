@@ -919,3 +919,43 @@ func.func @flag_event_id() {
   pto_isa.set_flag MTE2 -> V, 8
   return
 }
+
+// -----
+
+func.func @tgather_mask_pattern(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x32xf32>
+  // expected-error @+1 {{'pto_isa.tgather_mask' op pattern 0 is not a MaskPattern; use 1 (P0101) to 7 (P1111)}}
+  pto_isa.tgather_mask %s into %d pattern = 0 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x32xf32>
+  return
+}
+
+// -----
+
+func.func @tgather_mask_i8(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xi8>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x32xi8>
+  // expected-error @+1 {{'pto_isa.tgather_mask' op gathers 'i8'; the mask-pattern TGATHER moves 2- and 4-byte elements}}
+  pto_isa.tgather_mask %s into %d pattern = 1 : !pto_isa.tile<ub, 16x64xi8>, !pto_isa.tile<ub, 16x32xi8>
+  return
+}
+
+// -----
+
+func.func @tgather_mask_rows(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 8x32xf32>
+  // expected-error @+1 {{'pto_isa.tgather_mask' op destination has 8 rows for the 16 rows of the source; give it at least as many}}
+  pto_isa.tgather_mask %s into %d pattern = 1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 8x32xf32>
+  return
+}
+
+// -----
+
+func.func @tgather_mask_dtype(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x32xbf16>
+  // expected-error @+1 {{'pto_isa.tgather_mask' op}}
+  pto_isa.tgather_mask %s into %d pattern = 1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x32xbf16>
+  return
+}

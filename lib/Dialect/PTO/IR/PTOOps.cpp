@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "VerifierUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -20,12 +21,14 @@
 
 using namespace mlir;
 using namespace mlir::pto;
+using mlir::pto::detail::shapeStr;
+using mlir::pto::detail::verifyVecTile;
 
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static std::string shapeStr(ArrayRef<int64_t> shape) {
+std::string mlir::pto::detail::shapeStr(ArrayRef<int64_t> shape) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << '[';
@@ -76,8 +79,9 @@ static LogicalResult verifyMixedList(Operation *op, StringRef what,
 }
 
 /// The vector tile rules shared by vector ops (docs/PyPTOModel.md#vector-tile-shapes).
-static LogicalResult verifyVecTile(Operation *op, VecTileAttr tile,
-                                   TileType governed) {
+LogicalResult mlir::pto::detail::verifyVecTile(Operation *op,
+                                              VecTileAttr tile,
+                                              TileType governed) {
   if (!tile)
     return success();
   ArrayRef<int64_t> dims = tile.getDims();

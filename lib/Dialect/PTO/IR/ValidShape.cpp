@@ -143,6 +143,20 @@ ExtentsOr TransposeOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
   return valid;
 }
 
+ExtentsOr GatherMaskOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  ExtentsOr valid = algebra.validShapeOf(getInput());
+  if (failed(valid))
+    return failure();
+  // The selected elements among the valid ones:
+  // ceildiv(max(valid - phase, 0), stride).
+  Extent &last = valid->back();
+  last = algebra.ceilDiv(
+      algebra.max(algebra.sub(last, algebra.constant(getPhase())),
+                  algebra.constant(0)),
+      getStride());
+  return valid;
+}
+
 ExtentsOr FullOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
   SmallVector<Extent> valid;
   for (int64_t d : getResult().getType().getShape())
@@ -237,6 +251,13 @@ public:
     if (b.isConstant() && b.getConstant() == 0)
       return a;
     return build<arith::SubIOp>(a, b);
+  }
+  Extent ceilDiv(Extent a, int64_t divisor) override {
+    if (divisor == 1)
+      return a;
+    if (a.isConstant())
+      return llvm::divideCeil(a.getConstant(), divisor);
+    return build<arith::CeilDivSIOp>(a, Extent(divisor));
   }
 
   Location loc;

@@ -129,6 +129,7 @@ private:
                              bool keepdim, VecTileAttr vecTile, bool isAmax);
   LogicalResult expandFull(FullOp op);
   LogicalResult expandTranspose(TransposeOp op);
+  LogicalResult expandGatherMask(GatherMaskOp op);
   LogicalResult expandStore(Operation *op, Value src, Value dst,
                             ArrayRef<int64_t> staticOffsets,
                             ValueRange dynamicOffsets, VecTileAttr vecTile);
@@ -225,7 +226,7 @@ LogicalResult Expander::run() {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
             AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp, AmaxOp, FullOp,
-            TransposeOp, AtomicAddOp, AssembleOp>(op))
+            TransposeOp, GatherMaskOp, AtomicAddOp, AssembleOp>(op))
       ops.push_back(op);
   });
   planScopeTiles(ops);
@@ -271,6 +272,7 @@ LogicalResult Expander::expand(Operation *op) {
       })
       .Case([&](FullOp full) { return expandFull(full); })
       .Case([&](TransposeOp transpose) { return expandTranspose(transpose); })
+      .Case([&](GatherMaskOp gather) { return expandGatherMask(gather); })
       .Case([&](AtomicAddOp store) {
         return expandStore(store, store.getSrc(), store.getDst(),
                            store.getStaticOffsets(), store.getOffsets(),
@@ -799,6 +801,43 @@ LogicalResult Expander::expandTranspose(TransposeOp op) {
   }
   currentTile = tile;
   std::swap(currentTile[dim0], currentTile[dim1]);
+  finish(op, op.getResult(), workspace);
+  return success();
+}
+
+LogicalResult Expander::expandGatherMask(GatherMaskOp op) {
+  // The vector tile governs the input; a split of its last dim is a whole
+  // number of 32-byte blocks (the verifier's rule), so a multiple of the
+  // stride: each input piece gathers on its own and lands at its last-dim
+  // offset divided by the stride.
+  Location loc = op.getLoc();
+  TileType inputType = op.getInput().getType();
+  TileType resultType = op.getResult().getType();
+  int64_t stride = op.getStride();
+  Value workspace = createWorkspace(op, op.getResult());
+  SmallVector<int64_t, 4> tile =
+      tileFor(op, op.getVecTileAttr(), inputType.getShape());
+  // Fitting into UB halves outer dims only: the last dim stays a multiple
+  // of the stride.
+  fitInUnifiedBuffer(op, tile);
+  if (failed(reserveGrid(op, inputType.getShape(), tile)))
+    return failure();
+  for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
+    Value in = readPiece(loc, op.getInput(), piece.offsets, piece.sizes);
+    SmallVector<int64_t, 4> outOffsets(piece.offsets), outSizes(piece.sizes);
+    outOffsets.back() /= stride;
+    outSizes.back() /= stride;
+    auto pieceOp = builder.create<GatherMaskOp>(
+        loc,
+        TileType::get(builder.getContext(), outSizes,
+                      resultType.getElementType()),
+        in, op.getPatternModeAttr(), op.getVecTileAttr());
+    stamp(pieceOp, op);
+    ++numVectorPieces;
+    stamp(storePiece(builder, loc, pieceOp, workspace, outOffsets), op);
+  }
+  currentTile = tile;
+  currentTile.back() /= stride;
   finish(op, op.getResult(), workspace);
   return success();
 }

@@ -46,7 +46,7 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
 
   /// The tile a vector op's `vec_tile` governs (as the verifier checks it).
   static TileType governedTile(Operation *op) {
-    if (isa<SumOp, AmaxOp, CastOp, TransposeOp>(op))
+    if (isa<SumOp, AmaxOp, CastOp, TransposeOp, GatherMaskOp>(op))
       return cast<TileType>(op->getOperand(0).getType());
     return cast<TileType>(op->getResult(0).getType());
   }

@@ -40,7 +40,8 @@ namespace {
 bool isNode(Operation *op) {
   return isa<MatmulOp, MatmulAccOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
              ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
-             AmaxOp, FullOp, TransposeOp, AtomicAddOp, AssembleOp>(op);
+             AmaxOp, FullOp, TransposeOp, GatherMaskOp, AtomicAddOp,
+             AssembleOp>(op);
 }
 
 /// A view producing a tile (of a tensor or of another tile): copied into

@@ -44,6 +44,8 @@ void describe(Value v, llvm::raw_ostream &os) {
     return binary("min");
   if (isa<arith::MaxSIOp>(def))
     return binary("max");
+  if (isa<arith::CeilDivSIOp>(def))
+    return binary("ceildiv");
   if (isa<arith::SubIOp>(def)) {
     describe(def->getOperand(0), os);
     os << " - ";

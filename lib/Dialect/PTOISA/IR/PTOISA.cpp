@@ -655,6 +655,30 @@ LogicalResult TTransOp::verify() {
   return success();
 }
 
+LogicalResult TGatherMaskOp::verify() {
+  if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
+      failed(expectRowMajorUB(*this, "destination", getDst())) ||
+      failed(expectSameElement(*this, "source", getSrc(), "destination",
+                               getDst())))
+    return failure();
+  int64_t pattern = getPattern();
+  if (pattern < 1 || pattern > 7)
+    return emitOpError() << "pattern " << pattern
+                         << " is not a MaskPattern; use 1 (P0101) to 7 (P1111)";
+  TileType src = tileOf(getSrc()), dst = tileOf(getDst());
+  int64_t bytes = src.getElementByteSize();
+  if (bytes != 2 && bytes != 4)
+    return emitOpError() << "gathers " << src.getElementType()
+                         << "; the mask-pattern TGATHER moves 2- and 4-byte "
+                            "elements";
+  // Every source row's selection lands in one destination row.
+  if (dst.getRows() < src.getRows())
+    return emitOpError() << "destination has " << dst.getRows()
+                         << " rows for the " << src.getRows()
+                         << " rows of the source; give it at least as many";
+  return success();
+}
+
 template <typename Op>
 static LogicalResult verifyRowExpandBinary(Op op) {
   if (failed(expectRowMajorUB(op, "full operand", op.getFull())) ||

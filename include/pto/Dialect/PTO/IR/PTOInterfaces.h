@@ -42,6 +42,8 @@ public:
   virtual Extent min(Extent a, Extent b) = 0;
   virtual Extent max(Extent a, Extent b) = 0;
   virtual Extent sub(Extent a, Extent b) = 0;
+  /// `ceil(a / divisor)` for `a >= 0` and a positive compile-time divisor.
+  virtual Extent ceilDiv(Extent a, int64_t divisor) = 0;
 
   /// The extent of entry `i` of a mixed static/dynamic list, as stored by
   /// ops with `static_*` arrays and variadic index operands.

@@ -19,7 +19,8 @@ def PTO_ValidShapeInferenceOpInterface
     op(B)]`; elementwise: the valid extent of the operand that is not
     broadcast along a dim; reductions: 1 along the reduced dim with keepdim;
     cast and unary ops: the operand's; transpose: the operand's with
-    the two dims exchanged.
+    the two dims exchanged; gathermask: the operand's, with the last dim's
+    count of selected elements `ceildiv(max(valid - phase, 0), stride)`.
   }];
   let methods = [
     InterfaceMethod<

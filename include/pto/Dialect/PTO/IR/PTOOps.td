@@ -422,6 +422,47 @@ def PTO_TransposeOp : PTO_VectorOp<"transpose"> {
   let hasVerifier = 1;
 }
 
+def PTO_GatherMaskOp : PTO_VectorOp<"gathermask"> {
+  let summary = "pypto.gathermask: keeps the last-dim elements a fixed bit pattern selects";
+  let description = [{
+    PyPTO's `gathermask(x, pattern_mode)` (hicann/pypto
+    `python/pypto/op/indexing.py`: the positions whose pattern bit is 1 form
+    the output): along the last dim, mode 1 keeps elements `0::2`, mode 2
+    `1::2`, modes 3 to 6 keep `0::4`, `1::4`, `2::4`, `3::4`, and mode 7
+    keeps all. The other dims are unchanged; the last dim is divided by the
+    stride (2, 4 or 1) and must be a multiple of it. The valid extent of the
+    last dim is the number of selected elements among the valid ones,
+    `ceildiv(max(valid - phase, 0), stride)`; the others are the input's.
+    The dtype is kept (data movement); 2- and 4-byte types, as pto-isa's
+    mask-pattern `TGATHER` (`MaskPattern::P0101` ... `P1111`) moves them.
+    A vector tile governs the input; its last dim must be a multiple of the
+    stride so that no piece splits a group.
+
+    ```mlir
+    %even = pto.gathermask %x, pattern = 1 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
+    ```
+  }];
+  let arguments = (ins PTO_AnyTile:$input, I64Attr:$pattern_mode,
+                       OptionalAttr<PTO_VecTileAttr>:$vec_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = [{
+    $input `,` `pattern` `=` $pattern_mode attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Every `stride`-th element from `phase` on is kept (mode 7: 1 and 0).
+    static int64_t strideOf(int64_t patternMode) {
+      return patternMode <= 2 ? 2 : patternMode <= 6 ? 4 : 1;
+    }
+    static int64_t phaseOf(int64_t patternMode) {
+      return patternMode <= 2 ? patternMode - 1
+                              : patternMode <= 6 ? patternMode - 3 : 0;
+    }
+    int64_t getStride() { return strideOf(getPatternMode()); }
+    int64_t getPhase() { return phaseOf(getPatternMode()); }
+  }];
+}
+
 def PTO_FullOp : PTO_VectorOp<"full"> {
   let summary = "a tile filled with one constant (fully valid)";
   let arguments = (ins F64Attr:$value, OptionalAttr<PTO_VecTileAttr>:$vec_tile);

@@ -287,6 +287,30 @@ def PTOISA_TTransOp : PTOISA_VectorOp<"ttrans"> {
   }];
 }
 
+def PTOISA_TGatherMaskOp : PTOISA_VectorOp<"tgather_mask"> {
+  let summary = "TGATHER<..., MaskPattern>: keeps the columns a fixed bit pattern selects (V)";
+  let description = [{
+    pto-isa's mask-pattern form of `TGATHER(dst, src)` with
+    `MaskPattern::P0101` (pattern 1, columns `0::2`), `P1010` (2, `1::2`),
+    `P0001` .. `P1000` (3 to 6, `0::4` .. `3::4`) or `P1111` (7, all), over
+    the source's valid region (`vreducev2` on A2/A3). The selected elements
+    of all valid rows are written packed, one after another, so the
+    destination's valid columns must equal its capacity (pto-isa asserts
+    it; the host emulation reports it). Row-major ub tiles of one 2- or
+    4-byte element type.
+
+    ```mlir
+    pto_isa.tgather_mask %src into %dst pattern = 1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x32xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst,
+                       I64Attr:$pattern);
+  let assemblyFormat = [{
+    $src `into` $dst `pattern` `=` $pattern attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+}
+
 class PTOISA_RowExpandBinaryOp<string mnemonic, string instr>
     : PTOISA_VectorOp<mnemonic> {
   let summary = instr # ": dst[i, j] = full[i, j] op rowval[i] (V)";
