@@ -238,6 +238,83 @@ def real_memory_sizes(root: Path) -> dict:
     return out
 
 
+# The memory plan of an emitted file: every TASSIGN of a tile to a byte
+# offset, with the tile's buffer and size. pto-isa's CPU memory model maps Vec
+# tiles to UB, Mat to L1, Left to L0A, Right to L0B and Acc to L0C, and its
+# TASSIGN asserts offset + Numel * sizeof(DType) <= the buffer's size
+# (include/pto/cpu/NPUMemoryModel.hpp, GetPointer); Numel is Rows * Cols.
+REAL_SPACE_OF_TILE = {"Vec": "UB", "Mat": "L1", "Left": "L0A", "Right": "L0B", "Acc": "L0C"}
+ELEMENT_BYTES = {"half": 2, "bfloat16_t": 2, "float": 4, "int32_t": 4, "int16_t": 2,
+                 "int8_t": 1, "uint8_t": 1, "int64_t": 8}
+# The NPUArch of pto-isa's memory model per pto arch.
+REAL_ARCH_OF = {"DAV_2201": "A2A3", "DAV_3510": "A5"}
+
+_USING = re.compile(r"^\s*using (\w+) = (.*);\s*$")
+_DECLARE = re.compile(r"^\s*(\w+) (\w+)\(")
+_TASSIGN = re.compile(r"\bTASSIGN\((\w+), ([^)]*)\)")
+_GENERIC_TILE = re.compile(r"^Tile<TileType::(\w+), (\w+), (\d+), (\d+)\b")
+_CUBE_TILE = re.compile(r"^Tile(Left|Right|Acc)<(\w+), (\d+), (\d+)\b")
+
+
+@dataclass
+class Assignment:
+    """One TASSIGN of a tile: where, into which buffer, which byte range."""
+    file: Path
+    line: int
+    space: str
+    offset: int
+    size: int
+    tile: str
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+
+def tile_assignments(cpp: Path) -> tuple[list[Assignment], list[str]]:
+    """Every TASSIGN of a tile in an emitted file, and the ones it could not
+    read (a non-literal offset or an unknown tile type), as messages. Aliases
+    are read in file order: each leaf redefines its own."""
+    aliases: dict[str, str] = {}
+    variables: dict[str, str] = {}
+    found, unreadable = [], []
+    for number, line in enumerate(Path(cpp).read_text().splitlines(), 1):
+        if m := _USING.match(line):
+            aliases[m.group(1)] = m.group(2)
+            continue
+        if (m := _DECLARE.match(line)) and m.group(1) in aliases:
+            variables[m.group(2)] = aliases[m.group(1)]
+        for m in _TASSIGN.finditer(line):
+            tile = variables.get(m.group(1))
+            if tile is None:
+                continue  # a GlobalTensor bound to a GM pointer
+            g, c = _GENERIC_TILE.match(tile), _CUBE_TILE.match(tile)
+            loc, element, rows, cols = (g or c).groups() if (g or c) else (None,) * 4
+            where = f"{Path(cpp).name}:{number}"
+            if loc not in REAL_SPACE_OF_TILE or element not in ELEMENT_BYTES:
+                unreadable.append(f"{where}: unknown tile type {tile}")
+            elif not m.group(2).strip().isdigit():
+                unreadable.append(f"{where}: TASSIGN offset {m.group(2)!r} is not a literal")
+            else:
+                found.append(Assignment(Path(cpp), number, REAL_SPACE_OF_TILE[loc],
+                                        int(m.group(2)),
+                                        int(rows) * int(cols) * ELEMENT_BYTES[element], tile))
+    return found, unreadable
+
+
+def memory_plan_violations(cpp: Path, arch: str, root: Path) -> tuple[list[str], int]:
+    """The TASSIGNs of an emitted file for `arch` (DAV_2201 / DAV_3510) that
+    do not fit the real library's modelled buffer, and how many were checked."""
+    sizes = real_memory_sizes(root)[REAL_ARCH_OF[arch]]
+    found, problems = tile_assignments(cpp)
+    for a in found:
+        if a.end > sizes[a.space]:
+            problems.append(f"{a.file.name}:{a.line}: {a.tile} at {a.space} offset {a.offset} "
+                            f"ends at byte {a.end}, past pto-isa's {REAL_ARCH_OF[arch]} "
+                            f"{a.space} of {sizes[a.space]} bytes")
+    return problems, len(found)
+
+
 def emulated_memory_sizes(workdir: Path) -> dict:
     """Bytes per on-chip buffer of the emulation (pto::sim::space_capacity),
     from a probe compiled against runtime/include: {"A3" | "A950": {...}}."""
@@ -263,6 +340,63 @@ def emulated_memory_sizes(workdir: Path) -> dict:
         arch, space, size = line.split()
         out.setdefault(arch, {})[space] = int(size)
     return out
+
+
+# ---------------------------------------------------------------------------
+# Perf-Sim (the __COSTMODEL build)
+# ---------------------------------------------------------------------------
+# pto-isa's pipeline-level simulator (pto-isa/docs/costmodel/perf-sim-user-guide.md)
+# compiles kernels with -D__COSTMODEL against the same headers. Its own tests
+# (tests/costmodel/perf_sim_st/CMakeLists.txt) build with C++23, these macros
+# and the stub directory first on the include path; its runner first
+# generates formula_params_generated.hpp for a2a3 and a5 from the CSV beside
+# each generator (tests/run_costmodel.py).
+
+PERF_SIM_FLAGS = ("-std=c++23", "-D__COSTMODEL", "-D__NPU_ARCH__=2201", "-DPTO_COMM_NOT_SUPPORTED",
+                  "-D__DAV_C220_CUBE__", "-D__DAV_CUBE__", "-D__DAV_VEC__",
+                  "-include", "stdint.h", "-include", "stddef.h")
+PERF_SIM_PROBE = ("#include <pto/pto-inst.hpp>\n"
+                  "#include <pto/costmodel/perf_sim/launch.hpp>\n"
+                  "int main() { return 0; }\n")
+
+
+def generate_formula_params(root: Path, out: Path) -> Path:
+    """Runs pto-isa's two formula-parameter generators with their output
+    redirected under `out` (the checkout may be read-only); returns the
+    include directory that holds pto/costmodel/*/formula_costmodel/*.hpp."""
+    import importlib.util
+
+    for family in ("a2a3", "a5"):
+        folder = root / "include" / "pto" / "costmodel" / family / "formula_costmodel"
+        spec = importlib.util.spec_from_file_location(f"pto_isa_formula_{family}",
+                                                      folder / "gen_formula_params_header.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # its dataclasses look their module up
+        spec.loader.exec_module(module)
+        target = Path(out) / "pto" / "costmodel" / family / "formula_costmodel"
+        target.mkdir(parents=True, exist_ok=True)
+        module.OUT_PATH = target / "formula_params_generated.hpp"
+        module.main()
+    return Path(out)
+
+
+def perf_sim_probe(root: Path, workdir: Path, source: str = PERF_SIM_PROBE) -> Result:
+    """Compiles `source` (default: the two headers every Perf-Sim program
+    includes) the way pto-isa's Perf-Sim tests are built."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    generated = generate_formula_params(root, workdir / "generated")
+    cpp = workdir / "perf_sim_probe.cpp"
+    cpp.write_text(source)
+    inc = root / "include"
+    cmd = [compiler(), *PERF_SIM_FLAGS, "-fsyntax-only", "-w",
+           f"-I{inc / 'pto' / 'costmodel' / 'stubs'}", f"-I{inc}", f"-I{inc / 'common'}",
+           f"-I{generated}", str(cpp)]
+    import time
+
+    start = time.monotonic()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return Result([cpp], "costmodel", r.returncode == 0, r.stderr, time.monotonic() - start)
 
 
 # ---------------------------------------------------------------------------

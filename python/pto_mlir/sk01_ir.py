@@ -8,6 +8,11 @@ tiles (small tiles make the online-softmax update path and tails cheap to run):
     python3 -m pto_mlir.sk01_ir --heads 8 --head-dim 64 > kernel.mlir
     python3 -m pto_mlir.sk01_ir --q-tile 40 --kv-tile 24 \
         --c-tile 32,64,32,64,32,64 --v1-tile 16,64 --v2-tile 16,64
+    python3 -m pto_mlir.sk01_ir --dtype fp16 > kernel_fp16.mlir
+
+`--dtype fp16` is the same kernel with FP16 in place of BF16 (q, k, v, the
+output and the rounded P the C2 matmul takes): the variant the real pto-isa
+CPU simulator can run (golden: `golden.sk01.make_inputs(dtype="fp16")`).
 
 The IR follows the A2/A3 path of the reference forward kernel
 (`flash_attention_varlen_forward` in pypto-gym's `flash_attention_mha_impl.py`,
@@ -34,6 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pto_mlir.sk16_ir import DTYPES, _element
+
 
 @dataclass(frozen=True)
 class Sk01Config:
@@ -51,6 +58,8 @@ class Sk01Config:
     v2_tile: tuple = (64, 128)
     arch: str = "DAV_2201"
     kernel_name: str = "sk01_attention_forward"
+    # The 16-bit format of q, k, v, the output and P: "bf16" (A3) or "fp16".
+    dtype: str = "bf16"
     # docs/SK01.md#the-program: options of the A2/A3 path.
     stitch_function_max_num: int = 1024
     device_sched_mode: int = 0
@@ -83,7 +92,9 @@ def emit(cfg: Sk01Config) -> str:
     N, D = cfg.heads, cfg.head_dim
     ND = N * D
     TQ, TK = cfg.q_tile, cfg.kv_tile
-    bf = "bf16"
+    bf, label = _element(cfg.dtype)
+    tag = cfg.dtype  # SSA name suffix of the rounded values
+    flag = "" if cfg.dtype == "bf16" else f" --dtype {cfg.dtype}"
     in3 = f"!pto.tensor<?x{N}x{D}x{bf}>"
     in2 = f"!pto.tensor<?x{ND}x{bf}>"
     stat2 = f"!pto.tensor<?x{N}xf32>"
@@ -117,7 +128,7 @@ def emit(cfg: Sk01Config) -> str:
           %k_tile_view = pto.view %k2[%k_row, %h_offset] valid [%k_tile_len, {D}] : {in2} -> {tkd}
           %v_tile_view = pto.view %v2[%k_row, %h_offset] valid [%k_tile_len, {D}] : {in2} -> {tkd}
 
-          // C1 (c1_tile): scores = Q K^T, BF16 x BF16 -> FP32.
+          // C1 (c1_tile): scores = Q K^T, {label} x {label} -> FP32.
           %scores = pto.matmul %q_tile_view, %k_tile_view {{b_trans, cube_tile = {c1}}} : {tqd}, {tkd} -> {s32}
           // V1 (v1_tile): scale, row max, unnormalised exp, row sum.
           %scores_scaled = pto.mul %scores, %scale {{vec_tile = {v1}}} : {s32}, f32 -> {s32}
@@ -143,34 +154,34 @@ def emit(cfg: Sk01Config) -> str:
             %oi_tmp = pto.add %oi_a, %oi_b {{vec_tile = {v2}}} : {tqd32}, {tqd32} -> {tqd32}
 """
     first_last = f"""\
-              // First and last (one kv tile): normalise, P V with BF16 output, store.
+              // First and last (one kv tile): normalise, P V with {label} output, store.
               %pij_div = pto.div %pij, %lij {{precision = {intr}, vec_tile = {v1}}} : {s32}, {tq1} -> {s32}
-              %pij_bf16 = pto.cast %pij_div {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+              %pij_{tag} = pto.cast %pij_div {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
               // C2 (c2_tile)
-              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd}
+              %oij = pto.matmul %pij_{tag}, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd}
               pto.assemble %lij, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
               pto.assemble %mij, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
               pto.assemble %oij, %output[%q_row, %h_offset] : {tqd}, {in2}
 """
     pv_first = f"""\
-              // First, not last: O = bf16(unnormalised P) V in FP32; start the accumulators.
-              %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+              // First, not last: O = {tag}(unnormalised P) V in FP32; start the accumulators.
+              %pij_{tag} = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
               // C2 (c2_tile)
-              %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
+              %oij = pto.matmul %pij_{tag}, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
 """
     pv_later = f"""\
-            %pij_bf16 = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
+            %pij_{tag} = pto.cast %pij {{mode = {rint}, vec_tile = {v1}}} : {s32} -> {sbf}
             // C2 (c2_tile)
-            %oij = pto.matmul %pij_bf16, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
+            %oij = pto.matmul %pij_{tag}, %v_tile_view {{cube_tile = {c2}}} : {sbf}, {tkd} -> {tqd32}
             // V2 (v2_tile): the online-softmax update on the q tile's valid rows.
 """
     last_store = f"""\
-              // Last tile: normalise once, round to BF16, store.
+              // Last tile: normalise once, round to {label}, store.
               %out_fp32 = pto.div %oi_tmp, %li_new {{precision = {intr}, vec_tile = {v2}}} : {tqd32}, {tq1} -> {tqd32}
-              %out_bf16 = pto.cast %out_fp32 {{mode = {rint}, vec_tile = {v2}}} : {tqd32} -> {tqd}
+              %out_{tag} = pto.cast %out_fp32 {{mode = {rint}, vec_tile = {v2}}} : {tqd32} -> {tqd}
               pto.assemble %li_new, %l_output[%q_row, %h_idx] : {tq1}, {stat2}
               pto.assemble %mi_new, %m_output[%q_row, %h_idx] : {tq1}, {stat2}
-              pto.assemble %out_bf16, %output[%q_row, %h_offset] : {tqd}, {in2}
+              pto.assemble %out_{tag}, %output[%q_row, %h_offset] : {tqd}, {in2}
 """
     if cfg.accumulators == "gm":
         k_loop = f"""\
@@ -231,7 +242,7 @@ def emit(cfg: Sk01Config) -> str:
     return f"""\
 // SK-01: online FlashAttention forward (varlen MHA, no mask), the A2/A3 path of
 // the reference forward kernel (docs/SK01.md#the-program). It produces
-// SK-16's o, l and m. Generated by `python3 -m pto_mlir.sk01_ir --heads {N} --head-dim {D}`;
+// SK-16's o, l and m. Generated by `python3 -m pto_mlir.sk01_ir --heads {N} --head-dim {D}{flag}`;
 // do not edit by hand (test/Examples/sk01-generated.test keeps the two in sync).
 //
 // heads N = {N}, head dim D = {D}, q_tile = {TQ}, kv_tile = {TK},
@@ -323,6 +334,8 @@ def main(argv=None) -> int:
     p.add_argument("--v2-tile", type=_tuple, default=d.v2_tile, help="vector tile of the update")
     p.add_argument("--arch", choices=["DAV_2201", "DAV_3510"], default=d.arch)
     p.add_argument("--name", default=d.kernel_name, help="kernel symbol name")
+    p.add_argument("--dtype", choices=sorted(DTYPES), default=d.dtype,
+                   help="16-bit format of q, k, v, the output and P (default bf16)")
     a = p.parse_args(argv)
     for name, value in (("--heads", a.heads), ("--head-dim", a.head_dim),
                         ("--q-tile", a.q_tile), ("--kv-tile", a.kv_tile)):
@@ -334,7 +347,7 @@ def main(argv=None) -> int:
     c2 = a.c_tile or a.c2_tile or d.c2_tile
     cfg = Sk01Config(heads=a.heads, head_dim=a.head_dim, q_tile=a.q_tile, kv_tile=a.kv_tile,
                      c1_tile=c1, c2_tile=c2, v1_tile=a.v1_tile, v2_tile=a.v2_tile,
-                     arch=a.arch, kernel_name=a.name)
+                     arch=a.arch, kernel_name=a.name, dtype=a.dtype)
     sys.stdout.write(emit(cfg))
     return 0
 

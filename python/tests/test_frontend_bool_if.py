@@ -144,3 +144,26 @@ def test_unsupported_combinations_fail_at_their_line():
         e.value.location.line - 1]
     assert "is a run-time condition" in e.value.message
     assert "a conditional expression" in e.value.message
+
+
+@pypto.jit
+def clamped_rows(x: ROWS, y: ROWS):
+    pypto.set_vec_tile_shapes(8, 64)
+    n = x.shape[0]
+    for i in pypto.loop(pypto.ceildiv(n, 8), idx_name="i"):
+        end = min(i * 8 + 8, n)            # Python's min on symbolic scalars
+        t = pypto.view(x, [8, 64], [i * 8, 0], valid_shape=[end - i * 8, max(64, 1)])
+        y[i * 8:, :] = t * 2.0
+
+
+def test_python_min_max_on_symbolic_scalars():
+    """The rewrite routes the builtin min/max through pypto.min/max:
+    arith.minsi on symbolic scalars, Python's value on ints."""
+    traced = clamped_rows.trace(x=(None, 64), y=(None, 64))
+    lines = ops(traced.mlir)
+    assert any("arith.minsi" in line for line in lines), lines
+    assert not any("arith.maxsi" in line for line in lines)     # max(64, 1) is Python's
+    x = np.random.default_rng(2).standard_normal((13, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    traced.run(x, y)
+    np.testing.assert_array_equal(y, x * 2)

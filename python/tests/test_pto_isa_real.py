@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ import test_codegen_sk01 as sk01_tests
 import test_codegen_sk16 as sk16_tests
 from pto_mlir import codegen, pto_isa, sk01_ir, sk16_ir
 from pto_mlir.golden import sk16
-from pto_mlir.tools import REPO_ROOT, run_tool
+from pto_mlir.tools import REPO_ROOT, run_kernel, run_tool
 
 ROOT = pto_isa.find()
 pytestmark = pytest.mark.skipif(ROOT is None, reason=pto_isa.missing_reason())
@@ -73,6 +74,16 @@ def lit_kernels(workdir: Path) -> list[Path]:
     assert len(out) >= 2
     out.append(REPO_ROOT / "test" / "Runtime" / "Inputs" / "emitted_style.cpp")
     return out
+
+
+def target_arch(cpp: Path) -> str:
+    """The pto arch an emitted file was compiled for, read from the ISA-level
+    module beside it (emit_cpp) or the lit source: DAV_3510 or DAV_2201."""
+    for source in (cpp.with_suffix(".isa.mlir"),
+                   REPO_ROOT / "test" / "Target" / "Cpp" / cpp.with_suffix(".mlir").name[4:]):
+        if source.exists():
+            return "DAV_3510" if "DAV_3510" in source.read_text() else "DAV_2201"
+    return "DAV_2201"
 
 
 @pytest.fixture(scope="module")
@@ -252,6 +263,103 @@ def test_lit_fp32_kernel_on_the_real_simulator(tmp_path, monkeypatch):
         np.testing.assert_array_equal(out["y"], 1 + 4 * x)
 
 
+def build_both(cpp: Path, workdir: Path):
+    """(emulated, real-simulator) executables of an emitted file, built side
+    by side, both at -O0."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        emulated = pool.submit(codegen.compile_cpp, cpp, workdir / "emulated", "-O0")
+        real = pto_isa.build_on_real_sim(cpp, workdir / "real")
+        return emulated.result(), real
+
+
+IEEE_KERNEL = Path(__file__).parent / "Inputs" / "ieee.mlir"
+IEEE_DTYPES = {"x": "fp32", "y": "fp32", "a": "fp16", "b": "fp16", "sum": "fp32",
+               "prod": "fp32", "ex": "fp32", "mx": "fp32", "rs": "fp32", "mm": "fp32",
+               "bf": "fp16", "dv": "fp32"}
+
+
+def test_ieee_specials_on_the_real_simulator(tmp_path, monkeypatch):
+    """The NaN/Inf kernel of test_pto_run_hostile (add, mul, div, exp, max,
+    row sum, matmul, cast) with its BF16 operands in FP16: NaN, +-inf, +-0,
+    FP32 extremes, subnormals and x / 0 give the same values on both
+    simulators, and add, mul, div and the cast are IEEE's."""
+    kernel = tmp_path / "ieee_fp16.mlir"
+    kernel.write_text(IEEE_KERNEL.read_text().replace("bf16", "f16"))
+    emulated, real = build_both(codegen.emit_cpp(kernel, tmp_path), tmp_path)
+    inf, nan = np.float32(np.inf), np.float32(np.nan)
+    specials = np.array([nan, inf, -inf, 0.0, -0.0, 1.0, -1.0, 3.4e38, -3.4e38, 1e-45,
+                         88.8, -104.0, 2.0, 0.5, -nan, 65504.0], np.float32)
+    x = np.stack([specials, np.roll(specials, 3), specials[::-1], np.ones(16, np.float32)])
+    y = np.stack([np.roll(specials, 1), specials, np.full(16, inf), np.full(16, nan)])
+    a = np.stack([np.ones(16), np.zeros(16), np.arange(16) * 0.25,
+                  np.full(16, -2.0)]).astype(np.float16)
+    b = np.ones((16, 16), np.float16)
+    b[3, 5], b[0, 7], b[1, 9], b[2, 2] = np.inf, np.nan, -np.inf, np.inf
+    inputs = {"x": x, "y": y, "a": a, "b": b, "rs": np.zeros((4, 1), np.float32),
+              "bf": np.zeros((4, 16), np.float16),
+              **{n: np.zeros((4, 16), np.float32) for n in ("sum", "prod", "ex", "mx", "mm", "dv")}}
+    outputs = ["sum", "prod", "ex", "mx", "rs", "mm", "bf", "dv"]
+    ours, _ = codegen.run(emulated, tmp_path / "r_emulated", inputs, IEEE_DTYPES, outputs,
+                          names=list(IEEE_DTYPES))
+    monkeypatch.setenv("PTO_CPU_SIM_UB_BYTES", str(pto_isa.REAL_SIM_ARCH["a3"][1]))
+    theirs, _ = codegen.run(real, tmp_path / "r_real", inputs, IEEE_DTYPES, outputs,
+                            names=list(IEEE_DTYPES))
+    for name in outputs:
+        # Equal values, NaN where NaN (payloads are not compared).
+        np.testing.assert_array_equal(theirs[name], ours[name], err_msg=name)
+    # max is pto-isa's std::max, `a < b ? b : a`, on both: a NaN first operand
+    # propagates, a NaN second operand is dropped. pto-run's max is IEEE
+    # maxNum (NaN dropped on either side; docs/Runtime.md "Differences left").
+    with np.errstate(all="ignore"):
+        for name, want in (("sum", x + y), ("prod", x * y), ("dv", x / y),
+                           ("mx", np.where(x < y, y, x)), ("bf", x.astype(np.float16))):
+            np.testing.assert_array_equal(theirs[name], want, err_msg=name)
+
+
+FP16_VECTOR_KERNEL = Path(__file__).parent / "Inputs" / "fp16_vector.mlir"
+
+
+def test_fp16_vector_arithmetic_on_the_real_simulator(tmp_path, monkeypatch):
+    """add, mul, div, exp, max, a scalar mul and a row max computed in FP16
+    (no widening) on both simulators: the same values; add, mul, div and
+    the scalar mul are IEEE FP16 operations and exp is correctly rounded
+    (NumPy's float16 results). max and the row max are std::max on both;
+    pto-run differs there only on a NaN first operand (docs/Runtime.md)."""
+    names = ["x", "y", "sum", "prod", "ex", "dv", "mx", "rm", "sc"]
+    dtypes = dict.fromkeys(names, "fp16")
+    emulated, real = build_both(codegen.emit_cpp(FP16_VECTOR_KERNEL, tmp_path), tmp_path)
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((16, 64)) * 3).astype(np.float16)
+    y = (rng.standard_normal((16, 64)) * 3).astype(np.float16)
+    x[0, :8] = [np.nan, np.inf, -np.inf, 0, -0.0, 65504, 6e-8, 11.5]
+    y[0, :8] = [1, np.nan, 2, 0, 0, 2, 0.5, 0]
+    inputs = {"x": x, "y": y, **{n: np.zeros((16, 1) if n == "rm" else (16, 64), np.float16)
+                                  for n in names[2:]}}
+    outputs = names[2:]
+    ours, _ = codegen.run(emulated, tmp_path / "r_emulated", inputs, dtypes, outputs, names=names)
+    monkeypatch.setenv("PTO_CPU_SIM_UB_BYTES", str(pto_isa.REAL_SIM_ARCH["a3"][1]))
+    theirs, _ = codegen.run(real, tmp_path / "r_real", inputs, dtypes, outputs, names=names)
+    interpreted, _ = run_kernel(FP16_VECTOR_KERNEL, tmp_path / "r_pto_run", inputs, dtypes,
+                                outputs, names=names)
+    row_max = x[:, 0].copy()
+    for j in range(1, x.shape[1]):
+        row_max = np.where(row_max < x[:, j], x[:, j], row_max)
+    with np.errstate(all="ignore"):
+        want = {"sum": x + y, "prod": x * y, "dv": x / y, "sc": x * np.float16(0.3),
+                "ex": np.exp(x.astype(np.float64)).astype(np.float16),
+                "mx": np.where(x < y, y, x), "rm": row_max[:, None]}
+    for name in outputs:
+        np.testing.assert_array_equal(theirs[name], ours[name], err_msg=name)
+        np.testing.assert_array_equal(theirs[name], want[name], err_msg=name)
+    # pto-run: maxNum (a NaN operand is dropped): x[0, 0] is NaN, y[0, 0] = 1.
+    for name in ("sum", "prod", "ex", "dv", "sc"):
+        np.testing.assert_array_equal(interpreted[name], ours[name], err_msg=name)
+    assert np.isnan(ours["mx"][0, 0]) and interpreted["mx"][0, 0] == 1.0
+    np.testing.assert_array_equal(interpreted["mx"][1:], ours["mx"][1:])
+    assert np.isnan(ours["rm"][0, 0]) and interpreted["rm"][0, 0] == np.inf
+    np.testing.assert_array_equal(interpreted["rm"][1:], ours["rm"][1:])
+
+
 def test_emulated_buffers_are_the_real_memory_model(tmp_path):
     """UB, L1, L0A, L0B and L0C have the sizes of pto-isa's CPU memory model
     (A2A3 = a3, A5 = 950): a memory plan the emulation's TASSIGN check
@@ -262,6 +370,52 @@ def test_emulated_buffers_are_the_real_memory_model(tmp_path):
     for real_arch, our_arch in (("A2A3", "A3"), ("A5", "A950")):
         for space in ("UB", "L1", "L0A", "L0B", "L0C"):
             assert ours[our_arch][space] == real[real_arch][space], (our_arch, space)
+
+
+def test_memory_plan_fits_the_real_memory_model(emitted):
+    """Every TASSIGN of every emitted kernel (SK-16/SK-01 at small and A3
+    tiles, DAV_2201 and DAV_3510, the lit kernels) fits the buffer pto-isa's
+    CPU memory model gives its tile type on the target (UB/L1/L0A/L0B/L0C of
+    A2A3 or A5), sizes read from the real NPUMemoryModel.hpp."""
+    _, small, a3 = emitted
+    checked, problems, archs = 0, [], set()
+    for cpp in small + a3:
+        if cpp.name == "emitted_style.cpp":
+            continue  # hand-written (symbolic shapes), not a plan pto-mlir made
+        arch = target_arch(cpp)
+        archs.add(arch)
+        found, n = pto_isa.memory_plan_violations(cpp, arch, ROOT)
+        problems += found
+        checked += n
+    assert not problems, "\n".join(problems[:20])
+    assert archs == {"DAV_2201", "DAV_3510"}
+    assert checked > 500, checked
+
+
+OVER_UB = """
+using Tbig = Tile<TileType::Vec, float, 64, 1024, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::NoneBox, 512>;
+Tbig big(64, 1024);
+TASSIGN(big, 0);
+using Tacc = TileAcc<float, 128, 256, DYNAMIC, DYNAMIC>;
+Tacc acc(128, 256);
+TASSIGN(acc, 32768);
+"""
+
+
+def test_memory_plan_check_fails_past_the_real_buffer(tmp_path):
+    """A 256 KiB UB tile fits A5's UB but not A2A3's 192 KiB; a 128 KiB
+    accumulator at 32 KiB overruns A2A3's L0C and fits A5's 256 KiB."""
+    cpp = tmp_path / "over.cpp"
+    cpp.write_text(OVER_UB)
+    problems, checked = pto_isa.memory_plan_violations(cpp, "DAV_2201", ROOT)
+    assert checked == 2 and len(problems) == 2, problems
+    assert "UB offset 0 ends at byte 262144, past pto-isa's A2A3 UB of 196608 bytes" in problems[0]
+    assert "L0C offset 32768 ends at byte 163840" in problems[1]
+    assert pto_isa.memory_plan_violations(cpp, "DAV_3510", ROOT) == ([], 2)
+    cpp.write_text("using T = Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor>;\n"
+                   "T t(8, 8);\nTASSIGN(t, base + 64);\n")
+    problems, _ = pto_isa.memory_plan_violations(cpp, "DAV_2201", ROOT)
+    assert problems == ["over.cpp:3: TASSIGN offset 'base + 64' is not a literal"]
 
 
 CONTEXT_KERNEL = """

@@ -29,21 +29,28 @@ is evaluated only where Python would evaluate it (``if i < n and offs[i] >
     if not A: S else: E     ->   if A: E else: S
 
 (the duplicated branch is traced once per path that reaches it).
+
+The same rewrite routes Python's ``min(a, b, ...)`` and ``max(...)`` through
+``minmax``: on symbolic scalars (``min(off + tile, rows)``) they become
+``arith.minsi``/``maxsi`` like ``a.min(b)``; on anything else, and when the
+name is not Python's builtin, they are called unchanged.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import inspect
 import textwrap
 import weakref
 
-from .symbolic import Comparison
+from .symbolic import Comparison, Scalar
 from .tracer import Condition, current_tracer, user_location
 
 _BRANCHES = "_pto_branches"
 _BRANCH = "_pto_branch"
+_MINMAX = "_pto_minmax"
 _rewritten: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -69,6 +76,27 @@ def branches(test, text: str = ""):
             tracer.leave_branch(frame)
             if not completed and tracer.aborted_loop is None:
                 tracer.aborted_loop = op
+
+
+def minmax(fn, *args, **kwargs):
+    """``fn(*args)`` for a call written ``min(...)`` / ``max(...)`` in a
+    kernel: the symbolic minimum or maximum when ``fn`` is the builtin and an
+    argument is a symbolic scalar (the rest ints)."""
+    if (fn is builtins.min or fn is builtins.max) and not kwargs and len(args) >= 2 \
+            and any(isinstance(a, Scalar) for a in args) \
+            and all(isinstance(a, Scalar) or (isinstance(a, int) and not isinstance(a, bool))
+                    for a in args):
+        kind = "min" if fn is builtins.min else "max"
+        result = args[0]
+        for other in args[1:]:
+            result = Scalar.make(kind, result, other)
+        return result
+    return fn(*args, **kwargs)
+
+
+def _is_minmax_call(node) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id in ("min", "max")
 
 
 class _LoopControl(ast.NodeVisitor):
@@ -145,6 +173,16 @@ class _RewriteIf(ast.NodeTransformer):
             new.end_lineno, new.end_col_offset = node.test.end_lineno, node.test.end_col_offset
         return loop
 
+    def visit_Call(self, node: ast.Call):
+        self.generic_visit(node)
+        if not _is_minmax_call(node):
+            return node
+        call = ast.Call(func=ast.Name(_MINMAX, ast.Load()), args=[node.func, *node.args],
+                        keywords=node.keywords)
+        ast.copy_location(call, node)
+        ast.copy_location(call.func, node)
+        return call
+
     def visit_FunctionDef(self, node):   # nested functions are not traced as kernels
         return node
 
@@ -176,7 +214,8 @@ def _rewrite(fn):
     func = tree.body[0] if tree.body else None
     if not isinstance(func, ast.FunctionDef) or func.name != fn.__name__:
         return None
-    if not any(isinstance(n, ast.If) for stmt in func.body for n in ast.walk(stmt)):
+    if not any(isinstance(n, ast.If) or _is_minmax_call(n)
+               for stmt in func.body for n in ast.walk(stmt)):
         return None
     func.decorator_list = []
     func.body = [_RewriteIf().visit(stmt) for stmt in func.body]
@@ -192,7 +231,8 @@ def _rewrite(fn):
     freevars = fn.__code__.co_freevars
     maker = ast.FunctionDef(
         name="_pto_make", args=ast.arguments(
-            posonlyargs=[], args=[ast.arg(_BRANCHES)] + [ast.arg(v) for v in freevars],
+            posonlyargs=[], args=[ast.arg(_BRANCHES), ast.arg(_MINMAX)]
+            + [ast.arg(v) for v in freevars],
             kwonlyargs=[], kw_defaults=[], defaults=[]),
         body=[func, ast.Return(ast.Name(fn.__name__, ast.Load()))], decorator_list=[],
         returns=None)
@@ -207,7 +247,7 @@ def _rewrite(fn):
     namespace: dict = {}
     exec(code, fn.__globals__, namespace)  # noqa: S102 - the kernel's own source
     cells = [c.cell_contents for c in (fn.__closure__ or ())]
-    rewritten = namespace["_pto_make"](branches, *cells)
+    rewritten = namespace["_pto_make"](branches, minmax, *cells)
     rewritten.__defaults__ = fn.__defaults__
     rewritten.__kwdefaults__ = fn.__kwdefaults__
     return rewritten

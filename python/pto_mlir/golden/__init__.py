@@ -10,7 +10,8 @@ from .npy import load_tensor, save_tensor, to_storage
 _SK16 = (
     "CASES", "INPUT_NAMES", "OUTPUT_NAMES", "DTYPES", "SPEC_RTOL", "SPEC_ATOL", "Sk16Case",
     "get_case", "make_inputs", "widen", "golden_backward", "fp64_backward", "check_close",
-    "assert_close", "flops", "scale_of", "cu_offsets", "write_case", "compare_dir",
+    "assert_close", "flops", "scale_of", "cu_offsets", "write_case", "compare_dir", "dtypes",
+    "tolerance",
 )
 
 __all__ = [

@@ -4,6 +4,7 @@ Every tensor is one ``.npy`` file (format 1.0, little-endian, C order):
 
 * ``bf16``  -> ``<u2`` holding the raw BF16 bit patterns (NumPy has no bfloat16;
   widen with ``bf16_bits_to_f32``, i.e. ``float32(bits << 16)``);
+* ``fp16``  -> ``<f2`` (IEEE binary16, NumPy ``float16``);
 * ``fp32``  -> ``<f4``;
 * ``int32`` -> ``<i4``.
 
@@ -19,14 +20,15 @@ import numpy as np
 
 from .bf16 import f32_to_bf16_bits
 
-STORAGE = {"bf16": np.dtype("<u2"), "fp32": np.dtype("<f4"), "int32": np.dtype("<i4")}
+STORAGE = {"bf16": np.dtype("<u2"), "fp16": np.dtype("<f2"), "fp32": np.dtype("<f4"), "int32": np.dtype("<i4")}
 
 
 def to_storage(array, dtype_name: str) -> np.ndarray:
     """Return ``array`` in the storage dtype of ``dtype_name``.
 
     For ``bf16``, uint16 input is taken as bit patterns and float input is
-    rounded with RNE (the default A2/A3 cast).
+    rounded with RNE (the default A2/A3 cast); ``fp16`` rounds wider floats
+    with RNE too.
     """
     if dtype_name not in STORAGE:
         raise ValueError(f"unknown dtype name {dtype_name!r}; expected one of {sorted(STORAGE)}")
@@ -38,6 +40,13 @@ def to_storage(array, dtype_name: str) -> np.ndarray:
             out = f32_to_bf16_bits(a)
         else:
             raise TypeError(f"bf16 tensor needs uint16 bits or floats, got {a.dtype}")
+    elif dtype_name == "fp16":
+        if not np.issubdtype(a.dtype, np.floating):
+            raise TypeError(f"fp16 tensor needs floats, got {a.dtype}")
+        # float16 as is; wider floats round once, to nearest even, and
+        # overflow to +-inf as the cast on the device does.
+        with np.errstate(over="ignore"):
+            out = a.astype(np.float16, copy=False)
     elif dtype_name == "fp32":
         if not np.issubdtype(a.dtype, np.floating):
             raise TypeError(f"fp32 tensor needs floats, got {a.dtype}")

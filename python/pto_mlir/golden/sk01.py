@@ -28,6 +28,11 @@ coarsest, and o ~ 1e-3 is a cancelling sum). ``golden_forward(round_p=True)``
 rounds P to BF16 before P V, as the reference test's golden does; the
 single-kv-tile path matches it within the plain spec tolerance.
 
+The FP16 variant (``dtype="fp16"``, ``sk01_ir --dtype fp16``) stores q, k, v
+and the output in FP16 and rounds P and o to FP16; its golden rounds there, and
+o's tolerance and ``p_rounding_bound`` scale with FP16's epsilon
+(``tolerances``).
+
 CLI (run from ``python/``)::
 
     python3 -m pto_mlir.golden.sk01 --case test_01 --out DIR
@@ -45,7 +50,7 @@ import sys
 import numpy as np
 
 from . import sk16
-from .bf16 import bf16_bits_to_f32, f32_to_bf16_bits, round_bf16
+from .formats import BF16, HalfFormat, format_of, get_format
 from .npy import load_tensor, save_tensor
 from .sk16 import CASES, Sk16Case, get_case, scale_of
 
@@ -79,11 +84,24 @@ M_RTOL, M_ATOL = 2.0**-20, 1e-6
 
 TOLERANCES = {"output": (O_RTOL, O_ATOL), "l_output": (L_RTOL, L_ATOL), "m_output": (M_RTOL, M_ATOL)}
 
+
+def tolerances(fmt: HalfFormat = BF16) -> dict:
+    """TOLERANCES for the kernel's 16-bit format: o's follow sk16.tolerance
+    (FP16: rtol 2^-10); l and m are FP32 results either way."""
+    return {**TOLERANCES, "output": sk16.tolerance(fmt)}
+
+
+def dtypes(dtype: str = "bf16") -> dict:
+    """DTYPES with q, k, v and the output in `dtype` ("bf16" or "fp16")."""
+    fmt = get_format(dtype)
+    return {n: fmt.name if t == "bf16" else t for n, t in DTYPES.items()}
+
+
 __all__ = [
     "CASES", "Sk16Case", "get_case", "INPUT_NAMES", "OUTPUT_NAMES", "DTYPES", "TOLERANCES",
     "O_RTOL", "O_ATOL", "L_RTOL", "L_ATOL", "M_RTOL", "M_ATOL", "make_inputs", "golden_forward",
     "fp64_forward", "p_rounding_bound", "m_error_bound", "check_outputs", "written_rows",
-    "to_sk16_inputs", "flops", "write_case", "compare_dir",
+    "to_sk16_inputs", "flops", "write_case", "compare_dir", "tolerances", "dtypes",
 ]
 
 
@@ -92,18 +110,21 @@ def flops(case: Sk16Case) -> int:
     return sum(4 * s1 * s2 * case.D * case.N for s1, s2 in zip(case.q_seqlens, case.kv_seqlens))
 
 
-def make_inputs(case: Sk16Case, seed: int = 42, amplitude: float = 0.1, fill: float = 0.0) -> dict:
+def make_inputs(case: Sk16Case, seed: int = 42, amplitude: float = 0.1, fill: float = 0.0,
+                dtype: str = "bf16") -> dict:
     """The 8 SK-01 kernel arguments (dict keyed as ``INPUT_NAMES``).
 
     q, k, v and the offsets are exactly those of ``sk16.make_inputs(case, seed,
     amplitude)``. The outputs start filled with ``fill`` (BF16-rounded for
     ``output``); pass NaN to detect rows the kernel does not write.
+    ``dtype="fp16"``: q, k, v and the output in FP16 (float16 arrays).
     """
-    src = sk16.make_inputs(case, seed, amplitude)
+    fmt = get_format(dtype)
+    src = sk16.make_inputs(case, seed, amplitude, dtype)
     tq, N, D = case.total_q, case.N, case.D
     return {
         "q": src["q"], "k": src["k"], "v": src["v"],
-        "output": f32_to_bf16_bits(np.full((tq, N * D), fill, np.float32)),
+        "output": fmt.encode(np.full((tq, N * D), fill, np.float32)),
         "l_output": np.full((tq, N), fill, np.float32),
         "m_output": np.full((tq, N), fill, np.float32),
         "cu_seqlens_q": src["actual_q"], "cu_seqlens_k": src["actual_kv"],
@@ -116,7 +137,8 @@ def _segments(inputs: dict):
 
 def _per_head(inputs: dict, N: int, D: int):
     """Yield (rows, kv_rows, h, q_h, k_h, v_h) float32 slices per (b, h) with s1, s2 > 0."""
-    q32, k32, v32 = (bf16_bits_to_f32(inputs[n]) for n in ("q", "k", "v"))
+    fmt = format_of(inputs["q"])
+    q32, k32, v32 = (fmt.widen(inputs[n]) for n in ("q", "k", "v"))
     for name, t in (("q", q32), ("k", k32), ("v", v32)):
         if t.ndim != 3 or t.shape[1:] != (N, D):
             raise ValueError(f"{name}: expected shape (rows, {N}, {D}), got {t.shape}")
@@ -147,7 +169,9 @@ def golden_forward(inputs: dict, N: int, D: int, round_p: bool = False) -> dict:
     results are bit-identical to the l/m/o it feeds SK-16. ``round_p=True``
     rounds P = p / l to BF16 (RNE) before P V, as the cube consumes it (the
     golden of pypto-gym's forward test, and the kernel's single-kv-tile path).
+    FP16 inputs (float16 arrays) round P and o to FP16 instead.
     """
+    fmt = format_of(inputs["q"])
     tq = len(inputs["q"])
     scale = scale_of(D)
     o = np.zeros((tq, N, D), np.float32)
@@ -159,8 +183,8 @@ def golden_forward(inputs: dict, N: int, D: int, round_p: bool = False) -> dict:
         l[rq, h] = lh[:, 0]
         P = p / lh
         if round_p:
-            P = round_bf16(P)
-        o[rq, h] = round_bf16(P @ vh)
+            P = fmt.round(P)
+        o[rq, h] = fmt.round(P @ vh)
     return {"output": o.reshape(tq, N * D), "l_output": l, "m_output": m}
 
 
@@ -168,14 +192,16 @@ def p_rounding_bound(inputs: dict, N: int, D: int) -> np.ndarray:
     """``2^-8 * sum_j P_ij |v_jd|`` per output element, float64 [total_q, N*D].
 
     Bounds how far o moves when the P·V matmul consumes P (or unnormalised p
-    with the same relative rounding) rounded to BF16 (|bf16(x) - x| <= 2^-8 |x|).
+    with the same relative rounding) rounded to BF16 (|bf16(x) - x| <= 2^-8 |x|);
+    for FP16 inputs the factor is FP16's unit roundoff 2^-11.
     """
+    u = format_of(inputs["q"]).unit_roundoff
     tq = len(inputs["q"])
     scale = scale_of(D)
     bound = np.zeros((tq, N, D))
     for rq, h, qh, kh, vh in _per_head(inputs, N, D):
         _, p, lh = _softmax_parts(qh, kh, scale)
-        bound[rq, h] = 2.0**-8 * ((p / lh).astype(np.float64) @ np.abs(vh.astype(np.float64)))
+        bound[rq, h] = u * ((p / lh).astype(np.float64) @ np.abs(vh.astype(np.float64)))
     return bound.reshape(tq, N * D)
 
 
@@ -194,7 +220,7 @@ def check_outputs(out: dict, inputs: dict, N: int, D: int, gold: dict | None = N
                   rows=None) -> dict:
     """Check SK-01 outputs against the golden with the module's tolerances.
 
-    ``out`` holds ``output`` (BF16 bits or floats), ``l_output``, ``m_output``.
+    ``out`` holds ``output`` (BF16 bits, FP16 or floats), ``l_output``, ``m_output``.
     Only ``rows`` (default ``written_rows(inputs)``) are compared. Returns, per
     output, ``(ok, worst_ratio, max_abs_err)`` where the ratio is
     ``|out - gold| / allowed`` (ok iff <= 1; NaN counts as inf).
@@ -202,13 +228,14 @@ def check_outputs(out: dict, inputs: dict, N: int, D: int, gold: dict | None = N
     gold = gold if gold is not None else golden_forward(inputs, N, D)
     rows = written_rows(inputs) if rows is None else rows
     bound = p_rounding_bound(inputs, N, D)
+    limits = tolerances(format_of(inputs["q"]))
     result = {}
     for name in OUTPUT_NAMES:
         o = np.asarray(out[name])
-        o = bf16_bits_to_f32(o) if o.dtype == np.uint16 else o
+        o = format_of(o).widen(o) if o.dtype in (np.uint16, np.float16) else o
         o = o.reshape(gold[name].shape)[rows].astype(np.float64)
         g = gold[name][rows].astype(np.float64)
-        rtol, atol = TOLERANCES[name]
+        rtol, atol = limits[name]
         allowed = atol + rtol * np.abs(g) + (bound[rows] if name == "output" else 0.0)
         err = np.abs(o - g)
         ratio = np.where(np.isnan(err), np.inf, err / allowed)
@@ -218,8 +245,9 @@ def check_outputs(out: dict, inputs: dict, N: int, D: int, gold: dict | None = N
 
 
 def fp64_forward(inputs: dict, N: int, D: int) -> dict:
-    """Independent FP64 forward (no BF16 rounding of o), to validate the golden."""
-    q, k, v = (bf16_bits_to_f32(inputs[n]).astype(np.float64) for n in ("q", "k", "v"))
+    """Independent FP64 forward (no 16-bit rounding of o), to validate the golden."""
+    fmt = format_of(inputs["q"])
+    q, k, v = (fmt.widen(inputs[n]).astype(np.float64) for n in ("q", "k", "v"))
     tq = q.shape[0]
     scale = 1.0 / math.sqrt(D)
     o = np.zeros((tq, N, D))
@@ -250,13 +278,14 @@ def written_rows(inputs: dict) -> np.ndarray:
 def to_sk16_inputs(fwd_inputs: dict, out: dict, do_bits, N: int, D: int) -> dict:
     """SK-16's 12 arguments from SK-01's inputs and outputs and a dO.
 
-    ``out`` holds SK-01's ``output`` (BF16 bits or BF16-valued floats) and
+    ``out`` holds SK-01's ``output`` (16-bit storage or 16-bit-valued floats) and
     ``l_output``/``m_output`` [total_q, N]; SK-16 reads o as [total_q, N, D] and
     l/m as [total_q, N, 1] (same bytes, docs/SK16.md#m-and-l). dq/dk/dv are zeros.
     """
     tq, tkv = len(fwd_inputs["q"]), len(fwd_inputs["k"])
+    fmt = format_of(fwd_inputs["q"])
     o = np.asarray(out["output"])
-    o = o if o.dtype == np.uint16 else f32_to_bf16_bits(o)
+    o = o if o.dtype == fmt.storage else fmt.encode(o)
     return {
         "q": fwd_inputs["q"], "k": fwd_inputs["k"], "v": fwd_inputs["v"],
         "o": o.reshape(tq, N, D), "do": do_bits,
@@ -269,15 +298,16 @@ def to_sk16_inputs(fwd_inputs: dict, out: dict, do_bits, N: int, D: int) -> dict
     }
 
 
-def write_case(case: Sk16Case, out_dir: str, seed: int = 42) -> dict:
+def write_case(case: Sk16Case, out_dir: str, seed: int = 42, dtype: str = "bf16") -> dict:
     """Write the 8 kernel arguments, gold_*.npy and case.json into ``out_dir``."""
     os.makedirs(out_dir, exist_ok=True)
-    inputs = make_inputs(case, seed)
+    inputs = make_inputs(case, seed, dtype=dtype)
     gold = golden_forward(inputs, case.N, case.D)
+    types = dtypes(dtype)
     tensors = {}
     for name in INPUT_NAMES:
-        save_tensor(os.path.join(out_dir, name + ".npy"), inputs[name], DTYPES[name])
-        tensors[name] = {"file": name + ".npy", "dtype": DTYPES[name], "shape": list(inputs[name].shape)}
+        save_tensor(os.path.join(out_dir, name + ".npy"), inputs[name], types[name])
+        tensors[name] = {"file": name + ".npy", "dtype": types[name], "shape": list(inputs[name].shape)}
     for name in OUTPUT_NAMES:
         save_tensor(os.path.join(out_dir, f"gold_{name}.npy"), gold[name], "fp32")
         tensors["gold_" + name] = {"file": f"gold_{name}.npy", "dtype": "fp32", "shape": list(gold[name].shape)}
@@ -286,7 +316,9 @@ def write_case(case: Sk16Case, out_dir: str, seed: int = 42) -> dict:
         "q_seqlens": list(case.q_seqlens), "kv_seqlens": list(case.kv_seqlens),
         "total_q": case.total_q, "total_kv": case.total_kv,
         "scale": float(scale_of(case.D)), "flops": flops(case),
-        "tolerances": {n: {"rtol": r, "atol": a} for n, (r, a) in TOLERANCES.items()},
+        "dtype": dtype,
+        "tolerances": {n: {"rtol": r, "atol": a}
+                       for n, (r, a) in tolerances(get_format(dtype)).items()},
         "argument_order": list(INPUT_NAMES), "tensors": tensors,
     }
     with open(os.path.join(out_dir, "case.json"), "w") as f:
@@ -301,10 +333,11 @@ def compare_dir(out_dir: str, gold_dir: str | None = None, stream=sys.stdout) ->
     try:
         with open(os.path.join(gold_dir, "case.json")) as f:
             manifest = json.load(f)
-        inputs = {n: load_tensor(os.path.join(gold_dir, f"{n}.npy"), DTYPES[n])
+        types = dtypes(manifest.get("dtype", "bf16"))
+        inputs = {n: load_tensor(os.path.join(gold_dir, f"{n}.npy"), types[n])
                   for n in ("q", "k", "v", "cu_seqlens_q", "cu_seqlens_k")}
         gold = {n: load_tensor(os.path.join(gold_dir, f"gold_{n}.npy"), "fp32") for n in OUTPUT_NAMES}
-        out = {n: load_tensor(os.path.join(out_dir, f"{n}.npy"), DTYPES[n]) for n in OUTPUT_NAMES}
+        out = {n: load_tensor(os.path.join(out_dir, f"{n}.npy"), types[n]) for n in OUTPUT_NAMES}
         for n in OUTPUT_NAMES:
             if out[n].size != gold[n].size:
                 raise ValueError(f"{n}: size {out[n].size} != gold size {gold[n].size}")
@@ -312,8 +345,9 @@ def compare_dir(out_dir: str, gold_dir: str | None = None, stream=sys.stdout) ->
     except (OSError, ValueError, TypeError, KeyError) as e:
         print(f"FAIL ({e})", file=stream)
         return False
+    limits = tolerances(format_of(inputs["q"]))
     for name, (ok, ratio, err) in result.items():
-        rtol, atol = TOLERANCES[name]
+        rtol, atol = limits[name]
         extra = " + p_rounding_bound" if name == "output" else ""
         print(f"{name}: {'PASS' if ok else 'FAIL'} (|err| <= {atol:g} + {rtol:g}*|gold|{extra}; "
               f"worst |err|/allowed = {ratio:.3g}; max|err| = {err:.3g})", file=stream)
@@ -327,6 +361,8 @@ def main(argv=None) -> int:
     mode.add_argument("--compare", metavar="DIR", help="check DIR/{output,l_output,m_output}.npy")
     ap.add_argument("--case", help="SK-16 case name (python3 -m pto_mlir.golden.sk16 --list)")
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16",
+                    help="--out: the 16-bit format of q, k, v and the output")
     ap.add_argument("--gold", metavar="DIR", help="--compare: directory of gold_*.npy (default: same DIR)")
     a = ap.parse_args(argv)
     if a.compare:
@@ -337,7 +373,7 @@ def main(argv=None) -> int:
         case = get_case(a.case)
     except KeyError as e:
         ap.error(str(e.args[0]))
-    m = write_case(case, a.out, a.seed)
+    m = write_case(case, a.out, a.seed, a.dtype)
     print(f"wrote {case.name} (B={m['B']} N={m['N']} D={m['D']} total_q={m['total_q']} "
           f"total_kv={m['total_kv']} seed={a.seed}) to {a.out}")
     return 0

@@ -5,6 +5,12 @@ FP32 forward pass for l/m/o (#inputs), the FP32 golden with BF16-rounded P and d
 (#golden), the tolerance (#tolerance) and the FLOP count (#flop-count). ``fp64_backward`` is an
 independent FP64 reference used only to validate the golden itself.
 
+The FP16 variant (``dtype="fp16"``, ``sk16_ir --dtype fp16``) is the same
+kernel with FP16 q, k, v, o, dO and P, dS rounded to FP16; its golden rounds
+where that kernel rounds and its tolerance scales with FP16's machine epsilon
+(``tolerance``). It is the variant that also runs on the real pto-isa CPU
+simulator, which has no BF16 (``formats.py``).
+
 CLI (run from the ``python/`` directory or with it on PYTHONPATH)::
 
     python3 -m pto_mlir.golden.sk16 --list
@@ -29,7 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .bf16 import bf16_bits_to_f32, f32_to_bf16_bits, round_bf16
+from .bf16 import bf16_bits_to_f32, round_bf16
+from .formats import BF16, HalfFormat, format_of, get_format
 from .npy import load_tensor, save_tensor
 
 SPEC_RTOL = 2.0**-7  # docs/SK16.md#tolerance ("BF16 machine epsilon")
@@ -44,6 +51,19 @@ DTYPES = {
     "actual_q": "int32", "actual_kv": "int32",
 }
 BF16_NAMES = tuple(n for n in INPUT_NAMES if DTYPES[n] == "bf16")
+
+
+def dtypes(dtype: str = "bf16") -> dict:
+    """DTYPES with the 16-bit inputs (q, k, v, o, dO) in `dtype` ("bf16" or "fp16")."""
+    fmt = get_format(dtype)
+    return {n: fmt.name if t == "bf16" else t for n, t in DTYPES.items()}
+
+
+def tolerance(fmt: HalfFormat = BF16) -> tuple:
+    """(rtol, atol) of docs/SK16.md#tolerance for the kernel's 16-bit format:
+    rtol is its machine epsilon, atol the spec's 1e-4 scaled alike (BF16: the
+    spec's own values)."""
+    return fmt.eps, SPEC_ATOL * fmt.eps / BF16.eps
 
 
 @dataclass(frozen=True)
@@ -121,7 +141,7 @@ def cu_offsets(seqlens) -> np.ndarray:
 
 
 def _f32(a) -> np.ndarray:
-    """BF16 bits -> exact float32; float input is taken as already BF16-valued."""
+    """BF16 bits or FP16 -> exact float32; float32 input is taken as already 16-bit-valued."""
     a = np.asarray(a)
     return bf16_bits_to_f32(a) if a.dtype == np.uint16 else a.astype(np.float32, copy=False)
 
@@ -141,7 +161,8 @@ def _segments(actual_q, actual_kv):
         yield int(aq[b]), int(aq[b + 1] - aq[b]), int(akv[b]), int(akv[b + 1] - akv[b])
 
 
-def make_inputs(case: Sk16Case, seed: int = 42, amplitude: float = 0.1) -> dict:
+def make_inputs(case: Sk16Case, seed: int = 42, amplitude: float = 0.1,
+                dtype: str = "bf16") -> dict:
     """Generate the 12 kernel inputs of docs/SK16.md#inputs (dict keyed as ``INPUT_NAMES``).
 
     q, k, v, dO = bf16_rne(randn_f32 * amplitude), drawn in that order from
@@ -150,23 +171,25 @@ def make_inputs(case: Sk16Case, seed: int = 42, amplitude: float = 0.1) -> dict:
     consumes them (rule R3): m = rowmax of the *scaled* scores and l = plain
     rowsum of exp(scores - m), not the log-sum-exp (docs/SK16.md#m-and-l). Rows of a
     batch element with no keys keep l = m = o = 0; the kernel never reads them.
-    ``amplitude`` other than 0.1 is for stress tests only.
+    ``amplitude`` other than 0.1 is for stress tests only. ``dtype="fp16"``
+    draws the same stream and rounds to FP16 instead (float16 arrays).
     """
     N, D, tq, tkv = case.N, case.D, case.total_q, case.total_kv
+    fmt = get_format(dtype)
     rng = np.random.default_rng(seed)
     amp = np.float32(amplitude)
 
     def draw(rows):
-        return f32_to_bf16_bits(rng.standard_normal((rows, N, D), dtype=np.float32) * amp)
+        return fmt.encode(rng.standard_normal((rows, N, D), dtype=np.float32) * amp)
 
     q, k, v, do = draw(tq), draw(tkv), draw(tkv), draw(tq)
     actual_q, actual_kv = cu_offsets(case.q_seqlens), cu_offsets(case.kv_seqlens)
 
-    q32, k32, v32 = bf16_bits_to_f32(q), bf16_bits_to_f32(k), bf16_bits_to_f32(v)
+    q32, k32, v32 = fmt.widen(q), fmt.widen(k), fmt.widen(v)
     scale = scale_of(D)
     l = np.zeros((tq, N, 1), np.float32)
     m = np.zeros((tq, N, 1), np.float32)
-    o = np.zeros((tq, N, D), np.uint16)
+    o = np.zeros((tq, N, D), fmt.storage)
     for qs, s1, ks, s2 in _segments(actual_q, actual_kv):
         if s1 == 0 or s2 == 0:
             continue
@@ -177,7 +200,7 @@ def make_inputs(case: Sk16Case, seed: int = 42, amplitude: float = 0.1) -> dict:
             lh = p.sum(axis=1, keepdims=True)
             m[qs:qs + s1, h] = mh
             l[qs:qs + s1, h] = lh
-            o[qs:qs + s1, h] = f32_to_bf16_bits((p / lh) @ v32[ks:ks + s2, h])
+            o[qs:qs + s1, h] = fmt.encode((p / lh) @ v32[ks:ks + s2, h])
 
     return {
         "q": q, "k": k, "v": v, "o": o, "do": do, "l_input": l, "m_input": m,
@@ -202,8 +225,11 @@ def golden_backward(inputs: dict, N: int, D: int) -> dict:
     P and dS are rounded to BF16 (RNE) before the second-stage matmuls, as the
     cube consumes them; dS is rounded *unscaled* and dQ/dK are scaled after the
     matmul in FP32, which matters for bit-level agreement (docs/SK16.md#scale-and-rounding).
+    FP16 inputs (float16 arrays) round P and dS to FP16 instead.
     Returns float32 ``dq`` [total_q, N*D], ``dk``/``dv`` [total_kv, N*D].
     """
+    fmt = format_of(inputs["q"])
+    rounded = round_bf16 if fmt is BF16 else fmt.round
     t = widen(inputs)
     tq, tkv = _check_layout(t, N, D)
     q, k, v, o, do = t["q"], t["k"], t["v"], t["o"], t["do"]
@@ -224,7 +250,7 @@ def golden_backward(inputs: dict, N: int, D: int) -> dict:
             dvec = (oh * doh).sum(axis=1, keepdims=True)
             dP = doh @ vh.T
             dS = P * (dP - dvec)
-            dS_h, P_h = round_bf16(dS), round_bf16(P)
+            dS_h, P_h = rounded(dS), rounded(P)
             dk[rk, cols] = (dS_h.T @ qh) * scale
             dv[rk, cols] = P_h.T @ doh
             dq[rq, cols] = (dS_h @ kh) * scale
@@ -292,29 +318,33 @@ def assert_close(out, gold, name: str = "tensor", rtol: float = SPEC_RTOL, atol:
             f"worst at {idx}: out={out[idx]!r} gold={gold[idx]!r} exceeds the bound by {worst:.3g}")
 
 
-def assert_matches_golden(out: dict, gold: dict, names=OUTPUT_NAMES):
+def assert_matches_golden(out: dict, gold: dict, names=OUTPUT_NAMES, fmt: HalfFormat = BF16):
     """The tests' check of SK-16 outputs: the spec tolerance (``assert_close``)
-    and max|err| <= 2^-7 max|gold| per output, which also binds the small
-    gradients the spec's atol alone would let through (docs/Interpreter.md)."""
+    and max|err| <= eps max|gold| per output (eps = 2^-7 for BF16), which also
+    binds the small gradients the spec's atol alone would let through
+    (docs/Interpreter.md). `fmt` is the kernel's 16-bit format (``tolerance``)."""
+    rtol, atol = tolerance(fmt)
     for name in names:
         result = np.asarray(out[name]).reshape(np.shape(gold[name]))
-        assert_close(result, gold[name], name)
+        assert_close(result, gold[name], name, rtol, atol)
         if result.size == 0:
             continue
         err = float(np.abs(result.astype(np.float64) - gold[name]).max())
-        bound = 2.0**-7 * float(np.abs(gold[name]).max())
-        assert err <= bound, f"{name}: max|err| {err:.3g} > 2^-7 max|gold| = {bound:.3g}"
+        bound = fmt.eps * float(np.abs(gold[name]).max())
+        assert err <= bound, f"{name}: max|err| {err:.3g} > {fmt.eps:g} max|gold| = {bound:.3g}"
 
 
-def write_case(case: Sk16Case, out_dir: str, seed: int = 42) -> dict:
+def write_case(case: Sk16Case, out_dir: str, seed: int = 42, dtype: str = "bf16") -> dict:
     """Write inputs, gold_dq/dk/dv and case.json into ``out_dir``; return the manifest."""
     os.makedirs(out_dir, exist_ok=True)
-    inputs = make_inputs(case, seed)
+    inputs = make_inputs(case, seed, dtype=dtype)
     gold = golden_backward(inputs, case.N, case.D)
+    types = dtypes(dtype)
+    rtol, atol = tolerance(get_format(dtype))
     tensors = {}
     for name in INPUT_NAMES:
-        save_tensor(os.path.join(out_dir, name + ".npy"), inputs[name], DTYPES[name])
-        tensors[name] = {"file": name + ".npy", "dtype": DTYPES[name], "shape": list(inputs[name].shape)}
+        save_tensor(os.path.join(out_dir, name + ".npy"), inputs[name], types[name])
+        tensors[name] = {"file": name + ".npy", "dtype": types[name], "shape": list(inputs[name].shape)}
     for name in OUTPUT_NAMES:
         save_tensor(os.path.join(out_dir, f"gold_{name}.npy"), gold[name], "fp32")
         tensors["gold_" + name] = {"file": f"gold_{name}.npy", "dtype": "fp32", "shape": list(gold[name].shape)}
@@ -324,7 +354,7 @@ def write_case(case: Sk16Case, out_dir: str, seed: int = 42) -> dict:
         "q_seqlens": list(case.q_seqlens), "kv_seqlens": list(case.kv_seqlens),
         "total_q": case.total_q, "total_kv": case.total_kv,
         "scale": float(scale_of(case.D)), "flops": flops(case),
-        "rtol": SPEC_RTOL, "atol": SPEC_ATOL,
+        "dtype": dtype, "rtol": rtol, "atol": atol,
         "argument_order": list(INPUT_NAMES), "tensors": tensors,
     }
     with open(os.path.join(out_dir, "case.json"), "w") as f:
@@ -360,6 +390,17 @@ def compare_dir(out_dir: str, gold_dir: str | None = None, rtol: float = SPEC_RT
     return all_ok
 
 
+def _manifest_tolerance(gold_dir: str) -> tuple:
+    """(rtol, atol) recorded in gold_dir/case.json (an FP16 case's are tighter),
+    else the spec's."""
+    try:
+        with open(os.path.join(gold_dir, "case.json")) as f:
+            m = json.load(f)
+        return float(m["rtol"]), float(m["atol"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return SPEC_RTOL, SPEC_ATOL
+
+
 def _int_list(text: str) -> list:
     return [int(s) for s in text.split(",") if s.strip()]
 
@@ -377,9 +418,11 @@ def main(argv=None) -> int:
     ap.add_argument("--head-dim", type=int, help="custom case: D")
     ap.add_argument("--name", default="custom", help="custom case name")
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16",
+                    help="--out: the 16-bit format of q, k, v, o, dO (and of P, dS in the golden)")
     ap.add_argument("--gold", metavar="DIR", help="--compare: directory of gold_*.npy (default: same DIR)")
-    ap.add_argument("--rtol", type=float, default=SPEC_RTOL)
-    ap.add_argument("--atol", type=float, default=SPEC_ATOL)
+    ap.add_argument("--rtol", type=float, help="default: case.json's, else the spec's")
+    ap.add_argument("--atol", type=float, help="default: case.json's, else the spec's")
     a = ap.parse_args(argv)
 
     if a.list:
@@ -390,7 +433,10 @@ def main(argv=None) -> int:
                   f"total_kv={c.total_kv} GFLOP={flops(c) / 1e9:.4g}{'  [benchmark only]' if c.benchmark_only else ''}")
         return 0
     if a.compare:
-        return 0 if compare_dir(a.compare, a.gold, a.rtol, a.atol) else 1
+        rtol, atol = _manifest_tolerance(a.gold or a.compare)
+        rtol = a.rtol if a.rtol is not None else rtol
+        atol = a.atol if a.atol is not None else atol
+        return 0 if compare_dir(a.compare, a.gold, rtol, atol) else 1
 
     custom = (a.q_seqlens, a.heads, a.head_dim)
     if a.case and any(x is not None for x in custom + (a.kv_seqlens,)):
@@ -407,7 +453,7 @@ def main(argv=None) -> int:
             ap.error(str(e))
     else:
         ap.error("--out needs --case NAME or all of --q-seqlens, --heads, --head-dim")
-    m = write_case(case, a.out, a.seed)
+    m = write_case(case, a.out, a.seed, a.dtype)
     print(f"wrote {case.name} (B={m['B']} N={m['N']} D={m['D']} total_q={m['total_q']} "
           f"total_kv={m['total_kv']} seed={a.seed}) to {a.out}")
     return 0

@@ -73,6 +73,37 @@
 // BATCH-COUNT-2: pto.view %a
 // BATCH-NOT: pto.view %a
 // BATCH: pto.task #pto.core<vector> "V1"
+//
+// Operand-stationary mode (stationary=true, docs/TileGraph.md): a 6x6 grid
+// of 128x128 tiles with one K step (32 KiB A and B blocks at the DDR rate,
+// 1024 copy-in cycles each, against 762 FIX cycles per tile) is cut into
+// 3x3 rectangles, the smallest whose copy-ins hide behind their stores; it
+// overrides the automatic choice.
+// RUN: %python -m pto_mlir.partitioned_matmul --m 768 --n 768 --k 128 --tm 128 --tn 128 --tk 128 \
+// RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAT
+// STAT: group 0 (36 x "C1"): merge count 9 (operand-stationary: 3 A x 3 B blocks per task, largest L1 footprint 196608 B, copy-ins 24576 of 27434 compute/store cycles), 4 tasks after, 48 loads removed (1572864 B)
+// STAT: before 2359296, after 786432 (saved 66.7%)
+//
+// A K chain of 16 steps whose blocks do not fit L1 whole (1 MiB of A, 512
+// KiB of B per tile): the chains are cut in two partial sums; each half
+// keeps its 256 KiB of B resident and streams A through two 64 KiB buffers
+// (256 + 2 x 64 KiB), four tiles per task. The second halves add their sums
+// with pto.atomic_add after the first halves' stores.
+// RUN: %python -m pto_mlir.partitioned_matmul --m 1024 --n 128 --k 2048 --tm 256 --tn 128 --tk 128 \
+// RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" 2>&1 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: group 0 (4 x "C1"): merge count 4 (K chains cut in 2 partial sums) (operand-stationary: 4 A x 1 B blocks per task, largest L1 footprint 393216 B
+// SPLIT-SAME: 2 tasks after
+// SPLIT: pto.task #pto.core<cube> "C1" {
+// SPLIT-COUNT-4: pto.assemble
+// SPLIT-NOT: pto.atomic_add
+// SPLIT: pto.task #pto.core<cube> "C1" {
+// SPLIT-COUNT-4: pto.atomic_add
+// SPLIT: pto.task #pto.core<vector> "V1"
+//
+// Without the mode the same chains stay whole (automatic: 4 tasks < 2 x 24).
+// RUN: %python -m pto_mlir.partitioned_matmul --m 1024 --n 128 --k 2048 --tm 256 --tn 128 --tk 128 \
+// RUN:   | pto-opt -pto-l1-reuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPLIT
+// NOSPLIT: group 0 (4 x "C1"): merge count 1 (automatic, keeping >= 4 tasks), 4 tasks after
 
 // pto-l1-reuse on hand-partitioned IR (docs/TileGraph.md): cube tasks of one
 // isomorphism group that load identical GM blocks are merged and the

@@ -818,7 +818,9 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
-  // R11: "dS and P are cast to BF16 before C2."
+  // R11: "dS and P are cast to BF16 before C2." FP16 is accepted in place of
+  // BF16 (the same kernel in the other 16-bit format: full cube rate, and the
+  // variant pto-isa's CPU simulator runs, docs/SK16.md#fp16-variant).
   //===--------------------------------------------------------------------===//
   void checkR11Bf16Operands() {
     auto fromProduct = [&](Value operand, ArrayRef<MatmulOp> products) {
@@ -847,7 +849,7 @@ private:
       SmallVector<std::string> wide;
       for (Value operand : {mm.getLhs(), mm.getRhs()}) {
         Type element = cast<TileType>(operand.getType()).getElementType();
-        if (element.isBF16())
+        if (element.isBF16() || element.isF16())
           continue;
         std::string type;
         llvm::raw_string_ostream os(type);
@@ -858,28 +860,32 @@ private:
         return;
       error("SK16-R11", mm.getLoc(),
             "the matmul " + model.matmulRole(mm) +
-                " does not take BF16 cube operands: " + llvm::join(wide, ", "),
+                " does not take BF16 (or FP16) cube operands: " +
+                llvm::join(wide, ", "),
             "cast P and dS to bf16 (pto.cast, RINT) at the end of V1 and feed "
-            "the BF16 views of q, k, v and do directly; BF16 operands run at "
-            "full cube rate and match the golden");
+            "the BF16 views of q, k, v and do directly (or FP16 throughout); "
+            "16-bit operands run at full cube rate and match the golden");
     });
     // The rounding of the two casts (docs/SK16.md#scale-and-rounding: RINT, ties to even).
     for (MatmulOp mm : model.c2)
       for (Value operand : {mm.getLhs(), mm.getRhs()}) {
         for (Operation *producer : collectTileProducers(operand)) {
           auto cast = dyn_cast<CastOp>(producer);
-          if (!cast || !cast.getResult().getType().getElementType().isBF16())
+          Type rounded =
+              cast ? cast.getResult().getType().getElementType() : Type();
+          if (!cast || !(rounded.isBF16() || rounded.isF16()))
             continue;
           CastMode mode = cast.getEffectiveMode();
           if (mode != CastMode::RINT)
             warning("SK16-R11", cast.getLoc(),
-                    ("the cast to bf16 feeding " + model.c2Role(mm) +
+                    ("the cast to " + formatType(rounded) + " feeding " +
+                     model.c2Role(mm) +
                      " rounds with " + stringifyCastMode(mode) +
                      "; SK-16 and its golden round to nearest even "
                      "(recommended value: RINT)")
                         .str(),
                     "set mode = #pto.round_mode<RINT> or drop the mode (RINT "
-                    "is the default of f32 -> bf16)");
+                    "is the default of f32 -> bf16 and f32 -> f16)");
           break;
         }
       }

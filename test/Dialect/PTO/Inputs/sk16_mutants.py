@@ -502,7 +502,7 @@ def _(k: Kernel):
     k.sub("%dV_t = pto.matmul", f"%P_bf, %do_i {{a_trans, cube_tile = {CUBE}}} : {SBF}, {T1D}",
           f"%P32, %do32o {{a_trans, cube_tile = {F32_CUBE}}} : {S32}, {T1D32}")
     k.expect("%dV_t = pto.matmul", "error",
-             "[SK16-R11] the matmul dV = Pᵀ·dO does not take BF16 cube operands: "
+             "[SK16-R11] the matmul dV = Pᵀ·dO does not take BF16 (or FP16) cube operands: "
              "P in f32, 'do' (widened) in f32")
 
 
@@ -511,6 +511,18 @@ def _(k: Kernel):
     k.sub("%P_b = pto.cast %P", "RINT", "TRUNC")
     k.expect("%P_b = pto.cast", "warning",
              "[SK16-R11] the cast to bf16 feeding dV = Pᵀ·dO rounds with TRUNC; SK-16 "
+             "and its golden round to nearest even (recommended value: RINT)")
+
+
+FP16 = dataclasses.replace(CANONICAL, dtype="fp16")
+
+
+@mutant("R11-trunc-cast-fp16", "the FP16 variant (clean otherwise): P rounded to FP16 with TRUNC",
+        FP16)
+def _(k: Kernel):
+    k.sub("%P_b = pto.cast %P", "RINT", "TRUNC")
+    k.expect("%P_b = pto.cast", "warning",
+             "[SK16-R11] the cast to f16 feeding dV = Pᵀ·dO rounds with TRUNC; SK-16 "
              "and its golden round to nearest even (recommended value: RINT)")
 
 

@@ -80,7 +80,7 @@ def CheckSkeletonPass : Pass<"pto-check-skeleton", "::mlir::ModuleOp"> {
     | SK16-R8 | error | tile configs are compile-time constants and consistent: vec_tile on every vector op, fitting UB; trip counts divide by a constant; each offset advances per iteration (its coefficient of the loop index times the loop step) by exactly the tile extent |
     | SK16-R9 | error on DAV_2201, else warning | pto.div uses INTRINSIC |
     | SK16-R10 | error | the 3-D inputs are used only through in-place [total, N·D] / [total, N] aliases made at kernel entry (possibly in several in-place steps: the alias the kernel uses is judged) |
-    | SK16-R11 | error (warning: rounding mode) | dS and P are cast to BF16 (RINT) before the C2 matmuls; matmuls take BF16 operands |
+    | SK16-R11 | error (warning: rounding mode) | dS and P are cast to BF16 (RINT) before the C2 matmuls; matmuls take BF16 operands (or FP16 throughout: the FP16 variant, docs/SK16.md#fp16-variant) |
     | SK16-R12 | error | V1 in scope 1, V2 in scope 2, scope 1 closed before V2, no matmul in a scope on DAV_2201; on architectures with mixed scopes V1 and V2 may instead share Q·Kᵀ's one cube+vector MIX scope (docs/SK16.md#the-950-variant) |
     | SK16-R13 | error if false, warning if absent | `combine_axis = true` |
     | SK16-R14 | warning | mandated runtime and pass options (A3 values on DAV_2201, the 950 kernel's on DAV_3510), stating the recommended value |

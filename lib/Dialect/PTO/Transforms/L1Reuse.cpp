@@ -1,0 +1,495 @@
+//===- L1Reuse.cpp - pto-l1-reuse: cube tasks sharing L1 copy-ins -------===//
+//
+// PyPTO's L1CopyInReuseMerge (docs/PyPTOModel.md#l1-reuse): phase 1, cube
+// tasks of one isomorphism group that copy identical GM blocks into L1 are
+// merged and the duplicate copy-ins removed; phase 2 (CubeNBuffer,
+// `cube_nbuffer_setting`) merges N isomorphic cube tasks that fit L1
+// together; with `stationary=true`, operand-stationary rectangles and K
+// splits (docs/TileGraph.md#operand-stationary-cube-tasks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TaskMergeSupport.h"
+#include "OperandStationary.h"
+#include "SplitKChains.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::pto {
+#define GEN_PASS_DEF_L1REUSEPASS
+#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+} // namespace mlir::pto
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::taskmerge;
+
+namespace {
+
+
+/// Whether GM tensor `tensor` is a workspace (a round trip served by L2)
+/// rather than a kernel tensor (docs/CostModel.md, per-launch time).
+bool isWorkspace(Value tensor) {
+  return getAliasedTensor(tensor).getDefiningOp<WorkspaceOp>() != nullptr;
+}
+
+
+/// The cycles of a cube task's pipes other than MTE2, at the platform's
+/// rates over static tile shapes.
+struct ComputeCycles {
+  double m = 0.0, mte1 = 0.0; // matmuls, L1 -> L0A/B
+  double fix = 0.0;           // L0C -> GM
+};
+
+
+ComputeCycles computeCycles(TaskOp task, const PlatformInfo &platform) {
+  const PlatformInfo::PerfInfo &perf = platform.perf;
+  double m = 0.0, mte1 = 0.0, fix = 0.0;
+  auto bytesOf = [](Type t) {
+    return std::max<int64_t>(1, getElementTypeOrSelf(t).getIntOrFloatBitWidth() / 8);
+  };
+  auto matmul = [&](Value lhs, Value rhs, Value result, bool aTrans) {
+    auto lhsType = cast<TileType>(lhs.getType());
+    auto resType = cast<TileType>(result.getType());
+    int64_t rows = resType.getShape()[0], cols = resType.getShape()[1];
+    int64_t k = lhsType.getShape()[aTrans ? 0 : 1];
+    int64_t lhsBytes = bytesOf(lhsType), rhsBytes = bytesOf(rhs.getType());
+    double rate = perf.cubeFlopsPerCycle;
+    if (std::max(lhsBytes, rhsBytes) >= 4)
+      rate *= perf.cubeFp32Factor;
+    m += 2.0 * double(rows) * double(cols) * double(k) / rate;
+    mte1 += double(rows * k * lhsBytes) / perf.l1ToL0ABytesPerCycle +
+            double(k * cols * rhsBytes) / perf.l1ToL0BBytesPerCycle;
+  };
+  task.getBody().walk([&](Operation *op) {
+    if (auto mm = dyn_cast<MatmulOp>(op))
+      matmul(mm.getLhs(), mm.getRhs(), mm.getResult(), mm.getATrans());
+    else if (auto mm = dyn_cast<MatmulAccOp>(op))
+      matmul(mm.getLhs(), mm.getRhs(), mm.getResult(), mm.getATrans());
+    else if (isa<AssembleOp, AtomicAddOp>(op)) {
+      auto src = cast<TileType>(op->getOperand(0).getType());
+      fix += double(src.getByteSize()) /
+             (isWorkspace(op->getOperand(1)) ? perf.aicRates.l2Write
+                                             : perf.aicRates.ddrWrite);
+    }
+  });
+  return {m, mte1, fix};
+}
+
+
+/// The operand-stationary planning problem of a group of cube tasks, each
+/// cut into `parts` equal ranges of its K steps (1: whole tasks; more: the
+/// tasks `splitKChains` would make, in its order): each (part of a) task's
+/// A-side and B-side copy-ins form its A and B block (equal blocks: equal
+/// features in the same order). None if a copy-in feeds both sides, no
+/// matmul or steps of two parts, a task lacks a side, or the chains do not
+/// cut into `parts`.
+std::optional<pto::detail::StationaryProblem>
+stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
+                  unsigned parts = 1) {
+  pto::detail::StationaryProblem problem;
+  problem.l1Bytes = platform.l1Bytes;
+  std::map<std::vector<unsigned>, unsigned> blockIds[2];
+  for (const TaskInfo &info : infos) {
+    int64_t steps = 0;
+    for (const Load &load : info.loads)
+      for (int64_t step : load.steps)
+        steps = std::max(steps, step + 1);
+    if (steps == 0 || steps % parts)
+      return std::nullopt;
+    int64_t perPart = steps / parts;
+    for (unsigned part = 0; part < parts; ++part) {
+      std::vector<unsigned> keys[2];
+      pto::detail::StationaryBlock blocks[2];
+      std::map<int64_t, int64_t> stepBytes[2];
+      for (const Load &load : info.loads) {
+        if (load.sides != kSideA && load.sides != kSideB)
+          return std::nullopt;
+        int64_t first = load.steps.front() / perPart;
+        for (int64_t step : load.steps)
+          if (step == kEveryStep || step / perPart != first)
+            return std::nullopt;
+        if (first != part)
+          continue;
+        unsigned side = load.sides == kSideA ? 0 : 1;
+        keys[side].push_back(load.feature);
+        blocks[side].bytes += load.bytes;
+        for (int64_t step : load.steps)
+          stepBytes[side][step] += load.bytes;
+        blocks[side].loadCycles +=
+            double(load.bytes) / (isWorkspace(ViewOp(load.view).getSource())
+                                      ? platform.perf.aicRates.l2Read
+                                      : platform.perf.aicRates.ddrRead);
+      }
+      unsigned ids[2];
+      for (unsigned side : {0u, 1u}) {
+        if (keys[side].empty())
+          return std::nullopt;
+        for (auto &[step, bytes] : stepBytes[side])
+          blocks[side].stepBytes = std::max(blocks[side].stepBytes, bytes);
+        // A part's block is another block than the same loads' whole task.
+        keys[side].push_back(~0u - part);
+        auto &table = side == 0 ? problem.aBlocks : problem.bBlocks;
+        auto [it, inserted] =
+            blockIds[side].try_emplace(std::move(keys[side]), table.size());
+        if (inserted)
+          table.push_back(blocks[side]);
+        ids[side] = it->second;
+      }
+      problem.tasks.push_back({ids[0], ids[1]});
+    }
+    // Each part stores a whole partial result.
+    ComputeCycles c = computeCycles(info.task, platform);
+    problem.pieceCycles = std::max(
+        {problem.pieceCycles, c.m / parts, c.mte1 / parts, c.fix});
+  }
+  return problem;
+}
+
+struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
+  using Base::Base;
+  L1ReusePass(const L1ReusePass &other) : Base(other) {}
+
+  // Declared here rather than in Passes.td for now (docs/TileGraph.md,
+  // "Operand-stationary cube tasks"): `-pto-l1-reuse=stationary=true`.
+  Option<bool> stationary{
+      *this, "stationary",
+      llvm::cl::desc("Operand-stationary cube tasks: cut each group into "
+                     "rectangles of tasks sharing A and B blocks, the extent "
+                     "chosen from L1 and the pipe balance (overrides "
+                     "cube_l1_reuse_setting where it applies)"),
+      llvm::cl::init(false)};
+
+  void runOnOperation() override {
+    getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });
+  }
+
+  void runOnKernel(KernelOp kernel) {
+    const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
+    int64_t before = cubeLoadBytes(kernel);
+    llvm::SetVector<Block *> blocks = blocksWithTasks(kernel, CoreKind::cube);
+    for (Block *block : blocks)
+      runOnBlock(kernel, *block, platform);
+    int64_t after = cubeLoadBytes(kernel);
+    numBytesBefore += before;
+    numBytesAfter += after;
+    if (report) {
+      double saved =
+          before ? 100.0 * double(before - after) / double(before) : 0.0;
+      emitRemark(kernel.getLoc())
+          << "pto-l1-reuse @" << kernel.getSymName()
+          << ": GM->L1 bytes per block instance: before " << before
+          << ", after " << after << " (saved " << llvm::formatv("{0:F1}", saved)
+          << "%)";
+    }
+  }
+
+  void runOnBlock(KernelOp kernel, Block &block, const PlatformInfo &platform) {
+    SmallVector<SmallVector<TaskOp>> groups =
+        groupsOf(block, CoreKind::cube,
+                 [](TaskOp task) { return !loadsOf(task).empty(); });
+    for (auto [groupId, tasks] : llvm::enumerate(groups)) {
+      GroupSetting setting = lookupSetting(mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting), groupId);
+      Location loc = tasks.front().getLoc();
+      std::string family = tasks.front().getFamily().str();
+      if (!stationary && setting.count && *setting.count <= 1) {
+        if (report)
+          emitRemark(loc) << "pto-l1-reuse: group " << groupId << " ("
+                          << tasks.size() << " x \"" << family
+                          << "\"): merge count 1 (cube_l1_reuse_setting), "
+                             "not merged";
+        continue;
+      }
+
+      // Operand-stationary: K chains whose blocks do not fit L1 whole are
+      // cut into partial sums first if that shortens the group.
+      SmallVector<TaskOp> groupTasks(tasks.begin(), tasks.end());
+      unsigned splitParts = 1;
+      if (stationary)
+        splitParts = chooseSplit(block, groupTasks, platform);
+      if (splitParts > 1) {
+        SmallVector<TaskOp> later;
+        groupTasks = pto::detail::splitKChains(groupTasks, splitParts, later);
+        sinkLaterParts(block, groupTasks, later);
+      }
+
+      // Task infos against the block as it is now.
+      ValueNumbering vn;
+      SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, groupTasks);
+      GroupPlanner planner(vn, block, infos, platform.l1Bytes);
+
+      // Operand-stationary rectangles replace the setting's count where
+      // they shorten the group (docs/TileGraph.md).
+      std::optional<pto::detail::StationaryPlan> stationaryPlan;
+      if (stationary)
+        if (auto problem = stationaryProblem(infos, platform))
+          stationaryPlan = pto::detail::planStationary(*problem);
+      if (!stationaryPlan && setting.count && *setting.count <= 1) {
+        if (report)
+          emitRemark(loc) << "pto-l1-reuse: group " << groupId << " ("
+                          << tasks.size() << " x \"" << family
+                          << "\"): merge count 1 (cube_l1_reuse_setting), "
+                             "not merged, no operand-stationary extent";
+        continue;
+      }
+      // Which copy-ins may be shared: the setting's side; for "auto" and in
+      // automatic mode, whichever of both / A only / B only removes the most
+      // bytes (in that order on ties).
+      SmallVector<unsigned, 3> masks = {sideMaskOf(setting.side)};
+      if (!setting.count || setting.side == kSettingAuto)
+        masks = {kAllSides, kSideA, kSideB};
+      unsigned mask = masks.front();
+      Plan chosen;
+      int64_t count = 1;
+      unsigned minTasks = 1;
+      auto consider = [&](Plan p, int64_t n, unsigned m) {
+        bool better = p.savedBytes > chosen.savedBytes ||
+                      (p.savedBytes == chosen.savedBytes && p.savedBytes > 0 &&
+                       n < count);
+        if (better) {
+          chosen = std::move(p);
+          count = n;
+          mask = m;
+        }
+      };
+      if (stationaryPlan) {
+        count = stationaryPlan->a * stationaryPlan->b;
+        mask = kAllSides;
+        chosen = planner.plan(count, mask, minTasks, /*requireSharing=*/false,
+                              stationaryPlan->slotOf);
+      } else if (setting.count) {
+        count = *setting.count;
+        chosen = planner.plan(count, mask, minTasks);
+        for (unsigned m : ArrayRef(masks).drop_front())
+          consider(planner.plan(count, m, minTasks), count, m);
+      } else {
+        // Automatic: the N that removes the most bytes while the group keeps
+        // min(size, 2 x cube cores) tasks (every core gets two, so loads
+        // overlap compute) and no merged task exceeds one core's share of
+        // the group (size / cube cores tasks); the smallest such N.
+        int64_t size = groupTasks.size();
+        minTasks = std::min<int64_t>(size, 2 * platform.cubeCores);
+        int64_t maxCount = std::max<int64_t>(1, size / platform.cubeCores);
+        chosen = planner.plan(1, mask, minTasks);
+        for (unsigned m : masks)
+          for (int64_t n = 2; n <= maxCount; ++n) {
+            Plan p = planner.plan(n, m, minTasks);
+            bool saturated = p.largest < n; // larger counts plan the same
+            consider(std::move(p), n, m);
+            if (saturated)
+              break;
+          }
+      }
+
+      unsigned merged = 0, removed = 0;
+      int64_t removedBytes = 0;
+      for (auto [targetIndex, members] : llvm::enumerate(chosen.targets)) {
+        if (members.size() < 2)
+          continue;
+        Block &body = mergeMembers(infos, members, chosen.hosts[targetIndex]);
+        merged += members.size() - 1;
+        // Remove duplicate loads: the first identical load stays.
+        DenseMap<Operation *, const Load *> loadOf;
+        for (unsigned m : members)
+          for (const Load &load : infos[m].loads)
+            loadOf[load.view] = &load;
+        DenseMap<unsigned, ViewOp> first;
+        for (Operation &op : llvm::make_early_inc_range(body)) {
+          const Load *load = loadOf.lookup(&op);
+          if (!load || !(load->sides & mask))
+            continue;
+          auto [it, inserted] = first.try_emplace(load->feature, load->view);
+          if (inserted)
+            continue;
+          op.getResult(0).replaceAllUsesWith(it->second.getResult());
+          removedBytes += load->bytes;
+          op.erase();
+          ++removed;
+        }
+        // Index arithmetic only the removed copies used.
+        for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+          if (isMemoryEffectFree(&op) && isOpTriviallyDead(&op))
+            op.erase();
+      }
+      numTasksMerged += merged;
+      numLoadsRemoved += removed;
+
+      if (report) {
+        InFlightDiagnostic diag = emitRemark(loc);
+        diag << "pto-l1-reuse: group " << groupId << " (" << tasks.size()
+             << " x \"" << family << "\"): merge count " << count;
+        StringRef shared = mask == kSideA   ? "A blocks"
+                           : mask == kSideB ? "B blocks"
+                                            : "A and B blocks";
+        if (stationaryPlan && splitParts > 1)
+          diag << " (K chains cut in " << splitParts << " partial sums)";
+        if (stationaryPlan)
+          diag << " (operand-stationary: " << stationaryPlan->a << " A x "
+               << stationaryPlan->b << " B blocks per task, largest L1 "
+               << "footprint " << stationaryPlan->largestFootprint
+               << " B, copy-ins "
+               << llvm::formatv("{0:F0}", stationaryPlan->loadCycles)
+               << " of " << llvm::formatv("{0:F0}", stationaryPlan->pieceCycles)
+               << " compute/store cycles)";
+        else if (setting.count)
+          diag << " (cube_l1_reuse_setting)";
+        else
+          diag << " (automatic, keeping >= " << minTasks << " tasks"
+               << (count > 1 ? ", sharing " + shared.str() : "") << ")";
+        if (StringRef side = sideName(setting.side); !side.empty())
+          diag << ", sides " << side;
+        if (setting.count && setting.side == kSettingAuto)
+          diag << " (" << shared << ")";
+        diag << ", " << chosen.tasksAfter << " tasks after, " << removed
+             << " loads removed (" << removedBytes << " B)";
+      }
+    }
+    runCubeNBuffer(kernel, block, platform);
+  }
+
+  /// The number of K parts to cut the group's chains into (1: none): the
+  /// first of 2, 4, 8 at which the cut tasks have an operand-stationary
+  /// plan shorter than the whole tasks' best (docs/TileGraph.md).
+  unsigned chooseSplit(Block &block, ArrayRef<TaskOp> tasks,
+                       const PlatformInfo &platform) {
+    ValueNumbering vn;
+    SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
+    std::optional<pto::detail::StationaryProblem> whole =
+        stationaryProblem(infos, platform);
+    if (!whole)
+      return 1;
+    double best = pto::detail::stationaryCycles(*whole);
+    if (auto plan = pto::detail::planStationary(*whole))
+      best = std::min(best, plan->cycles);
+    for (unsigned parts : {2u, 4u, 8u}) {
+      std::optional<pto::detail::StationaryProblem> cut =
+          stationaryProblem(infos, platform, parts);
+      if (!cut)
+        continue;
+      std::optional<pto::detail::StationaryPlan> plan =
+          pto::detail::planStationary(*cut);
+      if (plan && plan->cycles < best &&
+          pto::detail::canSplitKChains(tasks, parts))
+        return parts;
+    }
+    return 1;
+  }
+
+  /// After a K split: moves the later parts and the tasks reading what the
+  /// group stores below the group's last task, where they do not conflict
+  /// with what they pass, so that the first parts (plain stores) can merge
+  /// across the pieces in between; then puts `tasks` back in program order.
+  void sinkLaterParts(Block &block, SmallVectorImpl<TaskOp> &tasks,
+                      ArrayRef<TaskOp> later) {
+    llvm::sort(tasks, [](TaskOp a, TaskOp b) {
+      return a->isBeforeInBlock(b.getOperation());
+    });
+    TaskOp last = tasks.back();
+    llvm::DenseSet<Operation *> group;
+    for (TaskOp task : tasks)
+      group.insert(task);
+    llvm::SetVector<Operation *> movable;
+    for (TaskOp task : later)
+      if (task != last)
+        movable.insert(task);
+    for (TaskOp task : tasks)
+      task.walk([&](Operation *op) {
+        if (!isa<AssembleOp, AtomicAddOp>(op))
+          return;
+        for (Operation *user : op->getOperand(1).getUsers())
+          if (Operation *owner = block.findAncestorOpInBlock(*user))
+            if (isa<TaskOp>(owner) && !group.contains(owner) &&
+                owner->isBeforeInBlock(last) &&
+                tasks.front()->isBeforeInBlock(owner))
+              movable.insert(owner);
+      });
+    SmallVector<TaskOp> ordered;
+    for (Operation *op : movable)
+      ordered.push_back(cast<TaskOp>(op));
+    llvm::sort(ordered, [](TaskOp a, TaskOp b) {
+      return a->isBeforeInBlock(b.getOperation());
+    });
+    sinkBelow(block, ordered, last);
+    llvm::sort(tasks, [](TaskOp a, TaskOp b) {
+      return a->isBeforeInBlock(b.getOperation());
+    });
+  }
+
+  /// Moves the tasks `movable` (program order, all before `last`) right
+  /// after `last`, keeping their order, each one that does not conflict
+  /// with an op it would pass (GM regions; docs/TileGraph.md): so that the
+  /// cut tasks of a group are not kept apart by the readers of their
+  /// partial sums. One backward sweep with an index of the passed ops'
+  /// accesses (near-linear).
+  void sinkBelow(Block &block, ArrayRef<TaskOp> movable, TaskOp last) {
+    llvm::DenseSet<Operation *> isMovable;
+    for (TaskOp task : movable)
+      isMovable.insert(task);
+    ValueNumbering vn;
+    AccessIndex passed;
+    bool any = false;
+    SmallVector<Operation *> moving; // reverse program order
+    for (Operation *op = last.getOperation(); op; op = op->getPrevNode()) {
+      if (op == last.getOperation() || !isMovable.contains(op)) {
+        if (isMovable.empty())
+          break;
+        passed.add(summarize(vn, op));
+        any = true;
+        continue;
+      }
+      isMovable.erase(op);
+      if (op->getNumResults() == 0 &&
+          (!any || !passed.conflicts(summarize(vn, op)))) {
+        moving.push_back(op);
+      } else {
+        passed.add(summarize(vn, op));
+        any = true;
+      }
+    }
+    Operation *after = last.getOperation();
+    for (Operation *op : llvm::reverse(moving)) {
+      op->moveAfter(after);
+      after = op;
+    }
+  }
+
+  /// Phase 2, PyPTO's CubeNBuffer (`cube_nbuffer_setting`, off without a
+  /// value): N isomorphic cube tasks of the groups left by phase 1 become
+  /// one, sharing nothing, while their copy-ins fit L1 per K step.
+  void runCubeNBuffer(KernelOp kernel, Block &block,
+                      const PlatformInfo &platform) {
+    MergeSettingAttr setting =
+        mergeSetting(kernel, &PassOptionsAttr::getCubeNbufferSetting);
+    if (!setting)
+      return;
+    SmallVector<SmallVector<TaskOp>> groups =
+        groupsOf(block, CoreKind::cube,
+                 [](TaskOp task) { return !loadsOf(task).empty(); });
+    for (auto [groupId, tasks] : llvm::enumerate(groups)) {
+      std::optional<int64_t> count = setting.getCountFor(groupId);
+      if (!count)
+        continue;
+      TaskOp first = tasks.front();
+      Location loc = first.getLoc();
+      std::string family = first.getFamily().str();
+      unsigned tasksAfter = tasks.size();
+      if (*count > 1) {
+        ValueNumbering vn;
+        SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
+        auto [left, merged] =
+            mergeUnshared(vn, block, infos, *count, platform.l1Bytes);
+        tasksAfter = left;
+        numTasksMerged += merged;
+      }
+      if (report)
+        emitRemark(loc) << "pto-l1-reuse: n-buffer group " << groupId << " ("
+                        << tasks.size() << " x \"" << family
+                        << "\"): merge count " << *count
+                        << " (cube_nbuffer_setting), " << tasksAfter
+                        << " tasks after";
+    }
+  }
+};
+
+
+} // namespace

@@ -1,0 +1,159 @@
+//===- OperandStationary.cpp - extents of operand-stationary cube tasks ---===//
+
+#include "OperandStationary.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::pto::detail;
+
+namespace {
+
+/// Row and column coordinates of every task inside its component.
+struct Layout {
+  SmallVector<unsigned> component, row, col;
+};
+
+Layout layoutOf(const StationaryProblem &p) {
+  // Components: union of A block i (id i) and B block j (id |A| + j).
+  unsigned numA = p.aBlocks.size();
+  llvm::EquivalenceClasses<unsigned> classes;
+  for (auto [a, b] : p.tasks)
+    classes.unionSets(a, numA + b);
+  Layout layout;
+  llvm::DenseMap<unsigned, unsigned> componentIds;
+  llvm::DenseMap<unsigned, unsigned> rowIds, colIds; // block -> coordinate
+  llvm::DenseMap<unsigned, unsigned> rowsIn, colsIn; // component -> count
+  for (auto [a, b] : p.tasks) {
+    unsigned leader = classes.getLeaderValue(a);
+    auto [cit, newComponent] =
+        componentIds.try_emplace(leader, componentIds.size());
+    unsigned c = cit->second;
+    auto [rit, newRow] = rowIds.try_emplace(a, rowsIn[c]);
+    if (newRow)
+      ++rowsIn[c];
+    auto [kit, newCol] = colIds.try_emplace(b, colsIn[c]);
+    if (newCol)
+      ++colsIn[c];
+    layout.component.push_back(c);
+    layout.row.push_back(rit->second);
+    layout.col.push_back(kit->second);
+  }
+  return layout;
+}
+
+/// The rectangles of extent a x b and their time; none if one does not fit
+/// L1.
+std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
+                                       const Layout &layout, unsigned a,
+                                       unsigned b) {
+  struct Rect {
+    std::set<unsigned> aBlocks, bBlocks;
+    unsigned tasks = 0;
+  };
+  std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> ids;
+  SmallVector<Rect> rects;
+  StationaryPlan plan;
+  plan.a = a;
+  plan.b = b;
+  for (auto [i, task] : llvm::enumerate(p.tasks)) {
+    auto key = std::make_tuple(layout.component[i], layout.row[i] / a,
+                               layout.col[i] / b);
+    auto [it, inserted] = ids.try_emplace(key, rects.size());
+    if (inserted)
+      rects.emplace_back();
+    Rect &rect = rects[it->second];
+    rect.aBlocks.insert(task.first);
+    rect.bBlocks.insert(task.second);
+    ++rect.tasks;
+    plan.slotOf.push_back(it->second);
+  }
+  for (const Rect &rect : rects) {
+    int64_t resident = 0, aStep = 0, bStep = 0, aBytes = 0, bBytes = 0;
+    double load = 0.0;
+    for (unsigned x : rect.aBlocks) {
+      aBytes += p.aBlocks[x].bytes;
+      aStep = std::max(aStep, p.aBlocks[x].stepBytes);
+      load += p.aBlocks[x].loadCycles;
+    }
+    for (unsigned x : rect.bBlocks) {
+      bBytes += p.bBlocks[x].bytes;
+      bStep = std::max(bStep, p.bBlocks[x].stepBytes);
+      load += p.bBlocks[x].loadCycles;
+    }
+    // The shared block stays; the other side streams one K step at a time
+    // through two buffers (double buffering: MTE2 overlaps M).
+    if (rect.tasks == 1)
+      resident = 0; // not merged: the task's own schedule
+    else if (rect.bBlocks.size() == 1)
+      resident = bBytes + 2 * aStep;
+    else if (rect.aBlocks.size() == 1)
+      resident = aBytes + 2 * bStep;
+    else
+      resident = aBytes + bBytes;
+    int64_t footprint = resident;
+    double work = rect.tasks * p.pieceCycles;
+    if (footprint > p.l1Bytes)
+      return std::nullopt;
+    plan.largestFootprint = std::max(plan.largestFootprint, footprint);
+    plan.loadCycles += load;
+    plan.pieceCycles += work;
+    plan.cycles += std::max(load, work);
+  }
+  plan.rectangles = rects.size();
+  return plan;
+}
+
+} // namespace
+
+std::optional<StationaryPlan>
+mlir::pto::detail::planStationary(const StationaryProblem &problem) {
+  if (problem.tasks.size() < 2 || problem.pieceCycles <= 0.0)
+    return std::nullopt;
+  Layout layout = layoutOf(problem);
+  std::optional<StationaryPlan> unmerged = evaluate(problem, layout, 1, 1);
+  if (!unmerged)
+    return std::nullopt; // one task alone does not fit L1
+  // Relative slack under which two times count as equal (rounding).
+  constexpr double kSame = 1e-9;
+  std::optional<StationaryPlan> best;
+  for (unsigned a = 1; a <= problem.maxExtent; ++a)
+    for (unsigned b = 1; b <= problem.maxExtent; ++b) {
+      if (a * b < 2)
+        continue;
+      std::optional<StationaryPlan> plan = evaluate(problem, layout, a, b);
+      if (!plan || plan->rectangles == problem.tasks.size())
+        continue;
+      auto better = [&] {
+        if (!best)
+          return true;
+        double slack = kSame * best->cycles;
+        if (plan->cycles < best->cycles - slack)
+          return true;
+        if (plan->cycles > best->cycles + slack)
+          return false;
+        if (a * b != best->a * best->b)
+          return a * b < best->a * best->b;
+        return plan->loadCycles < best->loadCycles;
+      };
+      if (better())
+        best = std::move(plan);
+    }
+  // Merging must shorten the copy-in-bound part of the group.
+  if (!best || best->cycles >= unmerged->cycles * (1 - kSame))
+    return std::nullopt;
+  return best;
+}
+
+double mlir::pto::detail::stationaryCycles(const StationaryProblem &problem) {
+  double cycles = 0.0;
+  for (auto [a, b] : problem.tasks)
+    cycles += std::max(problem.aBlocks[a].loadCycles +
+                           problem.bBlocks[b].loadCycles,
+                       problem.pieceCycles);
+  return cycles;
+}

@@ -1,0 +1,421 @@
+//===- TaskMergeSupport.cpp - groups, accesses and the merge planner ------===//
+
+#include "TaskMergeSupport.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+
+namespace mlir::pto::taskmerge {
+
+
+/// `statics` with kDynamic entries taken from `dynamic`, numbered.
+void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
+                 ValueRange dynamic, std::vector<uintptr_t> &key) {
+  unsigned next = 0;
+  for (int64_t s : statics)
+    key.push_back(ShapedType::isDynamic(s) ? vn.get(dynamic[next++])
+                                           : vn.constant(s));
+}
+
+
+bool overlap(const Access &a, const Access &b) {
+  if (a.root != b.root)
+    return false;
+  if (a.tensor != b.tensor || a.dims.empty() || b.dims.empty() ||
+      a.dims.size() != b.dims.size())
+    return true;
+  for (auto [x, y] : llvm::zip(a.dims, b.dims))
+    if (x.base == y.base && (x.lo + x.size <= y.lo || y.lo + y.size <= x.lo))
+      return false; // disjoint in this dim
+  return true;
+}
+
+
+bool conflict(const AccessSummary &a, const AccessSummary &b) {
+  if (a.barrier || b.barrier)
+    return true;
+  for (const Access &x : a.accesses)
+    for (const Access &y : b.accesses)
+      if ((x.write || y.write) && overlap(x, y))
+        return true;
+  return false;
+}
+
+
+Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
+                    ValueRange dynOffsets, ArrayRef<int64_t> shape,
+                    bool write) {
+  Access access{vn.get(getAliasedTensor(tensor)), vn.get(tensor), write, {}};
+  unsigned next = 0;
+  for (auto [off, size] : llvm::zip(offsets, shape)) {
+    ValueNumbering::Affine a = ShapedType::isDynamic(off)
+                                   ? vn.affine(dynOffsets[next++])
+                                   : ValueNumbering::Affine{0, off};
+    access.dims.push_back({a.base, a.c, size});
+  }
+  return access;
+}
+
+
+AccessSummary summarize(ValueNumbering &vn, Operation *root) {
+  AccessSummary summary;
+  root->walk([&](Operation *op) {
+    if (auto view = dyn_cast<ViewOp>(op)) {
+      if (isa<GMTensorType>(view.getSource().getType()))
+        summary.accesses.push_back(regionAccess(
+            vn, view.getSource(), view.getStaticOffsets(), view.getOffsets(),
+            view.getResult().getType().getShape(), /*write=*/false));
+      return;
+    }
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      Value t = read.getTensor();
+      summary.accesses.push_back(
+          {vn.get(getAliasedTensor(t)), vn.get(t), /*write=*/false, {}});
+      return;
+    }
+    if (isa<AssembleOp, AtomicAddOp>(op)) {
+      auto src = cast<TypedValue<TileType>>(op->getOperand(0));
+      Value dst = op->getOperand(1);
+      ArrayRef<int64_t> offsets =
+          isa<AssembleOp>(op) ? cast<AssembleOp>(op).getStaticOffsets()
+                              : cast<AtomicAddOp>(op).getStaticOffsets();
+      ValueRange dyn = isa<AssembleOp>(op) ? cast<AssembleOp>(op).getOffsets()
+                                           : cast<AtomicAddOp>(op).getOffsets();
+      summary.accesses.push_back(regionAccess(
+          vn, dst, offsets, dyn, src.getType().getShape(), /*write=*/true));
+      return;
+    }
+    if (isa<WorkspaceOp>(op) ||
+        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return; // an allocation; or nested ops are visited by the walk
+    if (!isMemoryEffectFree(op))
+      summary.barrier = true;
+  });
+  return summary;
+}
+
+
+bool isLoad(Operation *op) {
+  auto view = dyn_cast<ViewOp>(op);
+  return view && isa<GMTensorType>(view.getSource().getType());
+}
+
+
+/// The loads of a task, in program order.
+SmallVector<ViewOp> loadsOf(TaskOp task) {
+  SmallVector<ViewOp> loads;
+  task.getBody().walk([&](ViewOp view) {
+    if (isLoad(view))
+      loads.push_back(view);
+  });
+  return loads;
+}
+
+
+int64_t kStep(Operation *op, DenseMap<Operation *, int64_t> &memo) {
+  if (auto it = memo.find(op); it != memo.end())
+    return it->second;
+  int64_t step = 0;
+  if (auto acc = dyn_cast<MatmulAccOp>(op))
+    if (Operation *def = acc.getAcc().getDefiningOp();
+        def && isa<MatmulOp, MatmulAccOp>(def))
+      step = kStep(def, memo) + 1;
+  return memo[op] = step;
+}
+
+
+void classifyUses(Value value, Load &load,
+                  DenseMap<Operation *, int64_t> &stepMemo) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    unsigned n = use.getOperandNumber();
+    if (auto mm = dyn_cast<MatmulOp>(user)) {
+      load.sides |=
+          n == mm.getLhsMutable().getOperandNumber() ? kSideA : kSideB;
+      load.steps.push_back(kStep(user, stepMemo));
+    } else if (auto mm = dyn_cast<MatmulAccOp>(user)) {
+      if (n == mm.getAccMutable().getOperandNumber()) {
+        load.sides |= kSideOther;
+        load.steps.push_back(kEveryStep);
+        continue;
+      }
+      load.sides |=
+          n == mm.getLhsMutable().getOperandNumber() ? kSideA : kSideB;
+      load.steps.push_back(kStep(user, stepMemo));
+    } else if (auto view = dyn_cast<ViewOp>(user)) {
+      classifyUses(view.getResult(), load, stepMemo);
+    } else {
+      load.sides |= kSideOther;
+      load.steps.push_back(kEveryStep);
+    }
+  }
+}
+
+
+/// A structural signature of a task: equal signatures mean isomorphic bodies
+/// (op names, attributes other than static offsets and valid extents, types,
+/// use-def structure inside the task; captured values by type only; index
+/// constants by type only).
+std::vector<uintptr_t> signature(TaskOp task) {
+  auto ptr = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
+  std::vector<uintptr_t> sig = {
+      ptr(task->getAttrDictionary().getAsOpaquePointer()),
+      task.getNumResults()};
+  DenseMap<Value, unsigned> local;
+  auto define = [&](Value v) {
+    local.try_emplace(v, local.size());
+    sig.push_back(ptr(v.getType().getAsOpaquePointer()));
+  };
+  MLIRContext *ctx = task.getContext();
+  StringAttr staticOffsets = StringAttr::get(ctx, "static_offsets");
+  StringAttr staticValid = StringAttr::get(ctx, "static_valid_shape");
+  task.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    sig.push_back(ptr(op->getName().getAsOpaquePointer()));
+    // Index constants are offsets too (index arithmetic copied into tasks).
+    bool indexConstant =
+        isa<arith::ConstantOp>(op) && op->getResult(0).getType().isIndex();
+    NamedAttrList attrs;
+    for (NamedAttribute attr : op->getAttrs())
+      if (attr.getName() != staticOffsets && attr.getName() != staticValid &&
+          !indexConstant)
+        attrs.push_back(attr);
+    sig.push_back(ptr(attrs.getDictionary(ctx).getAsOpaquePointer()));
+    // Which dims are static is structure; their values are parameters.
+    if (auto view = dyn_cast<ViewOp>(op)) {
+      for (int64_t off : view.getStaticOffsets())
+        sig.push_back(ShapedType::isDynamic(off));
+      if (auto valid = view.getStaticValidShape())
+        for (int64_t v : *valid)
+          sig.push_back(ShapedType::isDynamic(v));
+    }
+    sig.push_back(op->getNumOperands());
+    for (Value operand : op->getOperands()) {
+      auto it = local.find(operand);
+      if (it != local.end()) {
+        sig.push_back(1);
+        sig.push_back(it->second);
+      } else {
+        sig.push_back(2);
+        sig.push_back(ptr(operand.getType().getAsOpaquePointer()));
+      }
+    }
+    sig.push_back(op->getNumResults());
+    for (Value result : op->getResults())
+      define(result);
+    sig.push_back(op->getNumRegions());
+    for (Region &region : op->getRegions()) {
+      sig.push_back(region.getBlocks().size());
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          define(arg);
+    }
+  });
+  return sig;
+}
+
+
+int64_t footprintBytes(const Footprint &fp) {
+  int64_t every = 0, worst = 0;
+  if (auto it = fp.find(kEveryStep); it != fp.end())
+    for (auto &[key, bytes] : it->second)
+      every += bytes;
+  for (auto &[step, loads] : fp) {
+    if (step == kEveryStep)
+      continue;
+    int64_t total = 0;
+    for (auto &[key, bytes] : loads)
+      total += bytes;
+    worst = std::max(worst, total);
+  }
+  return every + worst;
+}
+
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+int64_t loadBytes(ViewOp view) {
+  return view.getResult().getType().getByteSize();
+}
+
+
+int64_t cubeLoadBytes(Operation *root) {
+  int64_t bytes = 0;
+  root->walk([&](TaskOp task) {
+    if (task.getKind() == CoreKind::cube)
+      for (ViewOp view : loadsOf(task))
+        bytes += loadBytes(view);
+  });
+  return bytes;
+}
+
+
+/// One merge setting of the kernel's pass_options (null without one), e.g.
+/// `mergeSetting(kernel, &PassOptionsAttr::getVecNbufferSetting)`.
+MergeSettingAttr mergeSetting(KernelOp kernel,
+                              MergeSettingAttr (PassOptionsAttr::*get)() const) {
+  PassOptionsAttr options = kernel.getPassOptionsAttr();
+  return options ? (options.*get)() : MergeSettingAttr();
+}
+
+
+/// The setting's value for group `group`: its key, else key -1; none (the
+/// automatic choice) without a setting or either key.
+GroupSetting lookupSetting(MergeSettingAttr setting, int64_t group) {
+  GroupSetting result;
+  if (!setting)
+    return result;
+  result.count = setting.getCountFor(group);
+  if (!result.count)
+    return result;
+  ArrayRef<int64_t> keys = setting.getKeys();
+  const auto *it = llvm::find(keys, group);
+  if (it == keys.end())
+    it = llvm::find(keys, -1);
+  if (it != keys.end())
+    result.side = setting.getSides()[it - keys.begin()];
+  return result;
+}
+
+
+unsigned sideMaskOf(int64_t side) {
+  if (side == kSettingLeft)
+    return kSideA;
+  if (side == kSettingRight)
+    return kSideB;
+  return kAllSides;
+}
+
+
+StringRef sideName(int64_t side) {
+  switch (side) {
+  case kSettingLeft:
+    return "left";
+  case kSettingRight:
+    return "right";
+  case kSettingNoSide:
+    return "";
+  default:
+    return "auto";
+  }
+}
+
+
+/// The blocks holding tasks of `kind`, in walk order.
+llvm::SetVector<Block *> blocksWithTasks(KernelOp kernel, CoreKind kind) {
+  llvm::SetVector<Block *> blocks;
+  kernel.walk([&](TaskOp task) {
+    if (task.getKind() == kind)
+      blocks.insert(task->getBlock());
+  });
+  return blocks;
+}
+
+
+/// The block's tasks of `kind` that `filter` accepts, by isomorphism group
+/// in order of first appearance.
+SmallVector<SmallVector<TaskOp>>
+groupsOf(Block &block, CoreKind kind, function_ref<bool(TaskOp)> filter) {
+  std::map<std::vector<uintptr_t>, unsigned> ids;
+  SmallVector<SmallVector<TaskOp>> groups;
+  for (Operation &op : block) {
+    auto task = dyn_cast<TaskOp>(op);
+    if (!task || task.getKind() != kind || !filter(task))
+      continue;
+    auto [it, inserted] = ids.try_emplace(signature(task), groups.size());
+    if (inserted)
+      groups.emplace_back();
+    groups[it->second].push_back(task);
+  }
+  return groups;
+}
+
+
+/// Positions and latest captured block value of `tasks` (loads not filled).
+SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks) {
+  DenseMap<Operation *, unsigned> nodeIndex;
+  for (auto [i, op] : llvm::enumerate(block))
+    nodeIndex[&op] = i;
+  SmallVector<TaskInfo, 8> infos;
+  for (TaskOp task : tasks) {
+    TaskInfo info{task, nodeIndex.lookup(task), {}};
+    task.getBody().walk([&](Operation *op) {
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || task->isAncestor(def))
+          continue;
+        if (Operation *inBlock = block.findAncestorOpInBlock(*def))
+          info.lastCapture =
+              std::max<int64_t>(info.lastCapture, nodeIndex.lookup(inBlock));
+      }
+    });
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+
+/// `taskInfos` with each cube task's loads (feature, bytes, sides, K steps).
+SmallVector<TaskInfo, 8> cubeTaskInfos(ValueNumbering &vn, Block &block,
+                                       ArrayRef<TaskOp> tasks) {
+  FeatureTable features(vn);
+  SmallVector<TaskInfo, 8> infos = taskInfos(block, tasks);
+  DenseMap<Operation *, int64_t> stepMemo;
+  for (TaskInfo &info : infos) {
+    for (ViewOp view : loadsOf(info.task)) {
+      Load load{view, features.get(view), loadBytes(view), 0, {}};
+      classifyUses(view.getResult(), load, stepMemo);
+      if (load.steps.empty()) {
+        load.sides |= kSideOther;
+        load.steps.push_back(kEveryStep);
+      }
+      info.loads.push_back(std::move(load));
+    }
+  }
+  return infos;
+}
+
+
+/// Moves the bodies of a plan target's members into its host task, in
+/// program order, and erases the other members; returns the merged body.
+Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
+                    unsigned hostIndex) {
+  TaskOp host = infos[hostIndex].task;
+  Block &body = host.getBody().front();
+  Operation *hostFirst = &body.front();
+  bool afterHost = false;
+  for (unsigned m : members) {
+    if (m == hostIndex) {
+      afterHost = true;
+      continue;
+    }
+    TaskOp task = infos[m].task;
+    for (Operation &op : llvm::make_early_inc_range(
+             task.getBody().front().without_terminator()))
+      op.moveBefore(afterHost ? body.getTerminator() : hostFirst);
+    task.erase();
+  }
+  return body;
+}
+
+
+/// N-buffering: merges the group `n` at a time, sharing nothing, while the
+/// loads `infos` carry fit `capacity` per K step. Returns the tasks left and
+/// the tasks merged into another.
+std::pair<unsigned, unsigned> mergeUnshared(ValueNumbering &vn, Block &block,
+                                            ArrayRef<TaskInfo> infos,
+                                            int64_t n, int64_t capacity) {
+  GroupPlanner planner(vn, block, infos, capacity);
+  Plan plan = planner.plan(n, /*sideMask=*/0, /*minTasks=*/1,
+                           /*requireSharing=*/false);
+  unsigned merged = 0;
+  for (auto [targetIndex, members] : llvm::enumerate(plan.targets))
+    if (members.size() > 1) {
+      mergeMembers(infos, members, plan.hosts[targetIndex]);
+      merged += members.size() - 1;
+    }
+  return {plan.tasksAfter, merged};
+}
+
+} // namespace mlir::pto::taskmerge

@@ -1,0 +1,692 @@
+//===- TaskMergeSupport.h - groups, accesses and the merge planner -*- C++ -*-===//
+//
+// What pto-l1-reuse (L1Reuse.cpp) and pto-nbuffer-merge (NBufferMerge.cpp)
+// share (docs/TileGraph.md): value numbering of index expressions, GM
+// accesses and their conflicts, the loads of cube tasks, isomorphism groups
+// and the greedy planner that merges the tasks of one group.
+//
+// Definitions used throughout:
+//  - a *load* (GM->L1 copy-in) is a `pto.view` of a `!pto.tensor` inside a
+//    cube task; its *feature* is (source, offsets, explicit valid extents,
+//    tile type), index values compared by value numbering (equal constants,
+//    equal pure expressions of equal values); identical loads have equal
+//    features;
+//  - a load's *side* is A when it feeds the lhs of matmul / matmul_acc, B
+//    when it feeds the rhs (through tile views), "other" otherwise;
+//  - a load's *K steps* are the positions of the matmuls it feeds in their
+//    accumulation chains (matmul = 0, each matmul_acc one more);
+//  - *isomorphism groups*: tasks of one block and kind whose bodies are
+//    equal up to offsets and valid extents, numbered by first appearance.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTO_LIB_DIALECT_PTO_TRANSFORMS_TASKMERGESUPPORT_H
+#define PTO_LIB_DIALECT_PTO_TRANSFORMS_TASKMERGESUPPORT_H
+
+#include "BoxIndex.h"
+#include "pto/Dialect/PTO/IR/Platform.h"
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+#include <optional>
+#include <queue>
+#include <set>
+#include <vector>
+
+namespace mlir::pto::taskmerge {
+
+
+// Side codes stored in MergeSettingAttr::getSides() (PTOAttrs.cpp).
+constexpr int64_t kSettingNoSide = 0, kSettingLeft = 1, kSettingRight = 2,
+                  kSettingAuto = 3;
+
+
+// Side bits of a load.
+constexpr unsigned kSideA = 1, kSideB = 2, kSideOther = 4;
+
+constexpr unsigned kAllSides = kSideA | kSideB | kSideOther;
+
+
+// The K step of loads that feed no matmul: held during every step.
+constexpr int64_t kEveryStep = -1;
+
+
+//===----------------------------------------------------------------------===//
+// Value numbering of index expressions
+//===----------------------------------------------------------------------===//
+
+/// Numbers values so that equal numbers mean equal run-time values: equal
+/// integer constants, and equal pure, region-free ops (name, attributes,
+/// result) of equally numbered operands. Anything else (block arguments,
+/// `pto.read`, workspaces) is numbered by identity. Ids start at 1.
+class ValueNumbering {
+public:
+  unsigned get(Value v) {
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    unsigned id;
+    Operation *def = v.getDefiningOp();
+    APInt cst;
+    if (def && v.getType().isIntOrIndex() &&
+        matchPattern(v, m_ConstantInt(&cst))) {
+      id = constant(cst.getSExtValue());
+    } else if (def && def->getNumRegions() == 0 && isMemoryEffectFree(def)) {
+      std::vector<uintptr_t> key = {
+          1, reinterpret_cast<uintptr_t>(def->getName().getAsOpaquePointer()),
+          reinterpret_cast<uintptr_t>(
+              def->getAttrDictionary().getAsOpaquePointer()),
+          cast<OpResult>(v).getResultNumber(),
+          reinterpret_cast<uintptr_t>(v.getType().getAsOpaquePointer())};
+      for (Value operand : def->getOperands())
+        key.push_back(get(operand));
+      id = intern(std::move(key));
+    } else {
+      id = intern({2, reinterpret_cast<uintptr_t>(v.getAsOpaquePointer())});
+    }
+    memo[v] = id;
+    return id;
+  }
+
+  unsigned constant(int64_t c) {
+    return intern({0, static_cast<uintptr_t>(c)});
+  }
+
+  /// `base + c` with `base` = 0 for a constant.
+  struct Affine {
+    unsigned base;
+    int64_t c;
+  };
+  Affine affine(Value v) {
+    APInt cst;
+    if (matchPattern(v, m_ConstantInt(&cst)))
+      return {0, cst.getSExtValue()};
+    if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+      Affine l = affine(add.getLhs()), r = affine(add.getRhs());
+      if (l.base == 0)
+        return {r.base, l.c + r.c};
+      if (r.base == 0)
+        return {l.base, l.c + r.c};
+    }
+    if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
+      Affine l = affine(sub.getLhs()), r = affine(sub.getRhs());
+      if (r.base == 0)
+        return {l.base, l.c - r.c};
+    }
+    return {get(v), 0};
+  }
+
+private:
+  unsigned intern(std::vector<uintptr_t> key) {
+    auto [it, inserted] = table.try_emplace(std::move(key), table.size() + 1);
+    return it->second;
+  }
+
+  DenseMap<Value, unsigned> memo;
+  std::map<std::vector<uintptr_t>, unsigned> table;
+};
+
+
+/// `statics` with kDynamic entries taken from `dynamic`, numbered.
+void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
+                 ValueRange dynamic, std::vector<uintptr_t> &key);
+
+
+//===----------------------------------------------------------------------===//
+// GM accesses and dependencies
+//===----------------------------------------------------------------------===//
+
+struct DimRange {
+  unsigned base; // value number of the dynamic part, 0 if static
+  int64_t lo, size;
+};
+
+
+/// A read or write of a GM region: `dims` empty means the whole tensor.
+struct Access {
+  unsigned root;   // the aliasing class (tensor seen through reshapes)
+  unsigned tensor; // the tensor value the offsets refer to
+  bool write;
+  SmallVector<DimRange, 2> dims;
+};
+
+
+struct AccessSummary {
+  SmallVector<Access, 8> accesses;
+  bool barrier = false; // an effect this pass does not understand
+};
+
+
+bool overlap(const Access &a, const Access &b);
+
+
+bool conflict(const AccessSummary &a, const AccessSummary &b);
+
+
+/// The GM accesses of a growing set of ops (a merge target), indexed so that
+/// whether an op conflicts with any of them costs no scan of them all:
+/// accesses of one tensor with the same symbolic base per dim are compared
+/// through a grid of their boxes, the others (other bases, other aliases of
+/// the root, whole tensors) one by one, as `overlap` does.
+class AccessIndex {
+public:
+  void add(const AccessSummary &summary) {
+    barrier |= summary.barrier;
+    for (const Access &a : summary.accesses) {
+      Bucket &bucket = buckets[a.root][keyOf(a)];
+      bucket.entries[a.write].push_back(a);
+      if (!a.dims.empty())
+        bucket.boxes[a.write].insert(0, boxOf(a));
+    }
+  }
+
+  /// Whether an op with `summary` conflicts with an op added (the index
+  /// must hold at least one op): `conflict` against each.
+  bool conflicts(const AccessSummary &summary) const {
+    if (barrier || summary.barrier)
+      return true;
+    for (const Access &y : summary.accesses) {
+      auto root = buckets.find(y.root);
+      if (root == buckets.end())
+        continue;
+      std::vector<int64_t> key = keyOf(y);
+      for (const auto &[bucketKey, bucket] : root->second)
+        for (bool write : {true, false}) {
+          // A conflict needs a write on one side.
+          if ((!write && !y.write) || bucket.entries[write].empty())
+            continue;
+          if (bucketKey == key && !y.dims.empty()) {
+            bool found = false;
+            bucket.boxes[write].forEachOverlap(boxOf(y),
+                                               [&](unsigned) { found = true; });
+            if (found)
+              return true;
+            continue;
+          }
+          for (const Access &x : bucket.entries[write])
+            if (overlap(x, y))
+              return true;
+        }
+    }
+    return false;
+  }
+
+private:
+  struct Bucket {
+    SmallVector<Access, 1> entries[2]; // by write
+    pto::detail::BoxIndex boxes[2];
+  };
+
+  /// Accesses with equal keys compare in every dim: same tensor, rank and
+  /// base per dim.
+  static std::vector<int64_t> keyOf(const Access &a) {
+    std::vector<int64_t> key = {a.tensor, static_cast<int64_t>(a.dims.size())};
+    for (const DimRange &d : a.dims)
+      key.push_back(d.base);
+    return key;
+  }
+  static pto::detail::Box boxOf(const Access &a) {
+    pto::detail::Box box;
+    for (const DimRange &d : a.dims) {
+      box.first.push_back(d.lo);
+      box.second.push_back(d.size);
+    }
+    return box;
+  }
+
+  bool barrier = false;
+  std::map<unsigned, std::map<std::vector<int64_t>, Bucket>> buckets;
+};
+
+
+Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
+                    ValueRange dynOffsets, ArrayRef<int64_t> shape,
+                    bool write);
+
+
+AccessSummary summarize(ValueNumbering &vn, Operation *root);
+
+
+//===----------------------------------------------------------------------===//
+// Tasks, loads, isomorphism
+//===----------------------------------------------------------------------===//
+
+struct Load {
+  ViewOp view;
+  unsigned feature;
+  int64_t bytes;
+  unsigned sides = 0;
+  SmallVector<int64_t, 2> steps; // K steps it feeds (kEveryStep: none)
+};
+
+
+bool isLoad(Operation *op);
+
+
+/// The loads of a task, in program order.
+SmallVector<ViewOp> loadsOf(TaskOp task);
+
+
+int64_t kStep(Operation *op, DenseMap<Operation *, int64_t> &memo);
+
+
+void classifyUses(Value value, Load &load,
+                  DenseMap<Operation *, int64_t> &stepMemo);
+
+
+/// Features of loads: (source, offsets, explicit valid extents, tile type).
+class FeatureTable {
+public:
+  explicit FeatureTable(ValueNumbering &vn) : vn(vn) {}
+  unsigned get(ViewOp view) {
+    std::vector<uintptr_t> key = {vn.get(view.getSource())};
+    appendMixed(vn, view.getStaticOffsets(), view.getOffsets(), key);
+    if (std::optional<ArrayRef<int64_t>> valid = view.getStaticValidShape()) {
+      key.push_back(1);
+      appendMixed(vn, *valid, view.getValidShape(), key);
+    } else {
+      key.push_back(0);
+    }
+    key.push_back(reinterpret_cast<uintptr_t>(
+        view.getResult().getType().getAsOpaquePointer()));
+    auto [it, inserted] = table.try_emplace(std::move(key), table.size() + 1);
+    return it->second;
+  }
+
+private:
+  ValueNumbering &vn;
+  std::map<std::vector<uintptr_t>, unsigned> table;
+};
+
+
+/// A structural signature of a task: equal signatures mean isomorphic bodies
+/// (op names, attributes other than static offsets and valid extents, types,
+/// use-def structure inside the task; captured values by type only; index
+/// constants by type only).
+std::vector<uintptr_t> signature(TaskOp task);
+
+
+//===----------------------------------------------------------------------===//
+// The greedy merge of one group
+//===----------------------------------------------------------------------===//
+
+struct TaskInfo {
+  TaskOp task;
+  unsigned node; // index among the block's ops
+  SmallVector<Load, 4> loads;
+  int64_t lastCapture = -1; // latest block op defining a value it uses
+};
+
+
+/// Per-K-step distinct loads of a (merged) task: step -> key -> bytes.
+using Footprint = std::map<int64_t, std::map<uint64_t, int64_t>>;
+
+
+int64_t footprintBytes(const Footprint &fp);
+
+
+struct Plan {
+  /// Member indices into the group, in program order, and which member's
+  /// position the merged task takes.
+  SmallVector<SmallVector<unsigned, 4>> targets;
+  SmallVector<unsigned> hosts;
+  int64_t savedBytes = 0;
+  unsigned tasksAfter = 0;
+  unsigned largest = 0; // largest target
+};
+
+
+class GroupPlanner {
+public:
+  GroupPlanner(ValueNumbering &vn, Block &block, ArrayRef<TaskInfo> group,
+               int64_t l1Bytes)
+      : vn(vn), group(group), l1Bytes(l1Bytes) {
+    for (Operation &op : block)
+      nodes.push_back(&op);
+    summaries.resize(nodes.size());
+  }
+
+  /// Greedy merge with count `n`, sharing on `sideMask` loads, keeping at
+  /// least `minTasks` tasks. With `requireSharing` a task joins the target
+  /// it shares the most load bytes with (at least one load); without, the
+  /// earliest target it may join (n-buffering: bigger tasks, no sharing).
+  /// With `slots` (one per group member: operand-stationary rectangles), a
+  /// task joins the open target of its slot if it may, sharing or not.
+  Plan plan(int64_t n, unsigned sideMask, unsigned minTasks,
+            bool requireSharing = true, ArrayRef<unsigned> slots = {}) {
+    struct Target {
+      SmallVector<unsigned, 4> members; // group indices
+      unsigned host;                    // the member whose position it holds
+      DenseSet<unsigned> features;      // allowed-side features
+      Footprint footprint;
+      unsigned conflictClass = 0; // first fit: see `open` below
+      AccessIndex accesses;       // first fit: its members' GM accesses
+    };
+    // Units in block order: the original node indices a node's position
+    // holds (empty once moved into a later merged task).
+    std::vector<SmallVector<unsigned, 4>> units(nodes.size());
+    for (unsigned i = 0; i < nodes.size(); ++i)
+      units[i] = {i};
+    std::map<unsigned, Target> targets; // node index of its position -> target
+    Plan result;
+    unsigned tasks = group.size();
+    uint64_t uniqueKey = uint64_t(1) << 40;
+
+    // First fit (without `requireSharing`) takes the earliest target that
+    // may take the task. Scanning every target per task is quadratic when
+    // most refuse (e.g. tasks that all write one region conflict with each
+    // other and never merge), so the targets that are not full yet are kept
+    // by conflict class: whether a target's unit conflicts with a task
+    // depends only on its set of GM accesses, so one check per class skips
+    // every target of a conflicting class.
+    bool bySlot = !slots.empty();
+    bool firstFit = !requireSharing && !bySlot;
+    DenseMap<unsigned, std::set<unsigned>> openByClass; // class -> positions
+    DenseMap<unsigned, unsigned> openBySlot;            // slot -> position
+    auto open = [&](unsigned pos, Target &target) {
+      if (!firstFit || static_cast<int64_t>(target.members.size()) >= n)
+        return;
+      target.conflictClass = conflictClassOf(units[pos]);
+      openByClass[target.conflictClass].insert(pos);
+    };
+    auto close = [&](unsigned pos, Target &target) {
+      if (!firstFit)
+        return;
+      auto it = openByClass.find(target.conflictClass);
+      if (it == openByClass.end())
+        return;
+      it->second.erase(pos);
+      if (it->second.empty())
+        openByClass.erase(it);
+    };
+
+    for (unsigned gi = 0; gi < group.size(); ++gi) {
+      const TaskInfo &info = group[gi];
+      Target mine;
+      mine.members = {gi};
+      mine.host = gi;
+      for (const Load &load : info.loads) {
+        bool allowed = load.sides & sideMask;
+        uint64_t key = allowed ? load.feature : uniqueKey++;
+        if (allowed)
+          mine.features.insert(load.feature);
+        for (int64_t step : load.steps)
+          mine.footprint[step][key] = load.bytes;
+        if (load.steps.empty())
+          mine.footprint[kEveryStep][key] = load.bytes;
+      }
+      unsigned here = info.node;
+      if (firstFit)
+        mine.accesses.add(summary(here));
+      // A task yielding values stays where it is, alone.
+      if (info.task->getNumResults() != 0)
+        continue;
+      std::optional<unsigned> best;
+      bool bestMovesUp = false;
+      int64_t bestShared = 0;
+      bool mayMerge = tasks > minTasks && n > 1;
+      // Whether the task may join the target at `pos`, and how.
+      auto consider = [&](unsigned pos, Target &target) {
+        int64_t shared = 0;
+        for (const Load &load : info.loads)
+          if ((load.sides & sideMask) && target.features.contains(load.feature))
+            shared += load.bytes;
+        if (requireSharing && !bySlot && shared <= bestShared)
+          return;
+        Footprint merged = target.footprint;
+        for (auto &[step, loads] : mine.footprint)
+          for (auto &[key, bytes] : loads)
+            merged[step][key] = bytes;
+        if (footprintBytes(merged) > l1Bytes)
+          return;
+        // The target moves down to the task; failing that, the task moves up
+        // to the target.
+        bool movesUp = false;
+        if (firstFit ? target.accesses.conflicts(summary(here))
+                     : conflictsWith(units[pos], units[here]))
+          return;
+        if (conflictsBetween(units[pos], pos, here, units)) {
+          if (info.lastCapture >= static_cast<int64_t>(pos) ||
+              conflictsBetween(units[here], pos, here, units))
+            return;
+          movesUp = true;
+        }
+        best = pos;
+        bestMovesUp = movesUp;
+        bestShared = shared;
+      };
+      if (mayMerge && firstFit) {
+        // The open targets of the classes that do not conflict with the
+        // task, in position order, until one takes it.
+        using Cursor = std::pair<unsigned, std::set<unsigned>::const_iterator>;
+        SmallVector<const std::set<unsigned> *> classes;
+        std::priority_queue<std::pair<unsigned, unsigned>,
+                            std::vector<std::pair<unsigned, unsigned>>,
+                            std::greater<>>
+            next; // (position, index into `cursors`)
+        SmallVector<Cursor> cursors;
+        for (auto &[conflictClass, positions] : openByClass) {
+          if (targets.find(*positions.begin())
+                  ->second.accesses.conflicts(summary(here)))
+            continue;
+          cursors.push_back({0, positions.begin()});
+          classes.push_back(&positions);
+          next.push({*positions.begin(), cursors.size() - 1});
+        }
+        while (!best && !next.empty()) {
+          auto [pos, c] = next.top();
+          next.pop();
+          consider(pos, targets.find(pos)->second);
+          auto &it = cursors[c].second;
+          if (++it != classes[c]->end())
+            next.push({*it, c});
+        }
+      } else if (mayMerge && bySlot) {
+        if (auto it = openBySlot.find(slots[gi]); it != openBySlot.end()) {
+          Target &target = targets.find(it->second)->second;
+          if (static_cast<int64_t>(target.members.size()) < n)
+            consider(it->second, target);
+        }
+      } else if (mayMerge) {
+        for (auto &[pos, target] : targets)
+          if (static_cast<int64_t>(target.members.size()) < n)
+            consider(pos, target);
+      }
+      if (!best) {
+        auto [it, inserted] = targets.emplace(here, std::move(mine));
+        open(here, it->second);
+        if (bySlot)
+          openBySlot[slots[gi]] = here;
+        continue;
+      }
+      close(*best, targets[*best]);
+      Target target = std::move(targets[*best]);
+      targets.erase(*best);
+      target.members.push_back(gi);
+      if (firstFit)
+        target.accesses.add(summary(here));
+      for (unsigned f : mine.features)
+        target.features.insert(f);
+      for (auto &[step, loads] : mine.footprint)
+        for (auto &[key, bytes] : loads)
+          target.footprint[step][key] = bytes;
+      unsigned from = bestMovesUp ? here : *best;
+      unsigned to = bestMovesUp ? *best : here;
+      SmallVector<unsigned, 4> moved = std::move(units[from]);
+      units[from].clear();
+      if (bestMovesUp) {
+        units[to].append(moved.begin(), moved.end());
+      } else {
+        units[to].insert(units[to].begin(), moved.begin(), moved.end());
+        target.host = gi;
+      }
+      auto [placed, inserted] = targets.emplace(to, std::move(target));
+      open(to, placed->second);
+      if (bySlot)
+        openBySlot[slots[gi]] = to;
+      result.savedBytes += bestShared;
+      --tasks;
+    }
+    for (auto &[pos, target] : targets) {
+      result.largest =
+          std::max<unsigned>(result.largest, target.members.size());
+      result.targets.push_back(std::move(target.members));
+      result.hosts.push_back(target.host);
+    }
+    result.tasksAfter = tasks;
+    return result;
+  }
+
+private:
+  const AccessSummary &summary(unsigned node) {
+    if (!summaries[node])
+      summaries[node] = summarize(vn, nodes[node]);
+    return *summaries[node];
+  }
+
+  bool conflicts(unsigned a, unsigned b) {
+    auto key = std::make_pair(std::min(a, b), std::max(a, b));
+    if (auto it = conflictMemo.find(key); it != conflictMemo.end())
+      return it->second;
+    bool c = conflict(summary(a), summary(b));
+    conflictMemo[key] = c;
+    return c;
+  }
+
+  /// A number equal for units whose GM accesses (and barrier) are the same
+  /// sets, which therefore conflict with the same units; a fresh number for
+  /// units with many accesses (not worth comparing).
+  unsigned conflictClassOf(ArrayRef<unsigned> unit) {
+    constexpr size_t kMaxAccesses = 64;
+    std::vector<std::vector<int64_t>> accesses;
+    bool barrier = false;
+    for (unsigned node : unit) {
+      const AccessSummary &s = summary(node);
+      barrier |= s.barrier;
+      for (const Access &a : s.accesses) {
+        if (accesses.size() >= kMaxAccesses)
+          return (1u << 31) + uniqueClasses++;
+        std::vector<int64_t> key = {a.root, a.tensor, a.write,
+                                    static_cast<int64_t>(a.dims.size())};
+        for (const DimRange &d : a.dims) {
+          key.push_back(d.base);
+          key.push_back(d.lo);
+          key.push_back(d.size);
+        }
+        accesses.push_back(std::move(key));
+      }
+    }
+    llvm::sort(accesses);
+    accesses.erase(std::unique(accesses.begin(), accesses.end()),
+                   accesses.end());
+    std::vector<int64_t> key = {barrier};
+    for (std::vector<int64_t> &a : accesses)
+      key.insert(key.end(), a.begin(), a.end());
+    return classes.try_emplace(std::move(key), classes.size() + 1)
+        .first->second;
+  }
+
+  /// Whether two units (original node indices) touch a common GM region,
+  /// one of them writing.
+  bool conflictsWith(ArrayRef<unsigned> a, ArrayRef<unsigned> b) {
+    for (unsigned x : a)
+      for (unsigned y : b)
+        if (conflicts(x, y))
+          return true;
+    return false;
+  }
+
+  /// Whether `members` conflict with a unit strictly between positions
+  /// `from` and `to`: moving them across it could change what is read.
+  bool conflictsBetween(ArrayRef<unsigned> members, unsigned from, unsigned to,
+                        const std::vector<SmallVector<unsigned, 4>> &units) {
+    for (unsigned k = from + 1; k < to; ++k)
+      if (conflictsWith(members, units[k]))
+        return true;
+    return false;
+  }
+
+  ValueNumbering &vn;
+  ArrayRef<TaskInfo> group;
+  int64_t l1Bytes;
+  std::vector<Operation *> nodes;
+  std::vector<std::optional<AccessSummary>> summaries;
+  DenseMap<std::pair<unsigned, unsigned>, bool> conflictMemo;
+  std::map<std::vector<int64_t>, unsigned> classes;
+  unsigned uniqueClasses = 0;
+};
+
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+int64_t loadBytes(ViewOp view);
+
+
+int64_t cubeLoadBytes(Operation *root);
+
+
+struct GroupSetting {
+  std::optional<int64_t> count; // nullopt: automatic
+  int64_t side = kSettingNoSide;
+};
+
+
+/// One merge setting of the kernel's pass_options (null without one), e.g.
+/// `mergeSetting(kernel, &PassOptionsAttr::getVecNbufferSetting)`.
+MergeSettingAttr mergeSetting(KernelOp kernel,
+                              MergeSettingAttr (PassOptionsAttr::*get)() const);
+
+
+/// The setting's value for group `group`: its key, else key -1; none (the
+/// automatic choice) without a setting or either key.
+GroupSetting lookupSetting(MergeSettingAttr setting, int64_t group);
+
+
+unsigned sideMaskOf(int64_t side);
+
+
+StringRef sideName(int64_t side);
+
+
+/// The blocks holding tasks of `kind`, in walk order.
+llvm::SetVector<Block *> blocksWithTasks(KernelOp kernel, CoreKind kind);
+
+
+/// The block's tasks of `kind` that `filter` accepts, by isomorphism group
+/// in order of first appearance.
+SmallVector<SmallVector<TaskOp>>
+groupsOf(Block &block, CoreKind kind, function_ref<bool(TaskOp)> filter);
+
+
+/// Positions and latest captured block value of `tasks` (loads not filled).
+SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks);
+
+
+/// `taskInfos` with each cube task's loads (feature, bytes, sides, K steps).
+SmallVector<TaskInfo, 8> cubeTaskInfos(ValueNumbering &vn, Block &block,
+                                       ArrayRef<TaskOp> tasks);
+
+
+/// Moves the bodies of a plan target's members into its host task, in
+/// program order, and erases the other members; returns the merged body.
+Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
+                    unsigned hostIndex);
+
+
+/// N-buffering: merges the group `n` at a time, sharing nothing, while the
+/// loads `infos` carry fit `capacity` per K step. Returns the tasks left and
+/// the tasks merged into another.
+std::pair<unsigned, unsigned> mergeUnshared(ValueNumbering &vn, Block &block,
+                                            ArrayRef<TaskInfo> infos,
+                                            int64_t n, int64_t capacity);
+
+} // namespace mlir::pto::taskmerge
+
+#endif // PTO_LIB_DIALECT_PTO_TRANSFORMS_TASKMERGESUPPORT_H
