@@ -45,12 +45,12 @@ sk16: build
 # Regenerates docs/ from ODS and Passes.td (a lit test checks they are current).
 docs: build
 	ninja -C $(BUILD) mlir-doc
-	cp $(BUILD)/docs/Dialects/PTODialect.md docs/Dialects/PTODialect.md
-	cp $(BUILD)/docs/PTOPasses.md docs/PTOPasses.md
-	cp $(BUILD)/docs/PTOCheckPasses.md docs/PTOCheckPasses.md
-	cp $(BUILD)/docs/Dialects/PTOISADialect.md docs/Dialects/PTOISADialect.md
-	cp $(BUILD)/docs/PTOISAPasses.md docs/PTOISAPasses.md
-	cp $(BUILD)/docs/PTOConversionPasses.md docs/PTOConversionPasses.md
+	./scripts/doc-filter.sh $(BUILD)/docs/Dialects/PTODialect.md > docs/Dialects/PTODialect.md
+	./scripts/doc-filter.sh $(BUILD)/docs/PTOPasses.md > docs/PTOPasses.md
+	./scripts/doc-filter.sh $(BUILD)/docs/PTOCheckPasses.md > docs/PTOCheckPasses.md
+	./scripts/doc-filter.sh $(BUILD)/docs/Dialects/PTOISADialect.md > docs/Dialects/PTOISADialect.md
+	./scripts/doc-filter.sh $(BUILD)/docs/PTOISAPasses.md > docs/PTOISAPasses.md
+	./scripts/doc-filter.sh $(BUILD)/docs/PTOConversionPasses.md > docs/PTOConversionPasses.md
 
 # The benchmark suite (benchmarks/README.md): compile-time ratios, the cost
 # model on SK-16, pto-run vs the NumPy golden, the SK-01 calibration table;

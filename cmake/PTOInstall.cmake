@@ -18,7 +18,7 @@
 
 include(CMakePackageConfigHelpers)
 
-set(PTO_VERSION 0.1.0)
+set(PTO_VERSION ${PROJECT_VERSION})
 set(PTO_INSTALL_CMAKE_DIR lib/cmake/pto)
 # Every library of the project (add_mlir_library records them in
 # MLIR_ALL_LIBS), so a new library that an exported one depends on is exported

@@ -10,8 +10,9 @@ PACKAGES=(
   python3 python3-numpy python3-pytest
   python3-dev pybind11-dev
   python3-torch        # PyPTO-Gym kernel files and their torch goldens (CPU; torch_npu stubbed)
-  python3-matplotlib   # scripts/swimlane.py (cost-model trace pictures)
+  python3-matplotlib   # scripts/swimlane.py (cost-model trace pictures), pto-tune --plot (Pareto plot)
   libopenblas-dev
+  graphviz             # dot: renders pto-opt --pto-view-graph (test/Dialect/PTO/view-graph.mlir, docs/Tutorial.md)
 )
 
 missing=()

@@ -5,12 +5,18 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Utils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Embedding/Embedding.h"
+#include "pto/Interpreter/Interpreter.h"
+#include "pto/Target/Cpp/CppEmitter.h"
+#include "pto/runtime/checks.hpp"
+
+#include <cstring>
 
 #include <deque>
 
@@ -48,6 +54,80 @@ MlirLogicalResult ptoOperationVerify(MlirOperation op) {
 
 MlirLogicalResult ptoRunPassPipeline(MlirOperation op, MlirStringRef pipeline) {
   return wrap(pto::runPassPipeline(unwrap(op), unwrap(pipeline)));
+}
+
+MlirLogicalResult ptoTranslateModuleToCpp(MlirOperation module,
+                                          MlirStringCallback callback,
+                                          void *userData) {
+  auto moduleOp = dyn_cast<ModuleOp>(unwrap(module));
+  if (!moduleOp)
+    return wrap(unwrap(module)->emitError()
+                << "pto-to-cpp translates a builtin.module");
+  mlir::detail::CallbackOstream stream(callback, userData);
+  LogicalResult result = pto::translateToCpp(moduleOp, stream);
+  stream.flush();
+  return wrap(result);
+}
+
+int ptoRunKernel(MlirOperation module, MlirStringRef kernelName,
+                 intptr_t numArgs, const PtoTensor *args) {
+  using namespace pto::interp;
+  Operation *root = unwrap(module);
+  StringRef name = unwrap(kernelName);
+  SmallVector<pto::KernelOp> kernels;
+  root->walk([&](pto::KernelOp kernel) {
+    if (name.empty() || kernel.getSymName() == name)
+      kernels.push_back(kernel);
+  });
+  if (kernels.size() != 1) {
+    root->emitError() << (name.empty() ? "ptoRunKernel: the module does not "
+                                         "hold exactly one pto.kernel; name "
+                                         "the kernel to run"
+                                       : "ptoRunKernel: no pto.kernel named '" +
+                                             name.str() + "'");
+    return pto_check::kUsage;
+  }
+  pto::KernelOp kernel = kernels.front();
+  if (numArgs != intptr_t(kernel.getNumArguments())) {
+    kernel.emitError() << "ptoRunKernel: @" << kernel.getSymName() << " takes "
+                       << kernel.getNumArguments() << " arguments, got "
+                       << numArgs;
+    return pto_check::kUsage;
+  }
+  std::vector<HostTensor> tensors;
+  for (intptr_t i = 0; i < numArgs; ++i) {
+    auto type = dyn_cast<pto::GMTensorType>(kernel.getArgumentTypes()[i]);
+    std::optional<ElementKind> kind =
+        type ? getElementKind(type.getElementType()) : std::nullopt;
+    StringRef argName = cast<StringAttr>(kernel.getArgNames()[i]).getValue();
+    if (!kind || !args[i].data || args[i].rank < 0 ||
+        (args[i].rank > 0 && !args[i].shape)) {
+      kernel.emitError() << "ptoRunKernel: argument '" << argName << "' "
+                         << (!kind ? "has a type the interpreter cannot hold"
+                                   : "needs data and a shape");
+      return pto_check::kUsage;
+    }
+    SmallVector<int64_t> shape(args[i].shape, args[i].shape + args[i].rank);
+    llvm::Expected<HostTensor> tensor =
+        HostTensor::create(*kind, shape, "argument '" + argName + "'");
+    if (!tensor) {
+      kernel.emitError() << "ptoRunKernel: "
+                         << llvm::toString(tensor.takeError());
+      return pto_check::kUsage;
+    }
+    std::memcpy(tensor->bytes.data(), args[i].data, tensor->bytes.size());
+    tensors.push_back(std::move(*tensor));
+  }
+  if (llvm::Error error = checkArguments(kernel, tensors)) {
+    kernel.emitError() << "ptoRunKernel: " << llvm::toString(std::move(error));
+    return pto_check::kUsage;
+  }
+  if (failed(runKernel(kernel, tensors)))
+    return pto_check::kFault;
+  for (unsigned index : getWrittenArguments(kernel))
+    std::memcpy(args[index].data, tensors[index].bytes.data(),
+                tensors[index].bytes.size());
+  return pto_check::kOk;
 }
 
 //===----------------------------------------------------------------------===//

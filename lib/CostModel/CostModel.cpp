@@ -162,14 +162,14 @@ void CostModel::gmRead(Operation *op, const interp::HostTensor *tensor,
                        bool workspace, uint64_t bytes) {
   if (!current)
     return; // control-program reads are not device work
-  recordRead(tensor, tensor->bytes.size(), workspace, bytes);
+  recordRead(tensor, tensor->getStorageSize(), workspace, bytes);
 }
 
 void CostModel::gmWrite(Operation *op, const interp::HostTensor *tensor,
                         bool workspace, uint64_t bytes, bool atomic) {
   if (!current)
     return;
-  recordWrite(tensor, tensor->bytes.size(), workspace, bytes, atomic);
+  recordWrite(tensor, tensor->getStorageSize(), workspace, bytes, atomic);
 }
 
 static int64_t elementBytes(Type type) {
@@ -229,7 +229,7 @@ void CostModel::vectorOp(Operation *op, uint64_t elements) {
   recordVector(elements, width);
 }
 
-llvm::Error CostModel::loadGraph(StringRef text) {
+llvm::Error CostModel::loadGraph(StringRef text, std::string *warning) {
   auto fail = [](const Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "launch graph: " + message);
@@ -343,6 +343,20 @@ llvm::Error CostModel::loadGraph(StringRef text) {
     }
     launchEnd();
   }
+  // A dumped run's pipes_us were priced for the architecture it ran on; the
+  // graph does not keep the ops to re-price them.
+  std::optional<StringRef> pricedFor = root->getString("arch");
+  StringRef arch = stringifyArch(platform.arch);
+  bool priced = llvm::any_of(*list, [](const llvm::json::Value &l) {
+    return l.getAsObject() && l.getAsObject()->getArray("pipes_us");
+  });
+  if (warning && pricedFor && priced && *pricedFor != arch)
+    *warning = ("launch graph: its pipe times (pipes_us) were priced for " +
+                *pricedFor + "; they are scheduled here on " + arch +
+                "'s cores and bandwidths unchanged. Record the graph on " +
+                arch + " (pto-run --simulate with --sim-dump-graph) to price "
+                "it for " + arch)
+                   .str();
   return llvm::Error::success();
 }
 
@@ -942,7 +956,8 @@ void CostModel::writeGraph(raw_ostream &os) const {
   for (auto &[name, size] : tensors)
     if (size.getAsUINT64().value_or(0) == 0)
       size = uint64_t(1);
-  llvm::json::Object root{{"tensors", std::move(tensors)},
+  llvm::json::Object root{{"arch", stringifyArch(platform.arch)},
+                          {"tensors", std::move(tensors)},
                           {"launches", std::move(list)}};
   if (options.persistent)
     root["persistent"] = true;

@@ -133,6 +133,20 @@ llvm::Expected<HostTensor> HostTensor::create(ElementKind kind,
   return HostTensor(kind, shape);
 }
 
+HostTensor HostTensor::makeShapeOnly(ElementKind kind,
+                                     ArrayRef<int64_t> shape) {
+  HostTensor tensor;
+  tensor.kind = kind;
+  tensor.shape.assign(shape.begin(), shape.end());
+  tensor.shapeOnly = true;
+  return tensor;
+}
+
+uint64_t HostTensor::getStorageSize() const {
+  return shapeOnly ? uint64_t(getNumElements()) * getByteSize(kind)
+                   : bytes.size();
+}
+
 int64_t HostTensor::getNumElements() const {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -246,7 +260,7 @@ static llvm::Error npyError(StringRef path, const Twine &message) {
                                  "'" + path + "': " + message);
 }
 
-llvm::Expected<HostTensor> interp::readNpy(StringRef path) {
+llvm::Expected<HostTensor> interp::readNpy(StringRef path, bool shapeOnly) {
   // Mapped, not copied: no terminating NUL is needed (a copy of a large
   // file would be a second buffer of its size).
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -276,6 +290,8 @@ llvm::Expected<HostTensor> interp::readNpy(StringRef path) {
                                 getByteSize(*kind));
   if (!rule.empty())
     return npyError(path, rule);
+  if (shapeOnly)
+    return HostTensor::makeShapeOnly(*kind, header.shape);
   llvm::Expected<HostTensor> created =
       HostTensor::create(*kind, header.shape, "'" + path + "'");
   if (!created)
@@ -288,6 +304,10 @@ llvm::Expected<HostTensor> interp::readNpy(StringRef path) {
 }
 
 llvm::Error interp::writeNpy(StringRef path, const HostTensor &tensor) {
+  if (tensor.shapeOnly)
+    return llvm::createStringError("cannot write '" + path +
+                                   "': the tensor holds no data (a "
+                                   "--no-numerics run)");
   std::string dict = "{'descr': '" + getNumpyDescr(tensor.kind).str() +
                      "', 'fortran_order': False, 'shape': (";
   for (int64_t d : tensor.shape)

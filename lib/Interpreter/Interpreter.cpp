@@ -9,6 +9,7 @@
 #include "pto/Interpreter/Interpreter.h"
 #include "pto/runtime/checks.hpp"
 #include "pto/Interpreter/Numerics.h"
+#include "pto/Interpreter/ShapeOnly.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -51,6 +52,7 @@ struct TileProvenance {
 
 /// A tile: its type, valid extents and the dense data of the valid region.
 /// Float element types only; bf16/f16 values are held rounded, in f32.
+/// Without numerics (RunOptions::numerics false) `data` is null.
 struct TileValue {
   TileType type;
   SmallVector<int64_t, 4> valid;
@@ -347,13 +349,14 @@ FailureOr<SmallVector<int64_t, 4>> Interpreter::inferValid(Operation *op,
 TileValue Interpreter::newTile(Value result, ArrayRef<int64_t> valid) const {
   TileValue tile{cast<TileType>(result.getType()),
                  SmallVector<int64_t, 4>(valid.begin(), valid.end()), nullptr};
-  tile.data = std::make_shared<std::vector<float>>(tile.numValid());
+  if (options.numerics)
+    tile.data = std::make_shared<std::vector<float>>(tile.numValid());
   return tile;
 }
 
 void Interpreter::bindRounded(Value result, TileValue tile) {
   Type elementType = tile.type.getElementType();
-  if (!elementType.isF32())
+  if (tile.data && !elementType.isF32())
     for (float &x : *tile.data)
       x = roundTo(elementType, x);
   env[result] = std::move(tile);
@@ -416,6 +419,8 @@ LogicalResult Interpreter::execLoop(LoopOp loop) {
   // past INT64_MAX is never computed (no host overflow near the int64 limit).
   for (int64_t iv = lb; iv < ub;) {
     ++stats.loopIterations;
+    if (observer())
+      observer()->loopIteration(loop, iv, lb, ub);
     blockArgs.clear();
     blockArgs.push_back(iv);
     blockArgs.append(carried.begin(), carried.end());
@@ -462,6 +467,12 @@ LogicalResult Interpreter::execOp(Operation *op) {
       return failure();
   }
   ++stats.opsExecuted;
+  if (!options.numerics && !hasShapeOnlySemantics(op))
+    return op->emitError()
+           << "pto-run --no-numerics has no shape-only rule for '"
+           << op->getName()
+           << "' (its effect on valid extents and the schedule); run "
+              "without --no-numerics";
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](LoopOp loop) { return execLoop(loop); })
       .Case<ScopeOp, TaskOp>(
@@ -571,8 +582,11 @@ LogicalResult Interpreter::execArith(Operation *op) {
     return fault("only scalar integer and float constants are supported");
   }
   if (op->getNumResults() != 1 ||
-      llvm::any_of(op->getOperandTypes(),
-                   [](Type t) { return isa<ShapedType, TileType>(t); }))
+      // Scalar types by TypeID (a ShapedType check is an interface lookup,
+      // a measurable cost on the ~10^6 index ops of a tile graph).
+      !llvm::all_of(op->getOperandTypes(), [](Type t) {
+        return isa<IntegerType, IndexType, FloatType>(t);
+      }))
     return fault("'" + op->getName().getStringRef() +
                  "' is supported on scalars only");
   Value result = op->getResult(0);
@@ -702,6 +716,13 @@ LogicalResult Interpreter::execCheckView(CheckViewOp op) {
 
 LogicalResult Interpreter::execRead(ReadOp op) {
   const TensorRef &tensor = getTensor(op.getTensor());
+  if (tensor.storage->shapeOnly)
+    return op.emitError()
+           << "pto-run: pto.read of '" << tensor.name
+           << "' needs its values, which a --no-numerics run does not "
+              "have (the tensor was given as a shape, or the kernel wrote "
+              "it); give --input "
+           << tensor.name << "=FILE.npy, or run without --no-numerics";
   flushAtomics(tensor.storage);
   SmallVector<int64_t, 4> strides = rowMajorStrides(tensor.shape);
   SmallVector<int64_t, 4> index;
@@ -802,9 +823,18 @@ LogicalResult Interpreter::execView(ViewOp op) {
     return op.emitError() << "pto-run: " << rule;
 
   TileValue tile = newTile(op.getResult(), *valid);
-  float *out = tile.data->data();
+  float *out = tile.data ? tile.data->data() : nullptr;
   SmallVector<int64_t, 4> dstStrides = rowMajorStrides(tile.valid);
-  if (auto *tensor = std::get_if<TensorRef>(&env.at(op.getSource()))) {
+  if (!options.numerics) {
+    if (auto *tensor = std::get_if<TensorRef>(&env.at(op.getSource()))) {
+      if (observer())
+        observer()->gmRead(op, tensor->storage, tensor->name == "workspace",
+                           uint64_t(tile.numValid()) *
+                               getByteSize(tensor->storage->kind));
+    } else {
+      tile.gm = getTile(op.getSource()).gm;
+    }
+  } else if (auto *tensor = std::get_if<TensorRef>(&env.at(op.getSource()))) {
     SmallVector<int64_t, 4> srcStrides = rowMajorStrides(tensor->shape);
     // Every offset is inside its dim when the view has valid elements (an
     // empty view may sit anywhere, and reads nothing).
@@ -878,6 +908,17 @@ LogicalResult Interpreter::execStore(Operation *op, Value srcValue,
                         uint64_t(src.numValid()) *
                             getByteSize(dst.storage->kind),
                         atomic);
+  if (!options.numerics) {
+    if (atomic)
+      stats.atomicElements += src.numValid();
+    // Its values are now unknown: a later scalar read of it is a fault, not
+    // a read of stale values.
+    if (!dst.storage->shapeOnly) {
+      std::vector<uint8_t>().swap(dst.storage->bytes);
+      dst.storage->shapeOnly = true;
+    }
+    return success();
+  }
   if (atomic && options.shuffleAtomics) {
     pendingAtomics[dst.storage].push_back({src, offsets, dst.shape});
     return success();
@@ -965,16 +1006,18 @@ LogicalResult Interpreter::execMatmul(Operation *op, Value accValue,
              << "pto-run: matmul_acc adds a [" << m << ", " << n
              << "] product to an accumulator with valid extents "
              << listStr(acc.valid);
-    std::copy(acc.data->begin(), acc.data->end(), c.data->begin());
+    if (c.data)
+      std::copy(acc.data->begin(), acc.data->end(), c.data->begin());
     beta = 1.0f;
   }
   if (m > 0 && n > 0 && kA > 0) {
     // Row-major compact operands: the leading dim is the valid column count.
-    cblas_sgemm(CblasRowMajor, aTrans ? CblasTrans : CblasNoTrans,
-                bTrans ? CblasTrans : CblasNoTrans, m, n, kA, 1.0f,
-                a.data->data(), std::max<int64_t>(1, a.valid[1]),
-                b.data->data(), std::max<int64_t>(1, b.valid[1]), beta,
-                c.data->data(), std::max<int64_t>(1, n));
+    if (c.data)
+      cblas_sgemm(CblasRowMajor, aTrans ? CblasTrans : CblasNoTrans,
+                  bTrans ? CblasTrans : CblasNoTrans, m, n, kA, 1.0f,
+                  a.data->data(), std::max<int64_t>(1, a.valid[1]),
+                  b.data->data(), std::max<int64_t>(1, b.valid[1]), beta,
+                  c.data->data(), std::max<int64_t>(1, n));
     stats.matmulFlops += 2 * uint64_t(m) * uint64_t(n) * uint64_t(kA);
     if (observer())
       observer()->matmul(op, m, n, kA);
@@ -992,10 +1035,13 @@ LogicalResult Interpreter::execWorkspace(WorkspaceOp op) {
     if (!kind)
       return op.emitError() << "pto-run: cannot hold a workspace of "
                             << type.getElementType();
-    buffer = std::make_unique<HostTensor>(*kind, type.getShape());
+    buffer = options.numerics
+                 ? std::make_unique<HostTensor>(*kind, type.getShape())
+                 : std::make_unique<HostTensor>(
+                       HostTensor::makeShapeOnly(*kind, type.getShape()));
   }
   if (recordingSlot)
-    stitchWorkspaceBytes += buffer->bytes.size();
+    stitchWorkspaceBytes += buffer->getStorageSize();
   TensorRef ref;
   ref.storage = buffer.get();
   ref.shape.assign(type.getShape().begin(), type.getShape().end());
@@ -1233,11 +1279,19 @@ LogicalResult Interpreter::flushStitch() {
     sequentialBase.push_back(sequential);
     sequential += instance.launches.size();
   }
+  // Per instance, its first launch not yet run: the scan for the next
+  // launch starts there (rescanning the finished prefix every round made
+  // the stitch quadratic in its launches per instance).
+  SmallVector<size_t> firstPending(instances.size(), 0);
   while (executed < total) {
     bool progress = false;
     for (unsigned i = 0; i < instances.size(); ++i) {
-      for (auto [l, launch] : llvm::enumerate(instances[i].launches)) {
-        const llvm::BitVector &own = finished[i];
+      const llvm::BitVector &own = finished[i];
+      size_t &first = firstPending[i];
+      while (first < own.size() && own.test(first))
+        ++first;
+      for (size_t l = first, e = instances[i].launches.size(); l < e; ++l) {
+        RecordedLaunch &launch = instances[i].launches[l];
         if (own.test(l) ||
             llvm::any_of(launch.deps,
                          [&](unsigned d) { return !own.test(d); }) ||
@@ -1372,7 +1426,7 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
     const TileValue &rhs = getTile(rhsValue);
     if (failed(stridesFor(rhs, "right", rhsStrides)))
       return failure();
-    rhsData = rhs.data->data();
+    rhsData = rhs.data ? rhs.data->data() : nullptr;
   } else {
     scalar = float(getFloat(rhsValue));
     rhsStrides.assign(rank, 0);
@@ -1381,6 +1435,10 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
   stats.vectorElements += out.numValid();
   if (observer())
     observer()->vectorOp(op, out.numValid());
+  if (!out.data) {
+    env[result] = std::move(out);
+    return success();
+  }
   const float *l = lhs.data->data();
   float *o = out.data->data();
   llvm::TypeSwitch<Operation *>(op)
@@ -1417,12 +1475,16 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
 LogicalResult Interpreter::execUnary(Operation *op, Value inputValue) {
   const TileValue &input = getTile(inputValue);
   TileValue out = newTile(op->getResult(0), input.valid);
-  const float *in = input.data->data();
-  float *o = out.data->data();
   int64_t n = input.numValid();
   stats.vectorElements += n;
   if (observer())
     observer()->vectorOp(op, n);
+  if (!out.data) {
+    env[op->getResult(0)] = std::move(out);
+    return success();
+  }
+  const float *in = input.data->data();
+  float *o = out.data->data();
   auto apply = [&](auto f) {
     for (int64_t i = 0; i < n; ++i)
       o[i] = f(in[i]);
@@ -1450,6 +1512,10 @@ LogicalResult Interpreter::execReduce(Operation *op, Value inputValue,
   stats.vectorElements += input.numValid();
   if (observer())
     observer()->vectorOp(op, input.numValid());
+  if (!out.data) {
+    env[op->getResult(0)] = std::move(out);
+    return success();
+  }
   // outer x reduced x inner decomposition of the input's valid region.
   int64_t outer = 1, inner = 1, reduced = input.valid[dim];
   for (int64_t d = 0; d < dim; ++d)
@@ -1477,12 +1543,20 @@ LogicalResult Interpreter::execCast(CastOp op) {
   Type to = op.getResult().getType().getElementType();
   CastMode mode = op.getEffectiveMode();
   TileValue out = newTile(op.getResult(), input.valid);
-  const float *in = input.data->data();
-  float *o = out.data->data();
   int64_t n = input.numValid();
   stats.vectorElements += n;
   if (observer())
     observer()->vectorOp(op, n);
+  if (!out.data) {
+    if (!to.isBF16() && !to.isF16() && !to.isF32())
+      return op.emitError() << "pto-run: casts to " << to
+                            << " are not supported; the interpreter executes "
+                               "float tiles (bf16, f16, f32) only";
+    env[op.getResult()] = std::move(out);
+    return success();
+  }
+  const float *in = input.data->data();
+  float *o = out.data->data();
   if (to.isBF16()) {
     for (int64_t i = 0; i < n; ++i)
       o[i] = bf16ToFloat(floatToBF16(in[i], mode));
@@ -1507,7 +1581,8 @@ LogicalResult Interpreter::execFull(FullOp op) {
   TileValue tile = newTile(op.getResult(), type.getShape());
   float value = roundTo(type.getElementType(),
                         float(op.getValue().convertToDouble()));
-  std::fill(tile.data->begin(), tile.data->end(), value);
+  if (tile.data)
+    std::fill(tile.data->begin(), tile.data->end(), value);
   env[op.getResult()] = std::move(tile);
   return success();
 }
@@ -1524,6 +1599,10 @@ LogicalResult Interpreter::execTranspose(TransposeOp op) {
   // scratch tile, then a ub -> ub copy (pto-isa a2a3/TTrans.hpp).
   if (observer())
     observer()->vectorOp(op, 2 * n);
+  if (!out.data) {
+    env[op.getResult()] = std::move(out);
+    return success();
+  }
   // Row-major strides of the output's valid region, walked in input order:
   // input element (.., i, .., j, ..) lands at output (.., j, .., i, ..).
   SmallVector<int64_t, 4> outStride(rank, 1);
@@ -1664,7 +1743,10 @@ llvm::Error interp::checkArguments(KernelOp kernel,
                      " in dim " + Twine(d) + " but the data has shape " +
                      arg.shapeString());
     // The cumulative-offsets contract of SK-16's actual_q / actual_kv.
-    if (kernel.getArgAttrOfType<UnitAttr>(i, "pto.cumulative")) {
+    // (A shape-only tensor has no values to check; a scalar read of it is a
+    // fault at run time.)
+    if (kernel.getArgAttrOfType<UnitAttr>(i, "pto.cumulative") &&
+        !arg.shapeOnly) {
       if (arg.getNumElements() == 0)
         return error("argument '" + name +
                      "' holds cumulative offsets (pto.cumulative) and must "

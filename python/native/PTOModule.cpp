@@ -26,6 +26,7 @@
 
 #include "pto/Target/Cpp/CppEmitter.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Embedding/Embedding.h"
 #include "pto/Embedding/StructuralEquivalence.h"
 #include "pto/Interpreter/Interpreter.h"
@@ -287,6 +288,30 @@ std::shared_ptr<BoundModule> cloneModule(BoundModule &self) {
       self.ctx, OwningOpRef<ModuleOp>(self.module->clone()));
 }
 
+/// The capacities of an architecture (`DAV_2201`, `DAV_3510`) that a tile
+/// search derives its candidates from (pto-tune); Platform.h is the one
+/// place that spells them.
+py::dict platformInfo(const std::string &archName) {
+  std::optional<pto::Arch> arch = pto::symbolizeArch(archName);
+  if (!arch)
+    throw py::value_error("unknown architecture '" + archName +
+                          "'; known: DAV_2201 (A2/A3), DAV_3510 (950)");
+  const pto::PlatformInfo &p = pto::getPlatformInfo(*arch);
+  py::dict d;
+  d["name"] = p.name.str();
+  d["l1_bytes"] = p.l1Bytes;
+  d["l0a_bytes"] = p.l0aBytes;
+  d["l0b_bytes"] = p.l0bBytes;
+  d["l0c_bytes"] = p.l0cBytes;
+  d["ub_bytes"] = p.ubBytes;
+  d["buffer_align_bytes"] = p.bufferAlignBytes;
+  d["reduce_tile_max_bytes"] = p.reduceTileMaxBytes;
+  d["cube_cores"] = p.cubeCores;
+  d["vector_cores"] = p.vectorCores;
+  d["clock_ghz"] = p.clockGHz;
+  return d;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_pto, m) {
@@ -312,4 +337,5 @@ PYBIND11_MODULE(_pto, m) {
         py::arg("buffer_name"));
   m.def("structurally_equal", &structurallyEqual, py::arg("lhs"),
         py::arg("rhs"));
+  m.def("platform_info", &platformInfo, py::arg("arch"));
 }

@@ -79,24 +79,85 @@ def build(kernel: Path, workdir: Path, pipeline: str = "pto-ascend-pipeline",
     return compile_cpp(emit_cpp(kernel, workdir, pipeline), opt=opt, flags=flags)
 
 
+# Element types as the IR spells them -> the .npy storage dtype the emitted
+# program reads and writes (runtime/include/pto/runtime/pto_runtime.hpp,
+# npy_descr): bf16 travels as its uint16 bit patterns.
+STORAGE = {"bf16": "<u2", "f16": "<f2", "f32": "<f4", "i8": "|i1", "i16": "<i2",
+           "i32": "<i4", "i64": "<i8"}
+# The golden's and NumPy's spellings of the same types.
+DTYPE_ALIASES = {"fp32": "f32", "float32": "f32", "fp16": "f16", "float16": "f16",
+                 "bfloat16": "bf16", "int8": "i8", "int16": "i16", "int32": "i32",
+                 "int64": "i64"}
+
+
+def element_type(name: str, argument: str = "") -> str:
+    """The IR spelling (f32, bf16, i32, ...) of a dtype name; ValueError
+    naming the argument and the accepted spellings otherwise."""
+    canonical = DTYPE_ALIASES.get(name, name)
+    if canonical not in STORAGE:
+        where = f" for argument '{argument}'" if argument else ""
+        raise ValueError(f"unknown dtype {name!r}{where}; use the IR's element type: "
+                         f"{', '.join(STORAGE)} (or {', '.join(DTYPE_ALIASES)})")
+    return canonical
+
+
+def save_npy(path: Path, array, dtype: str, argument: str = "") -> None:
+    """Writes `array` as the emitted program reads a `dtype` argument."""
+    import numpy as np
+
+    from pto_mlir.golden import save_tensor
+
+    dtype = element_type(dtype, argument)
+    if dtype == "bf16":
+        save_tensor(path, array, "bf16")
+        return
+    a = np.asarray(array)
+    storage = np.dtype(STORAGE[dtype])
+    if dtype.startswith("f") and not np.issubdtype(a.dtype, np.floating):
+        raise TypeError(f"argument '{argument}' is {dtype} and needs floats, got {a.dtype}")
+    if dtype.startswith("i"):
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"argument '{argument}' is {dtype} and needs integers, got {a.dtype}")
+        info = np.iinfo(storage)
+        if a.size and (a.min() < info.min or a.max() > info.max):
+            raise ValueError(f"argument '{argument}' holds values outside {dtype} "
+                             f"[{info.min}, {info.max}]")
+    np.save(path, np.ascontiguousarray(a, dtype=storage), allow_pickle=False)
+
+
+def load_npy(path: Path, dtype: str, argument: str = ""):
+    """Reads an output the emitted program wrote (bf16: bit patterns)."""
+    import numpy as np
+
+    a = np.load(path, allow_pickle=False)
+    storage = np.dtype(STORAGE[element_type(dtype, argument)])
+    if a.dtype != storage:
+        raise TypeError(f"{path}: expected {dtype} stored as {storage}, got {a.dtype}")
+    return a
+
+
 def run(exe: Path, workdir: Path, inputs: dict, dtypes: dict, outputs, *extra,
         names=None, check: bool = True):
     """Runs a built kernel on `inputs` (written as .npy files into
     WORKDIR/in) and returns the written `outputs` (shaped like the inputs
-    they update) with the completed process."""
-    from pto_mlir.golden import load_tensor, save_tensor
-
+    they update) with the completed process. `dtypes` spells each
+    argument's element type as the IR does (f32, bf16, i32, ...)."""
     workdir = Path(workdir)
     indir, outdir = workdir / "in", workdir / "out"
+    names = list(names if names is not None else inputs)
+    missing = [name for name in names if name not in dtypes]
+    if missing:
+        raise ValueError(f"no dtype for argument(s) {', '.join(missing)}: give each "
+                         f"argument's element type, e.g. {{'{missing[0]}': 'f32'}}")
     indir.mkdir(parents=True, exist_ok=True)
     outdir.mkdir(parents=True, exist_ok=True)
-    for name in names if names is not None else inputs:
-        save_tensor(indir / f"{name}.npy", inputs[name], dtypes[name])
+    for name in names:
+        save_npy(indir / f"{name}.npy", inputs[name], dtypes[name], name)
     proc = subprocess.run([str(exe), "--inputs", str(indir), "--outputs", str(outdir),
                            *map(str, extra)], capture_output=True, text=True)
     if not check:
         return None, proc
     if proc.returncode != 0:
         raise RuntimeError(f"{exe} exited with {proc.returncode}:\n{proc.stderr[-4000:]}")
-    return {name: load_tensor(outdir / f"{name}.npy", dtypes[name]).reshape(inputs[name].shape)
+    return {name: load_npy(outdir / f"{name}.npy", dtypes[name], name).reshape(inputs[name].shape)
             for name in outputs}, proc

@@ -155,6 +155,19 @@ class RunResult:
     outputs: dict
     stats: dict = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        # Shapes and dtypes, not the arrays: a result prints in one line
+        # however large the kernel's outputs are.
+        def describe(value) -> str:
+            shape = getattr(value, "shape", None)
+            dtype = getattr(value, "dtype", None)
+            if shape is None or dtype is None:
+                return type(value).__name__
+            return f"{dtype}[{'x'.join(map(str, shape))}]"
+
+        outputs = ", ".join(f"{name}: {describe(value)}" for name, value in self.outputs.items())
+        return f"RunResult(outputs={{{outputs}}}, stats={self.stats!r})"
+
 
 class Module:
     """A parsed and verified module holding pto kernels."""

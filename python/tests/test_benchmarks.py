@@ -1,6 +1,7 @@
 """Smoke test of the benchmark suite: `benchmarks/run --quick` (without the
-interpreter-vs-golden section, which python/tests already cover, and the
-scaling section, smoke-tested on its own) writes a well-formed results.md
+interpreter-vs-golden section, which python/tests already cover, the
+scaling section, smoke-tested on its own, the estimates section, whose
+claim test_no_numerics.py checks, the tuner section, test_tune.py's, and the whole-pipeline timing) writes a well-formed results.md
 into a temporary directory."""
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def test_benchmarks_quick(tmp_path):
     out = tmp_path / "results.md"
     env = dict(os.environ, PTO_BUILD_DIR=str(build_dir()))
     r = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "run"), "--quick",
-                        "--skip", "interpreter", "scaling", "cube", "--out", str(out)],
+                        "--skip", "interpreter", "scaling", "estimates", "tune",
+                        "pipeline", "cube", "--out", str(out)],
                        capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     text = out.read_text()
@@ -80,6 +82,7 @@ def test_cube_section_quick(tmp_path):
     env = dict(os.environ, PTO_BUILD_DIR=str(build_dir()))
     r = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "run"), "--quick",
                         "--skip", "compile", "model", "interpreter", "calibration", "scaling",
+                        "estimates", "tune", "pipeline",
                         "--out", str(out)], capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     [table] = tables(out.read_text())

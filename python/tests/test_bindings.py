@@ -268,7 +268,7 @@ def test_emit_cpp_in_process(sk16):
     module whose leaves are not lowered is a diagnostic, not a crash."""
     module = sk16.clone()
     module.run_pipeline("builtin.module(pto-tile-graph-pipeline)")
-    with pytest.raises(ir.DiagnosticError, match="run pto-lower-to-isa first"):
+    with pytest.raises(ir.DiagnosticError, match="not lowered to pto_isa; compile the module with `pto-opt --pto-ascend-pipeline` first"):
         module.emit_cpp()
     module = sk16.clone()
     module.run_pipeline("builtin.module(pto-ascend-pipeline)")

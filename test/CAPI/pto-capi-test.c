@@ -19,6 +19,19 @@ static void printToStdout(MlirStringRef text, void *userData) {
   fwrite(text.data, 1, text.length, stdout);
 }
 
+/* Appends printed text to a growing buffer (struct Text). */
+struct Text {
+  char *data;
+  size_t length;
+};
+static void appendText(MlirStringRef text, void *userData) {
+  struct Text *out = userData;
+  out->data = realloc(out->data, out->length + text.length + 1);
+  memcpy(out->data + out->length, text.data, text.length);
+  out->length += text.length;
+  out->data[out->length] = '\0';
+}
+
 static void printString(const char *label, MlirStringRef text) {
   printf("%s: %.*s\n", label, (int)text.length, text.data);
 }
@@ -102,6 +115,43 @@ int main(int argc, char **argv) {
   printf("canonicalize: %d\n", mlirLogicalResultIsSuccess(canon));
   mlirOperationPrint(axpyOp, printToStdout, NULL);
   printf("\n");
+
+  /* The interpreter from C: y += x[32:48, :]^2 into y[0:16, :]. */
+  printf("--- run\n");
+  static float x[64 * 64], y[64 * 64];
+  for (int i = 0; i < 64 * 64; ++i)
+    x[i] = (float)(i % 7) - 3.0f;
+  int64_t shape[2] = {64, 64};
+  PtoTensor args[2] = {{x, 2, shape}, {y, 2, shape}};
+  int status = ptoRunKernel(axpyOp, mlirStringRefCreateFromCString(""), 2, args);
+  int rowsOk = 1;
+  for (int i = 0; i < 64 * 64; ++i) {
+    float want = i < 16 * 64 ? x[32 * 64 + i] * x[32 * 64 + i] : 0.0f;
+    rowsOk &= y[i] == want;
+  }
+  printf("run: %d, y = x[32:48]^2 in rows 0..15, 0 elsewhere: %d\n", status, rowsOk);
+  status = ptoRunKernel(axpyOp, mlirStringRefCreateFromCString(""), 1, args);
+  printf("run with one argument: %d\n", status);
+  dumpDiagnostics(diags);
+
+  /* C++ from C: not before the Ascend pipeline, then after it. */
+  printf("--- cpp\n");
+  struct Text cpp = {NULL, 0};
+  MlirLogicalResult early = ptoTranslateModuleToCpp(axpyOp, appendText, &cpp);
+  printf("cpp before the pipeline: %d\n", mlirLogicalResultIsSuccess(early));
+  dumpDiagnostics(diags);
+  MlirLogicalResult lowered = ptoRunPassPipeline(
+      axpyOp, mlirStringRefCreateFromCString("builtin.module(pto-ascend-pipeline)"));
+  printf("ascend pipeline: %d\n", mlirLogicalResultIsSuccess(lowered));
+  free(cpp.data);
+  cpp.data = NULL;
+  cpp.length = 0;
+  MlirLogicalResult printed = ptoTranslateModuleToCpp(axpyOp, appendText, &cpp);
+  printf("cpp: %d, includes pto-inst.hpp: %d, host main: %d\n",
+         mlirLogicalResultIsSuccess(printed),
+         cpp.data && strstr(cpp.data, "#include <pto/pto-inst.hpp>") != NULL,
+         cpp.data && strstr(cpp.data, "int main(int argc, char **argv)") != NULL);
+  free(cpp.data);
   mlirModuleDestroy(axpy);
 
   /* A verifier error: no module, one diagnostic at the offending op. */

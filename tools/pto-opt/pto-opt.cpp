@@ -16,6 +16,8 @@
 #include "pto/Pipelines/AscendPipeline.h"
 #include "pto/Dialect/PTO/Checks/Passes.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Tools/DiagnosticDefaults.h"
+#include "pto/Tools/Version.h"
 
 #include "TestPasses.h"
 
@@ -36,6 +38,8 @@ int main(int argc, char **argv) {
   mlir::ptoisa::registerPTOISAPasses();
   mlir::pto::registerTileGraphPipeline();
   mlir::pto::registerAscendPipeline();
+  mlir::pto::registerVersionPrinter();
+  mlir::pto::setDiagnosticDefaults();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "pto-opt: the pto-mlir optimizer\n", registry));
 }

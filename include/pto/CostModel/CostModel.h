@@ -147,8 +147,10 @@ public:
   void vectorOp(Operation *op, uint64_t elements) override;
 
   /// Reads a synthetic launch graph instead of observing a run (tests,
-  /// sensitivity studies; format in docs/CostModel.md).
-  llvm::Error loadGraph(llvm::StringRef json);
+  /// sensitivity studies; format in docs/CostModel.md). `warning` (if given)
+  /// receives why the result may mislead: pipe times priced for another
+  /// architecture than this model's.
+  llvm::Error loadGraph(llvm::StringRef json, std::string *warning = nullptr);
   /// Writes the observed launches in loadGraph's format (pipes included), so
   /// that one interpreter run can be re-scheduled under other options.
   void writeGraph(llvm::raw_ostream &os) const;

@@ -26,11 +26,14 @@ int64_t getByteSize(ElementKind kind);
 StringRef getNumpyDescr(ElementKind kind);
 StringRef getKindName(ElementKind kind); // "bf16", "f32", ...
 
-/// A dense row-major tensor in host memory.
+/// A dense row-major tensor in host memory, or only its kind and shape
+/// (`shapeOnly`: `pto-run --no-numerics`, where no element is ever read or
+/// written and `bytes` stays empty).
 struct HostTensor {
   ElementKind kind = ElementKind::F32;
   SmallVector<int64_t> shape;
   std::vector<uint8_t> bytes;
+  bool shapeOnly = false;
 
   HostTensor() = default;
   /// Zero-filled storage; the size must have passed getStorageBytes.
@@ -41,7 +44,12 @@ struct HostTensor {
                                            ArrayRef<int64_t> shape,
                                            const llvm::Twine &what);
 
+  /// A tensor without storage (no size limit applies: nothing is allocated).
+  static HostTensor makeShapeOnly(ElementKind kind, ArrayRef<int64_t> shape);
+
   int64_t getNumElements() const;
+  /// The size of the data in bytes, whether or not it is held.
+  uint64_t getStorageSize() const;
   /// Reads element `i` (row-major) widened to double (exact for every kind).
   double load(int64_t i) const;
   /// Reads element `i` as float (BF16/F16 widened exactly).
@@ -63,7 +71,8 @@ std::optional<uint64_t> getStorageBytes(ElementKind kind,
                                         ArrayRef<int64_t> shape);
 
 /// Reads a NumPy `.npy` file (format 1.0-3.0, little-endian, C order).
-llvm::Expected<HostTensor> readNpy(StringRef path);
+/// `shapeOnly`: checks the header and payload size but keeps no data.
+llvm::Expected<HostTensor> readNpy(StringRef path, bool shapeOnly = false);
 /// Writes `tensor` as a `.npy` file (BF16 as `<u2` bit patterns).
 llvm::Error writeNpy(StringRef path, const HostTensor &tensor);
 

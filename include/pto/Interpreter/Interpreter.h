@@ -49,6 +49,10 @@ public:
   /// reached `op` (not called for other submission points: stitch depth,
   /// workspace budget, end of the kernel).
   virtual void stitchFlushAt(Operation *op) {}
+  /// A pto.loop of the control program starts iteration `iv` of [lb, ub)
+  /// (progress reports).
+  virtual void loopIteration(Operation *loop, int64_t iv, int64_t lb,
+                             int64_t ub) {}
   virtual void launchBegin(const LaunchEvent &launch) {}
   virtual void launchEnd() {}
   /// pto.view of a GM tensor (`workspace`: a pto.workspace buffer):
@@ -76,6 +80,12 @@ struct RunOptions {
   uint64_t maxStitchWorkspaceBytes = uint64_t(1) << 30;
   /// Optional hooks (not owned); null: no observation, no overhead.
   ExecutionObserver *observer = nullptr;
+  /// false: run only what the schedule needs (control flow, scalar reads of
+  /// integer tensors, valid extents, launches, the observer's hooks with the
+  /// same numbers) and skip tile arithmetic: tiles and workspaces hold no
+  /// data, float arguments may be shape-only (ShapeOnly.h). A scalar read of
+  /// a shape-only tensor is a fault naming the argument.
+  bool numerics = true;
 };
 
 struct RunStats {

@@ -281,7 +281,8 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
       else
         return func.emitError()
                << "pto-to-cpp prints leaf (pto.leaf) and root (pto.root) "
-                  "functions only; run the tile-graph pipeline first";
+                  "functions only; compile the module with `pto-opt "
+                  "--pto-ascend-pipeline` first";
     } else if (auto kernel = dyn_cast<KernelOp>(op)) {
       kernels.push_back(kernel);
     } else {
@@ -366,7 +367,9 @@ LogicalResult CppEmitter::emitOp(Operation *op, FunctionKind kind) {
     if (op->getDialect() && isa<ptoisa::PTOISADialect>(op->getDialect()))
       return emitIsa(op);
     return op->emitError() << "pto-to-cpp: '" << op->getName()
-                           << "' in a leaf; run pto-lower-to-isa first";
+                           << "' in a leaf not lowered to pto_isa; compile "
+                              "the module with `pto-opt "
+                              "--pto-ascend-pipeline` first";
   case FunctionKind::Root:
     return emitRootOp(op);
   case FunctionKind::Control:

@@ -249,8 +249,8 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     return success();
   }
   return op->emitError() << "pto-to-cpp: '" << op->getName()
-                         << "' in the control program; compile the kernel "
-                            "through --pto-tile-graph-pipeline first";
+                         << "' in the control program; compile the module "
+                            "with `pto-opt --pto-ascend-pipeline` first";
 }
 
 /// Kernel arguments some leaf writes (through roots, launches and reshapes).

@@ -105,7 +105,9 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
       .Case([&](AllocTileOp alloc) -> LogicalResult {
         if (!alloc.getOffset())
           return alloc.emitError()
-                 << "pto-to-cpp needs placed tiles; run pto-isa-plan-memory first";
+                 << "pto-to-cpp needs placed tiles (pto-isa-plan-memory); "
+                    "compile the module with `pto-opt --pto-ascend-pipeline` "
+                    "first";
         std::string t = fresh();
         TileExpr expr{t, name(alloc.getValidRows()), name(alloc.getValidCols()),
                       alloc.getTileType()};

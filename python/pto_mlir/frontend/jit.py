@@ -235,6 +235,81 @@ class TracedKernel:
         inputs.update(kwargs)
         return self.module().run(inputs, shuffle_atomics=shuffle_atomics)
 
+    def compile(self, pipeline: str = "pto-tile-graph-pipeline", context=None):
+        """A copy of the module compiled in-process through ``pipeline``: the
+        tile graph by default (tasks, leaves, launches; what ``simulate``
+        prices), ``"pto-ascend-pipeline"`` for ISA-level IR. Pass errors raise
+        ``pto_mlir.ir.DiagnosticError`` located at the Python lines."""
+        module = self.module(context).clone()
+        module.run_pipeline(pipeline)
+        return module
+
+    def emit_cpp(self) -> str:
+        """The kernel as pto-isa C++ (``--pto-ascend-pipeline``, then what
+        ``pto-translate --pto-to-cpp`` prints), with a host ``main`` under
+        ``PTO_HOST_MAIN``; build it with ``pto_mlir.codegen.compile_cpp``."""
+        return self.compile("pto-ascend-pipeline").emit_cpp()
+
+    def simulate(self, *args, arch: str = "a3", workdir=None, trace=None, **kwargs):
+        """The cost model's estimate of the device time (docs/CostModel.md):
+        the compiled tile graph runs in ``pto-run --simulate`` on the arrays
+        given as for ``run`` (arguments the kernel only writes may be left
+        out: they start at zero). ``trace``: also write a Perfetto trace
+        there. Returns a ``Simulation`` (``time_us``, ``launches``, the
+        report text); the arrays are not modified."""
+        import re
+        import tempfile
+        from pathlib import Path
+
+        import numpy as np
+
+        from ..tools import run_tool
+
+        inputs = dict(zip(self.tensor_params, args))
+        inputs.update(kwargs)
+        info = self.module().kernel(self.name)
+        unknown = sorted(set(inputs) - {a.name for a in info.args})
+        if unknown:
+            raise TypeError(f"simulate(): @{self.name} has no argument(s) {', '.join(unknown)} "
+                            f"(arguments: {', '.join(a.name for a in info.args)})")
+        with contextlib.ExitStack() as stack:
+            directory = Path(workdir) if workdir else Path(
+                stack.enter_context(tempfile.TemporaryDirectory(prefix="pto-simulate-")))
+            (directory / "in").mkdir(parents=True, exist_ok=True)
+            graph = directory / f"{self.name}.tile-graph.mlir"
+            graph.write_text(self.compile().to_string(debug_info=True))
+            for arg in info.args:
+                if arg.name not in inputs:
+                    continue
+                value = np.asarray(inputs[arg.name])
+                if arg.numpy_dtype and value.dtype != np.dtype(arg.numpy_dtype):
+                    raise TypeError(f"simulate(): argument '{arg.name}' is {arg.type}: expected "
+                                    f"a {np.dtype(arg.numpy_dtype)} array, got {value.dtype}")
+                np.save(directory / "in" / f"{arg.name}.npy", np.ascontiguousarray(value))
+            extra = [f"--trace={trace}"] if trace else []
+            r = run_tool("pto-run", graph, "--input-dir", directory / "in",
+                         f"--simulate={arch}", *extra)
+            if r.returncode != 0:
+                raise RuntimeError(f"pto-run --simulate={arch} failed on @{self.name} "
+                                   f"(exit {r.returncode}):\n{r.stderr[-4000:]}")
+        time = re.search(r"time: ([\d.]+) us", r.stdout)
+        launches = re.search(r"launches: (\d+)", r.stdout)
+        return Simulation(float(time.group(1)) if time else float("nan"),
+                          int(launches.group(1)) if launches else 0, r.stdout)
+
+
+class Simulation:
+    """What ``TracedKernel.simulate`` returns: the modelled device time in
+    microseconds, the number of launches and pto-run's whole report."""
+
+    def __init__(self, time_us: float, launches: int, report: str):
+        self.time_us = time_us
+        self.launches = launches
+        self.report = report
+
+    def __repr__(self) -> str:
+        return f"Simulation(time_us={self.time_us:g}, launches={self.launches})"
+
 
 class JitFunction:
     """A kernel decorated with ``@pypto.jit`` / ``@pypto.frontend.jit``."""

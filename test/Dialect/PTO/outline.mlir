@@ -201,37 +201,6 @@ pto.kernel @deps(%x: !pto.tensor<16x32xf32>, %y: !pto.tensor<16x32xf32>, %o: !pt
 
 // -----
 
-// Dynamic offsets compare by value (GMAccessAnalysis): rows [n-16, n-8) and
-// [n-8, n) of %y are disjoint, so the two writers run in parallel; the
-// reader of rows [n-8, n) waits for the second writer only.
-
-// CHECK-LABEL: func.func private @dyn_deps_root_main(
-// CHECK-NEXT:    %[[A:.*]] = pto.launch @dyn_deps_leaf_V1_0({{[^)]*}}) :
-// CHECK-NEXT:    %[[B:.*]] = pto.launch @dyn_deps_leaf_V1_0({{[^)]*}}) :
-// CHECK-NEXT:    pto.launch @dyn_deps_leaf_V2_0({{[^)]*}}) after[%[[B]]] :
-pto.kernel @dyn_deps(%x: !pto.tensor<?x32xf32>, %y: !pto.tensor<?x32xf32>, %z: !pto.tensor<8x32xf32>) {
-  %c0 = arith.constant 0 : index
-  %c8 = arith.constant 8 : index
-  %c16 = arith.constant 16 : index
-  %n = pto.dim %y, 0 : !pto.tensor<?x32xf32>
-  %off = arith.subi %n, %c16 : index
-  %next = arith.addi %off, %c8 : index
-  pto.task #pto.core<vector> "V1" {
-    %a = pto.view %x[%c0, %c0] : !pto.tensor<?x32xf32> -> !pto.tile<8x32xf32>
-    pto.assemble %a, %y[%off, %c0] : !pto.tile<8x32xf32>, !pto.tensor<?x32xf32>
-  }
-  pto.task #pto.core<vector> "V1" {
-    %a = pto.view %x[%c0, %c0] : !pto.tensor<?x32xf32> -> !pto.tile<8x32xf32>
-    pto.assemble %a, %y[%next, %c0] : !pto.tile<8x32xf32>, !pto.tensor<?x32xf32>
-  }
-  pto.task #pto.core<vector> "V2" {
-    %a = pto.view %y[%next, %c0] : !pto.tensor<?x32xf32> -> !pto.tile<8x32xf32>
-    pto.atomic_add %a, %z[%c0, %c0] : !pto.tile<8x32xf32>, !pto.tensor<8x32xf32>
-  }
-}
-
-// -----
-
 // Transitive reduction: C reads what A and B wrote, B read A's output, so
 // C's edge to A is implied by B.
 // CHECK-LABEL: func.func private @chain_root_main(

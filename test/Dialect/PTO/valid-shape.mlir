@@ -2,8 +2,9 @@
 // RUN: pto-opt %s -split-input-file -pto-test-valid-shape | FileCheck %s
 
 // The valid-shape rule of every tile producer, reified by the test pass and
-// spelled symbolically: kernel arguments and loop indices by name, other
-// values by their defining op.
+// spelled symbolically: kernel arguments and loop indices by name, scalar
+// reads as tensor[index], index arithmetic in infix; other values by their
+// defining op.
 
 //===----------------------------------------------------------------------===//
 // pto.view
@@ -33,8 +34,33 @@ pto.kernel @view_explicit_valid(%q: !pto.tensor<?x512xbf16>, %actual_q: !pto.ten
   %c4 = arith.constant 4 : index
   pto.loop "L" %b_idx = %c0 to %c4 step %c1 {
     %a_s1 = pto.read %actual_q[%b_idx] : !pto.tensor<?xi32>
-    // expected-remark @+1 {{result #0 valid shape [min(pto.read, min(max(dim(q, 0) - b_idx, 0), 2048)), 64]}}
+    // expected-remark @+1 {{result #0 valid shape [min(actual_q[b_idx], min(max(dim(q, 0) - b_idx, 0), 2048)), 64]}}
     %v = pto.view %q[%b_idx, 64] valid [%a_s1, 64] : !pto.tensor<?x512xbf16> -> !pto.tile<2048x64xbf16>
+  }
+}
+
+// -----
+
+// An SK-16 tail: the valid rows are the sequence length minus the tile's
+// offset, spelled with the values read, not the ops reading them.
+// CHECK-LABEL: pto.kernel @view_tail_names_values(
+pto.kernel @view_tail_names_values(%q: !pto.tensor<?x512xbf16>, %actual_q: !pto.tensor<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c2048 = arith.constant 2048 : index
+  pto.loop "L" %b_idx = %c0 to %c2 step %c1 {
+    %b_next = arith.addi %b_idx, %c1 : index
+    %start = pto.read %actual_q[%b_idx] : !pto.tensor<?xi32>
+    %end = pto.read %actual_q[%b_next] : !pto.tensor<?xi32>
+    %s1 = arith.subi %end, %start : index
+    pto.loop "S" %s_idx = %c0 to %c2 step %c1 {
+      %off = arith.muli %s_idx, %c2048 : index
+      %rest = arith.subi %s1, %off : index
+      %rows = arith.minsi %rest, %c2048 : index
+      // expected-remark @+1 {{result #0 valid shape [min(min(actual_q[b_idx + 1] - actual_q[b_idx] - s_idx*2048, 2048), min(max(dim(q, 0) - actual_q[b_idx], 0), 2048)), 64]}}
+      %v = pto.view %q[%start, 0] valid [%rows, 64] : !pto.tensor<?x512xbf16> -> !pto.tile<2048x64xbf16>
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // RUN: pto-translate --pto-to-cpp %s -split-input-file -verify-diagnostics -o /dev/null
 
 func.func private @leaf(%r: index) attributes {pto.leaf = #pto.core<vector>} {
-  // expected-error @below {{pto-to-cpp needs placed tiles; run pto-isa-plan-memory first}}
+  // expected-error @below {{pto-to-cpp needs placed tiles (pto-isa-plan-memory); compile the module with `pto-opt --pto-ascend-pipeline` first}}
   %a = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
   return
 }
@@ -9,14 +9,14 @@ func.func private @leaf(%r: index) attributes {pto.leaf = #pto.core<vector>} {
 // -----
 
 func.func private @leaf(%x: !pto.tensor<?x64xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
-  // expected-error @below {{'pto.view' in a leaf; run pto-lower-to-isa first}}
+  // expected-error @below {{'pto.view' in a leaf not lowered to pto_isa; compile the module with `pto-opt --pto-ascend-pipeline` first}}
   %v = pto.view %x[%r, 0] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
   return
 }
 
 // -----
 
-// expected-error @below {{pto-to-cpp prints leaf (pto.leaf) and root (pto.root) functions only; run the tile-graph pipeline first}}
+// expected-error @below {{pto-to-cpp prints leaf (pto.leaf) and root (pto.root) functions only; compile the module with `pto-opt --pto-ascend-pipeline` first}}
 func.func @plain() {
   return
 }
@@ -44,7 +44,7 @@ pto.kernel @k(%x: !pto.tensor<?x64xf32>) {
 
 pto.kernel @k(%x: !pto.tensor<?x64xf32>) {
   %c0 = arith.constant 0 : index
-  // expected-error @below {{'pto.view' in the control program; compile the kernel through --pto-tile-graph-pipeline first}}
+  // expected-error @below {{'pto.view' in the control program; compile the module with `pto-opt --pto-ascend-pipeline` first}}
   %v = pto.view %x[%c0, 0] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
   pto.return
 }

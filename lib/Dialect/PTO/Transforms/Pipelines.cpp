@@ -3,6 +3,7 @@
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -24,7 +25,16 @@ void mlir::pto::buildTileGraphPipeline(
   if (options.outline) {
     pm.addPass(createOutlinePass());
     pm.addPass(createPlanStitchPass());
+    pm.addPass(createMergeLeafArgumentsPass());
   }
+  // Expansion, partitioning and outlining each materialise the constants,
+  // pto.dim and views they need where they need them: CSE uniques them once
+  // at the end, and merges identical GM views of a leaf with no store between
+  // them (pto.view only reads GM; pto-merge-leaf-arguments made their offsets
+  // one value), so a leaf loads each GM window once. Not the canonicalizer:
+  // it rewrites scf.if over tiles into arith.select, which neither pto-run
+  // nor the ISA lowering takes.
+  pm.addPass(createCSEPass());
 }
 
 void mlir::pto::registerTileGraphPipeline() {
@@ -32,6 +42,6 @@ void mlir::pto::registerTileGraphPipeline() {
       "pto-tile-graph-pipeline",
       "Program level to outlined, stitched tile graph: legalize, flatten scopes, hoist "
       "invariants, expand tiles, partition into tasks, n-buffer merge, L1 "
-      "reuse, outline, plan stitching",
+      "reuse, outline, plan stitching, merge leaf arguments, CSE",
       buildTileGraphPipeline);
 }

@@ -10,10 +10,12 @@
 #pragma once
 
 #include <cctype>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -333,6 +335,51 @@ inline std::string integer_option(const char *flag, const std::string &text, int
            std::to_string(hi) + ", got '" + text + "'";
   out = v;
   return "";
+}
+
+// ---------------------------------------------------------------------------
+// Output folders
+// ---------------------------------------------------------------------------
+
+// Makes `dir` (and its missing parents) a folder output files can be
+// written to, before a run spends its time: a probe file is created and
+// removed there. The message says which path fails and why.
+inline std::string output_folder(const std::string &dir) {
+  namespace fs = std::filesystem;
+  if (dir.empty()) return "";
+  std::error_code ec;
+  fs::path path(dir);
+  // The first existing ancestor that is not a folder is the usual mistake
+  // (a file named like the folder).
+  for (fs::path p = path; !p.empty(); p = p.parent_path()) {
+    fs::file_status status = fs::status(p, ec);
+    if (fs::exists(status)) {
+      if (!fs::is_directory(status))
+        return "'" + p.string() + "' exists and is not a folder, so output folder '" + dir +
+               "' cannot be created there";
+      break;
+    }
+    if (p == p.parent_path()) break;
+  }
+  if (!fs::create_directories(path, ec) && ec)
+    return "cannot create output folder '" + dir + "': " + ec.message();
+  fs::path probe = path / ".pto-write-probe";
+  FILE *f = std::fopen(probe.c_str(), "wb");
+  if (!f) return "output folder '" + dir + "' is not writable: " + std::strerror(errno);
+  std::fclose(f);
+  std::remove(probe.c_str());
+  return "";
+}
+
+// The folder an output file `file` is written to, prepared as above; a
+// path naming an existing folder is refused.
+inline std::string output_file(const std::string &file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(fs::path(file), ec))
+    return "output file '" + file + "' is an existing folder";
+  fs::path parent = fs::path(file).parent_path();
+  return parent.empty() ? output_folder(".") : output_folder(parent.string());
 }
 
 } // namespace pto_check

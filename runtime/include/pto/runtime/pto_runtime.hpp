@@ -659,6 +659,10 @@ public:
         std::exit(0);
       } else usage("unknown option '%s'", argv[i]);
     }
+    // Before the run, not after it: a typo in --outputs should not cost the
+    // whole kernel's time.
+    if (std::string rule = pto_check::output_folder(outputs_); !rule.empty())
+      detail::die(2, "--outputs: %s", rule.c_str());
     rt_.reset(new Runtime(o));
   }
 

@@ -23,8 +23,30 @@ using namespace mlir::pto;
 
 namespace {
 
+void describe(Value v, llvm::raw_ostream &os);
+
+/// The kernel argument name of a GM tensor value, else "?".
+StringRef tensorName(Value tensor) {
+  if (auto arg = dyn_cast<BlockArgument>(tensor))
+    if (auto kernel = dyn_cast<KernelOp>(arg.getOwner()->getParentOp()))
+      return cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()])
+          .getValue();
+  if (auto reshape = tensor.getDefiningOp<ReshapeOp>())
+    return tensorName(reshape.getSource());
+  return "?";
+}
+
+/// An operand of `*` or `/`: sums in parentheses.
+void describeFactor(Value v, llvm::raw_ostream &os) {
+  bool sum = isa_and_nonnull<arith::AddIOp, arith::SubIOp>(v.getDefiningOp());
+  os << (sum ? "(" : "");
+  describe(v, os);
+  os << (sum ? ")" : "");
+}
+
 /// Spells an index value as a readable expression over kernel argument names,
-/// loop indices and the ops the reifier builds.
+/// loop indices and the values they read (`actual_q[b_idx]`), so that a
+/// remark names values rather than the ops computing them.
 void describe(Value v, llvm::raw_ostream &os) {
   APInt constant;
   if (matchPattern(v, m_ConstantInt(&constant))) {
@@ -57,7 +79,39 @@ void describe(Value v, llvm::raw_ostream &os) {
   if (isa<arith::SubIOp>(def)) {
     describe(def->getOperand(0), os);
     os << " - ";
+    bool sum = isa_and_nonnull<arith::AddIOp, arith::SubIOp>(
+        def->getOperand(1).getDefiningOp());
+    os << (sum ? "(" : "");
     describe(def->getOperand(1), os);
+    os << (sum ? ")" : "");
+    return;
+  }
+  if (isa<arith::AddIOp>(def)) {
+    describe(def->getOperand(0), os);
+    os << " + ";
+    describe(def->getOperand(1), os);
+    return;
+  }
+  auto infix = [&](StringRef symbol) {
+    describeFactor(def->getOperand(0), os);
+    os << symbol;
+    describeFactor(def->getOperand(1), os);
+  };
+  if (isa<arith::MulIOp>(def))
+    return infix("*");
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp>(def))
+    return infix(" / ");
+  if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
+    return binary("ceildiv");
+  if (isa<arith::RemSIOp, arith::RemUIOp>(def))
+    return infix(" % ");
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return describe(def->getOperand(0), os);
+  if (auto read = dyn_cast<ReadOp>(def)) {
+    os << tensorName(read.getTensor()) << '[';
+    llvm::interleaveComma(read.getIndices(), os,
+                          [&](Value index) { describe(index, os); });
+    os << ']';
     return;
   }
   if (auto validDim = dyn_cast<ValidDimOp>(def)) {

@@ -57,8 +57,9 @@ struct TileGraphPipelineOptions
       llvm::cl::init(false)};
 };
 
-/// Appends flatten-scopes, hoist-invariants, expand-tiles, partition,
-/// nbuffer-merge, l1-reuse, outline and plan-stitch to `pm` (a pass manager on
+/// Appends legalize, flatten-scopes, hoist-invariants, expand-tiles,
+/// partition, nbuffer-merge, l1-reuse, outline, plan-stitch,
+/// merge-leaf-arguments and cse to `pm` (a pass manager on
 /// builtin.module). Other compilers call this to run the same pipeline.
 void buildTileGraphPipeline(OpPassManager &pm,
                             const TileGraphPipelineOptions &options);

@@ -417,4 +417,43 @@ def HoistInvariantsPass : Pass<"pto-hoist-invariants"> {
   ];
 }
 
+def MergeLeafArgumentsPass : Pass<"pto-merge-leaf-arguments", "::mlir::ModuleOp"> {
+  let summary = "Merges leaf arguments every launch passes the same value";
+  let description = [{
+    After `pto-outline`, each static offset of a leaf's views and stores is
+    its own `index` argument, so two views of one GM window (a softmax leaf
+    reading `x` for `amax` and again for `sub`) differ in their offset
+    arguments even when every launch passes the same constant for both. For
+    each leaf, arguments of one type for which every `pto.launch` of the leaf
+    passes the same value (the same SSA value or equal constants) become one
+    argument; the others are removed from the leaf and its launches. CSE
+    then sees the two views as identical and keeps one (the tile-graph
+    pipeline runs CSE after this pass), so the leaf loads the
+    window once. Leaves with a use other than `pto.launch` are left alone.
+    Linear in the number of launch operands.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def ViewGraphPass : Pass<"pto-view-graph", "::mlir::ModuleOp"> {
+  let summary = "Writes the tile graph as Graphviz DOT";
+  let description = [{
+    Read-only. Draws each `pto.kernel` as Graphviz DOT: the control program's
+    loops as nested clusters holding its `pto.root_call`s (with the stitch
+    depth) or, before `pto-outline`, its `pto.task`s; each root function as a
+    cluster of its `pto.launch`es (family, core kind, leaf) with the token
+    dependences (`after`) as edges; and the leaves the launches run, with
+    their core kind and op count. Render with `dot -Tsvg g.dot -o g.svg`
+    (Debian package `graphviz`). Written to stdout or to `output`.
+
+    ```sh
+    pto-opt k.mlir --pto-tile-graph-pipeline --pto-view-graph=output=g.dot -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the DOT text ('-' = stdout)">
+  ];
+}
+
 #endif // PTO_TRANSFORMS_PASSES_TD

@@ -76,16 +76,23 @@ struct CheckSkeletonPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Pass::initializeOptions(
-            expandPositionalOption(options, "skeleton"), errorHandler)))
-      return failure();
-    if (skeleton != "sk16")
-      return errorHandler("pto-check-skeleton: unknown skeleton '" + skeleton +
-                          "'; known skeletons: sk16");
-    return success();
+    return Pass::initializeOptions(
+        expandPositionalOption(options, "skeleton"), errorHandler);
   }
 
   void runOnOperation() override {
+    // Checked here rather than in initializeOptions, whose errors have no
+    // location: the message points at the kernel it would have checked.
+    if (skeleton != "sk16") {
+      Operation *at = getOperation();
+      getOperation().walk([&](KernelOp kernel) {
+        at = kernel;
+        return WalkResult::interrupt();
+      });
+      at->emitError() << "pto-check-skeleton: unknown skeleton '" << skeleton
+                      << "'; known skeletons: sk16";
+      return signalPassFailure();
+    }
     RuleReporter reporter;
     getOperation().walk(
         [&](KernelOp kernel) { Sk16Checker(kernel, reporter).run(); });

@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""Per-pass compile time of the whole pipeline to C++ (benchmarks/README.md).
+
+SK-16 (A3 tiles) repeated in modules of 1, 10 and 100 renamed kernels
+through `pto-opt --pto-ascend-pipeline` (the tile-graph pipeline, lowering to
+pto_isa, memory planning, sync insertion) under `-mlir-timing`, then
+`pto-translate --pto-to-cpp` on its output: time per kernel of every
+`-mlir-timing` entry, the 100 / 1 ratio (1.00 = linear), and the
+translation's wall time per kernel.
+
+    benchmarks/pipeline_timing.py [--quick]
+
+--quick: 1 and 3 kernels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "python"))
+
+from pto_mlir import sk16_ir  # noqa: E402
+from pto_mlir.tools import tool  # noqa: E402
+
+TIMING = re.compile(r"^\s+([\d.]+) \(\s*[\d.]+%\)\s+(\w+)$", re.M)
+
+
+def pipeline_timing(rep, quick: bool) -> dict:
+    rep.heading("Compile time per pass, the whole pipeline to C++ (benchmarks/pipeline_timing.py)")
+    counts = (1, 3) if quick else (1, 10, 100)
+    entries, translate = {}, {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for count in counts:
+            module = tmp / f"sk16_x{count}.mlir"
+            module.write_text("\n".join(
+                sk16_ir.emit(sk16_ir.Sk16Config(kernel_name=f"sk16_k{i}"))
+                for i in range(count)))
+            isa = tmp / f"sk16_x{count}_isa.mlir"
+            r = subprocess.run([str(tool("pto-opt")), str(module), "--pto-ascend-pipeline",
+                                "-mlir-timing", "-o", str(isa)], capture_output=True, text=True)
+            if r.returncode:
+                raise SystemExit(f"pto-opt --pto-ascend-pipeline failed:\n{r.stderr[-3000:]}")
+            entries[count] = {name: float(t) for t, name in TIMING.findall(r.stderr)}
+            t0 = time.perf_counter()
+            r = subprocess.run([str(tool("pto-translate")), "--pto-to-cpp", str(isa), "-o",
+                                str(tmp / f"sk16_x{count}.cpp")], capture_output=True, text=True)
+            translate[count] = time.perf_counter() - t0
+            if r.returncode:
+                raise SystemExit(f"pto-translate failed:\n{r.stderr[-3000:]}")
+    first, last = counts[0], counts[-1]
+    names = [n for n in entries[first] if n != "Total"] + ["Total"]
+    rows = []
+    for n in names:
+        per = [entries[c].get(n, 0.0) / c * 1e3 for c in counts]
+        ratio = f"{per[-1] / per[0]:.2f}" if per[0] > 1e-3 else "-"
+        rows.append([n] + [f"{v:.2f}" for v in per] + [ratio])
+    rows.append(["pto-translate --pto-to-cpp (wall)"]
+                + [f"{translate[c] / c * 1e3:.2f}" for c in counts]
+                + [f"{translate[last] / last / (translate[first] / first):.2f}"])
+    rep.text("SK-16 (A3 tiles) repeated in one module (renamed kernels), one run each, "
+             "`pto-opt --pto-ascend-pipeline -mlir-timing` (wall time per `-mlir-timing` "
+             "entry; `Parser` and `Output` are reading and printing, not passes) and "
+             "`pto-translate --pto-to-cpp` on its output; ms per kernel, on this "
+             "machine's 2 shared cores.")
+    rep.table(["entry"] + [f"{c} kernel{'s' if c > 1 else ''}" for c in counts]
+              + [f"{last} / {first}"], rows)
+    return {"entries": entries, "translate": translate}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true")
+    a = p.parse_args()
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from scaling import PlainReport
+    pipeline_timing(PlainReport(), a.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
