@@ -105,12 +105,7 @@ def run_kernel(kernel, directory: Path, inputs: dict, dtypes: dict, outputs, *ex
             for name in outputs}, result
 
 
-# --pto-tile-graph-pipeline with pto-l1-reuse's operand-stationary mode, and
-# --pto-ascend-pipeline likewise (the mode is a pass option, not yet a
-# pipeline switch: docs/TileGraph.md#operand-stationary-cube-tasks).
-TILE_GRAPH_STATIONARY = (
-    "pto-legalize,pto-flatten-scopes,pto-hoist-invariants,pto-expand-tiles,"
-    "pto-partition,pto-nbuffer-merge,pto-l1-reuse{stationary=true},pto-outline,"
-    "pto-plan-stitch")
-ASCEND_STATIONARY = (TILE_GRAPH_STATIONARY +
-                     ",pto-lower-to-isa,pto-isa-plan-memory,pto-isa-insert-sync")
+# The pipelines with operand-stationary cube tasks (pto-l1-reuse
+# stationary=true; docs/TileGraph.md#operand-stationary-cube-tasks).
+TILE_GRAPH_STATIONARY = "pto-tile-graph-pipeline{cube-stationary=true}"
+ASCEND_STATIONARY = "pto-ascend-pipeline{cube-stationary=true}"

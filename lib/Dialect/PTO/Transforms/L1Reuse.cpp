@@ -148,17 +148,6 @@ stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
 
 struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   using Base::Base;
-  L1ReusePass(const L1ReusePass &other) : Base(other) {}
-
-  // Declared here rather than in Passes.td for now (docs/TileGraph.md,
-  // "Operand-stationary cube tasks"): `-pto-l1-reuse=stationary=true`.
-  Option<bool> stationary{
-      *this, "stationary",
-      llvm::cl::desc("Operand-stationary cube tasks: cut each group into "
-                     "rectangles of tasks sharing A and B blocks, the extent "
-                     "chosen from L1 and the pipe balance (overrides "
-                     "cube_l1_reuse_setting where it applies)"),
-      llvm::cl::init(false)};
 
   void runOnOperation() override {
     getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });

@@ -20,8 +20,11 @@ void mlir::pto::buildTileGraphPipeline(
   pm.addPass(createPartitionPass(partition));
   if (options.nbuffer)
     pm.addPass(createNBufferMergePass());
-  if (options.l1Reuse)
-    pm.addPass(createL1ReusePass());
+  if (options.l1Reuse) {
+    L1ReusePassOptions l1Reuse;
+    l1Reuse.stationary = options.cubeStationary;
+    pm.addPass(createL1ReusePass(l1Reuse));
+  }
   if (options.outline) {
     pm.addPass(createOutlinePass());
     pm.addPass(createPlanStitchPass());

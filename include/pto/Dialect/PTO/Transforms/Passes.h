@@ -32,6 +32,11 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
   Option<bool> l1Reuse{*this, "l1-reuse",
                        llvm::cl::desc("Merge cube tasks sharing L1 loads"),
                        llvm::cl::init(true)};
+  Option<bool> cubeStationary{
+      *this, "cube-stationary",
+      llvm::cl::desc("Operand-stationary cube tasks (pto-l1-reuse "
+                     "stationary=true; docs/TileGraph.md)"),
+      llvm::cl::init(false)};
 
   /// Copies the switches into another pipeline's options.
   template <typename Other>
@@ -39,6 +44,7 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
     other.hoist = hoist;
     other.nbuffer = nbuffer;
     other.l1Reuse = l1Reuse;
+    other.cubeStationary = cubeStationary;
   }
 };
 

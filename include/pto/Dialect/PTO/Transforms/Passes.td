@@ -240,10 +240,19 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
     `GM->L1 bytes per block instance: before X, after Y (saved Z%)` and each
     group one with its merge count and result. IR without cube tasks is left
     unchanged.
+
+    With `stationary=true` (the pipelines' `cube-stationary` switch), each
+    group is instead cut into operand-stationary rectangles of tasks sharing
+    their A and B blocks, and K chains whose blocks do not fit L1 whole are
+    split into partial sums (docs/TileGraph.md#operand-stationary-cube-tasks).
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
-           "Emit remarks: GM->L1 bytes per kernel and the merge of each group">
+           "Emit remarks: GM->L1 bytes per kernel and the merge of each group">,
+    Option<"stationary", "stationary", "bool", /*default=*/"false",
+           "Operand-stationary cube tasks: cut each group into rectangles of "
+           "tasks sharing A and B blocks, the extent chosen from L1 and the "
+           "pipe balance (overrides cube_l1_reuse_setting where it applies)">
   ];
   let statistics = [
     Statistic<"numBytesBefore", "gm-to-l1-bytes-before", "GM->L1 copy-in bytes of cube tasks before the pass (per block instance)">,
