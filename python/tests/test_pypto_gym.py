@@ -204,11 +204,12 @@ def test_cpp(case, cpp_root):
     _numeric_column(case, "C++", corpus.cpp_executor, cpp_root)
 
 
-# FP32 kernels whose C++ column runs: their emitted kernels also compile against
-# the real pto-isa headers with its CPU back end (test_pto_isa_real does the same
-# for SK-16, SK-01 and the lit kernels). bf16 kernels are left out: pto-isa's CPU
-# back end has no bf16 vector arithmetic to check them against.
-REAL_PTO_ISA = ("BNTrainingReduce-case1", "ApplyAdamWV2-level0")
+# One case per kernel whose C++ column runs: its emitted kernels also compile
+# (vector and cube sides) against the real pto-isa headers with its CPU back end
+# (test_pto_isa_real does the same for SK-16, SK-01 and the lit kernels). BF16
+# kernels type-check there; only FP16/FP32 programs also run on its simulator.
+REAL_PTO_ISA = ("BNTrainingReduce-case1", "ApplyAdamWV2-level0", "InplaceAddRmsNorm-level0",
+                "FAGradA3-test_03", "FAGrad950-test_04", "FAFwd-test_03", "InterleaveRope-level0")
 
 
 class _Emitted(Exception):
