@@ -209,7 +209,8 @@ def test_cpp(case, cpp_root):
 # (test_pto_isa_real does the same for SK-16, SK-01 and the lit kernels). BF16
 # kernels type-check there; only FP16/FP32 programs also run on its simulator.
 REAL_PTO_ISA = ("BNTrainingReduce-case1", "ApplyAdamWV2-level0", "InplaceAddRmsNorm-level0",
-                "FAGradA3-test_03", "FAGrad950-test_04", "FAFwd-test_03", "InterleaveRope-level0")
+                "FAGradA3-test_03", "FAGrad950-test_04", "FAFwd-test_03", "FAFwd910-test_00_910_1b-n1s128",
+                "FAFwd950Tile128-test_02-n2s256", "InterleaveRope-level0")
 
 
 class _Emitted(Exception):
