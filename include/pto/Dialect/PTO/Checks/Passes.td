@@ -164,4 +164,26 @@ def ReportPass : Pass<"pto-report", "::mlir::ModuleOp"> {
   ];
 }
 
+
+def ViewGraphPass : Pass<"pto-view-graph", "::mlir::ModuleOp"> {
+  let summary = "Writes the tile graph as Graphviz DOT";
+  let description = [{
+    Read-only. Draws each `pto.kernel` as Graphviz DOT: the control program's
+    loops as nested clusters holding its `pto.root_call`s (with the stitch
+    depth) or, before `pto-outline`, its `pto.task`s; each root function as a
+    cluster of its `pto.launch`es (family, core kind, leaf) with the token
+    dependences (`after`) as edges; and the leaves the launches run, with
+    their core kind and op count. Render with `dot -Tsvg g.dot -o g.svg`
+    (Debian package `graphviz`). Written to stdout or to `output`.
+
+    ```sh
+    pto-opt k.mlir --pto-tile-graph-pipeline --pto-view-graph=output=g.dot -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the DOT text ('-' = stdout)">
+  ];
+}
+
 #endif // PTO_CHECKS_PASSES_TD

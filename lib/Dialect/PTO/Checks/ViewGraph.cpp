@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Dialect/PTO/Checks/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -20,7 +20,7 @@
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_VIEWGRAPHPASS
-#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+#include "pto/Dialect/PTO/Checks/Passes.h.inc"
 } // namespace mlir::pto
 
 using namespace mlir;
