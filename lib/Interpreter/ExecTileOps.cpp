@@ -1,0 +1,321 @@
+//===- ExecTileOps.cpp - tile arithmetic ------------------------------------===//
+//
+// pto-run semantics of tile arithmetic: binary and unary elementwise ops,
+// reductions, casts, fills, transposes and gathermasks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InterpreterImpl.h"
+
+namespace mlir::pto::interp::detail {
+
+//===----------------------------------------------------------------------===//
+// Tile ops
+//===----------------------------------------------------------------------===//
+
+template <typename F>
+void elementwise(ArrayRef<int64_t> valid, ArrayRef<int64_t> lhsStrides,
+                 const float *lhs, ArrayRef<int64_t> rhsStrides,
+                 const float *rhs, float *out, F f) {
+  // Pad to rank 4 so that one loop nest serves every rank.
+  int64_t rank = valid.size();
+  int64_t v[4] = {1, 1, 1, 1}, ls[4] = {0, 0, 0, 0}, rs[4] = {0, 0, 0, 0};
+  for (int64_t d = 0; d < rank; ++d) {
+    v[4 - rank + d] = valid[d];
+    ls[4 - rank + d] = lhsStrides[d];
+    rs[4 - rank + d] = rhsStrides[d];
+  }
+  int64_t o = 0;
+  for (int64_t i0 = 0; i0 < v[0]; ++i0)
+    for (int64_t i1 = 0; i1 < v[1]; ++i1)
+      for (int64_t i2 = 0; i2 < v[2]; ++i2) {
+        const float *l = lhs + i0 * ls[0] + i1 * ls[1] + i2 * ls[2];
+        const float *r = rhs + i0 * rs[0] + i1 * rs[1] + i2 * rs[2];
+        float *dst = out + o;
+        if (ls[3] == 1 && rs[3] == 1) {
+          for (int64_t i3 = 0; i3 < v[3]; ++i3)
+            dst[i3] = f(l[i3], r[i3]);
+        } else if (ls[3] == 1 && rs[3] == 0) {
+          float scalar = *r;
+          for (int64_t i3 = 0; i3 < v[3]; ++i3)
+            dst[i3] = f(l[i3], scalar);
+        } else {
+          for (int64_t i3 = 0; i3 < v[3]; ++i3)
+            dst[i3] = f(l[i3 * ls[3]], r[i3 * rs[3]]);
+        }
+        o += v[3];
+      }
+}
+
+LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
+                                      Value rhsValue) {
+  const TileValue &lhs = getTile(lhsValue);
+  Value result = op->getResult(0);
+  FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
+  if (failed(valid))
+    return failure();
+  auto resultType = cast<TileType>(result.getType());
+  int64_t rank = resultType.getRank();
+
+  // Per-operand strides over the result's valid index space: 0 along a
+  // broadcast dim. Non-broadcast dims must agree in valid extent.
+  auto stridesFor = [&](const TileValue &operand, StringRef side,
+                        SmallVectorImpl<int64_t> &strides) -> LogicalResult {
+    SmallVector<int64_t, 4> compact = rowMajorStrides(operand.valid);
+    for (int64_t d = 0; d < rank; ++d) {
+      bool broadcast = operand.type.getDimSize(d) == 1 &&
+                       resultType.getDimSize(d) != 1;
+      if (broadcast) {
+        if (operand.valid[d] != 1 && (*valid)[d] > 0)
+          return op->emitError()
+                 << "pto-run: the " << side << " operand broadcasts dim " << d
+                 << " but has valid extent " << operand.valid[d]
+                 << " there; a broadcast operand needs 1 valid element";
+        strides.push_back(0);
+        continue;
+      }
+      if (operand.valid[d] != (*valid)[d])
+        return op->emitError()
+               << "pto-run: operands have different valid extents in dim " << d
+               << " (" << side << " operand: " << operand.valid[d]
+               << ", result: " << (*valid)[d]
+               << "); elementwise ops need matching valid shapes, valid "
+               << listStr(operand.valid) << " vs " << listStr(*valid);
+      strides.push_back(compact[d]);
+    }
+    return success();
+  };
+
+  SmallVector<int64_t, 4> lhsStrides, rhsStrides;
+  if (failed(stridesFor(lhs, "left", lhsStrides)))
+    return failure();
+  float scalar = 0;
+  const float *rhsData = &scalar;
+  if (isa<TileType>(rhsValue.getType())) {
+    const TileValue &rhs = getTile(rhsValue);
+    if (failed(stridesFor(rhs, "right", rhsStrides)))
+      return failure();
+    rhsData = rhs.data ? rhs.data->data() : nullptr;
+  } else {
+    scalar = float(getFloat(rhsValue));
+    rhsStrides.assign(rank, 0);
+  }
+  TileValue out = newTile(result, *valid);
+  stats.vectorElements += out.numValid();
+  if (observer())
+    observer()->vectorOp(op, out.numValid());
+  if (!out.data) {
+    env[result] = std::move(out);
+    return success();
+  }
+  const float *l = lhs.data->data();
+  float *o = out.data->data();
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](AddOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return a + b; });
+      })
+      .Case([&](SubOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return a - b; });
+      })
+      .Case([&](MulOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return a * b; });
+      })
+      .Case([&](DivOp) {
+        // INTRINSIC and HIGH_PRECISION both use the correctly rounded host
+        // divide; the hardware's intrinsic differs in the last bits.
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return a / b; });
+      })
+      .Case([&](MaxOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return std::fmax(a, b); });
+      })
+      .Case([&](MinOp) {
+        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                    [](float a, float b) { return std::fmin(a, b); });
+      });
+  bindRounded(result, std::move(out));
+  return success();
+}
+
+LogicalResult Interpreter::execUnary(Operation *op, Value inputValue) {
+  const TileValue &input = getTile(inputValue);
+  TileValue out = newTile(op->getResult(0), input.valid);
+  int64_t n = input.numValid();
+  stats.vectorElements += n;
+  if (observer())
+    observer()->vectorOp(op, n);
+  if (!out.data) {
+    env[op->getResult(0)] = std::move(out);
+    return success();
+  }
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  auto apply = [&](auto f) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = f(in[i]);
+  };
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](ExpOp) { apply([](float x) { return std::exp(x); }); })
+      .Case([&](NegOp) { apply([](float x) { return -x; }); })
+      .Case([&](AbsOp) { apply([](float x) { return std::fabs(x); }); })
+      .Case([&](SqrtOp) { apply([](float x) { return std::sqrt(x); }); })
+      .Case([&](RsqrtOp) {
+        apply([](float x) { return 1.0f / std::sqrt(x); });
+      })
+      .Case([&](ReciprocalOp) { apply([](float x) { return 1.0f / x; }); });
+  bindRounded(op->getResult(0), std::move(out));
+  return success();
+}
+
+LogicalResult Interpreter::execReduce(Operation *op, Value inputValue,
+                                      int64_t dim, bool isAmax) {
+  const TileValue &input = getTile(inputValue);
+  FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
+  if (failed(valid))
+    return failure();
+  TileValue out = newTile(op->getResult(0), *valid);
+  stats.vectorElements += input.numValid();
+  if (observer())
+    observer()->vectorOp(op, input.numValid());
+  if (!out.data) {
+    env[op->getResult(0)] = std::move(out);
+    return success();
+  }
+  // outer x reduced x inner decomposition of the input's valid region.
+  int64_t outer = 1, inner = 1, reduced = input.valid[dim];
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= input.valid[d];
+  for (int64_t d = dim + 1; d < static_cast<int64_t>(input.valid.size()); ++d)
+    inner *= input.valid[d];
+  // Over an empty valid extent sum gives 0 and amax -inf (their identities).
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  for (int64_t i = 0; i < outer; ++i)
+    for (int64_t j = 0; j < inner; ++j) {
+      float acc = isAmax ? -INFINITY : 0.0f;
+      for (int64_t r = 0; r < reduced; ++r) {
+        float x = in[(i * reduced + r) * inner + j];
+        acc = isAmax ? std::fmax(acc, x) : acc + x;
+      }
+      o[i * inner + j] = acc;
+    }
+  bindRounded(op->getResult(0), std::move(out));
+  return success();
+}
+
+LogicalResult Interpreter::execCast(CastOp op) {
+  const TileValue &input = getTile(op.getInput());
+  Type to = op.getResult().getType().getElementType();
+  CastMode mode = op.getEffectiveMode();
+  TileValue out = newTile(op.getResult(), input.valid);
+  int64_t n = input.numValid();
+  stats.vectorElements += n;
+  if (observer())
+    observer()->vectorOp(op, n);
+  if (!out.data) {
+    if (!to.isBF16() && !to.isF16() && !to.isF32())
+      return op.emitError() << "pto-run: casts to " << to
+                            << " are not supported; the interpreter executes "
+                               "float tiles (bf16, f16, f32) only";
+    env[op.getResult()] = std::move(out);
+    return success();
+  }
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  if (to.isBF16()) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = bf16ToFloat(floatToBF16(in[i], mode));
+  } else if (to.isF16()) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = roundToF16(in[i], mode);
+  } else if (to.isF32()) {
+    bool widening = !op.getInput().getType().getElementType().isF32();
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = widening ? in[i] : roundToIntegral(in[i], mode);
+  } else {
+    return op.emitError() << "pto-run: casts to " << to
+                          << " are not supported; the interpreter executes "
+                             "float tiles (bf16, f16, f32) only";
+  }
+  env[op.getResult()] = std::move(out);
+  return success();
+}
+
+LogicalResult Interpreter::execFull(FullOp op) {
+  TileType type = op.getResult().getType();
+  TileValue tile = newTile(op.getResult(), type.getShape());
+  float value = roundTo(type.getElementType(),
+                        float(op.getValue().convertToDouble()));
+  if (tile.data)
+    std::fill(tile.data->begin(), tile.data->end(), value);
+  env[op.getResult()] = std::move(tile);
+  return success();
+}
+
+LogicalResult Interpreter::execTranspose(TransposeOp op) {
+  const TileValue &input = getTile(op.getInput());
+  int64_t dim0 = op.getDim0(), dim1 = op.getDim1();
+  SmallVector<int64_t, 4> valid(input.valid);
+  std::swap(valid[dim0], valid[dim1]);
+  TileValue out = newTile(op.getResult(), valid);
+  int64_t n = input.numValid(), rank = valid.size();
+  stats.vectorElements += n;
+  // TTRANS on A2/A3 is two passes over the data: scatter_vnchwconv into the
+  // scratch tile, then a ub -> ub copy (pto-isa a2a3/TTrans.hpp).
+  if (observer())
+    observer()->vectorOp(op, 2 * n);
+  if (!out.data) {
+    env[op.getResult()] = std::move(out);
+    return success();
+  }
+  // Row-major strides of the output's valid region, walked in input order:
+  // input element (.., i, .., j, ..) lands at output (.., j, .., i, ..).
+  SmallVector<int64_t, 4> outStride(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    outStride[d] = outStride[d + 1] * valid[d + 1];
+  std::swap(outStride[dim0], outStride[dim1]);
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  SmallVector<int64_t, 4> idx(rank, 0);
+  int64_t at = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    o[at] = in[i];
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      at += outStride[d];
+      if (++idx[d] < input.valid[d])
+        break;
+      at -= outStride[d] * idx[d];
+      idx[d] = 0;
+    }
+  }
+  env[op.getResult()] = std::move(out);
+  return success();
+}
+
+LogicalResult Interpreter::execGatherMask(GatherMaskOp op) {
+  const TileValue &input = getTile(op.getInput());
+  FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
+  if (failed(valid))
+    return failure();
+  TileValue out = newTile(op.getResult(), *valid);
+  stats.vectorElements += input.numValid();
+  // One pass over the source (vreducev2 reads every valid element).
+  if (observer())
+    observer()->vectorOp(op, input.numValid());
+  int64_t stride = op.getStride(), phase = op.getPhase();
+  int64_t inCols = input.valid.back(), outCols = out.valid.back();
+  int64_t rows = outCols == 0 ? 0 : out.numValid() / outCols;
+  const float *in = input.data->data();
+  float *o = out.data->data();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < outCols; ++c)
+      o[r * outCols + c] = in[r * inCols + phase + c * stride];
+  env[op.getResult()] = std::move(out);
+  return success();
+}
+
+} // namespace mlir::pto::interp::detail
