@@ -3,7 +3,38 @@
 import os
 import sys
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+# SK-16 at small tiles: every sequence length of the test matrix has tails.
+SK16_SMALL_TILES = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
+                        v_tile_s=(32, 128), v_tile_d=(32, 128))
+
+
+@pytest.fixture(scope="session")
+def sk16_small_tile_graph(tmp_path_factory):
+    """The small-tile SK-16 kernel per (N, D) through --pto-tile-graph-pipeline,
+    compiled once per session (test_cost_model and test_no_numerics share it)."""
+    from pto_mlir import sk16_ir
+    from pto_mlir.tools import run_tool
+
+    root = tmp_path_factory.mktemp("sk16_small_tile_graph")
+    cache = {}
+
+    def get(N: int, D: int):
+        if (N, D) not in cache:
+            source = root / f"sk16_n{N}_d{D}.mlir"
+            source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=N, head_dim=D,
+                                                              **SK16_SMALL_TILES)))
+            out = root / f"sk16_n{N}_d{D}_tg.mlir"
+            r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", out)
+            assert r.returncode == 0, r.stderr[-3000:]
+            cache[N, D] = out
+        return cache[N, D]
+
+    return get
 
 
 def pytest_configure(config):

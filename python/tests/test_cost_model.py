@@ -15,37 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from pto_mlir import sk16_ir
 from pto_mlir.golden import sk16
 from pto_mlir.tools import input_args, run_tool
-
-SMALL = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
-             v_tile_s=(32, 128), v_tile_d=(32, 128))
-
 
 def sk16_flops(case) -> int:
     """docs/SK16.md#flop-count: 10 * s1_b * s2_b * D per (b, h)."""
     return sum(10 * s1 * s2 * case.D * case.N
                for s1, s2 in zip(case.q_seqlens, case.kv_seqlens))
-
-
-@pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
-    """The small-tile SK-16 kernel per (N, D), through the whole pipeline."""
-    root = tmp_path_factory.mktemp("cost_model")
-    cache = {}
-
-    def get(N: int, D: int) -> Path:
-        if (N, D) not in cache:
-            source = root / f"sk16_n{N}_d{D}.mlir"
-            source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=N, head_dim=D, **SMALL)))
-            out = root / f"sk16_n{N}_d{D}_tg.mlir"
-            r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", out)
-            assert r.returncode == 0, r.stderr[-3000:]
-            cache[N, D] = out
-        return cache[N, D]
-
-    return get
 
 
 def simulate(kernel: Path, case, directory: Path, arch: str = "a3", flops: bool = True):
@@ -121,9 +97,9 @@ def check_sane(report: dict):
     assert {"C1", "V1", "C2", "V2"} <= report["families"]
 
 
-def test_report_and_trace(compiled, tmp_path):
+def test_report_and_trace(sk16_small_tile_graph, tmp_path):
     case = sk16.CASES["test_09"]
-    report, trace = simulate(compiled(case.N, case.D), case, tmp_path / "a3")
+    report, trace = simulate(sk16_small_tile_graph(case.N, case.D), case, tmp_path / "a3")
     check_sane(report)
     # TFLOPS follow the sk16 convention: flops / time.
     assert report["flops"] == pytest.approx(sk16_flops(case), rel=1e-4)
@@ -132,43 +108,45 @@ def test_report_and_trace(compiled, tmp_path):
     check_trace(trace, report)
 
 
-def test_950(compiled, tmp_path):
+def test_950(sk16_small_tile_graph, tmp_path):
     case = sk16.CASES["test_09"]
-    report, trace = simulate(compiled(case.N, case.D), case, tmp_path / "950", arch="950")
+    report, trace = simulate(sk16_small_tile_graph(case.N, case.D), case, tmp_path / "950",
+                             arch="950")
     check_sane(report)
     check_trace(trace, report)
     assert report["peak_tflops"] > 400  # 32 AIC at 1.65 GHz
 
 
-def test_bigger_case_takes_longer(compiled, tmp_path):
+def test_bigger_case_takes_longer(sk16_small_tile_graph, tmp_path):
     small, big = sk16.CASES["test_05"], sk16.CASES["test_08"]
     assert (small.N, small.D) == (big.N, big.D)
-    kernel = compiled(small.N, small.D)
+    kernel = sk16_small_tile_graph(small.N, small.D)
     r_small, _ = simulate(kernel, small, tmp_path / "small")
     r_big, _ = simulate(kernel, big, tmp_path / "big")
     assert r_big["time_us"] > r_small["time_us"]
     assert r_big["flops"] > r_small["flops"]
 
 
-def test_without_convention_reports_matmul_flops(compiled, tmp_path):
+def test_without_convention_reports_matmul_flops(sk16_small_tile_graph, tmp_path):
     case = sk16.CASES["test_05"]
-    report, _ = simulate(compiled(case.N, case.D), case, tmp_path / "m", flops=False)
+    report, _ = simulate(sk16_small_tile_graph(case.N, case.D), case, tmp_path / "m", flops=False)
     assert not report["convention"]
     assert report["tflops"] == pytest.approx(report["matmul_tflops"], rel=1e-3)
 
 
-def test_usage_errors(compiled, tmp_path):
+def test_usage_errors(sk16_small_tile_graph, tmp_path):
     case = sk16.CASES["test_05"]
-    r = run_tool("pto-run", compiled(case.N, case.D), "--simulate=a9")
+    r = run_tool("pto-run", sk16_small_tile_graph(case.N, case.D), "--simulate=a9")
     assert r.returncode == 2 and "--simulate expects a3 or 950" in r.stderr
-    r = run_tool("pto-run", compiled(case.N, case.D), "--trace=x.json")
+    r = run_tool("pto-run", sk16_small_tile_graph(case.N, case.D), "--trace=x.json")
     assert r.returncode == 2 and "--trace needs --simulate" in r.stderr
     for flag, bad, rule in (("--sim-launch-overhead-us", "-1", ">= 0"),
                             ("--sim-submit-us", "nan", ">= 0"),
                             ("--sim-fairness-us", "inf", ">= 0"),
                             ("--sim-flops", "0", "> 0"),
                             ("--sim-l2-tbps", "-2", "> 0")):
-        r = run_tool("pto-run", compiled(case.N, case.D), "--simulate=a3", f"{flag}={bad}")
+        r = run_tool("pto-run", sk16_small_tile_graph(case.N, case.D), "--simulate=a3",
+                     f"{flag}={bad}")
         assert r.returncode == 2, (flag, r.stderr)
         assert f"{flag} expects a finite number {rule}, got" in r.stderr, r.stderr
 
@@ -350,12 +328,12 @@ def check_policy(spans: list, lifo: bool):
         assert not bad.any(), f"pool {pool}: {np.argwhere(bad)[:5]}"
 
 
-def test_sched_mode_on_sk16(compiled, tmp_path):
+def test_sched_mode_on_sk16(sk16_small_tile_graph, tmp_path):
     """SK-16 (kernel option device_sched_mode = 3): the report follows the
     kernel's option unless --sim-sched-mode overrides it, each schedule obeys
     its queue policy, and the two policies give different schedules."""
     case = sk16.CASES["test_05"]
-    kernel = compiled(case.N, case.D)
+    kernel = sk16_small_tile_graph(case.N, case.D)
     d = tmp_path / "run"
     d.mkdir()
     args = input_args(d, sk16.make_inputs(case, seed=3), sk16.DTYPES, sk16.INPUT_NAMES)

@@ -16,13 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pto_mlir import sk01_ir, sk16_ir
+from pto_mlir import sk01_ir
 from pto_mlir.golden import save_tensor, sk01, sk16
 from pto_mlir.tools import run_tool
-
-SMALL = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
-             v_tile_s=(32, 128), v_tile_d=(32, 128))
-
 
 def small_case(case: sk16.Sk16Case) -> sk16.Sk16Case:
     """The case with 2 heads and its sequence lengths scaled to at most 256
@@ -31,24 +27,6 @@ def small_case(case: sk16.Sk16Case) -> sk16.Sk16Case:
     scale = min(1.0, 256 / longest)
     return sk16.Sk16Case(case.name, [max(1, int(s * scale)) for s in case.q_seqlens],
                          [max(1, int(s * scale)) for s in case.kv_seqlens], 2, case.D)
-
-
-@pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
-    root = tmp_path_factory.mktemp("no_numerics")
-    cache = {}
-
-    def get(N: int, D: int) -> Path:
-        if (N, D) not in cache:
-            source = root / f"sk16_n{N}_d{D}.mlir"
-            source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=N, head_dim=D, **SMALL)))
-            out = root / f"sk16_n{N}_d{D}_tg.mlir"
-            r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", out)
-            assert r.returncode == 0, r.stderr[-3000:]
-            cache[N, D] = out
-        return cache[N, D]
-
-    return get
 
 
 def both_runs(kernel: Path, inputs: dict, dtypes: dict, names, directory: Path, *extra):
@@ -86,17 +64,17 @@ def assert_same(results):
 
 
 @pytest.mark.parametrize("name", [n for n in sk16.CASES])
-def test_sk16_matrix_same_report(compiled, tmp_path, name):
+def test_sk16_matrix_same_report(sk16_small_tile_graph, tmp_path, name):
     case = small_case(sk16.get_case(name))
-    kernel = compiled(case.N, case.D)
+    kernel = sk16_small_tile_graph(case.N, case.D)
     assert_same(both_runs(kernel, sk16.make_inputs(case, seed=5), sk16.DTYPES,
                           sk16.INPUT_NAMES, tmp_path, "--simulate=a3",
                           f"--sim-flops={sk16.flops(case)}"))
 
 
-def test_sk16_950_same_report(compiled, tmp_path):
+def test_sk16_950_same_report(sk16_small_tile_graph, tmp_path):
     case = small_case(sk16.get_case("test_09"))
-    assert_same(both_runs(compiled(case.N, case.D), sk16.make_inputs(case, seed=5),
+    assert_same(both_runs(sk16_small_tile_graph(case.N, case.D), sk16.make_inputs(case, seed=5),
                           sk16.DTYPES, sk16.INPUT_NAMES, tmp_path, "--simulate=950"))
 
 
