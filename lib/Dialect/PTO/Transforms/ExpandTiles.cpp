@@ -130,6 +130,16 @@ private:
   LogicalResult expandFull(FullOp op);
   LogicalResult expandTranspose(TransposeOp op);
   LogicalResult expandGatherMask(GatherMaskOp op);
+  /// An op whose output piece depends on one input piece: the vector tile
+  /// cuts `input`; `mapBox` maps an input piece's offsets and sizes to its
+  /// output piece's (and the input tile to the result's); `buildPiece`
+  /// creates the op on one input piece.
+  LogicalResult expandPerInputPiece(
+      Operation *op, Value input, Value result, VecTileAttr vecTile,
+      function_ref<void(SmallVectorImpl<int64_t> &,
+                        SmallVectorImpl<int64_t> &)>
+          mapBox,
+      function_ref<Operation *(Value, TileType)> buildPiece);
   LogicalResult expandStore(Operation *op, Value src, Value dst,
                             ArrayRef<int64_t> staticOffsets,
                             ValueRange dynamicOffsets, VecTileAttr vecTile);
@@ -772,74 +782,74 @@ LogicalResult Expander::expandFull(FullOp op) {
   return success();
 }
 
-LogicalResult Expander::expandTranspose(TransposeOp op) {
-  // The vector tile governs the input (as for reductions); each input piece
-  // is transposed on its own and lands at the swapped offsets.
-  Location loc = op.getLoc();
-  TileType inputType = op.getInput().getType();
-  TileType resultType = op.getResult().getType();
-  int64_t dim0 = op.getDim0(), dim1 = op.getDim1();
-  Value workspace = createWorkspace(op, op.getResult());
-  SmallVector<int64_t, 4> tile =
-      tileFor(op, op.getVecTileAttr(), inputType.getShape());
+LogicalResult Expander::expandPerInputPiece(
+    Operation *op, Value input, Value result, VecTileAttr vecTile,
+    function_ref<void(SmallVectorImpl<int64_t> &, SmallVectorImpl<int64_t> &)>
+        mapBox,
+    function_ref<Operation *(Value, TileType)> buildPiece) {
+  Location loc = op->getLoc();
+  auto inputType = cast<TileType>(input.getType());
+  auto resultType = cast<TileType>(result.getType());
+  Value workspace = createWorkspace(op, result);
+  SmallVector<int64_t, 4> tile = tileFor(op, vecTile, inputType.getShape());
   fitInUnifiedBuffer(op, tile);
   if (failed(reserveGrid(op, inputType.getShape(), tile)))
     return failure();
   for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
-    Value in = readPiece(loc, op.getInput(), piece.offsets, piece.sizes);
+    Value in = readPiece(loc, input, piece.offsets, piece.sizes);
     SmallVector<int64_t, 4> outOffsets(piece.offsets), outSizes(piece.sizes);
-    std::swap(outOffsets[dim0], outOffsets[dim1]);
-    std::swap(outSizes[dim0], outSizes[dim1]);
-    auto pieceOp = builder.create<TransposeOp>(
-        loc,
-        TileType::get(builder.getContext(), outSizes,
-                      resultType.getElementType()),
-        in, op.getDim0Attr(), op.getDim1Attr(), op.getVecTileAttr());
+    mapBox(outOffsets, outSizes);
+    Operation *pieceOp = buildPiece(
+        in, TileType::get(builder.getContext(), outSizes,
+                          resultType.getElementType()));
     stamp(pieceOp, op);
     ++numVectorPieces;
-    stamp(storePiece(builder, loc, pieceOp, workspace, outOffsets), op);
+    stamp(storePiece(builder, loc, pieceOp->getResult(0), workspace,
+                     outOffsets),
+          op);
   }
+  SmallVector<int64_t, 4> tileOrigin(tile.size(), 0);
   currentTile = tile;
-  std::swap(currentTile[dim0], currentTile[dim1]);
-  finish(op, op.getResult(), workspace);
+  mapBox(tileOrigin, currentTile);
+  finish(op, result, workspace);
   return success();
+}
+
+LogicalResult Expander::expandTranspose(TransposeOp op) {
+  // The vector tile governs the input (as for reductions); each input piece
+  // is transposed on its own and lands at the swapped offsets.
+  int64_t dim0 = op.getDim0(), dim1 = op.getDim1();
+  return expandPerInputPiece(
+      op, op.getInput(), op.getResult(), op.getVecTileAttr(),
+      [&](SmallVectorImpl<int64_t> &offsets, SmallVectorImpl<int64_t> &sizes) {
+        std::swap(offsets[dim0], offsets[dim1]);
+        std::swap(sizes[dim0], sizes[dim1]);
+      },
+      [&](Value piece, TileType pieceType) -> Operation * {
+        return builder.create<TransposeOp>(op.getLoc(), pieceType, piece,
+                                           op.getDim0Attr(), op.getDim1Attr(),
+                                           op.getVecTileAttr());
+      });
 }
 
 LogicalResult Expander::expandGatherMask(GatherMaskOp op) {
   // The vector tile governs the input; a split of its last dim is a whole
   // number of 32-byte blocks (the verifier's rule), so a multiple of the
-  // stride: each input piece gathers on its own and lands at its last-dim
-  // offset divided by the stride.
-  Location loc = op.getLoc();
-  TileType inputType = op.getInput().getType();
-  TileType resultType = op.getResult().getType();
+  // stride, and fitting into UB halves outer dims only: each input piece
+  // gathers on its own and lands at its last-dim offset divided by the
+  // stride.
   int64_t stride = op.getStride();
-  Value workspace = createWorkspace(op, op.getResult());
-  SmallVector<int64_t, 4> tile =
-      tileFor(op, op.getVecTileAttr(), inputType.getShape());
-  // Fitting into UB halves outer dims only: the last dim stays a multiple
-  // of the stride.
-  fitInUnifiedBuffer(op, tile);
-  if (failed(reserveGrid(op, inputType.getShape(), tile)))
-    return failure();
-  for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
-    Value in = readPiece(loc, op.getInput(), piece.offsets, piece.sizes);
-    SmallVector<int64_t, 4> outOffsets(piece.offsets), outSizes(piece.sizes);
-    outOffsets.back() /= stride;
-    outSizes.back() /= stride;
-    auto pieceOp = builder.create<GatherMaskOp>(
-        loc,
-        TileType::get(builder.getContext(), outSizes,
-                      resultType.getElementType()),
-        in, op.getPatternModeAttr(), op.getVecTileAttr());
-    stamp(pieceOp, op);
-    ++numVectorPieces;
-    stamp(storePiece(builder, loc, pieceOp, workspace, outOffsets), op);
-  }
-  currentTile = tile;
-  currentTile.back() /= stride;
-  finish(op, op.getResult(), workspace);
-  return success();
+  return expandPerInputPiece(
+      op, op.getInput(), op.getResult(), op.getVecTileAttr(),
+      [&](SmallVectorImpl<int64_t> &offsets, SmallVectorImpl<int64_t> &sizes) {
+        offsets.back() /= stride;
+        sizes.back() /= stride;
+      },
+      [&](Value piece, TileType pieceType) -> Operation * {
+        return builder.create<GatherMaskOp>(op.getLoc(), pieceType, piece,
+                                            op.getPatternModeAttr(),
+                                            op.getVecTileAttr());
+      });
 }
 
 LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
