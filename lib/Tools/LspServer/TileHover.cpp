@@ -448,22 +448,30 @@ std::string TileHover::hover(StringRef uri, StringRef text, unsigned line,
          << llvm::formatv(" ({0:f1} %)", cap ? 100.0 * high / cap : 0.0);
       first = false;
     }
-    // The tiles planned for the op defining the value, by its location.
-    std::map<std::string, std::vector<const PlannedTile *>> own;
+    // The tiles planned for the op defining the value, by its location,
+    // grouped by space and type, with their distinct offsets.
+    std::map<std::pair<std::string, std::string>,
+             std::vector<const PlannedTile *>>
+        own;
     for (const PlannedTile &tile : leaf.tiles)
       if (defLoc && ((uint64_t(tile.line) << 32) | tile.column) == defLoc)
-        own[tile.space].push_back(&tile);
-    for (const auto &[space, tiles] : own) {
-      os << "\n    - at its op's location (with the views it reads): "
-         << tiles.size() << " " << space << " tile"
-         << (tiles.size() == 1 ? "" : "s") << " (" << tiles.front()->type
-         << ", " << formatBytes(tiles.front()->bytes) << ") at offset";
-      for (auto [i, tile] : llvm::enumerate(tiles)) {
-        if (i == 4) {
+        own[{tile.space, tile.type}].push_back(&tile);
+    if (!own.empty())
+      os << "\n    - planned at its op's location (with the views it reads):";
+    for (const auto &[key, tiles] : own) {
+      std::set<int64_t> offsets;
+      for (const PlannedTile *tile : tiles)
+        offsets.insert(tile->offset);
+      os << "\n      - " << key.first << ": " << tiles.size() << " x "
+         << key.second << " (" << formatBytes(tiles.front()->bytes)
+         << ") at offset" << (offsets.size() == 1 ? "" : "s");
+      int i = 0;
+      for (int64_t offset : offsets) {
+        if (i == 6) {
           os << ", ...";
           break;
         }
-        os << (i ? ", " : " ") << tile->offset;
+        os << (i++ ? ", " : " ") << offset;
       }
     }
     os << "\n";
