@@ -73,6 +73,27 @@ def _line_text(text: str, pos: int) -> str:
     return text[start:end if end >= 0 else len(text)]
 
 
+def _in_comment(text: str, pos: int) -> bool:
+    """Whether `pos` lies in a `//` comment (outside string literals)."""
+    start = text.rfind("\n", 0, pos) + 1
+    quoted = False
+    for i in range(start, pos):
+        if text[i] == '"':
+            quoted = not quoted
+        elif not quoted and text.startswith("//", i):
+            return True
+    return False
+
+
+def _code_matches(pattern: re.Pattern, text: str) -> list:
+    return [m for m in pattern.finditer(text) if not _in_comment(text, m.start())]
+
+
+def _first_code_match(pattern: re.Pattern, text: str):
+    found = _code_matches(pattern, text)
+    return found[0] if found else None
+
+
 def _tile_dims(line: str) -> list:
     return [tuple(int(d) for d in m.group(1).rstrip("x").split("x"))
             for m in _TILE.finditer(line)]
@@ -157,19 +178,19 @@ class MlirKernel:
             self.text = path.read_text()
         except OSError as e:
             raise MlirTuneError(f"cannot read '{path}': {e.strerror}") from None
-        kernels = _KERNEL.findall(self.text)
+        kernels = [m.group(1) for m in _code_matches(_KERNEL, self.text)]
         if len(kernels) != 1:
             raise MlirTuneError(
                 f"'{path}' has {len(kernels)} pto.kernel ops; pto-tune tunes a file with "
                 "exactly one (split the file)")
         self.kernel_name = kernels[0]
-        arch = _ARCH.search(self.text)
+        arch = _first_code_match(_ARCH, self.text)
         self.arch = arch.group(1) if arch else "DAV_2201"  # pto.kernel's default
         self.groups: list[Group] = []
         self._find_groups("cube_tile", _CUBE)
         self._find_groups("vec_tile", _VEC)
-        self.runtime = _RUNTIME.search(self.text)
-        self.passopts = _PASS.search(self.text)
+        self.runtime = _first_code_match(_RUNTIME, self.text)
+        self.passopts = _first_code_match(_PASS, self.text)
         self.card = {g.name: g.card for g in self.groups}
         self.card["stitch_function_max_num"] = self._int_option("stitch_function_max_num")
         self.card["device_sched_mode"] = self._int_option("device_sched_mode")
@@ -188,7 +209,7 @@ class MlirKernel:
 
     def _find_groups(self, kind: str, pattern: re.Pattern):
         found: dict = {}
-        for m in pattern.finditer(self.text):
+        for m in _code_matches(pattern, self.text):
             if kind == "cube_tile":
                 value = tuple(int(m.group(i)) for i in range(1, 7))
                 key = (value, bool(m.group(7)))
@@ -245,7 +266,7 @@ class MlirKernel:
             {k: _normalize_merge(config[k]) for k in MERGE_OPTIONS if k in config},
             str))
         if arch and arch != self.arch:
-            m = _ARCH.search(self.text)
+            m = _first_code_match(_ARCH, self.text)
             if m:
                 edits.append((m.start(), m.end(), f"#pto.arch<{arch}>"))
             else:
@@ -292,7 +313,7 @@ class MlirKernel:
     def _insert_kernel_attribute(self, entry: str) -> list:
         """An edit adding `entry` to the kernel's attribute dictionary,
         creating `attributes {...}` after the argument list if needed."""
-        m = _KERNEL.search(self.text)
+        m = _first_code_match(_KERNEL, self.text)
         depth, i = 1, m.end()
         while depth and i < len(self.text):
             depth += {"(": 1, ")": -1}.get(self.text[i], 0)

@@ -93,6 +93,13 @@ def test_render_edits(tmp_path):
     assert ("attributes {pass_options = #pto.pass_options<cube_l1_reuse_setting = "
             "{-1 : 2, 0 : 4}>,\n      arch" in text), text
     assert text.count("#pto.vec_tile<[32, 256]>") == 3
+    # Attributes named in comments are neither parameters nor edited.
+    commented = tmp_path / "commented.mlir"
+    note = "// e.g. #pto.vec_tile<[8, 8]> or pto.kernel @other(\n"
+    commented.write_text(note + KERNEL.read_text())
+    c = tune_mlir.MlirKernel(commented)
+    assert c.card == k.card and c.groups[1].lines == [21, 22, 23]
+    assert c.render({"vec_tile": (32, 256)}).startswith(note)
     # A kernel without an attribute dictionary gets one.
     bare = tmp_path / "bare.mlir"
     bare.write_text(KERNEL.read_text().replace(
