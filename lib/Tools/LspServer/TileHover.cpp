@@ -348,8 +348,38 @@ std::shared_ptr<const MemoryPlan> TileHover::planFor(StringRef uri,
   return plan;
 }
 
-std::string TileHover::hover(StringRef uri, StringRef text, unsigned line,
+std::string TileHover::hover(StringRef uri, StringRef fullText, unsigned line,
                              unsigned character) {
+  // A split-input file (`// -----` lines) is a series of documents, as MLIR's
+  // server treats it: hover within the chunk holding the cursor.
+  StringRef text = fullText;
+  std::string chunkUri = uri.str();
+  {
+    SmallVector<StringRef> lines;
+    fullText.split(lines, '\n');
+    unsigned start = 0, chunk = 0;
+    size_t startOffset = 0, offset = 0;
+    for (unsigned i = 0; i < lines.size(); ++i) {
+      size_t next = offset + lines[i].size() + 1;
+      if (lines[i].rtrim() == "// -----") {
+        if (i >= line) {
+          text = fullText.slice(startOffset, offset);
+          break;
+        }
+        start = i + 1;
+        startOffset = std::min(next, fullText.size());
+        ++chunk;
+      }
+      offset = next;
+    }
+    if (chunk) {
+      if (text == fullText)
+        text = fullText.drop_front(startOffset);
+      line -= start;
+      chunkUri += "#chunk" + std::to_string(chunk);
+    }
+  }
+  uri = chunkUri;
   std::unique_ptr<ParsedDocument> doc = parse(registry, uri, text, true);
   if (!doc)
     return "";

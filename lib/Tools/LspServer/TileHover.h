@@ -57,7 +57,8 @@ public:
 
   /// Markdown describing the tile value whose name is at `line`:`character`
   /// (0-based, as in LSP) in `text`, or "" when there is none (not a tile
-  /// value, or the document does not parse).
+  /// value, or the document does not parse). In a split-input file
+  /// (`// -----` lines) the chunk holding the cursor is the document.
   std::string hover(llvm::StringRef uri, llvm::StringRef text, unsigned line,
                     unsigned character);
 
