@@ -52,8 +52,11 @@ private:
   void runOnBlock(Block &block);
   std::optional<Exchange>
   findExchange(WorkspaceOp workspace, Block &block,
-               const llvm::DenseMap<Operation *, unsigned> &index,
-               ArrayRef<TaskOp> tasks);
+               const llvm::DenseMap<Operation *, unsigned> &index);
+  /// Merges the member tasks into one MIX task at the last member's place,
+  /// moving the tasks between them that depend on an earlier member below
+  /// it; fails (IR untouched) when that would reorder conflicting accesses.
+  bool mergeComponent(ArrayRef<TaskOp> members);
 };
 
 /// The task of `block` that holds `op`, if any.
@@ -66,8 +69,7 @@ TaskOp taskIn(Operation *op, Block &block) {
 
 std::optional<Exchange> MixExchangePass::findExchange(
     WorkspaceOp workspace, Block &block,
-    const llvm::DenseMap<Operation *, unsigned> &index,
-    ArrayRef<TaskOp> tasks) {
+    const llvm::DenseMap<Operation *, unsigned> &index) {
   Exchange exchange{workspace, {}, {}};
   SmallVector<std::pair<unsigned, Box>> stores, views;
   for (Operation *user : workspace.getResult().getUsers()) {
@@ -82,8 +84,9 @@ std::optional<Exchange> MixExchangePass::findExchange(
           !isa_and_nonnull<MatmulOp, MatmulAccOp>(source))
         return std::nullopt;
       ArrayRef<int64_t> shape = assemble.getSrc().getType().getShape();
-      stores.push_back({t, Box(SmallVector<int64_t>(assemble.getStaticOffsets()),
-                               SmallVector<int64_t>(shape))});
+      stores.push_back(
+          {t, Box(SmallVector<int64_t>(assemble.getStaticOffsets()),
+                  SmallVector<int64_t>(shape))});
       continue;
     }
     auto view = dyn_cast<ViewOp>(user);
@@ -118,6 +121,67 @@ std::optional<Exchange> MixExchangePass::findExchange(
   return exchange;
 }
 
+bool MixExchangePass::mergeComponent(ArrayRef<TaskOp> members) {
+  // One sweep from the first member to the last: the members seen so far
+  // move down to the last one, and so must every task in between that
+  // conflicts with them or with a task already moving; a later member may
+  // not conflict with a task that moves below it (it would depend on it).
+  llvm::SmallPtrSet<Operation *, 8> isMember;
+  for (TaskOp task : members)
+    isMember.insert(task);
+  taskmerge::ValueNumbering vn;
+  taskmerge::AccessIndex moving, pushedAccesses;
+  SmallVector<Operation *> pushed;
+  Operation *last = members.back();
+  for (Operation *op = members.front(); op != last; op = op->getNextNode()) {
+    taskmerge::AccessSummary summary = taskmerge::summarize(vn, op);
+    if (isMember.contains(op)) {
+      if (!pushed.empty() && pushedAccesses.conflicts(summary))
+        return false;
+      moving.add(summary);
+      continue;
+    }
+    if ((summary.accesses.empty() && !summary.barrier) ||
+        !moving.conflicts(summary))
+      continue;
+    if (!isa<TaskOp>(op) || op->getNumResults() != 0)
+      return false;
+    moving.add(summary);
+    pushedAccesses.add(summary);
+    pushed.push_back(op);
+  }
+  if (!pushed.empty() &&
+      pushedAccesses.conflicts(taskmerge::summarize(vn, last)))
+    return false;
+
+  // The stage of the first member's family (C1 -> M1).
+  StringRef family = TaskOp(members.front()).getFamily();
+  std::string stage =
+      family.drop_while([](char c) { return !isdigit(c); }).str();
+  OpBuilder builder(last);
+  auto mix = builder.create<TaskOp>(
+      last->getLoc(), TypeRange(),
+      CoreKindAttr::get(builder.getContext(), CoreKind::mix),
+      builder.getStringAttr("M" + (stage.empty() ? std::string("1") : stage)),
+      ScopeAttr());
+  Block *body = new Block();
+  mix.getBody().push_back(body);
+  OpBuilder::atBlockEnd(body).create<YieldOp>(mix.getLoc());
+  for (TaskOp task : members) {
+    Block &from = task.getBody().front();
+    body->getOperations().splice(Block::iterator(body->getTerminator()),
+                                 from.getOperations(), from.begin(),
+                                 std::prev(from.end()));
+    task.erase();
+  }
+  Operation *after = mix;
+  for (Operation *op : pushed) {
+    op->moveAfter(after);
+    after = op;
+  }
+  return true;
+}
+
 void MixExchangePass::runOnBlock(Block &block) {
   SmallVector<TaskOp> tasks;
   llvm::DenseMap<Operation *, unsigned> index;
@@ -134,8 +198,7 @@ void MixExchangePass::runOnBlock(Block &block) {
     auto workspace = dyn_cast<WorkspaceOp>(op);
     if (!workspace)
       continue;
-    std::optional<Exchange> exchange =
-        findExchange(workspace, block, index, tasks);
+    std::optional<Exchange> exchange = findExchange(workspace, block, index);
     if (!exchange)
       continue;
     for (unsigned t : exchange->tasks)
@@ -147,12 +210,13 @@ void MixExchangePass::runOnBlock(Block &block) {
   if (exchanges.empty())
     return;
 
-  // Members per component leader, in block order.
+  // Members per component leader, in block order; a component needs a cube
+  // and a vector task (a MIX task of them) and tasks without results.
   llvm::MapVector<unsigned, SmallVector<unsigned>> members;
-  for (auto [t, task] : llvm::enumerate(tasks))
+  for (unsigned t = 0; t < tasks.size(); ++t)
     if (components.contains(t))
       members[components.getLeaderValue(t)].push_back(t);
-  llvm::DenseSet<unsigned> legal;
+  llvm::DenseSet<unsigned> merged;
   for (auto &[leader, list] : members) {
     bool cube = false, vector = false, results = false;
     for (unsigned t : list) {
@@ -160,75 +224,30 @@ void MixExchangePass::runOnBlock(Block &block) {
       vector |= tasks[t].getKind() == CoreKind::vector;
       results |= tasks[t]->getNumResults() != 0;
     }
-    if (cube && vector && !results)
-      legal.insert(leader);
-  }
-
-  // The members move down to their last one: no op in between may
-  // conflict with a member above it. One sweep, with the accesses of each
-  // open component's members seen so far.
-  taskmerge::ValueNumbering vn;
-  llvm::DenseMap<unsigned, taskmerge::AccessIndex> open;
-  llvm::DenseMap<unsigned, unsigned> remaining;
-  for (auto &[leader, list] : members)
-    remaining[leader] = list.size();
-  for (Operation &op : block) {
-    auto task = dyn_cast<TaskOp>(op);
-    std::optional<unsigned> leader;
-    if (task && components.contains(index.lookup(task)))
-      leader = components.getLeaderValue(index.lookup(task));
-    taskmerge::AccessSummary summary = taskmerge::summarize(vn, &op);
-    if (!open.empty() && (!summary.accesses.empty() || summary.barrier))
-      for (auto &[other, accesses] : open)
-        if ((!leader || *leader != other) && accesses.conflicts(summary))
-          legal.erase(other);
-    if (!leader || !legal.contains(*leader))
+    if (!cube || !vector || results)
       continue;
-    if (--remaining[*leader] == 0)
-      open.erase(*leader);
-    else
-      open[*leader].add(summary);
-  }
-
-  // Merge each legal component into a MIX task at its last member.
-  for (auto &[leader, list] : members) {
-    if (!legal.contains(leader)) {
-      if (llvm::any_of(list, [&](unsigned t) {
-            return tasks[t].getKind() == CoreKind::cube;
-          }))
-        ++numRejected;
-      continue;
+    // On the IR as the previous merges left it (they may have moved
+    // tasks of this component below others).
+    SmallVector<TaskOp> live;
+    for (unsigned t : list)
+      live.push_back(tasks[t]);
+    llvm::sort(live,
+               [](TaskOp x, TaskOp y) { return x->isBeforeInBlock(y); });
+    if (mergeComponent(live)) {
+      merged.insert(leader);
+      ++numMixTasks;
+    } else {
+      ++numRejected;
     }
-    TaskOp last = tasks[list.back()];
-    // The stage of the cube tasks' family (C1 -> M1).
-    StringRef family = tasks[list.front()].getFamily();
-    std::string stage = family.drop_while([](char c) { return !isdigit(c); }).str();
-    OpBuilder builder(last);
-    auto mix = builder.create<TaskOp>(
-        last.getLoc(), TypeRange(),
-        CoreKindAttr::get(builder.getContext(), CoreKind::mix),
-        builder.getStringAttr("M" + (stage.empty() ? std::string("1") : stage)),
-        ScopeAttr());
-    Block *body = new Block();
-    mix.getBody().push_back(body);
-    OpBuilder::atBlockEnd(body).create<YieldOp>(mix.getLoc());
-    for (unsigned t : list) {
-      Block &from = tasks[t].getBody().front();
-      body->getOperations().splice(Block::iterator(body->getTerminator()),
-                                   from.getOperations(), from.begin(),
-                                   std::prev(from.end()));
-      tasks[t].erase();
-    }
-    ++numMixTasks;
   }
 
   // An exchange whose tasks all merged never reaches GM.
   for (Exchange &exchange : exchanges)
     if (llvm::all_of(exchange.tasks, [&](unsigned t) {
-          return legal.contains(components.getLeaderValue(t));
+          return merged.contains(components.getLeaderValue(t));
         })) {
-      exchange.workspace->setAttr(kOnChipAttrName,
-                                  UnitAttr::get(exchange.workspace.getContext()));
+      exchange.workspace->setAttr(
+          kOnChipAttrName, UnitAttr::get(exchange.workspace.getContext()));
       ++numOnChip;
     }
 }
