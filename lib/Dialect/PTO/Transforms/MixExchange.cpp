@@ -71,6 +71,11 @@ std::optional<Exchange> MixExchangePass::findExchange(
     WorkspaceOp workspace, Block &block,
     const llvm::DenseMap<Operation *, unsigned> &index) {
   Exchange exchange{workspace, {}, {}};
+  KernelOp kernel = workspace->getParentOfType<KernelOp>();
+  int64_t ubBytes = getPlatformInfo(kernel.getArchOrDefault()).ubBytes;
+  GMTensorType type = workspace.getResult().getType();
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
   SmallVector<std::pair<unsigned, Box>> stores, views;
   for (Operation *user : workspace.getResult().getUsers()) {
     TaskOp task = taskIn(user, block);
@@ -103,17 +108,42 @@ std::optional<Exchange> MixExchangePass::findExchange(
   BoxIndex grid;
   for (auto [i, store] : llvm::enumerate(stores))
     grid.insert(i, store.second);
+  // A view reads one stored piece, inside it: the L0C -> UB move hands
+  // over whole accumulator tiles (split by rows between the two AIVs), so
+  // a vector piece spanning two would need both in L0C and in UB at once.
+  // `staged`: per reader, the stored pieces it needs in UB.
   llvm::SetVector<unsigned> touched;
+  llvm::MapVector<unsigned, llvm::SetVector<unsigned>> staged;
   for (auto &view : views) {
     unsigned reader = view.first;
-    bool any = false;
-    grid.forEachOverlap(view.second, [&](unsigned i) {
-      any = true;
-      exchange.joins.push_back({reader, stores[i].first});
-    });
-    if (!any)
-      return std::nullopt; // reads what no cube task here wrote
+    SmallVector<unsigned, 2> overlapping;
+    grid.forEachOverlap(view.second,
+                        [&](unsigned i) { overlapping.push_back(i); });
+    llvm::sort(overlapping);
+    overlapping.erase(llvm::unique(overlapping), overlapping.end());
+    if (overlapping.size() != 1)
+      return std::nullopt; // none (not written here) or several pieces
+    const Box &store = stores[overlapping.front()].second;
+    for (size_t d = 0; d < store.first.size(); ++d)
+      if (view.second.first[d] < store.first[d] ||
+          view.second.first[d] + view.second.second[d] >
+              store.first[d] + store.second[d])
+        return std::nullopt;
+    exchange.joins.push_back({reader, stores[overlapping.front()].first});
+    staged[reader].insert(overlapping.front());
     touched.insert(reader);
+  }
+  // Each reader's pieces fit the UB of the two AIVs, half each.
+  for (auto &[reader, pieces] : staged) {
+    int64_t bytes = 0;
+    for (unsigned i : pieces) {
+      int64_t elements = 1;
+      for (int64_t n : stores[i].second.second)
+        elements *= n;
+      bytes += elements * elementBytes;
+    }
+    if (bytes > 2 * ubBytes)
+      return std::nullopt;
   }
   for (auto &store : stores)
     touched.insert(store.first);
