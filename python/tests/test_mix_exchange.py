@@ -51,6 +51,9 @@ def test_sk16_on_chip_matches_golden(tmp_path):
     text = after.read_text()
     assert "pto.leaf = #pto.core<mix>" in text and "#pto.core<mix>" not in before.read_text()
     assert text.count("{pto.on_chip}") >= 2, "S and dP should stay on chip"
+    # The stitch plan counts no GM for them.
+    plan = re.compile(r"workspace_bytes = (\d+)")
+    assert max(map(int, plan.findall(text))) < max(map(int, plan.findall(before.read_text())))
     inputs = sk16.make_inputs(case, seed=3)
     outs = {}
     for name, kernel in (("before", before), ("after", after)):
