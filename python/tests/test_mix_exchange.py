@@ -69,9 +69,25 @@ def test_sk16_on_chip_matches_golden(tmp_path):
     reports = {}
     for name, kernel in (("before", before), ("after", after)):
         r = run_tool("pto-run", kernel, "--input-dir", tmp_path / name, "--simulate=950",
-                     "--no-numerics")
+                     "--no-numerics", f"--sim-dump-graph={tmp_path / name / 'graph.json'}")
         assert r.returncode == 0, r.stderr[-3000:]
         reports[name] = r.stdout
+    # With numerics the same report; the dumped graph (MIX launches marked)
+    # re-schedules to the same time (the graph does not carry the kernel's
+    # device_sched_mode).
+    data = tmp_path / "data"
+    data.mkdir()
+    from pto_mlir.tools import input_args
+    numeric = run_tool("pto-run", after, *input_args(data, inputs, sk16.DTYPES,
+                                                     sk16.INPUT_NAMES), "--simulate=950")
+    assert numeric.returncode == 0, numeric.stderr[-3000:]
+    assert numeric.stdout == reports["after"]
+    graph = run_tool("pto-run", tmp_path / "after" / "graph.json", "--sim-graph", "--simulate=950",
+                     "--sim-sched-mode=3")  # the kernel's device_sched_mode
+    assert graph.returncode == 0, graph.stderr[-3000:]
+    time_us = re.compile(rf"time: {NUM} us")
+    assert time_us.search(graph.stdout).group(1) == time_us.search(reports["after"]).group(1)
+    assert '"mix":true' in (tmp_path / "after" / "graph.json").read_text()
     workspace = {k: float(re.search(rf"workspace {NUM} MiB", v).group(1))
                  for k, v in reports.items()}
     on_chip = re.search(rf"on-chip exchanges \(L0C -> UB in MIX launches\): {NUM} MiB",
