@@ -127,3 +127,22 @@ def test_straddling_pieces_stay_in_gm(tmp_path):
     text = out.read_text()
     assert "pto.workspace {pto.on_chip} : !pto.tensor<2048x2048xf32>" not in text
     assert "pto.workspace {pto.on_chip} : !pto.tensor<2048x64xf32>" in text
+
+
+@pytest.mark.parametrize("mix", [False, True])
+def test_mix_launch_holds_two_vector_cores(mix, tmp_path):
+    """32 MIX launches hold the 950's 64 AIVs: a vector launch ready beside
+    them waits for one to end (a graph without the mark runs it at once)."""
+    import json
+    body = [0, 0, 10, 0, 0, 0]  # pipes_us: 10 us of M
+    launches = [{"name": "m", "pool": "cube", "mix": mix, "pipes_us": body}
+                for _ in range(32)]
+    launches.append({"name": "v", "pool": "vector", "pipes_us": [0, 0, 0, 0, 10, 0]})
+    graph = tmp_path / "g.json"
+    graph.write_text(json.dumps({"arch": "DAV_3510", "tensors": {"t": 1},
+                                 "launches": launches}))
+    r = run_tool("pto-run", graph, "--sim-graph", "--simulate=950",
+                 "--sim-launch-overhead-us=0", "--sim-submit-us=0")
+    assert r.returncode == 0, r.stderr[-3000:]
+    time_us = float(re.search(rf"time: {NUM} us", r.stdout).group(1))
+    assert time_us == pytest.approx(20.0 if mix else 10.0, abs=1e-6)
