@@ -82,6 +82,10 @@ def test_sk16_on_chip_matches_golden(tmp_path):
                                                      sk16.INPUT_NAMES), "--simulate=950")
     assert numeric.returncode == 0, numeric.stderr[-3000:]
     assert numeric.stdout == reports["after"]
+    # The progress reporter passes the on-chip moves on to the model.
+    progress = run_tool("pto-run", after, "--input-dir", tmp_path / "after", "--simulate=950",
+                        "--no-numerics", "--progress")
+    assert progress.returncode == 0 and progress.stdout == reports["after"]
     graph = run_tool("pto-run", tmp_path / "after" / "graph.json", "--sim-graph", "--simulate=950",
                      "--sim-sched-mode=3")  # the kernel's device_sched_mode
     assert graph.returncode == 0, graph.stderr[-3000:]
