@@ -271,15 +271,19 @@ def MixExchangePass : Pass<"pto-mix-exchange"> {
     *exchange* when every use is inside a task of that block and is either a
     store (`pto.assemble`, static offsets) of a `matmul` / `matmul_acc`
     result in a cube task, or a tile `pto.view` (static offsets) in a vector
-    task, with at least one of each and every view overlapping a store.
+    task, with at least one of each; every view lies inside one stored piece
+    (the L0C -> UB move hands over whole accumulator tiles), and the pieces
+    each vector task reads fit the UB of the two AIVs, half each.
 
-    Each view joins the tasks of the stores it overlaps (through a grid of
-    the stores' boxes); the connected tasks with at least one cube and one
-    vector task form a MIX task `pto.task #pto.core<mix> "M<stage>"`: the
-    members' bodies in program order, at the place of the last member. A
-    component is left alone when a task or op between its first and last
-    member conflicts with an earlier member (touches a common GM region,
-    one of them writing), since the members would move below it.
+    Each view joins its task to the task of the piece it reads (through a
+    grid of the stores' boxes); the connected tasks with at least one cube
+    and one vector task form a MIX task `pto.task #pto.core<mix> "M<stage>"`:
+    the members' bodies in program order, at the place of the last member.
+    Tasks between the members that conflict with an earlier member (touch a
+    common GM region, one of them writing), or with a task already moving,
+    move below the MIX task in their order. A component is left alone when
+    a later member conflicts with such a task, or when an op that is not a
+    task would have to move.
 
     An exchange whose tasks all merged gets the unit attribute
     `pto.on_chip`: every piece is written and read inside one MIX task, so
