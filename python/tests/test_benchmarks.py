@@ -89,12 +89,17 @@ def test_cube_section_quick(tmp_path):
     header, rule, *rows = table
     assert set(rule) == {"---"} and all(len(row) == len(header) for row in rows)
     by = {(row[0], row[1]): row for row in rows}
+    on_chip = ("operand-stationary, v_tile_s 64 x 128", "on-chip (MIX tasks, pto-mix-exchange)")
     assert set(by) == {(chip, v) for chip in ("A3", "950")
                        for v in ("today's pipeline", "operand-stationary",
-                                 "PyPTO way (no hoisting)")}
+                                 "PyPTO way (no hoisting)")} | {("950", v) for v in on_chip}
     for chip in ("A3", "950"):
         today, new = by[(chip, "today's pipeline")], by[(chip, "operand-stationary")]
-        assert float(new[9]) < float(today[9]), (today, new)  # GM->L1 MiB
+        assert float(new[10]) < float(today[10]), (today, new)  # GM->L1 MiB
+    # The 950's MIX compile moves S and dP on chip instead of through GM.
+    same, mix = (by[("950", v)] for v in on_chip)
+    assert float(same[9]) == 0 and float(mix[9]) > 0  # on-chip MiB
+    assert float(mix[8]) < float(same[8])  # GM workspace MiB
 
 
 def test_scaling_quick():
