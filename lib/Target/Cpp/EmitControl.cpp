@@ -38,9 +38,11 @@ using llvm::formatv;
 /// makes the host compiler's SROA quadratic (minutes per file).
 LogicalResult CppEmitter::emitRoot(func::FuncOp func) {
   counter = 0;
+  // The scalars stay in the shared array: each launch copies the pointer
+  // (one capture, not one per scalar) and reads its own elements, so a root
+  // with thousands of scalars (SK-16 at A3 tiles) needs no line per scalar.
   os << "static void " << func.getSymName()
-     << "(pto_rt::RootInstance &ri, const int64_t *s";
-  SmallVector<std::string> unpack;
+     << "(pto_rt::RootInstance &ri, const pto_rt::Scalars &s";
   unsigned slot = 0;
   for (auto [i, arg] : llvm::enumerate(func.getBody().front().getArguments())) {
     std::string base = formatv("a{0}", i);
@@ -52,15 +54,14 @@ LogicalResult CppEmitter::emitRoot(func::FuncOp func) {
           dims.push_back(std::to_string(size));
           continue;
         }
-        std::string dim = formatv("{0}_d{1}", base, d);
-        unpack.push_back(formatv("const int64_t {0} = s[{1}];", dim, slot++));
-        dims.push_back(dim);
+        dims.push_back(formatv("(*s)[{0}]", slot++));
       }
       bindTensor(arg, base, dims);
     } else if (arg.getType().isIntOrIndex()) {
-      unpack.push_back(formatv("const {0} {1} = ({0})s[{2}];",
-                               cppType(arg.getType()), base, slot++));
-      names[arg] = base;
+      std::string type = cppType(arg.getType());
+      names[arg] = type == "int64_t"
+                       ? formatv("(*s)[{0}]", slot++).str()
+                       : formatv("(({0})(*s)[{1}])", type, slot++).str();
     } else {
       os << ", " << cppType(arg.getType()) << " " << base;
       names[arg] = base;
@@ -68,8 +69,6 @@ LogicalResult CppEmitter::emitRoot(func::FuncOp func) {
   }
   os << ") {\n";
   os.indent();
-  for (const std::string &line : unpack)
-    os << line << "\n";
   if (failed(emitBlock(func.getBody().front(), FunctionKind::Root)))
     return failure();
   os.unindent();
@@ -243,7 +242,7 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
                   "std::vector<int64_t>{{{1}});\n",
                   array, llvm::join(scalars, ", "));
     os << formatv("rt.root_call(\"{0}\", {1}, {2}, [=](pto_rt::RootInstance &ri) "
-                  "{{ {0}(ri, {3}->data(){4}{5}); });\n",
+                  "{{ {0}(ri, {3}{4}{5}); });\n",
                   call.getCallee(), rootCallSites++, depth, array,
                   others.empty() ? "" : ", ", llvm::join(others, ", "));
     return success();

@@ -54,6 +54,7 @@ private:
   LogicalResult emitOp(Operation *op, FunctionKind kind);
   LogicalResult emitArith(Operation *op);
   LogicalResult emitScf(Operation *op, FunctionKind kind);
+  LogicalResult emitScalarTable(Operation *op);
   LogicalResult emitIsa(Operation *op);
   LogicalResult emitGlobalAccess(Operation *op, Value tensor, Value row,
                                  Value col, const TileExpr &tile,

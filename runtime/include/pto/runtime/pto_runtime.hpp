@@ -148,6 +148,10 @@ inline void check_division(const char *where, int64_t a, int64_t b) {
 
 class Runtime;
 
+// The integer scalars of one root call (emitted code): shared by the root
+// and every launch it registers, which may run after the call returns.
+using Scalars = std::shared_ptr<const std::vector<int64_t>>;
+
 // One instance of a root function inside a stitched device task.
 class RootInstance {
 public:
