@@ -49,14 +49,15 @@ func.func private @k_leaf_V1_0(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf
 
 // CHECK: #if defined(__CPU_SIM)
 // Scalars reach a root through one array (thousands of them at A3 tiles).
-// Each launch copies the array's shared pointer and reads its elements.
-// CHECK-LABEL: static void k_root_LOOP_i(pto_rt::RootInstance &ri, const pto_rt::Scalars &s, float *a0, float *a1) {
-// CHECK-NOT: s[0];
+// The root instance holds the array until its launches have run; each
+// launch reads its elements.
+// CHECK-LABEL: static void k_root_LOOP_i(pto_rt::RootInstance &ri, pto_rt::Scalars scalars, float *a0, float *a1) {
+// CHECK-NEXT: const int64_t *s = ri.hold(std::move(scalars));
 func.func private @k_root_LOOP_i(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>,
                                  %row: index, %rows: index) attributes {pto.root} {
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  // CHECK: const pto_rt::Token [[T0:v[0-9]+]] = ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {}, [=] { k_leaf_V1_0(a0, (*s)[0], a1, (*s)[1], (*s)[2], (*s)[3], v1); });
+  // CHECK: const pto_rt::Token [[T0:v[0-9]+]] = ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {}, [=] { k_leaf_V1_0(a0, s[0], a1, s[1], s[2], s[3], v1); });
   %t0 = pto.launch @k_leaf_V1_0(%x, %y, %row, %rows, %c64) : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index, index) -> !pto.token
   // CHECK: ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {[[T0]]}, [=]
   %t1 = pto.launch @k_leaf_V1_0(%x, %y, %row, %rows, %c64) after [%t0] : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index, index) -> !pto.token
