@@ -480,7 +480,9 @@ LogicalResult CppEmitter::emitScalarTable(Operation *op) {
     auto type = table.getType();
     std::string element = cppType(type.getElementType());
     if (type.getRank() != 1 || element.empty())
-      return op->emitError() << "pto-to-cpp prints 1-D tables of scalars only";
+      return op->emitError()
+             << "pto-to-cpp prints 1-D tables of scalars only (the per-piece "
+                "tables of pto-isa-roll-pieces), not " << type;
     SmallVector<std::string> elements;
     for (Value v : table.getElements())
       elements.push_back(name(v));
@@ -491,7 +493,10 @@ LogicalResult CppEmitter::emitScalarTable(Operation *op) {
   auto extract = cast<tensor::ExtractOp>(op);
   std::string element = cppType(extract.getType());
   if (extract.getIndices().size() != 1 || element.empty())
-    return op->emitError() << "pto-to-cpp prints 1-D tables of scalars only";
+    return op->emitError()
+           << "pto-to-cpp prints 1-D tables of scalars only (the per-piece "
+              "tables of pto-isa-roll-pieces), not "
+           << extract.getTensor().getType();
   os << formatv("const {0} {1} = {2}[{3}];\n", element, bind(extract),
                 name(extract.getTensor()), name(extract.getIndices()[0]));
   return success();
