@@ -211,16 +211,16 @@ LogicalResult LeafLowering::run() {
     Operation *op = &opRef;
     if (op->getNumRegions() != 0) {
       // A piece loop of a leaf lowered before (pto-isa-roll-pieces) holds
-      // no pto tile: nothing left to lower.
-      bool holdsTiles =
-          op->walk([](Operation *inner) {
-              auto isTile = llvm::IsaPred<pto::TileType>;
-              return llvm::any_of(inner->getOperandTypes(), isTile) ||
-                             llvm::any_of(inner->getResultTypes(), isTile)
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            }).wasInterrupted();
-      if (!holdsTiles)
+      // pto_isa instructions and no pto tile: nothing left to lower.
+      bool holdsTiles = false, holdsInstructions = false;
+      op->walk([&](Operation *inner) {
+        auto isTile = llvm::IsaPred<pto::TileType>;
+        holdsTiles |= llvm::any_of(inner->getOperandTypes(), isTile) ||
+                      llvm::any_of(inner->getResultTypes(), isTile);
+        holdsInstructions |=
+            isa_and_nonnull<ptoisa::PTOISADialect>(inner->getDialect());
+      });
+      if (holdsInstructions && !holdsTiles)
         continue;
       return op->emitOpError()
              << "has regions; pto-lower-to-isa lowers straight-line leaves";
