@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -30,7 +31,8 @@ using namespace mlir;
 void mlir::pto::registerAllDialects(DialectRegistry &registry) {
   registry.insert<PTODialect, ptoisa::PTOISADialect, arith::ArithDialect,
                   func::FuncDialect,
-                  index::IndexDialect, math::MathDialect, scf::SCFDialect>();
+                  index::IndexDialect, math::MathDialect, scf::SCFDialect,
+                  tensor::TensorDialect>();
 }
 
 void mlir::pto::registerAllPasses() {

@@ -18,6 +18,8 @@ void mlir::pto::buildAscendPipeline(OpPassManager &pm,
   tileGraph.splitMix = true;
   buildTileGraphPipeline(pm, tileGraph);
   pm.addPass(createLowerToISAPass());
+  if (options.rollPieces)
+    pm.addPass(ptoisa::createRollPiecesPass());
   pm.addPass(ptoisa::createPlanMemoryPass());
   pm.addPass(ptoisa::createInsertSyncPass());
 }
@@ -26,6 +28,7 @@ void mlir::pto::registerAscendPipeline() {
   PassPipelineRegistration<AscendPipelineOptions>(
       "pto-ascend-pipeline",
       "Program level to Ascend kernels: the tile-graph pipeline, lowering of "
-      "the leaves to pto_isa, memory planning and sync insertion",
+      "the leaves to pto_isa, rolling of repeated pieces into loops, memory "
+      "planning and sync insertion",
       buildAscendPipeline);
 }

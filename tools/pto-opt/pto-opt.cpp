@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
@@ -26,7 +27,8 @@ int main(int argc, char **argv) {
   registry.insert<mlir::pto::PTODialect, mlir::ptoisa::PTOISADialect,
                   mlir::arith::ArithDialect,
                   mlir::func::FuncDialect, mlir::index::IndexDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect>();
+                  mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect>();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

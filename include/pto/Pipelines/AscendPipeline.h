@@ -9,10 +9,16 @@ namespace mlir::pto {
 /// Options of `--pto-ascend-pipeline`: those of the tile-graph pipeline
 /// (outlining is always on: leaves are what gets lowered).
 struct AscendPipelineOptions
-    : public TileGraphPassSwitches<AscendPipelineOptions> {};
+    : public TileGraphPassSwitches<AscendPipelineOptions> {
+  Option<bool> rollPieces{
+      *this, "roll-pieces",
+      llvm::cl::desc("Roll repeated piece sequences of the leaves into loops "
+                     "(pto-isa-roll-pieces); off: straight-line leaves"),
+      llvm::cl::init(true)};
+};
 
-/// The tile-graph pipeline, then pto-lower-to-isa, pto-isa-plan-memory and
-/// pto-isa-insert-sync: a module `pto-translate --pto-to-cpp` prints.
+/// The tile-graph pipeline, then pto-lower-to-isa, pto-isa-roll-pieces,
+/// pto-isa-plan-memory and pto-isa-insert-sync: a module `pto-translate --pto-to-cpp` prints.
 void buildAscendPipeline(OpPassManager &pm, const AscendPipelineOptions &options);
 
 /// Registers `--pto-ascend-pipeline`.

@@ -211,9 +211,22 @@ LogicalResult LeafLowering::run() {
   Block &body = func.getBody().front();
   for (Operation &opRef : llvm::make_early_inc_range(body)) {
     Operation *op = &opRef;
-    if (op->getNumRegions() != 0)
+    if (op->getNumRegions() != 0) {
+      // A piece loop of a leaf lowered before (pto-isa-roll-pieces) holds
+      // pto_isa instructions and no pto tile: nothing left to lower.
+      bool holdsTiles = false, holdsInstructions = false;
+      op->walk([&](Operation *inner) {
+        auto isTile = llvm::IsaPred<pto::TileType>;
+        holdsTiles |= llvm::any_of(inner->getOperandTypes(), isTile) ||
+                      llvm::any_of(inner->getResultTypes(), isTile);
+        holdsInstructions |=
+            isa_and_nonnull<ptoisa::PTOISADialect>(inner->getDialect());
+      });
+      if (holdsInstructions && !holdsTiles)
+        continue;
       return op->emitOpError()
              << "has regions; pto-lower-to-isa lowers straight-line leaves";
+    }
     bool touchesTiles =
         llvm::any_of(op->getOperandTypes(), llvm::IsaPred<pto::TileType>) ||
         llvm::any_of(op->getResultTypes(), llvm::IsaPred<pto::TileType>);

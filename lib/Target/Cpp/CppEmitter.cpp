@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
@@ -335,6 +336,8 @@ LogicalResult CppEmitter::emitOp(Operation *op, FunctionKind kind) {
     return emitScf(op, kind);
   if (isa<func::ReturnOp, ReturnOp>(op))
     return success();
+  if (isa<tensor::FromElementsOp, tensor::ExtractOp>(op))
+    return emitScalarTable(op);
   if (auto dim = dyn_cast<DimOp>(op)) {
     auto it = tensors.find(dim.getSource());
     if (it == tensors.end())
@@ -470,6 +473,35 @@ LogicalResult CppEmitter::emitArith(Operation *op) {
   return success();
 }
 
+/// The per-iteration scalars of a rolled piece loop (pto-isa-roll-pieces):
+/// a local array and one element of it per iteration.
+LogicalResult CppEmitter::emitScalarTable(Operation *op) {
+  if (auto table = dyn_cast<tensor::FromElementsOp>(op)) {
+    auto type = table.getType();
+    std::string element = cppType(type.getElementType());
+    if (type.getRank() != 1 || element.empty())
+      return op->emitError()
+             << "pto-to-cpp prints 1-D tables of scalars only (the per-piece "
+                "tables of pto-isa-roll-pieces), not " << type;
+    SmallVector<std::string> elements;
+    for (Value v : table.getElements())
+      elements.push_back(name(v));
+    os << formatv("const {0} {1}[{2}] = {{{3}};\n", element, bind(table),
+                  type.getDimSize(0), llvm::join(elements, ", "));
+    return success();
+  }
+  auto extract = cast<tensor::ExtractOp>(op);
+  std::string element = cppType(extract.getType());
+  if (extract.getIndices().size() != 1 || element.empty())
+    return op->emitError()
+           << "pto-to-cpp prints 1-D tables of scalars only (the per-piece "
+              "tables of pto-isa-roll-pieces), not "
+           << extract.getTensor().getType();
+  os << formatv("const {0} {1} = {2}[{3}];\n", element, bind(extract),
+                name(extract.getTensor()), name(extract.getIndices()[0]));
+  return success();
+}
+
 LogicalResult CppEmitter::emitScf(Operation *op, FunctionKind kind) {
   if (isa<scf::YieldOp>(op)) {
     if (op->getNumOperands())
@@ -527,6 +559,7 @@ void mlir::pto::registerToCppTranslation() {
       },
       [](DialectRegistry &registry) {
         registry.insert<PTODialect, ptoisa::PTOISADialect, arith::ArithDialect,
-                        func::FuncDialect, scf::SCFDialect>();
+                        func::FuncDialect, scf::SCFDialect,
+                        tensor::TensorDialect>();
       });
 }

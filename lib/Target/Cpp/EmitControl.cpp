@@ -23,6 +23,7 @@
 #include "mlir/IR/Matchers.h"
 
 #include <cmath>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -38,29 +39,30 @@ using llvm::formatv;
 /// makes the host compiler's SROA quadratic (minutes per file).
 LogicalResult CppEmitter::emitRoot(func::FuncOp func) {
   counter = 0;
+  // The scalars stay in the shared array, which the root instance holds
+  // until its launches have run: each launch captures one pointer and reads
+  // its own elements, so a root with thousands of scalars (SK-16 at A3
+  // tiles) needs no line and no capture per scalar.
   os << "static void " << func.getSymName()
-     << "(pto_rt::RootInstance &ri, const int64_t *s";
-  SmallVector<std::string> unpack;
-  unsigned slot = 0;
+     << "(pto_rt::RootInstance &ri, pto_rt::Scalars scalars";
+  unsigned count;
+  const auto &slots = scalarSlots(func, count);
   for (auto [i, arg] : llvm::enumerate(func.getBody().front().getArguments())) {
     std::string base = formatv("a{0}", i);
     if (auto tensor = dyn_cast<GMTensorType>(arg.getType())) {
       os << ", " << cppType(tensor.getElementType()) << " *" << base;
       SmallVector<std::string> dims;
-      for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
-        if (!ShapedType::isDynamic(size)) {
-          dims.push_back(std::to_string(size));
-          continue;
-        }
-        std::string dim = formatv("{0}_d{1}", base, d);
-        unpack.push_back(formatv("const int64_t {0} = s[{1}];", dim, slot++));
-        dims.push_back(dim);
-      }
+      unsigned dynamicIndex = 0;
+      for (int64_t size : tensor.getShape())
+        dims.push_back(ShapedType::isDynamic(size)
+                           ? formatv("s[{0}]", slots[i][dynamicIndex++]).str()
+                           : std::to_string(size));
       bindTensor(arg, base, dims);
     } else if (arg.getType().isIntOrIndex()) {
-      unpack.push_back(formatv("const {0} {1} = ({0})s[{2}];",
-                               cppType(arg.getType()), base, slot++));
-      names[arg] = base;
+      std::string type = cppType(arg.getType());
+      names[arg] = type == "int64_t"
+                       ? formatv("s[{0}]", slots[i][0]).str()
+                       : formatv("(({0})s[{1}])", type, slots[i][0]).str();
     } else {
       os << ", " << cppType(arg.getType()) << " " << base;
       names[arg] = base;
@@ -68,13 +70,59 @@ LogicalResult CppEmitter::emitRoot(func::FuncOp func) {
   }
   os << ") {\n";
   os.indent();
-  for (const std::string &line : unpack)
-    os << line << "\n";
+  os << "const int64_t *s = ri.hold(std::move(scalars));\n";
   if (failed(emitBlock(func.getBody().front(), FunctionKind::Root)))
     return failure();
   os.unindent();
   os << "}\n\n";
   return success();
+}
+
+const SmallVector<SmallVector<unsigned>> &
+CppEmitter::scalarSlots(func::FuncOp root, unsigned &count) {
+  auto known = rootSlots.find(root);
+  if (known != rootSlots.end()) {
+    count = known->second.second;
+    return known->second.first;
+  }
+  if (!rootCallsKnown) {
+    root->getParentOfType<ModuleOp>().walk([&](RootCallOp call) {
+      rootCalls[call.getCallee()].push_back(call);
+    });
+    rootCallsKnown = true;
+  }
+  auto found = rootCalls.find(root.getSymName());
+  ArrayRef<Operation *> calls;
+  if (found != rootCalls.end())
+    calls = found->second;
+  // An integer argument travels once per distinct list of values its calls
+  // pass: SK-16's control program hands one piece extent to many launches.
+  std::map<SmallVector<const void *>, unsigned> byValues;
+  SmallVector<SmallVector<unsigned>> slots;
+  unsigned next = 0;
+  for (auto [i, arg] : llvm::enumerate(root.getBody().front().getArguments())) {
+    slots.emplace_back();
+    if (auto tensor = dyn_cast<GMTensorType>(arg.getType())) {
+      for (int64_t size : tensor.getShape())
+        if (ShapedType::isDynamic(size))
+          slots.back().push_back(next++);
+    } else if (arg.getType().isIntOrIndex()) {
+      SmallVector<const void *> key;
+      for (Operation *call : calls)
+        key.push_back(cast<RootCallOp>(call).getArgs()[i].getAsOpaquePointer());
+      if (key.empty()) {
+        slots.back().push_back(next++);
+        continue;
+      }
+      auto [it, inserted] = byValues.try_emplace(key, next);
+      if (inserted)
+        ++next;
+      slots.back().push_back(it->second);
+    }
+  }
+  auto &entry = rootSlots[root] = {std::move(slots), next};
+  count = next;
+  return entry.first;
 }
 
 /// A workspace from `owner` (`ri`: one per root instance, `rt`: one for the
@@ -224,16 +272,24 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     int64_t depth = call.getStitch() ? call.getStitch()->getDepth() : 1;
     // The scalars travel in one shared array (see emitRoot), the pointers
     // as arguments; the runtime may run the root after this block ends.
-    SmallVector<std::string> scalars, others;
-    for (Value arg : call.getArgs()) {
+    auto root = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!root)
+      return call.emitError() << "pto-to-cpp: root '" << call.getCallee()
+                              << "' is not a function";
+    unsigned count;
+    const auto &slots = scalarSlots(root, count);
+    SmallVector<std::string> scalars(count), others;
+    for (auto [argIndex, arg] : llvm::enumerate(call.getArgs())) {
       auto tensor = tensors.find(arg);
       if (tensor != tensors.end()) {
         others.push_back(tensor->second.pointer);
+        unsigned dynamicIndex = 0;
         for (auto [i, size] : llvm::enumerate(tensor->second.type.getShape()))
           if (ShapedType::isDynamic(size))
-            scalars.push_back(tensor->second.dims[i]);
+            scalars[slots[argIndex][dynamicIndex++]] = tensor->second.dims[i];
       } else if (arg.getType().isIntOrIndex()) {
-        scalars.push_back("(int64_t)" + name(arg));
+        scalars[slots[argIndex][0]] = "(int64_t)" + name(arg);
       } else {
         others.push_back(name(arg));
       }
@@ -243,7 +299,7 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
                   "std::vector<int64_t>{{{1}});\n",
                   array, llvm::join(scalars, ", "));
     os << formatv("rt.root_call(\"{0}\", {1}, {2}, [=](pto_rt::RootInstance &ri) "
-                  "{{ {0}(ri, {3}->data(){4}{5}); });\n",
+                  "{{ {0}(ri, {3}{4}{5}); });\n",
                   call.getCallee(), rootCallSites++, depth, array,
                   others.empty() ? "" : ", ", llvm::join(others, ", "));
     return success();

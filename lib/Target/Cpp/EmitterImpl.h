@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/IndentedOstream.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::pto::cpp_emitter {
 
@@ -54,12 +55,18 @@ private:
   LogicalResult emitOp(Operation *op, FunctionKind kind);
   LogicalResult emitArith(Operation *op);
   LogicalResult emitScf(Operation *op, FunctionKind kind);
+  LogicalResult emitScalarTable(Operation *op);
   LogicalResult emitIsa(Operation *op);
   LogicalResult emitGlobalAccess(Operation *op, Value tensor, Value row,
                                  Value col, const TileExpr &tile,
                                  bool transpose, StringRef call);
   LogicalResult emitControlOp(Operation *op);
   LogicalResult emitRootOp(Operation *op);
+  /// Per argument of `root`, its slots in the root's scalar array: one per
+  /// dynamic dim of a tensor, one per integer (shared by integer arguments
+  /// that every call passes the same value), none otherwise.
+  const SmallVector<SmallVector<unsigned>> &scalarSlots(func::FuncOp root,
+                                                        unsigned &count);
   LogicalResult emitWorkspace(WorkspaceOp workspace, StringRef owner);
 
   // Names and types.
@@ -78,6 +85,11 @@ private:
   DenseMap<Value, TensorExpr> tensors;
   DenseMap<Value, TileExpr> tiles;
   unsigned counter = 0;
+  /// The root_calls of each root, and the roots' scalar slots (scalarSlots).
+  llvm::StringMap<SmallVector<Operation *>> rootCalls;
+  bool rootCallsKnown = false;
+  DenseMap<Operation *, std::pair<SmallVector<SmallVector<unsigned>>, unsigned>>
+      rootSlots;
   unsigned rootCallSites = 0;
 };
 

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -325,7 +326,7 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
   // to run instead.
   registry.insert<PTODialect, ptoisa::PTOISADialect, arith::ArithDialect,
                   func::FuncDialect, index::IndexDialect, math::MathDialect,
-                  scf::SCFDialect>();
+                  scf::SCFDialect, tensor::TensorDialect>();
   MLIRContext context(registry);
   // The message and its location say what is wrong; the op in generic form
   // (sentinels for dynamic sizes) would not help.

@@ -48,3 +48,11 @@ pto.kernel @k(%x: !pto.tensor<?x64xf32>) {
   %v = pto.view %x[%c0, 0] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
   pto.return
 }
+
+// -----
+
+func.func private @leaf(%r: index) attributes {pto.leaf = #pto.core<vector>} {
+  // expected-error @below {{pto-to-cpp prints 1-D tables of scalars only (the per-piece tables of pto-isa-roll-pieces), not 'tensor<1x2xindex>'}}
+  %t = tensor.from_elements %r, %r : tensor<1x2xindex>
+  return
+}

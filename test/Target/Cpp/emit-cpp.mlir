@@ -49,16 +49,15 @@ func.func private @k_leaf_V1_0(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf
 
 // CHECK: #if defined(__CPU_SIM)
 // Scalars reach a root through one array (thousands of them at A3 tiles).
-// CHECK-LABEL: static void k_root_LOOP_i(pto_rt::RootInstance &ri, const int64_t *s, float *a0, float *a1) {
-// CHECK-NEXT: const int64_t a0_d0 = s[0];
-// CHECK-NEXT: const int64_t a1_d0 = s[1];
-// CHECK-NEXT: const int64_t a2 = (int64_t)s[2];
-// CHECK-NEXT: const int64_t a3 = (int64_t)s[3];
+// The root instance holds the array until its launches have run; each
+// launch reads its elements.
+// CHECK-LABEL: static void k_root_LOOP_i(pto_rt::RootInstance &ri, pto_rt::Scalars scalars, float *a0, float *a1) {
+// CHECK-NEXT: const int64_t *s = ri.hold(std::move(scalars));
 func.func private @k_root_LOOP_i(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>,
                                  %row: index, %rows: index) attributes {pto.root} {
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  // CHECK: const pto_rt::Token [[T0:v[0-9]+]] = ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {}, [=] { k_leaf_V1_0(a0, a0_d0, a1, a1_d0, a2, a3, v1); });
+  // CHECK: const pto_rt::Token [[T0:v[0-9]+]] = ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {}, [=] { k_leaf_V1_0(a0, s[0], a1, s[1], s[2], s[3], v1); });
   %t0 = pto.launch @k_leaf_V1_0(%x, %y, %row, %rows, %c64) : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index, index) -> !pto.token
   // CHECK: ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {[[T0]]}, [=]
   %t1 = pto.launch @k_leaf_V1_0(%x, %y, %row, %rows, %c64) after [%t0] : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index, index) -> !pto.token
@@ -82,7 +81,7 @@ pto.kernel @k(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>) {
     %left = arith.subi %n, %row : index
     %rows = arith.minsi %left, %c16 : index
     // CHECK: auto [[S:v[0-9]+]] = std::make_shared<const std::vector<int64_t>>(std::vector<int64_t>{x_d0, y_d0, (int64_t)v{{[0-9]+}}, (int64_t)v{{[0-9]+}}});
-    // CHECK-NEXT: rt.root_call("k_root_LOOP_i", 0, 4, [=](pto_rt::RootInstance &ri) { k_root_LOOP_i(ri, [[S]]->data(), x, y); });
+    // CHECK-NEXT: rt.root_call("k_root_LOOP_i", 0, 4, [=](pto_rt::RootInstance &ri) { k_root_LOOP_i(ri, [[S]], x, y); });
     pto.root_call @k_root_LOOP_i(%x, %y, %row, %rows) {stitch = #pto.stitch_plan<depth = 4, workspace_bytes = 0, launches = 2, mode = "count">} : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index) -> ()
   }
   // CHECK: rt.flush();

@@ -148,12 +148,23 @@ inline void check_division(const char *where, int64_t a, int64_t b) {
 
 class Runtime;
 
+// The integer scalars of one root call (emitted code). The root instance
+// holds them (RootInstance::hold) until its device task has run, so the
+// launches it registers read them through a plain pointer.
+using Scalars = std::shared_ptr<const std::vector<int64_t>>;
+
 // One instance of a root function inside a stitched device task.
 class RootInstance {
 public:
   template <class T> T *workspace(int64_t elements);
   Token launch(Core core, const char *leaf_name, std::initializer_list<Token> after,
                std::function<void()> body);
+  // Keeps the root call's scalars alive as long as this instance (its
+  // launches run when the device task runs); returns them.
+  const int64_t *hold(Scalars scalars) {
+    scalars_ = std::move(scalars);
+    return scalars_->data();
+  }
   // Position of this instance in its device task (0-based).
   int index() const { return index_; }
   const char *root_name() const { return root_; }
@@ -167,6 +178,7 @@ private:
   const char *root_;
   int index_;
   std::vector<std::unique_ptr<detail::GmBlock>> ws_;
+  Scalars scalars_;
 };
 
 class Runtime {

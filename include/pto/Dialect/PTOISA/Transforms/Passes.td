@@ -4,6 +4,52 @@
 
 include "mlir/Pass/PassBase.td"
 
+def RollPiecesPass : Pass<"pto-isa-roll-pieces", "::mlir::ModuleOp"> {
+  let summary = "Rolls repeated piece sequences of a leaf into scf.for loops";
+  let description = [{
+    `pto-expand-tiles` cuts ops into pieces and `pto-lower-to-isa` lowers
+    each piece into the same instruction sequence, so a leaf holds K copies
+    of one group of ops that differ only in scalars (GM offsets and valid
+    extents, often leaf arguments). In every function holding `pto_isa`
+    instructions, the pass replaces each such run of K groups in a block by
+    `scf.for %i = 0 to K step 1` whose body is the first group, then looks
+    again in the block and in the new loop bodies (a grid of pieces gives
+    nested loops):
+
+    * groups are found by signature (op name, attributes, result types):
+      the candidate periods are the distances between consecutive ops of
+      equal signature, and one linear scan per period finds where op n and
+      op n + period agree; the candidate saving the most ops that passes the
+      exact check is rolled;
+    * exact check, op by op against the first group: the same op (name,
+      attributes, properties, result types); each operand is the value
+      defined at the same place of its own group, or one value from before
+      the run (or the same side-effect-free computation, e.g. `pto.dim`),
+      or a scalar (index, integer, float) from before the run that differs
+      per group. Tiles and tensors never differ. No value of the run is used
+      after it or by a later group;
+    * a scalar that differs per group is `base + %i * step` when the groups
+      use integer constants in arithmetic progression, else element `%i` of
+      a `tensor.from_elements` built before the loop (`tensor.extract`; the
+      C++ emitter prints a local array);
+    * only groups holding a `pto_isa` instruction, and runs that save at
+      least `min-saved-ops` ops, are rolled.
+
+    Each iteration executes the ops of one group in their order, so the
+    instructions, their operands and their order are those of the input.
+    Run it before `pto-isa-plan-memory` (a tile of the body has one offset
+    in every iteration) and `pto-isa-insert-sync` (which synchronises the
+    loop: loop-carried flags primed before it, drained after it).
+  }];
+  let options = [
+    Option<"minSavedOps", "min-saved-ops", "unsigned", /*default=*/"8",
+           "Roll only runs that save at least this many ops">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PlanMemoryPass : Pass<"pto-isa-plan-memory", "::mlir::ModuleOp"> {
   let summary = "Places every pto_isa tile in its on-chip buffer (TASSIGN offsets)";
   let description = [{
