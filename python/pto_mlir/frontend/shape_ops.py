@@ -242,7 +242,8 @@ def expand_clone(input, shape, *, valid_shape=None) -> Tile:
     ``docs/api/operation/pypto-expand_clone.md``), a new tile. Recorded as
     ``pto.mul`` of ``x`` with a ``pto.full`` of ones of ``shape``: the
     binary op's size-1 broadcast, and multiplying by one is exact (signed
-    zeros, infinities and NaNs included). ``valid_shape`` views the result
+    zeros, infinities and NaNs included); the ones are viewed with ``x``'s
+    valid extents off the broadcast dim. ``valid_shape`` views the result
     with that valid shape."""
     tracer = current_tracer("pypto.expand_clone")
     from . import ops
@@ -262,7 +263,15 @@ def expand_clone(input, shape, *, valid_shape=None) -> Tile:
     if not widened:
         result = x
     else:
-        ones = ops.full(target, 1, x.dtype)
+        # Off the broadcast dim, elementwise operands share valid extents:
+        # the ones take x's (a tail of a dynamic loop stays a tail).
+        # (through a workspace: the ISA lowering views GM, not tiles).
+        valid = [target[d] if d in widened else valid_extent(tracer, x, d)
+                 for d in range(x.ndim)]
+        ws = tracer.workspace(tuple(target), x.dtype, "ones_ws")
+        _store(tracer, ops.full(target, 1, x.dtype), [0] * x.ndim, ws)
+        ones = tracer.record_view(ws, tuple(target), [0] * x.ndim,
+                                  tracer.mixed(valid, "expand_clone(valid)"), "ones")
         result = ops.mul(ones, x)
     if valid_shape is not None:
         valid = _valid_list(tracer, valid_shape, len(target), "expand_clone(valid_shape)")

@@ -693,8 +693,12 @@ class Tracer:
             tensor = self.use_tile(tensor, what)
             parts = self._slices(tensor, index, what)
             dropped = self._dropped_dims
-            view = self.record_view(tensor, tuple(e for _, e in parts),
-                                    [s for s, _ in parts], None, "tile_slice")
+            if all(isinstance(s, int) and s == 0 and e == n
+                   for (s, e), n in zip(parts, tensor.shape)):
+                view = tensor      # the whole tile: the same value
+            else:
+                view = self.record_view(tensor, tuple(e for _, e in parts),
+                                        [s for s, _ in parts], None, "tile_slice")
             return self._drop(view, dropped)
         what = f"{tensor.name}[...]"
         tensor = self.use_tensor(tensor, what)
