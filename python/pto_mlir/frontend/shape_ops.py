@@ -186,7 +186,7 @@ def tensor_valid_view_extents(tracer, tensor: TensorHandle, shape, offsets, expl
 
 def concat(tensors, dim: int = 0) -> Tile:
     """``pypto.concat([a, b, ...], dim)``: the tiles joined along ``dim``
-    (hicann/pypto ``docs/api/operation/pypto-concat.md``: equal dtypes and
+    (``hicann/pypto/docs/api/operation/pypto-concat.md``: equal dtypes and
     ranks, equal sizes off ``dim``; 2 to 128 inputs). Each input is
     assembled into a workspace at its offset along ``dim`` and the whole is
     viewed back; the valid extent along ``dim`` ends where the last input's
@@ -238,8 +238,8 @@ def concat(tensors, dim: int = 0) -> Tile:
 
 def expand_clone(input, shape, *, valid_shape=None) -> Tile:
     """``pypto.expand_clone(x, shape)``: ``x`` broadcast along its one size-1
-    dim that ``shape`` widens (hicann/pypto
-    ``docs/api/operation/pypto-expand_clone.md``), a new tile. Recorded as
+    dim that ``shape`` widens
+    (``hicann/pypto/docs/api/operation/pypto-expand_clone.md``), a new tile. Recorded as
     ``pto.mul`` of ``x`` with a ``pto.full`` of ones of ``shape``: the
     binary op's size-1 broadcast, and multiplying by one is exact (signed
     zeros, infinities and NaNs included); the ones are viewed with ``x``'s

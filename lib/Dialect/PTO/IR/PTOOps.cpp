@@ -1202,7 +1202,7 @@ CastMode CastOp::getEffectiveMode() {
 }
 
 bool CastOp::wrapsWithoutSaturation(Type from, Type to) {
-  // hicann/pypto docs/api/operation/pypto-cast.md, "saturation mode
+  // hicann/pypto/docs/api/operation/pypto-cast.md, "saturation mode
   // defaults": these pairs wrap (PyTorch's behaviour) unless ON is asked for.
   if (from.isF16())
     return to.isSignlessInteger(8) || to.isSignlessInteger(16);

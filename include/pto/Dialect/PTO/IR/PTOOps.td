@@ -394,8 +394,8 @@ def PTO_CastOp : PTO_VectorOp<"cast"> {
     pairs and modes the architecture does not support, instead of PyPTO's
     silent fallback.
 
-    `satmode` is PyPTO's SaturationMode (hicann/pypto
-    `docs/api/operation/pypto-cast.md`): a value out of an integer
+    `satmode` is PyPTO's SaturationMode
+    (`hicann/pypto/docs/api/operation/pypto-cast.md`): a value out of an integer
     destination's range is clamped to it (`ON`), or wrapped to its width,
     two's complement (`OFF`, PyTorch's behaviour). `OFF`, the default,
     wraps only on the pairs where PyPTO wraps (f16 -> i8, f16 -> i16,
