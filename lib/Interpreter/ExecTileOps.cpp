@@ -7,6 +7,9 @@
 
 #include "InterpreterImpl.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace mlir::pto::interp::detail {
 
 //===----------------------------------------------------------------------===//
@@ -218,9 +221,12 @@ LogicalResult Interpreter::execCast(CastOp op) {
     observer()->vectorOp(op, n);
   if (!out.data) {
     if (!to.isBF16() && !to.isF16() && !to.isF32())
-      return op.emitError() << "pto-run: casts to " << to
-                            << " are not supported; the interpreter executes "
-                               "float tiles (bf16, f16, f32) only";
+      if (!to.isSignlessInteger(8) && !to.isSignlessInteger(16) &&
+          !to.isSignlessInteger(32))
+        return op.emitError() << "pto-run: casts to " << to
+                              << " are not supported; the interpreter executes "
+                                 "float tiles (bf16, f16, f32) and casts to i8, "
+                                 "i16, i32";
     env[op.getResult()] = std::move(out);
     return success();
   }
@@ -236,10 +242,34 @@ LogicalResult Interpreter::execCast(CastOp op) {
     bool widening = !op.getInput().getType().getElementType().isF32();
     for (int64_t i = 0; i < n; ++i)
       o[i] = widening ? in[i] : roundToIntegral(in[i], mode);
+  } else if (to.isSignlessInteger(8) || to.isSignlessInteger(16) ||
+             to.isSignlessInteger(32)) {
+    // Integer tiles hold their values as floats (exact for i8 and i16, and
+    // for i32 up to 2^24). Out-of-range values clamp or wrap as
+    // CastOp::saturates() says; NaN gives 0.
+    unsigned width = to.getIntOrFloatBitWidth();
+    double lo = -std::ldexp(1.0, width - 1), hi = std::ldexp(1.0, width - 1) - 1;
+    bool saturate = op.saturates();
+    for (int64_t i = 0; i < n; ++i) {
+      double x = roundToIntegral(in[i], mode);
+      if (std::isnan(x)) {
+        o[i] = 0.0f;
+      } else if (saturate) {
+        o[i] = float(std::clamp(x, lo, hi));
+      } else {
+        x = std::clamp(x, -9.2e18, 9.2e18);
+        uint64_t bits = uint64_t(int64_t(x)) & ((uint64_t(1) << width) - 1);
+        int64_t wrapped = bits >= (uint64_t(1) << (width - 1))
+                              ? int64_t(bits) - (int64_t(1) << width)
+                              : int64_t(bits);
+        o[i] = float(wrapped);
+      }
+    }
   } else {
     return op.emitError() << "pto-run: casts to " << to
                           << " are not supported; the interpreter executes "
-                             "float tiles (bf16, f16, f32) only";
+                             "float tiles (bf16, f16, f32) and casts to i8, "
+                             "i16, i32";
   }
   env[op.getResult()] = std::move(out);
   return success();

@@ -1,10 +1,12 @@
-"""``pypto.frontend``: the ``@pypto.frontend.jit`` decorator."""
+"""``pypto.frontend``: the ``@pypto.frontend.jit`` and ``@pypto.frontend.function``
+decorators."""
 
+from pto_mlir.frontend.control import function
 from pto_mlir.frontend.jit import jit
 
 from ._unsupported import module_getattr
 
-__all__ = ["jit"]
+__all__ = ["function", "jit"]
 
 
 __getattr__ = module_getattr("pypto.frontend")

@@ -111,9 +111,9 @@ def test_slice_misuse():
     def integer_index(x: ROWS, y: ROWS):
         y[0, :] = pypto.view(x, [1, 64], [0, 0])
 
-    with pytest.raises(TraceError) as e:
-        trace_rows(integer_index)
-    assert_error_at(e, "y[0, :] =", "entry 0 is 0", "write `i:i + 1`")
+    # An integer index is the slice 0:1 (tests/test_frontend_shape.py runs
+    # the dims it drops): the [1, 64] view lands in row 0.
+    assert "pto.assemble %view, %y[0, 0]" in trace_rows(integer_index).mlir
 
     @pypto.jit
     def rank_mismatch(x: ROWS, y: ROWS, s: ROW):

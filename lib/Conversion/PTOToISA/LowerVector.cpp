@@ -352,7 +352,10 @@ LogicalResult LeafLowering::lowerCast(CastOp op) {
   auto [vr, vc] = validOf(loc, op.getResult());
   Value dst = alloc(loc, *type, vr, vc);
   builder.create<pisa::TCvtOp>(
-      loc, *src, dst, CastModeAttr::get(op.getContext(), op.getEffectiveMode()));
+      loc, *src, dst, CastModeAttr::get(op.getContext(), op.getEffectiveMode()),
+      SaturationModeAttr::get(op.getContext(), op.saturates()
+                                                   ? SaturationMode::ON
+                                                   : SaturationMode::OFF));
   tiles[op.getResult()] = dst;
   replaced.push_back(op);
   return success();

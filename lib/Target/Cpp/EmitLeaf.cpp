@@ -177,11 +177,16 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
       .Case([&](TRecipOp o) { unary("TRECIP", o.getSrc(), o.getDst()); return success(); })
       .Case([&](TRowExpandOp o) { unary("TROWEXPAND", o.getSrc(), o.getDst()); return success(); })
       .Case([&](TCvtOp o) {
+        // Always explicit: pto-isa's three-argument TCVT picks OFF for its
+        // narrowing pairs on the NPU, and its CPU model picks OFF always.
+        StringRef sat = stringifySaturationMode(o.getSatmode());
         guarded(tile(o.getDst()),
-                formatv("TCVT({0}, {1}, RoundMode::CAST_{2})", tile(o.getDst()).name,
+                formatv("TCVT({0}, {1}, RoundMode::CAST_{2}, SaturationMode::{3})",
+                        tile(o.getDst()).name,
                         tile(o.getSrc()).name,
                         o.getMode() == CastMode::NONE ? "RINT"
-                                                      : stringifyCastMode(o.getMode())));
+                                                      : stringifyCastMode(o.getMode()),
+                        sat));
         return success();
       })
       .Case([&](TExpandSOp o) {

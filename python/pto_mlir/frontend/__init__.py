@@ -38,21 +38,26 @@ from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, dei
                   matmul, max, maximum, min, minimum, mul, neg, reciprocal, reshape, rsqrt,
                   set_cube_tile_shapes, set_pass_options, set_semantic_label, set_vec_tile_shapes,
                   sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
+from .shape_ops import concat, expand_clone, unsqueeze
 from .symbolic import Scalar as SymbolicScalar
 from .tracer import TensorHandle, Tile
 
-frontend = type("frontend", (), {"jit": staticmethod(jit)})  # pypto.frontend.jit spelling
+from .control import function as _function
+
+frontend = type("frontend", (), {"jit": staticmethod(jit),
+                                 "function": staticmethod(_function)})  # pypto.frontend.jit spelling
 
 __all__ = [
     "CastMode", "DT_BF16", "DT_FP16", "DT_FP32", "DT_FP8E4M3", "DT_FP8E5M2", "DT_INT16",
     "DT_INT32", "DT_INT64", "DT_INT8", "DYN", "DYNAMIC", "DataType", "JitFunction",
     "PrecisionType", "SaturationMode", "SymbolicScalar", "Tensor", "TensorHandle", "Tile",
     "TraceError", "TracedKernel", "abs", "add", "amax", "assemble", "atomic_add", "cast",
-    "ceildiv", "cond", "deinterleave", "div", "exp", "experimental", "frontend", "full", "gathermask",
+    "ceildiv", "concat", "cond", "deinterleave", "div", "exp", "expand_clone", "experimental",
+    "frontend", "full", "gathermask",
     "is_loop_begin",
     "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
     "mul", "neg", "platform", "reciprocal", "reshape", "rsqrt", "set_cube_tile_shapes",
     "set_pass_options", "set_semantic_label", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
-    "tensor", "transpose", "view",
+    "tensor", "transpose", "unsqueeze", "view",
 ]
 del _dtypes

@@ -41,10 +41,12 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import functools
 import inspect
 import textwrap
 import weakref
 
+from .errors import TraceError
 from .symbolic import Comparison, Scalar
 from .tracer import Condition, current_tracer, user_location
 
@@ -251,3 +253,23 @@ def _rewrite(fn):
     rewritten.__defaults__ = fn.__defaults__
     rewritten.__kwdefaults__ = fn.__kwdefaults__
     return rewritten
+
+
+def function(fn=None):
+    """``@pypto.frontend.function``: a helper the kernel calls, traced inline
+    where it is called (its ops located at the helper's own lines). Like the
+    kernel body, its ``if`` statements may branch on run-time conditions and
+    its ``min``/``max`` take symbolic scalars (the same rewrite, see
+    ``traceable``). ``@function`` and ``@function()`` are both accepted."""
+    if fn is None:
+        return function
+    if not callable(fn):
+        raise TraceError(f"pypto.frontend.function decorates a Python function, got "
+                         f"{type(fn).__name__} {fn!r}", user_location())
+
+    @functools.wraps(fn)
+    def helper(*args, **kwargs):
+        return traceable(fn)(*args, **kwargs)
+
+    helper.__pto_function__ = fn
+    return helper

@@ -219,6 +219,10 @@ class Printer:
             res = self.define(op.result)
             self.emit(depth, f"{res} = pto.dim {self.use(f['source'], b)}, {f['dim']} : "
                              f"{f['source'].type}{loc}")
+        elif kind == "pto.valid_dim":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = pto.valid_dim {self.use(f['source'], b)}, {f['dim']} : "
+                             f"{f['source'].type}{loc}")
         elif kind == "pto.read":
             res = self.define(op.result)
             idx = ", ".join(self.use(i, b) for i in f["indices"])

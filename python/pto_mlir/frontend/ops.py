@@ -194,9 +194,6 @@ def reshape(input, shape, *, valid_shape=None, inplace: bool = False) -> TensorH
     if isinstance(input, Tile):
         return _reshape_tile(tracer, input, shape, valid_shape)
     tensor = tracer.use_tensor(input, "reshape(input)")
-    if valid_shape is not None:
-        raise _error("reshape(valid_shape=...) is not modelled by the pto dialect: give the "
-                     "valid shape on the views that read the tensor")
     try:
         dims = list(shape)
     except TypeError:
@@ -236,8 +233,14 @@ def reshape(input, shape, *, valid_shape=None, inplace: bool = False) -> TensorH
     op = Op("pto.reshape", fields, [tensor_type(static, tensor.dtype)], f"{tensor.name}_2d",
             tracer.location())
     tracer.insert_op(op)
-    return TensorHandle(tracer, op.result, static, tensor.dtype, f"{tensor.name}_r",
-                        dims=tuple(dims))
+    result = TensorHandle(tracer, op.result, static, tensor.dtype, f"{tensor.name}_r",
+                          dims=tuple(dims))
+    if valid_shape is not None:
+        # PyPTO: the valid shape of the result; every view of it (a slice,
+        # pypto.view, its use as a tile) is clipped to it.
+        from .shape_ops import _valid_list
+        result.valid_shape = _valid_list(tracer, valid_shape, len(dims), "reshape(valid_shape)")
+    return result
 
 
 def _reshape_tile(tracer, tile: Tile, shape, valid_shape) -> Tile:
@@ -246,9 +249,6 @@ def _reshape_tile(tracer, tile: Tile, shape, valid_shape) -> Tile:
     view the whole of it). The tile must be fully valid; a read of an
     unwritten workspace element is a fault in pto-run."""
     tile = tracer.use_tile(tile, "reshape(input)")
-    if valid_shape is not None:
-        raise _error("reshape(valid_shape=...) of a tile is not modelled: reshape gives the "
-                     "whole new shape")
     dims = list(_static_list(shape, "reshape(shape) of a tile", positive=False))
     if dims.count(-1) > 1:
         raise _error(f"reshape(shape={dims}) has more than one -1")
@@ -272,6 +272,9 @@ def _reshape_tile(tracer, tile: Tile, shape, valid_shape) -> Tile:
     if new_total != total:
         raise _error(f"reshape of a {list(tile.shape)} tile into {dims} changes the element "
                      f"count ({total} -> {new_total})")
+    if valid_shape is not None:
+        from .shape_ops import reshape_tile_valid
+        return reshape_tile_valid(tracer, tile, dims, valid_shape)
     ws = tracer.workspace(tuple(tile.shape), tile.dtype, "reshape_ws")
     _store_tile(tracer, "assemble", tile, [0] * tile.ndim, ws)
     fields = {"source": ws.value, "shape": tracer.mixed(dims, "reshape(shape)"),
@@ -327,6 +330,9 @@ def view(input, shape, offsets, *, valid_shape=None, dtype=None) -> Tile:
             raise _error(f"view(valid_shape=...) has {len(valid)} entries but the view has "
                          f"rank {rank}; give one valid extent per dim, e.g. "
                          f"valid_shape=[{example}]")
+    if isinstance(source, TensorHandle) and source.valid_shape is not None:
+        valid = tracer.tensor_view_valid(source, shape, offsets, valid)
+    elif valid is not None:
         valid = tracer.mixed(valid, "view(valid_shape)")
     fields = {"source": source.value, "offsets": tracer.mixed(offsets, "view(offsets)"),
               "valid": valid}
@@ -573,11 +579,19 @@ def cast(input, dtype, mode=dt.CastMode.CAST_NONE, satmode=dt.SaturationMode.OFF
         raise _error(f"cast(dtype) must be a pypto dtype such as DT_BF16, got {dtype!r}")
     if not isinstance(mode, dt.CastMode):
         raise _error(f"cast(mode={mode!r}): use pypto.CastMode.CAST_RINT, ...")
-    if satmode != dt.SaturationMode.OFF:
-        raise _error("cast(satmode=ON) is not modelled by the pto dialect")
+    if not isinstance(satmode, dt.SaturationMode):
+        raise _error(f"cast(satmode={satmode!r}): use pypto.SaturationMode.ON or OFF")
+    if dtype == a.dtype and mode == dt.CastMode.CAST_NONE and satmode == dt.SaturationMode.OFF:
+        # PyPTO returns the input itself (hicann/pypto python/pypto/op/math.py,
+        # cast): no f32 -> f32 rounding to integral behind the user's back.
+        return a
     if mode == dt.CastMode.CAST_NONE:
         mode = dt.default_cast_mode(a.dtype, dtype, tracer.arch)
     attrs = [] if mode == dt.CastMode.CAST_NONE else [f"mode = #pto.round_mode<{mode.value}>"]
+    if satmode == dt.SaturationMode.ON:
+        # Clamp out-of-range values (the default OFF wraps on the pairs
+        # PyPTO wraps, pto.cast's description lists them).
+        attrs.append("satmode = #pto.sat_mode<ON>")
     fields = {"input": a.value, "attrs": attrs + _vec_tile_attr(tracer)}
     return _record(tracer, "pto.cast", fields, a.shape, dtype, "cast")
 

@@ -122,13 +122,23 @@ class _ValueMethods:
         from . import ops
         return ops.abs(self)
 
-    def reshape(self, shape, *, inplace: bool = False):
+    def reshape(self, shape, *, valid_shape=None, inplace: bool = False):
         from . import ops
-        return ops.reshape(self, shape, inplace=inplace)
+        return ops.reshape(self, shape, valid_shape=valid_shape, inplace=inplace)
 
-    def cast(self, dtype, mode=None):
+    def transpose(self, dim0, dim1):
         from . import ops
-        return ops.cast(self, dtype) if mode is None else ops.cast(self, dtype, mode)
+        return ops.transpose(self, dim0, dim1)
+
+    def unsqueeze(self, dim):
+        from . import shape_ops
+        return shape_ops.unsqueeze(self, dim)
+
+    def cast(self, dtype, mode=None, satmode=None):
+        from . import ops
+        kwargs = {} if satmode is None else {"satmode": satmode}
+        return ops.cast(self, dtype, **kwargs) if mode is None else \
+            ops.cast(self, dtype, mode, **kwargs)
 
 
 class TensorHandle(_ValueMethods):
@@ -144,6 +154,7 @@ class TensorHandle(_ValueMethods):
         self.dtype = dtype
         self.name = name
         self._dims = dims                    # symbolic dims given by a reshape
+        self.valid_shape = None              # reshape(..., valid_shape=): what views see
 
     @property
     def shape(self) -> tuple:
@@ -169,6 +180,15 @@ class TensorHandle(_ValueMethods):
         is a view (static extents, possibly symbolic starts)."""
         if _has_slice(index):
             return self._tracer.slice_view(self, index)
+        items = index if isinstance(index, tuple) else (index,)
+        if len(items) < self.ndim and not self.dtype.is_float:
+            pass   # read() names the rank mismatch
+        elif len(items) < self.ndim:
+            dims = ", ".join(["..."] * len(items) + [":"] * (self.ndim - len(items)))
+            raise _error(f"{self.name}[...] with {len(items)} integer indices of a rank-"
+                         f"{self.ndim} tensor is a GM sub-tensor, which pto-mlir does not "
+                         f"support yet; slice the remaining dims ({self.name}[{dims}]) to "
+                         f"read it as a tile")
         return self._tracer.read(self, index)
 
     def __setitem__(self, index, value):
@@ -233,6 +253,12 @@ class Tile(_ValueMethods):
     def ndim(self) -> int:
         return len(self.shape)
 
+    @property
+    def valid_shape(self) -> list:
+        """The run-time valid extent of each dim (``pto.valid_dim``)."""
+        from . import shape_ops
+        return shape_ops.valid_shape(self)
+
     def __add__(self, other):
         from . import ops
         return ops.add(self, other)
@@ -263,9 +289,10 @@ class Tile(_ValueMethods):
 
     def __getitem__(self, index):
         """``t[0:8, :]``: a view of part of the tile (static extents)."""
-        if not _has_slice(index):
-            raise _error("index a tile with slices (`t[i:i + n, :]`); scalar element reads "
-                         "are not supported")
+        items = index if isinstance(index, tuple) else (index,)
+        if not _has_slice(index) and len(items) >= self.ndim:
+            raise _error("index a tile with slices (`t[i:i + n, :]`, `t[:, k, :]`); scalar "
+                         "element reads are not supported")
         return current_tracer("tile slicing").slice_view(self, index)
 
     def __setitem__(self, index, value):
@@ -571,8 +598,20 @@ class Tracer:
                          f"tile operand, which views the whole tensor, but it has dynamic dims; "
                          f"tile shapes are static: take pypto.view(...) or a slice with static "
                          f"extents of it")
-        return self.record_view(tensor, tuple(tensor.static_shape),
-                                [0] * tensor.ndim, None, f"{tensor.name}_all")
+        shape = tuple(tensor.static_shape)
+        return self.record_view(tensor, shape, [0] * tensor.ndim,
+                                self.tensor_view_valid(tensor, shape, [0] * tensor.ndim, None),
+                                f"{tensor.name}_all")
+
+    def tensor_view_valid(self, tensor: TensorHandle, shape, offsets, explicit):
+        """The ``valid`` operands of a view of ``tensor``: the explicit ones,
+        or, for a tensor a reshape gave a valid shape, that shape clipped to
+        the window (docs/Frontend.md)."""
+        if tensor.valid_shape is None:
+            return explicit if explicit is None else self.mixed(explicit, "view(valid_shape)")
+        from .shape_ops import tensor_valid_view_extents
+        extents = tensor_valid_view_extents(self, tensor, shape, offsets, explicit)
+        return self.mixed(extents, "view(valid_shape)")
 
     def record_view(self, source, shape, offsets, valid, hint) -> Tile:
         fields = {"source": source.value, "offsets": self.mixed(offsets, "view(offsets)"),
@@ -599,11 +638,25 @@ class Tracer:
                          f"{len(items)} entries")
         items += [slice(None)] * (len(static_shape) - len(items))
         result = []
+        dropped = self._dropped_dims = []
         for dim, item in enumerate(items):
             if not isinstance(item, slice):
-                raise _error(f"{what}: entry {dim} is {item!r}; tensor slices take a slice "
-                             f"`a:b` per dim (an integer index would drop the dim; write "
-                             f"`i:i + 1`)")
+                # An integer index is the slice i:i + 1 whose dim the
+                # caller then drops (PyPTO/torch indexing).
+                if isinstance(item, bool) or not isinstance(item, (int, Scalar)):
+                    raise _error(f"{what}: entry {dim} is {item!r}; index with a slice `a:b` "
+                                 f"or an int / symbolic scalar per dim")
+                if isinstance(item, int) and item < 0:
+                    if static_shape[dim] is None:
+                        raise _error(f"{what}: negative index {item} in dynamic dim {dim}")
+                    item += static_shape[dim]
+                if isinstance(item, int) and static_shape[dim] is not None and \
+                        not 0 <= item < static_shape[dim]:
+                    raise _error(f"{what}: index {item} is out of range for dim {dim} of size "
+                                 f"{static_shape[dim]}")
+                dropped.append(dim)
+                result.append((item, 1))
+                continue
             if item.step not in (None, 1):
                 raise _error(f"{what}: entry {dim} has step {item.step!r}; only contiguous "
                              f"slices (step 1) are views")
@@ -639,8 +692,14 @@ class Tracer:
             what = "tile[...]"
             tensor = self.use_tile(tensor, what)
             parts = self._slices(tensor, index, what)
-            return self.record_view(tensor, tuple(e for _, e in parts),
-                                    [s for s, _ in parts], None, "tile_slice")
+            dropped = self._dropped_dims
+            if all(isinstance(s, int) and s == 0 and e == n
+                   for (s, e), n in zip(parts, tensor.shape)):
+                view = tensor      # the whole tile: the same value
+            else:
+                view = self.record_view(tensor, tuple(e for _, e in parts),
+                                        [s for s, _ in parts], None, "tile_slice")
+            return self._drop(view, dropped)
         what = f"{tensor.name}[...]"
         tensor = self.use_tensor(tensor, what)
         parts = self._slices(tensor, index, what)
@@ -648,8 +707,18 @@ class Tracer:
             if extent is None:
                 raise _error(f"{what}: dim {dim} of '{tensor.name}' is dynamic and the slice "
                              f"has no stop; give a static extent (`a:a + n`)")
-        return self.record_view(tensor, tuple(e for _, e in parts), [s for s, _ in parts],
-                                None, f"{tensor.name}_slice")
+        dropped = self._dropped_dims
+        shape, starts = tuple(e for _, e in parts), [s for s, _ in parts]
+        view = self.record_view(tensor, shape, starts,
+                                self.tensor_view_valid(tensor, shape, starts, None),
+                                f"{tensor.name}_slice")
+        return self._drop(view, dropped)
+
+    def _drop(self, tile: Tile, dims) -> Tile:
+        if not dims:
+            return tile
+        from .shape_ops import drop_dims
+        return drop_dims(self, tile, dims)
 
     def slice_assign(self, tensor, index, value, what: str | None = None) -> None:
         """``tensor[slices] = value``: assembles the tile (or the whole-tensor
@@ -665,6 +734,15 @@ class Tracer:
         if not isinstance(value, Tile):
             raise _error(f"{what}: the value must be a tile or a GM tensor, got "
                          f"{type(value).__name__} {value!r} (fill tiles with pypto.full)")
+        dropped = self._dropped_dims
+        if dropped and value.ndim == tensor.ndim - len(dropped):
+            # dst[k, :] = t: the tile gains the indexed dims back (size 1).
+            from .shape_ops import regroup, valid_extents
+            shape, valid = list(value.shape), valid_extents(self, value)
+            for d in dropped:
+                shape.insert(d, 1)
+                valid.insert(d, 1)
+            value = regroup(self, value, shape, valid, "indexed")
         if value.ndim != tensor.ndim:
             raise _error(f"{what}: a rank-{value.ndim} tile {list(value.shape)} cannot be "
                          f"written into the rank-{tensor.ndim} tensor '{tensor.name}'; reshape "

@@ -133,6 +133,30 @@ func.func private @cast(%in: !pto.tensor<16x24xbf16>, %out: !pto.tensor<16x24xbf
 
 // -----
 
+// Saturation: f16 -> i8 wraps unless the cast says ON (PyPTO's
+// SaturationMode); f32 -> i32 saturates either way.
+// CHECK-LABEL: func.func private @saturation(
+// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <TRUNC> {satmode = #pto.sat_mode<OFF>} : !pto_isa.tile<ub, 16x32xf16>, !pto_isa.tile<ub, 16x32xi8>
+// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <TRUNC> : !pto_isa.tile<ub, 16x32xf16>, !pto_isa.tile<ub, 16x32xi8>
+// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <TRUNC> : !pto_isa.tile<ub, 16x32xf32>, !pto_isa.tile<ub, 16x32xi32>
+func.func private @saturation(%in: !pto.tensor<16x32xf16>, %f: !pto.tensor<16x32xf32>,
+                              %o1: !pto.tensor<16x32xi8>, %o2: !pto.tensor<16x32xi8>,
+                              %o3: !pto.tensor<16x32xi32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %in[%c0, %c0] : !pto.tensor<16x32xf16> -> !pto.tile<16x32xf16>
+  %y = pto.view %f[%c0, %c0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
+  %w = pto.cast %x {mode = #pto.round_mode<TRUNC>} : !pto.tile<16x32xf16> -> !pto.tile<16x32xi8>
+  %s = pto.cast %x {mode = #pto.round_mode<TRUNC>, satmode = #pto.sat_mode<ON>} : !pto.tile<16x32xf16> -> !pto.tile<16x32xi8>
+  %i = pto.cast %y : !pto.tile<16x32xf32> -> !pto.tile<16x32xi32>
+  pto.assemble %w, %o1 [%c0, %c0] : !pto.tile<16x32xi8>, !pto.tensor<16x32xi8>
+  pto.assemble %s, %o2 [%c0, %c0] : !pto.tile<16x32xi8>, !pto.tensor<16x32xi8>
+  pto.assemble %i, %o3 [%c0, %c0] : !pto.tile<16x32xi32>, !pto.tensor<16x32xi32>
+  return
+}
+
+// -----
+
 // full: texpands of the constant over the whole tile.
 // CHECK-LABEL: func.func private @full(
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index

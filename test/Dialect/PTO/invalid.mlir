@@ -1409,6 +1409,16 @@ func.func @reduce_vec_tile_rank(%a: !pto.tile<4x64x64xf32>) {
 
 // -----
 
+func.func @cast_satmode_spelling(%a: !pto.tile<64x64xf16>) {
+  // PyPTO's SaturationMode has ON and OFF only.
+  // expected-error @+2 {{expected ::mlir::pto::SaturationMode to be one of: OFF, ON}}
+  // expected-error @+1 {{failed to parse PTO_SaturationModeAttr parameter 'value'}}
+  %r = pto.cast %a {satmode = #pto.sat_mode<SAT>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xi8>
+  return
+}
+
+// -----
+
 func.func @cast_shape(%a: !pto.tile<64x64xf32>) {
   // expected-error @+1 {{'pto.cast' op changes the shape from [64, 64] to [64, 32]; a cast keeps the shape}}
   %r = pto.cast %a : !pto.tile<64x64xf32> -> !pto.tile<64x32xbf16>

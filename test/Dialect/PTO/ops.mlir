@@ -392,6 +392,17 @@ pto.kernel @casts(%x: !pto.tensor<64x64xf32>, %b: !pto.tensor<64x64xbf16>,
   pto.return
 }
 
+// PyPTO's SaturationMode: OFF (the default) is not printed.
+// CHECK-LABEL: pto.kernel @saturating_casts(
+pto.kernel @saturating_casts(%h: !pto.tensor<64x64xf16>) {
+  %th = pto.view %h[0, 0] : !pto.tensor<64x64xf16> -> !pto.tile<64x64xf16>
+  // CHECK: pto.cast %{{.*}} {mode = #pto.round_mode<TRUNC>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xi8>
+  // CHECK: pto.cast %{{.*}} {mode = #pto.round_mode<TRUNC>, satmode = #pto.sat_mode<ON>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xi8>
+  %w = pto.cast %th {mode = #pto.round_mode<TRUNC>, satmode = #pto.sat_mode<OFF>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xi8>
+  %s = pto.cast %th {mode = #pto.round_mode<TRUNC>, satmode = #pto.sat_mode<ON>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xi8>
+  pto.return
+}
+
 //===----------------------------------------------------------------------===//
 // pto.full, pto.scope, pto.atomic_add, pto.assemble
 //===----------------------------------------------------------------------===//

@@ -1144,6 +1144,9 @@ static CastRule getCastRule(Type from, Type to, Arch arch) {
     return {true, rintToTrunc, M::TRUNC};
   if (isInt(from, {16, 32, 64}) && to.isF32())
     return {true, rintToTrunc, M::RINT};
+  // pto-isa a2a3 TCvt.hpp converts int32 to half (PyPTO: DT_INT32 -> DT_FP16).
+  if (isInt(from, {32}) && to.isF16())
+    return {true, rintToTrunc, M::RINT};
   if (is950 && from.isBF16() && to.isF16())
     return {true, rintToTrunc, M::RINT};
   if (is950 && from.isF32() && isFP8(to))
@@ -1196,6 +1199,24 @@ CastMode CastOp::getEffectiveMode() {
                      getResult().getType().getElementType(),
                      getArchFor(*this))
       .defaultMode;
+}
+
+bool CastOp::wrapsWithoutSaturation(Type from, Type to) {
+  // hicann/pypto/docs/api/operation/pypto-cast.md, "saturation mode
+  // defaults": these pairs wrap (PyTorch's behaviour) unless ON is asked for.
+  if (from.isF16())
+    return to.isSignlessInteger(8) || to.isSignlessInteger(16);
+  if (from.isF32() || from.isSignlessInteger(32))
+    return to.isSignlessInteger(16);
+  if (from.isSignlessInteger(64))
+    return to.isSignlessInteger(32);
+  return false;
+}
+
+bool CastOp::saturates() {
+  return getSatmode() == SaturationMode::ON ||
+         !wrapsWithoutSaturation(getInput().getType().getElementType(),
+                                 getResult().getType().getElementType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,7 @@
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
@@ -190,6 +191,7 @@ private:
   }
   ViewOp createView(Location loc, Value source, ArrayRef<OpFoldResult> offsets,
                     ArrayRef<OpFoldResult> valid, TileType type);
+  void foldValidDims();
 
   Operation *root;
   OpBuilder builder;
@@ -232,6 +234,7 @@ private:
 };
 
 LogicalResult Expander::run() {
+  foldValidDims();
   SmallVector<Operation *> ops;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
@@ -293,6 +296,29 @@ LogicalResult Expander::expand(Operation *op) {
                            store.getStaticOffsets(), store.getOffsets(),
                            store.getVecTileAttr());
       });
+}
+
+/// A pto.valid_dim of a tile whose producer states a valid-shape rule (the
+/// front end reads a tile's valid extents this way to carry them through a
+/// reshape) becomes that rule's extent, built right after the tile's
+/// definition, so nothing uses the tile once its producer is expanded.
+void Expander::foldValidDims() {
+  SmallVector<ValidDimOp> validDims;
+  root->walk([&](ValidDimOp op) { validDims.push_back(op); });
+  for (ValidDimOp op : validDims) {
+    Value source = op.getSource();
+    auto result = dyn_cast<OpResult>(source);
+    if (!result || !isa<ValidShapeInferenceOpInterface>(result.getOwner()))
+      continue;
+    builder.setInsertionPointAfterValue(source);
+    OpFoldResult extent = reifier.reify(op.getLoc(), source)[op.getDim()];
+    Value value =
+        getValueOrCreateConstantIndexOp(builder, op.getLoc(), extent);
+    if (value.getDefiningOp() == op.getOperation())
+      continue;
+    op.replaceAllUsesWith(value);
+    op.erase();
+  }
 }
 
 ViewOp Expander::createView(Location loc, Value source,

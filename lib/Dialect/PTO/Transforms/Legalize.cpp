@@ -172,7 +172,7 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
         auto wide = TileType::get(op->getContext(), tile.getShape(), f32);
         operands.push_back(stamp(builder.create<CastOp>(
                                      loc, wide, operand, CastMode::NONE,
-                                     vecTile))
+                                     SaturationMode::OFF, vecTile))
                                ->getResult(0));
       } else {
         operands.push_back(stamp(builder.create<arith::ExtFOp>(loc, f32,
@@ -187,7 +187,8 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     state.addAttributes(op->getAttrDictionary().getValue());
     Operation *wideOp = builder.create(state);
     Operation *narrow = stamp(builder.create<CastOp>(
-        loc, resultType, wideOp->getResult(0), CastMode::NONE, vecTile));
+        loc, resultType, wideOp->getResult(0), CastMode::NONE,
+        SaturationMode::OFF, vecTile));
     op->getResult(0).replaceAllUsesWith(narrow->getResult(0));
     wideOf[narrow->getResult(0)] = wideOp->getResult(0);
     wideOp->emitRemark() << "pto-legalize: '" << op->getName()

@@ -623,6 +623,18 @@ void forwardWorkspaces(Operation *root, PartitionStats &stats) {
       if (it == stored.end() ||
           it->second.getSrc().getType() != view.getResult().getType())
         continue;
+      // A stored view whose valid region the reading view may narrow (a
+      // tile copied whole into a workspace and read back with a smaller
+      // valid shape) is not the same value: keep the round trip. Computed
+      // pieces are read back by the views pto-expand-tiles made for them,
+      // with their own valid extents.
+      bool narrows = false;
+      if (std::optional<ArrayRef<int64_t>> valid = view.getStaticValidShape())
+        for (auto [extent, size] :
+             llvm::zip(*valid, view.getResult().getType().getShape()))
+          narrows |= ShapedType::isDynamic(extent) || extent < size;
+      if (narrows && it->second.getSrc().getDefiningOp<ViewOp>())
+        continue;
       view.getResult().replaceAllUsesWith(it->second.getSrc());
       forwarded.push_back(view);
     }

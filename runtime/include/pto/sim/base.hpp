@@ -321,6 +321,25 @@ template <class D, class S> inline D convert(S v, RoundMode m) {
   }
 }
 
+// An integer destination without saturation: the value rounded to an
+// integer, then reduced modulo 2^bits (two's complement), as a C++/PyTorch
+// narrowing conversion does; NaN gives 0, values beyond int64 clamp first.
+template <class D, class S> inline D convert_wrapping(S v, RoundMode m) {
+  static_assert(std::is_integral_v<D>, "convert_wrapping: integer destinations only");
+  int64_t x;
+  if constexpr (std::is_integral_v<S>) {
+    x = int64_t(v);
+  } else {
+    double d = to_double(v);
+    if (std::isnan(d)) return D(0);
+    d = round_integral(d, m);
+    if (d <= -9223372036854775808.0) x = std::numeric_limits<int64_t>::min();
+    else if (d >= 9223372036854775807.0) x = std::numeric_limits<int64_t>::max();
+    else x = int64_t(d);
+  }
+  return D(static_cast<std::make_unsigned_t<D>>(uint64_t(x)));
+}
+
 template <class T> inline const char *type_name() {
   if constexpr (std::is_same_v<T, float>) return "float";
   else if constexpr (std::is_same_v<T, _Float16>) return "half";

@@ -566,10 +566,28 @@ inline RecordEvent TCVT(TileD &dst, TileS &src, RoundMode mode, E &...) {
   return {};
 }
 
-// Saturation is always applied for integer destinations.
+// ON clamps an out-of-range value to an integer destination's range (what
+// the three-argument form does); OFF wraps it to the destination's width,
+// two's complement (PyTorch's conversion; NaN gives 0).
 template <class TileD, class TileS, class... E>
   requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> && sim::events_v<E...>)
-inline RecordEvent TCVT(TileD &dst, TileS &src, RoundMode mode, SaturationMode, E &...e) {
+inline RecordEvent TCVT(TileD &dst, TileS &src, RoundMode mode, SaturationMode sat, E &...e) {
+  using DT = typename TileD::DType;
+  if constexpr (std::is_integral_v<DT>) {
+    if (sat == SaturationMode::OFF) {
+      static const char *I = "TCVT";
+      static_assert(TileD::Loc == TileType::Vec && TileS::Loc == TileType::Vec, "TCVT: Vec tiles");
+      sim::need_same_valid(I, src, "src", dst, "dst");
+      sim::Core &C = sim::core();
+      C.begin(I, PIPE_V);
+      const auto *s = src.data(I);
+      sim::touch_valid(C, src, false), sim::touch_valid(C, dst, true);
+      sim::map_valid(dst, I, [&](int i, int j) {
+        return sim::convert_wrapping<DT>(s[i * TileS::Cols + j], mode);
+      });
+      return {};
+    }
+  }
   return TCVT(dst, src, mode, e...);
 }
 

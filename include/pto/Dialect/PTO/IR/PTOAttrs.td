@@ -56,6 +56,18 @@ def PTO_CastModeAttr : EnumAttr<PTO_Dialect, PTO_CastMode, "round_mode"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def PTO_SaturationMode : I32EnumAttr<"SaturationMode",
+    "PyPTO SaturationMode (integer overflow of a cast)", [
+    I32EnumAttrCase<"OFF", 0>,     // the pair's default: wrap where PyPTO wraps
+    I32EnumAttrCase<"ON", 1>       // clamp to the destination's range
+  ]> {
+  let cppNamespace = "::mlir::pto";
+  let genSpecializedAttr = 0;
+}
+def PTO_SaturationModeAttr : EnumAttr<PTO_Dialect, PTO_SaturationMode, "sat_mode"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def PTO_CoreKind : I32EnumAttr<"CoreKind", "the core a task runs on", [
     I32EnumAttrCase<"cube", 0>,    // AIC
     I32EnumAttrCase<"vector", 1>,  // AIV

@@ -393,10 +393,25 @@ def PTO_CastOp : PTO_VectorOp<"cast"> {
     (RINT for float narrowing, TRUNC for float to int). The verifier rejects
     pairs and modes the architecture does not support, instead of PyPTO's
     silent fallback.
+
+    `satmode` is PyPTO's SaturationMode
+    (`hicann/pypto/docs/api/operation/pypto-cast.md`): a value out of an integer
+    destination's range is clamped to it (`ON`), or wrapped to its width,
+    two's complement (`OFF`, PyTorch's behaviour). `OFF`, the default,
+    wraps only on the pairs where PyPTO wraps (f16 -> i8, f16 -> i16,
+    f32 -> i16, i32 -> i16, i64 -> i32); every other pair saturates
+    either way. NaN converts to 0.
+
+    ```mlir
+    %q = pto.cast %h {mode = #pto.round_mode<TRUNC>, satmode = #pto.sat_mode<ON>}
+        : !pto.tile<4x64xf16> -> !pto.tile<4x64xi8>
+    ```
   }];
   let arguments = (ins PTO_AnyTile:$input,
                        DefaultValuedAttr<PTO_CastModeAttr,
                            "::mlir::pto::CastMode::NONE">:$mode,
+                       DefaultValuedAttr<PTO_SaturationModeAttr,
+                           "::mlir::pto::SaturationMode::OFF">:$satmode,
                        OptionalAttr<PTO_VecTileAttr>:$vec_tile);
   let results = (outs PTO_AnyTile:$result);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
@@ -404,6 +419,11 @@ def PTO_CastOp : PTO_VectorOp<"cast"> {
   let extraClassDeclaration = [{
     /// The mode actually applied: `mode`, or the pair's default for NONE.
     CastMode getEffectiveMode();
+    /// True when out-of-range values clamp (satmode ON, or a pair on which
+    /// PyPTO never wraps); false when they wrap to the destination width.
+    bool saturates();
+    /// The pairs on which PyPTO's SaturationMode::OFF wraps.
+    static bool wrapsWithoutSaturation(Type from, Type to);
   }];
 }
 

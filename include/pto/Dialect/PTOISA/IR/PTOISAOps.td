@@ -234,9 +234,16 @@ def PTOISA_TRowExpandOp : PTOISA_UnaryOp<"trowexpand", "TROWEXPAND"> {
 
 def PTOISA_TCvtOp : PTOISA_VectorOp<"tcvt"> {
   let summary = "TCVT: elementwise conversion with a rounding mode (V)";
+  let description = [{
+    `satmode` is pto-isa's `SaturationMode`: `ON` clamps an out-of-range
+    value to the destination's range, `OFF` wraps it to the destination's
+    width (the pto dialect's `pto.cast` decides which applies).
+  }];
   let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
                        Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst,
-                       PTO_CastModeAttr:$mode);
+                       PTO_CastModeAttr:$mode,
+                       DefaultValuedAttr<PTO_SaturationModeAttr,
+                           "::mlir::pto::SaturationMode::ON">:$satmode);
   let assemblyFormat = [{
     $src `into` $dst `mode` $mode attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
   }];
