@@ -1,5 +1,5 @@
 """PyPTO's indexed writes into GM, ``pypto.index_put_`` and
-``pypto.index_add_`` (hicann/pypto ``docs/api/operation/pypto-indexput_.md``,
+``pypto.index_add_`` (hicann/pypto/docs/api/operation/``pypto-indexput_.md``,
 ``pypto-index_add_.md``), traced to ``pto.index_put``: each row of a tile
 goes to the GM row a run-time index tile names, written or accumulated."""
 
