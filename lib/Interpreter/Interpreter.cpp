@@ -263,6 +263,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
                          assemble.getStaticOffsets(), assemble.getOffsets(),
                          /*atomic=*/false);
       })
+      .Case([&](IndexPutOp put) { return execIndexPut(put); })
       .Default([&](Operation *other) -> LogicalResult {
         if (other->getDialect() &&
             other->getDialect()->getNamespace() == "arith")
@@ -300,6 +301,8 @@ static void collectWrittenArguments(
       dst = atomic.getDst();
     else if (auto assemble = dyn_cast<AssembleOp>(op))
       dst = assemble.getDst();
+    else if (auto put = dyn_cast<IndexPutOp>(op))
+      dst = put.getDst();
     if (dst)
       if (std::optional<unsigned> arg = argOf(dst))
         written.insert(*arg);

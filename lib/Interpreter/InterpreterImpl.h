@@ -232,6 +232,7 @@ private:
   LogicalResult execStore(Operation *op, Value src, Value dst,
                           ArrayRef<int64_t> staticOffsets,
                           ValueRange dynamicOffsets, bool atomic);
+  LogicalResult execIndexPut(IndexPutOp op);
 
   // Helpers.
   int64_t getInt(Value v) const { return std::get<int64_t>(env.at(v)); }

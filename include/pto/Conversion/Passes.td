@@ -37,8 +37,13 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
       over dim 1 with keepdim: `trowsum`/`trowmax` into an nd
       `[R, 32/sizeof]` tile with a scratch tile shaped like the source;
       over dim 0 with keepdim: `tcolsum`/`tcolmax` into a `[1, C]` tile;
+      without keepdim (rank-2 input) the rank-1 result is a `[1, N]` row:
+      the column reduction's row as is, the row reduction's column
+      transposed by `ttrans`;
       `full`: `texpands`;
-    - `assemble`: `tstore`; `atomic_add`: `tstore ... atomic_add`.
+    - `assemble`: `tstore`; `atomic_add`: `tstore ... atomic_add`;
+      `index_put`: `mscatter` (pto-isa's row-mode `MSCATTER`, `atomic_add`
+      when accumulating) with the index tile as a `[1, N]` ub row.
     - tiles of rank other than 2 (views, stores, shape-preserving vector
       ops, a transpose that keeps the order of the non-unit dims) collapse
       to 2-D: the dims before the last non-unit dim become rows, unit dims
@@ -61,8 +66,8 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
     operand) is 0 only when the whole contraction is empty, and then the
     accumulator stays undefined while pto says zeros; the lowering relies on
     k > 0 there (SK-16's loops guarantee it). Errors name the op and what is
-    supported: reductions without keepdim, N-D operands that cannot be
-    collapsed, views of tiles, tile arguments, MIX leaves, control flow in a leaf, an
+    supported: reductions of rank > 2 tiles without keepdim, N-D operands
+    that cannot be collapsed, views of tiles, tile arguments, MIX leaves, control flow in a leaf, an
     accumulator read after a later K step. (bf16 vector arithmetic on
     DAV_2201 is already rejected by the pto verifier, and the pto_isa
     verifiers back every instruction emitted.)

@@ -42,7 +42,13 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   // lowerGatherMask checks, so it is not a unit dim).
   bool shapePreserving =
       isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp, TransposeOp, ExpOp,
-          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp>(op);
+          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp,
+          IndexPutOp>(op);
+  // A reduction of a rank-2 tile without keepdim: its rank-1 result is a
+  // [1, N] row (lowerReduce).
+  if (isa<SumOp, AmaxOp>(op) &&
+      cast<pto::TileType>(op->getOperand(0).getType()).getRank() == 2)
+    shapePreserving = true;
   if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op)) {
     // Equal tile shapes or a scalar; a broadcast between N-D tiles is not
     // collapsed.
@@ -59,7 +65,8 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
                << " operand or result; pto-lower-to-isa collapses tiles of "
                   "other ranks to 2-D only for views, stores and "
                   "shape-preserving vector ops (elementwise on equal shapes, "
-                  "unary, cast, full, a transpose of unit dims, gathermask); "
+                  "unary, cast, full, a transpose of unit dims, gathermask, "
+                  "index_put, reductions of rank-2 tiles without keepdim); "
                   "reshape to 2-D before this op";
   }
   for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))

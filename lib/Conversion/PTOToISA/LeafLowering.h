@@ -131,6 +131,7 @@ private:
   LogicalResult lowerFull(FullOp op);
   LogicalResult lowerTranspose(TransposeOp op);
   LogicalResult lowerGatherMask(GatherMaskOp op);
+  LogicalResult lowerIndexPut(IndexPutOp op);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
   FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
 

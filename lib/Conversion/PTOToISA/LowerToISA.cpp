@@ -236,7 +236,7 @@ LogicalResult LeafLowering::run() {
       return failure();
     builder.setInsertionPoint(op);
     bool isCompute = isa<MatmulOp, MatmulAccOp>(op) ||
-                     (isVectorOp(op) && !isa<AssembleOp, AtomicAddOp>(op));
+                     (isVectorOp(op) && !isa<AssembleOp, AtomicAddOp, IndexPutOp>(op));
     if (isCompute && cube != isCubeOp(op))
       return op->emitOpError()
              << "is a " << (cube ? "vector" : "cube") << " op in a "
@@ -297,12 +297,13 @@ LogicalResult LeafLowering::run() {
               return lowerStore(o, o.getSrc(), o.getDst(), o.getStaticOffsets(),
                                 o.getOffsets(), /*atomic=*/true);
             })
+            .Case([&](IndexPutOp o) { return lowerIndexPut(o); })
             .Default([&](Operation *o) {
               return o->emitOpError()
                      << "has no pto_isa lowering (pto-lower-to-isa lowers "
                         "views, elementwise, unary, cast, row and column "
                         "reductions, full, transpose, gathermask, matmul chains, "
-                        "assemble and atomic_add)";
+                        "assemble, atomic_add and index_put)";
             });
     if (failed(result))
       return failure();

@@ -363,12 +363,16 @@ LogicalResult LeafLowering::lowerCast(CastOp op) {
 
 LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
                                         bool keepdim, bool isMax) {
-  if (!keepdim)
+  // Without keepdim the rank-1 result is held as a [1, N] row (the N-D
+  // collapse): a column reduction's [1, C] already is one; a row
+  // reduction's [R, 1] column is transposed into it below.
+  if (!keepdim && cast<pto::TileType>(input.getType()).getRank() != 2)
     return op->emitOpError()
-           << "reduces dim " << dim
-           << " without keepdim; pto-lower-to-isa supports row reductions "
-              "(dim = 1, keepdim: TROWSUM/TROWMAX) and column reductions "
-              "(dim = 0, keepdim: TCOLSUM/TCOLMAX)";
+           << "reduces dim " << dim << " of a rank-"
+           << cast<pto::TileType>(input.getType()).getRank()
+           << " tile without keepdim; pto-lower-to-isa lowers reductions "
+              "without keepdim of rank-2 tiles only (TROWSUM/TROWMAX, "
+              "TCOLSUM/TCOLMAX): reshape the input to 2-D first";
   Location loc = op->getLoc();
   Value result = op->getResult(0);
   Type elem = cast<pto::TileType>(result.getType()).getElementType();
@@ -402,12 +406,28 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
   // Scratch shaped like the source (the A2/A3 float tree reduction).
   auto [sr, sc] = validOf(loc, input);
   Value tmp = alloc(loc, srcType, sr, sc);
-  auto [vr, vc] = validOf(loc, result);
-  Value dst = alloc(loc, *dstType, vr, vc);
+  Value dst;
+  if (keepdim) {
+    auto [vr, vc] = validOf(loc, result);
+    dst = alloc(loc, *dstType, vr, vc);
+  } else {
+    dst = alloc(loc, *dstType, sr, constIndex(1));
+  }
   if (isMax)
     builder.create<pisa::TRowMaxOp>(loc, *src, tmp, dst);
   else
     builder.create<pisa::TRowSumOp>(loc, *src, tmp, dst);
+  if (!keepdim) {
+    // [R, 1] -> [1, R]: the rank-1 result's collapsed form.
+    FailureOr<pisa::TileType> rowType = ubTypeFor(op, result);
+    if (failed(rowType))
+      return failure();
+    auto [vr, vc] = validOf(loc, result);
+    Value scratch = alloc(loc, *rowType, vr, vc);
+    Value row = alloc(loc, *rowType, vr, vc);
+    builder.create<pisa::TTransOp>(loc, dst, scratch, row);
+    dst = row;
+  }
   tiles[result] = dst;
   replaced.push_back(op);
   return success();

@@ -269,6 +269,14 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
         "pto_rt::check_division(where, a, b)\n"
         "#else\n"
         "#define PTOGEN_CHECK_DIVISION(where, a, b) ((void)0)\n"
+        "#endif\n"
+        "// Where an MSCATTER scatters (its row indices are checked against "
+        "the tensor in the host emulation).\n"
+        "#if defined(__CPU_SIM) && !defined(PTO_KERNELS_ONLY)\n"
+        "#define PTOGEN_SCATTER_SITE(where, name) "
+        "(pto::sim::scatter_site = {where, name})\n"
+        "#else\n"
+        "#define PTOGEN_SCATTER_SITE(where, name) ((void)0)\n"
         "#endif\n\n";
 
   SmallVector<func::FuncOp> leaves, roots;

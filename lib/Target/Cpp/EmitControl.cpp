@@ -327,6 +327,10 @@ static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel) {
     func->walk([&](Operation *op) {
       if (auto store = dyn_cast<ptoisa::TStoreOp>(op))
         mark(store.getDst());
+      else if (auto scatter = dyn_cast<ptoisa::MScatterOp>(op))
+        mark(scatter.getDst());
+      else if (auto put = dyn_cast<IndexPutOp>(op))
+        mark(put.getDst());
       else if (auto atomic = dyn_cast<AtomicAddOp>(op))
         mark(atomic->getOperand(1));
       else if (auto assemble = dyn_cast<AssembleOp>(op))

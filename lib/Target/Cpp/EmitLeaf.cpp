@@ -52,6 +52,36 @@ LogicalResult CppEmitter::emitLeaf(func::FuncOp func) {
   return success();
 }
 
+/// The kernel argument name a GM tensor of a leaf or root function is at
+/// every launch / root call of it ("workspace" for workspaces), or "" when
+/// the call sites disagree: a leaf is shared by isomorphic tasks, so its
+/// run-time faults name a tensor only when that name is the same for all.
+static std::string calledTensorName(Value tensor, unsigned depth = 0) {
+  auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor));
+  auto func =
+      arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!func)
+    return tensorName(tensor);
+  auto module = func->getParentOfType<ModuleOp>();
+  if (!module || depth > 4)
+    return "";
+  std::optional<std::string> common;
+  bool agree = true;
+  module.walk([&](Operation *op) {
+    OperandRange args = op->getOperands();
+    FlatSymbolRefAttr callee = getCalleeAndArgs(op, args);
+    if (!agree || !callee || callee.getValue() != func.getSymName())
+      return;
+    std::string name = arg.getArgNumber() < args.size()
+                           ? calledTensorName(args[arg.getArgNumber()], depth + 1)
+                           : "";
+    if (!common)
+      common = name;
+    agree &= *common == name;
+  });
+  return agree && common ? *common : "";
+}
+
 LogicalResult CppEmitter::emitGlobalAccess(Operation *op, Value tensor,
                                            Value row, Value col,
                                            const TileExpr &tile, bool transpose,
@@ -131,6 +161,39 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
                                : std::string("TSTORE({0}, {1});");
         return emitGlobalAccess(store, store.getDst(), store.getRow(),
                                 store.getCol(), src, /*transpose=*/false, call);
+      })
+      .Case([&](MScatterOp scatter) -> LogicalResult {
+        auto it = tensors.find(scatter.getDst());
+        if (it == tensors.end())
+          return scatter.emitError()
+                 << "pto-to-cpp: GM operand is not a tensor it can name";
+        const TensorExpr &gm = it->second;
+        const TileExpr &src = tile(scatter.getSrc());
+        const TileExpr &idx = tile(scatter.getIndices());
+        std::string g = fresh();
+        std::string tensor = calledTensorName(scatter.getDst());
+        // The table is the tensor from the window's first row on: an index
+        // counts rows from there, and the emulation checks it against them.
+        os << formatv("if ({0} > 0 && {1} > 0) {{\n", src.validRows,
+                      src.validCols);
+        os.indent();
+        os << formatv("PTOGEN_SCATTER_SITE({0}, \"{1}\");\n",
+                      whereLiteral(scatter), tensor.empty() ? "tensor" : tensor);
+        os << formatv("using G{0} = GlobalTensor<{1}, Shape<1, 1, 1, DYNAMIC, "
+                      "DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>, Layout::ND>;\n",
+                      g, cppType(gm.type.getElementType()));
+        os << formatv("G{0} {0}({1} + ({2} * {3} + {4}), Shape<1, 1, 1, DYNAMIC, "
+                      "DYNAMIC>((int)({5} - {2}), (int){6}), Stride<1, 1, 1, "
+                      "DYNAMIC, 1>((int){3}));\n",
+                      g, gm.pointer, name(scatter.getRow()), gm.dims[1],
+                      name(scatter.getCol()), gm.dims[0], src.validCols);
+        os << formatv("MSCATTER<Coalesce::Row, ScatterAtomicOp::{0}>({1}, {2}, "
+                      "{3});\n",
+                      scatter.getAtomicAdd() ? "Add" : "None", g, src.name,
+                      idx.name);
+        os.unindent();
+        os << "}\n";
+        return success();
       })
       .Case([&](TExtractOp extract) {
         guarded(tile(extract.getDst()),

@@ -38,6 +38,7 @@ from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, dei
                   matmul, max, maximum, min, minimum, mul, neg, reciprocal, reshape, rsqrt,
                   set_cube_tile_shapes, set_pass_options, set_semantic_label, set_vec_tile_shapes,
                   sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
+from .scatter import index_add_, index_put_
 from .shape_ops import concat, expand_clone, unsqueeze
 from .symbolic import Scalar as SymbolicScalar
 from .tracer import TensorHandle, Tile
@@ -53,7 +54,7 @@ __all__ = [
     "PrecisionType", "SaturationMode", "SymbolicScalar", "Tensor", "TensorHandle", "Tile",
     "TraceError", "TracedKernel", "abs", "add", "amax", "assemble", "atomic_add", "cast",
     "ceildiv", "concat", "cond", "deinterleave", "div", "exp", "expand_clone", "experimental",
-    "frontend", "full", "gathermask",
+    "frontend", "full", "gathermask", "index_add_", "index_put_",
     "is_loop_begin",
     "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
     "mul", "neg", "platform", "reciprocal", "reshape", "rsqrt", "set_cube_tile_shapes",

@@ -289,6 +289,12 @@ class Printer:
                              f"{self.mixed(f['offsets'], b)}"
                              f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
                              f"{f['src'].type}, {f['dst'].type}{loc}")
+        elif kind == "pto.index_put":
+            acc = " accumulate" if f["accumulate"] else ""
+            self.emit(depth, f"pto.index_put {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
+                             f"[{self.use(f['indices'], b)}] {self.mixed(f['offsets'], b)}{acc}"
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['src'].type}, {f['indices'].type}, {f['dst'].type}{loc}")
         elif kind == "pto.workspace":
             res = self.define(op.result)
             self.emit(depth, f"{res} = pto.workspace : {op.result.type}{loc}")

@@ -18,3 +18,4 @@
 #include <pto/sim/tile.hpp>
 #include <pto/sim/instr.hpp>
 #include <pto/sim/gather.hpp>
+#include <pto/sim/scatter.hpp>

@@ -165,7 +165,7 @@ func.func private @acc_read_later(%a: !pto.tensor<16x32xbf16>, %out: !pto.tensor
 func.func private @no_lowering(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{has no pto_isa lowering (pto-lower-to-isa lowers views, elementwise, unary, cast, row and column reductions, full, transpose, gathermask, matmul chains, assemble and atomic_add)}}
+  // expected-error @+1 {{has no pto_isa lowering (pto-lower-to-isa lowers views, elementwise, unary, cast, row and column reductions, full, transpose, gathermask, matmul chains, assemble, atomic_add and index_put)}}
   %d = pto.valid_dim %x, 0 : !pto.tile<16x16xf32>
   return
 }
@@ -190,5 +190,18 @@ func.func private @gathermask_partial_columns(%a: !pto.tensor<16x64xf32>, %out: 
   // expected-error @+1 {{gathers 30 valid columns of 32: the mask-pattern TGATHER packs its result rows, so the input's last dim must be fully valid}}
   %g = pto.gathermask %x, pattern = 1 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
   pto.assemble %g, %out [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<16x32xf32>
+  return
+}
+
+// -----
+
+// A reduction without keepdim of a rank-3 tile: its rank-2 result is no
+// [1, N] row (rank-2 inputs only).
+func.func private @reduce_rank3_nokeepdim(%x: !pto.tensor<1x16x64xf32>, %y: !pto.tensor<1x16xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %t = pto.view %x[0, 0, 0] : !pto.tensor<1x16x64xf32> -> !pto.tile<1x16x64xf32>
+  // expected-error @+1 {{'pto.sum' op has a rank-3 operand or result; pto-lower-to-isa collapses tiles of other ranks to 2-D only for views, stores and shape-preserving vector ops (elementwise on equal shapes, unary, cast, full, a transpose of unit dims, gathermask, index_put, reductions of rank-2 tiles without keepdim); reshape to 2-D before this op}}
+  %s = pto.sum %t dim = 2 : !pto.tile<1x16x64xf32> -> !pto.tile<1x16xf32>
+  pto.assemble %s, %y[0, 0] : !pto.tile<1x16xf32>, !pto.tensor<1x16xf32>
   return
 }

@@ -538,3 +538,45 @@ func.func private @collapse_nd(%in: !pto.tensor<2400x88x1xf32>, %out: !pto.tenso
   pto.assemble %v, %sum [%c0, %c, %c0, %c0] : !pto.tile<1x64x1x1xf32>, !pto.tensor<1x88x1x1xf32>
   return
 }
+
+// -----
+
+// An index_put: the rank-1 index tile is a [1, N] ub row (i32, 8 per 32-byte
+// block), the source rows a ub tile; MSCATTER (row mode) writes the table
+// from the op's row offset on, accumulating with atomic_add.
+// CHECK-LABEL: func.func private @index_put_leaf(
+// CHECK-SAME:    %[[OUT:[^:]*]]: !pto.tensor<?x16xf32>
+// CHECK:         %[[V:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 8x16xf32>
+// CHECK:         pto_isa.tload
+// CHECK:         %[[I:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 1x8xi32>
+// CHECK-NEXT:    pto_isa.tload %{{.*}} into %[[I]] : !pto.tensor<1x?xi32>, !pto_isa.tile<ub, 1x8xi32>
+// CHECK-NEXT:    pto_isa.mscatter %[[V]] into %[[OUT]][%[[I]]] [%{{.*}}, %{{.*}}] atomic_add : !pto_isa.tile<ub, 8x16xf32>, !pto_isa.tile<ub, 1x8xi32>, !pto.tensor<?x16xf32>
+func.func private @index_put_leaf(%out: !pto.tensor<?x16xf32>, %src: !pto.tensor<?x16xf32>, %idx: !pto.tensor<?xi32>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %src[%r, %c0] valid [%v, 16] : !pto.tensor<?x16xf32> -> !pto.tile<8x16xf32>
+  %i = pto.view %idx[%r] valid [%v] : !pto.tensor<?xi32> -> !pto.tile<8xi32>
+  pto.index_put %t, %out[%i] [0, 0] accumulate : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
+  return
+}
+
+// -----
+
+// A row reduction without keepdim: TROWSUM into the [R, 8] column, TTRANS
+// into the [1, R] row that holds the rank-1 result.
+// CHECK-LABEL: func.func private @rowsum_nokeepdim(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         %[[C:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowsum %[[X]], %{{.*}} into %[[C]]
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x16xf32>
+// CHECK:         %[[R:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x16xf32>
+// CHECK-NEXT:    pto_isa.ttrans %[[C]], %[[T]] into %[[R]]
+// CHECK:         pto_isa.tstore %[[R]]
+func.func private @rowsum_nokeepdim(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?xf32>, %r: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %x[%r, %c0] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+  %s = pto.sum %t dim = 1 : !pto.tile<16x64xf32> -> !pto.tile<16xf32>
+  pto.assemble %s, %y[%r] : !pto.tile<16xf32>, !pto.tensor<?xf32>
+  return
+}

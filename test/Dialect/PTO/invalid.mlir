@@ -1839,3 +1839,63 @@ func.func @gathermask_i8(%a: !pto.tile<16x64xi8>) {
   %r = pto.gathermask %a, pattern = 1 : !pto.tile<16x64xi8> -> !pto.tile<16x32xi8>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// pto.index_put
+//===----------------------------------------------------------------------===//
+
+func.func @index_put_dtype(%v: !pto.tile<8x16xf32>, %i: !pto.tile<8xi32>, %out: !pto.tensor<?x16xf16>) {
+  // expected-error @+1 {{'pto.index_put' op writes a 'f32' tile into a 'f16' tensor; index_put needs matching dtypes (cast the tile)}}
+  pto.index_put %v, %out[%i] [0, 0] : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf16>
+  return
+}
+
+// -----
+
+func.func @index_put_rank(%v: !pto.tile<2x8x16xf32>, %i: !pto.tile<2xi32>, %out: !pto.tensor<?x8x16xf32>) {
+  // expected-error @+1 {{'pto.index_put' op writes a rank-3 tile into a rank-3 tensor; index_put is supported on rank-2 tiles and tensors (rows indexed), reshape to 2-D}}
+  pto.index_put %v, %out[%i] [0, 0, 0] : !pto.tile<2x8x16xf32>, !pto.tile<2xi32>, !pto.tensor<?x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @index_put_index_type(%v: !pto.tile<8x16xf32>, %i: !pto.tile<8xi64>, %out: !pto.tensor<?x16xf32>) {
+  // expected-error @+1 {{'pto.index_put' op indices '!pto.tile<8xi64>' must be a rank-1 i32 tile (one row index per row of the source); cast them to DT_INT32}}
+  pto.index_put %v, %out[%i] [0, 0] : !pto.tile<8x16xf32>, !pto.tile<8xi64>, !pto.tensor<?x16xf32>
+  return
+}
+
+// -----
+
+func.func @index_put_index_count(%v: !pto.tile<8x16xf32>, %i: !pto.tile<16xi32>, %out: !pto.tensor<?x16xf32>) {
+  // expected-error @+1 {{'pto.index_put' op has 16 indices for a source of 8 rows; give one index per source row}}
+  pto.index_put %v, %out[%i] [0, 0] : !pto.tile<8x16xf32>, !pto.tile<16xi32>, !pto.tensor<?x16xf32>
+  return
+}
+
+// -----
+
+func.func @index_put_offsets(%v: !pto.tile<8x16xf32>, %i: !pto.tile<8xi32>, %out: !pto.tensor<?x16xf32>) {
+  // expected-error @+1 {{'pto.index_put' op has 1 offsets for a rank-2 tensor; give one offset per dim}}
+  pto.index_put %v, %out[%i] [0] : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
+  return
+}
+
+// -----
+
+func.func @index_put_columns(%v: !pto.tile<8x16xf32>, %i: !pto.tile<8xi32>, %out: !pto.tensor<?x24xf32>) {
+  // expected-error @+1 {{'pto.index_put' op writes columns [16, 32) of a tensor of 24 columns; the source rows must fit the destination rows [?, 24]}}
+  pto.index_put %v, %out[%i] [0, 16] : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x24xf32>
+  return
+}
+
+// -----
+
+func.func @index_put_vec_tile(%v: !pto.tile<8x16xf32>, %i: !pto.tile<8xi32>, %out: !pto.tensor<?x16xf32>) {
+  // expected-error @+1 {{'pto.index_put' op vector tile [8, 16, 1] has more than 2 dims; index_put takes [rows] or [rows, cols]}}
+  pto.index_put %v, %out[%i] [0, 0] {vec_tile = #pto.vec_tile<[8, 16, 1]>} : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
+  return
+}

@@ -667,3 +667,19 @@ func.func @gathermask(%a: !pto.tile<16x64xbf16>, %b: !pto.tile<2x8x64xf32>) -> (
   %g = pto.gathermask %a, pattern = 7 : !pto.tile<16x64xbf16> -> !pto.tile<16x64xbf16>
   return %e, %f, %g : !pto.tile<16x32xbf16>, !pto.tile<2x8x16xf32>, !pto.tile<16x64xbf16>
 }
+
+// pto.index_put: written and accumulated, static and dynamic offsets
+
+// CHECK-LABEL: pto.kernel @index_put
+pto.kernel @index_put(%out: !pto.tensor<?x16xf32>, %src: !pto.tensor<?x16xf32>,
+                      %idx: !pto.tensor<?xi32>) {
+  %c0 = arith.constant 0 : index
+  // CHECK: %[[V:.*]] = pto.view %src
+  // CHECK: %[[I:.*]] = pto.view %idx
+  %v = pto.view %src[%c0, 0] : !pto.tensor<?x16xf32> -> !pto.tile<8x16xf32>
+  %i = pto.view %idx[%c0] : !pto.tensor<?xi32> -> !pto.tile<8xi32>
+  // CHECK: pto.index_put %[[V]], %out[%[[I]]] [0, 0] accumulate {vec_tile = #pto.vec_tile<[8]>} : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
+  pto.index_put %v, %out[%i] [0, 0] accumulate {vec_tile = #pto.vec_tile<[8]>} : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
+  // CHECK: pto.index_put %[[V]], %out[%[[I]]] [%{{.*}}, 0] : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
+  pto.index_put %v, %out[%i] [%c0, 0] : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
+}

@@ -959,3 +959,47 @@ func.func @tgather_mask_dtype(%r: index) {
   pto_isa.tgather_mask %s into %d pattern = 1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x32xbf16>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// mscatter
+//===----------------------------------------------------------------------===//
+
+func.func @mscatter_dtype(%g: !pto.tensor<?x64xf16>, %r: index) {
+  %t = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %i = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x16xi32>
+  // expected-error @+1 {{scatters 'f32' rows into a tensor of 'f16'; MSCATTER needs equal element types (tcvt first)}}
+  pto_isa.mscatter %t into %g[%i] [%r, %r] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x16xi32>, !pto.tensor<?x64xf16>
+  return
+}
+
+// -----
+
+func.func @mscatter_index_type(%g: !pto.tensor<?x64xf32>, %r: index) {
+  %t = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %i = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x16xf32>
+  // expected-error @+1 {{indices are 'f32'; the A2/A3 MSCATTER takes i32 indices}}
+  pto_isa.mscatter %t into %g[%i] [%r, %r] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x16xf32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @mscatter_index_shape(%g: !pto.tensor<?x64xf32>, %r: index) {
+  %t = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %i = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 2x8xi32>
+  // expected-error @+1 {{index tile '!pto_isa.tile<ub, 2x8xi32>' must be one row of at least 16 indices (one per source row)}}
+  pto_isa.mscatter %t into %g[%i] [%r, %r] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 2x8xi32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @mscatter_rank(%g: !pto.tensor<2x16x64xf32>, %r: index) {
+  %t = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %i = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x16xi32>
+  // expected-error @+1 {{destination '!pto.tensor<2x16x64xf32>' must be 2-D; reshape the GM tensor first}}
+  pto_isa.mscatter %t into %g[%i] [%r, %r] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x16xi32>, !pto.tensor<2x16x64xf32>
+  return
+}

@@ -112,6 +112,9 @@ func.func @vector_leaf(%s: !pto.tensor<96x112xf32>, %m: !pto.tensor<?x2xf32>,
   // CHECK: pto_isa.ttrans %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 112x32xf32>, !pto_isa.tile<ub, 112x32xf32>
   %tt = pto_isa.alloc_tile valid [%c1, %c1] : !pto_isa.tile<ub, 112x32xf32>
   pto_isa.ttrans %x, %tt into %tt : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 112x32xf32>, !pto_isa.tile<ub, 112x32xf32>
+  // CHECK: pto_isa.mscatter %{{.*}} into %{{.*}}[%{{.*}}] [%{{.*}}, %{{.*}}] atomic_add : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x32xi32>, !pto.tensor<96x112xf32>
+  %ix = pto_isa.alloc_tile valid [%c1, %r] : !pto_isa.tile<ub, 1x32xi32>
+  pto_isa.mscatter %x into %s[%ix] [%c0, %c0] atomic_add : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 1x32xi32>, !pto.tensor<96x112xf32>
   // CHECK: pto_isa.tgather_mask %{{.*}} into %{{.*}} pattern = 2 : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x56xf32>
   %tg = pto_isa.alloc_tile valid [%c1, %c1] : !pto_isa.tile<ub, 32x56xf32>
   pto_isa.tgather_mask %x into %tg pattern = 2 : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x56xf32>

@@ -144,6 +144,7 @@ private:
   LogicalResult expandStore(Operation *op, Value src, Value dst,
                             ArrayRef<int64_t> staticOffsets,
                             ValueRange dynamicOffsets, VecTileAttr vecTile);
+  LogicalResult expandIndexPut(IndexPutOp op);
 
   /// Reads the piece of `tile` at static `offsets` with static `sizes`.
   Value readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
@@ -239,7 +240,8 @@ LogicalResult Expander::run() {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
             AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp, AmaxOp, FullOp,
-            TransposeOp, GatherMaskOp, AtomicAddOp, AssembleOp>(op))
+            TransposeOp, GatherMaskOp, AtomicAddOp, AssembleOp, IndexPutOp>(
+            op))
       ops.push_back(op);
   });
   planScopeTiles(ops);
@@ -295,7 +297,8 @@ LogicalResult Expander::expand(Operation *op) {
         return expandStore(store, store.getSrc(), store.getDst(),
                            store.getStaticOffsets(), store.getOffsets(),
                            store.getVecTileAttr());
-      });
+      })
+      .Case([&](IndexPutOp put) { return expandIndexPut(put); });
 }
 
 /// A pto.valid_dim of a tile whose producer states a valid-shape rule (the
@@ -906,6 +909,48 @@ LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
     OperationState state(loc, op->getName());
     state.addOperands(in);
     state.addOperands(dst);
+    state.addOperands(dynamicPieceOffsets);
+    state.addAttributes(op->getAttrDictionary().getValue());
+    state.attributes.set("static_offsets",
+                         builder.getDenseI64ArrayAttr(staticPieceOffsets));
+    builder.create(state);
+    ++numVectorPieces;
+  }
+  toErase.push_back(op);
+  return success();
+}
+
+/// An indexed write cut by its vector tile (PyPTO's 1-D `[rows]` tile, or
+/// `[rows, cols]`): each piece writes its source rows with the matching
+/// slice of the index tile, at its column offset; the rows stay indexed.
+LogicalResult Expander::expandIndexPut(IndexPutOp op) {
+  Location loc = op.getLoc();
+  TileType srcType = op.getSrc().getType();
+  VecTileAttr vecTile = op.getVecTileAttr();
+  SmallVector<int64_t, 4> tile;
+  if (vecTile && vecTile.getDims().size() == 2)
+    tile = tileFor(op, vecTile, srcType.getShape());
+  else
+    tile.assign(op.getPieceShape());
+  auto produced = pieceTiles.find(op.getSrc());
+  if (produced != pieceTiles.end())
+    tile = produced->second;
+  if (failed(reserveGrid(op, srcType.getShape(), tile)))
+    return failure();
+  SmallVector<OpFoldResult> base = getMixedValues(
+      op.getStaticOffsets(), op.getOffsets(), builder.getContext());
+  for (const Piece &piece : tileGrid(srcType.getShape(), tile)) {
+    Value in = readPiece(loc, op.getSrc(), piece.offsets, piece.sizes);
+    Value indices =
+        readPiece(loc, op.getIndices(), {piece.offsets[0]}, {piece.sizes[0]});
+    SmallVector<OpFoldResult> offsets{base[0],
+                                      add(loc, base[1], piece.offsets[1])};
+    SmallVector<int64_t> staticPieceOffsets;
+    SmallVector<Value> dynamicPieceOffsets;
+    dispatchIndexOpFoldResults(offsets, dynamicPieceOffsets,
+                               staticPieceOffsets);
+    OperationState state(loc, op->getName());
+    state.addOperands({in, op.getDst(), indices});
     state.addOperands(dynamicPieceOffsets);
     state.addAttributes(op->getAttrDictionary().getValue());
     state.attributes.set("static_offsets",

@@ -41,7 +41,7 @@ bool isNode(Operation *op) {
   return isa<MatmulOp, MatmulAccOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
              ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
              AmaxOp, FullOp, TransposeOp, GatherMaskOp, AtomicAddOp,
-             AssembleOp>(op);
+             AssembleOp, IndexPutOp>(op);
 }
 
 /// A view producing a tile (of a tensor or of another tile): copied into
@@ -247,6 +247,17 @@ void BlockPartitioner::buildEdges() {
                                      orderSuccs[w].insert(i);
                                    });
       tensorWrites.insert(dst, i, box, atomic);
+    }
+    // Rows chosen at run time: a write anywhere in the tensor, ordered after
+    // and before every other access to it (accumulating ones too: their
+    // order against plain stores matters, and among themselves it is kept).
+    if (auto put = dyn_cast<IndexPutOp>(op)) {
+      TensorWrites &tensorWrites = writes[getAliasedTensor(put.getDst())];
+      tensorWrites.forEachConflict(put.getDst(), std::nullopt, /*plain=*/true,
+                                   /*atomic=*/true, [&](unsigned w) {
+                                     orderSuccs[w].insert(i);
+                                   });
+      tensorWrites.insert(put.getDst(), i, std::nullopt, /*atomic=*/false);
     }
   }
   // Each list is in node order (a consumer's edges are added while it is
@@ -463,7 +474,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
     for (unsigned s : dataSuccs[i])
       if (nodes[s]->getNumOperands() &&
           nodes[s]->getOperand(0).getDefiningOp() == nodes[i] &&
-          (isa<AssembleOp, AtomicAddOp, MatmulAccOp>(nodes[s])))
+          (isa<AssembleOp, AtomicAddOp, MatmulAccOp, IndexPutOp>(nodes[s])))
         tryMerge(i, s);
   // 2. Ops of one scope merge along data edges.
   for (unsigned i = 0; i < n; ++i)

@@ -766,3 +766,27 @@ static LogicalResult verifyFlag(Op op) {
 
 LogicalResult SetFlagOp::verify() { return verifyFlag(*this); }
 LogicalResult WaitFlagOp::verify() { return verifyFlag(*this); }
+
+LogicalResult MScatterOp::verify() {
+  if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
+      failed(expectRowMajorUB(*this, "indices", getIndices())))
+    return failure();
+  auto dst = cast<pto::GMTensorType>(getDst().getType());
+  TileType src = tileOf(getSrc()), indices = tileOf(getIndices());
+  if (dst.getRank() != 2)
+    return emitOpError() << "destination " << dst
+                         << " must be 2-D; reshape the GM tensor first";
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "scatters " << src.getElementType()
+                         << " rows into a tensor of " << dst.getElementType()
+                         << "; MSCATTER needs equal element types (tcvt first)";
+  if (!indices.getElementType().isSignlessInteger(32))
+    return emitOpError() << "indices are " << indices.getElementType()
+                         << "; the A2/A3 MSCATTER takes i32 indices";
+  // Row mode: one index per source row, in a [1, N] row (pto-isa A2/A3).
+  if (indices.getRows() != 1 || indices.getCols() < src.getRows())
+    return emitOpError() << "index tile " << indices
+                         << " must be one row of at least " << src.getRows()
+                         << " indices (one per source row)";
+  return success();
+}

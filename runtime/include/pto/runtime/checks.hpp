@@ -250,6 +250,29 @@ inline std::string scalar_read(const char *name, const int64_t *index, const int
   return "";
 }
 
+// pto.index_put into `name` (`rows` x `cols`): source row `i` goes to row
+// `offset + index` of the tensor, its `valid_cols` valid columns at `col` on.
+inline std::string index_put_row(const char *name, int64_t i, int64_t index, int64_t offset,
+                                 int64_t rows, int64_t col, int64_t valid_cols, int64_t cols) {
+  if (offset + index < 0 || offset + index >= rows)
+    return "index_put row index " + std::to_string(index) + " (indices[" + std::to_string(i) +
+           "]" + (offset ? " + offset " + std::to_string(offset) : std::string()) +
+           ") is out of range: '" + name + "' has " + std::to_string(rows) +
+           " rows; indices must lie in [0, " + std::to_string(rows - offset) + ")";
+  if (col < 0 || col + valid_cols > cols)
+    return "index_put writes columns [" + std::to_string(col) + ", " +
+           std::to_string(col + valid_cols) + ") of '" + name + "', which has " +
+           std::to_string(cols) + " columns";
+  return "";
+}
+
+// pto.index_put: the index tile covers the source's valid rows.
+inline std::string index_put_indices(int64_t valid_indices, int64_t valid_rows) {
+  if (valid_indices >= valid_rows) return "";
+  return "index_put has " + std::to_string(valid_indices) + " valid indices for " +
+         std::to_string(valid_rows) + " valid source rows; give one index per row";
+}
+
 // arith.divsi/remsi/ceildivsi/floordivsi: divisor 0, INT64_MIN / -1.
 inline std::string integer_division(int64_t a, int64_t b) {
   if (b == 0) return "integer division by zero";

@@ -528,6 +528,51 @@ def PTO_AssembleOp : PTO_StoreLikeOp<"assemble"> {
   let summary = "pypto.assemble: writes src's valid region into dst at offsets";
 }
 
+def PTO_IndexPutOp : PTO_Op<"index_put", [
+    PTO_VectorOpTrait, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "pypto.index_put_ / index_add_: writes tile rows into GM rows "
+                "chosen at run time";
+  let description = [{
+    PyPTO's `index_put_(dst, (indices,), src, accumulate)` and
+    `index_add_(dst, 0, indices, src)` (hicann/pypto/docs/api/operation/
+    `pypto-indexput_.md`, `pypto-index_add_.md`): for each
+    valid row `i` of `src`, row `offsets[0] + indices[i]` of `dst` gets the
+    row's valid columns at `offsets[1]` on, added to what is there with
+    `accumulate` (contributions to one row commute), written otherwise
+    (duplicate indices: one of the rows wins, as in PyPTO).
+
+    `src` is `[N, C]`, `indices` a rank-1 `[N]` i32 tile (valid for at least
+    the valid rows of `src`), `dst` a rank-2 tensor of the same dtype. A
+    row outside `dst` is a run-time fault naming the index and the row, in
+    `pto-run` and in the emitted program. The front end writes offsets 0;
+    tile expansion cuts the columns into pieces at other offsets. A vector
+    tile `[t]` cuts the rows (PyPTO's 1-D tile), `[t, c]` rows and columns.
+    Lowered to pto-isa's row-mode `MSCATTER` (`ScatterAtomicOp::Add` when
+    accumulating).
+
+    ```mlir
+    pto.index_put %v, %out[%idx] [0, 0] accumulate
+        : !pto.tile<64x16xf32>, !pto.tile<64xi32>, !pto.tensor<?x16xf32>
+    ```
+  }];
+  let arguments = (ins PTO_AnyTile:$src, PTO_AnyTensor:$dst,
+                       PTO_AnyTile:$indices,
+                       Variadic<Index>:$offsets, DenseI64ArrayAttr:$static_offsets,
+                       UnitAttr:$accumulate,
+                       OptionalAttr<PTO_VecTileAttr>:$vec_tile);
+  let assemblyFormat = [{
+    $src `,` $dst `[` $indices `]` custom<DynamicIndexList>($offsets, $static_offsets)
+    (`accumulate` $accumulate^)? attr-dict `:` qualified(type($src)) `,`
+    qualified(type($indices)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The piece `[rows, cols]` a vector tile cuts `src` into (the whole
+    /// tile without one).
+    ::llvm::SmallVector<int64_t, 2> getPieceShape();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Tile-graph level: workspace, accumulating matmul, tasks
 //===----------------------------------------------------------------------===//

@@ -110,6 +110,33 @@ def PTOISA_TStoreOp : PTOISA_PipeOp<"tstore"> {
   let hasVerifier = 1;
 }
 
+def PTOISA_MScatterOp : PTOISA_FixedPipeOp<"mscatter", "MTE3"> {
+  let summary = "MSCATTER<Coalesce::Row>: ub tile rows -> GM rows an index tile names (MTE3)";
+  let description = [{
+    pto-isa's row-mode `MSCATTER(table, src, indexes)` (with `atomic_add`:
+    `ScatterAtomicOp::Add`): valid row `i` of `src` goes to row
+    `row + indices[i]` of the GM window `dst[row:, col:]`, its valid columns
+    at `col` on. `indices` is a row-major ub `[1, N]` tile of i32 (the
+    pto-isa A2/A3 index tile); `src` a row-major ub tile of `dst`'s element
+    type. An index outside the tensor is a fault at the op's location in
+    the host emulation (`pto-run`'s rule).
+
+    ```mlir
+    pto_isa.mscatter %t into %out[%idx] [%r, %c] atomic_add : !pto_isa.tile<ub, 16x16xf32>, !pto_isa.tile<ub, 1x16xi32>, !pto.tensor<?x16xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "source rows", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "row indices", [MemRead]>:$indices,
+                       Arg<PTO_AnyTensor, "GM destination", [MemWrite]>:$dst,
+                       Index:$row, Index:$col,
+                       UnitAttr:$atomic_add);
+  let assemblyFormat = [{
+    $src `into` $dst `[` $indices `]` `[` $row `,` $col `]` (`atomic_add` $atomic_add^)? attr-dict
+    `:` qualified(type($src)) `,` qualified(type($indices)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
 def PTOISA_TExtractOp : PTOISA_FixedPipeOp<"textract", "MTE1"> {
   let summary = "TEXTRACT: an l1 tile window -> an l0a/l0b operand tile (MTE1)";
   let description = [{
