@@ -133,6 +133,7 @@ private:
   LogicalResult lowerGatherMask(GatherMaskOp op);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
   FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
+  Value columnsOfResult(Operation *user, Value operand, Value tile);
 
   // Cube leaves.
   LogicalResult lowerMatmul(Operation *op, Value acc, Value lhs, Value rhs,

@@ -150,6 +150,10 @@ private:
   PartitionStats &stats;
   llvm::DenseMap<Operation *, unsigned> index;
   SmallVector<llvm::SetVector<unsigned>> dataSuccs, orderSuccs;
+  // The data edges along which the consumer reads the producer's tile
+  // itself (an SSA value, possibly through views of it): both ends must
+  // share a task.
+  SmallVector<llvm::SetVector<unsigned>> tileSuccs;
   llvm::EquivalenceClasses<unsigned> groups;
   // The group graph, kept current across merges. Its nodes are slots (one
   // per node at first); a merge folds the slot with fewer edges into the
@@ -182,6 +186,7 @@ void BlockPartitioner::buildEdges() {
   unsigned n = nodes.size();
   dataSuccs.resize(n);
   orderSuccs.resize(n);
+  tileSuccs.resize(n);
   // Stores seen so far, per root tensor.
   llvm::DenseMap<Value, TensorWrites> writes;
 
@@ -196,8 +201,10 @@ void BlockPartitioner::buildEdges() {
         continue;
       auto it = index.find(def);
       if (it != index.end()) {
-        if (it->second != consumer)
+        if (it->second != consumer) {
           dataSuccs[it->second].insert(consumer);
+          tileSuccs[it->second].insert(consumer);
+        }
         continue;
       }
       auto view = dyn_cast<ViewOp>(def);
@@ -496,6 +503,24 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
       if (absorb && sameKind(i, s))
         tryMerge(i, s);
     }
+  // 6. A node reading another's tile (not through a tensor) shares its task:
+  // no task boundary passes an SSA tile. The steps above can leave such a
+  // pair apart when an order edge (stores to one tensor at dynamic offsets)
+  // ties the producer's group to an earlier group of the consumer's, e.g.
+  // the partial column sums of two row pieces that are also stored
+  // (SwiGLU's dg): the first sum's group precedes the group the combining
+  // add joined. Their groups merge unless a third group lies between them.
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned s : tileSuccs[i])
+      if (find(i) != find(s) && !tryMerge(i, s))
+        return nodes[s]->emitError()
+               << "pto-partition: this op reads the tile of "
+               << nodes[i]->getName() << " (at " << nodes[i]->getLoc()
+               << ") directly, but the two cannot share a task ("
+               << (kinds[find(i)] != kinds[find(s)] && !mixedTasks
+                       ? "different core kinds"
+                       : "a task between them")
+               << "); please report this IR";
 
   // Order the groups topologically (ties by first node), name families by
   // the number of core-kind changes along the longest path.
