@@ -359,17 +359,20 @@ pto.kernel @reshaped_workspace(%x: !pto.tensor<4x16xf32>, %out: !pto.tensor<8x8x
 // pieces. The stores of the pieces into %y keep their order (the offsets are
 // not comparable), and the data edges merge each piece's product, store and
 // partial sum first; the add combining the partial sums reads both partial
-// tiles themselves (SSA values, which no task boundary passes), so the two
-// groups merge into one task.
+// tiles themselves (SSA values, which no task boundary passes), so it joins
+// them before the data edges merge whole pieces (the second piece's store
+// into %y stays a task of its own, after the first's).
 
 // CHECK-LABEL: pto.kernel @stored_and_column_summed(
 // CHECK:         pto.loop
 // CHECK:           pto.task #pto.core<vector> "V1" {
+// CHECK-NOT:       pto.task
 // CHECK:             %[[S0:.*]] = pto.sum
+// CHECK-NOT:       pto.task
 // CHECK:             %[[S1:.*]] = pto.sum
+// CHECK-NOT:       pto.task
 // CHECK:             pto.add %[[S0]], %[[S1]]
 // CHECK:           }
-// CHECK-NOT:       pto.task
 pto.kernel @stored_and_column_summed(%x: !pto.tensor<?x16xf32>, %y: !pto.tensor<?x16xf32>,
                                      %acc: !pto.tensor<1x16xf32>) {
   %c0 = arith.constant 0 : index

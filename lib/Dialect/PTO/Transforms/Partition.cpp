@@ -472,6 +472,15 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
           nodes[s]->getOperand(0).getDefiningOp() == nodes[i] &&
           (isa<AssembleOp, AtomicAddOp, MatmulAccOp>(nodes[s])))
         tryMerge(i, s);
+  // 1b. Any other op reading a node's tile itself (the op combining a tiled
+  // reduction's partial results) joins it: no task boundary passes an SSA
+  // tile. Done before the wider merges below, which could otherwise put the
+  // partials on either side of another group (the row pieces of a tile that
+  // is both stored at a dynamic offset and summed over its rows: SwiGLU
+  // grad's dg and db).
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned s : tileSuccs[i])
+      tryMerge(i, s);
   // 2. Ops of one scope merge along data edges.
   for (unsigned i = 0; i < n; ++i)
     for (unsigned s : dataSuccs[i])
@@ -503,13 +512,9 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
       if (absorb && sameKind(i, s))
         tryMerge(i, s);
     }
-  // 6. A node reading another's tile (not through a tensor) shares its task:
-  // no task boundary passes an SSA tile. The steps above can leave such a
-  // pair apart when an order edge (stores to one tensor at dynamic offsets)
-  // ties the producer's group to an earlier group of the consumer's, e.g.
-  // the partial column sums of two row pieces that are also stored
-  // (SwiGLU's dg): the first sum's group precedes the group the combining
-  // add joined. Their groups merge unless a third group lies between them.
+  // 6. Every pair of 1b is in one group now, unless a third group lay
+  // between them when it was tried (and still does): an error naming both,
+  // never IR passing an SSA tile between tasks.
   for (unsigned i = 0; i < n; ++i)
     for (unsigned s : tileSuccs[i])
       if (find(i) != find(s) && !tryMerge(i, s))
