@@ -61,10 +61,16 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
   int64_t rank = resultType.getRank();
 
   // Per-operand strides over the result's valid index space: 0 along a
-  // broadcast dim. Non-broadcast dims must agree in valid extent.
+  // broadcast dim. Non-broadcast dims must agree in valid extent, except
+  // that a broadcast operand (a [1, C] gamma row) may hold more valid
+  // elements than the result uses: the result reads their prefix.
   auto stridesFor = [&](const TileValue &operand, StringRef side,
                         SmallVectorImpl<int64_t> &strides) -> LogicalResult {
     SmallVector<int64_t, 4> compact = rowMajorStrides(operand.valid);
+    bool broadcastOperand = false;
+    for (int64_t d = 0; d < rank; ++d)
+      broadcastOperand |= operand.type.getDimSize(d) == 1 &&
+                          resultType.getDimSize(d) != 1;
     for (int64_t d = 0; d < rank; ++d) {
       bool broadcast = operand.type.getDimSize(d) == 1 &&
                        resultType.getDimSize(d) != 1;
@@ -77,7 +83,18 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
         strides.push_back(0);
         continue;
       }
-      if (operand.valid[d] != (*valid)[d])
+      if (broadcastOperand && operand.valid[d] < (*valid)[d])
+        return op->emitError()
+               << "pto-run: the " << side << " operand broadcasts over the "
+               << "result but has " << operand.valid[d]
+               << " valid elements in dim " << d << " where the result has "
+               << (*valid)[d] << " (valid " << listStr(operand.valid)
+               << " vs " << listStr(*valid)
+               << "): the op would read elements it does not hold; give its "
+                  "view at least "
+               << (*valid)[d] << " valid elements there, or cut the other "
+               << "operand's valid extent to " << operand.valid[d];
+      if (!broadcastOperand && operand.valid[d] != (*valid)[d])
         return op->emitError()
                << "pto-run: operands have different valid extents in dim " << d
                << " (" << side << " operand: " << operand.valid[d]

@@ -118,6 +118,106 @@ def _test_function_at(name, **shape):
     return run
 
 
+def _range_checked_allclose(module):
+    """The test module's ``assert_allclose`` followed by a check that can
+    fail at the test's input scale: max |actual - desired| <= rtol * max
+    |desired| (one rtol of the output's largest value). SwiGLUGrad scales its
+    inputs by 1/sqrt(m), so every output is far below its atol (1e-4; at m =
+    1100, max |dx| ~ 2e-5, |dW| ~ 8e-7, |db| ~ 2e-4): its own compare passes
+    any output, zeros included."""
+    real = module.assert_allclose
+
+    def checked(actual, desired, rtol=1e-7, atol=0, **kwargs):
+        real(actual, desired, rtol=rtol, atol=atol, **kwargs)
+        actual, desired = np.asarray(actual, np.float64), np.asarray(desired, np.float64)
+        worst = float(np.abs(actual - desired).max(initial=0.0))
+        bound = rtol * float(np.abs(desired).max(initial=0.0))
+        assert worst <= bound, (f"max |out - golden| = {worst:.3g} over rtol * max |golden| = "
+                                f"{bound:.3g} (shape {desired.shape}; the test's atol {atol} "
+                                f"exceeds every value of this output)")
+    return checked
+
+
+def _test_function_with_sizes(name, *args, sizes, range_check=False):
+    """The test function ``name`` with the sizes its torch factories create
+    remapped (``sizes``: {the test's size: the size run here}): for a test
+    that fixes its shape inside the function (SwiGLUGrad's m = 220000), its
+    own inputs, golden and compare at a smaller shape. Only factory sizes
+    change; the test's other uses of the number (a scale such as
+    ``/ math.sqrt(m)``) keep the test's value. ``range_check``: its
+    ``assert_allclose`` also checks the error against the output's range
+    (_range_checked_allclose)."""
+    def run(module):
+        import torch
+        from torch.overrides import TorchFunctionMode
+
+        factories = {getattr(torch, n) for n in _FACTORIES}
+
+        def remap(a):
+            if isinstance(a, int) and not isinstance(a, bool):
+                return sizes.get(a, a)
+            if isinstance(a, (tuple, list)):
+                return type(a)(remap(x) for x in a)
+            return a
+
+        class _Sizes(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                kwargs = dict(kwargs or {})
+                if func in factories:
+                    args = tuple(remap(a) for a in args)
+                    if "size" in kwargs:
+                        kwargs["size"] = remap(kwargs["size"])
+                return func(*args, **kwargs)
+
+        real = module.assert_allclose
+        if range_check:
+            module.assert_allclose = _range_checked_allclose(module)
+        try:
+            with _Sizes():
+                result = getattr(module, name)(*args)
+        finally:
+            module.assert_allclose = real
+        assert result is not False, f"{name} at {sizes} returned False (the test's compare failed)"
+    return run
+
+
+def _json_case_at(case_id, **inputs):
+    """The JSON case ``case_id`` run by the test's own ``_run_case`` with
+    entries of its ``input`` replaced (e.g. a smaller cache): the test's
+    inputs, golden and compare at that shape."""
+    def run(module):
+        import copy
+        [case] = [copy.deepcopy(c) for c in module._load_cases() if c["id"] == case_id]
+        case["input"].update(copy.deepcopy(inputs))
+        ok = module._run_case(case, "npu:0")
+        assert ok is not False, (f"{case_id} with {inputs}: the test's _run_case reports outputs "
+                                 f"beyond its tolerances (the test's log above has the errors)")
+    return run
+
+
+def _json_case_with_kernel(case_id, wrapper, table_key, kernel, **inputs):
+    """``_json_case_at`` with one entry (``table_key``) of the dispatch table
+    ``_KERNELS`` of the kernel file the test's ``wrapper`` comes from
+    replaced by that file's @jit kernel ``kernel`` (a dtype in the key by
+    its torch name): a kernel the wrapper
+    selects only at a shape too large for CI, run at a small one through the
+    test's own inputs, golden and compare."""
+    import sys
+    case = _json_case_at(case_id, **inputs)
+
+    def run(module):
+        import torch
+        key = tuple(getattr(torch, k) if isinstance(k, str) else k for k in table_key)
+        impl = sys.modules[getattr(module, wrapper).__module__]
+        real = impl._KERNELS[key]
+        impl._KERNELS[key] = getattr(impl, kernel)
+        try:
+            case(module)
+        finally:
+            impl._KERNELS[key] = real
+    return run
+
+
 def _bn_case(index):
     def run(module):
         shape = module.DEFAULT_TEST_SHAPES[index - 1]
@@ -138,7 +238,9 @@ SUITES = (
           # test_04 first: the tile graph and C++ run on it (test_03/05 are xfails)
           (("test_04", _test_function("test_04"), "run"),
            ("test_03", _test_function("test_03"), "run"),
-           ("test_05", _test_function("test_05"), "run"))),
+           ("test_05", _test_function("test_05"), "run"),
+           # the same K/V reshape as the A3 kernel (KERNEL_BUGS)
+           ("test_09_varlen_cross_attn", _test_function("test_09_varlen_cross_attn"), "run"))),
     Suite("FAFwd", f"{FA_FWD}/flash_attention_mha_impl.py",
           f"{FA_FWD}/test_flash_attention_mha.py", "DAV_2201",
           (("test_03", _test_function("test_03"), "run"),
@@ -166,8 +268,15 @@ SUITES = (
            ("test_02", _test_function("test_02"), "shapes"))),
     Suite("SwiGLUGrad", "ops_transformer/fused_swiglu_grad/fused_swiglu_grad_impl.py",
           "ops_transformer/fused_swiglu_grad/test_fused_swiglu_grad.py", "DAV_2201",
-          # its one case is [220000, 512] @ [512, 1024]: traced at that shape, not run
-          (("test_bwd", _test_function("test_bwd", 0), "meta"),)),
+          # its one case fixes m = 220000 inside test_bwd ([m, 512] @ [512, 1024]):
+          # traced at that shape, run at m = 1100 (two 1024-row tiles, the second
+          # partial, in the b and x kernels; one partial 2048-row tile in w) with
+          # the test's own inputs, golden and tolerances, plus a range check its
+          # atol makes necessary (_range_checked_allclose)
+          (("test_bwd-m1100", _test_function_with_sizes("test_bwd", 0, sizes={220000: 1100},
+                                                       range_check=True),
+            "run"),
+           ("test_bwd", _test_function("test_bwd", 0), "meta"))),
     Suite("ApplyAdamWV2", "vector/ApplyAdamWV2/apply_adam_w_v2_impl.py",
           "vector/ApplyAdamWV2/test_apply_adam_w_v2.py", "DAV_2201",
           (("level0", _json_case("level0"), "run"),
@@ -185,7 +294,29 @@ SUITES = (
            ("level3", _json_case("level3"), "run"),
            ("level5", _json_case("level5"), "run"),
            ("level6", _json_case("level6"), "run"),
-           ("level1", _json_case("level1"), "trace"))),
+           ("level1", _json_case("level1"), "trace"),
+           # the wrapper's other kernels, each at a small shape that selects it
+           # (its own inputs, golden and tolerances): level2's S_cs = 1 at S = 20
+           # (n128_bf16_broadcast), S = 1 (n128_bf16_short_s), fp16 with N = 128
+           # (n128_fp16), N = 1 with S_cs = 1 (n1_bf16_broadcast). The wrapper
+           # takes n128_bf16_unroll only for S > 2048 (level4/8, 67M+ elements;
+           # S = 2056 costs ~40 s here): level8 at B = 1, S = 40 with the
+           # wrapper's N = 128 bf16 entry pointed at it (three 16-row S tiles,
+           # the last partial: its unroll_list [4, 2, 1] runs 2 + 1)
+           ("level2-s20", _json_case_at("level2", shape=[2, 128, 20, 64],
+                                        cos_shape=[2, 1, 1, 64], sin_shape=[2, 1, 1, 64]), "run"),
+           ("level8-unroll-b1s40", _json_case_with_kernel(
+               "level8", "interleave_rope_wrapper", (128, "bfloat16"),
+               "interleave_rope_kernel_n128_bf16_unroll", shape=[1, 128, 40, 64],
+               cos_shape=[1, 1, 40, 64], sin_shape=[1, 1, 40, 64]), "run"),
+           ("level5-s1", _json_case_at("level5", shape=[4, 128, 1, 64],
+                                       cos_shape=[4, 1, 1, 64], sin_shape=[4, 1, 1, 64]), "run"),
+           ("level3-n128s20", _json_case_at("level3", shape=[1, 128, 20, 64],
+                                            cos_shape=[1, 1, 20, 64],
+                                            sin_shape=[1, 1, 20, 64]), "run"),
+           ("level6-s70cs1", _json_case_at("level6", shape=[2, 1, 70, 64],
+                                           cos_shape=[2, 1, 1, 64], sin_shape=[2, 1, 1, 64]),
+            "run"))),
     # level10 ([2, 128, 1024, 64], S_cs = S) is the one the wrapper sends to the 950
     # kernel (deinterleave): traced, not run
     Suite("InterleaveRope950", "vector/InterleaveRope/interleave_rope_impl.py",
@@ -194,8 +325,17 @@ SUITES = (
            ("level10", _json_case("level10"), "trace"))),
     Suite("GatherPaKvCache", "vector/GatherPaKvCache/gather_pa_kv_cache_impl.py",
           "vector/GatherPaKvCache/test_gather_pa_kv_cache.py", "DAV_2201",
-          # key_cache is [5513, 128, 1, 512] bf16 (722 MB) in every case
-          (("level0", _json_case("level0"), "large"),)),
+          # key_cache is [5513, 128, 1, 512] bf16 (722 MB) in every case; the cases
+          # use at most 4 blocks (one per query), and the kernel takes the block
+          # count from the cache's dynamic dim 0, so they run with an 8-block
+          # cache (the test's make_case fills it and its block tables): level0
+          # (4 queries: loop_unroll's unroll-2 body) and level9 (3: also its
+          # remainder); the real cache only with PTO_GYM_LARGE=1
+          (("level0-8blocks", _json_case_at("level0", key_cache_shape=[8, 128, 1, 512],
+                                            value_cache_shape=[8, 128, 1, 64]), "run"),
+           ("level9-8blocks", _json_case_at("level9", key_cache_shape=[8, 128, 1, 512],
+                                            value_cache_shape=[8, 128, 1, 64]), "run"),
+           ("level0", _json_case("level0"), "large"))),
 )
 
 LARGE = os.environ.get("PTO_GYM_LARGE") == "1"

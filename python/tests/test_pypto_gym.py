@@ -32,6 +32,14 @@ KNOWN_FAILURES = {
     # fails its own tolerance when evaluated more precisely.
     "FAGrad950-test_03": ("pto-run", "dV: FAILED (max_diff=0.000077"),
     "FAGrad950-test_05": ("pto-run", "dV: FAILED (max_diff=0.000055"),
+    # fused_swiglu_bwd_b_kernel's tile graph runs (pto-partition keeps the
+    # partial column sums with the add combining them), but its vector leaf
+    # keeps 48 of the 128 x 128 f32 pieces of the 1024-row tile live at once
+    # (3 MB against 184 KiB of ub): the task runs each expanded op over all
+    # its pieces before the next, so a piece stays live until the column sum
+    # reads it. pto-lower-to-isa keeps the task's op order; interleaving the
+    # pieces (or reading them back from the workspace) is not done yet.
+    "SwiGLUGrad-test_bwd-m1100": ("C++", "does not fit ub of DAV_2201"),
 }
 
 # Kernels that are genuinely wrong on a case: from `column` on, every numeric
@@ -42,6 +50,10 @@ KERNEL_BUGS = {
     # total_q reads the wrong rows: pto-run reports the reshape as a fault.
     "FAGradA3-test_09_varlen_cross_attn": (
         "pto-run", "reshape of 'k' [480, 8, 64] to [384, 512] needs 196608 elements"),
+    # The 950 backward has the same reshape (flash_attention_mha_grad_impl.py:92).
+    "FAGrad950-test_09_varlen_cross_attn": (
+        "pto-run", "impl.py:92:12: error: pto-run: reshape of 'k' [480, 8, 64] to [384, 512] "
+                   "needs 196608 elements"),
 }
 
 CASES = corpus.all_cases()
@@ -210,7 +222,8 @@ def test_cpp(case, cpp_root):
 # kernels type-check there; only FP16/FP32 programs also run on its simulator.
 REAL_PTO_ISA = ("BNTrainingReduce-case1", "ApplyAdamWV2-level0", "InplaceAddRmsNorm-level0",
                 "FAGradA3-test_03", "FAGrad950-test_04", "FAFwd-test_03", "FAFwd910-test_00_910_1b-n1s128",
-                "FAFwd950Tile128-test_02-n2s256", "InterleaveRope-level0")
+                "FAFwd950Tile128-test_02-n2s256", "InterleaveRope-level0",
+                "GatherPaKvCache-level0-8blocks")
 
 
 class _Emitted(Exception):
@@ -244,17 +257,10 @@ def test_cpp_compiles_against_real_pto_isa(case, cpp_root, tmp_path):
     assert not failed, "\n\n".join(failed)
 
 
-# @jit kernels no case of the corpus reaches, and why.
-NOT_REACHED = {} if corpus.LARGE else {
-    "_gather_pa_kv_cache_nd_kernel_npu": "every case has a 722 MB key cache: PTO_GYM_LARGE=1",
-}
-# InterleaveRope's wrapper picks one of ten kernels by shape, dtype and arch; the
-# test cases run here (level0/1/3/5/6, level1 and level10 at DAV_3510) do not
-# select these.
-NOT_REACHED.update({name: "no case run here selects it" for name in (
-    "interleave_rope_kernel_n128_bf16_unroll",
-    "interleave_rope_kernel_n128_bf16_broadcast", "interleave_rope_kernel_n128_bf16_short_s",
-    "interleave_rope_kernel_n128_fp16", "interleave_rope_kernel_n1_bf16_broadcast")})
+# @jit kernels no case of the corpus reaches, and why (none today: InterleaveRope's
+# variants run at small shapes that select them, GatherPaKvCache with a small
+# cache; see pypto_gym_corpus.SUITES).
+NOT_REACHED: dict = {}
 
 
 def test_every_jit_kernel_of_the_corpus_is_reached():
@@ -276,13 +282,18 @@ def test_every_jit_kernel_of_the_corpus_is_reached():
         f"in NOT_REACHED but reached: {sorted(set(NOT_REACHED) - set(unreached))}")
 
 
-def test_sk16_checker_reports_the_a3_cross_attention_reshape():
-    """The A3 backward is SK-16: the checker finds exactly its one real bug, K
-    and V reshaped with the Q-side total (an error, SK16-P8.1, at each reshape
-    line of the kernel file), before anything runs."""
+@pytest.mark.parametrize("case_name, kernel_file, lines", [
+    ("FAGradA3-test_03", "flash_attention_mha_grad_impl_a3.py", [87, 88]),
+    ("FAGrad950-test_04", "flash_attention_mha_grad_impl.py", [92, 93]),
+])
+def test_sk16_checker_reports_the_cross_attention_reshape(case_name, kernel_file, lines):
+    """The A3 and 950 backward kernels are SK-16: the checker finds exactly
+    their one real bug, K and V reshaped with the Q-side total (an error,
+    SK16-P8.1, at each reshape line of the kernel file), before anything
+    runs."""
     from pto_mlir import ir
 
-    case = next(c for c in CASES if c.name == "FAGradA3-test_03")
+    case = next(c for c in CASES if c.name == case_name)
     outcome = _recorded(case)
     assert outcome.calls, outcome.error_text
     module = outcome.calls[0].traced.module()
@@ -291,10 +302,10 @@ def test_sk16_checker_reports_the_a3_cross_attention_reshape():
     errors = raised.value.errors
     assert [e.message.split("]")[0] for e in errors] == ["[SK16-P8.1"] * 2, \
         [str(e) for e in raised.value.diagnostics]
-    lines = sorted(int(e.location.split(":")[-2]) for e in errors)
-    assert all(e.location.split(":")[0].endswith("flash_attention_mha_grad_impl_a3.py")
+    found = sorted(int(e.location.split(":")[-2]) for e in errors)
+    assert all(e.location.split(":")[0].endswith("/" + kernel_file)
                for e in errors), [e.location for e in errors]
-    assert lines == [87, 88], lines    # k_2d, v_2d = pypto.reshape(..., [total, ...])
+    assert found == lines, found    # k_2d, v_2d = pypto.reshape(..., [total, ...])
 
 
 @pytest.mark.parametrize("suite", ["SwiGLUGrad", "ApplyAdamWV2", "InplaceAddRmsNorm",

@@ -134,6 +134,7 @@ private:
   LogicalResult lowerIndexPut(IndexPutOp op);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
   FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
+  Value columnsOfResult(Operation *user, Value operand, Value tile);
 
   // Cube leaves.
   LogicalResult lowerMatmul(Operation *op, Value acc, Value lhs, Value rhs,

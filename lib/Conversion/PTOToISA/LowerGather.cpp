@@ -39,7 +39,10 @@ LogicalResult LeafLowering::lowerGatherMask(GatherMaskOp op) {
     return op.emitOpError()
            << "gathers " << validCols.getSExtValue() << " valid columns of "
            << cols << ": the mask-pattern TGATHER packs its result rows, so "
-              "the input's last dim must be fully valid";
+              "the input's last dim must be fully valid (pto-run and the "
+              "tile graph take a partial one); view the input with its whole "
+              "last dim valid and cut the valid columns after the gather "
+              "(pto.view of the result), or pad the tensor's rows";
   Value dst = alloc(loc, *type, vr, vc);
   builder.create<pisa::TGatherMaskOp>(loc, *src, dst,
                                       op.getPatternModeAttr());

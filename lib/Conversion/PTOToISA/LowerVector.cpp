@@ -86,7 +86,8 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
 }
 
 static void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs,
-                         Value rhs, Value dst) {
+                         Value rhs, Value dst,
+                         PrecisionType precision = PrecisionType::INTRINSIC) {
   switch (k) {
   case BinKind::Add:
     b.create<pisa::TAddOp>(loc, lhs, rhs, dst);
@@ -98,7 +99,7 @@ static void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs,
     b.create<pisa::TMulOp>(loc, lhs, rhs, dst);
     return;
   case BinKind::Div:
-    b.create<pisa::TDivOp>(loc, lhs, rhs, dst);
+    b.create<pisa::TDivOp>(loc, lhs, rhs, dst, precision);
     return;
   case BinKind::Max:
     b.create<pisa::TMaxOp>(loc, lhs, rhs, dst);
@@ -110,7 +111,8 @@ static void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs,
 }
 
 static void createScalar(OpBuilder &b, Location loc, BinKind k, Value src,
-                         Value scalar, Value dst) {
+                         Value scalar, Value dst,
+                         PrecisionType precision = PrecisionType::INTRINSIC) {
   switch (k) {
   case BinKind::Add:
     b.create<pisa::TAddSOp>(loc, src, scalar, dst);
@@ -122,7 +124,7 @@ static void createScalar(OpBuilder &b, Location loc, BinKind k, Value src,
     b.create<pisa::TMulSOp>(loc, src, scalar, dst);
     return;
   case BinKind::Div:
-    b.create<pisa::TDivSOp>(loc, src, scalar, dst);
+    b.create<pisa::TDivSOp>(loc, src, scalar, dst, precision);
     return;
   case BinKind::Max:
     b.create<pisa::TMaxSOp>(loc, src, scalar, dst);
@@ -157,6 +159,24 @@ static void createColExpandBinary(OpBuilder &b, Location loc, BinKind k,
   }
 }
 
+/// A [1, C] operand (held in `tile`) with the valid columns of `user`'s
+/// result: the column-broadcast instructions take exactly the result's valid
+/// columns from it. A row holding more (a fully valid gamma row against a
+/// tile whose last dim has a tail) is copied with tmov to the result's count;
+/// one holding fewer faults in pto-run before any lowering.
+Value LeafLowering::columnsOfResult(Operation *user, Value operand, Value tile) {
+  Location loc = user->getLoc();
+  Value have = validOf(loc, operand).second;
+  Value want = validOf(loc, user->getResult(0)).second;
+  std::optional<int64_t> haveConst = getConstantIntValue(have);
+  std::optional<int64_t> wantConst = getConstantIntValue(want);
+  if (have == want || (haveConst && wantConst && *haveConst == *wantConst))
+    return tile;
+  Value row = alloc(loc, cast<pisa::TileType>(tile.getType()), constIndex(1), want);
+  builder.create<pisa::TMovOp>(loc, tile, row);
+  return row;
+}
+
 /// `operand` (held in `tile`) expanded to the shape and valid extents of
 /// `user`'s result: a [1, C] operand by tcolexpand, an [R, 1] one by
 /// trowexpand, a [1, 1] one by both; a full operand as it is.
@@ -174,7 +194,11 @@ FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
     return failure();
   auto [vr, vc] = validOf(loc, result);
   if (cols) {
-    // Every row of the result gets row 0; the columns stay the operand's.
+    // Every row of the result gets row 0; the columns stay the operand's
+    // (the result's valid columns, unless the operand is also broadcast
+    // along them).
+    if (!rows)
+      tile = columnsOfResult(user, operand, tile);
     auto srcType = cast<pisa::TileType>(tile.getType());
     FailureOr<pisa::TileType> type =
         rows ? makeTileType(user, pisa::MemorySpace::ub, dstType->getRows(),
@@ -231,6 +255,13 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   FailureOr<Value> lhsTile = lookup(op, lhs);
   if (failed(lhsTile))
     return failure();
+  // A div keeps its precision (pto-isa's DivAlgorithm); the fused
+  // column/row-broadcast divs are emitted with the default one, so a
+  // HIGH_PRECISION div expands its broadcast operand and uses TDIV.
+  PrecisionType precision = PrecisionType::INTRINSIC;
+  if (auto div = dyn_cast<DivOp>(op))
+    precision = div.getPrecision();
+  bool highDiv = precision == PrecisionType::HIGH_PRECISION;
 
   auto newDst = [&]() {
     auto [vr, vc] = validOf(loc, result);
@@ -248,7 +279,7 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
                                << " differs from the tile element type "
                                << resultType.getElementType();
     Value dst = newDst();
-    createScalar(builder, loc, bin, *lhsTile, rhs, dst);
+    createScalar(builder, loc, bin, *lhsTile, rhs, dst, precision);
     return success();
   }
   FailureOr<Value> rhsTile = lookup(op, rhs);
@@ -266,10 +297,11 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
     bool commutative = bin != BinKind::Sub && bin != BinKind::Div;
     bool fullLhs = !lhsCol && !broadcast(lhs, 1);
     bool fullRhs = !rhsCol && !broadcast(rhs, 1);
-    if ((rhsCol && !broadcast(rhs, 1) && fullLhs) ||
-        (commutative && lhsCol && !broadcast(lhs, 1) && fullRhs)) {
+    if (!highDiv && ((rhsCol && !broadcast(rhs, 1) && fullLhs) ||
+                     (commutative && lhsCol && !broadcast(lhs, 1) && fullRhs))) {
       Value full = rhsCol ? *lhsTile : *rhsTile;
-      Value colval = rhsCol ? *rhsTile : *lhsTile;
+      Value colval = columnsOfResult(op, rhsCol ? rhs : lhs,
+                                     rhsCol ? *rhsTile : *lhsTile);
       Value dst = newDst();
       createColExpandBinary(builder, loc, bin, full, colval, dst);
       return success();
@@ -284,18 +316,18 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
     if (failed(b))
       return failure();
     Value dst = newDst();
-    createBinary(builder, loc, bin, *a, *b, dst);
+    createBinary(builder, loc, bin, *a, *b, dst, precision);
     return success();
   }
   bool lhsRow = broadcast(lhs, 1), rhsRow = broadcast(rhs, 1);
   if (!lhsRow && !rhsRow) {
     Value dst = newDst();
-    createBinary(builder, loc, bin, *lhsTile, *rhsTile, dst);
+    createBinary(builder, loc, bin, *lhsTile, *rhsTile, dst, precision);
     return success();
   }
   // A per-row right operand of sub/mul/div: the row-broadcast instructions
   // (mode 2: one 32-byte block per row).
-  if (rhsRow &&
+  if (rhsRow && !highDiv &&
       (bin == BinKind::Sub || bin == BinKind::Mul || bin == BinKind::Div)) {
     FailureOr<Value> block = rowBlock(op, rhs);
     if (failed(block))
@@ -318,7 +350,7 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   builder.create<pisa::TRowExpandOp>(loc, rowTile, expanded);
   Value dst = newDst();
   createBinary(builder, loc, bin, lhsRow ? expanded : *lhsTile,
-               lhsRow ? *rhsTile : expanded, dst);
+               lhsRow ? *rhsTile : expanded, dst, precision);
   return success();
 }
 
@@ -332,7 +364,9 @@ LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
   auto [vr, vc] = validOf(loc, result);
   Value dst = alloc(loc, *type, vr, vc);
   TypeSwitch<Operation *>(op)
-      .Case([&](ExpOp) { builder.create<pisa::TExpOp>(loc, *src, dst); })
+      .Case([&](ExpOp exp) {
+        builder.create<pisa::TExpOp>(loc, *src, dst, exp.getPrecision());
+      })
       .Case([&](AbsOp) { builder.create<pisa::TAbsOp>(loc, *src, dst); })
       .Case([&](SqrtOp) { builder.create<pisa::TSqrtOp>(loc, *src, dst); })
       .Case([&](RsqrtOp) { builder.create<pisa::TRsqrtOp>(loc, *src, dst); })

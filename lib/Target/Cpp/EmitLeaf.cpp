@@ -119,6 +119,13 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
     os << formatv("if ({0} > 0 && {1} > 0) {2};\n", dst.validRows,
                   dst.validCols, stmt);
   };
+  // pto-isa's algorithm template argument; INTRINSIC is its DEFAULT.
+  auto withPrecision = [](StringRef instr, StringRef algorithm,
+                          PrecisionType precision) -> std::string {
+    if (precision == PrecisionType::INTRINSIC)
+      return instr.str();
+    return formatv("{0}<pto::{1}::HIGH_PRECISION>", instr, algorithm).str();
+  };
   auto unary = [&](StringRef instr, Value src, Value dst) {
     guarded(tile(dst), formatv("{0}({1}, {2})", instr, tile(dst).name,
                                tile(src).name));
@@ -223,16 +230,27 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
       .Case([&](TAddOp o) { binary("TADD", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
       .Case([&](TSubOp o) { binary("TSUB", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
       .Case([&](TMulOp o) { binary("TMUL", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
-      .Case([&](TDivOp o) { binary("TDIV", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
+      .Case([&](TDivOp o) {
+        binary(withPrecision("TDIV", "DivAlgorithm", o.getPrecision()), o.getLhs(), o.getRhs(),
+               o.getDst());
+        return success();
+      })
       .Case([&](TMaxOp o) { binary("TMAX", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
       .Case([&](TMinOp o) { binary("TMIN", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
       .Case([&](TAddSOp o) { scalar("TADDS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
       .Case([&](TSubSOp o) { scalar("TSUBS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
       .Case([&](TMulSOp o) { scalar("TMULS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
-      .Case([&](TDivSOp o) { scalar("TDIVS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
+      .Case([&](TDivSOp o) {
+        scalar(withPrecision("TDIVS", "DivAlgorithm", o.getPrecision()), o.getSrc(), o.getScalar(),
+               o.getDst());
+        return success();
+      })
       .Case([&](TMaxSOp o) { scalar("TMAXS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
       .Case([&](TMinSOp o) { scalar("TMINS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
-      .Case([&](TExpOp o) { unary("TEXP", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TExpOp o) {
+        unary(withPrecision("TEXP", "ExpAlgorithm", o.getPrecision()), o.getSrc(), o.getDst());
+        return success();
+      })
       .Case([&](TAbsOp o) { unary("TABS", o.getSrc(), o.getDst()); return success(); })
       .Case([&](TNegOp o) { unary("TNEG", o.getSrc(), o.getDst()); return success(); })
       .Case([&](TSqrtOp o) { unary("TSQRT", o.getSrc(), o.getDst()); return success(); })

@@ -187,7 +187,7 @@ func.func private @gathermask_unaligned_result(%a: !pto.tensor<16x16xf32>, %out:
 func.func private @gathermask_partial_columns(%a: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x32xf32>) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] valid [16, 60] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
-  // expected-error @+1 {{gathers 30 valid columns of 32: the mask-pattern TGATHER packs its result rows, so the input's last dim must be fully valid}}
+  // expected-error @+1 {{gathers 30 valid columns of 32: the mask-pattern TGATHER packs its result rows, so the input's last dim must be fully valid (pto-run and the tile graph take a partial one); view the input with its whole last dim valid and cut the valid columns after the gather (pto.view of the result), or pad the tensor's rows}}
   %g = pto.gathermask %x, pattern = 1 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
   pto.assemble %g, %out [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<16x32xf32>
   return

@@ -562,6 +562,42 @@ func.func private @index_put_leaf(%out: !pto.tensor<?x16xf32>, %src: !pto.tensor
 
 // -----
 
+// Precision reaches pto_isa (pto-isa's ExpAlgorithm / DivAlgorithm template
+// argument): a HIGH_PRECISION exp and div keep it, INTRINSIC (the default)
+// prints none. A HIGH_PRECISION div by a [1, C] or [R, 1] operand expands
+// that operand and uses tdiv (the fused tcolexpand_div / trowexpand_div take
+// the default algorithm).
+// CHECK-LABEL: func.func private @precision_kept(
+// CHECK:         pto_isa.texp %{{.*}} into %{{.*}} {precision = #pto.precision<HIGH_PRECISION>}
+// CHECK:         pto_isa.texp %{{.*}} into %{{.*}} :
+// CHECK:         pto_isa.tdiv %{{.*}}, %{{.*}} into %{{.*}} {precision = #pto.precision<HIGH_PRECISION>}
+// CHECK:         pto_isa.tdivs %{{.*}}, %{{.*}} into %{{.*}} {precision = #pto.precision<HIGH_PRECISION>}
+// CHECK:         pto_isa.tcolexpand %{{.*}} into %[[COL:[^ ]*]]
+// CHECK:         pto_isa.tdiv %{{.*}}, %[[COL]] into %{{.*}} {precision = #pto.precision<HIGH_PRECISION>}
+// CHECK:         pto_isa.trowexpand %{{.*}} into %[[ROW:[^ ]*]]
+// CHECK:         pto_isa.tdiv %{{.*}}, %[[ROW]] into %{{.*}} {precision = #pto.precision<HIGH_PRECISION>}
+// CHECK-NOT:     tcolexpand_div
+// CHECK-NOT:     trowexpand_div
+// CHECK:         return
+func.func private @precision_kept(%a: !pto.tensor<16x64xf32>, %c: !pto.tensor<1x64xf32>,
+                                  %r: !pto.tensor<16x1xf32>, %out: !pto.tensor<16x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1", arch = #pto.arch<DAV_3510>} {
+  %x = pto.view %a[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %tc = pto.view %c[0, 0] : !pto.tensor<1x64xf32> -> !pto.tile<1x64xf32>
+  %tr = pto.view %r[0, 0] : !pto.tensor<16x1xf32> -> !pto.tile<16x1xf32>
+  %e = pto.exp %x {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  %f = pto.exp %e : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  %d = pto.div %f, %e {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<16x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  %two = arith.constant 2.000000e+00 : f32
+  %s = pto.div %d, %two {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<16x64xf32>, f32 -> !pto.tile<16x64xf32>
+  %dc = pto.div %s, %tc {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<16x64xf32>, !pto.tile<1x64xf32> -> !pto.tile<16x64xf32>
+  %dr = pto.div %dc, %tr {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<16x64xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %dr, %out [0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  return
+}
+
+// -----
+
 // A row reduction without keepdim: TROWSUM into the [R, 8] column, TTRANS
 // into the [1, R] row that holds the rank-1 result.
 // CHECK-LABEL: func.func private @rowsum_nokeepdim(
@@ -578,5 +614,35 @@ func.func private @rowsum_nokeepdim(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?
   %t = pto.view %x[%r, %c0] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
   %s = pto.sum %t dim = 1 : !pto.tile<16x64xf32> -> !pto.tile<16xf32>
   pto.assemble %s, %y[%r] : !pto.tile<16xf32>, !pto.tensor<?xf32>
+  return
+}
+
+// -----
+
+// A [1, C] operand holding more valid columns than the result (a fully
+// valid row against a tile with a column tail) is copied with tmov to the
+// result's valid columns, which the column-broadcast instruction takes
+// exactly; one holding the same count is used as it is.
+// CHECK-LABEL: func.func private @row_wider_than_result(
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C60:.*]] = arith.constant 60 : index
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %[[C60]]] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         %[[G:.*]] = pto_isa.alloc_tile valid [%[[C1]], %{{[a-z0-9]+}}] : !pto_isa.tile<ub, 1x64xf32>
+// CHECK:         %[[H:.*]] = pto_isa.alloc_tile valid [%[[C1]], %[[C60]]] : !pto_isa.tile<ub, 1x64xf32>
+// CHECK:         %[[N:.*]] = pto_isa.alloc_tile valid [%[[C1]], %[[C60]]] : !pto_isa.tile<ub, 1x64xf32>
+// CHECK-NEXT:    pto_isa.tmov %[[G]] into %[[N]]
+// CHECK:         pto_isa.tcolexpand_mul %[[T]], %[[N]] into
+// CHECK:         pto_isa.tcolexpand_add %{{.*}}, %[[H]] into
+// CHECK-NOT:     pto_isa.tmov
+// CHECK:         return
+func.func private @row_wider_than_result(%a: !pto.tensor<16x64xf32>, %g: !pto.tensor<1x64xf32>,
+                                         %h: !pto.tensor<1x64xf32>, %out: !pto.tensor<16x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %x = pto.view %a[0, 0] valid [16, 60] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %tg = pto.view %g[0, 0] : !pto.tensor<1x64xf32> -> !pto.tile<1x64xf32>
+  %th = pto.view %h[0, 0] valid [1, 60] : !pto.tensor<1x64xf32> -> !pto.tile<1x64xf32>
+  %m = pto.mul %x, %tg : !pto.tile<16x64xf32>, !pto.tile<1x64xf32> -> !pto.tile<16x64xf32>
+  %s = pto.add %m, %th : !pto.tile<16x64xf32>, !pto.tile<1x64xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %s, %out [0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
   return
 }

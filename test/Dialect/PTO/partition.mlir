@@ -353,6 +353,45 @@ pto.kernel @reshaped_workspace(%x: !pto.tensor<4x16xf32>, %out: !pto.tensor<8x8x
   pto.assemble %back, %out[0, 0] {vec_tile = #pto.vec_tile<[8, 8]>} : !pto.tile<8x8xf32>, !pto.tensor<8x8xf32>
 }
 
+// -----
+
+// A tile stored at a dynamic offset and summed over its rows, in two row
+// pieces. The stores of the pieces into %y keep their order (the offsets are
+// not comparable), and the data edges merge each piece's product, store and
+// partial sum first; the add combining the partial sums reads both partial
+// tiles themselves (SSA values, which no task boundary passes), so it joins
+// them before the data edges merge whole pieces (the second piece's store
+// into %y stays a task of its own, after the first's).
+
+// CHECK-LABEL: pto.kernel @stored_and_column_summed(
+// CHECK:         pto.loop
+// CHECK:           pto.task #pto.core<vector> "V1" {
+// CHECK-NOT:       pto.task
+// CHECK:             %[[S0:.*]] = pto.sum
+// CHECK-NOT:       pto.task
+// CHECK:             %[[S1:.*]] = pto.sum
+// CHECK-NOT:       pto.task
+// CHECK:             pto.add %[[S0]], %[[S1]]
+// CHECK:           }
+pto.kernel @stored_and_column_summed(%x: !pto.tensor<?x16xf32>, %y: !pto.tensor<?x16xf32>,
+                                     %acc: !pto.tensor<1x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c1 = arith.constant 1 : index
+  %0 = pto.dim %x, 0 : !pto.tensor<?x16xf32>
+  %1 = arith.floordivsi %0, %c16 : index
+  pto.loop "rows" %i = %c0 to %1 step %c1 {
+    %2 = arith.muli %i, %c16 : index
+    %3 = pto.view %x[%2, 0] : !pto.tensor<?x16xf32> -> !pto.tile<16x16xf32>
+    %4 = pto.mul %3, %3 {vec_tile = #pto.vec_tile<[8, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+    pto.assemble %4, %y [%2, 0] {vec_tile = #pto.vec_tile<[8, 16]>} : !pto.tile<16x16xf32>, !pto.tensor<?x16xf32>
+    %5 = pto.sum %4 dim = 0 keepdim {vec_tile = #pto.vec_tile<[8, 16]>} : !pto.tile<16x16xf32> -> !pto.tile<1x16xf32>
+    %6 = pto.view %acc[0, 0] : !pto.tensor<1x16xf32> -> !pto.tile<1x16xf32>
+    %7 = pto.add %6, %5 {vec_tile = #pto.vec_tile<[8, 16]>} : !pto.tile<1x16xf32>, !pto.tile<1x16xf32> -> !pto.tile<1x16xf32>
+    pto.assemble %7, %acc [0, 0] {vec_tile = #pto.vec_tile<[8, 16]>} : !pto.tile<1x16xf32>, !pto.tensor<1x16xf32>
+  }
+}
+
 //--- scope-left.mlir
 
 // pto-partition needs scopes as stamps.

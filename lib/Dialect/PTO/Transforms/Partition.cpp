@@ -150,6 +150,10 @@ private:
   PartitionStats &stats;
   llvm::DenseMap<Operation *, unsigned> index;
   SmallVector<llvm::SetVector<unsigned>> dataSuccs, orderSuccs;
+  // The data edges along which the consumer reads the producer's tile
+  // itself (an SSA value, possibly through views of it): both ends must
+  // share a task.
+  SmallVector<llvm::SetVector<unsigned>> tileSuccs;
   llvm::EquivalenceClasses<unsigned> groups;
   // The group graph, kept current across merges. Its nodes are slots (one
   // per node at first); a merge folds the slot with fewer edges into the
@@ -182,6 +186,7 @@ void BlockPartitioner::buildEdges() {
   unsigned n = nodes.size();
   dataSuccs.resize(n);
   orderSuccs.resize(n);
+  tileSuccs.resize(n);
   // Stores seen so far, per root tensor.
   llvm::DenseMap<Value, TensorWrites> writes;
 
@@ -196,8 +201,10 @@ void BlockPartitioner::buildEdges() {
         continue;
       auto it = index.find(def);
       if (it != index.end()) {
-        if (it->second != consumer)
+        if (it->second != consumer) {
           dataSuccs[it->second].insert(consumer);
+          tileSuccs[it->second].insert(consumer);
+        }
         continue;
       }
       auto view = dyn_cast<ViewOp>(def);
@@ -476,6 +483,15 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
           nodes[s]->getOperand(0).getDefiningOp() == nodes[i] &&
           (isa<AssembleOp, AtomicAddOp, MatmulAccOp, IndexPutOp>(nodes[s])))
         tryMerge(i, s);
+  // 1b. Any other op reading a node's tile itself (the op combining a tiled
+  // reduction's partial results) joins it: no task boundary passes an SSA
+  // tile. Done before the wider merges below, which could otherwise put the
+  // partials on either side of another group (the row pieces of a tile that
+  // is both stored at a dynamic offset and summed over its rows: SwiGLU
+  // grad's dg and db).
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned s : tileSuccs[i])
+      tryMerge(i, s);
   // 2. Ops of one scope merge along data edges.
   for (unsigned i = 0; i < n; ++i)
     for (unsigned s : dataSuccs[i])
@@ -507,6 +523,20 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
       if (absorb && sameKind(i, s))
         tryMerge(i, s);
     }
+  // 6. Every pair of 1b is in one group now, unless a third group lay
+  // between them when it was tried (and still does): an error naming both,
+  // never IR passing an SSA tile between tasks.
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned s : tileSuccs[i])
+      if (find(i) != find(s) && !tryMerge(i, s))
+        return nodes[s]->emitError()
+               << "pto-partition: this op reads the tile of "
+               << nodes[i]->getName() << " (at " << nodes[i]->getLoc()
+               << ") directly, but the two cannot share a task ("
+               << (kinds[find(i)] != kinds[find(s)] && !mixedTasks
+                       ? "different core kinds"
+                       : "a task between them")
+               << "); please report this IR";
 
   // Order the groups topologically (ties by first node), name families by
   // the number of core-kind changes along the longest path.

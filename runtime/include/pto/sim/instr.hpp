@@ -507,13 +507,23 @@ inline RecordEvent TDIV(TileD &dst, TileS0 &src0, TileS1 &src1, E &...) {
 PTO_SIM_SCALAR(TADDS, sim::st<T>(sim::ld(a) + sim::ld(b)))
 PTO_SIM_SCALAR(TSUBS, sim::st<T>(sim::ld(a) - sim::ld(b)))
 PTO_SIM_SCALAR(TMULS, std::is_integral_v<T> ? T(int64_t(a) * int64_t(b)) : sim::st<T>(float(sim::ld(a)) * float(sim::ld(b))))
-PTO_SIM_SCALAR(TDIVS, sim::st<T>(float(sim::ld(a)) / float(sim::ld(b))))
 PTO_SIM_SCALAR(TMAXS, a < b ? b : a)
 PTO_SIM_SCALAR(TMINS, b < a ? b : a)
 #undef PTO_SIM_SCALAR
 
+// TDIVS<Alg>(dst, src, scalar): dst = src / scalar; the algorithm (pto-isa's
+// DivAlgorithm template argument) does not change the emulated result.
+template <DivAlgorithm Alg = DivAlgorithm::DEFAULT, class TileD, class TileS, class... E>
+  requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> && sim::events_v<E...>)
+inline RecordEvent TDIVS(TileD &dst, TileS &src, typename TileS::DType scalar, E &...) {
+  using T = typename TileD::DType;
+  static_assert(std::is_same_v<T, typename TileS::DType>, "TDIVS: equal element types");
+  const T b = scalar;
+  return sim::unary("TDIVS", dst, src, [b](T a) -> T { return sim::st<T>(float(sim::ld(a)) / float(sim::ld(b))); });
+}
+
 // scalar / tile form of TDIVS
-template <class TileD, class TileS, class... E>
+template <DivAlgorithm Alg = DivAlgorithm::DEFAULT, class TileD, class TileS, class... E>
   requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> && sim::events_v<E...>)
 inline RecordEvent TDIVS(TileD &dst, typename TileS::DType scalar, TileS &src, E &...) {
   using T = typename TileD::DType;

@@ -207,15 +207,22 @@ class PTOISA_VectorOp<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-class PTOISA_BinaryOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic> {
+// The `precision` of TDIV / TDIVS / TEXP: pto-isa's algorithm template
+// argument (DivAlgorithm / ExpAlgorithm, include/pto/common/type.hpp),
+// INTRINSIC being its DEFAULT.
+defvar PTOISA_PrecisionArg = (ins DefaultValuedAttr<PTO_PrecisionAttr,
+                                  "::mlir::pto::PrecisionType::INTRINSIC">:$precision);
+
+class PTOISA_BinaryOp<string mnemonic, string instr, dag extraArgs = (ins)>
+    : PTOISA_VectorOp<mnemonic> {
   let summary = instr # ": dst = lhs op rhs, elementwise (V)";
   let description = [{
     Operands and destination are row-major ub tiles with equal element types
     and equal valid extents. DAV_2201 has no bf16 vector arithmetic.
   }];
-  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$lhs,
-                       Arg<PTOISA_AnyTile, "", [MemRead]>:$rhs,
-                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let arguments = !con((ins Arg<PTOISA_AnyTile, "", [MemRead]>:$lhs,
+                            Arg<PTOISA_AnyTile, "", [MemRead]>:$rhs,
+                            Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst), extraArgs);
   let assemblyFormat = [{
     $lhs `,` $rhs `into` $dst attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `,` qualified(type($dst))
   }];
@@ -223,15 +230,16 @@ class PTOISA_BinaryOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic>
 def PTOISA_TAddOp : PTOISA_BinaryOp<"tadd", "TADD">;
 def PTOISA_TSubOp : PTOISA_BinaryOp<"tsub", "TSUB">;
 def PTOISA_TMulOp : PTOISA_BinaryOp<"tmul", "TMUL">;
-def PTOISA_TDivOp : PTOISA_BinaryOp<"tdiv", "TDIV">;
+def PTOISA_TDivOp : PTOISA_BinaryOp<"tdiv", "TDIV", PTOISA_PrecisionArg>;
 def PTOISA_TMaxOp : PTOISA_BinaryOp<"tmax", "TMAX">;
 def PTOISA_TMinOp : PTOISA_BinaryOp<"tmin", "TMIN">;
 
-class PTOISA_ScalarOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic> {
+class PTOISA_ScalarOp<string mnemonic, string instr, dag extraArgs = (ins)>
+    : PTOISA_VectorOp<mnemonic> {
   let summary = instr # ": dst = src op scalar, elementwise (V)";
-  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
-                       AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$scalar,
-                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let arguments = !con((ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                            AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$scalar,
+                            Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst), extraArgs);
   let assemblyFormat = [{
     $src `,` $scalar `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($scalar)) `,` qualified(type($dst))
   }];
@@ -239,17 +247,18 @@ class PTOISA_ScalarOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic>
 def PTOISA_TAddSOp : PTOISA_ScalarOp<"tadds", "TADDS">;
 def PTOISA_TSubSOp : PTOISA_ScalarOp<"tsubs", "TSUBS">;
 def PTOISA_TMulSOp : PTOISA_ScalarOp<"tmuls", "TMULS">;
-def PTOISA_TDivSOp : PTOISA_ScalarOp<"tdivs", "TDIVS">;
+def PTOISA_TDivSOp : PTOISA_ScalarOp<"tdivs", "TDIVS", PTOISA_PrecisionArg>;
 def PTOISA_TMaxSOp : PTOISA_ScalarOp<"tmaxs", "TMAXS">;
 def PTOISA_TMinSOp : PTOISA_ScalarOp<"tmins", "TMINS">;
 
-class PTOISA_UnaryOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemonic> {
+class PTOISA_UnaryOp<string mnemonic, string instr, dag extraArgs = (ins)>
+    : PTOISA_VectorOp<mnemonic> {
   let summary = instr # ": dst = op(src), elementwise (V)";
-  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
-                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let arguments = !con((ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                            Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst), extraArgs);
   let assemblyFormat = "$src `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))";
 }
-def PTOISA_TExpOp : PTOISA_UnaryOp<"texp", "TEXP">;
+def PTOISA_TExpOp : PTOISA_UnaryOp<"texp", "TEXP", PTOISA_PrecisionArg>;
 def PTOISA_TAbsOp : PTOISA_UnaryOp<"tabs", "TABS">;
 def PTOISA_TSqrtOp : PTOISA_UnaryOp<"tsqrt", "TSQRT">;
 def PTOISA_TRsqrtOp : PTOISA_UnaryOp<"trsqrt", "TRSQRT">;
