@@ -114,6 +114,12 @@
 // SPLIT-COUNT-4: pto.atomic_add
 // SPLIT: pto.task #pto.core<vector> "V1"
 //
+// Where no extent is shorter than the setting's merge (two tasks sharing
+// their A block, which the setting already merges), the group keeps it.
+// RUN: %python -m pto_mlir.partitioned_matmul --m 128 --n 256 --k 128 --tm 128 --tn 128 --tk 128 --setting "{0 : 2}" \
+// RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=KEEP
+// KEEP: group 0 (2 x "C1"): merge count 2 (operand-stationary: no extent shorter than the setting's merge, 5847 cycles) (cube_l1_reuse_setting), 1 tasks after, 1 loads removed (32768 B)
+//
 // Without the mode the same chains stay whole (automatic: 4 tasks < 2 x 24).
 // RUN: %python -m pto_mlir.partitioned_matmul --m 1024 --n 128 --k 2048 --tm 256 --tn 128 --tk 128 \
 // RUN:   | pto-opt -pto-l1-reuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPLIT

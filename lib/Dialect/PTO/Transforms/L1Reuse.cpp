@@ -318,10 +318,12 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         StringRef shared = mask == kSideA   ? "A blocks"
                            : mask == kSideB ? "B blocks"
                                             : "A and B blocks";
-        if (stationary && !stationaryPlan)
+        if (stationary && !stationaryPlan && settingCycles > 0.0)
           diag << " (operand-stationary: no extent shorter than the "
                   "setting's merge, " << llvm::formatv("{0:F0}", settingCycles)
                << " cycles)";
+        else if (stationary && !stationaryPlan)
+          diag << " (operand-stationary: not applicable)";
         if (stationaryPlan && splitParts > 1)
           diag << " (K chains cut in " << splitParts << " partial sums)";
         if (stationaryPlan)
