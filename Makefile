@@ -7,6 +7,7 @@ PYTHON ?= /usr/bin/python3
 LLVM_DIR ?= /usr/lib/llvm-22
 
 .PHONY: all deps configure build test check-lit check-python sk16 bench docs clean \
+        format format-check \
         build-asan test-asan test-asan-ci fuzz fuzz-libfuzzer fuzz-ci
 
 all: build
@@ -57,6 +58,15 @@ docs: build
 # writes benchmarks/results.md. BENCH_FLAGS=--quick for the short version.
 bench: build
 	PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) benchmarks/run $(BENCH_FLAGS)
+
+# C/C++ formatting (root .clang-format, LLVM style as upstream MLIR; test
+# inputs excluded, scripts/cxx-files.sh): format-check lists the files
+# clang-format-22 would change and fails if any (CI); format fixes them.
+format-check:
+	./scripts/check-format.sh
+
+format:
+	./scripts/format.sh
 
 # Sanitizer build (docs/Guarantees.md): tools, libraries, C API and Python
 # module with ASan + UBSan (cmake/PTOSanitize.cmake) in $(ASAN_BUILD); the lit

@@ -6,6 +6,7 @@ set -euo pipefail
 PACKAGES=(
   cmake ninja-build make
   clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  clang-format-22      # scripts/check-format.sh (make format-check, CI), scripts/format.sh
   libclang-rt-22-dev   # ASan/UBSan runtimes and libFuzzer (make test-asan, make fuzz)
   python3 python3-numpy python3-pytest
   python3-dev pybind11-dev

@@ -17,7 +17,8 @@ import json
 import sys
 from pathlib import Path
 
-FAMILY_COLOURS = {"C1": "#1f77b4", "C2": "#2ca02c", "V1": "#ff7f0e", "V2": "#d62728"}
+FAMILY_COLOURS = {"C1": "#1f77b4", "C2": "#2ca02c", "V1": "#ff7f0e", "V2": "#d62728",
+                  "M1": "#9467bd", "M2": "#8c564b"}  # M: MIX (DAV_3510)
 OTHER = "#7f7f7f"
 
 

@@ -41,6 +41,13 @@ if subprocess.run(["git", "-C", config.pto_src_root, "rev-parse", "--is-inside-w
                   capture_output=True).returncode == 0:
     config.available_features.add("git-checkout")
 
+# scripts/check-format.sh checks with clang-format-22 (scripts/install-deps.sh).
+import shutil
+if shutil.which("clang-format-22"):
+    config.available_features.add("clang-format-22")
+else:
+    lit_config.note("no clang-format-22: test/Tools/check-format.test is UNSUPPORTED")
+
 # Sanitizer build (make test-asan): tests that cannot run instrumented say
 # `UNSUPPORTED: asan` with the reason.
 if getattr(config, "pto_sanitize", False):

@@ -66,6 +66,7 @@ void CostModel::launchBegin(const interp::LaunchEvent &event) {
                          : CoreKindAttr();
   // MIX leaves (DAV_3510) occupy an AIC with its AIVs: the cube pool.
   record.cube = !kind || kind.getValue() != CoreKind::vector;
+  record.mix = kind && kind.getValue() == CoreKind::mix;
   beginRecord(std::move(record));
 }
 
@@ -117,7 +118,7 @@ std::array<uint64_t, 2> &CostModel::accessBytes(const void *tensor,
 }
 
 void CostModel::recordRead(const void *tensor, uint64_t size, bool workspace,
-                           uint64_t bytes) {
+                           uint64_t bytes, bool vectorSide) {
   accessBytes(tensor, 1)[0] += bytes;
   TensorTraffic &t = traffic[tensor];
   t.workspace = workspace;
@@ -128,16 +129,20 @@ void CostModel::recordRead(const void *tensor, uint64_t size, bool workspace,
     current->hbmBytes += std::min(bytes, size - t.read);
   t.read += bytes;
   current->gmReadBytes += bytes;
+  bool aiv = !current->cube || vectorSide;
   const PlatformInfo::MemoryRates &rates =
-      current->cube ? platform.perf.aicRates : platform.perf.aivRates;
+      aiv ? platform.perf.aivRates : platform.perf.aicRates;
   // Workspaces (cube<->vector round trips, just written) are served by L2;
   // kernel tensors at the per-core DDR rate (docs/CostModel.md).
   double rate = workspace ? rates.l2Read : rates.ddrRead;
-  addPipe(MTE2, cycles(double(bytes) / rate));
+  // A MIX leaf's vector side runs on two AIVs, each loading half (its own
+  // MTE2; charged to the launch's MTE2, which the AIC's loads share: an
+  // overestimate where both sides load much).
+  addPipe(MTE2, cycles(double(bytes) / rate) / (aiv && current->mix ? 2 : 1));
 }
 
 void CostModel::recordWrite(const void *tensor, uint64_t size, bool workspace,
-                            uint64_t bytes, bool atomic) {
+                            uint64_t bytes, bool atomic, bool vectorSide) {
   accessBytes(tensor, atomic ? 4 : 2)[1] += bytes;
   TensorTraffic &t = traffic[tensor];
   t.workspace = workspace;
@@ -146,7 +151,7 @@ void CostModel::recordWrite(const void *tensor, uint64_t size, bool workspace,
     current->hbmBytes += std::min(bytes, size - t.write);
   t.write += bytes;
   current->gmWriteBytes += bytes;
-  if (current->cube) {
+  if (current->cube && !vectorSide) {
     // L0C -> GM through the fixpipe at the AIC's GM write rate.
     const PlatformInfo::MemoryRates &rates = platform.perf.aicRates;
     addPipe(FIX, cycles(double(bytes) /
@@ -154,22 +159,70 @@ void CostModel::recordWrite(const void *tensor, uint64_t size, bool workspace,
   } else {
     addPipe(MTE3, cycles(double(bytes) /
                          (workspace ? platform.perf.ubToL2BytesPerCycle
-                                    : platform.perf.ubToDdrBytesPerCycle)));
+                                    : platform.perf.ubToDdrBytesPerCycle)) /
+                      (current->mix ? 2 : 1));
   }
+}
+
+void CostModel::recordOnChipMove(uint64_t bytes) {
+  current->onChipBytes += bytes;
+  double rate = platform.l0cToUBBytesPerCycle;
+  // A chip without the path (a DAV_3510 compile simulated as A2/A3) pays
+  // the GM round trip it would need: fixpipe out and MTE2 back at the L2
+  // rates.
+  if (rate <= 0) {
+    addPipe(FIX, cycles(double(bytes) / platform.perf.aicRates.l2Write));
+    addPipe(MTE2, cycles(double(bytes) / platform.perf.aivRates.l2Read));
+    return;
+  }
+  addPipe(FIX, cycles(double(bytes) / rate));
+}
+
+void CostModel::onChipMove(Operation *op, uint64_t bytes, bool write) {
+  // The producer's side moves the bytes L0C -> UB; the vector side then
+  // reads its own UB (no transfer).
+  if (!current || !write)
+    return;
+  recordOnChipMove(bytes);
+}
+
+/// Whether a view's tile reaches a matmul operand (through views of it):
+/// loaded by the AIC; in a MIX leaf other views are the AIVs' loads.
+static bool feedsMatmul(Operation *view) {
+  SmallVector<Operation *, 4> work = {view};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    for (Operation *user : op->getUsers()) {
+      if (isa<MatmulOp, MatmulAccOp>(user))
+        return true;
+      if (isa<ViewOp>(user))
+        work.push_back(user);
+    }
+  }
+  return false;
 }
 
 void CostModel::gmRead(Operation *op, const interp::HostTensor *tensor,
                        bool workspace, uint64_t bytes) {
   if (!current)
     return; // control-program reads are not device work
-  recordRead(tensor, tensor->getStorageSize(), workspace, bytes);
+  bool vectorSide = current->mix && op && !feedsMatmul(op);
+  recordRead(tensor, tensor->getStorageSize(), workspace, bytes, vectorSide);
 }
 
 void CostModel::gmWrite(Operation *op, const interp::HostTensor *tensor,
                         bool workspace, uint64_t bytes, bool atomic) {
   if (!current)
     return;
-  recordWrite(tensor, tensor->getStorageSize(), workspace, bytes, atomic);
+  // In a MIX leaf, a store of a matmul result leaves through the fixpipe,
+  // any other from the AIVs' UB.
+  Operation *source = op && op->getNumOperands()
+                          ? op->getOperand(0).getDefiningOp()
+                          : nullptr;
+  bool vectorSide =
+      current->mix && !isa_and_nonnull<MatmulOp, MatmulAccOp>(source);
+  recordWrite(tensor, tensor->getStorageSize(), workspace, bytes, atomic,
+              vectorSide);
 }
 
 static int64_t elementBytes(Type type) {
@@ -214,8 +267,10 @@ void CostModel::recordVector(uint64_t elements, int64_t width) {
   // The vector unit processes 256 B per cycle of the widest operand/result
   // (64 fp32 or 128 fp16 lanes); one pass per op, reductions included.
   current->vectorElements += elements;
+  // A MIX leaf's vector work is split over its two AIVs.
   addPipe(V, cycles(double(elements) * double(width) /
-                    platform.perf.vectorBytesPerCycle));
+                    platform.perf.vectorBytesPerCycle) /
+                 (current->mix ? 2 : 1));
 }
 
 void CostModel::vectorOp(Operation *op, uint64_t elements) {
@@ -281,6 +336,8 @@ llvm::Error CostModel::loadGraph(StringRef text, std::string *warning) {
     if (pool != "cube" && pool != "vector")
       return fail("launch " + Twine(i) + ": pool is cube or vector");
     record.cube = pool == "cube";
+    record.mix = record.cube && l->getBoolean("mix").value_or(false);
+    record.onChipBytes = l->getInteger("on_chip_bytes").value_or(0);
     if (const llvm::json::Array *deps = l->getArray("deps"))
       for (const llvm::json::Value &d : *deps) {
         auto dep = d.getAsUINT64();
@@ -635,8 +692,17 @@ void CostModel::simulate(Report &r) {
         if (lifo) // the latest ready time, lowest index among those
           it = ready[pool].lower_bound({std::prev(ready[pool].end())->first, 0});
         size_t i = it->second;
-        ready[pool].erase(it);
         LaunchRecord &launch = launches[i];
+        // A MIX launch takes an AIC and two AIVs (it waits for them, and
+        // the launches queued behind it wait too).
+        if (launch.mix && freeCores[1].size() < 2)
+          break;
+        ready[pool].erase(it);
+        if (launch.mix)
+          for (unsigned &core : launch.mixVectorCores) {
+            core = *freeCores[1].begin();
+            freeCores[1].erase(freeCores[1].begin());
+          }
         launch.core = *freeCores[pool].begin();
         freeCores[pool].erase(freeCores[pool].begin());
         launch.start = now;
@@ -696,6 +762,9 @@ void CostModel::simulate(Report &r) {
       finished[i] = 1;
       ++done;
       freeCores[launch.cube ? 0 : 1].insert(launch.core);
+      if (launch.mix)
+        freeCores[1].insert(std::begin(launch.mixVectorCores),
+                            std::end(launch.mixVectorCores));
       for (auto [key, bits] : keyed[i])
         for (unsigned k = 0; k < 3; ++k)
           if (bits & (1u << k))
@@ -730,9 +799,11 @@ const Report &CostModel::finish() {
   r.contention = options.contention;
   r.stitches = stitchGroup.size();
   r.mergedStitches = mergedStitches;
-  for (const LaunchRecord &launch : launches)
+  for (const LaunchRecord &launch : launches) {
     for (unsigned p = 0; p < kNumPipes; ++p)
       r.pipeSeconds[launch.cube ? 0 : 1][p] += launch.pipeSeconds[p];
+    r.onChipBytes += launch.onChipBytes;
+  }
   simulate(r);
   double makespan = r.scheduleSeconds;
 
@@ -848,6 +919,9 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
   os << "  gm traffic: read " << mib(r.gmReadBytes) << " MiB, write "
      << mib(r.gmWriteBytes) << " MiB, workspace " << mib(r.workspaceBytes)
      << " MiB, hbm " << mib(r.hbmBytes) << " MiB\n";
+  if (r.onChipBytes)
+    os << "  on-chip exchanges (L0C -> UB in MIX launches): "
+       << mib(r.onChipBytes) << " MiB\n";
   for (unsigned pool = 0; pool < 2; ++pool) {
     os << (pool == 0 ? "  cube pipes (us):" : "  vector pipes (us):");
     for (unsigned p = 0; p < kNumPipes; ++p)
@@ -951,6 +1025,11 @@ void CostModel::writeGraph(raw_ostream &os) const {
          }()},
         {"matmul_flops", double(launch.matmulFlops)},
         {"pipes_us", std::move(pipes)}});
+    if (launch.mix) {
+      llvm::json::Object &entry = *list.back().getAsObject();
+      entry["mix"] = true;
+      entry["on_chip_bytes"] = launch.onChipBytes;
+    }
   }
   // Tensors touched with size 0 (never read or written): size 1.
   for (auto &[name, size] : tensors)

@@ -43,6 +43,19 @@ void forEachRow(ArrayRef<int64_t> valid, ArrayRef<int64_t> srcStrides,
   }
 }
 
+/// The name of the tensor of a workspace marked kOnChipAttrName.
+static constexpr llvm::StringLiteral kOnChipWorkspaceName = "on-chip workspace";
+
+/// Reports a view of a GM tensor: a read of GM, or of an on-chip workspace
+/// an on-chip move.
+static void reportRead(ExecutionObserver *observer, Operation *op,
+                       const TensorRef &tensor, uint64_t bytes) {
+  if (tensor.name == kOnChipWorkspaceName)
+    observer->onChipMove(op, bytes, /*write=*/false);
+  else
+    observer->gmRead(op, tensor.storage, tensor.name == "workspace", bytes);
+}
+
 LogicalResult Interpreter::execView(ViewOp op) {
   FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
   if (failed(valid))
@@ -79,9 +92,9 @@ LogicalResult Interpreter::execView(ViewOp op) {
   if (!options.numerics) {
     if (auto *tensor = std::get_if<TensorRef>(&env.at(op.getSource()))) {
       if (observer())
-        observer()->gmRead(op, tensor->storage, tensor->name == "workspace",
-                           uint64_t(tile.numValid()) *
-                               getByteSize(tensor->storage->kind));
+        reportRead(observer(), op, *tensor,
+                   uint64_t(tile.numValid()) *
+                       getByteSize(tensor->storage->kind));
     } else {
       tile.gm = getTile(op.getSource()).gm;
     }
@@ -95,8 +108,8 @@ LogicalResult Interpreter::execView(ViewOp op) {
         base += o * s;
     const HostTensor &storage = *tensor->storage;
     if (observer())
-      observer()->gmRead(op, &storage, tensor->name == "workspace",
-                         uint64_t(tile.numValid()) * getByteSize(storage.kind));
+      reportRead(observer(), op, *tensor,
+                 uint64_t(tile.numValid()) * getByteSize(storage.kind));
     forEachRow(tile.valid, srcStrides, base, dstStrides, 0,
                [&](int64_t s, int64_t d, int64_t n) {
                  if (storage.kind == ElementKind::BF16) {
@@ -154,11 +167,15 @@ LogicalResult Interpreter::execStore(Operation *op, Value srcValue,
              << listStr(src.valid) << ", tensor shape " << listStr(dst.shape)
              << ")";
   }
-  if (observer())
-    observer()->gmWrite(op, dst.storage, dst.name == "workspace",
-                        uint64_t(src.numValid()) *
-                            getByteSize(dst.storage->kind),
-                        atomic);
+  if (observer()) {
+    uint64_t bytes =
+        uint64_t(src.numValid()) * getByteSize(dst.storage->kind);
+    if (dst.name == kOnChipWorkspaceName)
+      observer()->onChipMove(op, bytes, /*write=*/true);
+    else
+      observer()->gmWrite(op, dst.storage, dst.name == "workspace", bytes,
+                          atomic);
+  }
   if (!options.numerics) {
     if (atomic)
       stats.atomicElements += src.numValid();
@@ -296,7 +313,9 @@ LogicalResult Interpreter::execWorkspace(WorkspaceOp op) {
   TensorRef ref;
   ref.storage = buffer.get();
   ref.shape.assign(type.getShape().begin(), type.getShape().end());
-  ref.name = "workspace";
+  // A MIX task's L0C -> UB exchange (pto-mix-exchange): reported as an
+  // on-chip move, not as GM traffic.
+  ref.name = op->hasAttr(kOnChipAttrName) ? kOnChipWorkspaceName : "workspace";
   env[op.getResult()] = ref;
   return success();
 }

@@ -577,11 +577,16 @@ def main(argv=None) -> int:
         prog="pto-tune",
         description="Choose tile configurations with the cost model (docs/Tuning.md).")
     p.add_argument("--kernel", required=True,
-                   help="the kernel generator: sk16 or sk01 (python/pto_mlir/*_ir.py)")
-    p.add_argument("--case", action="append", required=True,
+                   help="the kernel: a generator, sk16 or sk01 (python/pto_mlir/*_ir.py), "
+                        "or a .mlir file with one pto.kernel (its tile attributes and options "
+                        "are tuned)")
+    p.add_argument("--case", action="append",
                    help="a case to tune for: test_02, test_08:0.5 (weight), or "
-                        "B=1,N=1,S1=4096,D=128 (repeatable)")
-    p.add_argument("--arch", default="a3", choices=sorted(ARCHES))
+                        "B=1,N=1,S1=4096,D=128 (repeatable); for a .mlir kernel "
+                        "NAME=AxB,NAME2=FILE.npy[:WEIGHT] or a folder of NAME.npy "
+                        "(default: the kernel's static or inferred shapes)")
+    p.add_argument("--arch", choices=sorted(ARCHES),
+                   help="the architecture (default: a3; for a .mlir kernel its arch)")
     p.add_argument("--param", action="append", default=[],
                    help="NAME=V1,V2,...: the values to try for one parameter "
                         "(tuples as 64x256); replaces the default list")
@@ -596,21 +601,38 @@ def main(argv=None) -> int:
     p.add_argument("--write-config", type=Path, help="the best configuration as JSON")
     p.add_argument("--emit-best", type=Path,
                    help="the kernel at the best configuration (.mlir, first case's N, D)")
+    p.add_argument("--write-back", action="store_true",
+                   help="for a .mlir kernel: write the best configuration into the file")
     p.add_argument("--plot", type=Path, help="Pareto plot of time vs workspace (.png/.svg)")
     p.add_argument("--json", type=Path, help="every estimate as JSON")
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
+    # Run as `python -m pto_mlir.tune`, this module is __main__ and
+    # pto_mlir.tune (which tune_mlir imports) a second copy: catch both.
+    from pto_mlir import tune as imported
+    from pto_mlir.tune_mlir import MlirTuneError
     try:
         return run(a)
-    except TuneError as e:
+    except (TuneError, imported.TuneError, MlirTuneError) as e:
         print(f"pto-tune: error: {e}", file=sys.stderr)
         return 2
 
 
 def run(a) -> int:
+    if a.kernel.endswith(".mlir"):
+        from pto_mlir import tune_mlir
+
+        return tune_mlir.run(a)
+    if a.write_back:
+        raise TuneError("--write-back is for a .mlir kernel; for a generator use "
+                        "--write-config / --emit-best")
+    if not a.case:
+        raise TuneError(f"--kernel {a.kernel}: give the cases to tune for with --case")
+    a.arch = a.arch or "a3"
     kernels = _kernels()
     if a.kernel not in kernels:
-        raise TuneError(f"unknown kernel '{a.kernel}'; known: {', '.join(kernels)}")
+        raise TuneError(f"unknown kernel '{a.kernel}'; known: {', '.join(kernels)}, "
+                        "or a .mlir file")
     spec = kernels[a.kernel]
     if a.budget < 1 or a.jobs < 1:
         raise TuneError("--budget and --jobs must be >= 1")

@@ -91,12 +91,18 @@ def test_cube_section_quick(tmp_path):
     assert set(rule) == {"---"} and all(len(row) == len(header) for row in rows)
     by = {(row[0], row[1]): row for row in rows}
     previous, new = "previous default (no stationary)", "new default"
+    on_chip = ("operand-stationary, v_tile_s 64 x 128", "on-chip (MIX tasks, pto-mix-exchange)")
     assert set(by) == {(chip, v) for chip in ("A3", "950")
-                       for v in (previous, new, "PyPTO way (no hoisting)")}
+                       for v in (previous, new, "PyPTO way (no hoisting)")} | {
+                           ("950", v) for v in on_chip}
     for chip in ("A3", "950"):
         before, after = by[(chip, previous)], by[(chip, new)]
         assert float(after[2]) <= float(before[2]), (before, after)  # time us
-        assert float(after[9]) <= float(before[9]), (before, after)  # GM->L1 MiB
+        assert float(after[10]) <= float(before[10]), (before, after)  # GM->L1 MiB
+    # The 950's MIX compile moves S and dP on chip instead of through GM.
+    same, mix = (by[("950", v)] for v in on_chip)
+    assert float(same[9]) == 0 and float(mix[9]) > 0  # on-chip MiB
+    assert float(mix[8]) < float(same[8])  # GM workspace MiB
     header, rule, *rows = sk01
     assert [row[0] for row in rows] == ["2048"] and len(rows[0]) == len(header)
     assert abs(float(rows[0][6]) - float(rows[0][5]) / 32.461) < 0.01

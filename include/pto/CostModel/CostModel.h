@@ -79,6 +79,10 @@ struct LaunchRecord {
   int64_t stitch = -1;
   std::string leaf, family;
   bool cube = false; // AIC pool (cube and mix leaves) or AIV pool
+  // A MIX leaf (DAV_3510): one AIC and its two AIVs; its vector work is
+  // shared by the two AIVs, which the vector pool cannot use meanwhile.
+  bool mix = false;
+  uint64_t onChipBytes = 0; // L0C -> UB bytes (on-chip exchanges)
   SmallVector<uint64_t, 4> deps;
   // GM tensors (identity) with bits 1 read, 2 write, 4 atomic add.
   SmallVector<std::pair<const void *, uint8_t>, 4> accesses;
@@ -97,6 +101,7 @@ struct LaunchRecord {
   // Schedule.
   double submit = 0, ready = 0, start = 0, end = 0;
   unsigned core = 0;
+  unsigned mixVectorCores[2] = {0, 0}; // the AIVs a MIX launch holds
 };
 
 struct Report {
@@ -123,6 +128,7 @@ struct Report {
   uint64_t gmReadBytes = 0, gmWriteBytes = 0;
   uint64_t workspaceBytes = 0; // of the above, to/from pto.workspace
   uint64_t hbmBytes = 0;       // estimated HBM traffic (first touches)
+  uint64_t onChipBytes = 0;    // MIX exchanges L0C -> UB (not GM traffic)
   double pipeSeconds[2][kNumPipes] = {}; // [cube, vector] sums
   double launchOverheadUs = 0, submitUs = 0, fairnessOverheadUs = 0;
   bool persistent = false;
@@ -143,6 +149,7 @@ public:
               uint64_t bytes) override;
   void gmWrite(Operation *op, const interp::HostTensor *tensor, bool workspace,
                uint64_t bytes, bool atomic) override;
+  void onChipMove(Operation *op, uint64_t bytes, bool write) override;
   void matmul(Operation *op, int64_t m, int64_t n, int64_t k) override;
   void vectorOp(Operation *op, uint64_t elements) override;
 
@@ -172,9 +179,10 @@ private:
   void addPipe(Pipe pipe, double seconds);
   void beginRecord(LaunchRecord record);
   void recordRead(const void *tensor, uint64_t size, bool workspace,
-                  uint64_t bytes);
+                  uint64_t bytes, bool vectorSide = false);
   void recordWrite(const void *tensor, uint64_t size, bool workspace,
-                   uint64_t bytes, bool atomic);
+                   uint64_t bytes, bool atomic, bool vectorSide = false);
+  void recordOnChipMove(uint64_t bytes);
   std::array<uint64_t, 2> &accessBytes(const void *tensor, uint8_t bit);
   void recordMatmul(int64_t m, int64_t n, int64_t k, int64_t lhsBytes,
                     int64_t rhsBytes);

@@ -62,6 +62,11 @@ public:
   /// assemble / atomic_add into a GM tensor: `bytes` valid bytes written.
   virtual void gmWrite(Operation *op, const HostTensor *tensor, bool workspace,
                        uint64_t bytes, bool atomic) {}
+  /// pto.view (`write` false) or assemble (`write` true) of a workspace
+  /// marked `pto.on_chip` (docs/TileGraph.md, "On-chip exchanges"): a MIX
+  /// task's cube result handed to its vector cores through L0C -> UB, never
+  /// in GM; `bytes` valid bytes moved. gmRead / gmWrite are not called.
+  virtual void onChipMove(Operation *op, uint64_t bytes, bool write) {}
   /// matmul / matmul_acc over valid extents M x N x K.
   virtual void matmul(Operation *op, int64_t m, int64_t n, int64_t k) {}
   /// Elementwise, unary, reduce or cast op reading `elements` valid elements.

@@ -189,7 +189,9 @@ LogicalResult LeafLowering::run() {
   if (kind == CoreKind::mix)
     return func.emitOpError()
            << "is a MIX leaf; pto-lower-to-isa lowers pure cube and pure "
-              "vector leaves";
+              "vector leaves: form the tile graph with pto-partition "
+              "split-mix and without pto-mix-exchange (as "
+              "--pto-ascend-pipeline does)";
   if (!func.getBody().hasOneBlock())
     return func.emitOpError()
            << "has more than one block; pto-lower-to-isa lowers straight-line "

@@ -123,6 +123,10 @@ void ProgressReporter::gmWrite(Operation *op, const interp::HostTensor *tensor,
   if (next)
     next->gmWrite(op, tensor, workspace, bytes, atomic);
 }
+void ProgressReporter::onChipMove(Operation *op, uint64_t bytes, bool write) {
+  if (next)
+    next->onChipMove(op, bytes, write);
+}
 void ProgressReporter::matmul(Operation *op, int64_t m, int64_t n, int64_t k) {
   if (next)
     next->matmul(op, m, n, k);

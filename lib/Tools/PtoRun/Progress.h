@@ -32,6 +32,7 @@ public:
               uint64_t bytes) override;
   void gmWrite(Operation *op, const interp::HostTensor *tensor, bool workspace,
                uint64_t bytes, bool atomic) override;
+  void onChipMove(Operation *op, uint64_t bytes, bool write) override;
   void matmul(Operation *op, int64_t m, int64_t n, int64_t k) override;
   void vectorOp(Operation *op, uint64_t elements) override;
 

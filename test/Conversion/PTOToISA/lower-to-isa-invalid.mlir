@@ -1,6 +1,6 @@
 // RUN: pto-opt %s --pto-lower-to-isa -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
-// expected-error @+1 {{is a MIX leaf; pto-lower-to-isa lowers pure cube and pure vector leaves}}
+// expected-error @+1 {{is a MIX leaf; pto-lower-to-isa lowers pure cube and pure vector leaves: form the tile graph with pto-partition split-mix and without pto-mix-exchange (as --pto-ascend-pipeline does)}}
 func.func private @mix(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
   return
 }

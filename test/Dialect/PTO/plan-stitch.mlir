@@ -220,3 +220,22 @@ pto.kernel @host_ready(%actual_q: !pto.tensor<?xi32>, %actual_kv: !pto.tensor<?x
 // PIPE:         pto.root_call @tg_root_L_main({{.*}}) {stitch = #pto.stitch_plan<depth = 128, workspace_bytes = 65536, launches = 4, mode = "count">}
 // PIPE-LABEL: pto.kernel @deps(
 // PIPE:         pto.root_call @deps_root_main({{.*}}) {stitch = #pto.stitch_plan<depth = 128, workspace_bytes = 32768, launches = 8, mode = "count">}
+
+// -----
+
+// A workspace marked pto.on_chip (pto-mix-exchange: moved L0C -> UB inside
+// MIX tasks) takes no GM: only the other one counts.
+// CHECK-LABEL: pto.kernel @on_chip(
+// CHECK:         pto.root_call @on_chip_root() {stitch = #pto.stitch_plan<depth = 128, workspace_bytes = 32768, launches = 1, mode = "count">}
+func.func private @on_chip_leaf(%a: !pto.tensor<16x32xf32>, %b: !pto.tensor<16x32xf32>) attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  return
+}
+func.func private @on_chip_root() attributes {pto.root} {
+  %ws0 = pto.workspace : !pto.tensor<16x32xf32>
+  %ws1 = pto.workspace {pto.on_chip} : !pto.tensor<16x32xf32>
+  %t0 = pto.launch @on_chip_leaf(%ws0, %ws1) : (!pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>) -> !pto.token
+  return
+}
+pto.kernel @on_chip(%x: !pto.tensor<16xf32>) {
+  pto.root_call @on_chip_root() : () -> ()
+}

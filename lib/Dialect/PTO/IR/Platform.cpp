@@ -112,6 +112,10 @@ static const PlatformInfo kDav3510 = {
         /*vectorBytesPerCycle=*/256,
         /*publishedPeakClockGHz=*/1.65,
     },
+    /*ubImplicitScratchBytes=*/0,
+    // Memory rates, 950 AIC: L0C -> UB 128 (PyPTO ini Ascend950PR_9589,
+    // l0_c_to_ub_rate; docs/AscendTarget.md#memory-rates).
+    /*l0cToUBBytesPerCycle=*/128,
 };
 
 const PlatformInfo &mlir::pto::getPlatformInfo(Arch arch) {

@@ -25,6 +25,8 @@ void mlir::pto::buildTileGraphPipeline(
     l1Reuse.stationary = options.cubeStationary;
     pm.addPass(createL1ReusePass(l1Reuse));
   }
+  if (options.mixExchange)
+    pm.addPass(createMixExchangePass());
   if (options.outline) {
     pm.addPass(createOutlinePass());
     pm.addPass(createPlanStitchPass());

@@ -31,6 +31,9 @@ constexpr int64_t kMaxStitchedTasks = 60000;   // call tasks per device task
 constexpr int64_t kDefaultStitchMaxNum = 128;  // stitch_function_max_num
 
 int64_t alignedBytes(WorkspaceOp workspace) {
+  // An on-chip exchange (pto-mix-exchange) never reaches GM.
+  if (workspace->hasAttr(kOnChipAttrName))
+    return 0;
   GMTensorType type = workspace.getResult().getType();
   int64_t bytes = type.getNumElements() * type.getElementByteSize();
   return llvm::alignTo(bytes, kWorkspaceAlign);

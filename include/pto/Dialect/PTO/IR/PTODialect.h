@@ -34,6 +34,10 @@ namespace mlir::pto {
 /// The discardable attribute carrying an op's sg_set_scope after
 /// pto-flatten-scopes (a ScopeAttr).
 inline constexpr llvm::StringLiteral kScopeStampAttrName = "pto.scope";
+/// Unit attribute on a `pto.workspace` whose every piece is written and read
+/// inside one MIX task (pto-mix-exchange): its data moves L0C -> UB on chip
+/// and never reaches GM (docs/TileGraph.md, "On-chip exchanges").
+inline constexpr llvm::StringLiteral kOnChipAttrName = "pto.on_chip";
 
 /// The architecture governing `op`: the `arch` of the enclosing pto.kernel,
 /// else a `pto.arch` attribute on an enclosing op, else DAV_2201.

@@ -71,6 +71,11 @@ struct PlatformInfo {
   /// implicit scratch when called without a tmp tile (A2/A3: 8 KiB at
   /// 184 KiB, `TMP_UB_OFFSET`, docs/AscendTarget.md#on-chip-buffers); 0 where none is known.
   int64_t ubImplicitScratchBytes = 0;
+
+  /// L0C -> UB through the fixpipe, bytes per cycle per AIC: how a MIX task
+  /// hands a cube result to its vector cores (docs/TileGraph.md, "On-chip
+  /// exchanges"); 0 where the chip has no such path (hasL0CToUB false).
+  double l0cToUBBytesPerCycle = 0;
 };
 
 const PlatformInfo &getPlatformInfo(Arch arch);

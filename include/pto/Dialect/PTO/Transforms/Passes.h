@@ -62,11 +62,17 @@ struct TileGraphPipelineOptions
                      "MIX tasks (pto-partition split-mix; the Ascend "
                      "pipeline sets it)"),
       llvm::cl::init(false)};
+  Option<bool> mixExchange{
+      *this, "mix-exchange",
+      llvm::cl::desc("On DAV_3510, MIX tasks that hand cube results to the "
+                     "vector cores through L0C -> UB (pto-mix-exchange; "
+                     "docs/TileGraph.md#on-chip-exchanges)"),
+      llvm::cl::init(false)};
 };
 
 /// Appends legalize, flatten-scopes, hoist-invariants, expand-tiles,
-/// partition, nbuffer-merge, l1-reuse, outline, plan-stitch,
-/// merge-leaf-arguments and cse to `pm` (a pass manager on
+/// partition, nbuffer-merge, l1-reuse, mix-exchange (when asked), outline,
+/// plan-stitch, merge-leaf-arguments and cse to `pm` (a pass manager on
 /// builtin.module). Other compilers call this to run the same pipeline.
 void buildTileGraphPipeline(OpPassManager &pm,
                             const TileGraphPipelineOptions &options);

@@ -267,6 +267,46 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
   ];
 }
 
+def MixExchangePass : Pass<"pto-mix-exchange"> {
+  let summary = "On DAV_3510, merges cube tasks with the vector tasks that read their results into MIX tasks, so that the results move L0C -> UB on chip instead of through a GM workspace";
+  let description = [{
+    On partitioned IR after `pto-l1-reuse` (docs/TileGraph.md#on-chip-exchanges),
+    for kernels of an architecture with an L0C -> UB path (DAV_3510; other
+    kernels are left unchanged). A workspace defined in a block is an
+    *exchange* when every use is inside a task of that block and is either a
+    store (`pto.assemble`, static offsets) of a `matmul` / `matmul_acc`
+    result in a cube task, or a tile `pto.view` (static offsets) in a vector
+    task, with at least one of each; every view lies inside one stored piece
+    (the L0C -> UB move hands over whole accumulator tiles), and the pieces
+    each vector task reads fit the UB of the two AIVs, half each.
+
+    Each view joins its task to the task of the piece it reads (through a
+    grid of the stores' boxes); the connected tasks with at least one cube
+    and one vector task form a MIX task `pto.task #pto.core<mix> "M<stage>"`:
+    the members' bodies in program order, at the place of the last member.
+    Tasks between the members that conflict with an earlier member (touch a
+    common GM region, one of them writing), or with a task already moving,
+    move below the MIX task in their order. A component is left alone when
+    a later member conflicts with such a task, or when an op that is not a
+    task would have to move.
+
+    An exchange whose tasks all merged gets the unit attribute
+    `pto.on_chip`: every piece is written and read inside one MIX task, so
+    the AIC hands it to its two AIVs through L0C -> UB (pto-isa A5: `TMOV`
+    from an `Acc` to a `Vec` tile, the fixpipe) and it never reaches GM.
+    `pto-run` reports its accesses as on-chip moves, not GM traffic, and the
+    cost model prices them at the platform's L0C -> UB rate
+    (docs/CostModel.md). The pass is off in `--pto-tile-graph-pipeline`
+    unless `mix-exchange=true`; `--pto-ascend-pipeline` never runs it
+    (`pto-lower-to-isa` lowers no MIX leaves yet).
+  }];
+  let statistics = [
+    Statistic<"numMixTasks", "mix-tasks", "MIX tasks formed">,
+    Statistic<"numOnChip", "on-chip-workspaces", "Workspaces marked pto.on_chip">,
+    Statistic<"numRejected", "rejected-components", "Components left alone (a conflicting op between their members)">
+  ];
+}
+
 def OutlinePass : Pass<"pto-outline", "::mlir::ModuleOp"> {
   let summary = "Outlines tasks into leaf functions and runs of tasks into root functions";
   let description = [{

@@ -1,0 +1,285 @@
+//===- MixExchange.cpp - cube results handed to vector cores on chip ------===//
+//
+// On DAV_3510 an AIC and its two AIVs run one MIX task, and a cube result
+// can reach the vector cores through L0C -> UB (pto-isa A5: TMOV from an Acc
+// to a Vec tile, through the fixpipe) instead of a GM workspace
+// (docs/TileGraph.md#on-chip-exchanges). This pass merges the cube tasks
+// that store into such a workspace with the vector tasks that read it back
+// into MIX tasks, and marks the workspace `pto.on_chip` once every piece of
+// it is written and read inside one MIX task.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TaskMergeSupport.h"
+
+#include "llvm/ADT/EquivalenceClasses.h"
+
+namespace mlir::pto {
+#define GEN_PASS_DEF_MIXEXCHANGEPASS
+#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+} // namespace mlir::pto
+
+using namespace mlir;
+using namespace mlir::pto;
+using mlir::pto::detail::Box;
+using mlir::pto::detail::BoxIndex;
+
+namespace {
+
+/// A workspace whose stores are cube results and whose views are read by
+/// vector tasks: the tasks it joins, by their index in the block.
+struct Exchange {
+  WorkspaceOp workspace;
+  SmallVector<std::pair<unsigned, unsigned>> joins; // reader, writer task
+  SmallVector<unsigned> tasks;
+};
+
+class MixExchangePass
+    : public pto::impl::MixExchangePassBase<MixExchangePass> {
+public:
+  void runOnOperation() override {
+    getOperation()->walk([&](KernelOp kernel) {
+      if (!getPlatformInfo(kernel.getArchOrDefault()).hasL0CToUB)
+        return;
+      llvm::SetVector<Block *> blocks;
+      kernel.walk([&](TaskOp task) { blocks.insert(task->getBlock()); });
+      for (Block *block : blocks)
+        runOnBlock(*block);
+    });
+  }
+
+private:
+  void runOnBlock(Block &block);
+  std::optional<Exchange>
+  findExchange(WorkspaceOp workspace, Block &block,
+               const llvm::DenseMap<Operation *, unsigned> &index);
+  /// Merges the member tasks into one MIX task at the last member's place,
+  /// moving the tasks between them that depend on an earlier member below
+  /// it; fails (IR untouched) when that would reorder conflicting accesses.
+  bool mergeComponent(ArrayRef<TaskOp> members);
+};
+
+/// The task of `block` that holds `op`, if any.
+TaskOp taskIn(Operation *op, Block &block) {
+  for (Operation *parent = op; parent; parent = parent->getParentOp())
+    if (auto task = dyn_cast<TaskOp>(parent))
+      return task->getBlock() == &block ? task : TaskOp();
+  return TaskOp();
+}
+
+std::optional<Exchange> MixExchangePass::findExchange(
+    WorkspaceOp workspace, Block &block,
+    const llvm::DenseMap<Operation *, unsigned> &index) {
+  Exchange exchange{workspace, {}, {}};
+  KernelOp kernel = workspace->getParentOfType<KernelOp>();
+  int64_t ubBytes = getPlatformInfo(kernel.getArchOrDefault()).ubBytes;
+  GMTensorType type = workspace.getResult().getType();
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  SmallVector<std::pair<unsigned, Box>> stores, views;
+  for (Operation *user : workspace.getResult().getUsers()) {
+    TaskOp task = taskIn(user, block);
+    if (!task)
+      return std::nullopt;
+    unsigned t = index.lookup(task);
+    CoreKind kind = task.getKind();
+    if (auto assemble = dyn_cast<AssembleOp>(user)) {
+      Operation *source = assemble.getSrc().getDefiningOp();
+      if (kind != CoreKind::cube || !assemble.getOffsets().empty() ||
+          !isa_and_nonnull<MatmulOp, MatmulAccOp>(source))
+        return std::nullopt;
+      ArrayRef<int64_t> shape = assemble.getSrc().getType().getShape();
+      stores.push_back(
+          {t, Box(SmallVector<int64_t>(assemble.getStaticOffsets()),
+                  SmallVector<int64_t>(shape))});
+      continue;
+    }
+    auto view = dyn_cast<ViewOp>(user);
+    if (!view || kind != CoreKind::vector || !view.getOffsets().empty() ||
+        !isa<TileType>(view.getResult().getType()))
+      return std::nullopt;
+    ArrayRef<int64_t> shape =
+        cast<TileType>(view.getResult().getType()).getShape();
+    views.push_back({t, Box(SmallVector<int64_t>(view.getStaticOffsets()),
+                            SmallVector<int64_t>(shape))});
+  }
+  if (stores.empty() || views.empty())
+    return std::nullopt;
+  BoxIndex grid;
+  for (auto [i, store] : llvm::enumerate(stores))
+    grid.insert(i, store.second);
+  // A view reads one stored piece, inside it: the L0C -> UB move hands
+  // over whole accumulator tiles (split by rows between the two AIVs), so
+  // a vector piece spanning two would need both in L0C and in UB at once.
+  // `staged`: per reader, the stored pieces it needs in UB.
+  llvm::SetVector<unsigned> touched;
+  llvm::MapVector<unsigned, llvm::SetVector<unsigned>> staged;
+  for (auto &view : views) {
+    unsigned reader = view.first;
+    SmallVector<unsigned, 2> overlapping;
+    grid.forEachOverlap(view.second,
+                        [&](unsigned i) { overlapping.push_back(i); });
+    llvm::sort(overlapping);
+    overlapping.erase(llvm::unique(overlapping), overlapping.end());
+    if (overlapping.size() != 1)
+      return std::nullopt; // none (not written here) or several pieces
+    const Box &store = stores[overlapping.front()].second;
+    for (size_t d = 0; d < store.first.size(); ++d)
+      if (view.second.first[d] < store.first[d] ||
+          view.second.first[d] + view.second.second[d] >
+              store.first[d] + store.second[d])
+        return std::nullopt;
+    exchange.joins.push_back({reader, stores[overlapping.front()].first});
+    staged[reader].insert(overlapping.front());
+    touched.insert(reader);
+  }
+  // Each reader's pieces fit the UB of the two AIVs, half each.
+  for (auto &[reader, pieces] : staged) {
+    int64_t bytes = 0;
+    for (unsigned i : pieces) {
+      int64_t elements = 1;
+      for (int64_t n : stores[i].second.second)
+        elements *= n;
+      bytes += elements * elementBytes;
+    }
+    if (bytes > 2 * ubBytes)
+      return std::nullopt;
+  }
+  for (auto &store : stores)
+    touched.insert(store.first);
+  exchange.tasks.assign(touched.begin(), touched.end());
+  return exchange;
+}
+
+bool MixExchangePass::mergeComponent(ArrayRef<TaskOp> members) {
+  // One sweep from the first member to the last: the members seen so far
+  // move down to the last one, and so must every task in between that
+  // conflicts with them or with a task already moving; a later member may
+  // not conflict with a task that moves below it (it would depend on it).
+  llvm::SmallPtrSet<Operation *, 8> isMember;
+  for (TaskOp task : members)
+    isMember.insert(task);
+  taskmerge::ValueNumbering vn;
+  taskmerge::AccessIndex moving, pushedAccesses;
+  SmallVector<Operation *> pushed;
+  Operation *last = members.back();
+  for (Operation *op = members.front(); op != last; op = op->getNextNode()) {
+    taskmerge::AccessSummary summary = taskmerge::summarize(vn, op);
+    if (isMember.contains(op)) {
+      if (!pushed.empty() && pushedAccesses.conflicts(summary))
+        return false;
+      moving.add(summary);
+      continue;
+    }
+    if ((summary.accesses.empty() && !summary.barrier) ||
+        !moving.conflicts(summary))
+      continue;
+    if (!isa<TaskOp>(op) || op->getNumResults() != 0)
+      return false;
+    moving.add(summary);
+    pushedAccesses.add(summary);
+    pushed.push_back(op);
+  }
+  if (!pushed.empty() &&
+      pushedAccesses.conflicts(taskmerge::summarize(vn, last)))
+    return false;
+
+  // The stage of the first member's family (C1 -> M1).
+  StringRef family = TaskOp(members.front()).getFamily();
+  std::string stage =
+      family.drop_while([](char c) { return !isdigit(c); }).str();
+  OpBuilder builder(last);
+  auto mix = builder.create<TaskOp>(
+      last->getLoc(), TypeRange(),
+      CoreKindAttr::get(builder.getContext(), CoreKind::mix),
+      builder.getStringAttr("M" + (stage.empty() ? std::string("1") : stage)),
+      ScopeAttr());
+  Block *body = new Block();
+  mix.getBody().push_back(body);
+  OpBuilder::atBlockEnd(body).create<YieldOp>(mix.getLoc());
+  for (TaskOp task : members) {
+    Block &from = task.getBody().front();
+    body->getOperations().splice(Block::iterator(body->getTerminator()),
+                                 from.getOperations(), from.begin(),
+                                 std::prev(from.end()));
+    task.erase();
+  }
+  Operation *after = mix;
+  for (Operation *op : pushed) {
+    op->moveAfter(after);
+    after = op;
+  }
+  return true;
+}
+
+void MixExchangePass::runOnBlock(Block &block) {
+  SmallVector<TaskOp> tasks;
+  llvm::DenseMap<Operation *, unsigned> index;
+  for (Operation &op : block)
+    if (auto task = dyn_cast<TaskOp>(op)) {
+      index[task] = tasks.size();
+      tasks.push_back(task);
+    }
+
+  // Exchanges and the components of tasks they join.
+  SmallVector<Exchange> exchanges;
+  llvm::EquivalenceClasses<unsigned> components;
+  for (Operation &op : block) {
+    auto workspace = dyn_cast<WorkspaceOp>(op);
+    if (!workspace)
+      continue;
+    std::optional<Exchange> exchange = findExchange(workspace, block, index);
+    if (!exchange)
+      continue;
+    for (unsigned t : exchange->tasks)
+      components.insert(t);
+    for (auto [reader, writer] : exchange->joins)
+      components.unionSets(reader, writer);
+    exchanges.push_back(std::move(*exchange));
+  }
+  if (exchanges.empty())
+    return;
+
+  // Members per component leader, in block order; a component needs a cube
+  // and a vector task (a MIX task of them) and tasks without results.
+  llvm::MapVector<unsigned, SmallVector<unsigned>> members;
+  for (unsigned t = 0; t < tasks.size(); ++t)
+    if (components.contains(t))
+      members[components.getLeaderValue(t)].push_back(t);
+  llvm::DenseSet<unsigned> merged;
+  for (auto &[leader, list] : members) {
+    bool cube = false, vector = false, results = false;
+    for (unsigned t : list) {
+      cube |= tasks[t].getKind() == CoreKind::cube;
+      vector |= tasks[t].getKind() == CoreKind::vector;
+      results |= tasks[t]->getNumResults() != 0;
+    }
+    if (!cube || !vector || results)
+      continue;
+    // On the IR as the previous merges left it (they may have moved
+    // tasks of this component below others).
+    SmallVector<TaskOp> live;
+    for (unsigned t : list)
+      live.push_back(tasks[t]);
+    llvm::sort(live,
+               [](TaskOp x, TaskOp y) { return x->isBeforeInBlock(y); });
+    if (mergeComponent(live)) {
+      merged.insert(leader);
+      ++numMixTasks;
+    } else {
+      ++numRejected;
+    }
+  }
+
+  // An exchange whose tasks all merged never reaches GM.
+  for (Exchange &exchange : exchanges)
+    if (llvm::all_of(exchange.tasks, [&](unsigned t) {
+          return merged.contains(components.getLeaderValue(t));
+        })) {
+      exchange.workspace->setAttr(
+          kOnChipAttrName, UnitAttr::get(exchange.workspace.getContext()));
+      ++numOnChip;
+    }
+}
+
+} // namespace

@@ -1,0 +1,152 @@
+"""pto-mix-exchange (DAV_3510), executed: SK-16's S and dP handed to the
+vector cores on chip (docs/TileGraph.md#on-chip-exchanges).
+
+- The tile graph with MIX tasks runs in pto-run and gives the same outputs,
+  bitwise, as without the pass (it only moves ops between tasks), and
+  matches the golden.
+- The cost model sees the exchanges as on-chip moves: the workspace traffic
+  drops by exactly twice the on-chip bytes (each piece was written and read
+  back through GM), and the on-chip bytes are those of S and dP.
+- A DAV_2201 kernel is left unchanged; so is a 950 kernel whose vector
+  pieces straddle two cube pieces (the A3 tiles' 64 x 256 S pieces over
+  256 x 128 cube pieces).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pto_mlir import sk16_ir
+from pto_mlir.golden import sk16
+from pto_mlir.tools import run_kernel, run_tool
+
+# Small tiles: several blocks per sequence (with tails), cube pieces of
+# 64 x 64 and vector pieces inside them (32 x 64: each reads one cube piece,
+# as the on-chip move requires).
+SMALL = dict(s1_tile=256, s2_tile=256, c_tile=(64, 128, 64, 128, 64, 128),
+             v_tile_s=(32, 64), v_tile_d=(64, 64))
+STATIONARY = "cube-stationary=true"
+MIX = "cube-stationary=true mix-exchange=true"
+NUM = r"([0-9.]+)"
+
+
+def compile_sk16(tmp: Path, case, options: str, arch: str = "DAV_3510") -> Path:
+    source = tmp / f"sk16_{arch}.mlir"
+    source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D,
+                                                      arch=arch, **SMALL)))
+    out = tmp / f"sk16_{arch}_{options.replace(' ', '_').replace('=', '')}.mlir"
+    r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline={options}", "-o", out)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return out
+
+
+def test_sk16_on_chip_matches_golden(tmp_path):
+    case = sk16.CASES["test_08"]
+    before = compile_sk16(tmp_path, case, STATIONARY)
+    after = compile_sk16(tmp_path, case, MIX)
+    text = after.read_text()
+    assert "pto.leaf = #pto.core<mix>" in text and "#pto.core<mix>" not in before.read_text()
+    assert text.count("{pto.on_chip}") >= 2, "S and dP should stay on chip"
+    # The stitch plan counts no GM for them.
+    plan = re.compile(r"workspace_bytes = (\d+)")
+    assert max(map(int, plan.findall(text))) < max(map(int, plan.findall(before.read_text())))
+    inputs = sk16.make_inputs(case, seed=3)
+    outs = {}
+    for name, kernel in (("before", before), ("after", after)):
+        outs[name], _ = run_kernel(kernel, tmp_path / name, inputs, sk16.DTYPES,
+                                   sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
+    for name in sk16.OUTPUT_NAMES:
+        assert np.array_equal(outs["before"][name], outs["after"][name]), f"{name} changed"
+    sk16.assert_matches_golden(outs["after"], sk16.golden_backward(inputs, case.N, case.D))
+
+    # The model: S and dP (C1 -> V1) and dQ, dK, dV (C2 -> V2; whole K
+    # chains at these tiles), FP32, every block pair, move L0C -> UB
+    # instead of a GM round trip.
+    reports = {}
+    for name, kernel in (("before", before), ("after", after)):
+        r = run_tool("pto-run", kernel, "--input-dir", tmp_path / name, "--simulate=950",
+                     "--no-numerics", f"--sim-dump-graph={tmp_path / name / 'graph.json'}")
+        assert r.returncode == 0, r.stderr[-3000:]
+        reports[name] = r.stdout
+    # With numerics the same report; the dumped graph (MIX launches marked)
+    # re-schedules to the same time (the graph does not carry the kernel's
+    # device_sched_mode).
+    data = tmp_path / "data"
+    data.mkdir()
+    from pto_mlir.tools import input_args
+    numeric = run_tool("pto-run", after, *input_args(data, inputs, sk16.DTYPES,
+                                                     sk16.INPUT_NAMES), "--simulate=950")
+    assert numeric.returncode == 0, numeric.stderr[-3000:]
+    assert numeric.stdout == reports["after"]
+    # The progress reporter passes the on-chip moves on to the model.
+    progress = run_tool("pto-run", after, "--input-dir", tmp_path / "after", "--simulate=950",
+                        "--no-numerics", "--progress")
+    assert progress.returncode == 0 and progress.stdout == reports["after"]
+    graph = run_tool("pto-run", tmp_path / "after" / "graph.json", "--sim-graph", "--simulate=950",
+                     "--sim-sched-mode=3")  # the kernel's device_sched_mode
+    assert graph.returncode == 0, graph.stderr[-3000:]
+    time_us = re.compile(rf"time: {NUM} us")
+    assert time_us.search(graph.stdout).group(1) == time_us.search(reports["after"]).group(1)
+    assert '"mix":true' in (tmp_path / "after" / "graph.json").read_text()
+    workspace = {k: float(re.search(rf"workspace {NUM} MiB", v).group(1))
+                 for k, v in reports.items()}
+    on_chip = re.search(rf"on-chip exchanges \(L0C -> UB in MIX launches\): {NUM} MiB",
+                        reports["after"])
+    assert on_chip and "on-chip" not in reports["before"]
+    exchanged = 0
+    for s1, s2 in zip(case.q_seqlens, case.kv_seqlens):
+        for i in range(0, s1, SMALL["s1_tile"]):
+            t1 = min(SMALL["s1_tile"], s1 - i)
+            for j in range(0, s2, SMALL["s2_tile"]):
+                t2 = min(SMALL["s2_tile"], s2 - j)
+                exchanged += 4 * (2 * t1 * t2 + (t1 + 2 * t2) * case.D)
+    assert float(on_chip.group(1)) == pytest.approx(case.N * exchanged / 2**20, abs=1e-3)
+    assert workspace["before"] - workspace["after"] == pytest.approx(
+        2 * float(on_chip.group(1)), abs=1e-3)
+    assert re.search(r"family M1: \d+ launches", reports["after"])
+
+
+def test_unchanged_on_a3(tmp_path):
+    case = sk16.CASES["test_05"]
+    outs = [compile_sk16(tmp_path, case, options, arch="DAV_2201").read_text()
+            for options in (STATIONARY, MIX)]
+    assert outs[0] == outs[1]
+
+
+def test_straddling_pieces_stay_in_gm(tmp_path):
+    """At the A3 tiles a 64 x 256 S piece spans two 256 x 128 cube pieces:
+    S and dP stay in GM on the 950 too (dQ, dK, dV, whose pieces lie inside
+    the cube pieces at D = 64, go on chip)."""
+    case = sk16.CASES["test_05"]
+    source = tmp_path / "sk16.mlir"
+    source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D,
+                                                      arch="DAV_3510")))
+    out = tmp_path / "tg.mlir"
+    r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline={MIX}", "-o", out)
+    assert r.returncode == 0, r.stderr[-3000:]
+    text = out.read_text()
+    assert "pto.workspace {pto.on_chip} : !pto.tensor<2048x2048xf32>" not in text
+    assert "pto.workspace {pto.on_chip} : !pto.tensor<2048x64xf32>" in text
+
+
+@pytest.mark.parametrize("mix", [False, True])
+def test_mix_launch_holds_two_vector_cores(mix, tmp_path):
+    """32 MIX launches hold the 950's 64 AIVs: a vector launch ready beside
+    them waits for one to end (a graph without the mark runs it at once)."""
+    import json
+    body = [0, 0, 10, 0, 0, 0]  # pipes_us: 10 us of M
+    launches = [{"name": "m", "pool": "cube", "mix": mix, "pipes_us": body}
+                for _ in range(32)]
+    launches.append({"name": "v", "pool": "vector", "pipes_us": [0, 0, 0, 0, 10, 0]})
+    graph = tmp_path / "g.json"
+    graph.write_text(json.dumps({"arch": "DAV_3510", "tensors": {"t": 1},
+                                 "launches": launches}))
+    r = run_tool("pto-run", graph, "--sim-graph", "--simulate=950",
+                 "--sim-launch-overhead-us=0", "--sim-submit-us=0")
+    assert r.returncode == 0, r.stderr[-3000:]
+    time_us = float(re.search(rf"time: {NUM} us", r.stdout).group(1))
+    assert time_us == pytest.approx(20.0 if mix else 10.0, abs=1e-6)
