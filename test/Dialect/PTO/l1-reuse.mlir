@@ -76,29 +76,49 @@
 //
 // Operand-stationary mode (stationary=true, docs/TileGraph.md): a 6x6 grid
 // of 128x128 tiles with one K step (32 KiB A and B blocks at the DDR rate,
-// 1024 copy-in cycles each, against 762 FIX cycles per tile) is cut into
-// 3x3 rectangles, the smallest whose copy-ins hide behind their stores; it
-// overrides the automatic choice.
+// 1024 copy-in cycles each, against 762 FIX cycles per tile). The extent is
+// the one of least group time: the cores' throughput (each task the slower
+// of its copy-ins and its stores, plus the per-launch cost) against one
+// instance's latency over the instances that run at once. Alone, the group
+// keeps 18 tasks (one wave on the 24 cube cores); inside a loop of 16
+// static iterations throughput counts and the rectangles grow to 3 x 6.
+// Either beats the setting's merge, which it overrides.
 // RUN: %python -m pto_mlir.partitioned_matmul --m 768 --n 768 --k 128 --tm 128 --tn 128 --tk 128 \
 // RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAT
-// STAT: group 0 (36 x "C1"): merge count 9 (operand-stationary: 3 A x 3 B blocks per task, largest L1 footprint 196608 B, copy-ins 24576 of 27434 compute/store cycles), 4 tasks after, 48 loads removed (1572864 B)
-// STAT: before 2359296, after 786432 (saved 66.7%)
+// STAT: group 0 (36 x "C1"): merge count 2 (operand-stationary: 1 A x 2 B blocks per task, largest L1 footprint 98304 B, copy-ins 55296 of 27434 compute/store cycles; group 5847 cycles vs 9646 merged by the setting), 18 tasks after, 18 loads removed (589824 B)
+// STAT: before 2359296, after 1769472 (saved 25.0%)
+// RUN: %python -m pto_mlir.partitioned_matmul --m 768 --n 768 --k 128 --tm 128 --tn 128 --tk 128 --batch 16 \
+// RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAT16
+// STAT16: group 0 (36 x "C1"): merge count 18 (operand-stationary: 3 A x 6 B blocks per task, largest L1 footprint 294912 B, copy-ins 18432 of 27434 compute/store cycles; group 1374 cycles vs 7234 merged by the setting), 2 tasks after, 54 loads removed (1769472 B)
+// STAT16: before 2359296, after 589824 (saved 75.0%)
 //
 // A K chain of 16 steps whose blocks do not fit L1 whole (1 MiB of A, 512
-// KiB of B per tile): the chains are cut in two partial sums; each half
-// keeps its 256 KiB of B resident and streams A through two 64 KiB buffers
-// (256 + 2 x 64 KiB), four tiles per task. The second halves add their sums
-// with pto.atomic_add after the first halves' stores.
+// KiB of B per tile): the chains are cut into partial sums; each part keeps
+// its B range resident and streams A through two 64 KiB buffers. Alone, 8
+// parts of 2 tiles per task keep 16 cores busy; in a loop of 16 iterations,
+// 4 parts of 4 tiles (128 KiB of B and 2 x 64 KiB), fewer copy-ins. The
+// later parts add their sums with pto.atomic_add after the first parts'
+// stores.
 // RUN: %python -m pto_mlir.partitioned_matmul --m 1024 --n 128 --k 2048 --tm 256 --tn 128 --tk 128 \
+// RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT1
+// SPLIT1: group 0 (4 x "C1"): merge count 2 (K chains cut in 8 partial sums) (operand-stationary: 2 A x 1 B blocks per task, largest L1 footprint 196608 B
+// SPLIT1-SAME: 16 tasks after
+// RUN: %python -m pto_mlir.partitioned_matmul --m 1024 --n 128 --k 2048 --tm 256 --tn 128 --tk 128 --batch 16 \
 // RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" 2>&1 | FileCheck %s --check-prefix=SPLIT
-// SPLIT: group 0 (4 x "C1"): merge count 4 (K chains cut in 2 partial sums) (operand-stationary: 4 A x 1 B blocks per task, largest L1 footprint 393216 B
-// SPLIT-SAME: 2 tasks after
+// SPLIT: group 0 (4 x "C1"): merge count 4 (K chains cut in 4 partial sums) (operand-stationary: 4 A x 1 B blocks per task, largest L1 footprint 262144 B
+// SPLIT-SAME: 4 tasks after
 // SPLIT: pto.task #pto.core<cube> "C1" {
 // SPLIT-COUNT-4: pto.assemble
 // SPLIT-NOT: pto.atomic_add
 // SPLIT: pto.task #pto.core<cube> "C1" {
 // SPLIT-COUNT-4: pto.atomic_add
 // SPLIT: pto.task #pto.core<vector> "V1"
+//
+// Where no extent is shorter than the setting's merge (two tasks sharing
+// their A block, which the setting already merges), the group keeps it.
+// RUN: %python -m pto_mlir.partitioned_matmul --m 128 --n 256 --k 128 --tm 128 --tn 128 --tk 128 --setting "{0 : 2}" \
+// RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=KEEP
+// KEEP: group 0 (2 x "C1"): merge count 2 (operand-stationary: no extent shorter than the setting's merge, 5847 cycles) (cube_l1_reuse_setting), 1 tasks after, 1 loads removed (32768 B)
 //
 // Without the mode the same chains stay whole (automatic: 4 tasks < 2 x 24).
 // RUN: %python -m pto_mlir.partitioned_matmul --m 1024 --n 128 --k 2048 --tm 256 --tn 128 --tk 128 \

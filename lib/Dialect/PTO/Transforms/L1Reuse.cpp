@@ -13,7 +13,13 @@
 #include "OperandStationary.h"
 #include "SplitKChains.h"
 
+#include "pto/CostModel/CostModel.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 #include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_L1REUSEPASS
@@ -77,18 +83,46 @@ ComputeCycles computeCycles(TaskOp task, const PlatformInfo &platform) {
 }
 
 
+/// How many instances of `block` at least run at once: the product of the
+/// static trip counts of the loops around it that carry no value from one
+/// iteration to the next (a loop with iter_args runs its iterations in
+/// turn; a dynamic trip count may be 1).
+double staticInstances(Block &block, KernelOp kernel) {
+  double instances = 1.0;
+  for (Operation *op = block.getParentOp(); op && op != kernel.getOperation();
+       op = op->getParentOp()) {
+    auto loop = dyn_cast<LoopOp>(op);
+    if (!loop || loop->getNumResults() != 0)
+      continue;
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (lower && upper && step && *step > 0 && *upper > *lower)
+      instances *= double((*upper - *lower + *step - 1) / *step);
+  }
+  return instances;
+}
+
 /// The operand-stationary planning problem of a group of cube tasks, each
 /// cut into `parts` equal ranges of its K steps (1: whole tasks; more: the
 /// tasks `splitKChains` would make, in its order): each (part of a) task's
 /// A-side and B-side copy-ins form its A and B block (equal blocks: equal
 /// features in the same order). None if a copy-in feeds both sides, no
 /// matmul or steps of two parts, a task lacks a side, or the chains do not
-/// cut into `parts`.
+/// cut into `parts`. Later K parts (a part past the first, or a task in
+/// `later`) wait for their chain's first part.
 std::optional<pto::detail::StationaryProblem>
 stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
-                  unsigned parts = 1) {
+                  double instances, unsigned parts = 1,
+                  const llvm::DenseSet<Operation *> *later = nullptr) {
   pto::detail::StationaryProblem problem;
   problem.l1Bytes = platform.l1Bytes;
+  problem.cores = platform.cubeCores;
+  problem.instances = instances;
+  // The cost model's assumed cost of one launch (docs/CostModel.md), read
+  // from its defaults so that the two stay one figure.
+  problem.launchCycles = cost::CostModelOptions{}.launchOverheadUs *
+                         platform.clockGHz * 1e3;
   std::map<std::vector<unsigned>, unsigned> blockIds[2];
   for (const TaskInfo &info : infos) {
     int64_t steps = 0;
@@ -137,6 +171,8 @@ stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
         ids[side] = it->second;
       }
       problem.tasks.push_back({ids[0], ids[1]});
+      problem.stage.push_back(
+          part > 0 || (later && later->contains(TaskOp(info.task).getOperation())));
     }
     // Each part stores a whole partial result.
     ComputeCycles c = computeCycles(info.task, platform);
@@ -177,6 +213,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     SmallVector<SmallVector<TaskOp>> groups =
         groupsOf(block, CoreKind::cube,
                  [](TaskOp task) { return !loadsOf(task).empty(); });
+    double instances = staticInstances(block, kernel);
     for (auto [groupId, tasks] : llvm::enumerate(groups)) {
       GroupSetting setting = lookupSetting(mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting), groupId);
       Location loc = tasks.front().getLoc();
@@ -190,15 +227,22 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         continue;
       }
 
-      // Operand-stationary: K chains whose blocks do not fit L1 whole are
-      // cut into partial sums first if that shortens the group.
+      // Operand-stationary: rectangles (after cutting the K chains into
+      // partial sums, where that is shorter) replace the setting's merge
+      // where the model says they shorten the group (docs/TileGraph.md).
       SmallVector<TaskOp> groupTasks(tasks.begin(), tasks.end());
-      unsigned splitParts = 1;
+      unsigned splitParts = 0; // 0: the setting's merge
+      double settingCycles = 0.0, stationaryCycles = 0.0; // group cycles
       if (stationary)
-        splitParts = chooseSplit(block, groupTasks, platform);
+        splitParts = chooseStationary(block, groupTasks, setting, platform,
+                                      instances, settingCycles,
+                                      stationaryCycles);
+      llvm::DenseSet<Operation *> laterParts;
       if (splitParts > 1) {
         SmallVector<TaskOp> later;
         groupTasks = pto::detail::splitKChains(groupTasks, splitParts, later);
+        for (TaskOp task : later)
+          laterParts.insert(task);
         sinkLaterParts(block, groupTasks, later);
       }
 
@@ -207,12 +251,12 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, groupTasks);
       GroupPlanner planner(vn, block, infos, platform.l1Bytes);
 
-      // Operand-stationary rectangles replace the setting's count where
-      // they shorten the group (docs/TileGraph.md).
       std::optional<pto::detail::StationaryPlan> stationaryPlan;
-      if (stationary)
-        if (auto problem = stationaryProblem(infos, platform))
-          stationaryPlan = pto::detail::planStationary(*problem);
+      if (splitParts)
+        if (auto problem = stationaryProblem(infos, platform, instances, 1,
+                                             &laterParts))
+          stationaryPlan = pto::detail::planStationary(
+              *problem, std::numeric_limits<double>::infinity());
       if (!stationaryPlan && setting.count && *setting.count <= 1) {
         if (report)
           emitRemark(loc) << "pto-l1-reuse: group " << groupId << " ("
@@ -221,53 +265,17 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
                              "not merged, no operand-stationary extent";
         continue;
       }
-      // Which copy-ins may be shared: the setting's side; for "auto" and in
-      // automatic mode, whichever of both / A only / B only removes the most
-      // bytes (in that order on ties).
-      SmallVector<unsigned, 3> masks = {sideMaskOf(setting.side)};
-      if (!setting.count || setting.side == kSettingAuto)
-        masks = {kAllSides, kSideA, kSideB};
-      unsigned mask = masks.front();
+      unsigned mask = kAllSides;
       Plan chosen;
       int64_t count = 1;
       unsigned minTasks = 1;
-      auto consider = [&](Plan p, int64_t n, unsigned m) {
-        bool better = p.savedBytes > chosen.savedBytes ||
-                      (p.savedBytes == chosen.savedBytes && p.savedBytes > 0 &&
-                       n < count);
-        if (better) {
-          chosen = std::move(p);
-          count = n;
-          mask = m;
-        }
-      };
       if (stationaryPlan) {
         count = stationaryPlan->a * stationaryPlan->b;
-        mask = kAllSides;
         chosen = planner.plan(count, mask, minTasks, /*requireSharing=*/false,
                               stationaryPlan->slotOf);
-      } else if (setting.count) {
-        count = *setting.count;
-        chosen = planner.plan(count, mask, minTasks);
-        for (unsigned m : ArrayRef(masks).drop_front())
-          consider(planner.plan(count, m, minTasks), count, m);
       } else {
-        // Automatic: the N that removes the most bytes while the group keeps
-        // min(size, 2 x cube cores) tasks (every core gets two, so loads
-        // overlap compute) and no merged task exceeds one core's share of
-        // the group (size / cube cores tasks); the smallest such N.
-        int64_t size = groupTasks.size();
-        minTasks = std::min<int64_t>(size, 2 * platform.cubeCores);
-        int64_t maxCount = std::max<int64_t>(1, size / platform.cubeCores);
-        chosen = planner.plan(1, mask, minTasks);
-        for (unsigned m : masks)
-          for (int64_t n = 2; n <= maxCount; ++n) {
-            Plan p = planner.plan(n, m, minTasks);
-            bool saturated = p.largest < n; // larger counts plan the same
-            consider(std::move(p), n, m);
-            if (saturated)
-              break;
-          }
+        chosen = settingPlan(planner, setting, groupTasks.size(), platform,
+                             count, mask, minTasks);
       }
 
       unsigned merged = 0, removed = 0;
@@ -310,6 +318,12 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         StringRef shared = mask == kSideA   ? "A blocks"
                            : mask == kSideB ? "B blocks"
                                             : "A and B blocks";
+        if (stationary && !stationaryPlan && settingCycles > 0.0)
+          diag << " (operand-stationary: no extent shorter than the "
+                  "setting's merge, " << llvm::formatv("{0:F0}", settingCycles)
+               << " cycles)";
+        else if (stationary && !stationaryPlan)
+          diag << " (operand-stationary: not applicable)";
         if (stationaryPlan && splitParts > 1)
           diag << " (K chains cut in " << splitParts << " partial sums)";
         if (stationaryPlan)
@@ -319,10 +333,13 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
                << " B, copy-ins "
                << llvm::formatv("{0:F0}", stationaryPlan->loadCycles)
                << " of " << llvm::formatv("{0:F0}", stationaryPlan->pieceCycles)
-               << " compute/store cycles)";
-        else if (setting.count)
+               << " compute/store cycles; group "
+               << llvm::formatv("{0:F0}", stationaryCycles) << " cycles vs "
+               << llvm::formatv("{0:F0}", settingCycles)
+               << " merged by the setting)";
+        if (!stationaryPlan && setting.count)
           diag << " (cube_l1_reuse_setting)";
-        else
+        else if (!stationaryPlan)
           diag << " (automatic, keeping >= " << minTasks << " tasks"
                << (count > 1 ? ", sharing " + shared.str() : "") << ")";
         if (StringRef side = sideName(setting.side); !side.empty())
@@ -336,32 +353,111 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     runCubeNBuffer(kernel, block, platform);
   }
 
-  /// The number of K parts to cut the group's chains into (1: none): the
-  /// first of 2, 4, 8 at which the cut tasks have an operand-stationary
-  /// plan shorter than the whole tasks' best (docs/TileGraph.md).
-  unsigned chooseSplit(Block &block, ArrayRef<TaskOp> tasks,
-                       const PlatformInfo &platform) {
+  /// The merge of the group by its `cube_l1_reuse_setting` (count and
+  /// shared sides; without a count, automatic), as without the
+  /// operand-stationary mode; sets `count`, `mask` and `minTasks`.
+  Plan settingPlan(GroupPlanner &planner, const GroupSetting &setting,
+                   int64_t size, const PlatformInfo &platform, int64_t &count,
+                   unsigned &mask, unsigned &minTasks) {
+    // Which copy-ins may be shared: the setting's side; for "auto" and in
+    // automatic mode, whichever of both / A only / B only removes the most
+    // bytes (in that order on ties).
+    SmallVector<unsigned, 3> masks = {sideMaskOf(setting.side)};
+    if (!setting.count || setting.side == kSettingAuto)
+      masks = {kAllSides, kSideA, kSideB};
+    mask = masks.front();
+    count = 1;
+    minTasks = 1;
+    Plan chosen;
+    auto consider = [&](Plan p, int64_t n, unsigned m) {
+      bool better = p.savedBytes > chosen.savedBytes ||
+                    (p.savedBytes == chosen.savedBytes && p.savedBytes > 0 &&
+                     n < count);
+      if (better) {
+        chosen = std::move(p);
+        count = n;
+        mask = m;
+      }
+    };
+    if (setting.count) {
+      count = *setting.count;
+      chosen = planner.plan(count, mask, minTasks);
+      for (unsigned m : ArrayRef(masks).drop_front())
+        consider(planner.plan(count, m, minTasks), count, m);
+      return chosen;
+    }
+    // Automatic: the N that removes the most bytes while the group keeps
+    // min(size, 2 x cube cores) tasks (every core gets two, so loads
+    // overlap compute) and no merged task exceeds one core's share of the
+    // group (size / cube cores tasks); the smallest such N.
+    minTasks = std::min<int64_t>(size, 2 * platform.cubeCores);
+    int64_t maxCount = std::max<int64_t>(1, size / platform.cubeCores);
+    chosen = planner.plan(1, mask, minTasks);
+    for (unsigned m : masks)
+      for (int64_t n = 2; n <= maxCount; ++n) {
+        Plan p = planner.plan(n, m, minTasks);
+        bool saturated = p.largest < n; // larger counts plan the same
+        consider(std::move(p), n, m);
+        if (saturated)
+          break;
+      }
+    return chosen;
+  }
+
+  /// Whether the group takes operand-stationary rectangles, and over how
+  /// many K parts (0: no, the setting's merge; 1: whole chains; 2, 4, 8:
+  /// chains cut into partial sums): the choice of least group time
+  /// (`pto::detail::groupCycles`, which weighs the cube cores' throughput
+  /// against one instance's latency), which must beat the setting's merge
+  /// costed the same way (docs/TileGraph.md). Sets both times (cycles).
+  unsigned chooseStationary(Block &block, ArrayRef<TaskOp> tasks,
+                            const GroupSetting &setting,
+                            const PlatformInfo &platform, double instances,
+                            double &settingCycles, double &chosenCycles) {
     ValueNumbering vn;
     SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
     std::optional<pto::detail::StationaryProblem> whole =
-        stationaryProblem(infos, platform);
+        stationaryProblem(infos, platform, instances);
+    settingCycles = chosenCycles = 0.0;
     if (!whole)
-      return 1;
-    double best = pto::detail::stationaryCycles(*whole);
-    if (auto plan = pto::detail::planStationary(*whole))
-      best = std::min(best, plan->cycles);
+      return 0;
+    if (setting.count && *setting.count <= 1) {
+      settingCycles = pto::detail::stationaryCycles(*whole);
+    } else {
+      GroupPlanner planner(vn, block, infos, platform.l1Bytes);
+      int64_t count = 1;
+      unsigned mask = kAllSides, minTasks = 1;
+      Plan plan = settingPlan(planner, setting, tasks.size(), platform, count,
+                              mask, minTasks);
+      SmallVector<unsigned> slotOf(infos.size());
+      for (unsigned i = 0; i < infos.size(); ++i)
+        slotOf[i] = i;
+      for (auto [target, members] : llvm::enumerate(plan.targets))
+        for (unsigned m : members)
+          slotOf[m] = infos.size() + target;
+      settingCycles = pto::detail::slotsCycles(*whole, slotOf, mask & kSideA,
+                                               mask & kSideB);
+    }
+    double best = settingCycles;
+    unsigned choice = 0;
+    if (auto plan = pto::detail::planStationary(*whole, best)) {
+      best = plan->cycles;
+      choice = 1;
+    }
     for (unsigned parts : {2u, 4u, 8u}) {
       std::optional<pto::detail::StationaryProblem> cut =
-          stationaryProblem(infos, platform, parts);
+          stationaryProblem(infos, platform, instances, parts);
       if (!cut)
         continue;
       std::optional<pto::detail::StationaryPlan> plan =
-          pto::detail::planStationary(*cut);
-      if (plan && plan->cycles < best &&
-          pto::detail::canSplitKChains(tasks, parts))
-        return parts;
+          pto::detail::planStationary(*cut, best);
+      if (plan && pto::detail::canSplitKChains(tasks, parts)) {
+        best = plan->cycles;
+        choice = parts;
+      }
     }
-    return 1;
+    chosenCycles = best;
+    return choice;
   }
 
   /// After a K split: moves the later parts and the tasks reading what the

@@ -5,7 +5,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
+#include <queue>
 #include <set>
 
 using namespace mlir;
@@ -46,6 +49,10 @@ Layout layoutOf(const StationaryProblem &p) {
   return layout;
 }
 
+unsigned stageOf(const StationaryProblem &p, unsigned task) {
+  return p.stage.empty() ? 0 : p.stage[task];
+}
+
 /// The rectangles of extent a x b and their time; none if one does not fit
 /// L1.
 std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
@@ -53,7 +60,7 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
                                        unsigned b) {
   struct Rect {
     std::set<unsigned> aBlocks, bBlocks;
-    unsigned tasks = 0;
+    unsigned tasks = 0, stage = 0;
   };
   std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> ids;
   SmallVector<Rect> rects;
@@ -70,8 +77,12 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
     rect.aBlocks.insert(task.first);
     rect.bBlocks.insert(task.second);
     ++rect.tasks;
+    // A later K part's blocks are its own, so a rectangle has one stage.
+    rect.stage = std::max(rect.stage, stageOf(p, i));
     plan.slotOf.push_back(it->second);
   }
+  SmallVector<double> times;
+  SmallVector<unsigned> stages;
   for (const Rect &rect : rects) {
     int64_t resident = 0, aStep = 0, bStep = 0, aBytes = 0, bBytes = 0;
     double load = 0.0;
@@ -102,21 +113,81 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
     plan.largestFootprint = std::max(plan.largestFootprint, footprint);
     plan.loadCycles += load;
     plan.pieceCycles += work;
-    plan.cycles += std::max(load, work);
+    times.push_back(std::max(load, work));
+    stages.push_back(rect.stage);
   }
   plan.rectangles = rects.size();
+  plan.cycles = groupCycles(p, times, stages);
   return plan;
 }
 
 } // namespace
 
+double mlir::pto::detail::groupCycles(const StationaryProblem &problem,
+                                      ArrayRef<double> times,
+                                      ArrayRef<unsigned> stages) {
+  unsigned cores = std::max(1u, problem.cores);
+  double total = 0.0;
+  std::map<unsigned, SmallVector<double>> byStage;
+  for (auto [time, stage] : llvm::zip_equal(times, stages)) {
+    total += time + problem.launchCycles;
+    byStage[stage].push_back(time + problem.launchCycles);
+  }
+  // One instance alone: each stage's tasks longest first, each on the core
+  // that frees first; a stage starts when the one before has finished.
+  double latency = 0.0;
+  for (auto &[stage, stageTimes] : byStage) {
+    llvm::sort(stageTimes, std::greater<>());
+    std::priority_queue<double, std::vector<double>, std::greater<>> free;
+    for (unsigned c = 0; c < std::min<size_t>(cores, stageTimes.size()); ++c)
+      free.push(0.0);
+    double end = 0.0;
+    for (double t : stageTimes) {
+      double start = free.top();
+      free.pop();
+      free.push(start + t);
+      end = std::max(end, start + t);
+    }
+    latency += end;
+  }
+  return std::max(total / cores,
+                  latency / std::max(1.0, problem.instances));
+}
+
+double mlir::pto::detail::slotsCycles(const StationaryProblem &problem,
+                                      ArrayRef<unsigned> slotOf, bool shareA,
+                                      bool shareB) {
+  struct Slot {
+    std::set<unsigned> aBlocks, bBlocks;
+    double load = 0.0;
+    unsigned tasks = 0, stage = 0;
+  };
+  std::map<unsigned, Slot> slots;
+  for (auto [i, task] : llvm::enumerate(problem.tasks)) {
+    Slot &slot = slots[slotOf[i]];
+    if (!shareA || slot.aBlocks.insert(task.first).second)
+      slot.load += problem.aBlocks[task.first].loadCycles;
+    if (!shareB || slot.bBlocks.insert(task.second).second)
+      slot.load += problem.bBlocks[task.second].loadCycles;
+    ++slot.tasks;
+    slot.stage = std::max(slot.stage, stageOf(problem, i));
+  }
+  SmallVector<double> times;
+  SmallVector<unsigned> stages;
+  for (auto &[id, slot] : slots) {
+    times.push_back(std::max(slot.load, slot.tasks * problem.pieceCycles));
+    stages.push_back(slot.stage);
+  }
+  return groupCycles(problem, times, stages);
+}
+
 std::optional<StationaryPlan>
-mlir::pto::detail::planStationary(const StationaryProblem &problem) {
+mlir::pto::detail::planStationary(const StationaryProblem &problem,
+                                  double baseline) {
   if (problem.tasks.size() < 2 || problem.pieceCycles <= 0.0)
     return std::nullopt;
   Layout layout = layoutOf(problem);
-  std::optional<StationaryPlan> unmerged = evaluate(problem, layout, 1, 1);
-  if (!unmerged)
+  if (!evaluate(problem, layout, 1, 1))
     return std::nullopt; // one task alone does not fit L1
   // Relative slack under which two times count as equal (rounding).
   constexpr double kSame = 1e-9;
@@ -143,17 +214,15 @@ mlir::pto::detail::planStationary(const StationaryProblem &problem) {
       if (better())
         best = std::move(plan);
     }
-  // Merging must shorten the copy-in-bound part of the group.
-  if (!best || best->cycles >= unmerged->cycles * (1 - kSame))
+  // Merging must shorten the group.
+  if (!best || best->cycles >= baseline * (1 - kSame))
     return std::nullopt;
   return best;
 }
 
 double mlir::pto::detail::stationaryCycles(const StationaryProblem &problem) {
-  double cycles = 0.0;
-  for (auto [a, b] : problem.tasks)
-    cycles += std::max(problem.aBlocks[a].loadCycles +
-                           problem.bBlocks[b].loadCycles,
-                       problem.pieceCycles);
-  return cycles;
+  SmallVector<unsigned> own;
+  for (unsigned i = 0; i < problem.tasks.size(); ++i)
+    own.push_back(i);
+  return slotsCycles(problem, own);
 }

@@ -5,12 +5,15 @@
 // is independent of the IR: the cube tasks of one isomorphism group, each
 // described by the A (left) and B (right) operand block it copies into L1,
 // are cut into rectangles of a x b tasks that share their blocks, so that
-// each rectangle loads a blocks of A and b blocks of B once. The extent is
-// the smallest rectangle whose copy-ins (MTE2) take no longer than the
-// pieces' other pipes (M, MTE1, FIX), while its blocks fit L1: a block
-// shared by every task of the rectangle stays resident while the other
-// side streams through two buffers of one K step (a x 1 or 1 x b), else
-// every block of the rectangle is resident.
+// each rectangle loads a blocks of A and b blocks of B once, while its
+// blocks fit L1: a block shared by every task of the rectangle stays
+// resident while the other side streams through two buffers of one K step
+// (a x 1 or 1 x b), else every block of the rectangle is resident. The
+// extent is the one with the least group time (`groupCycles`): the cube
+// cores' throughput over the rectangles (each the slower of its copy-ins and
+// its other pipes, plus the per-launch cost) against the latency of one
+// instance of the group, which fewer, longer tasks and chained K parts
+// lengthen.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +21,7 @@
 #define PTO_LIB_DIALECT_PTO_TRANSFORMS_OPERANDSTATIONARY_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
@@ -35,12 +39,21 @@ struct StationaryBlock {
 struct StationaryProblem {
   /// Per task (in program order): its A block and its B block (indices).
   SmallVector<std::pair<unsigned, unsigned>> tasks;
+  /// Per task (or empty: all 0): 0, or 1 for a later K part of a cut chain,
+  /// which waits for the chain's first part (docs/TileGraph.md).
+  SmallVector<unsigned> stage;
   SmallVector<StationaryBlock> aBlocks, bBlocks;
   /// The slowest of one task's pipes other than MTE2 (M, MTE1, FIX), cycles.
   double pieceCycles = 0.0;
   int64_t l1Bytes = 0;
   /// Candidate extents go up to this many blocks per side.
   unsigned maxExtent = 16;
+  /// The fixed cost of one launch (the cost model's, in cycles), the cube
+  /// cores, and how many instances of the group at least run at once (the
+  /// static trip counts of the parallel loops around it).
+  double launchCycles = 0.0;
+  unsigned cores = 1;
+  double instances = 1.0;
 };
 
 struct StationaryPlan {
@@ -49,23 +62,38 @@ struct StationaryPlan {
   unsigned rectangles = 0;
   double loadCycles = 0.0;  // MTE2 of all rectangles
   double pieceCycles = 0.0; // other pipes of all tasks
-  double cycles = 0.0;      // sum over rectangles of max(MTE2, other pipes)
+  double cycles = 0.0;      // groupCycles of the rectangles
   int64_t largestFootprint = 0;
 };
 
-/// The extent whose rectangles all fit L1 and take the least time in all
-/// (per rectangle the slower of its copy-ins and its pieces' other pipes:
-/// double buffering overlaps them); on ties the fewest tasks per rectangle
-/// (the most parallel), then the least MTE2. So once a rectangle's copy-ins
-/// are hidden behind its work, it grows no further. None if no extent of at
-/// least two tasks shortens the group's time.
+/// The time per instance of a group cut into merged tasks of the given
+/// times (cycles: the slower of a task's copy-ins and its other pipes;
+/// double buffering overlaps them) and stages: the larger of the cores'
+/// throughput, sum(time + launch) / cores, and one instance's latency
+/// (per stage, the greedy longest-first schedule of its tasks on the
+/// cores; the stages one after another) over the instances that share the
+/// cores. O(tasks log tasks).
+double groupCycles(const StationaryProblem &problem, ArrayRef<double> times,
+                   ArrayRef<unsigned> stages);
+
+/// The group time of the tasks merged into the given slots (one per task;
+/// equal slots: one merged task), each copying the distinct blocks of its
+/// members once on the sides in `shareA` / `shareB` (else once per member).
+double slotsCycles(const StationaryProblem &problem, ArrayRef<unsigned> slotOf,
+                   bool shareA = true, bool shareB = true);
+
+/// The extent whose rectangles all fit L1 and take the least group time
+/// (`groupCycles`); on ties the fewest tasks per rectangle (the most
+/// parallel), then the least MTE2. None if no extent of at least two tasks
+/// is shorter than `baseline` (the cycles of what the group would be
+/// otherwise).
 /// Rectangles are cut per connected component of the task/block graph (e.g.
 /// S = Q K^T and dP = dO V^T form two), rows and columns numbered in order
-/// of first appearance. Cost: O(maxExtent^2 x tasks).
-std::optional<StationaryPlan> planStationary(const StationaryProblem &problem);
+/// of first appearance. Cost: O(maxExtent^2 x tasks log tasks).
+std::optional<StationaryPlan> planStationary(const StationaryProblem &problem,
+                                             double baseline);
 
-/// The time of the tasks unmerged: the sum over tasks of the slower of
-/// their copy-ins and their other pipes.
+/// The group time of the tasks unmerged.
 double stationaryCycles(const StationaryProblem &problem);
 
 } // namespace mlir::pto::detail

@@ -34,9 +34,10 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
                        llvm::cl::init(true)};
   Option<bool> cubeStationary{
       *this, "cube-stationary",
-      llvm::cl::desc("Operand-stationary cube tasks (pto-l1-reuse "
-                     "stationary=true; docs/TileGraph.md)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Operand-stationary cube tasks where the model says "
+                     "they shorten the group (pto-l1-reuse stationary=true; "
+                     "docs/TileGraph.md)"),
+      llvm::cl::init(true)};
 
   /// Copies the switches into another pipeline's options.
   template <typename Other>

@@ -241,18 +241,23 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
     group one with its merge count and result. IR without cube tasks is left
     unchanged.
 
-    With `stationary=true` (the pipelines' `cube-stationary` switch), each
-    group is instead cut into operand-stationary rectangles of tasks sharing
-    their A and B blocks, and K chains whose blocks do not fit L1 whole are
-    split into partial sums (docs/TileGraph.md#operand-stationary-cube-tasks).
+    With `stationary=true` (the pipelines' `cube-stationary` switch, on by
+    default there), a group may instead be cut into operand-stationary
+    rectangles of tasks sharing their A and B blocks, after splitting K
+    chains whose blocks do not fit L1 whole into partial sums: where the
+    group's modelled time (the cube cores' throughput against one
+    instance's latency, at the platform's rates and the cost model's
+    per-launch cost) is shorter than with the setting's merge
+    (docs/TileGraph.md#operand-stationary-cube-tasks).
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit remarks: GM->L1 bytes per kernel and the merge of each group">,
     Option<"stationary", "stationary", "bool", /*default=*/"false",
-           "Operand-stationary cube tasks: cut each group into rectangles of "
-           "tasks sharing A and B blocks, the extent chosen from L1 and the "
-           "pipe balance (overrides cube_l1_reuse_setting where it applies)">
+           "Operand-stationary cube tasks: cut a group into rectangles of "
+           "tasks sharing A and B blocks where that shortens its modelled "
+           "time, the extent chosen from L1, the pipe balance and the cube "
+           "cores (overrides cube_l1_reuse_setting where it applies)">
   ];
   let statistics = [
     Statistic<"numBytesBefore", "gm-to-l1-bytes-before", "GM->L1 copy-in bytes of cube tasks before the pass (per block instance)">,
