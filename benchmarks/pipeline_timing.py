@@ -30,7 +30,10 @@ sys.path.insert(0, str(ROOT / "python"))
 from pto_mlir import sk16_ir  # noqa: E402
 from pto_mlir.tools import tool  # noqa: E402
 
-TIMING = re.compile(r"^\s+([\d.]+) \(\s*[\d.]+%\)\s+(\w+)$", re.M)
+# One wall-time column, or (when the pass manager ran kernels on several
+# threads) a User+System column before it: the wall time is the last number.
+TIMING = re.compile(r"^\s+(?:[\d.]+ \(\s*[\d.]+%\)\s+)?([\d.]+) \(\s*[\d.]+%\)\s+(\w+)$",
+                    re.M)
 
 
 def pipeline_timing(rep, quick: bool) -> dict:
