@@ -502,8 +502,7 @@ pto.kernel @loop_duplicate_idx_name(%x: !pto.tensor<64x64xf32>) {
 pto.kernel @loop_body_arg_count(%x: !pto.tensor<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // LoopLikeOpInterface's verifier: inits, iter_args and yields agree.
-  // expected-error @+1 {{'pto.loop' op different number of inits and region iter_args: 1 != 0}}
+  // expected-error @+1 {{'pto.loop' op body must take the index and one argument per iter_arg}}
   %r = "pto.loop"(%c0, %c1, %c1, %c0) <{name = "L", idx_name = "i"}> ({
   ^bb0(%i: index):
     "pto.yield"(%i) : (index) -> ()
@@ -527,7 +526,7 @@ pto.kernel @loop_induction_type(%x: !pto.tensor<64x64xf32>) {
 pto.kernel @loop_body_arg_type(%x: !pto.tensor<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'pto.loop' op 0-th init and 0-th region iter_arg have different type: 'index' != 'i64'}}
+  // expected-error @+1 {{'pto.loop' op body argument type 'i64' differs from its iter_arg type 'index'}}
   %r = "pto.loop"(%c0, %c1, %c1, %c0) <{name = "L", idx_name = "i"}> ({
   ^bb0(%i: index, %a: i64):
     "pto.yield"(%c0) : (index) -> ()
@@ -541,9 +540,9 @@ pto.kernel @loop_yield_type(%x: !pto.tensor<64x64xf32>) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %init = pto.full 0.0 : !pto.tile<1x64xf32>
-  // expected-error @+1 {{'pto.loop' op 0-th region iter_arg and 0-th yielded value have different type: '!pto.tile<1x64xf32>' != '!pto.tile<1x32xf32>'}}
   %r = pto.loop "L" %i = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (!pto.tile<1x64xf32>) {
     %v = pto.view %x[%i, 0] : !pto.tensor<64x64xf32> -> !pto.tile<1x32xf32>
+    // expected-error @+1 {{'pto.yield' op yields ('!pto.tile<1x32xf32>') but the enclosing pto.loop carries ('!pto.tile<1x64xf32>')}}
     pto.yield %v : !pto.tile<1x32xf32>
   }
 }
@@ -554,8 +553,8 @@ pto.kernel @loop_yield_count(%x: !pto.tensor<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{'pto.loop' op different number of region iter_args and yielded values: 1 != 2}}
   %r = pto.loop "L" %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {
+    // expected-error @+1 {{'pto.yield' op yields ('index', 'index') but the enclosing pto.loop carries ('index')}}
     pto.yield %acc, %i : index, index
   }
 }

@@ -46,13 +46,13 @@ GMAccess::Range GMAccessAnalysis::rangeOf(Value dynamicOffset,
     range.unknown = true;
     return range;
   }
-  const check::IndexPoly &form = forms.get(dynamicOffset);
+  const IndexPoly &form = forms.get(dynamicOffset);
   if (form.overflow) {
     range.unknown = true;
     return range;
   }
   range.lo = form.getConstantTerm();
-  check::IndexPoly symbolic = form.withoutConstant();
+  IndexPoly symbolic = form.withoutConstant();
   if (!symbolic.terms.empty())
     range.symbolic = symbolic.str();
   return range;
@@ -203,7 +203,7 @@ void GMAccessAnalysis::print(const GMAccess &access, llvm::raw_ostream &os) {
     os << "read-write ";
   auto arg = dyn_cast<BlockArgument>(access.base);
   if (arg && access.storage)
-    os << '\'' << check::getArgumentName(arg) << '\'';
+    os << '\'' << getArgumentName(arg) << '\'';
   else if (access.storage)
     os << "workspace";
   else

@@ -10,7 +10,7 @@
 
 using namespace mlir;
 using namespace mlir::pto;
-using namespace mlir::pto::check;
+
 
 /// Products of sums grow; past this many terms a value stays an opaque atom.
 static constexpr size_t kMaxTerms = 256;

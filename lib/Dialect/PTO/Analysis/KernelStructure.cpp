@@ -23,13 +23,13 @@
 
 using namespace mlir;
 using namespace mlir::pto;
-using namespace mlir::pto::check;
+
 
 //===----------------------------------------------------------------------===//
 // Names
 //===----------------------------------------------------------------------===//
 
-BlockArgument mlir::pto::check::getRootArgument(Value tensor) {
+BlockArgument mlir::pto::getRootArgument(Value tensor) {
   tensor = getAliasedTensor(tensor);
   auto arg = dyn_cast<BlockArgument>(tensor);
   if (arg && isa<KernelOp>(arg.getOwner()->getParentOp()))
@@ -37,16 +37,16 @@ BlockArgument mlir::pto::check::getRootArgument(Value tensor) {
   return {};
 }
 
-StringRef mlir::pto::check::getArgumentName(BlockArgument arg) {
+StringRef mlir::pto::getArgumentName(BlockArgument arg) {
   auto kernel = cast<KernelOp>(arg.getOwner()->getParentOp());
   return cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()]).getValue();
 }
 
-ViewOp mlir::pto::check::getViewOf(Value tile) {
+ViewOp mlir::pto::getViewOf(Value tile) {
   return tile.getDefiningOp<ViewOp>();
 }
 
-BlockArgument mlir::pto::check::getViewedArgument(Value tile) {
+BlockArgument mlir::pto::getViewedArgument(Value tile) {
   while (ViewOp view = getViewOf(tile)) {
     Value source = view.getSource();
     if (isa<GMTensorType>(source.getType()))
@@ -56,18 +56,18 @@ BlockArgument mlir::pto::check::getViewedArgument(Value tile) {
   return {};
 }
 
-std::string mlir::pto::check::quoted(BlockArgument arg) {
+std::string mlir::pto::quoted(BlockArgument arg) {
   return ("'" + getArgumentName(arg) + "'").str();
 }
 
-std::string mlir::pto::check::formatType(Type type) {
+std::string mlir::pto::formatType(Type type) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << type;
   return s;
 }
 
-std::string mlir::pto::check::formatShape(ArrayRef<int64_t> shape) {
+std::string mlir::pto::formatShape(ArrayRef<int64_t> shape) {
   return "[" +
          llvm::join(llvm::map_range(
                         shape, [](int64_t d) { return std::to_string(d); }),
@@ -75,7 +75,7 @@ std::string mlir::pto::check::formatShape(ArrayRef<int64_t> shape) {
          "]";
 }
 
-ScopeAttr mlir::pto::check::getScopeOf(Operation *op, ScopeOp *region) {
+ScopeAttr mlir::pto::getScopeOf(Operation *op, ScopeOp *region) {
   if (auto scope = op->getParentOfType<ScopeOp>()) {
     if (region)
       *region = scope;
@@ -86,14 +86,14 @@ ScopeAttr mlir::pto::check::getScopeOf(Operation *op, ScopeOp *region) {
   return op->getAttrOfType<ScopeAttr>(kScopeStampAttrName);
 }
 
-std::string mlir::pto::check::formatConstant(double value) {
+std::string mlir::pto::formatConstant(double value) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::format("%g", value);
   return text;
 }
 
-std::string mlir::pto::check::describeOp(Operation *op) {
+std::string mlir::pto::describeOp(Operation *op) {
   if (auto view = dyn_cast<ViewOp>(op))
     if (BlockArgument arg = getViewedArgument(view.getResult()))
       return "the view of " + quoted(arg);
@@ -104,7 +104,7 @@ std::string mlir::pto::check::describeOp(Operation *op) {
 // Index expressions
 //===----------------------------------------------------------------------===//
 
-Operation *mlir::pto::check::getInductionVarOwner(Value v) {
+Operation *mlir::pto::getInductionVarOwner(Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
   if (!arg)
     return nullptr;
@@ -117,7 +117,7 @@ Operation *mlir::pto::check::getInductionVarOwner(Value v) {
   return nullptr;
 }
 
-std::string mlir::pto::check::describeLoop(Operation *loop) {
+std::string mlir::pto::describeLoop(Operation *loop) {
   if (auto ptoLoop = dyn_cast<LoopOp>(loop))
     return ("loop '" + ptoLoop.getName() + "'").str();
   return ("'" + loop->getName().getStringRef() + "'").str();
@@ -146,7 +146,7 @@ collectIndexDepsImpl(Value v, bool viaRead, IndexDeps &deps,
       collectIndexDepsImpl(operand, viaRead, deps, visited);
 }
 
-IndexDeps mlir::pto::check::collectIndexDeps(Value index) {
+IndexDeps mlir::pto::collectIndexDeps(Value index) {
   IndexDeps deps;
   DenseSet<std::pair<Value, unsigned>> visited;
   collectIndexDepsImpl(index, /*viaRead=*/false, deps, visited);
@@ -176,12 +176,12 @@ static Value findRuntimeSourceImpl(Value v, DenseSet<Value> &visited) {
   return {};
 }
 
-Value mlir::pto::check::findRuntimeSource(Value v) {
+Value mlir::pto::findRuntimeSource(Value v) {
   DenseSet<Value> visited;
   return findRuntimeSourceImpl(v, visited);
 }
 
-std::string mlir::pto::check::describeRuntimeSource(Value source) {
+std::string mlir::pto::describeRuntimeSource(Value source) {
   if (Operation *loop = getInductionVarOwner(source))
     return "the index of " + describeLoop(loop);
   if (auto arg = dyn_cast<BlockArgument>(source)) {
@@ -208,7 +208,7 @@ std::string mlir::pto::check::describeRuntimeSource(Value source) {
   return ("the result of '" + def->getName().getStringRef() + "'").str();
 }
 
-Location mlir::pto::check::getSourceLoc(Value source) {
+Location mlir::pto::getSourceLoc(Value source) {
   if (Operation *loop = getInductionVarOwner(source))
     return loop->getLoc();
   if (Operation *def = source.getDefiningOp())
@@ -225,7 +225,7 @@ static void collectAddends(Value v, SmallVectorImpl<Value> &terms) {
   terms.push_back(v);
 }
 
-SmallVector<StrideTerm> mlir::pto::check::getStrideTerms(Value offset) {
+SmallVector<StrideTerm> mlir::pto::getStrideTerms(Value offset) {
   SmallVector<Value> addends;
   collectAddends(offset, addends);
   SmallVector<StrideTerm> terms;
@@ -245,7 +245,7 @@ SmallVector<StrideTerm> mlir::pto::check::getStrideTerms(Value offset) {
 }
 
 SmallVector<IndexPoly>
-mlir::pto::check::getAbsoluteOffsets(ViewOp view, IndexForms &forms) {
+mlir::pto::getAbsoluteOffsets(ViewOp view, IndexForms &forms) {
   SmallVector<IndexPoly> total;
   for (ViewOp v = view; v; v = getViewOf(v.getSource())) {
     SmallVector<MixedIndex> offsets =
@@ -261,7 +261,7 @@ mlir::pto::check::getAbsoluteOffsets(ViewOp view, IndexForms &forms) {
   return total;
 }
 
-std::string mlir::pto::check::getColumnKey(ViewOp view) {
+std::string mlir::pto::getColumnKey(ViewOp view) {
   // Columns compare by value: loops over the same range are the same index
   // (a second nest with its own loop names covers the same heads).
   IndexForms forms(/*loopsByRange=*/true);
@@ -274,7 +274,7 @@ std::string mlir::pto::check::getColumnKey(ViewOp view) {
   return key;
 }
 
-SmallVector<MixedIndex> mlir::pto::check::getMixed(ArrayRef<int64_t> statics,
+SmallVector<MixedIndex> mlir::pto::getMixed(ArrayRef<int64_t> statics,
                                                    ValueRange values) {
   SmallVector<MixedIndex> mixed;
   unsigned next = 0;
@@ -288,7 +288,7 @@ SmallVector<MixedIndex> mlir::pto::check::getMixed(ArrayRef<int64_t> statics,
 }
 
 std::optional<SmallVector<MixedIndex>>
-mlir::pto::check::getExplicitValidShape(ViewOp view) {
+mlir::pto::getExplicitValidShape(ViewOp view) {
   std::optional<ArrayRef<int64_t>> statics = view.getStaticValidShape();
   if (!statics)
     return std::nullopt;
@@ -321,7 +321,7 @@ static WorkspaceOp getWorkspace(Value tensor) {
 }
 
 llvm::SetVector<Operation *>
-mlir::pto::check::collectTileProducers(Value tile) {
+mlir::pto::collectTileProducers(Value tile) {
   llvm::SetVector<Operation *> ops;
   SmallVector<Value> worklist{tile};
   DenseSet<Value> visited;
@@ -374,7 +374,7 @@ mlir::pto::check::collectTileProducers(Value tile) {
 }
 
 llvm::SetVector<Operation *>
-mlir::pto::check::collectTileConsumers(ValueRange seeds) {
+mlir::pto::collectTileConsumers(ValueRange seeds) {
   llvm::SetVector<Operation *> ops;
   SmallVector<Value> worklist(seeds.begin(), seeds.end());
   DenseSet<Value> visited;
@@ -412,7 +412,7 @@ mlir::pto::check::collectTileConsumers(ValueRange seeds) {
   return ops;
 }
 
-FullOp mlir::pto::check::traceConstantTile(Value tile) {
+FullOp mlir::pto::traceConstantTile(Value tile) {
   // Bounded: a workspace written with a view of itself would cycle.
   for (unsigned steps = 0; tile && steps < 64; ++steps) {
     if (auto full = tile.getDefiningOp<FullOp>())

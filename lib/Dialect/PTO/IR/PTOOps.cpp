@@ -384,6 +384,26 @@ LogicalResult LoopOp::verify() {
       return emitOpError() << "iter_arg #" << i << " has type "
                            << std::get<0>(pair).getType() << " but result #"
                            << i << " has type " << std::get<1>(pair).getType();
+  // The body's arguments and the yield are checked here, before the nested
+  // ops, so that these messages come before LoopLikeOpInterface's region
+  // verifier reports the same faults in its generic wording. (ODS has already
+  // checked that the body is one block ending in a pto.yield.)
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 + getInitArgs().size())
+    return emitOpError() << "body must take the index and one argument per "
+                            "iter_arg";
+  for (auto [arg, init] : llvm::zip(getRegionIterArgs(), getInitArgs()))
+    if (arg.getType() != init.getType())
+      return emitOpError() << "body argument type " << arg.getType()
+                           << " differs from its iter_arg type "
+                           << init.getType();
+  YieldOp yield = getYield();
+  if (yield.getValues().size() != getNumResults() ||
+      !llvm::equal(yield.getValues().getTypes(), getResultTypes()))
+    return yield.emitOpError()
+           << "yields (" << yield.getValues().getTypes()
+           << ") but the enclosing pto.loop carries (" << getResultTypes()
+           << ")";
   APInt stepValue;
   if (matchPattern(getStep(), m_ConstantInt(&stepValue)) &&
       stepValue.getSExtValue() <= 0)
@@ -395,6 +415,8 @@ LogicalResult LoopOp::verify() {
         return emitOpError() << "unroll_list factor " << factor
                              << " must be positive";
   }
+  // unroll_list on a loop that is not innermost is accepted, as PyPTO
+  // compiles it; here it is a hint (nothing unrolls).
   // Index names are unique along a loop nest (PyPTO front-end rule).
   for (Operation *parent = (*this)->getParentOp(); parent;
        parent = parent->getParentOp())
@@ -412,26 +434,8 @@ LogicalResult LoopOp::verify() {
 }
 
 LogicalResult LoopOp::verifyRegions() {
-  Block &body = getBody().front();
-  if (body.getNumArguments() != 1 + getInitArgs().size())
-    return emitOpError() << "body must take the index and one argument per "
-                            "iter_arg";
-  if (!body.getArgument(0).getType().isIndex())
+  if (!getInductionVar().getType().isIndex())
     return emitOpError() << "induction variable must be an index";
-  for (auto [arg, init] : llvm::zip(getRegionIterArgs(), getInitArgs()))
-    if (arg.getType() != init.getType())
-      return emitOpError() << "body argument type " << arg.getType()
-                           << " differs from its iter_arg type "
-                           << init.getType();
-  YieldOp yield = getYield();
-  if (yield.getValues().size() != getNumResults() ||
-      !llvm::equal(yield.getValues().getTypes(), getResultTypes()))
-    return yield.emitOpError()
-           << "yields (" << yield.getValues().getTypes()
-           << ") but the enclosing pto.loop carries (" << getResultTypes()
-           << ")";
-  // unroll_list on a loop that is not innermost is accepted, as PyPTO
-  // compiles it; here it is a hint (nothing unrolls).
   return success();
 }
 

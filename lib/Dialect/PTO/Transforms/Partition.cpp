@@ -746,16 +746,29 @@ void PartitionPass::runOnOperation() {
     }
     // Every block ends with a terminator, a barrier: no segment is left.
   }
-  // Views copied into tasks leave their originals unused.
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    getOperation()->walk([&](ViewOp view) {
-      if (view->use_empty() && !isa<TaskOp>(view->getParentOp())) {
-        view.erase();
-        changed = true;
-      }
-    });
+  // Views copied into tasks leave their originals unused; erasing one may
+  // leave the view it reads unused in turn (a worklist, not a walk per
+  // level of a view chain).
+  auto isOriginal = [](Operation *op) {
+    return isa_and_nonnull<ViewOp>(op) && !isa<TaskOp>(op->getParentOp());
+  };
+  SmallVector<Operation *> worklist;
+  getOperation()->walk([&](ViewOp view) {
+    if (isOriginal(view))
+      worklist.push_back(view);
+  });
+  llvm::DenseSet<Operation *> erased;
+  while (!worklist.empty()) {
+    Operation *view = worklist.pop_back_val();
+    if (erased.contains(view) || !view->use_empty())
+      continue;
+    SmallVector<Operation *, 2> sources;
+    for (Value operand : view->getOperands())
+      if (Operation *def = operand.getDefiningOp(); isOriginal(def))
+        sources.push_back(def);
+    erased.insert(view);
+    view->erase();
+    worklist.append(sources.begin(), sources.end());
   }
   forwardWorkspaces(getOperation(), stats);
 }

@@ -10,20 +10,25 @@ using namespace mlir::pto;
 
 void mlir::pto::buildTileGraphPipeline(
     OpPassManager &pm, const TileGraphPipelineOptions &options) {
-  pm.addPass(createLegalizePass());
-  pm.addPass(createFlattenScopesPass());
+  // The passes up to pto-l1-reuse rewrite inside one kernel: they run on
+  // each pto.kernel in turn (in parallel when threading is on), so that a
+  // kernel goes through all of them, verifier included, while it is in cache,
+  // and the verifier after each pass reads that kernel, not the module.
+  OpPassManager &kernel = pm.nest<KernelOp>();
+  kernel.addPass(createLegalizePass());
+  kernel.addPass(createFlattenScopesPass());
   if (options.hoist)
-    pm.addPass(createHoistInvariantsPass());
-  pm.addPass(createExpandTilesPass());
+    kernel.addPass(createHoistInvariantsPass());
+  kernel.addPass(createExpandTilesPass());
   PartitionPassOptions partition;
   partition.splitMix = options.splitMix;
-  pm.addPass(createPartitionPass(partition));
+  kernel.addPass(createPartitionPass(partition));
   if (options.nbuffer)
-    pm.addPass(createNBufferMergePass());
+    kernel.addPass(createNBufferMergePass());
   if (options.l1Reuse) {
     L1ReusePassOptions l1Reuse;
     l1Reuse.stationary = options.cubeStationary;
-    pm.addPass(createL1ReusePass(l1Reuse));
+    kernel.addPass(createL1ReusePass(l1Reuse));
   }
   if (options.mixExchange)
     pm.addPass(createMixExchangePass());

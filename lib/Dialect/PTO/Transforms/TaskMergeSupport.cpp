@@ -2,6 +2,8 @@
 
 #include "TaskMergeSupport.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace mlir;
 using namespace mlir::pto;
 
@@ -334,9 +336,24 @@ groupsOf(Block &block, CoreKind kind, function_ref<bool(TaskOp)> filter) {
 
 /// Positions and latest captured block value of `tasks` (loads not filled).
 SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks) {
+  // Positions count from the earliest task and stop at the latest: a block
+  // holds many groups, and numbering all of it for each would be quadratic.
+  // A capture defined before the span is before every position (-1).
   DenseMap<Operation *, unsigned> nodeIndex;
-  for (auto [i, op] : llvm::enumerate(block))
-    nodeIndex[&op] = i;
+  if (!tasks.empty()) {
+    Operation *first = tasks.front();
+    for (TaskOp task : tasks)
+      if (task->isBeforeInBlock(first))
+        first = task;
+    llvm::SmallPtrSet<Operation *, 16> pending;
+    for (TaskOp task : tasks)
+      pending.insert(task);
+    unsigned i = 0;
+    for (Operation *op = first; op && !pending.empty(); op = op->getNextNode()) {
+      nodeIndex[op] = i++;
+      pending.erase(op);
+    }
+  }
   SmallVector<TaskInfo, 8> infos;
   for (TaskOp task : tasks) {
     TaskInfo info{task, nodeIndex.lookup(task), {}};
@@ -346,8 +363,9 @@ SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks) {
         if (!def || task->isAncestor(def))
           continue;
         if (Operation *inBlock = block.findAncestorOpInBlock(*def))
-          info.lastCapture =
-              std::max<int64_t>(info.lastCapture, nodeIndex.lookup(inBlock));
+          if (auto it = nodeIndex.find(inBlock); it != nodeIndex.end())
+            info.lastCapture =
+                std::max<int64_t>(info.lastCapture, it->second);
       }
     });
     infos.push_back(std::move(info));

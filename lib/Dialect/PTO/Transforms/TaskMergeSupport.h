@@ -37,6 +37,7 @@
 #include <optional>
 #include <queue>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace mlir::pto::taskmerge {
@@ -317,7 +318,7 @@ std::vector<uintptr_t> signature(TaskOp task);
 
 struct TaskInfo {
   TaskOp task;
-  unsigned node; // index among the block's ops
+  unsigned node; // position among the block's ops, from the group's first
   SmallVector<Load, 4> loads;
   int64_t lastCapture = -1; // latest block op defining a value it uses
 };
@@ -346,9 +347,19 @@ public:
   GroupPlanner(ValueNumbering &vn, Block &block, ArrayRef<TaskInfo> group,
                int64_t l1Bytes)
       : vn(vn), group(group), l1Bytes(l1Bytes) {
-    for (Operation &op : block)
-      nodes.push_back(&op);
-    summaries.resize(nodes.size());
+    // The ops from the group's first task to its last, numbered as
+    // `taskInfos` numbers them (from the earliest task): only units between
+    // two members are ever compared.
+    unsigned last = 0;
+    Operation *first = nullptr;
+    for (const TaskInfo &info : group) {
+      last = std::max(last, info.node);
+      if (info.node == 0)
+        first = info.task;
+    }
+    for (Operation *op = first; op && nodes.size() <= last;
+         op = op->getNextNode())
+      nodes.push_back(op);
   }
 
   /// Greedy merge with count `n`, sharing on `sideMask` loads, keeping at
@@ -544,9 +555,10 @@ public:
 
 private:
   const AccessSummary &summary(unsigned node) {
-    if (!summaries[node])
-      summaries[node] = summarize(vn, nodes[node]);
-    return *summaries[node];
+    auto [it, inserted] = summaries.try_emplace(node);
+    if (inserted)
+      it->second = summarize(vn, nodes[node]);
+    return it->second;
   }
 
   bool conflicts(unsigned a, unsigned b) {
@@ -615,7 +627,9 @@ private:
   ArrayRef<TaskInfo> group;
   int64_t l1Bytes;
   std::vector<Operation *> nodes;
-  std::vector<std::optional<AccessSummary>> summaries;
+  // Only the units compared are summarized: by node, node-based so that
+  // references stay valid.
+  std::unordered_map<unsigned, AccessSummary> summaries;
   DenseMap<std::pair<unsigned, unsigned>, bool> conflictMemo;
   std::map<std::vector<int64_t>, unsigned> classes;
   unsigned uniqueClasses = 0;

@@ -41,7 +41,7 @@ struct TestIndexFormPass
       llvm::cl::init(false)};
 
   void runOnOperation() override {
-    check::IndexForms forms(loopsByRange);
+    IndexForms forms(loopsByRange);
     static const llvm::Regex address("@?(0x)?[0-9A-Fa-f]{8,}");
     getOperation()->walk([&](Operation *op) {
       if (!op->hasAttr("test.index"))

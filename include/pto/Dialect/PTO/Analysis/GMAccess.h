@@ -104,7 +104,7 @@ private:
   Operation *root;
   // Pto.read values are their own atoms here: two reads of one location
   // may see different data when a write comes between them.
-  check::IndexForms forms{/*loopsByRange=*/false, /*readsByValue=*/true};
+  IndexForms forms{/*loopsByRange=*/false, /*readsByValue=*/true};
 };
 
 } // namespace mlir::pto

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace mlir::pto::check {
+namespace mlir::pto {
 
 /// A product of atoms (their keys, sorted); empty for the constant term.
 using Monomial = std::vector<std::string>;
@@ -92,6 +92,6 @@ private:
   llvm::StringMap<Value> atomValues;
 };
 
-} // namespace mlir::pto::check
+} // namespace mlir::pto
 
 #endif // PTO_DIALECT_PTO_ANALYSIS_INDEXFORM_H

@@ -13,7 +13,7 @@
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "llvm/ADT/SetVector.h"
 
-namespace mlir::pto::check {
+namespace mlir::pto {
 
 
 //===----------------------------------------------------------------------===//
@@ -117,6 +117,6 @@ llvm::SetVector<Operation *> collectTileConsumers(ValueRange seeds);
 /// results and a workspace it was stored into, or null.
 FullOp traceConstantTile(Value tile);
 
-} // namespace mlir::pto::check
+} // namespace mlir::pto
 
 #endif // PTO_DIALECT_PTO_ANALYSIS_KERNELSTRUCTURE_H
