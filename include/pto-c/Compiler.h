@@ -1,4 +1,5 @@
-/*===- pto-c/Compiler.h - C API: parse, verify, pipelines, C++, run -*- C -*-===*\
+/*===- pto-c/Compiler.h - C API: parse, verify, pipelines, C++, run -*- C
+-*-===*\
 |*                                                                            *|
 |* Everything else (printing, walking, attributes) is MLIR's own C API        *|
 |* (mlir-c/IR.h), which libPTO-C exports as well.                             *|

@@ -41,8 +41,8 @@ void ptoRegisterAllPasses(void) { pto::registerAllPasses(); }
 MlirModule ptoModuleParse(MlirContext context, MlirStringRef source,
                           MlirStringRef bufferName) {
   ParserConfig config(unwrap(context));
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      unwrap(source), config, unwrap(bufferName));
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(unwrap(source), config, unwrap(bufferName));
   if (!module)
     return MlirModule{nullptr};
   return MlirModule{module.release().getOperation()};
@@ -199,7 +199,8 @@ ptoDiagnosticCollectorGetSeverity(PtoDiagnosticCollector collector,
 MlirStringRef ptoDiagnosticCollectorGetMessage(PtoDiagnosticCollector collector,
                                                intptr_t index) {
   const pto::CollectedDiagnostic *diag = unwrapCollector(collector)->get(index);
-  return diag ? wrap(StringRef(diag->message)) : mlirStringRefCreate(nullptr, 0);
+  return diag ? wrap(StringRef(diag->message))
+              : mlirStringRefCreate(nullptr, 0);
 }
 
 MlirStringRef

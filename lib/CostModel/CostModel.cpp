@@ -6,11 +6,11 @@
 
 #include "pto/CostModel/CostModel.h"
 
-#include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/Support/Format.h"
+#include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
@@ -83,8 +83,8 @@ void CostModel::stitchFlushAt(Operation *op) {
 
 void CostModel::stitchBegin(int64_t stitch, uint64_t instances,
                             uint64_t count) {
-  // docs/PyPTOModel.md#stitching: at most 1024 root instances and 60000 call tasks
-  // per device task.
+  // docs/PyPTOModel.md#stitching: at most 1024 root instances and 60000 call
+  // tasks per device task.
   bool merge = options.mergeStitches && softFlush && group >= 0 &&
                groupInstances + instances <= 1024 &&
                groupLaunches + count <= 60000;
@@ -216,9 +216,8 @@ void CostModel::gmWrite(Operation *op, const interp::HostTensor *tensor,
     return;
   // In a MIX leaf, a store of a matmul result leaves through the fixpipe,
   // any other from the AIVs' UB.
-  Operation *source = op && op->getNumOperands()
-                          ? op->getOperand(0).getDefiningOp()
-                          : nullptr;
+  Operation *source =
+      op && op->getNumOperands() ? op->getOperand(0).getDefiningOp() : nullptr;
   bool vectorSide =
       current->mix && !isa_and_nonnull<MatmulOp, MatmulAccOp>(source);
   recordWrite(tensor, tensor->getStorageSize(), workspace, bytes, atomic,
@@ -242,10 +241,10 @@ void CostModel::recordMatmul(int64_t m, int64_t n, int64_t k, int64_t lhsBytes,
     rate *= platform.perf.cubeFp32Factor;
   addPipe(M, cycles(flops / rate));
   // L1 -> L0A / L0B: each K step loads its operand pieces (one pipe).
-  addPipe(MTE1, cycles(double(m * k * lhsBytes) /
-                           platform.perf.l1ToL0ABytesPerCycle +
-                       double(k * n * rhsBytes) /
-                           platform.perf.l1ToL0BBytesPerCycle));
+  addPipe(
+      MTE1,
+      cycles(double(m * k * lhsBytes) / platform.perf.l1ToL0ABytesPerCycle +
+             double(k * n * rhsBytes) / platform.perf.l1ToL0BBytesPerCycle));
 }
 
 void CostModel::matmul(Operation *op, int64_t m, int64_t n, int64_t k) {
@@ -293,7 +292,8 @@ llvm::Error CostModel::loadGraph(StringRef text, std::string *warning) {
   if (!parsed)
     return parsed.takeError();
   const llvm::json::Object *root = parsed->getAsObject();
-  const llvm::json::Object *tensors = root ? root->getObject("tensors") : nullptr;
+  const llvm::json::Object *tensors =
+      root ? root->getObject("tensors") : nullptr;
   const llvm::json::Array *list = root ? root->getArray("launches") : nullptr;
   if (!tensors || !list)
     return fail("expected an object with 'tensors' and 'launches'");
@@ -331,7 +331,8 @@ llvm::Error CostModel::loadGraph(StringRef text, std::string *warning) {
       if (inserted && *task != record.stitch)
         ++mergedStitches;
     }
-    record.leaf = l->getString("name").value_or("launch" + std::to_string(i)).str();
+    record.leaf =
+        l->getString("name").value_or("launch" + std::to_string(i)).str();
     auto pool = l->getString("pool").value_or("vector");
     if (pool != "cube" && pool != "vector")
       return fail("launch " + Twine(i) + ": pool is cube or vector");
@@ -355,8 +356,10 @@ llvm::Error CostModel::loadGraph(StringRef text, std::string *warning) {
         auto name = access ? access->getString("tensor") : std::nullopt;
         auto key = name ? keys.find(*name) : keys.end();
         if (key == keys.end())
-          return fail("launch " + Twine(i) + ": access of an undeclared tensor");
-        uint64_t bytes = access->getInteger("bytes").value_or(key->second.second);
+          return fail("launch " + Twine(i) +
+                      ": access of an undeclared tensor");
+        uint64_t bytes =
+            access->getInteger("bytes").value_or(key->second.second);
         bool workspace = access->getBoolean("workspace").value_or(false);
         if (kind == "reads")
           recordRead(key->second.first, key->second.second, workspace, bytes);
@@ -383,7 +386,8 @@ llvm::Error CostModel::loadGraph(StringRef text, std::string *warning) {
         auto snapshot = read ? read->getInteger("snapshot") : std::nullopt;
         if (key == keys.end() || !snapshot || *snapshot < 0 ||
             uint64_t(*snapshot) > i)
-          return fail("launch " + Twine(i) + ": tile_reads name a declared "
+          return fail("launch " + Twine(i) +
+                      ": tile_reads name a declared "
                       "tensor and a snapshot <= the launch's index");
         current->tileReads.push_back({key->second.first, uint64_t(*snapshot)});
       }
@@ -408,12 +412,14 @@ llvm::Error CostModel::loadGraph(StringRef text, std::string *warning) {
     return l.getAsObject() && l.getAsObject()->getArray("pipes_us");
   });
   if (warning && pricedFor && priced && *pricedFor != arch)
-    *warning = ("launch graph: its pipe times (pipes_us) were priced for " +
-                *pricedFor + "; they are scheduled here on " + arch +
-                "'s cores and bandwidths unchanged. Record the graph on " +
-                arch + " (pto-run --simulate with --sim-dump-graph) to price "
-                "it for " + arch)
-                   .str();
+    *warning =
+        ("launch graph: its pipe times (pipes_us) were priced for " +
+         *pricedFor + "; they are scheduled here on " + arch +
+         "'s cores and bandwidths unchanged. Record the graph on " + arch +
+         " (pto-run --simulate with --sim-dump-graph) to price "
+         "it for " +
+         arch)
+            .str();
   return llvm::Error::success();
 }
 
@@ -433,7 +439,8 @@ void shareBandwidth(ArrayRef<double> demand, double capacity,
   SmallVector<unsigned> order(demand.size());
   for (unsigned i = 0; i < order.size(); ++i)
     order[i] = i;
-  llvm::sort(order, [&](unsigned a, unsigned b) { return demand[a] < demand[b]; });
+  llvm::sort(order,
+             [&](unsigned a, unsigned b) { return demand[a] < demand[b]; });
   double left = capacity;
   size_t n = order.size();
   for (size_t j = 0; j < order.size(); ++j) {
@@ -485,8 +492,8 @@ void CostModel::simulate(Report &r) {
   for (size_t i = 0; i < n; ++i) {
     LaunchRecord &launch = launches[i];
     auto &map = launch.stitch >= 0 ? stitchSubmit : instanceSubmit;
-    uint64_t key = launch.stitch >= 0 ? uint64_t(groupOf(launch.stitch))
-                                      : launch.instance;
+    uint64_t key =
+        launch.stitch >= 0 ? uint64_t(groupOf(launch.stitch)) : launch.instance;
     auto [it, inserted] = map.try_emplace(key, 0.0);
     if (inserted) {
       lastSubmit += options.submitUs * 1e-6;
@@ -505,9 +512,9 @@ void CostModel::simulate(Report &r) {
 
   // The buffer each access touches. The interpreter reuses a workspace
   // buffer across stitches; inside a merged device task each root instance
-  // has its own (docs/PyPTOModel.md#stitching), so there a write by an instance that
-  // has not written the current contents starts a new buffer, and reads see
-  // the latest one. Elsewhere the tensor is its own key.
+  // has its own (docs/PyPTOModel.md#stitching), so there a write by an instance
+  // that has not written the current contents starts a new buffer, and reads
+  // see the latest one. Elsewhere the tensor is its own key.
   struct Version {
     uint64_t key;
     int64_t group, stitch;
@@ -690,7 +697,8 @@ void CostModel::simulate(Report &r) {
       while (!freeCores[pool].empty() && !ready[pool].empty()) {
         auto it = ready[pool].begin();
         if (lifo) // the latest ready time, lowest index among those
-          it = ready[pool].lower_bound({std::prev(ready[pool].end())->first, 0});
+          it =
+              ready[pool].lower_bound({std::prev(ready[pool].end())->first, 0});
         size_t i = it->second;
         LaunchRecord &launch = launches[i];
         // A MIX launch takes an AIC and two AIVs (it waits for them, and
@@ -735,7 +743,8 @@ void CostModel::simulate(Report &r) {
     for (const Running &run : running)
       if (now >= run.bodyFrom && launches[run.i].body > 0) {
         const LaunchRecord &launch = launches[run.i];
-        grantedL2 += run.rate * double(launch.gmReadBytes + launch.gmWriteBytes) /
+        grantedL2 += run.rate *
+                     double(launch.gmReadBytes + launch.gmWriteBytes) /
                      launch.body;
         grantedHbm += run.rate * double(launch.hbmBytes) / launch.body;
       }
@@ -794,7 +803,8 @@ const Report &CostModel::finish() {
   r.launchOverheadUs = options.launchOverheadUs;
   r.submitUs = options.submitUs;
   r.persistent = options.persistent;
-  r.fairnessOverheadUs = options.schedMode >= 2 ? options.fairnessOverheadUs : 0;
+  r.fairnessOverheadUs =
+      options.schedMode >= 2 ? options.fairnessOverheadUs : 0;
   r.schedMode = options.schedMode;
   r.contention = options.contention;
   r.stitches = stitchGroup.size();
@@ -873,11 +883,9 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
      << llvm::format("%.2f", platform.clockGHz) << " GHz)\n";
   os << "  time: " << us(r.seconds) << " us (bound: " << r.bound
      << "; schedule " << us(r.scheduleSeconds) << " us, HBM "
-     << us(r.gmBoundSeconds) << " us, L2 " << us(r.l2BoundSeconds)
-     << " us)\n";
+     << us(r.gmBoundSeconds) << " us, L2 " << us(r.l2BoundSeconds) << " us)\n";
   os << "  launches: " << r.launches << " (" << r.cubeLaunches << " cube, "
-     << r.vectorLaunches << " vector) in " << r.deviceTasks
-     << " device tasks";
+     << r.vectorLaunches << " vector) in " << r.deviceTasks << " device tasks";
   if (r.mergedStitches)
     os << " (" << r.stitches << " stitches run, " << r.mergedStitches
        << " merged: flushed only at control-program views of tiles)";
@@ -897,9 +905,10 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
          : r.schedMode == 1 ? "L2 affinity: latest ready first"
          : r.schedMode == 2 ? "fairness: FIFO"
                             : "affinity + fairness: latest ready first")
-     << (r.schedMode >= 2 ? ", +" + std::to_string(r.fairnessOverheadUs).substr(0, 4) +
-                                " us per dispatch"
-                          : std::string())
+     << (r.schedMode >= 2
+             ? ", +" + std::to_string(r.fairnessOverheadUs).substr(0, 4) +
+                   " us per dispatch"
+             : std::string())
      << "); mean ready-to-start wait " << us(r.meanReadyWaitSeconds) << " us\n";
   os << "  gm contention: " << (r.contention ? "on" : "off") << " (L2 "
      << llvm::format("%.3g", r.l2BytesPerSec * 1e-12) << " TB/s); L2 saturated "
@@ -914,8 +923,8 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
      << "; peak tflops: " << llvm::format("%.1f", r.peakTflops) << "\n";
   os << "  cube utilisation: " << pct(r.cubeUtilisation)
      << " %; vector utilisation: " << pct(r.vectorUtilisation)
-     << " %; cube busy: " << pct(r.cubeBusy) << " %; vector busy: "
-     << pct(r.vectorBusy) << " %\n";
+     << " %; cube busy: " << pct(r.cubeBusy)
+     << " %; vector busy: " << pct(r.vectorBusy) << " %\n";
   os << "  gm traffic: read " << mib(r.gmReadBytes) << " MiB, write "
      << mib(r.gmWriteBytes) << " MiB, workspace " << mib(r.workspaceBytes)
      << " MiB, hbm " << mib(r.hbmBytes) << " MiB\n";
@@ -944,10 +953,9 @@ void CostModel::printReport(llvm::raw_ostream &os) const {
     }
     it->second.count++;
     it->second.seconds += launch.seconds;
-    unsigned slowest =
-        std::max_element(std::begin(launch.pipeSeconds),
-                         std::end(launch.pipeSeconds)) -
-        std::begin(launch.pipeSeconds);
+    unsigned slowest = std::max_element(std::begin(launch.pipeSeconds),
+                                        std::end(launch.pipeSeconds)) -
+                       std::begin(launch.pipeSeconds);
     it->second.bound[slowest]++;
   }
   for (auto &[name, f] : families) {
@@ -1001,7 +1009,8 @@ void CostModel::writeGraph(raw_ostream &os) const {
         {"pool", launch.cube ? "cube" : "vector"},
         {"instance", launch.instance},
         {"stitch", launch.stitch},
-        {"device_task", [&]() -> int64_t {
+        {"device_task",
+         [&]() -> int64_t {
            auto it = stitchGroup.find(launch.stitch);
            return it == stitchGroup.end() ? launch.stitch : it->second;
          }()},
@@ -1009,7 +1018,8 @@ void CostModel::writeGraph(raw_ostream &os) const {
         {"reads", std::move(kinds[0])},
         {"writes", std::move(kinds[1])},
         {"atomics", std::move(kinds[2])},
-        {"tile_reads", [&]() {
+        {"tile_reads",
+         [&]() {
            llvm::json::Array reads;
            for (auto [tensor, snapshot] : launch.tileReads) {
              auto [it, inserted] = names.try_emplace(tensor, "");
@@ -1060,9 +1070,8 @@ void CostModel::writeChromeTrace(llvm::raw_ostream &os) const {
           {"ph", "M"},
           {"pid", pool + 1},
           {"tid", c},
-          {"args", llvm::json::Object{
-                       {"name", (pool == 0 ? "AIC " : "AIV ") +
-                                    std::to_string(c)}}}});
+          {"args", llvm::json::Object{{"name", (pool == 0 ? "AIC " : "AIV ") +
+                                                   std::to_string(c)}}}});
   }
   for (const LaunchRecord &launch : launches) {
     llvm::json::Object pipes;
@@ -1076,33 +1085,34 @@ void CostModel::writeChromeTrace(llvm::raw_ostream &os) const {
         {"tid", launch.core},
         {"ts", launch.start * 1e6},
         {"dur", launch.seconds * 1e6},
-        {"args", llvm::json::Object{{"leaf", launch.leaf},
-                                    {"launch", launch.id},
-                                    {"submit_us", launch.submit * 1e6},
-                                    {"ready_us", launch.ready * 1e6},
-                                    {"body_us", launch.body * 1e6},
-                                    {"overhead_us", launch.overhead * 1e6},
-                                    {"gm_bytes", launch.gmReadBytes +
-                                                     launch.gmWriteBytes},
-                                    {"hbm_bytes", launch.hbmBytes},
-                                    {"instance", launch.instance},
-                                    {"stitch", launch.stitch},
-                                    {"pipes_us", std::move(pipes)}}}});
+        {"args", llvm::json::Object{
+                     {"leaf", launch.leaf},
+                     {"launch", launch.id},
+                     {"submit_us", launch.submit * 1e6},
+                     {"ready_us", launch.ready * 1e6},
+                     {"body_us", launch.body * 1e6},
+                     {"overhead_us", launch.overhead * 1e6},
+                     {"gm_bytes", launch.gmReadBytes + launch.gmWriteBytes},
+                     {"hbm_bytes", launch.hbmBytes},
+                     {"instance", launch.instance},
+                     {"stitch", launch.stitch},
+                     {"pipes_us", std::move(pipes)}}}});
   }
   // GM bandwidth granted over time (counter track, GB/s).
-  events.push_back(llvm::json::Object{{"name", "process_name"},
-                                      {"ph", "M"},
-                                      {"pid", 3},
-                                      {"tid", 0},
-                                      {"args", llvm::json::Object{
-                                                   {"name", "GM bandwidth"}}}});
+  events.push_back(llvm::json::Object{
+      {"name", "process_name"},
+      {"ph", "M"},
+      {"pid", 3},
+      {"tid", 0},
+      {"args", llvm::json::Object{{"name", "GM bandwidth"}}}});
   for (const BandwidthSample &b : bandwidth)
     events.push_back(llvm::json::Object{
         {"name", "GM GB/s"},
         {"ph", "C"},
         {"pid", 3},
         {"ts", b.time * 1e6},
-        {"args", llvm::json::Object{{"L2", b.l2 * 1e-9}, {"HBM", b.hbm * 1e-9}}}});
+        {"args",
+         llvm::json::Object{{"L2", b.l2 * 1e-9}, {"HBM", b.hbm * 1e-9}}}});
   llvm::json::Object root{{"traceEvents", std::move(events)},
                           {"displayTimeUnit", "ns"}};
   os << llvm::json::Value(std::move(root)) << "\n";

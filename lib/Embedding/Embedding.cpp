@@ -16,10 +16,10 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "pto/Dialect/PTO/IR/PTODialect.h"
-#include "pto/Dialect/PTO/Checks/Passes.h"
-#include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/Conversion/Passes.h"
+#include "pto/Dialect/PTO/Checks/Passes.h"
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
 #include "pto/Pipelines/AscendPipeline.h"
@@ -30,9 +30,8 @@ using namespace mlir;
 
 void mlir::pto::registerAllDialects(DialectRegistry &registry) {
   registry.insert<PTODialect, ptoisa::PTOISADialect, arith::ArithDialect,
-                  func::FuncDialect,
-                  index::IndexDialect, math::MathDialect, scf::SCFDialect,
-                  tensor::TensorDialect>();
+                  func::FuncDialect, index::IndexDialect, math::MathDialect,
+                  scf::SCFDialect, tensor::TensorDialect>();
 }
 
 void mlir::pto::registerAllPasses() {
@@ -81,7 +80,8 @@ LogicalResult mlir::pto::runPassPipeline(Operation *op, StringRef pipeline) {
            << "invalid pass pipeline '" << pipeline
            << "': " << StringRef(errorText).trim();
   StringRef parsedAnchor = parsed->getOpAnchorName();
-  if (parsedAnchor != anchor && parsedAnchor != OpPassManager::getAnyOpAnchorName())
+  if (parsedAnchor != anchor &&
+      parsedAnchor != OpPassManager::getAnyOpAnchorName())
     return emitError(UnknownLoc::get(context))
            << "pass pipeline '" << pipeline << "' is anchored on '"
            << parsedAnchor << "' but runs on a '" << anchor

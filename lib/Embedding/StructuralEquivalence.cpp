@@ -51,8 +51,8 @@ public:
       return llvm::hash_combine(hashOp(result.getOwner()),
                                 result.getResultNumber());
     auto arg = cast<BlockArgument>(value);
-    return llvm::hash_combine(llvm::StringRef("arg"),
-                              getDepth(arg.getOwner()), arg.getArgNumber(),
+    return llvm::hash_combine(llvm::StringRef("arg"), getDepth(arg.getOwner()),
+                              arg.getArgNumber(),
                               arg.getType().getAsOpaquePointer());
   }
 
@@ -103,12 +103,12 @@ private:
   size_t computeOpHash(Operation *op) {
     Attribute value;
     if (isConstant(op, &value))
-      return llvm::hash_combine(llvm::StringRef("constant"),
-                                value.getAsOpaquePointer(),
-                                op->getResult(0).getType().getAsOpaquePointer());
-    llvm::hash_code hash = llvm::hash_combine(
-        op->getName().getAsOpaquePointer(),
-        op->getAttrDictionary().getAsOpaquePointer());
+      return llvm::hash_combine(
+          llvm::StringRef("constant"), value.getAsOpaquePointer(),
+          op->getResult(0).getType().getAsOpaquePointer());
+    llvm::hash_code hash =
+        llvm::hash_combine(op->getName().getAsOpaquePointer(),
+                           op->getAttrDictionary().getAsOpaquePointer());
     SmallVector<size_t> operands;
     for (Value operand : op->getOperands())
       operands.push_back(hashValue(operand));
@@ -146,8 +146,7 @@ public:
     if (a->getAttrDictionary() != b->getAttrDictionary())
       return explainAttributes(a, b);
     if (a->getResultTypes() != b->getResultTypes())
-      return "different result types: " + describe(a) + "\n  vs " +
-             describe(b);
+      return "different result types: " + describe(a) + "\n  vs " + describe(b);
     if (a->getNumOperands() != b->getNumOperands())
       return "different operand counts: " + describe(a) + "\n  vs " +
              describe(b);
@@ -195,8 +194,8 @@ private:
         return explainOps(anchoredA[i], anchoredB[i]);
     if (anchoredA.size() != anchoredB.size()) {
       bool lhsLonger = anchoredA.size() > anchoredB.size();
-      Operation *extra = lhsLonger ? anchoredA[anchoredB.size()]
-                                   : anchoredB[anchoredA.size()];
+      Operation *extra =
+          lhsLonger ? anchoredA[anchoredB.size()] : anchoredB[anchoredA.size()];
       return std::string("only the ") + (lhsLonger ? "first" : "second") +
              " program has " + describe(extra) + "\n  in the body of " +
              describe(lhsLonger ? pa : pb);
@@ -281,6 +280,7 @@ bool mlir::pto::areStructurallyEquivalent(Operation *lhs, Operation *rhs,
   if (lhsHasher.hashOp(lhs) == rhsHasher.hashOp(rhs))
     return true;
   if (difference)
-    *difference = DifferenceExplainer(lhsHasher, rhsHasher).explainOps(lhs, rhs);
+    *difference =
+        DifferenceExplainer(lhsHasher, rhsHasher).explainOps(lhs, rhs);
   return false;
 }

@@ -1,4 +1,5 @@
-//===- ExecMemory.cpp - views, stores, matmuls ------------------------------===//
+//===- ExecMemory.cpp - views, stores, matmuls
+//------------------------------===//
 //
 // pto-run semantics of GM views and stores (atomic adds buffered per
 // tensor), matmuls, workspaces and calls.
@@ -113,8 +114,8 @@ LogicalResult Interpreter::execView(ViewOp op) {
     forEachRow(tile.valid, srcStrides, base, dstStrides, 0,
                [&](int64_t s, int64_t d, int64_t n) {
                  if (storage.kind == ElementKind::BF16) {
-                   auto *src = reinterpret_cast<const uint16_t *>(
-                       storage.bytes.data());
+                   auto *src =
+                       reinterpret_cast<const uint16_t *>(storage.bytes.data());
                    for (int64_t i = 0; i < n; ++i)
                      out[d + i] = bf16ToFloat(src[s + i]);
                  } else if (storage.kind == ElementKind::F32) {
@@ -168,8 +169,7 @@ LogicalResult Interpreter::execStore(Operation *op, Value srcValue,
              << ")";
   }
   if (observer()) {
-    uint64_t bytes =
-        uint64_t(src.numValid()) * getByteSize(dst.storage->kind);
+    uint64_t bytes = uint64_t(src.numValid()) * getByteSize(dst.storage->kind);
     if (dst.name == kOnChipWorkspaceName)
       observer()->onChipMove(op, bytes, /*write=*/true);
     else
@@ -301,8 +301,8 @@ LogicalResult Interpreter::execWorkspace(WorkspaceOp op) {
   if (!buffer) {
     std::optional<ElementKind> kind = getElementKind(type.getElementType());
     if (!kind)
-      return op.emitError() << "pto-run: cannot hold a workspace of "
-                            << type.getElementType();
+      return op.emitError()
+             << "pto-run: cannot hold a workspace of " << type.getElementType();
     buffer = options.numerics
                  ? std::make_unique<HostTensor>(*kind, type.getShape())
                  : std::make_unique<HostTensor>(

@@ -1,4 +1,5 @@
-//===- ExecScalars.cpp - scalars, reads, reshapes ---------------------------===//
+//===- ExecScalars.cpp - scalars, reads, reshapes
+//---------------------------===//
 //
 // pto-run semantics of scalar arithmetic, pto.read, pto.check_view and
 // pto.reshape.
@@ -27,8 +28,7 @@ LogicalResult Interpreter::execArith(Operation *op) {
     if (auto f = dyn_cast<FloatAttr>(value)) {
       double d = f.getValueAsDouble();
       // f32 scalars (like scale) are rounded once to FP32.
-      env[constant.getResult()] =
-          f.getType().isF32() ? double(float(d)) : d;
+      env[constant.getResult()] = f.getType().isF32() ? double(float(d)) : d;
       return success();
     }
     return fault("only scalar integer and float constants are supported");
@@ -100,16 +100,36 @@ LogicalResult Interpreter::execArith(Operation *op) {
         int64_t a = intOperand(0), b = intOperand(1);
         bool r = false;
         switch (cmp.getPredicate()) {
-        case arith::CmpIPredicate::eq: r = a == b; break;
-        case arith::CmpIPredicate::ne: r = a != b; break;
-        case arith::CmpIPredicate::slt: r = a < b; break;
-        case arith::CmpIPredicate::sle: r = a <= b; break;
-        case arith::CmpIPredicate::sgt: r = a > b; break;
-        case arith::CmpIPredicate::sge: r = a >= b; break;
-        case arith::CmpIPredicate::ult: r = uint64_t(a) < uint64_t(b); break;
-        case arith::CmpIPredicate::ule: r = uint64_t(a) <= uint64_t(b); break;
-        case arith::CmpIPredicate::ugt: r = uint64_t(a) > uint64_t(b); break;
-        case arith::CmpIPredicate::uge: r = uint64_t(a) >= uint64_t(b); break;
+        case arith::CmpIPredicate::eq:
+          r = a == b;
+          break;
+        case arith::CmpIPredicate::ne:
+          r = a != b;
+          break;
+        case arith::CmpIPredicate::slt:
+          r = a < b;
+          break;
+        case arith::CmpIPredicate::sle:
+          r = a <= b;
+          break;
+        case arith::CmpIPredicate::sgt:
+          r = a > b;
+          break;
+        case arith::CmpIPredicate::sge:
+          r = a >= b;
+          break;
+        case arith::CmpIPredicate::ult:
+          r = uint64_t(a) < uint64_t(b);
+          break;
+        case arith::CmpIPredicate::ule:
+          r = uint64_t(a) <= uint64_t(b);
+          break;
+        case arith::CmpIPredicate::ugt:
+          r = uint64_t(a) > uint64_t(b);
+          break;
+        case arith::CmpIPredicate::uge:
+          r = uint64_t(a) >= uint64_t(b);
+          break;
         }
         env[result] = int64_t(r);
         return success();
@@ -122,9 +142,8 @@ LogicalResult Interpreter::execArith(Operation *op) {
         env[result] = std::move(chosen);
         return success();
       })
-      .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>([&](auto) {
-        return setInt(uint64_t(intOperand(0)));
-      })
+      .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
+          [&](auto) { return setInt(uint64_t(intOperand(0))); })
       .Case([&](arith::AndIOp) {
         env[result] = intOperand(0) & intOperand(1);
         return success();
@@ -137,10 +156,18 @@ LogicalResult Interpreter::execArith(Operation *op) {
         env[result] = intOperand(0) ^ intOperand(1);
         return success();
       })
-      .Case([&](arith::AddFOp) { return setFloat(floatOperand(0) + floatOperand(1)); })
-      .Case([&](arith::SubFOp) { return setFloat(floatOperand(0) - floatOperand(1)); })
-      .Case([&](arith::MulFOp) { return setFloat(floatOperand(0) * floatOperand(1)); })
-      .Case([&](arith::DivFOp) { return setFloat(floatOperand(0) / floatOperand(1)); })
+      .Case([&](arith::AddFOp) {
+        return setFloat(floatOperand(0) + floatOperand(1));
+      })
+      .Case([&](arith::SubFOp) {
+        return setFloat(floatOperand(0) - floatOperand(1));
+      })
+      .Case([&](arith::MulFOp) {
+        return setFloat(floatOperand(0) * floatOperand(1));
+      })
+      .Case([&](arith::DivFOp) {
+        return setFloat(floatOperand(0) / floatOperand(1));
+      })
       .Case([&](arith::NegFOp) { return setFloat(-floatOperand(0)); })
       .Case([&](arith::SIToFPOp) { return setFloat(double(intOperand(0))); })
       .Case([&](arith::ExtFOp) { return setFloat(floatOperand(0)); })

@@ -1,4 +1,5 @@
-//===- ExecScatter.cpp - indexed writes into GM ----------------------------===//
+//===- ExecScatter.cpp - indexed writes into GM
+//----------------------------===//
 //
 // pto-run semantics of pto.index_put (PyPTO's index_put_ / index_add_): each
 // valid source row goes to the GM row its index names, checked against the
@@ -26,10 +27,9 @@ LogicalResult Interpreter::execIndexPut(IndexPutOp op) {
   if (!rule.empty())
     return op.emitError() << "pto-run: " << rule;
   if (observer())
-    observer()->gmWrite(op, dst.storage, dst.name == "workspace",
-                        uint64_t(src.numValid()) *
-                            getByteSize(dst.storage->kind),
-                        accumulate);
+    observer()->gmWrite(
+        op, dst.storage, dst.name == "workspace",
+        uint64_t(src.numValid()) * getByteSize(dst.storage->kind), accumulate);
   if (!options.numerics) {
     // Which rows are written depends on index values that a shape-only run
     // does not have: the tensor's values are unknown from here on.
@@ -47,17 +47,16 @@ LogicalResult Interpreter::execIndexPut(IndexPutOp op) {
   const float *index = indices.data->data();
   for (int64_t i = 0; i < rows; ++i) {
     int64_t row = static_cast<int64_t>(index[i]);
-    rule = pto_check::index_put_row(name.c_str(), i, row, offsets[0],
-                                    dst.shape[0], offsets[1], cols,
-                                    dst.shape[1]);
+    rule =
+        pto_check::index_put_row(name.c_str(), i, row, offsets[0], dst.shape[0],
+                                 offsets[1], cols, dst.shape[1]);
     if (!rule.empty())
       return op.emitError() << "pto-run: " << rule;
     int64_t base = (offsets[0] + row) * dst.shape[1] + offsets[1];
     for (int64_t j = 0; j < cols; ++j) {
       float value = in[i * cols + j];
-      storage.storeFloat(base + j, accumulate
-                                       ? storage.loadFloat(base + j) + value
-                                       : value);
+      storage.storeFloat(
+          base + j, accumulate ? storage.loadFloat(base + j) + value : value);
     }
   }
   if (accumulate)

@@ -1,4 +1,5 @@
-//===- ExecTileOps.cpp - tile arithmetic ------------------------------------===//
+//===- ExecTileOps.cpp - tile arithmetic
+//------------------------------------===//
 //
 // pto-run semantics of tile arithmetic: binary and unary elementwise ops,
 // reductions, casts, fills, transposes and gathermasks.
@@ -69,11 +70,11 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
     SmallVector<int64_t, 4> compact = rowMajorStrides(operand.valid);
     bool broadcastOperand = false;
     for (int64_t d = 0; d < rank; ++d)
-      broadcastOperand |= operand.type.getDimSize(d) == 1 &&
-                          resultType.getDimSize(d) != 1;
+      broadcastOperand |=
+          operand.type.getDimSize(d) == 1 && resultType.getDimSize(d) != 1;
     for (int64_t d = 0; d < rank; ++d) {
-      bool broadcast = operand.type.getDimSize(d) == 1 &&
-                       resultType.getDimSize(d) != 1;
+      bool broadcast =
+          operand.type.getDimSize(d) == 1 && resultType.getDimSize(d) != 1;
       if (broadcast) {
         if (operand.valid[d] != 1 && (*valid)[d] > 0)
           return op->emitError()
@@ -88,8 +89,8 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
                << "pto-run: the " << side << " operand broadcasts over the "
                << "result but has " << operand.valid[d]
                << " valid elements in dim " << d << " where the result has "
-               << (*valid)[d] << " (valid " << listStr(operand.valid)
-               << " vs " << listStr(*valid)
+               << (*valid)[d] << " (valid " << listStr(operand.valid) << " vs "
+               << listStr(*valid)
                << "): the op would read elements it does not hold; give its "
                   "view at least "
                << (*valid)[d] << " valid elements there, or cut the other "
@@ -183,9 +184,8 @@ LogicalResult Interpreter::execUnary(Operation *op, Value inputValue) {
       .Case([&](NegOp) { apply([](float x) { return -x; }); })
       .Case([&](AbsOp) { apply([](float x) { return std::fabs(x); }); })
       .Case([&](SqrtOp) { apply([](float x) { return std::sqrt(x); }); })
-      .Case([&](RsqrtOp) {
-        apply([](float x) { return 1.0f / std::sqrt(x); });
-      })
+      .Case(
+          [&](RsqrtOp) { apply([](float x) { return 1.0f / std::sqrt(x); }); })
       .Case([&](ReciprocalOp) { apply([](float x) { return 1.0f / x; }); });
   bindRounded(op->getResult(0), std::move(out));
   return success();
@@ -240,10 +240,11 @@ LogicalResult Interpreter::execCast(CastOp op) {
     if (!to.isBF16() && !to.isF16() && !to.isF32())
       if (!to.isSignlessInteger(8) && !to.isSignlessInteger(16) &&
           !to.isSignlessInteger(32))
-        return op.emitError() << "pto-run: casts to " << to
-                              << " are not supported; the interpreter executes "
-                                 "float tiles (bf16, f16, f32) and casts to i8, "
-                                 "i16, i32";
+        return op.emitError()
+               << "pto-run: casts to " << to
+               << " are not supported; the interpreter executes "
+                  "float tiles (bf16, f16, f32) and casts to i8, "
+                  "i16, i32";
     env[op.getResult()] = std::move(out);
     return success();
   }
@@ -265,7 +266,8 @@ LogicalResult Interpreter::execCast(CastOp op) {
     // for i32 up to 2^24). Out-of-range values clamp or wrap as
     // CastOp::saturates() says; NaN gives 0.
     unsigned width = to.getIntOrFloatBitWidth();
-    double lo = -std::ldexp(1.0, width - 1), hi = std::ldexp(1.0, width - 1) - 1;
+    double lo = -std::ldexp(1.0, width - 1),
+           hi = std::ldexp(1.0, width - 1) - 1;
     bool saturate = op.saturates();
     for (int64_t i = 0; i < n; ++i) {
       double x = roundToIntegral(in[i], mode);
@@ -295,8 +297,8 @@ LogicalResult Interpreter::execCast(CastOp op) {
 LogicalResult Interpreter::execFull(FullOp op) {
   TileType type = op.getResult().getType();
   TileValue tile = newTile(op.getResult(), type.getShape());
-  float value = roundTo(type.getElementType(),
-                        float(op.getValue().convertToDouble()));
+  float value =
+      roundTo(type.getElementType(), float(op.getValue().convertToDouble()));
   if (tile.data)
     std::fill(tile.data->begin(), tile.data->end(), value);
   env[op.getResult()] = std::move(tile);

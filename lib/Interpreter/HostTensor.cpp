@@ -121,8 +121,8 @@ llvm::Expected<HostTensor> HostTensor::create(ElementKind kind,
                                               ArrayRef<int64_t> shape,
                                               const llvm::Twine &what) {
   std::vector<int64_t> dims(shape.begin(), shape.end());
-  std::string rule =
-      pto_check::buffer_size(dims, getKindName(kind).str().c_str(), getByteSize(kind));
+  std::string rule = pto_check::buffer_size(
+      dims, getKindName(kind).str().c_str(), getByteSize(kind));
   if (!rule.empty())
     return llvm::createStringError(what.str() + ": " + rule);
   // Out of memory is an input error (exit 2), not LLVM's crash banner: probe
@@ -274,9 +274,9 @@ llvm::Expected<HostTensor> interp::readNpy(StringRef path, bool shapeOnly) {
   if (!rule.empty())
     return npyError(path, rule);
   std::optional<ElementKind> kind;
-  for (ElementKind k : {ElementKind::BF16, ElementKind::F16, ElementKind::F32,
-                        ElementKind::I8, ElementKind::I16, ElementKind::I32,
-                        ElementKind::I64})
+  for (ElementKind k :
+       {ElementKind::BF16, ElementKind::F16, ElementKind::F32, ElementKind::I8,
+        ElementKind::I16, ElementKind::I32, ElementKind::I64})
     if (getNumpyDescr(k).drop_front() == header.type)
       kind = k;
   if (!kind)

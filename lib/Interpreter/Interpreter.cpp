@@ -1,8 +1,9 @@
 //===- Interpreter.cpp - reference interpreter for pto kernels ------------===//
 //
 // Tiles hold only their valid region, densely (row-major over the valid
-// extents): ops never read padding (docs/PyPTOModel.md#views-and-valid-shape), so padding need not
-// exist, and a 2048-row tile over a 320-row sequence costs 320 rows of work.
+// extents): ops never read padding (docs/PyPTOModel.md#views-and-valid-shape),
+// so padding need not exist, and a 2048-row tile over a 320-row sequence costs
+// 320 rows of work.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,8 +41,8 @@ FailureOr<SmallVector<Extent>> RuntimeAlgebra::validShapeOf(Value shaped) {
   return failure();
 }
 
-SmallVector<int64_t, 4>
-Interpreter::mixedValues(ArrayRef<int64_t> statics, ValueRange dynamics) const {
+SmallVector<int64_t, 4> Interpreter::mixedValues(ArrayRef<int64_t> statics,
+                                                 ValueRange dynamics) const {
   SmallVector<int64_t, 4> values;
   unsigned next = 0;
   for (int64_t s : statics)
@@ -50,10 +51,11 @@ Interpreter::mixedValues(ArrayRef<int64_t> statics, ValueRange dynamics) const {
 }
 
 FailureOr<SmallVector<int64_t, 4>> Interpreter::inferValid(Operation *op,
-                                                          unsigned index) {
+                                                           unsigned index) {
   RuntimeAlgebra algebra(*this);
   auto iface = cast<ValidShapeInferenceOpInterface>(op);
-  FailureOr<SmallVector<Extent>> extents = iface.inferValidShape(algebra, index);
+  FailureOr<SmallVector<Extent>> extents =
+      iface.inferValidShape(algebra, index);
   if (failed(extents))
     return op->emitError("pto-run: cannot evaluate the valid shape of this op");
   SmallVector<int64_t, 4> valid;
@@ -162,11 +164,10 @@ LogicalResult Interpreter::execYieldingRegion(Operation *op) {
 }
 
 LogicalResult Interpreter::execIf(scf::IfOp ifOp) {
-  Region &region = getInt(ifOp.getCondition()) ? ifOp.getThenRegion()
-                                               : ifOp.getElseRegion();
+  Region &region =
+      getInt(ifOp.getCondition()) ? ifOp.getThenRegion() : ifOp.getElseRegion();
   SmallVector<RuntimeValue> yielded;
-  if (!region.empty() &&
-      failed(execBlock(region.front(), {}, &yielded)))
+  if (!region.empty() && failed(execBlock(region.front(), {}, &yielded)))
     return failure();
   for (auto [result, value] : llvm::zip(ifOp.getResults(), yielded))
     env[result] = value;
@@ -195,20 +196,22 @@ LogicalResult Interpreter::execOp(Operation *op) {
           [&](Operation *region) { return execYieldingRegion(region); })
       .Case([&](scf::IfOp ifOp) { return execIf(ifOp); })
       .Case([&](IsLoopBeginOp predicate) {
-        auto loop = cast<LoopOp>(
-            cast<BlockArgument>(predicate.getIndex()).getOwner()->getParentOp());
-        env[predicate.getResult()] = int64_t(
-            getInt(predicate.getIndex()) == getInt(loop.getLowerBound()));
+        auto loop = cast<LoopOp>(cast<BlockArgument>(predicate.getIndex())
+                                     .getOwner()
+                                     ->getParentOp());
+        env[predicate.getResult()] = int64_t(getInt(predicate.getIndex()) ==
+                                             getInt(loop.getLowerBound()));
         return success();
       })
       .Case([&](IsLoopEndOp predicate) {
-        auto loop = cast<LoopOp>(
-            cast<BlockArgument>(predicate.getIndex()).getOwner()->getParentOp());
+        auto loop = cast<LoopOp>(cast<BlockArgument>(predicate.getIndex())
+                                     .getOwner()
+                                     ->getParentOp());
         // iv + step >= ub, without overflow (iv < ub inside the loop).
-        env[predicate.getResult()] = int64_t(
-            uint64_t(getInt(loop.getUpperBound())) -
-                uint64_t(getInt(predicate.getIndex())) <=
-            uint64_t(getInt(loop.getStep())));
+        env[predicate.getResult()] =
+            int64_t(uint64_t(getInt(loop.getUpperBound())) -
+                        uint64_t(getInt(predicate.getIndex())) <=
+                    uint64_t(getInt(loop.getStep())));
         return success();
       })
       .Case([&](ValidDimOp dim) {
@@ -329,13 +332,12 @@ static void collectWrittenArguments(
 SmallVector<unsigned> interp::getWrittenArguments(KernelOp kernel) {
   llvm::SmallSetVector<unsigned, 4> written;
   collectWrittenArguments(
-      kernel, [&](Value tensor) { return argumentOf(kernel, tensor); },
-      written, 0);
+      kernel, [&](Value tensor) { return argumentOf(kernel, tensor); }, written,
+      0);
   return SmallVector<unsigned>(written.begin(), written.end());
 }
 
-llvm::Error interp::checkArguments(KernelOp kernel,
-                                   ArrayRef<HostTensor> args) {
+llvm::Error interp::checkArguments(KernelOp kernel, ArrayRef<HostTensor> args) {
   auto error = [](const Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   };
@@ -358,8 +360,9 @@ llvm::Error interp::checkArguments(KernelOp kernel,
     }
     if (arg.kind != *kind)
       return error("argument '" + name + "' is " + getKindName(*kind) +
-                   " (.npy dtype " + getNumpyDescr(*kind) + ") but the data is " +
-                   getKindName(arg.kind) + " (" + getNumpyDescr(arg.kind) + ")");
+                   " (.npy dtype " + getNumpyDescr(*kind) +
+                   ") but the data is " + getKindName(arg.kind) + " (" +
+                   getNumpyDescr(arg.kind) + ")");
     if (static_cast<int64_t>(arg.shape.size()) != tensorType.getRank())
       return error("argument '" + name + "' has rank " +
                    Twine(tensorType.getRank()) + " but the data has shape " +
@@ -384,12 +387,14 @@ llvm::Error interp::checkArguments(KernelOp kernel,
         if (j == 0 && value != 0)
           return error("argument '" + name +
                        "' holds cumulative offsets (pto.cumulative) and must "
-                       "start at 0, but " + name + "[0] = " + Twine(value));
+                       "start at 0, but " +
+                       name + "[0] = " + Twine(value));
         if (j > 0 && value < arg.loadInt(j - 1))
           return error("argument '" + name +
                        "' holds cumulative offsets (pto.cumulative) and must "
-                       "not decrease, but " + name + "[" + Twine(j) + "] = " +
-                       Twine(value) + " < " + name + "[" + Twine(j - 1) +
+                       "not decrease, but " +
+                       name + "[" + Twine(j) + "] = " + Twine(value) + " < " +
+                       name + "[" + Twine(j - 1) +
                        "] = " + Twine(arg.loadInt(j - 1)));
       }
     }

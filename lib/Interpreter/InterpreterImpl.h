@@ -1,4 +1,5 @@
-//===- InterpreterImpl.h - pto-run interpreter internals --------------------===//
+//===- InterpreterImpl.h - pto-run interpreter internals
+//--------------------===//
 //
 // Private to lib/Interpreter: the run-time values, the environment and the
 // Interpreter class. Its member functions are defined one op family per
@@ -11,9 +12,9 @@
 #define PTO_LIB_INTERPRETER_INTERPRETERIMPL_H
 
 #include "pto/Interpreter/Interpreter.h"
-#include "pto/runtime/checks.hpp"
 #include "pto/Interpreter/Numerics.h"
 #include "pto/Interpreter/ShapeOnly.h"
+#include "pto/runtime/checks.hpp"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -189,9 +190,7 @@ public:
   LogicalResult run(KernelOp kernel, MutableArrayRef<HostTensor> args);
 
   // Accessors for RuntimeAlgebra.
-  const RuntimeValue *lookup(Value v) const {
-    return env.lookup(v);
-  }
+  const RuntimeValue *lookup(Value v) const { return env.lookup(v); }
 
 private:
   // Control flow.
@@ -282,7 +281,7 @@ private:
   };
   std::vector<RootInstance> stitchBuffer;
   int64_t stitchLimit = std::numeric_limits<int64_t>::max();
-  uint64_t stitchWorkspaceBytes = 0; // of the buffered instances
+  uint64_t stitchWorkspaceBytes = 0;     // of the buffered instances
   std::optional<unsigned> recordingSlot; // the instance being recorded
   bool inStitchFlush = false;
   llvm::DenseSet<HostTensor *> stitchWritten;

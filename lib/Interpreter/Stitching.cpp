@@ -1,4 +1,5 @@
-//===- Stitching.cpp - launches and stitches --------------------------------===//
+//===- Stitching.cpp - launches and stitches
+//--------------------------------===//
 //
 // Root calls and launches, and the stitched execution of buffered root
 // instances (the section comment below).
@@ -94,8 +95,8 @@ LogicalResult Interpreter::execLaunch(LaunchOp launch) {
   auto fn = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(
       launch, launch.getCalleeAttr());
   if (!fn || fn.isExternal())
-    return launch.emitError() << "pto-run: cannot find the body of "
-                              << launch.getCalleeAttr();
+    return launch.emitError()
+           << "pto-run: cannot find the body of " << launch.getCalleeAttr();
   RootInstance &instance = stitchBuffer[*recordingSlot];
   RecordedLaunch record;
   record.leaf = fn;
@@ -161,8 +162,8 @@ bool Interpreter::isStitchSafe(Operation *op) {
     return bool(call.getStitchAttr());
   if (auto read = dyn_cast<ReadOp>(op))
     return !stitchWritten.contains(getTensor(read.getTensor()).storage);
-  if (isa<scf::IfOp, IsLoopBeginOp, IsLoopEndOp, DimOp, ReshapeOp,
-          WorkspaceOp, CheckViewOp>(op))
+  if (isa<scf::IfOp, IsLoopBeginOp, IsLoopEndOp, DimOp, ReshapeOp, WorkspaceOp,
+          CheckViewOp>(op))
     return true;
   return op->getDialect() && op->getDialect()->getNamespace() == "arith";
 }
@@ -259,8 +260,8 @@ LogicalResult Interpreter::flushStitch() {
                                  launch.tileReads.end());
           observer()->launchBegin(event);
         }
-        if (failed(execBlock(fn.getFunctionBody().front(), launch.args,
-                             nullptr)))
+        if (failed(
+                execBlock(fn.getFunctionBody().front(), launch.args, nullptr)))
           return failure();
         if (observer())
           observer()->launchEnd();

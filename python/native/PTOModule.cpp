@@ -24,12 +24,12 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "pto/Target/Cpp/CppEmitter.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Embedding/Embedding.h"
 #include "pto/Embedding/StructuralEquivalence.h"
 #include "pto/Interpreter/Interpreter.h"
+#include "pto/Target/Cpp/CppEmitter.h"
 
 #include <cstring>
 #include <memory>
@@ -256,12 +256,12 @@ py::tuple runKernel(BoundModule &self, const std::string &kernelName,
   for (unsigned index : getWrittenArguments(kernel)) {
     py::array &array = arrays[index];
     if (!array.writeable())
-      return fail("input", "argument '" +
-                               cast<StringAttr>(kernel.getArgNames()[index])
-                                   .getValue()
-                                   .str() +
-                               "' is written by the kernel but its array is "
-                               "read-only");
+      return fail(
+          "input",
+          "argument '" +
+              cast<StringAttr>(kernel.getArgNames()[index]).getValue().str() +
+              "' is written by the kernel but its array is "
+              "read-only");
     std::memcpy(array.mutable_data(), tensors[index].bytes.data(),
                 tensors[index].bytes.size());
   }
@@ -331,7 +331,8 @@ PYBIND11_MODULE(_pto, m) {
       .def("run", &runKernel, py::arg("kernel"), py::arg("arrays"),
            py::arg("shuffle_seed") = py::none())
       .def("clone", &cloneModule)
-      .def_property_readonly("context", [](BoundModule &self) { return self.ctx; });
+      .def_property_readonly("context",
+                             [](BoundModule &self) { return self.ctx; });
 
   m.def("parse", &parse, py::arg("context"), py::arg("text"),
         py::arg("buffer_name"));

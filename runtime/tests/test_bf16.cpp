@@ -10,7 +10,8 @@ using pto::sim::bf16_bits_to_f32;
 using pto::sim::f32_to_bf16_bits;
 using pto::sim::f32_to_f16_bits;
 
-static_assert(!std::is_same_v<bfloat16_t, half>, "bfloat16_t must not be IEEE half");
+static_assert(!std::is_same_v<bfloat16_t, half>,
+              "bfloat16_t must not be IEEE half");
 static_assert(sizeof(bfloat16_t) == 2);
 
 static int roundtrip() {
@@ -19,7 +20,8 @@ static int roundtrip() {
     float f = bf16_bits_to_f32(uint16_t(b));
     uint32_t u = pto::sim::bitcast<uint32_t>(f);
     if (u != b << 16) {
-      if (bad++ < 10) std::fprintf(stderr, "bf16 %04x -> f32 %08x\n", b, u);
+      if (bad++ < 10)
+        std::fprintf(stderr, "bf16 %04x -> f32 %08x\n", b, u);
       continue;
     }
     bool nan = (b & 0x7fff) > 0x7f80;
@@ -27,12 +29,14 @@ static int roundtrip() {
       uint16_t back = f32_to_bf16_bits(f, RoundMode(m));
       uint16_t want = nan ? uint16_t(b | 0x40) : uint16_t(b);
       if (back != want && bad++ < 10)
-        std::fprintf(stderr, "bf16 %04x -> f32 -> bf16 (%s) = %04x, want %04x\n", b,
+        std::fprintf(stderr,
+                     "bf16 %04x -> f32 -> bf16 (%s) = %04x, want %04x\n", b,
                      pto::sim::round_name(RoundMode(m)), back, want);
     }
     // the bfloat16_t type converts the same way
     bfloat16_t t = bfloat16_t::from_bits(uint16_t(b));
-    if (!nan && bfloat16_t(float(t)).value != b && bad++ < 10) std::fprintf(stderr, "bfloat16_t %04x\n", b);
+    if (!nan && bfloat16_t(float(t)).value != b && bad++ < 10)
+      std::fprintf(stderr, "bfloat16_t %04x\n", b);
   }
   std::printf("roundtrip: %d mismatches\n", bad);
   return bad != 0;
@@ -51,10 +55,12 @@ static int check(const char *path) {
   while (std::fscanf(f, "%7s %d %x %x", kind, &mode, &u, &want) == 4) {
     ++n;
     float x = pto::sim::bitcast<float>(uint32_t(u));
-    unsigned got = std::string(kind) == "bf16" ? f32_to_bf16_bits(x, RoundMode(mode))
-                                               : f32_to_f16_bits(x, RoundMode(mode));
+    unsigned got = std::string(kind) == "bf16"
+                       ? f32_to_bf16_bits(x, RoundMode(mode))
+                       : f32_to_f16_bits(x, RoundMode(mode));
     if (got != want && bad++ < 20)
-      std::fprintf(stderr, "%s %s %08x: got %04x, want %04x\n", kind, pto::sim::round_name(RoundMode(mode)), u, got, want);
+      std::fprintf(stderr, "%s %s %08x: got %04x, want %04x\n", kind,
+                   pto::sim::round_name(RoundMode(mode)), u, got, want);
   }
   std::fclose(f);
   std::printf("checked %ld conversions, %ld mismatches\n", n, bad);
@@ -63,7 +69,8 @@ static int check(const char *path) {
 
 static int flush() {
   int bad = 0;
-  const float sub = pto::sim::bitcast<float>(0x00018000u), nsub = pto::sim::bitcast<float>(0x80018000u);
+  const float sub = pto::sim::bitcast<float>(0x00018000u),
+              nsub = pto::sim::bitcast<float>(0x80018000u);
   // gradual underflow by default
   bad += f32_to_bf16_bits(sub) != 0x0002;
   bad += pto::sim::bitcast<uint32_t>(bf16_bits_to_f32(0x0001)) != 0x00010000u;
@@ -81,9 +88,12 @@ static int flush() {
 
 int main(int argc, char **argv) {
   std::string c = argc > 1 ? argv[1] : "";
-  if (c == "roundtrip") return roundtrip();
-  if (c == "check" && argc == 3) return check(argv[2]);
-  if (c == "flush") return flush();
+  if (c == "roundtrip")
+    return roundtrip();
+  if (c == "check" && argc == 3)
+    return check(argv[2]);
+  if (c == "flush")
+    return flush();
   std::fprintf(stderr, "usage: %s roundtrip | check FILE | flush\n", argv[0]);
   return 2;
 }

@@ -41,12 +41,18 @@ static void case_stitch() {
       });
     rt.finish();
     auto s = rt.stats();
-    std::printf("depth=%d device_tasks=%lld root_instances=%lld launches=%lld\n", depth,
-                (long long)s.device_tasks, (long long)s.root_instances, (long long)s.launches);
+    std::printf(
+        "depth=%d device_tasks=%lld root_instances=%lld launches=%lld\n", depth,
+        (long long)s.device_tasks, (long long)s.root_instances,
+        (long long)s.launches);
   }
   // a different call site, or flush(), closes the batch
   pto_rt::Runtime rt(opts());
-  auto call = [&](int site) { rt.root_call("r", site, 8, [](pto_rt::RootInstance &ri) { ri.launch(Core::Vector, "v", {}, [] {}); }); };
+  auto call = [&](int site) {
+    rt.root_call("r", site, 8, [](pto_rt::RootInstance &ri) {
+      ri.launch(Core::Vector, "v", {}, [] {});
+    });
+  };
   call(1), call(1), call(2), call(2), call(2), call(1);
   rt.flush();
   call(1);
@@ -59,7 +65,8 @@ static void case_stitch() {
 static void case_workspace() {
   pto_rt::Runtime rt(opts(2));
   float *global = rt.workspace<float>(4);
-  for (int i = 0; i < 4; ++i) global[i] = 0;
+  for (int i = 0; i < 4; ++i)
+    global[i] = 0;
   std::vector<float *> seen;
   bool poisoned = true;
   for (int i = 0; i < 3; ++i)
@@ -68,20 +75,27 @@ static void case_workspace() {
       seen.push_back(ws);
       poisoned = poisoned && std::isnan(ws[0]) && std::isnan(ws[15]);
       pto_rt::Token w = ri.launch(Core::Cube, "write", {}, [ws, i] {
-        for (int k = 0; k < 16; ++k) ws[k] = float(i * 100 + k);
+        for (int k = 0; k < 16; ++k)
+          ws[k] = float(i * 100 + k);
       });
       ri.launch(Core::Vector, "read", {w}, [ws, i, global] {
         float s = 0;
-        for (int k = 0; k < 16; ++k) s += ws[k];
+        for (int k = 0; k < 16; ++k)
+          s += ws[k];
         global[i] = s;
       });
     });
   EXPECT(global[0] == 0, "launches ran before flush");
   rt.finish();
   EXPECT(poisoned, "workspace not poisoned");
-  EXPECT(seen.size() == 3 && seen[0] != seen[1] && seen[1] != seen[2] && seen[0] != seen[2], "workspaces not distinct");
-  for (int i = 0; i < 3; ++i) EXPECT(global[i] == float(i * 1600 + 120), "instance %d sum %g", i, global[i]);
-  EXPECT(rt.stats().device_tasks == 1, "tasks %lld", (long long)rt.stats().device_tasks);
+  EXPECT(seen.size() == 3 && seen[0] != seen[1] && seen[1] != seen[2] &&
+             seen[0] != seen[2],
+         "workspaces not distinct");
+  for (int i = 0; i < 3; ++i)
+    EXPECT(global[i] == float(i * 1600 + 120), "instance %d sum %g", i,
+           global[i]);
+  EXPECT(rt.stats().device_tasks == 1, "tasks %lld",
+         (long long)rt.stats().device_tasks);
   std::printf("workspace ok\n");
 }
 
@@ -102,7 +116,8 @@ static void case_deps() {
           auto body = [&, r](int k) {
             return [&, r, k] {
               start[size_t(r * 4 + k)] = clock++;
-              if (threads) std::this_thread::sleep_for(std::chrono::microseconds(200));
+              if (threads)
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
               {
                 std::lock_guard<std::mutex> l(mu);
                 order += char('a' + r % 26), order += char('0' + k);
@@ -117,19 +132,28 @@ static void case_deps() {
         });
       rt.finish();
       for (int r = 0; r < N; ++r) {
-        auto after = [&](int x, int y) { return start[size_t(r * 4 + x)] > end[size_t(r * 4 + y)]; };
+        auto after = [&](int x, int y) {
+          return start[size_t(r * 4 + x)] > end[size_t(r * 4 + y)];
+        };
         EXPECT(after(1, 0) && after(2, 0) && after(3, 1) && after(3, 2),
-               "threads=%d seed=%llu: dependency violated in instance %d", threads, (unsigned long long)seed, r);
+               "threads=%d seed=%llu: dependency violated in instance %d",
+               threads, (unsigned long long)seed, r);
       }
-      if (threads == 0) orders.push_back(order);
+      if (threads == 0)
+        orders.push_back(order);
     }
   std::string submission;
   for (int r = 0; r < 12; ++r)
-    for (int k = 0; k < 4; ++k) submission += char('a' + r % 26), submission += char('0' + k);
-  EXPECT(orders[0] == submission, "threads=0 without shuffle ran %s, not the submission order", orders[0].c_str());
+    for (int k = 0; k < 4; ++k)
+      submission += char('a' + r % 26), submission += char('0' + k);
+  EXPECT(orders[0] == submission,
+         "threads=0 without shuffle ran %s, not the submission order",
+         orders[0].c_str());
   int distinct = 0;
-  for (size_t i = 1; i < orders.size(); ++i) distinct += orders[i] != orders[0];
-  EXPECT(distinct >= 4, "shuffle seeds gave only %d different orders", distinct);
+  for (size_t i = 1; i < orders.size(); ++i)
+    distinct += orders[i] != orders[0];
+  EXPECT(distinct >= 4, "shuffle seeds gave only %d different orders",
+         distinct);
   std::printf("deps ok\n");
 }
 
@@ -148,12 +172,15 @@ static void case_atomic() {
             TEXPANDS(t, float(r + 1));
             set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
             wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-            GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> g(o);
+            GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> g(
+                o);
             TSTORE<decltype(t), decltype(g), AtomicType::AtomicAdd>(g, t);
           });
         });
       rt.finish();
-      for (float v : out) EXPECT(v == 55.5f, "threads=%d seed=%llu: %g", threads, (unsigned long long)seed, v);
+      for (float v : out)
+        EXPECT(v == 55.5f, "threads=%d seed=%llu: %g", threads,
+               (unsigned long long)seed, v);
     }
   std::printf("atomic ok\n");
 }
@@ -166,11 +193,18 @@ static void case_identity() {
   std::vector<int> ids;
   rt.root_call("r", 1, 1, [&](pto_rt::RootInstance &ri) {
     for (int i = 0; i < 5; ++i)
-      ri.launch(Core::Vector, "v", {}, [&] { ids.push_back(int(get_block_idx() * 100 + get_block_num() * 10 + get_subblockid())); });
-    ri.launch(Core::Cube, "c", {}, [&] { ids.push_back(int(get_block_idx() * 100 + get_block_num() * 10 + get_subblockid())); });
+      ri.launch(Core::Vector, "v", {}, [&] {
+        ids.push_back(int(get_block_idx() * 100 + get_block_num() * 10 +
+                          get_subblockid()));
+      });
+    ri.launch(Core::Cube, "c", {}, [&] {
+      ids.push_back(
+          int(get_block_idx() * 100 + get_block_num() * 10 + get_subblockid()));
+    });
   });
   rt.finish();
-  for (int v : ids) std::printf("%d ", v);
+  for (int v : ids)
+    std::printf("%d ", v);
   std::printf("\n");
 }
 
@@ -189,14 +223,17 @@ static void case_leaf_error() {
 static void case_throwing_leaf() {
   pto_rt::Runtime rt(opts());
   rt.root_call("r", 1, 1, [&](pto_rt::RootInstance &ri) {
-    ri.launch(Core::Cube, "throwing_leaf", {}, [] { throw std::runtime_error("boom"); });
+    ri.launch(Core::Cube, "throwing_leaf", {},
+              [] { throw std::runtime_error("boom"); });
   });
   rt.finish();
 }
 
 static void case_bad_token() {
   pto_rt::Runtime rt(opts());
-  rt.root_call("r", 1, 1, [&](pto_rt::RootInstance &ri) { ri.launch(Core::Cube, "early", {pto_rt::Token{99}}, [] {}); });
+  rt.root_call("r", 1, 1, [&](pto_rt::RootInstance &ri) {
+    ri.launch(Core::Cube, "early", {pto_rt::Token{99}}, [] {});
+  });
   rt.finish();
 }
 
@@ -204,7 +241,8 @@ static void case_stale_instance() {
   pto_rt::Runtime rt(opts());
   // launching from inside a launch body: the device task is already running
   rt.root_call("r", 1, 1, [&](pto_rt::RootInstance &ri) {
-    ri.launch(Core::Vector, "outer", {}, [&ri] { ri.launch(Core::Cube, "late", {}, [] {}); });
+    ri.launch(Core::Vector, "outer", {},
+              [&ri] { ri.launch(Core::Cube, "late", {}, [] {}); });
   });
   rt.finish();
 }
@@ -220,12 +258,16 @@ static void case_missing_dep() {
       rt.root_call("r", 1, 4, [&, r](pto_rt::RootInstance &ri) {
         float *ws = ri.workspace<float>(1);
         ri.launch(Core::Cube, "producer", {}, [ws, r] { ws[0] = float(r); });
-        ri.launch(Core::Vector, "consumer", {/* missing: the producer's token */}, [ws, o, r] { o[r] = ws[0]; });
+        ri.launch(Core::Vector, "consumer",
+                  {/* missing: the producer's token */},
+                  [ws, o, r] { o[r] = ws[0]; });
       });
     rt.finish();
     int nan = 0;
-    for (float v : out) nan += std::isnan(v);
-    std::printf("seed %llu: %s\n", (unsigned long long)seed, nan ? "stale workspace read" : "ok");
+    for (float v : out)
+      nan += std::isnan(v);
+    std::printf("seed %llu: %s\n", (unsigned long long)seed,
+                nan ? "stale workspace read" : "ok");
   }
 }
 
@@ -263,11 +305,15 @@ static int host_main(int argc, char **argv) {
       float *yp = y.data() + r0 * 16;
       float s = scale.data()[0];
       ri.launch(Core::Vector, "scale_leaf", {}, [=] {
-        Tile<TileType::Vec, bfloat16_t, 8, 16, BLayout::RowMajor, DYNAMIC, 16> tb(n);
+        Tile<TileType::Vec, bfloat16_t, 8, 16, BLayout::RowMajor, DYNAMIC, 16>
+            tb(n);
         Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, 16> tf(n);
         TASSIGN(tb, 0), TASSIGN(tf, 512);
-        GlobalTensor<bfloat16_t, Shape<1, 1, 1, DYNAMIC, 16>, Stride<1, 1, 1, 16, 1>> gx(xp, {n});
-        GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, 16>, Stride<1, 1, 1, 16, 1>> gy(yp, {n});
+        GlobalTensor<bfloat16_t, Shape<1, 1, 1, DYNAMIC, 16>,
+                     Stride<1, 1, 1, 16, 1>>
+            gx(xp, {n});
+        GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, 16>, Stride<1, 1, 1, 16, 1>>
+            gy(yp, {n});
         TLOAD(tb, gx);
         set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
         wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
@@ -286,18 +332,30 @@ static int host_main(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   std::string c = argc > 1 ? argv[1] : "";
-  if (c == "host") return host_main(argc - 1, argv + 1);
-  if (c == "stitch") case_stitch();
-  else if (c == "workspace") case_workspace();
-  else if (c == "deps") case_deps();
-  else if (c == "atomic") case_atomic();
-  else if (c == "identity") case_identity();
-  else if (c == "leaf_error") case_leaf_error();
-  else if (c == "throwing_leaf") case_throwing_leaf();
-  else if (c == "bad_token") case_bad_token();
-  else if (c == "checks_off") case_checks_off();
-  else if (c == "stale_instance") case_stale_instance();
-  else if (c == "missing_dep") case_missing_dep();
+  if (c == "host")
+    return host_main(argc - 1, argv + 1);
+  if (c == "stitch")
+    case_stitch();
+  else if (c == "workspace")
+    case_workspace();
+  else if (c == "deps")
+    case_deps();
+  else if (c == "atomic")
+    case_atomic();
+  else if (c == "identity")
+    case_identity();
+  else if (c == "leaf_error")
+    case_leaf_error();
+  else if (c == "throwing_leaf")
+    case_throwing_leaf();
+  else if (c == "bad_token")
+    case_bad_token();
+  else if (c == "checks_off")
+    case_checks_off();
+  else if (c == "stale_instance")
+    case_stale_instance();
+  else if (c == "missing_dep")
+    case_missing_dep();
   else {
     std::fprintf(stderr, "unknown case '%s'\n", c.c_str());
     return 2;

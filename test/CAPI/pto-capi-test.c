@@ -1,4 +1,5 @@
-/*===- pto-capi-test.c - exercises the pto-mlir C API -----------------------===*\
+/*===- pto-capi-test.c - exercises the pto-mlir C API
+-----------------------===*\
 |*                                                                            *|
 |* Plain C, linked against libPTO-C only: registers the dialects and passes,  *|
 |* parses, runs pipelines by name and reads diagnostics. Run by               *|
@@ -66,22 +67,28 @@ static char *readFile(const char *path) {
   return text;
 }
 
-static const char *kAxpy =
-    "pto.kernel @scale_rows(%x: !pto.tensor<64x64xf32>, %y: !pto.tensor<64x64xf32>) {\n"
-    "  %c16 = arith.constant 16 : index\n"
-    "  %c48 = arith.constant 48 : index\n"
-    "  %off = arith.subi %c48, %c16 : index\n"
-    "  %t = pto.view %x[%off, 0] : !pto.tensor<64x64xf32> -> !pto.tile<16x64xf32>\n"
-    "  %s = pto.mul %t, %t : !pto.tile<16x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>\n"
-    "  pto.atomic_add %s, %y[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<64x64xf32>\n"
-    "}\n";
+static const char *kAxpy = "pto.kernel @scale_rows(%x: !pto.tensor<64x64xf32>, "
+                           "%y: !pto.tensor<64x64xf32>) {\n"
+                           "  %c16 = arith.constant 16 : index\n"
+                           "  %c48 = arith.constant 48 : index\n"
+                           "  %off = arith.subi %c48, %c16 : index\n"
+                           "  %t = pto.view %x[%off, 0] : "
+                           "!pto.tensor<64x64xf32> -> !pto.tile<16x64xf32>\n"
+                           "  %s = pto.mul %t, %t : !pto.tile<16x64xf32>, "
+                           "!pto.tile<16x64xf32> -> !pto.tile<16x64xf32>\n"
+                           "  pto.atomic_add %s, %y[0, 0] : "
+                           "!pto.tile<16x64xf32>, !pto.tensor<64x64xf32>\n"
+                           "}\n";
 
 /* The DAV_2201 vector unit does not divide i8 tiles. */
 static const char *kBadDiv =
-    "pto.kernel @bad_div(%x: !pto.tensor<64x64xi8>, %y: !pto.tensor<64x64xf32>) {\n"
+    "pto.kernel @bad_div(%x: !pto.tensor<64x64xi8>, %y: "
+    "!pto.tensor<64x64xf32>) {\n"
     "  %t = pto.view %x[0, 0] : !pto.tensor<64x64xi8> -> !pto.tile<16x64xi8>\n"
-    "  %d = pto.div %t, %t : !pto.tile<16x64xi8>, !pto.tile<16x64xi8> -> !pto.tile<16x64xf32>\n"
-    "  pto.atomic_add %d, %y[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<64x64xf32>\n"
+    "  %d = pto.div %t, %t : !pto.tile<16x64xi8>, !pto.tile<16x64xi8> -> "
+    "!pto.tile<16x64xf32>\n"
+    "  pto.atomic_add %d, %y[0, 0] : !pto.tile<16x64xf32>, "
+    "!pto.tensor<64x64xf32>\n"
     "}\n";
 
 int main(int argc, char **argv) {
@@ -123,13 +130,15 @@ int main(int argc, char **argv) {
     x[i] = (float)(i % 7) - 3.0f;
   int64_t shape[2] = {64, 64};
   PtoTensor args[2] = {{x, 2, shape}, {y, 2, shape}};
-  int status = ptoRunKernel(axpyOp, mlirStringRefCreateFromCString(""), 2, args);
+  int status =
+      ptoRunKernel(axpyOp, mlirStringRefCreateFromCString(""), 2, args);
   int rowsOk = 1;
   for (int i = 0; i < 64 * 64; ++i) {
     float want = i < 16 * 64 ? x[32 * 64 + i] * x[32 * 64 + i] : 0.0f;
     rowsOk &= y[i] == want;
   }
-  printf("run: %d, y = x[32:48]^2 in rows 0..15, 0 elsewhere: %d\n", status, rowsOk);
+  printf("run: %d, y = x[32:48]^2 in rows 0..15, 0 elsewhere: %d\n", status,
+         rowsOk);
   status = ptoRunKernel(axpyOp, mlirStringRefCreateFromCString(""), 1, args);
   printf("run with one argument: %d\n", status);
   dumpDiagnostics(diags);
@@ -141,7 +150,8 @@ int main(int argc, char **argv) {
   printf("cpp before the pipeline: %d\n", mlirLogicalResultIsSuccess(early));
   dumpDiagnostics(diags);
   MlirLogicalResult lowered = ptoRunPassPipeline(
-      axpyOp, mlirStringRefCreateFromCString("builtin.module(pto-ascend-pipeline)"));
+      axpyOp,
+      mlirStringRefCreateFromCString("builtin.module(pto-ascend-pipeline)"));
   printf("ascend pipeline: %d\n", mlirLogicalResultIsSuccess(lowered));
   free(cpp.data);
   cpp.data = NULL;
@@ -150,14 +160,16 @@ int main(int argc, char **argv) {
   printf("cpp: %d, includes pto-inst.hpp: %d, host main: %d\n",
          mlirLogicalResultIsSuccess(printed),
          cpp.data && strstr(cpp.data, "#include <pto/pto-inst.hpp>") != NULL,
-         cpp.data && strstr(cpp.data, "int main(int argc, char **argv)") != NULL);
+         cpp.data &&
+             strstr(cpp.data, "int main(int argc, char **argv)") != NULL);
   free(cpp.data);
   mlirModuleDestroy(axpy);
 
   /* A verifier error: no module, one diagnostic at the offending op. */
   printf("--- bad div\n");
-  MlirModule bad = ptoModuleParse(ctx, mlirStringRefCreateFromCString(kBadDiv),
-                                  mlirStringRefCreateFromCString("bad_div.mlir"));
+  MlirModule bad =
+      ptoModuleParse(ctx, mlirStringRefCreateFromCString(kBadDiv),
+                     mlirStringRefCreateFromCString("bad_div.mlir"));
   printf("parsed: %d\n", !mlirModuleIsNull(bad));
   dumpDiagnostics(diags);
 
@@ -177,8 +189,9 @@ int main(int argc, char **argv) {
   }
   MlirOperation sk16Op = mlirModuleGetOperation(sk16);
   MlirLogicalResult hoisted = ptoRunPassPipeline(
-      sk16Op, mlirStringRefCreateFromCString(
-                  "builtin.module(pto.kernel(pto-hoist-invariants{report=true}))"));
+      sk16Op,
+      mlirStringRefCreateFromCString(
+          "builtin.module(pto.kernel(pto-hoist-invariants{report=true}))"));
   printf("hoist pipeline: %d\n", mlirLogicalResultIsSuccess(hoisted));
   intptr_t remarks = ptoDiagnosticCollectorGetNumDiagnostics(diags);
   printf("hoist remarks: %s\n", remarks > 0 ? "some" : "none");
@@ -203,8 +216,9 @@ int main(int argc, char **argv) {
   ptoRegisterAllDialects(registry);
   MlirContext own = mlirContextCreateWithRegistry(registry, false);
   mlirDialectRegistryDestroy(registry);
-  MlirModule again = ptoModuleParse(own, mlirStringRefCreateFromCString(kAxpy),
-                                    mlirStringRefCreateFromCString("again.mlir"));
+  MlirModule again =
+      ptoModuleParse(own, mlirStringRefCreateFromCString(kAxpy),
+                     mlirStringRefCreateFromCString("again.mlir"));
   printf("parsed with own context: %d\n", !mlirModuleIsNull(again));
   mlirModuleDestroy(again);
   mlirContextDestroy(own);

@@ -82,8 +82,8 @@ LogicalResult roundTrip(ModuleOp module) {
 
 /// Stage: the checkers. Rule violations are diagnostics, never crashes.
 LogicalResult checkers(ModuleOp module) {
-  (void)pto::runPassPipeline(module,
-                             "builtin.module(pto-check-skeleton{skeleton=sk16})");
+  (void)pto::runPassPipeline(
+      module, "builtin.module(pto-check-skeleton{skeleton=sk16})");
   (void)pto::runPassPipeline(module, "builtin.module(pto-lint)");
   return success();
 }
@@ -95,8 +95,10 @@ LogicalResult pipeline(ModuleOp module) {
                                   "builtin.module(pto-tile-graph-pipeline)")))
     return failure();
   if (failed(verify(module)))
-    invariantViolated("pipeline", "the pipeline succeeded on IR that then "
-                      "does not verify", print(module, true));
+    invariantViolated("pipeline",
+                      "the pipeline succeeded on IR that then "
+                      "does not verify",
+                      print(module, true));
   (void)pto::runPassPipeline(module, "builtin.module(pto-report)");
   std::string text = print(module);
   if (!parseSourceString<ModuleOp>(text, module.getContext()))
@@ -110,11 +112,15 @@ LogicalResult pipeline(ModuleOp module) {
 /// reject the module with diagnostics or produce text; the synchronised ISA
 /// must also pass the independent sync checker.
 LogicalResult emission(ModuleOp module) {
-  if (failed(pto::runPassPipeline(module, "builtin.module(pto-ascend-pipeline)")))
+  if (failed(
+          pto::runPassPipeline(module, "builtin.module(pto-ascend-pipeline)")))
     return failure();
-  if (failed(pto::runPassPipeline(module, "builtin.module(pto-isa-verify-sync)")))
-    invariantViolated("emission", "pto-isa-insert-sync produced IR its checker "
-                      "rejects", print(module, true));
+  if (failed(
+          pto::runPassPipeline(module, "builtin.module(pto-isa-verify-sync)")))
+    invariantViolated("emission",
+                      "pto-isa-insert-sync produced IR its checker "
+                      "rejects",
+                      print(module, true));
   std::string cpp;
   llvm::raw_string_ostream os(cpp);
   (void)pto::translateToCpp(module, os);
@@ -157,7 +163,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   context.loadAllAvailableDialects();
   context.allowUnregisteredDialects(false);
   // Swallow the diagnostics (hostile inputs produce plenty).
-  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
 
   // MLIR's lexer reads the buffer up to a terminating NUL: libFuzzer's data
   // has none, so parse a NUL-terminated copy (as every file buffer is).

@@ -10,13 +10,13 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "pto/Conversion/Passes.h"
+#include "pto/Dialect/PTO/Checks/Passes.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
-#include "pto/Conversion/Passes.h"
 #include "pto/Pipelines/AscendPipeline.h"
-#include "pto/Dialect/PTO/Checks/Passes.h"
-#include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/Tools/DiagnosticDefaults.h"
 #include "pto/Tools/Version.h"
 
@@ -25,10 +25,9 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::pto::PTODialect, mlir::ptoisa::PTOISADialect,
-                  mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::index::IndexDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect>();
+                  mlir::arith::ArithDialect, mlir::func::FuncDialect,
+                  mlir::index::IndexDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();
@@ -42,6 +41,6 @@ int main(int argc, char **argv) {
   mlir::pto::registerAscendPipeline();
   mlir::pto::registerVersionPrinter();
   mlir::pto::setDiagnosticDefaults();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "pto-opt: the pto-mlir optimizer\n", registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "pto-opt: the pto-mlir optimizer\n", registry));
 }

@@ -10,6 +10,8 @@ int main(int argc, char **argv) {
   mlir::pto::registerToCppTranslation();
   mlir::pto::registerVersionPrinter();
   mlir::pto::setDiagnosticDefaults();
-  return mlir::failed(
-      mlir::mlirTranslateMain(argc, argv, "pto-translate: pto-mlir translations\n")) ? 1 : 0;
+  return mlir::failed(mlir::mlirTranslateMain(
+             argc, argv, "pto-translate: pto-mlir translations\n"))
+             ? 1
+             : 0;
 }

@@ -1,4 +1,5 @@
-//===- CostModel.h - a first performance model of the execute graph -*- C++ -*-===//
+//===- CostModel.h - a first performance model of the execute graph -*- C++
+//-*-===//
 //
 // Estimates the device time of an outlined, stitched kernel from a real run
 // of the reference interpreter (docs/CostModel.md). The model observes each
@@ -39,9 +40,10 @@ struct CostModelOptions {
   /// Control-AICPU time to build and submit one device task (a stitch, or an
   /// unstitched root call). Assumed (docs/CostModel.md).
   double submitUs = 2.0;
-  /// The runtime's ready-queue policy (docs/PyPTOModel.md#runtime-options): 0 FIFO, 1 L2
-  /// affinity (the most recently readied task first), 2 fairness across the
-  /// scheduler AICPUs (FIFO plus `fairnessOverheadUs` per dispatch), 3 both.
+  /// The runtime's ready-queue policy (docs/PyPTOModel.md#runtime-options): 0
+  /// FIFO, 1 L2 affinity (the most recently readied task first), 2 fairness
+  /// across the scheduler AICPUs (FIFO plus `fairnessOverheadUs` per dispatch),
+  /// 3 both.
   unsigned schedMode = 0;
   /// Extra scheduler cost per dispatched call task in modes 2 and 3.
   /// Assumed (docs/CostModel.md).
@@ -106,24 +108,23 @@ struct LaunchRecord {
 
 struct Report {
   std::string platform;
-  double seconds = 0;          // estimated device time
-  double scheduleSeconds = 0;  // list-schedule makespan
-  double gmBoundSeconds = 0;   // HBM bytes / GM bandwidth
-  double l2BoundSeconds = 0;   // GM traffic / L2 bandwidth
-  std::string bound;           // "schedule", "HBM" or "L2"
+  double seconds = 0;         // estimated device time
+  double scheduleSeconds = 0; // list-schedule makespan
+  double gmBoundSeconds = 0;  // HBM bytes / GM bandwidth
+  double l2BoundSeconds = 0;  // GM traffic / L2 bandwidth
+  std::string bound;          // "schedule", "HBM" or "L2"
   unsigned schedMode = 0;
   bool contention = true;
   double l2SaturatedSeconds = 0, hbmSaturatedSeconds = 0; // demand > capacity
   double contentionDelaySeconds = 0; // sum over launches of stretch - body
   double meanReadyWaitSeconds = 0;   // start - ready, mean over launches
-  uint64_t launches = 0, cubeLaunches = 0, vectorLaunches = 0,
-           deviceTasks = 0;
+  uint64_t launches = 0, cubeLaunches = 0, vectorLaunches = 0, deviceTasks = 0;
   uint64_t stitches = 0, mergedStitches = 0; // interpreter stitches; merged
-  double matmulFlops = 0, flops = 0; // flops: convention or matmul
+  double matmulFlops = 0, flops = 0;         // flops: convention or matmul
   bool conventionFlops = false;
   double tflops = 0, matmulTflops = 0, peakTflops = 0;
-  double cubeUtilisation = 0;   // M-pipe time / (seconds x AIC)
-  double vectorUtilisation = 0; // V-pipe time / (seconds x AIV)
+  double cubeUtilisation = 0;          // M-pipe time / (seconds x AIC)
+  double vectorUtilisation = 0;        // V-pipe time / (seconds x AIV)
   double cubeBusy = 0, vectorBusy = 0; // launch time / (seconds x cores)
   uint64_t gmReadBytes = 0, gmWriteBytes = 0;
   uint64_t workspaceBytes = 0; // of the above, to/from pto.workspace

@@ -9,8 +9,8 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace mlir::pto::interp {
@@ -40,9 +40,8 @@ struct HostTensor {
   HostTensor(ElementKind kind, ArrayRef<int64_t> shape);
   /// A zero-filled tensor, or an error naming `what`, the shape and the
   /// size when its byte size overflows or exceeds kMaxHostTensorBytes.
-  static llvm::Expected<HostTensor> create(ElementKind kind,
-                                           ArrayRef<int64_t> shape,
-                                           const llvm::Twine &what);
+  static llvm::Expected<HostTensor>
+  create(ElementKind kind, ArrayRef<int64_t> shape, const llvm::Twine &what);
 
   /// A tensor without storage (no size limit applies: nothing is allocated).
   static HostTensor makeShapeOnly(ElementKind kind, ArrayRef<int64_t> shape);

@@ -23,10 +23,10 @@ namespace mlir::pto::interp {
 
 /// One executed pto.launch, as seen by an ExecutionObserver (lib/CostModel).
 struct LaunchEvent {
-  Operation *leaf = nullptr;  // the leaf function
-  uint64_t id = 0;            // launches of the run, numbered in run order
-  uint64_t instance = 0;      // root call instances of the run, numbered
-  int64_t stitch = -1;        // stitches of the run, numbered; -1: unstitched
+  Operation *leaf = nullptr; // the leaf function
+  uint64_t id = 0;           // launches of the run, numbered in run order
+  uint64_t instance = 0;     // root call instances of the run, numbered
+  int64_t stitch = -1;       // stitches of the run, numbered; -1: unstitched
   SmallVector<uint64_t, 4> deps; // ids of the launches its token deps name
   // GM tensors (host storage identity) it touches: bits 1 read, 2 write,
   // 4 atomic add (the interpreter's whole-tensor conflict granularity).
@@ -96,15 +96,15 @@ struct RunOptions {
 struct RunStats {
   uint64_t opsExecuted = 0;
   uint64_t loopIterations = 0;
-  uint64_t matmulFlops = 0;     // 2*M*N*K over valid extents
-  uint64_t atomicElements = 0;  // elements accumulated into GM
+  uint64_t matmulFlops = 0;    // 2*M*N*K over valid extents
+  uint64_t atomicElements = 0; // elements accumulated into GM
   // Stitched execution of root calls with a stitch plan.
   uint64_t rootInstances = 0;     // root instances buffered for stitches
   uint64_t stitches = 0;          // stitches (device tasks) run
   uint64_t stitchedLaunches = 0;  // launches run inside stitches
   uint64_t reorderedLaunches = 0; // ... at a position other than sequential
-  uint64_t vectorElements = 0;  // valid elements read by elementwise, unary,
-                                // reduce and cast ops
+  uint64_t vectorElements = 0;    // valid elements read by elementwise, unary,
+                                  // reduce and cast ops
 };
 
 /// Checks that `args` match the kernel signature: count, element types,

@@ -1,4 +1,5 @@
-//===- ShapeOnly.h - runs without numerics (pto-run --no-numerics) -*- C++ -*-===//
+//===- ShapeOnly.h - runs without numerics (pto-run --no-numerics) -*- C++
+//-*-===//
 //
 // A run with RunOptions::numerics false executes what the schedule depends
 // on -- control flow, scalar reads of integer tensors, valid extents,

@@ -1,4 +1,5 @@
-//===- AscendPipeline.h - program level to placed, synced pto_isa -*- C++ -*-===//
+//===- AscendPipeline.h - program level to placed, synced pto_isa -*- C++
+//-*-===//
 #ifndef PTO_PIPELINES_ASCENDPIPELINE_H
 #define PTO_PIPELINES_ASCENDPIPELINE_H
 
@@ -18,8 +19,10 @@ struct AscendPipelineOptions
 };
 
 /// The tile-graph pipeline, then pto-lower-to-isa, pto-isa-roll-pieces,
-/// pto-isa-plan-memory and pto-isa-insert-sync: a module `pto-translate --pto-to-cpp` prints.
-void buildAscendPipeline(OpPassManager &pm, const AscendPipelineOptions &options);
+/// pto-isa-plan-memory and pto-isa-insert-sync: a module `pto-translate
+/// --pto-to-cpp` prints.
+void buildAscendPipeline(OpPassManager &pm,
+                         const AscendPipelineOptions &options);
 
 /// Registers `--pto-ascend-pipeline`.
 void registerAscendPipeline();

@@ -1,4 +1,5 @@
-//===- CollapseND.cpp - N-D tiles as 2-D pto_isa tiles ----------------------===//
+//===- CollapseND.cpp - N-D tiles as 2-D pto_isa tiles
+//----------------------===//
 //
 // Tiles of rank other than 2 reach pto_isa as 2-D tiles: the dims before the
 // last non-unit dim are rows, that dim the columns, unit dims after it drop;
@@ -33,17 +34,18 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
       return tensor.getRank();
     return 2;
   };
-  bool allRank2 = llvm::all_of(op->getOperandTypes(), [&](Type t) { return rankOf(t) == 2; }) &&
-                  llvm::all_of(op->getResultTypes(), [&](Type t) { return rankOf(t) == 2; });
+  bool allRank2 = llvm::all_of(op->getOperandTypes(),
+                               [&](Type t) { return rankOf(t) == 2; }) &&
+                  llvm::all_of(op->getResultTypes(),
+                               [&](Type t) { return rankOf(t) == 2; });
   if (allRank2)
     return success();
   // A gathermask keeps the leading dims and selects along the last one,
   // which stays the column dim (its result's last dim fills whole ub rows,
   // lowerGatherMask checks, so it is not a unit dim).
-  bool shapePreserving =
-      isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp, TransposeOp, ExpOp,
-          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp,
-          IndexPutOp>(op);
+  bool shapePreserving = isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp,
+                             TransposeOp, ExpOp, AbsOp, SqrtOp, RsqrtOp,
+                             ReciprocalOp, NegOp, GatherMaskOp, IndexPutOp>(op);
   // A reduction of a rank-2 tile without keepdim: its rank-1 result is a
   // [1, N] row (lowerReduce).
   if (isa<SumOp, AmaxOp>(op) &&
@@ -58,7 +60,8 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
     });
   }
   if (!shapePreserving) {
-    for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    for (Type t :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
       if (rankOf(t) != 2)
         return op->emitOpError()
                << "has a rank-" << rankOf(t)
@@ -105,7 +108,8 @@ LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile) {
 /// are 1, and past the first non-unit tile dim of the rows the tile covers
 /// the tensor's dim whole.
 FailureOr<LeafLowering::Window2D>
-LeafLowering::window2D(Operation *op, Value tensor, ArrayRef<OpFoldResult> offsets,
+LeafLowering::window2D(Operation *op, Value tensor,
+                       ArrayRef<OpFoldResult> offsets,
                        ArrayRef<int64_t> tileShape) {
   auto type = cast<GMTensorType>(tensor.getType());
   ArrayRef<int64_t> dims = type.getShape();
@@ -116,9 +120,8 @@ LeafLowering::window2D(Operation *op, Value tensor, ArrayRef<OpFoldResult> offse
   for (unsigned d = c + 1; d < dims.size(); ++d)
     if (dims[d] != 1)
       return op->emitOpError()
-             << "reads or writes a " << type
-             << " window whose columns (dim " << c
-             << ") are strided: the tensor's dim " << d << " is "
+             << "reads or writes a " << type << " window whose columns (dim "
+             << c << ") are strided: the tensor's dim " << d << " is "
              << (ShapedType::isDynamic(dims[d]) ? std::string("dynamic")
                                                 : std::to_string(dims[d]))
              << ", not 1; pto-lower-to-isa loads and stores row-major 2-D "
@@ -164,9 +167,10 @@ LeafLowering::window2D(Operation *op, Value tensor, ArrayRef<OpFoldResult> offse
   // row = ((o0 * d1 + o1) * d2 + ...) over the dims before the column dim.
   OpFoldResult row = builder.getIndexAttr(0);
   for (unsigned d = 0; d < c; ++d) {
-    OpFoldResult size = ShapedType::isDynamic(dims[d])
-                            ? OpFoldResult(builder.create<DimOp>(loc, tensor, d).getResult())
-                            : OpFoldResult(builder.getIndexAttr(dims[d]));
+    OpFoldResult size =
+        ShapedType::isDynamic(dims[d])
+            ? OpFoldResult(builder.create<DimOp>(loc, tensor, d).getResult())
+            : OpFoldResult(builder.getIndexAttr(dims[d]));
     row = mul(loc, row, size);
     std::optional<int64_t> cr = getConstantIntValue(row),
                            co = getConstantIntValue(offsets[d]);
@@ -175,8 +179,9 @@ LeafLowering::window2D(Operation *op, Value tensor, ArrayRef<OpFoldResult> offse
     else if (cr == 0)
       row = offsets[d];
     else if (co != 0)
-      row = builder.create<arith::AddIOp>(loc, materialize(row),
-                                          materialize(offsets[d]))
+      row = builder
+                .create<arith::AddIOp>(loc, materialize(row),
+                                       materialize(offsets[d]))
                 .getResult();
   }
   return Window2D{reshaped, materialize(row), materialize(offsets[c])};

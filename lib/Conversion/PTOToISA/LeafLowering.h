@@ -11,8 +11,8 @@
 #define PTO_LIB_CONVERSION_PTOTOISA_LEAFLOWERING_H
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
-#include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Dialect/PTO/IR/PTOInterfaces.h"
+#include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -65,8 +65,7 @@ inline std::string shapeString(pto::TileType t) {
 /// Records every op the builder (and the reifier through it) inserts, so the
 /// index arithmetic the lowering reified but did not use can be removed.
 struct InsertedOps : public OpBuilder::Listener {
-  void notifyOperationInserted(Operation *op,
-                               OpBuilder::InsertPoint) override {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
     ops.insert(op);
   }
   llvm::SetVector<Operation *> ops;
@@ -100,8 +99,8 @@ public:
 private:
   // Types and values.
   FailureOr<pisa::TileType> makeTileType(Operation *op, pisa::MemorySpace space,
-                                        int64_t rows, int64_t cols, Type elem,
-                                        pisa::TileLayout layout);
+                                         int64_t rows, int64_t cols, Type elem,
+                                         pisa::TileLayout layout);
   FailureOr<pisa::TileType> ubTypeFor(Operation *op, Value ptoTile);
   Value constIndex(int64_t c);
   Value materialize(OpFoldResult ofr);
@@ -172,7 +171,6 @@ private:
   /// 2-D reshapes of N-D GM tensors: (tensor, column dim) -> reshape.
   DenseMap<std::pair<Value, unsigned>, Value> tensors2D;
 };
-
 
 } // namespace mlir::pto::lower_to_isa
 

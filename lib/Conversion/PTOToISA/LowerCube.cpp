@@ -1,4 +1,5 @@
-//===- LowerCube.cpp - cube leaves to pto_isa -------------------------------===//
+//===- LowerCube.cpp - cube leaves to pto_isa
+//-------------------------------===//
 //
 // Matmul operands GM -> L1 -> L0A/L0B and matmul chains into L0C
 // (docs/ISA.md, "Cube leaves").
@@ -68,8 +69,9 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
       return failure();
     auto [vr, vc] = validOf(loc, view.getResult());
     l1 = trans ? alloc(loc, *type, vc, vr) : alloc(loc, *type, vr, vc);
-    builder.create<pisa::TLoadOp>(loc, view.getSource(), materialize(offsets[0]),
-                                 materialize(offsets[1]), l1, trans);
+    builder.create<pisa::TLoadOp>(loc, view.getSource(),
+                                  materialize(offsets[0]),
+                                  materialize(offsets[1]), l1, trans);
     windows.push_back({key, l1});
   }
   int side = left ? 1 : 0;
@@ -80,7 +82,7 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
         user, left ? pisa::MemorySpace::l0a : pisa::MemorySpace::l0b,
         l1Type.getRows(), l1Type.getCols(), l1Type.getElementType(),
         pisa::TileType::getDefaultLayout(left ? pisa::MemorySpace::l0a
-                                             : pisa::MemorySpace::l0b));
+                                              : pisa::MemorySpace::l0b));
     if (failed(type))
       return failure();
     // A copy is kept for later matmuls of the same L1 image (an operand
@@ -100,7 +102,7 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
     auto l1Alloc = pisa::getAlloc(l1);
     l0 = alloc(loc, *type, l1Alloc.getValidRows(), l1Alloc.getValidCols());
     builder.create<pisa::TExtractOp>(loc, l1, l0, builder.getI64IntegerAttr(0),
-                                    builder.getI64IntegerAttr(0));
+                                     builder.getI64IntegerAttr(0));
     l0Copies[{l1, side}] = l0;
     l0CopyBytes[side] += type->getByteSize();
   }
@@ -138,9 +140,8 @@ LogicalResult LeafLowering::lowerMatmul(Operation *op, Value acc, Value lhs,
   }
   auto resultType = cast<pto::TileType>(result.getType());
   Type operandElem = cast<pto::TileType>(lhs.getType()).getElementType();
-  Type accElem = operandElem.isSignlessInteger(8)
-                     ? Type(builder.getI32Type())
-                     : Type(builder.getF32Type());
+  Type accElem = operandElem.isSignlessInteger(8) ? Type(builder.getI32Type())
+                                                  : Type(builder.getF32Type());
   FailureOr<pisa::TileType> type = makeTileType(
       op, pisa::MemorySpace::l0c, cubeDim(resultType.getDimSize(0), accElem),
       cubeDim(resultType.getDimSize(1), accElem), accElem,

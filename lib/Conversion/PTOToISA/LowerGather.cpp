@@ -1,4 +1,5 @@
-//===- LowerGather.cpp - gather ops to pto_isa -----------------------------===//
+//===- LowerGather.cpp - gather ops to pto_isa
+//-----------------------------===//
 //
 // pto.gathermask over ub tiles: pto-isa's mask-form TGATHER (docs/ISA.md,
 // "Vector leaves").
@@ -38,14 +39,14 @@ LogicalResult LeafLowering::lowerGatherMask(GatherMaskOp op) {
       validCols.getSExtValue() != cols)
     return op.emitOpError()
            << "gathers " << validCols.getSExtValue() << " valid columns of "
-           << cols << ": the mask-pattern TGATHER packs its result rows, so "
+           << cols
+           << ": the mask-pattern TGATHER packs its result rows, so "
               "the input's last dim must be fully valid (pto-run and the "
               "tile graph take a partial one); view the input with its whole "
               "last dim valid and cut the valid columns after the gather "
               "(pto.view of the result), or pad the tensor's rows";
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TGatherMaskOp>(loc, *src, dst,
-                                      op.getPatternModeAttr());
+  builder.create<pisa::TGatherMaskOp>(loc, *src, dst, op.getPatternModeAttr());
   tiles[op.getResult()] = dst;
   replaced.push_back(op);
   return success();

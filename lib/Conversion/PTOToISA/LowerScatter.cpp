@@ -1,4 +1,5 @@
-//===- LowerScatter.cpp - indexed writes to pto_isa ------------------------===//
+//===- LowerScatter.cpp - indexed writes to pto_isa
+//------------------------===//
 //
 // pto.index_put from ub tiles: pto-isa's row-mode MSCATTER into the GM
 // window at the op's offsets (docs/ISA.md, "Vector leaves").
@@ -22,8 +23,8 @@ LogicalResult LeafLowering::lowerIndexPut(IndexPutOp op) {
     return failure();
   SmallVector<OpFoldResult> offsets = normalize(getMixedValues(
       op.getStaticOffsets(), op.getOffsets(), builder.getContext()));
-  FailureOr<Window2D> window = window2D(op, op.getDst(), offsets,
-                                        op.getSrc().getType().getShape());
+  FailureOr<Window2D> window =
+      window2D(op, op.getDst(), offsets, op.getSrc().getType().getShape());
   if (failed(window))
     return failure();
   builder.create<pisa::MScatterOp>(op.getLoc(), *src, *indices, window->tensor,

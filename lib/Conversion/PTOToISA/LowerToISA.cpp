@@ -34,7 +34,6 @@ using namespace mlir;
 using namespace mlir::pto;
 using namespace mlir::pto::lower_to_isa;
 
-
 namespace mlir::pto::lower_to_isa {
 
 //===----------------------------------------------------------------------===//
@@ -52,7 +51,8 @@ LeafLowering::makeTileType(Operation *op, pisa::MemorySpace space, int64_t rows,
   return type;
 }
 
-FailureOr<pisa::TileType> LeafLowering::ubTypeFor(Operation *op, Value ptoTile) {
+FailureOr<pisa::TileType> LeafLowering::ubTypeFor(Operation *op,
+                                                  Value ptoTile) {
   auto type = cast<pto::TileType>(ptoTile.getType());
   Type elem = type.getElementType();
   int64_t align = colAlign.lookup(ptoTile);
@@ -80,7 +80,8 @@ Value LeafLowering::materialize(OpFoldResult ofr) {
 }
 
 OpFoldResult LeafLowering::mul(Location loc, OpFoldResult a, OpFoldResult b) {
-  std::optional<int64_t> ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  std::optional<int64_t> ca = getConstantIntValue(a),
+                         cb = getConstantIntValue(b);
   if (ca && cb)
     return builder.getIndexAttr(*ca * *cb);
   if (ca == 1)
@@ -113,7 +114,7 @@ std::pair<Value, Value> LeafLowering::validOf(Location loc, Value ptoTile) {
 Value LeafLowering::alloc(Location loc, pisa::TileType type, Value rows,
                           Value cols) {
   return builder.create<pisa::AllocTileOp>(loc, type, rows, cols,
-                                          /*offset=*/IntegerAttr());
+                                           /*offset=*/IntegerAttr());
 }
 
 SmallVector<OpFoldResult>
@@ -166,12 +167,12 @@ LogicalResult LeafLowering::lowerStore(Operation *op, Value src, Value dst,
     return failure();
   SmallVector<OpFoldResult> offsets = normalize(
       getMixedValues(staticOffsets, dynamicOffsets, builder.getContext()));
-  FailureOr<Window2D> window = window2D(
-      op, dst, offsets, cast<pto::TileType>(src.getType()).getShape());
+  FailureOr<Window2D> window =
+      window2D(op, dst, offsets, cast<pto::TileType>(src.getType()).getShape());
   if (failed(window))
     return failure();
   builder.create<pisa::TStoreOp>(op->getLoc(), *tile, window->tensor,
-                                window->row, window->col, atomic);
+                                 window->row, window->col, atomic);
   // A later view of the written tensor reads the new data: load it again.
   Value written = getAliasedTensor(dst);
   llvm::erase_if(windows, [&](const std::pair<WindowKey, Value> &w) {
@@ -235,8 +236,9 @@ LogicalResult LeafLowering::run() {
     if (failed(expectLowerableRank(op)))
       return failure();
     builder.setInsertionPoint(op);
-    bool isCompute = isa<MatmulOp, MatmulAccOp>(op) ||
-                     (isVectorOp(op) && !isa<AssembleOp, AtomicAddOp, IndexPutOp>(op));
+    bool isCompute =
+        isa<MatmulOp, MatmulAccOp>(op) ||
+        (isVectorOp(op) && !isa<AssembleOp, AtomicAddOp, IndexPutOp>(op));
     if (isCompute && cube != isCubeOp(op))
       return op->emitOpError()
              << "is a " << (cube ? "vector" : "cube") << " op in a "
@@ -302,7 +304,8 @@ LogicalResult LeafLowering::run() {
               return o->emitOpError()
                      << "has no pto_isa lowering (pto-lower-to-isa lowers "
                         "views, elementwise, unary, cast, row and column "
-                        "reductions, full, transpose, gathermask, matmul chains, "
+                        "reductions, full, transpose, gathermask, matmul "
+                        "chains, "
                         "assemble, atomic_add and index_put)";
             });
     if (failed(result))

@@ -1,4 +1,5 @@
-//===- LowerVector.cpp - vector leaves to pto_isa ---------------------------===//
+//===- LowerVector.cpp - vector leaves to pto_isa
+//---------------------------===//
 //
 // Views, elementwise ops (with scalar, row and column broadcasts), unary
 // ops, casts, reductions, full and transpose over ub tiles (docs/ISA.md,
@@ -43,7 +44,6 @@ void LeafLowering::computeColumnAlignment() {
   }
 }
 
-
 //===----------------------------------------------------------------------===//
 // Vector leaves
 //===----------------------------------------------------------------------===//
@@ -71,14 +71,14 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
       replaced.push_back(op);
       return success();
     }
-  FailureOr<Window2D> window =
-      window2D(op, op.getSource(), offsets, op.getResult().getType().getShape());
+  FailureOr<Window2D> window = window2D(op, op.getSource(), offsets,
+                                        op.getResult().getType().getShape());
   if (failed(window))
     return failure();
   auto [vr, vc] = validOf(loc, op.getResult());
   Value tile = alloc(loc, *type, vr, vc);
   builder.create<pisa::TLoadOp>(loc, window->tensor, window->row, window->col,
-                               tile, /*transpose=*/false);
+                                tile, /*transpose=*/false);
   windows.push_back({key, tile});
   tiles[op.getResult()] = tile;
   replaced.push_back(op);
@@ -164,7 +164,8 @@ static void createColExpandBinary(OpBuilder &b, Location loc, BinKind k,
 /// columns from it. A row holding more (a fully valid gamma row against a
 /// tile whose last dim has a tail) is copied with tmov to the result's count;
 /// one holding fewer faults in pto-run before any lowering.
-Value LeafLowering::columnsOfResult(Operation *user, Value operand, Value tile) {
+Value LeafLowering::columnsOfResult(Operation *user, Value operand,
+                                    Value tile) {
   Location loc = user->getLoc();
   Value have = validOf(loc, operand).second;
   Value want = validOf(loc, user->getResult(0)).second;
@@ -172,7 +173,8 @@ Value LeafLowering::columnsOfResult(Operation *user, Value operand, Value tile) 
   std::optional<int64_t> wantConst = getConstantIntValue(want);
   if (have == want || (haveConst && wantConst && *haveConst == *wantConst))
     return tile;
-  Value row = alloc(loc, cast<pisa::TileType>(tile.getType()), constIndex(1), want);
+  Value row =
+      alloc(loc, cast<pisa::TileType>(tile.getType()), constIndex(1), want);
   builder.create<pisa::TMovOp>(loc, tile, row);
   return row;
 }
@@ -297,11 +299,12 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
     bool commutative = bin != BinKind::Sub && bin != BinKind::Div;
     bool fullLhs = !lhsCol && !broadcast(lhs, 1);
     bool fullRhs = !rhsCol && !broadcast(rhs, 1);
-    if (!highDiv && ((rhsCol && !broadcast(rhs, 1) && fullLhs) ||
-                     (commutative && lhsCol && !broadcast(lhs, 1) && fullRhs))) {
+    if (!highDiv &&
+        ((rhsCol && !broadcast(rhs, 1) && fullLhs) ||
+         (commutative && lhsCol && !broadcast(lhs, 1) && fullRhs))) {
       Value full = rhsCol ? *lhsTile : *rhsTile;
-      Value colval = columnsOfResult(op, rhsCol ? rhs : lhs,
-                                     rhsCol ? *rhsTile : *lhsTile);
+      Value colval =
+          columnsOfResult(op, rhsCol ? rhs : lhs, rhsCol ? *rhsTile : *lhsTile);
       Value dst = newDst();
       createColExpandBinary(builder, loc, bin, full, colval, dst);
       return success();
@@ -370,7 +373,8 @@ LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
       .Case([&](AbsOp) { builder.create<pisa::TAbsOp>(loc, *src, dst); })
       .Case([&](SqrtOp) { builder.create<pisa::TSqrtOp>(loc, *src, dst); })
       .Case([&](RsqrtOp) { builder.create<pisa::TRsqrtOp>(loc, *src, dst); })
-      .Case([&](ReciprocalOp) { builder.create<pisa::TRecipOp>(loc, *src, dst); })
+      .Case(
+          [&](ReciprocalOp) { builder.create<pisa::TRecipOp>(loc, *src, dst); })
       .Case([&](NegOp) { builder.create<pisa::TNegOp>(loc, *src, dst); });
   tiles[result] = dst;
   replaced.push_back(op);
@@ -495,7 +499,8 @@ LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
   if (from.size() != 2) {
     // When the non-unit dims keep their order, so do the elements: the
     // collapsed tile is the source's and no data moves.
-    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, from.size()));
+    SmallVector<int64_t> perm =
+        llvm::to_vector(llvm::seq<int64_t>(0, from.size()));
     std::swap(perm[op.getDim0()], perm[op.getDim1()]);
     int64_t last = -1;
     for (auto [k, d] : llvm::enumerate(perm)) {

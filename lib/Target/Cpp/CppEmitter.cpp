@@ -16,13 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmitterImpl.h"
 #include "pto/Target/Cpp/CppEmitter.h"
+#include "EmitterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
@@ -31,7 +32,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -71,21 +71,26 @@ std::string CppEmitter::tileCppType(ptoisa::TileType type) {
   int64_t rows = type.getRows(), cols = type.getCols();
   switch (type.getSpace()) {
   case MemorySpace::l0a:
-    return formatv("TileLeft<{0}, {1}, {2}, DYNAMIC, DYNAMIC>", element, rows, cols);
+    return formatv("TileLeft<{0}, {1}, {2}, DYNAMIC, DYNAMIC>", element, rows,
+                   cols);
   case MemorySpace::l0b:
-    return formatv("TileRight<{0}, {1}, {2}, DYNAMIC, DYNAMIC>", element, rows, cols);
+    return formatv("TileRight<{0}, {1}, {2}, DYNAMIC, DYNAMIC>", element, rows,
+                   cols);
   case MemorySpace::l0c:
-    return formatv("TileAcc<{0}, {1}, {2}, DYNAMIC, DYNAMIC>", element, rows, cols);
+    return formatv("TileAcc<{0}, {1}, {2}, DYNAMIC, DYNAMIC>", element, rows,
+                   cols);
   case MemorySpace::l1:
     // nz: outer column-major, inner row-major fractals; zn: the reverse.
     return type.getLayout() == TileLayout::zn
-               ? formatv("Tile<TileType::Mat, {0}, {1}, {2}, BLayout::RowMajor, "
-                         "DYNAMIC, DYNAMIC, SLayout::ColMajor, 512>",
-                         element, rows, cols)
+               ? formatv(
+                     "Tile<TileType::Mat, {0}, {1}, {2}, BLayout::RowMajor, "
+                     "DYNAMIC, DYNAMIC, SLayout::ColMajor, 512>",
+                     element, rows, cols)
                      .str()
-               : formatv("Tile<TileType::Mat, {0}, {1}, {2}, BLayout::ColMajor, "
-                         "DYNAMIC, DYNAMIC, SLayout::RowMajor, 512>",
-                         element, rows, cols)
+               : formatv(
+                     "Tile<TileType::Mat, {0}, {1}, {2}, BLayout::ColMajor, "
+                     "DYNAMIC, DYNAMIC, SLayout::RowMajor, 512>",
+                     element, rows, cols)
                      .str();
   case MemorySpace::ub:
     // PadValue::Zero: a GM->UB copy whose valid columns do not fill whole
@@ -93,7 +98,8 @@ std::string CppEmitter::tileCppType(ptoisa::TileType type) {
     return formatv("Tile<TileType::Vec, {0}, {1}, {2}, BLayout::{3}, DYNAMIC, "
                    "DYNAMIC, SLayout::NoneBox, 512, PadValue::Zero>",
                    element, rows, cols,
-                   type.getLayout() == TileLayout::dn ? "ColMajor" : "RowMajor");
+                   type.getLayout() == TileLayout::dn ? "ColMajor"
+                                                      : "RowMajor");
   }
   llvm_unreachable("unknown memory space");
 }
@@ -180,15 +186,17 @@ std::string mlir::pto::cpp_emitter::tensorName(Value tensor) {
 /// characters C++ does not allow get a trailing or replacing underscore.
 static std::string cppIdentifier(StringRef pythonName) {
   static const llvm::StringSet<> keywords = {
-      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case",
-      "catch", "char", "class", "const", "continue", "default", "delete", "do",
-      "double", "else", "enum", "explicit", "export", "extern", "false",
-      "float", "for", "friend", "goto", "if", "inline", "int", "long",
-      "mutable", "namespace", "new", "not", "operator", "or", "private",
-      "protected", "public", "register", "return", "short", "signed",
-      "sizeof", "static", "struct", "switch", "template", "this", "throw",
-      "true", "try", "typedef", "typename", "union", "unsigned", "using",
-      "virtual", "void", "volatile", "while", "xor", "rt", "m", "ri"};
+      "alignas",  "alignof",  "and",       "asm",    "auto",     "bool",
+      "break",    "case",     "catch",     "char",   "class",    "const",
+      "continue", "default",  "delete",    "do",     "double",   "else",
+      "enum",     "explicit", "export",    "extern", "false",    "float",
+      "for",      "friend",   "goto",      "if",     "inline",   "int",
+      "long",     "mutable",  "namespace", "new",    "not",      "operator",
+      "or",       "private",  "protected", "public", "register", "return",
+      "short",    "signed",   "sizeof",    "static", "struct",   "switch",
+      "template", "this",     "throw",     "true",   "try",      "typedef",
+      "typename", "union",    "unsigned",  "using",  "virtual",  "void",
+      "volatile", "while",    "xor",       "rt",     "m",        "ri"};
   std::string id;
   for (char c : pythonName)
     id += llvm::isAlnum(c) || c == '_' ? c : '_';
@@ -199,15 +207,17 @@ static std::string cppIdentifier(StringRef pythonName) {
   return id;
 }
 
-std::string CppEmitter::parameterList(Block &entry, ArrayRef<std::string> argNames,
+std::string CppEmitter::parameterList(Block &entry,
+                                      ArrayRef<std::string> argNames,
                                       bool device) {
   SmallVector<std::string> params;
   for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
-    std::string base =
-        argNames.empty() ? formatv("a{0}", i).str() : cppIdentifier(argNames[i]);
+    std::string base = argNames.empty() ? formatv("a{0}", i).str()
+                                        : cppIdentifier(argNames[i]);
     if (auto tensor = dyn_cast<GMTensorType>(arg.getType())) {
       std::string element = cppType(tensor.getElementType());
-      params.push_back(formatv("{0}{1} *{2}", device ? "__gm__ " : "", element, base));
+      params.push_back(
+          formatv("{0}{1} *{2}", device ? "__gm__ " : "", element, base));
       SmallVector<std::string> dims;
       for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
         if (ShapedType::isDynamic(size)) {
@@ -295,8 +305,8 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
     } else if (auto kernel = dyn_cast<KernelOp>(op)) {
       kernels.push_back(kernel);
     } else {
-      return op.emitError() << "pto-to-cpp cannot print a top-level '"
-                            << op.getName() << "'";
+      return op.emitError()
+             << "pto-to-cpp cannot print a top-level '" << op.getName() << "'";
     }
   }
 
@@ -396,19 +406,23 @@ LogicalResult CppEmitter::emitArith(Operation *op) {
     if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
       value = floatLiteral(f.getValue(), type);
     else if (auto i = dyn_cast<IntegerAttr>(constant.getValue()))
-      value = type.isSignlessInteger(1) ? (i.getValue().isZero() ? "false" : "true")
-                                        : std::to_string(i.getValue().getSExtValue());
+      value = type.isSignlessInteger(1)
+                  ? (i.getValue().isZero() ? "false" : "true")
+                  : std::to_string(i.getValue().getSExtValue());
     else
       return op->emitError() << "pto-to-cpp cannot print this constant";
-    os << formatv("const {0} {1} = {2};\n", cppType(type), bind(constant), value);
+    os << formatv("const {0} {1} = {2};\n", cppType(type), bind(constant),
+                  value);
     return success();
   }
   if (op->getNumResults() != 1)
-    return op->emitError() << "pto-to-cpp cannot print '" << op->getName() << "'";
+    return op->emitError() << "pto-to-cpp cannot print '" << op->getName()
+                           << "'";
   Value result = op->getResult(0);
   std::string type = cppType(result.getType());
   if (type.empty())
-    return op->emitError() << "pto-to-cpp: no C++ type for " << result.getType();
+    return op->emitError() << "pto-to-cpp: no C++ type for "
+                           << result.getType();
   auto operand = [&](unsigned i) { return name(op->getOperand(i)); };
   std::string expr;
   auto infix = [&](StringRef sign) {
@@ -428,8 +442,8 @@ LogicalResult CppEmitter::emitArith(Operation *op) {
     APInt divisor;
     if (!matchPattern(op->getOperand(1), m_ConstantInt(&divisor)) ||
         divisor.isZero() || divisor.isAllOnes())
-      os << formatv("PTOGEN_CHECK_DIVISION({0}, {1}, {2});\n",
-                    whereLiteral(op), operand(0), operand(1));
+      os << formatv("PTOGEN_CHECK_DIVISION({0}, {1}, {2});\n", whereLiteral(op),
+                    operand(0), operand(1));
   }
   llvm::TypeSwitch<Operation *>(op)
       .Case<arith::AddIOp>([&](auto) { wrapping("wadd", "+"); })
@@ -455,28 +469,41 @@ LogicalResult CppEmitter::emitArith(Operation *op) {
       .Case<arith::MinSIOp, arith::MinimumFOp, arith::MinNumFOp>([&](auto) {
         expr = formatv("({0} < {1} ? {0} : {1})", operand(0), operand(1));
       })
-      .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp, arith::SIToFPOp,
-            arith::FPToSIOp, arith::ExtFOp, arith::TruncFOp>([&](auto) {
-        expr = formatv("({0}){1}", type, operand(0));
-      })
+      .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp,
+            arith::SIToFPOp, arith::FPToSIOp, arith::ExtFOp, arith::TruncFOp>(
+          [&](auto) { expr = formatv("({0}){1}", type, operand(0)); })
       .Case<arith::SelectOp>([&](auto) {
         expr = formatv("{0} ? {1} : {2}", operand(0), operand(1), operand(2));
       })
       .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) {
         StringRef sign;
         switch (cmp.getPredicate()) {
-        case arith::CmpIPredicate::eq: sign = "=="; break;
-        case arith::CmpIPredicate::ne: sign = "!="; break;
-        case arith::CmpIPredicate::slt: sign = "<"; break;
-        case arith::CmpIPredicate::sle: sign = "<="; break;
-        case arith::CmpIPredicate::sgt: sign = ">"; break;
-        case arith::CmpIPredicate::sge: sign = ">="; break;
-        default: return;
+        case arith::CmpIPredicate::eq:
+          sign = "==";
+          break;
+        case arith::CmpIPredicate::ne:
+          sign = "!=";
+          break;
+        case arith::CmpIPredicate::slt:
+          sign = "<";
+          break;
+        case arith::CmpIPredicate::sle:
+          sign = "<=";
+          break;
+        case arith::CmpIPredicate::sgt:
+          sign = ">";
+          break;
+        case arith::CmpIPredicate::sge:
+          sign = ">=";
+          break;
+        default:
+          return;
         }
         infix(sign);
       });
   if (expr.empty())
-    return op->emitError() << "pto-to-cpp cannot print '" << op->getName() << "'";
+    return op->emitError() << "pto-to-cpp cannot print '" << op->getName()
+                           << "'";
   os << formatv("const {0} {1} = {2};\n", type, bind(result), expr);
   return success();
 }
@@ -490,7 +517,8 @@ LogicalResult CppEmitter::emitScalarTable(Operation *op) {
     if (type.getRank() != 1 || element.empty())
       return op->emitError()
              << "pto-to-cpp prints 1-D tables of scalars only (the per-piece "
-                "tables of pto-isa-roll-pieces), not " << type;
+                "tables of pto-isa-roll-pieces), not "
+             << type;
     SmallVector<std::string> elements;
     for (Value v : table.getElements())
       elements.push_back(name(v));

@@ -1,4 +1,5 @@
-//===- EmitControl.cpp - roots and the control program ----------------------===//
+//===- EmitControl.cpp - roots and the control program
+//----------------------===//
 //
 // Roots print as execute graphs (one RootInstance::launch per pto.launch),
 // pto.kernel as the control program with its checks and, with
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
@@ -20,7 +22,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 #include <map>
@@ -86,9 +87,8 @@ CppEmitter::scalarSlots(func::FuncOp root, unsigned &count) {
     return known->second.first;
   }
   if (!rootCallsKnown) {
-    root->getParentOfType<ModuleOp>().walk([&](RootCallOp call) {
-      rootCalls[call.getCallee()].push_back(call);
-    });
+    root->getParentOfType<ModuleOp>().walk(
+        [&](RootCallOp call) { rootCalls[call.getCallee()].push_back(call); });
     rootCallsKnown = true;
   }
   auto found = rootCalls.find(root.getSymName());
@@ -127,11 +127,13 @@ CppEmitter::scalarSlots(func::FuncOp root, unsigned &count) {
 
 /// A workspace from `owner` (`ri`: one per root instance, `rt`: one for the
 /// whole run), named like any tensor.
-LogicalResult CppEmitter::emitWorkspace(WorkspaceOp workspace, StringRef owner) {
+LogicalResult CppEmitter::emitWorkspace(WorkspaceOp workspace,
+                                        StringRef owner) {
   auto type = cast<GMTensorType>(workspace.getType());
   std::string v = fresh();
   os << formatv("{0} *{1} = {2}.workspace<{0}>({3});\n",
-                cppType(type.getElementType()), v, owner, type.getNumElements());
+                cppType(type.getElementType()), v, owner,
+                type.getNumElements());
   SmallVector<std::string> dims;
   for (int64_t size : type.getShape())
     dims.push_back(std::to_string(size));
@@ -147,16 +149,17 @@ LogicalResult CppEmitter::emitRootOp(Operation *op) {
         launch, launch.getCalleeAttr());
     auto core = leaf ? leaf->getAttrOfType<CoreKindAttr>("pto.leaf") : nullptr;
     if (!core)
-      return launch.emitError() << "pto-to-cpp: launched function is not a leaf";
+      return launch.emitError()
+             << "pto-to-cpp: launched function is not a leaf";
     SmallVector<std::string> deps;
     for (Value dep : launch.getDeps())
       deps.push_back(name(dep));
-    os << formatv("const pto_rt::Token {0} = ri.launch(pto_rt::Core::{1}, \"{2}\", "
-                  "{{{3}}, [=] {{ {2}({4}); });\n",
-                  bind(launch.getToken()),
-                  core.getValue() == CoreKind::cube ? "Cube" : "Vector",
-                  launch.getCallee(), llvm::join(deps, ", "),
-                  callArgs(launch.getArgs()));
+    os << formatv(
+        "const pto_rt::Token {0} = ri.launch(pto_rt::Core::{1}, \"{2}\", "
+        "{{{3}}, [=] {{ {2}({4}); });\n",
+        bind(launch.getToken()),
+        core.getValue() == CoreKind::cube ? "Cube" : "Vector",
+        launch.getCallee(), llvm::join(deps, ", "), callArgs(launch.getArgs()));
     return success();
   }
   return op->emitError() << "pto-to-cpp: '" << op->getName()
@@ -195,8 +198,8 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
                 "tile-graph pipeline";
     Block &body = loop.getBody().front();
     std::string iv = bind(body.getArgument(0));
-    std::string lb = name(loop.getLowerBound()), ub = name(loop.getUpperBound()),
-                step = name(loop.getStep());
+    std::string lb = name(loop.getLowerBound()),
+                ub = name(loop.getUpperBound()), step = name(loop.getStep());
     APInt constantStep;
     if (!matchPattern(loop.getStep(), m_ConstantInt(&constantStep)) ||
         !constantStep.isStrictlyPositive())
@@ -204,9 +207,10 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
                     whereLiteral(loop), loop.getName(), step);
     // As in pto-run: the step past the last iteration is never computed, so
     // a loop may run up to INT64_MAX.
-    os << formatv("for (int64_t {0} = {1}; {0} < {2}; {0} = uint64_t({2}) - "
-                  "uint64_t({0}) <= uint64_t({3}) ? {2} : {0} + {3}) {{  // {4}\n",
-                  iv, lb, ub, step, loop.getName());
+    os << formatv(
+        "for (int64_t {0} = {1}; {0} < {2}; {0} = uint64_t({2}) - "
+        "uint64_t({0}) <= uint64_t({3}) ? {2} : {0} + {3}) {{  // {4}\n",
+        iv, lb, ub, step, loop.getName());
     os.indent();
     if (failed(emitBlock(body, FunctionKind::Control)))
       return failure();
@@ -224,7 +228,8 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
       return op->emitError() << "pto-to-cpp: operand is not a pto.loop index";
     std::string expr =
         isa<IsLoopBeginOp>(op)
-            ? formatv("{0} == {1}", name(index), name(loop.getLowerBound())).str()
+            ? formatv("{0} == {1}", name(index), name(loop.getLowerBound()))
+                  .str()
             : formatv("uint64_t({2}) - uint64_t({0}) <= uint64_t({1})",
                       name(index), name(loop.getStep()),
                       name(loop.getUpperBound()))
@@ -247,8 +252,7 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
                   "{{{4}}, {{{5}});\n",
                   bind(read.getResult()), whereLiteral(op),
                   tensorName(read.getTensor()), it->second.pointer,
-                  llvm::join(indices, ", "),
-                  llvm::join(it->second.dims, ", "));
+                  llvm::join(indices, ", "), llvm::join(it->second.dims, ", "));
     return success();
   }
   if (auto workspace = dyn_cast<WorkspaceOp>(op))
@@ -298,10 +302,11 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     os << formatv("auto {0} = std::make_shared<const std::vector<int64_t>>("
                   "std::vector<int64_t>{{{1}});\n",
                   array, llvm::join(scalars, ", "));
-    os << formatv("rt.root_call(\"{0}\", {1}, {2}, [=](pto_rt::RootInstance &ri) "
-                  "{{ {0}(ri, {3}{4}{5}); });\n",
-                  call.getCallee(), rootCallSites++, depth, array,
-                  others.empty() ? "" : ", ", llvm::join(others, ", "));
+    os << formatv(
+        "rt.root_call(\"{0}\", {1}, {2}, [=](pto_rt::RootInstance &ri) "
+        "{{ {0}(ri, {3}{4}{5}); });\n",
+        call.getCallee(), rootCallSites++, depth, array,
+        others.empty() ? "" : ", ", llvm::join(others, ", "));
     return success();
   }
   return op->emitError() << "pto-to-cpp: '" << op->getName()
@@ -367,7 +372,8 @@ void CppEmitter::emitHostMain(KernelOp kernel) {
   else
     os << "pto_rt::HostMain m(argc, argv);\n";
   SmallVector<std::string> args;
-  for (auto [i, arg] : llvm::enumerate(kernel.getBody().front().getArguments())) {
+  for (auto [i, arg] :
+       llvm::enumerate(kernel.getBody().front().getArguments())) {
     auto type = cast<GMTensorType>(arg.getType());
     std::string argName = cast<StringAttr>(kernel.getArgNames()[i]).str();
     std::string element = cppType(type.getElementType());

@@ -1,4 +1,5 @@
-//===- EmitLeaf.cpp - leaf bodies as pto-isa C++ ----------------------------===//
+//===- EmitLeaf.cpp - leaf bodies as pto-isa C++
+//----------------------------===//
 //
 // A leaf is a device kernel: its pto_isa tiles become Tile objects bound
 // with TASSIGN, its instructions pto-isa calls guarded by a non-empty
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
@@ -20,7 +22,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -36,9 +37,9 @@ using llvm::formatv;
 LogicalResult CppEmitter::emitLeaf(func::FuncOp func) {
   auto core = func->getAttrOfType<CoreKindAttr>("pto.leaf");
   if (!core || core.getValue() == CoreKind::mix)
-    return func.emitError() << "pto-to-cpp prints cube and vector leaves; '"
-                            << func.getSymName() << "' is "
-                            << (core ? "a MIX leaf" : "not a core kind");
+    return func.emitError()
+           << "pto-to-cpp prints cube and vector leaves; '" << func.getSymName()
+           << "' is " << (core ? "a MIX leaf" : "not a core kind");
   bool cube = core.getValue() == CoreKind::cube;
   counter = 0;
   os << (cube ? "#if defined(__DAV_CUBE__)\n" : "#if defined(__DAV_VEC__)\n");
@@ -72,9 +73,10 @@ static std::string calledTensorName(Value tensor, unsigned depth = 0) {
     FlatSymbolRefAttr callee = getCalleeAndArgs(op, args);
     if (!agree || !callee || callee.getValue() != func.getSymName())
       return;
-    std::string name = arg.getArgNumber() < args.size()
-                           ? calledTensorName(args[arg.getArgNumber()], depth + 1)
-                           : "";
+    std::string name =
+        arg.getArgNumber() < args.size()
+            ? calledTensorName(args[arg.getArgNumber()], depth + 1)
+            : "";
     if (!common)
       common = name;
     agree &= *common == name;
@@ -88,15 +90,17 @@ LogicalResult CppEmitter::emitGlobalAccess(Operation *op, Value tensor,
                                            StringRef call) {
   auto it = tensors.find(tensor);
   if (it == tensors.end())
-    return op->emitError() << "pto-to-cpp: GM operand is not a tensor it can name";
+    return op->emitError()
+           << "pto-to-cpp: GM operand is not a tensor it can name";
   const TensorExpr &gm = it->second;
   std::string element = cppType(gm.type.getElementType());
   std::string ld = gm.dims[1];
   // The GlobalTensor describes exactly the transferred window: the tile's
-  // valid region (docs/AscendTarget.md#globaltensor). A DN window holds the transpose.
+  // valid region (docs/AscendTarget.md#globaltensor). A DN window holds the
+  // transpose.
   std::string shape = "Shape<1, 1, 1, DYNAMIC, DYNAMIC>";
-  std::string stride = transpose ? "Stride<1, 1, 1, 1, DYNAMIC>"
-                                 : "Stride<1, 1, 1, DYNAMIC, 1>";
+  std::string stride =
+      transpose ? "Stride<1, 1, 1, 1, DYNAMIC>" : "Stride<1, 1, 1, DYNAMIC, 1>";
   std::string g = fresh();
   os << formatv("if ({0} > 0 && {1} > 0) {{\n", tile.validRows, tile.validCols);
   os.indent();
@@ -127,8 +131,8 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
     return formatv("{0}<pto::{1}::HIGH_PRECISION>", instr, algorithm).str();
   };
   auto unary = [&](StringRef instr, Value src, Value dst) {
-    guarded(tile(dst), formatv("{0}({1}, {2})", instr, tile(dst).name,
-                               tile(src).name));
+    guarded(tile(dst),
+            formatv("{0}({1}, {2})", instr, tile(dst).name, tile(src).name));
   };
   auto binary = [&](StringRef instr, Value a, Value b, Value dst) {
     guarded(tile(dst), formatv("{0}({1}, {2}, {3})", instr, tile(dst).name,
@@ -148,7 +152,8 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
         std::string t = fresh();
         TileExpr expr{t, name(alloc.getValidRows()), name(alloc.getValidCols()),
                       alloc.getTileType()};
-        os << formatv("using T{0} = {1};\n", t, tileCppType(alloc.getTileType()));
+        os << formatv("using T{0} = {1};\n", t,
+                      tileCppType(alloc.getTileType()));
         os << formatv("T{0} {0}((unsigned){1}, (unsigned){2});\n", t,
                       expr.validRows, expr.validCols);
         os << formatv("TASSIGN({0}, {1});\n", t, *alloc.getOffset());
@@ -156,9 +161,9 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
         return success();
       })
       .Case([&](TLoadOp load) {
-        return emitGlobalAccess(load, load.getSrc(), load.getRow(), load.getCol(),
-                                tile(load.getDst()), load.getTranspose(),
-                                "TLOAD({1}, {0});");
+        return emitGlobalAccess(load, load.getSrc(), load.getRow(),
+                                load.getCol(), tile(load.getDst()),
+                                load.getTranspose(), "TLOAD({1}, {0});");
       })
       .Case([&](TStoreOp store) {
         const TileExpr &src = tile(store.getSrc());
@@ -185,15 +190,17 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
                       src.validCols);
         os.indent();
         os << formatv("PTOGEN_SCATTER_SITE({0}, \"{1}\");\n",
-                      whereLiteral(scatter), tensor.empty() ? "tensor" : tensor);
+                      whereLiteral(scatter),
+                      tensor.empty() ? "tensor" : tensor);
         os << formatv("using G{0} = GlobalTensor<{1}, Shape<1, 1, 1, DYNAMIC, "
                       "DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>, Layout::ND>;\n",
                       g, cppType(gm.type.getElementType()));
-        os << formatv("G{0} {0}({1} + ({2} * {3} + {4}), Shape<1, 1, 1, DYNAMIC, "
-                      "DYNAMIC>((int)({5} - {2}), (int){6}), Stride<1, 1, 1, "
-                      "DYNAMIC, 1>((int){3}));\n",
-                      g, gm.pointer, name(scatter.getRow()), gm.dims[1],
-                      name(scatter.getCol()), gm.dims[0], src.validCols);
+        os << formatv(
+            "G{0} {0}({1} + ({2} * {3} + {4}), Shape<1, 1, 1, DYNAMIC, "
+            "DYNAMIC>((int)({5} - {2}), (int){6}), Stride<1, 1, 1, "
+            "DYNAMIC, 1>((int){3}));\n",
+            g, gm.pointer, name(scatter.getRow()), gm.dims[1],
+            name(scatter.getCol()), gm.dims[0], src.validCols);
         os << formatv("MSCATTER<Coalesce::Row, ScatterAtomicOp::{0}>({1}, {2}, "
                       "{3});\n",
                       scatter.getAtomicAdd() ? "Add" : "None", g, src.name,
@@ -204,7 +211,8 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
       })
       .Case([&](TExtractOp extract) {
         guarded(tile(extract.getDst()),
-                formatv("TEXTRACT({0}, {1}, {2}, {3})", tile(extract.getDst()).name,
+                formatv("TEXTRACT({0}, {1}, {2}, {3})",
+                        tile(extract.getDst()).name,
                         tile(extract.getSrc()).name, extract.getIndexRow(),
                         extract.getIndexCol()));
         return success();
@@ -216,63 +224,115 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
       .Case<TMatmulOp, TMatmulAccOp>([&](auto matmul) {
         const TileExpr &a = tile(matmul.getLhs()), &b = tile(matmul.getRhs()),
                        &c = tile(matmul.getAcc());
-        // m, k, n >= 1 (docs/AscendTarget.md#instructions); an empty product is skipped.
-        // pto-isa's accumulating form names the accumulator twice (out, in):
-        // its CPU back end has no three-operand TMATMUL_ACC.
+        // m, k, n >= 1 (docs/AscendTarget.md#instructions); an empty product is
+        // skipped. pto-isa's accumulating form names the accumulator twice
+        // (out, in): its CPU back end has no three-operand TMATMUL_ACC.
         std::string operands =
-            isa<TMatmulOp>(op) ? formatv("{0}, {1}, {2}", c.name, a.name, b.name).str()
-                               : formatv("{0}, {0}, {1}, {2}", c.name, a.name, b.name).str();
+            isa<TMatmulOp>(op)
+                ? formatv("{0}, {1}, {2}", c.name, a.name, b.name).str()
+                : formatv("{0}, {0}, {1}, {2}", c.name, a.name, b.name).str();
         os << formatv("if ({0} > 0 && {1} > 0 && {2} > 0) {3}({4});\n",
                       a.validRows, a.validCols, b.validCols,
                       isa<TMatmulOp>(op) ? "TMATMUL" : "TMATMUL_ACC", operands);
         return success();
       })
-      .Case([&](TAddOp o) { binary("TADD", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
-      .Case([&](TSubOp o) { binary("TSUB", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
-      .Case([&](TMulOp o) { binary("TMUL", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
+      .Case([&](TAddOp o) {
+        binary("TADD", o.getLhs(), o.getRhs(), o.getDst());
+        return success();
+      })
+      .Case([&](TSubOp o) {
+        binary("TSUB", o.getLhs(), o.getRhs(), o.getDst());
+        return success();
+      })
+      .Case([&](TMulOp o) {
+        binary("TMUL", o.getLhs(), o.getRhs(), o.getDst());
+        return success();
+      })
       .Case([&](TDivOp o) {
-        binary(withPrecision("TDIV", "DivAlgorithm", o.getPrecision()), o.getLhs(), o.getRhs(),
-               o.getDst());
+        binary(withPrecision("TDIV", "DivAlgorithm", o.getPrecision()),
+               o.getLhs(), o.getRhs(), o.getDst());
         return success();
       })
-      .Case([&](TMaxOp o) { binary("TMAX", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
-      .Case([&](TMinOp o) { binary("TMIN", o.getLhs(), o.getRhs(), o.getDst()); return success(); })
-      .Case([&](TAddSOp o) { scalar("TADDS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
-      .Case([&](TSubSOp o) { scalar("TSUBS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
-      .Case([&](TMulSOp o) { scalar("TMULS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
+      .Case([&](TMaxOp o) {
+        binary("TMAX", o.getLhs(), o.getRhs(), o.getDst());
+        return success();
+      })
+      .Case([&](TMinOp o) {
+        binary("TMIN", o.getLhs(), o.getRhs(), o.getDst());
+        return success();
+      })
+      .Case([&](TAddSOp o) {
+        scalar("TADDS", o.getSrc(), o.getScalar(), o.getDst());
+        return success();
+      })
+      .Case([&](TSubSOp o) {
+        scalar("TSUBS", o.getSrc(), o.getScalar(), o.getDst());
+        return success();
+      })
+      .Case([&](TMulSOp o) {
+        scalar("TMULS", o.getSrc(), o.getScalar(), o.getDst());
+        return success();
+      })
       .Case([&](TDivSOp o) {
-        scalar(withPrecision("TDIVS", "DivAlgorithm", o.getPrecision()), o.getSrc(), o.getScalar(),
-               o.getDst());
+        scalar(withPrecision("TDIVS", "DivAlgorithm", o.getPrecision()),
+               o.getSrc(), o.getScalar(), o.getDst());
         return success();
       })
-      .Case([&](TMaxSOp o) { scalar("TMAXS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
-      .Case([&](TMinSOp o) { scalar("TMINS", o.getSrc(), o.getScalar(), o.getDst()); return success(); })
+      .Case([&](TMaxSOp o) {
+        scalar("TMAXS", o.getSrc(), o.getScalar(), o.getDst());
+        return success();
+      })
+      .Case([&](TMinSOp o) {
+        scalar("TMINS", o.getSrc(), o.getScalar(), o.getDst());
+        return success();
+      })
       .Case([&](TExpOp o) {
-        unary(withPrecision("TEXP", "ExpAlgorithm", o.getPrecision()), o.getSrc(), o.getDst());
+        unary(withPrecision("TEXP", "ExpAlgorithm", o.getPrecision()),
+              o.getSrc(), o.getDst());
         return success();
       })
-      .Case([&](TAbsOp o) { unary("TABS", o.getSrc(), o.getDst()); return success(); })
-      .Case([&](TNegOp o) { unary("TNEG", o.getSrc(), o.getDst()); return success(); })
-      .Case([&](TSqrtOp o) { unary("TSQRT", o.getSrc(), o.getDst()); return success(); })
-      .Case([&](TRsqrtOp o) { unary("TRSQRT", o.getSrc(), o.getDst()); return success(); })
-      .Case([&](TRecipOp o) { unary("TRECIP", o.getSrc(), o.getDst()); return success(); })
-      .Case([&](TRowExpandOp o) { unary("TROWEXPAND", o.getSrc(), o.getDst()); return success(); })
+      .Case([&](TAbsOp o) {
+        unary("TABS", o.getSrc(), o.getDst());
+        return success();
+      })
+      .Case([&](TNegOp o) {
+        unary("TNEG", o.getSrc(), o.getDst());
+        return success();
+      })
+      .Case([&](TSqrtOp o) {
+        unary("TSQRT", o.getSrc(), o.getDst());
+        return success();
+      })
+      .Case([&](TRsqrtOp o) {
+        unary("TRSQRT", o.getSrc(), o.getDst());
+        return success();
+      })
+      .Case([&](TRecipOp o) {
+        unary("TRECIP", o.getSrc(), o.getDst());
+        return success();
+      })
+      .Case([&](TRowExpandOp o) {
+        unary("TROWEXPAND", o.getSrc(), o.getDst());
+        return success();
+      })
       .Case([&](TCvtOp o) {
         // Always explicit: pto-isa's three-argument TCVT picks OFF for its
         // narrowing pairs on the NPU, and its CPU model picks OFF always.
         StringRef sat = stringifySaturationMode(o.getSatmode());
-        guarded(tile(o.getDst()),
-                formatv("TCVT({0}, {1}, RoundMode::CAST_{2}, SaturationMode::{3})",
-                        tile(o.getDst()).name,
-                        tile(o.getSrc()).name,
-                        o.getMode() == CastMode::NONE ? "RINT"
-                                                      : stringifyCastMode(o.getMode()),
-                        sat));
+        guarded(
+            tile(o.getDst()),
+            formatv("TCVT({0}, {1}, RoundMode::CAST_{2}, SaturationMode::{3})",
+                    tile(o.getDst()).name, tile(o.getSrc()).name,
+                    o.getMode() == CastMode::NONE
+                        ? "RINT"
+                        : stringifyCastMode(o.getMode()),
+                    sat));
         return success();
       })
       .Case([&](TExpandSOp o) {
         guarded(tile(o.getDst()),
-                formatv("TEXPANDS({0}, {1})", tile(o.getDst()).name, name(o.getScalar())));
+                formatv("TEXPANDS({0}, {1})", tile(o.getDst()).name,
+                        name(o.getScalar())));
         return success();
       })
       .Case<TRowSumOp, TRowMaxOp>([&](auto o) {
@@ -303,37 +363,67 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
                              dst.name, src.name, patterns[o.getPattern() - 1]));
         return success();
       })
-      .Case([&](TRowExpandSubOp o) { binary("TROWEXPANDSUB", o.getFull(), o.getRowval(), o.getDst()); return success(); })
-      .Case([&](TRowExpandMulOp o) { binary("TROWEXPANDMUL", o.getFull(), o.getRowval(), o.getDst()); return success(); })
-      .Case([&](TRowExpandDivOp o) { binary("TROWEXPANDDIV", o.getFull(), o.getRowval(), o.getDst()); return success(); })
-      .Case([&](TColExpandOp o) { unary("TCOLEXPAND", o.getSrc(), o.getDst()); return success(); })
-      .Case([&](TColExpandAddOp o) { binary("TCOLEXPANDADD", o.getFull(), o.getColval(), o.getDst()); return success(); })
-      .Case([&](TColExpandSubOp o) { binary("TCOLEXPANDSUB", o.getFull(), o.getColval(), o.getDst()); return success(); })
-      .Case([&](TColExpandMulOp o) { binary("TCOLEXPANDMUL", o.getFull(), o.getColval(), o.getDst()); return success(); })
-      .Case([&](TColExpandDivOp o) { binary("TCOLEXPANDDIV", o.getFull(), o.getColval(), o.getDst()); return success(); })
-      .Case([&](TColExpandMaxOp o) { binary("TCOLEXPANDMAX", o.getFull(), o.getColval(), o.getDst()); return success(); })
-      .Case([&](TColExpandMinOp o) { binary("TCOLEXPANDMIN", o.getFull(), o.getColval(), o.getDst()); return success(); })
+      .Case([&](TRowExpandSubOp o) {
+        binary("TROWEXPANDSUB", o.getFull(), o.getRowval(), o.getDst());
+        return success();
+      })
+      .Case([&](TRowExpandMulOp o) {
+        binary("TROWEXPANDMUL", o.getFull(), o.getRowval(), o.getDst());
+        return success();
+      })
+      .Case([&](TRowExpandDivOp o) {
+        binary("TROWEXPANDDIV", o.getFull(), o.getRowval(), o.getDst());
+        return success();
+      })
+      .Case([&](TColExpandOp o) {
+        unary("TCOLEXPAND", o.getSrc(), o.getDst());
+        return success();
+      })
+      .Case([&](TColExpandAddOp o) {
+        binary("TCOLEXPANDADD", o.getFull(), o.getColval(), o.getDst());
+        return success();
+      })
+      .Case([&](TColExpandSubOp o) {
+        binary("TCOLEXPANDSUB", o.getFull(), o.getColval(), o.getDst());
+        return success();
+      })
+      .Case([&](TColExpandMulOp o) {
+        binary("TCOLEXPANDMUL", o.getFull(), o.getColval(), o.getDst());
+        return success();
+      })
+      .Case([&](TColExpandDivOp o) {
+        binary("TCOLEXPANDDIV", o.getFull(), o.getColval(), o.getDst());
+        return success();
+      })
+      .Case([&](TColExpandMaxOp o) {
+        binary("TCOLEXPANDMAX", o.getFull(), o.getColval(), o.getDst());
+        return success();
+      })
+      .Case([&](TColExpandMinOp o) {
+        binary("TCOLEXPANDMIN", o.getFull(), o.getColval(), o.getDst());
+        return success();
+      })
       .Case<TColSumOp, TColMaxOp>([&](auto o) {
         // As for the row reductions: columns with no valid rows (a row
         // piece past the tensor's end) reduce to the identity.
         bool sum = isa<TColSumOp>(op);
         const TileExpr &dst = tile(o.getDst()), &src = tile(o.getSrc());
         std::string element = cppType(dst.type.getElementType());
-        guarded(dst, formatv("{{ if ({0} > 0) {1}({2}, {3}); else "
-                             "TEXPANDS({2}, static_cast<{4}>({5})); }",
-                             src.validRows, sum ? "TCOLSUM" : "TCOLMAX",
-                             dst.name, src.name, element,
-                             sum ? "0.0f" : "-INFINITY"));
+        guarded(dst,
+                formatv("{{ if ({0} > 0) {1}({2}, {3}); else "
+                        "TEXPANDS({2}, static_cast<{4}>({5})); }",
+                        src.validRows, sum ? "TCOLSUM" : "TCOLMAX", dst.name,
+                        src.name, element, sum ? "0.0f" : "-INFINITY"));
         return success();
       })
       .Case([&](SetFlagOp o) {
-        os << formatv("set_flag({0}, {1}, EVENT_ID{2});\n", pipeName(o.getSrc()),
-                      pipeName(o.getDst()), o.getEvent());
+        os << formatv("set_flag({0}, {1}, EVENT_ID{2});\n",
+                      pipeName(o.getSrc()), pipeName(o.getDst()), o.getEvent());
         return success();
       })
       .Case([&](WaitFlagOp o) {
-        os << formatv("wait_flag({0}, {1}, EVENT_ID{2});\n", pipeName(o.getSrc()),
-                      pipeName(o.getDst()), o.getEvent());
+        os << formatv("wait_flag({0}, {1}, EVENT_ID{2});\n",
+                      pipeName(o.getSrc()), pipeName(o.getDst()), o.getEvent());
         return success();
       })
       .Case([&](PipeBarrierOp o) {
@@ -341,7 +431,7 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
         return success();
       })
       .Default([&](Operation *other) {
-        return other->emitError() << "pto-to-cpp cannot print '" << other->getName()
-                                  << "'";
+        return other->emitError()
+               << "pto-to-cpp cannot print '" << other->getName() << "'";
       });
 }

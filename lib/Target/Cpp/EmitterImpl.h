@@ -1,4 +1,5 @@
-//===- EmitterImpl.h - the pto-to-cpp emitter, shared by its parts -*- C++ -*-===//
+//===- EmitterImpl.h - the pto-to-cpp emitter, shared by its parts -*- C++
+//-*-===//
 //
 // The C++ emitter's state and methods. Its parts: CppEmitter.cpp (names,
 // the module, shared statements, entry points), EmitLeaf.cpp (leaf bodies:

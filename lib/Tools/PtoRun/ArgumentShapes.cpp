@@ -98,8 +98,7 @@ public:
     for (auto &[call, operands] : it->second) {
       if (arg.getArgNumber() >= operands.size())
         return {};
-      BlockArgument resolved =
-          resolve(operands[arg.getArgNumber()], depth + 1);
+      BlockArgument resolved = resolve(operands[arg.getArgNumber()], depth + 1);
       if (!resolved || (common && common != resolved))
         return {};
       common = resolved;
@@ -162,8 +161,9 @@ shapeOfMirroredArgument(KernelOp kernel, BlockArgument arg, KnownShape known) {
   return found;
 }
 
-std::optional<SmallVector<int64_t>> mlir::pto::inferArgumentShape(
-    KernelOp kernel, unsigned index, KnownShape known) {
+std::optional<SmallVector<int64_t>>
+mlir::pto::inferArgumentShape(KernelOp kernel, unsigned index,
+                              KnownShape known) {
   BlockArgument arg = kernel.getBody().front().getArgument(index);
   if (auto mirrored = shapeOfMirroredArgument(kernel, arg, known))
     return mirrored;
@@ -181,9 +181,9 @@ std::optional<SmallVector<int64_t>> mlir::pto::inferArgumentShape(
     bool ok = true;
     auto dynamicSizes = reshape.getShape().begin();
     for (int64_t size : reshape.getStaticShape()) {
-      std::optional<int64_t> value =
-          ShapedType::isDynamic(size) ? evaluator.eval(*dynamicSizes++)
-                                      : std::optional(size);
+      std::optional<int64_t> value = ShapedType::isDynamic(size)
+                                         ? evaluator.eval(*dynamicSizes++)
+                                         : std::optional(size);
       if (!value || *value < 0 || llvm::MulOverflow(total, *value, total)) {
         ok = false;
         break;

@@ -1,4 +1,5 @@
-//===- ArgumentShapes.h - shapes pto-run infers for generated data -*- C++ -*-===//
+//===- ArgumentShapes.h - shapes pto-run infers for generated data -*- C++
+//-*-===//
 #ifndef PTO_TOOLS_PTORUN_ARGUMENTSHAPES_H
 #define PTO_TOOLS_PTORUN_ARGUMENTSHAPES_H
 

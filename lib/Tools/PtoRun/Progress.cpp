@@ -14,8 +14,7 @@ ProgressReporter::ProgressReporter(interp::ExecutionObserver *next,
       start(std::chrono::steady_clock::now()), lastReport(start) {}
 
 double ProgressReporter::elapsed() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 

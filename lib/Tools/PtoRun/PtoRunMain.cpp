@@ -32,10 +32,10 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "pto/Dialect/PTO/IR/PTODialect.h"
-#include "pto/Dialect/PTOISA/IR/PTOISA.h"
-#include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/CostModel/CostModel.h"
+#include "pto/Dialect/PTO/IR/PTODialect.h"
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "pto/Interpreter/Interpreter.h"
 #include "pto/Interpreter/ShapeOnly.h"
 #include "pto/Tools/PtoRunMain.h"
@@ -94,7 +94,8 @@ static cl::opt<bool> progress(
              "default: on when stderr is a terminal"),
     cl::cat(category));
 static cl::list<std::string>
-    outputs("output", cl::desc("Write an argument after the run: NAME=FILE.npy"),
+    outputs("output",
+            cl::desc("Write an argument after the run: NAME=FILE.npy"),
             cl::value_desc("NAME=FILE"), cl::cat(category));
 static cl::opt<std::string> outputDir(
     "output-dir",
@@ -107,10 +108,11 @@ static cl::opt<uint64_t> randomSeed(
              "dynamic dims from --shape or, where the kernel fixes them, "
              "from the other arguments"),
     cl::value_desc("SEED"), cl::cat(category));
-static cl::list<std::string> shapes(
-    "shape", cl::desc("Shape of a generated or zero argument: NAME=AxBxC "
-                      "(for dynamic dims the kernel does not fix)"),
-    cl::value_desc("NAME=SHAPE"), cl::cat(category));
+static cl::list<std::string>
+    shapes("shape",
+           cl::desc("Shape of a generated or zero argument: NAME=AxBxC "
+                    "(for dynamic dims the kernel does not fix)"),
+           cl::value_desc("NAME=SHAPE"), cl::cat(category));
 static cl::opt<uint64_t> shuffleAtomics(
     "shuffle-atomics",
     cl::desc("Apply atomic_add contributions in a shuffled order (seed)"),
@@ -192,11 +194,11 @@ static cl::opt<bool> simGraph(
              "docs/CostModel.md) to schedule instead of a kernel to run"),
     cl::init(false), cl::cat(category));
 
-static cl::opt<std::string> simDump(
-    "sim-dump-graph",
-    cl::desc("With --simulate: write the observed launch graph (the "
-             "--sim-graph format) to FILE"),
-    cl::value_desc("FILE.json"), cl::cat(category));
+static cl::opt<std::string>
+    simDump("sim-dump-graph",
+            cl::desc("With --simulate: write the observed launch graph (the "
+                     "--sim-graph format) to FILE"),
+            cl::value_desc("FILE.json"), cl::cat(category));
 
 static int usageError(const Twine &message) {
   llvm::errs() << "pto-run: error: " << message << "\n";
@@ -267,8 +269,7 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     else if (simulate == "950" || simulate == "3510" || simulate == "DAV_3510")
       arch = Arch::DAV_3510;
     if (!arch)
-      return usageError("--simulate expects a3 or 950, got '" + simulate +
-                        "'");
+      return usageError("--simulate expects a3 or 950, got '" + simulate + "'");
     // Times are finite and >= 0; FLOP and bandwidth finite and > 0.
     struct Number {
       const char *flag;
@@ -369,8 +370,7 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
   module->walk([&](KernelOp k) { kernels.push_back(k); });
   KernelOp kernel;
   for (KernelOp k : kernels)
-    if (kernelName.empty() ? kernels.size() == 1
-                           : k.getSymName() == kernelName)
+    if (kernelName.empty() ? kernels.size() == 1 : k.getSymName() == kernelName)
       kernel = k;
   if (!kernel) {
     SmallVector<StringRef> names;
@@ -378,10 +378,10 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
       names.push_back(k.getSymName());
     if (kernels.empty())
       return usageError("'" + inputFile + "' contains no pto.kernel");
-    return usageError(
-        (kernelName.empty() ? Twine("several kernels; choose one with --kernel")
-                            : "no kernel named '" + kernelName + "'") +
-        " (kernels: " + llvm::join(names, ", ") + ")");
+    return usageError((kernelName.empty()
+                           ? Twine("several kernels; choose one with --kernel")
+                           : "no kernel named '" + kernelName + "'") +
+                      " (kernels: " + llvm::join(names, ", ") + ")");
   }
 
   unsigned numArgs = kernel.getNumArguments();
@@ -475,8 +475,7 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
         continue;
       bool floatArg = isa<FloatType>(
           cast<GMTensorType>(kernel.getArgumentTypes()[i]).getElementType());
-      llvm::Expected<HostTensor> tensor =
-          readNpy(path, noNumerics && floatArg);
+      llvm::Expected<HostTensor> tensor = readNpy(path, noNumerics && floatArg);
       if (!tensor)
         return usageError("input '" + nameOf(i) +
                           "': " + llvm::toString(tensor.takeError()));
@@ -530,28 +529,34 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     auto type = cast<GMTensorType>(kernel.getArgumentTypes()[i]);
     std::optional<ElementKind> kind = getElementKind(type.getElementType());
     if (!kind)
-      return usageError("argument '" + name + "' has an element type pto-run "
+      return usageError("argument '" + name +
+                        "' has an element type pto-run "
                         "cannot generate");
     bool isFloat = *kind == ElementKind::BF16 || *kind == ElementKind::F16 ||
                    *kind == ElementKind::F32;
     if (!isOutput && !isFloat && noNumerics)
-      return usageError("argument '" + name + "' holds integers (offsets or "
+      return usageError("argument '" + name +
+                        "' holds integers (offsets or "
                         "indices) that the schedule may depend on; give "
-                        "--input " + name + "=FILE.npy (--no-numerics needs "
+                        "--input " +
+                        name +
+                        "=FILE.npy (--no-numerics needs "
                         "the values of integer arguments)");
     if (!isOutput && !isFloat)
-      return usageError("argument '" + name + "' holds integers (offsets or "
+      return usageError("argument '" + name +
+                        "' holds integers (offsets or "
                         "indices) that cannot be generated meaningfully; give "
-                        "--input " + name + "=FILE.npy");
+                        "--input " +
+                        name + "=FILE.npy");
     if (!knownShapes[i])
       return usageError("argument '" + name +
                         "' has dynamic dims the kernel does not fix from the "
-                        "other arguments; give --shape " + name +
-                        "=AxB... to " +
+                        "other arguments; give --shape " +
+                        name + "=AxB... to " +
                         (isOutput ? "zero-initialise" : "generate") + " it" +
-                        (noNumerics ? " (or --input " + name.str() +
-                                          "=shape:AxB...)"
-                                    : std::string()));
+                        (noNumerics
+                             ? " (or --input " + name.str() + "=shape:AxB...)"
+                             : std::string()));
     if (noNumerics) {
       if (!getStorageBytes(*kind, *knownShapes[i]))
         return usageError("argument '" + name +
@@ -622,8 +627,8 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     for (unsigned index : written) {
       SmallString<128> path(outputDir);
       llvm::sys::path::append(
-          path, cast<StringAttr>(kernel.getArgNames()[index]).getValue() +
-                    ".npy");
+          path,
+          cast<StringAttr>(kernel.getArgNames()[index]).getValue() + ".npy");
       outputFiles.push_back({index, std::string(path)});
     }
 
@@ -632,8 +637,8 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     options.observer = &*costModel;
     // The kernel's own device_sched_mode unless the flag overrides it.
     if (!simSchedMode.getNumOccurrences())
-      if (auto runtime = kernel->getAttrOfType<RuntimeOptionsAttr>(
-              "runtime_options"))
+      if (auto runtime =
+              kernel->getAttrOfType<RuntimeOptionsAttr>("runtime_options"))
         if (auto mode = runtime.getDeviceSchedMode())
           costModel->setSchedMode(unsigned(*mode));
   }
@@ -653,9 +658,9 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     progressReporter->finish(succeeded(ran));
   if (failed(ran))
     return kFault;
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
 
   for (auto &[index, path] : outputFiles)
     if (llvm::Error error = writeNpy(path, args[index]))
@@ -666,11 +671,11 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
   if (printStats)
     llvm::errs() << "pto-run: @" << kernel.getSymName() << ": "
                  << stats.loopIterations << " loop iterations, "
-                 << stats.opsExecuted << " ops, "
-                 << stats.matmulFlops << " matmul FLOP, " << stats.atomicElements
+                 << stats.opsExecuted << " ops, " << stats.matmulFlops
+                 << " matmul FLOP, " << stats.atomicElements
                  << " elements accumulated, " << stats.vectorElements
-                 << " vector elements, "
-                 << llvm::format("%.3f", seconds) << " s\n";
+                 << " vector elements, " << llvm::format("%.3f", seconds)
+                 << " s\n";
   if (printStats && stats.stitches)
     llvm::errs() << "pto-run: " << stats.rootInstances << " root instances in "
                  << stats.stitches << " stitches, " << stats.stitchedLaunches
@@ -679,8 +684,9 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
   if (costModel) {
     costModel->finish();
     if (costModel->getLaunches().empty())
-      llvm::errs() << "pto-run: warning: --simulate saw no pto.launch; the "
-                      "cost model needs outlined IR (--pto-tile-graph-pipeline)\n";
+      llvm::errs()
+          << "pto-run: warning: --simulate saw no pto.launch; the "
+             "cost model needs outlined IR (--pto-tile-graph-pipeline)\n";
     costModel->printReport(llvm::outs());
     return writeSimulationFiles(*costModel);
   }

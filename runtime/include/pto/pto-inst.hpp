@@ -6,7 +6,8 @@
 #pragma once
 
 #ifndef __CPU_SIM
-#error "pto-mlir ships only the host emulation of pto-isa: compile with -D__CPU_SIM (device builds need the real pto-isa headers)"
+#error                                                                         \
+    "pto-mlir ships only the host emulation of pto-isa: compile with -D__CPU_SIM (device builds need the real pto-isa headers)"
 #endif
 
 #if __cplusplus < 202002L
@@ -15,7 +16,7 @@
 
 #include <pto/sim/base.hpp>
 #include <pto/sim/core.hpp>
-#include <pto/sim/tile.hpp>
-#include <pto/sim/instr.hpp>
 #include <pto/sim/gather.hpp>
+#include <pto/sim/instr.hpp>
 #include <pto/sim/scatter.hpp>
+#include <pto/sim/tile.hpp>

@@ -25,9 +25,9 @@ int main(int argc, char **argv) {
                                      mlirStringRefCreateFromCString(argv[1]));
   free(text);
   printf("parsed: %d\n", !mlirModuleIsNull(module));
-  MlirLogicalResult result = ptoRunPassPipeline(
-      mlirModuleGetOperation(module),
-      mlirStringRefCreateFromCString("canonicalize,cse"));
+  MlirLogicalResult result =
+      ptoRunPassPipeline(mlirModuleGetOperation(module),
+                         mlirStringRefCreateFromCString("canonicalize,cse"));
   printf("pipeline: %d, diagnostics: %ld\n", mlirLogicalResultIsSuccess(result),
          (long)ptoDiagnosticCollectorGetNumDiagnostics(diags));
   mlirModuleDestroy(module);

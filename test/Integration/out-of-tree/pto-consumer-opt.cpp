@@ -38,8 +38,8 @@ struct CountTileOpsPass
       });
       kernel.emitRemark() << "consumer: @" << kernel.getSymName() << " on "
                           << pto::stringifyArch(kernel.getArchOrDefault())
-                          << ": " << loops << " loops, " << views
-                          << " views, " << matmuls << " matmuls, " << atomics
+                          << ": " << loops << " loops, " << views << " views, "
+                          << matmuls << " matmuls, " << atomics
                           << " atomic adds";
     });
   }

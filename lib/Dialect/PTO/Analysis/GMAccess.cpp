@@ -72,10 +72,9 @@ void GMAccessAnalysis::addRegion(GMAccessSummary &summary, Operation *op,
   if (!staticOffsets.empty() && staticOffsets.size() == sizes.size()) {
     unsigned next = 0;
     for (auto [offset, size] : llvm::zip(staticOffsets, sizes)) {
-      Value dynamic =
-          ShapedType::isDynamic(offset) && next < offsets.size()
-              ? offsets[next++]
-              : Value();
+      Value dynamic = ShapedType::isDynamic(offset) && next < offsets.size()
+                          ? offsets[next++]
+                          : Value();
       access.dims.push_back(rangeOf(dynamic, offset, size, iterated));
     }
   }

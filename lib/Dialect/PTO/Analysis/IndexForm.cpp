@@ -11,7 +11,6 @@
 using namespace mlir;
 using namespace mlir::pto;
 
-
 /// Products of sums grow; past this many terms a value stays an opaque atom.
 static constexpr size_t kMaxTerms = 256;
 
@@ -205,7 +204,8 @@ IndexPoly IndexForms::compute(Value v) {
         getRootArgument(dim.getSource())
             ? getArgumentName(getRootArgument(dim.getSource())).str()
             : llvm::formatv("{0}", dim.getSource().getAsOpaquePointer()).str();
-    return opaque(v, "dim(" + tensor + "," + std::to_string(dim.getDim()) + ")");
+    return opaque(v,
+                  "dim(" + tensor + "," + std::to_string(dim.getDim()) + ")");
   }
 
   auto read = dyn_cast<ReadOp>(def);
@@ -246,9 +246,9 @@ IndexPoly IndexForms::compute(Value v) {
       return IndexPoly::constant(std::min(*a, *b));
     if (a && b && isa<arith::MaxSIOp, arith::MaxUIOp>(def))
       return IndexPoly::constant(std::max(*a, *b));
-    if (isDiv && b && *b > 0 &&
-        llvm::all_of(operand(0).terms,
-                     [&](auto &term) { return term.second % *b == 0; })) {
+    if (isDiv && b && *b > 0 && llvm::all_of(operand(0).terms, [&](auto &term) {
+          return term.second % *b == 0;
+        })) {
       IndexPoly quotient = operand(0);
       for (auto &[mono, coef] : quotient.terms)
         coef /= *b;
@@ -260,8 +260,8 @@ IndexPoly IndexForms::compute(Value v) {
             def) &&
         y < x)
       std::swap(x, y);
-    return opaque(v, (def->getName().getStringRef() + "(" + x + "," + y + ")")
-                         .str());
+    return opaque(
+        v, (def->getName().getStringRef() + "(" + x + "," + y + ")").str());
   }
 
   // Anything else: an opaque function of its operands' forms when it is

@@ -8,7 +8,6 @@
 #include "pto/Dialect/PTO/Analysis/KernelStructure.h"
 #include "pto/Dialect/PTO/Analysis/IndexForm.h"
 
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
@@ -23,7 +22,6 @@
 
 using namespace mlir;
 using namespace mlir::pto;
-
 
 //===----------------------------------------------------------------------===//
 // Names
@@ -42,9 +40,7 @@ StringRef mlir::pto::getArgumentName(BlockArgument arg) {
   return cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()]).getValue();
 }
 
-ViewOp mlir::pto::getViewOf(Value tile) {
-  return tile.getDefiningOp<ViewOp>();
-}
+ViewOp mlir::pto::getViewOf(Value tile) { return tile.getDefiningOp<ViewOp>(); }
 
 BlockArgument mlir::pto::getViewedArgument(Value tile) {
   while (ViewOp view = getViewOf(tile)) {
@@ -244,8 +240,8 @@ SmallVector<StrideTerm> mlir::pto::getStrideTerms(Value offset) {
   return terms;
 }
 
-SmallVector<IndexPoly>
-mlir::pto::getAbsoluteOffsets(ViewOp view, IndexForms &forms) {
+SmallVector<IndexPoly> mlir::pto::getAbsoluteOffsets(ViewOp view,
+                                                     IndexForms &forms) {
   SmallVector<IndexPoly> total;
   for (ViewOp v = view; v; v = getViewOf(v.getSource())) {
     SmallVector<MixedIndex> offsets =
@@ -275,7 +271,7 @@ std::string mlir::pto::getColumnKey(ViewOp view) {
 }
 
 SmallVector<MixedIndex> mlir::pto::getMixed(ArrayRef<int64_t> statics,
-                                                   ValueRange values) {
+                                            ValueRange values) {
   SmallVector<MixedIndex> mixed;
   unsigned next = 0;
   for (int64_t s : statics) {
@@ -320,8 +316,7 @@ static WorkspaceOp getWorkspace(Value tensor) {
   return getAliasedTensor(tensor).getDefiningOp<WorkspaceOp>();
 }
 
-llvm::SetVector<Operation *>
-mlir::pto::collectTileProducers(Value tile) {
+llvm::SetVector<Operation *> mlir::pto::collectTileProducers(Value tile) {
   llvm::SetVector<Operation *> ops;
   SmallVector<Value> worklist{tile};
   DenseSet<Value> visited;
@@ -373,8 +368,7 @@ mlir::pto::collectTileProducers(Value tile) {
   return ops;
 }
 
-llvm::SetVector<Operation *>
-mlir::pto::collectTileConsumers(ValueRange seeds) {
+llvm::SetVector<Operation *> mlir::pto::collectTileConsumers(ValueRange seeds) {
   llvm::SetVector<Operation *> ops;
   SmallVector<Value> worklist(seeds.begin(), seeds.end());
   DenseSet<Value> visited;

@@ -8,7 +8,6 @@
 #include "CommonRules.h"
 #include "pto/Dialect/PTO/Analysis/IndexForm.h"
 
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
@@ -151,8 +150,8 @@ void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
       LoopOp tailLoop;
       for (const std::string &atom : form.getAtoms()) {
         Value iv = forms.getAtomValue(atom);
-        auto loop = dyn_cast_or_null<LoopOp>(
-            iv ? getInductionVarOwner(iv) : nullptr);
+        auto loop =
+            dyn_cast_or_null<LoopOp>(iv ? getInductionVarOwner(iv) : nullptr);
         if (loop && form.getLinearCoefficient(atom) != 0 &&
             findRuntimeSource(loop.getUpperBound()) &&
             !coversWholeTiles(loop, form.getLinearCoefficient(atom),
@@ -582,7 +581,8 @@ void mlir::pto::check::checkReplicatedViews(KernelOp kernel,
     if (!arg)
       return;
     std::string key =
-        (getArgumentName(arg) + "|" + formatType(view.getResult().getType())).str();
+        (getArgumentName(arg) + "|" + formatType(view.getResult().getType()))
+            .str();
     Copy copy{view, {}};
     for (const IndexPoly &offset : getAbsoluteOffsets(view, forms)) {
       copy.shifts.push_back(offset.getConstantTerm());
@@ -603,7 +603,8 @@ void mlir::pto::check::checkReplicatedViews(KernelOp kernel,
                   describeOp(copy.view) +
                       " repeats an earlier view of the same tensor shifted "
                       "by " +
-                      formatShape(delta) + ": a loop level written out statically",
+                      formatShape(delta) +
+                      ": a loop level written out statically",
                   "replace the copies with one pto.loop over the tiles and "
                   "offset the view by idx·tile")
           .note(first.view.getLoc(), "the first copy is here");

@@ -164,10 +164,10 @@ void Reporter::reportKernel(KernelOp kernel) {
           // The score block the pieces are assembled into.
           for (Operation *user : matmul->getUsers())
             if (auto assemble = dyn_cast<AssembleOp>(user))
-              largestScoreBlock = std::max(
-                  largestScoreBlock,
-                  cast<GMTensorType>(assemble.getDst().getType())
-                      .getNumElements());
+              largestScoreBlock =
+                  std::max(largestScoreBlock,
+                           cast<GMTensorType>(assemble.getDst().getType())
+                               .getNumElements());
         }
       });
     });
@@ -205,12 +205,13 @@ struct ReportPass : public pto::impl::ReportPassBase<ReportPass> {
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(output, &errorMessage);
     if (!file) {
-      getOperation().emitError() << "pto-report: cannot open '" << output
-                                 << "': " << errorMessage;
+      getOperation().emitError()
+          << "pto-report: cannot open '" << output << "': " << errorMessage;
       return signalPassFailure();
     }
     Reporter reporter(getOperation(), file->os());
-    getOperation().walk([&](KernelOp kernel) { reporter.reportKernel(kernel); });
+    getOperation().walk(
+        [&](KernelOp kernel) { reporter.reportKernel(kernel); });
     file->keep();
     markAllAnalysesPreserved();
   }

@@ -19,8 +19,8 @@
 #include "llvm/ADT/Twine.h"
 #include <deque>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 
 namespace mlir::pto::check {
 
@@ -81,8 +81,7 @@ private:
   std::deque<RuleDiagnostic> diagnostics;
   // The findings reported so far, by (rule, location, message), so that a
   // repeated finding is found without a scan.
-  std::map<std::tuple<std::string, const void *, std::string>,
-           RuleDiagnostic *>
+  std::map<std::tuple<std::string, const void *, std::string>, RuleDiagnostic *>
       reported;
 };
 

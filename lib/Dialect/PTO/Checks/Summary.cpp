@@ -4,10 +4,10 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
-#include <map>
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_SUMMARYPASS
@@ -50,8 +50,7 @@ void printLoopNest(LoopOp loop, unsigned depth, llvm::raw_ostream &os) {
                            << loop.getIdxName() << ")";
   if (loop.getNumResults())
     os << ", " << loop.getNumResults() << " loop-carried values";
-  if (loop.getUnrollList())
-  {
+  if (loop.getUnrollList()) {
     os << ", unroll_list [";
     llvm::interleaveComma(*loop.getUnrollList(), os);
     os << ']';
@@ -155,8 +154,8 @@ void summarize(KernelOp kernel, llvm::raw_ostream &os) {
       cube += isCubeOp(op);
       vector += isVectorOp(op);
     });
-    os << (numScopes++ ? "," : "") << " id " << scope.getScope().getId()
-       << " (" << vector << " vector, " << cube << " cube ops)";
+    os << (numScopes++ ? "," : "") << " id " << scope.getScope().getId() << " ("
+       << vector << " vector, " << cube << " cube ops)";
   });
   if (!numScopes)
     os << " none";
@@ -177,11 +176,12 @@ struct SummaryPass : public pto::impl::SummaryPassBase<SummaryPass> {
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(output, &errorMessage);
     if (!file) {
-      getOperation().emitError() << "pto-summary: cannot open '" << output
-                                 << "': " << errorMessage;
+      getOperation().emitError()
+          << "pto-summary: cannot open '" << output << "': " << errorMessage;
       return signalPassFailure();
     }
-    getOperation().walk([&](KernelOp kernel) { summarize(kernel, file->os()); });
+    getOperation().walk(
+        [&](KernelOp kernel) { summarize(kernel, file->os()); });
     file->keep();
     markAllAnalysesPreserved();
   }

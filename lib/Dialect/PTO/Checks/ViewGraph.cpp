@@ -52,7 +52,8 @@ const char *fill(CoreKind kind) {
 
 class GraphWriter {
 public:
-  GraphWriter(ModuleOp module, llvm::raw_ostream &os) : module(module), os(os) {}
+  GraphWriter(ModuleOp module, llvm::raw_ostream &os)
+      : module(module), os(os) {}
 
   void write() {
     os << "digraph \"pto tile graph\" {\n"
@@ -92,9 +93,11 @@ private:
       if (auto loop = dyn_cast<LoopOp>(op)) {
         os << indent << "subgraph " << quote("cluster_" + fresh("loop"))
            << " {\n"
-           << indent << "  label=" << quote("pto.loop " + loop.getName().str() +
-                                            " (" + loop.getIdxName().str() + ")")
-           << ";\n" << indent << "  style=dashed;\n";
+           << indent << "  label="
+           << quote("pto.loop " + loop.getName().str() + " (" +
+                    loop.getIdxName().str() + ")")
+           << ";\n"
+           << indent << "  style=dashed;\n";
         writeBlock(loop.getBody().front(), depth + 1);
         os << indent << "}\n";
         previousTask.clear();
@@ -209,8 +212,8 @@ struct ViewGraphPass : public pto::impl::ViewGraphPassBase<ViewGraphPass> {
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(output, &errorMessage);
     if (!file) {
-      getOperation().emitError() << "pto-view-graph: cannot open '" << output
-                                 << "': " << errorMessage;
+      getOperation().emitError()
+          << "pto-view-graph: cannot open '" << output << "': " << errorMessage;
       return signalPassFailure();
     }
     GraphWriter(getOperation(), file->os()).write();

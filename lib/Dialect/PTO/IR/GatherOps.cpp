@@ -1,4 +1,5 @@
-//===- GatherOps.cpp - pto gather-family operations ------------------------===//
+//===- GatherOps.cpp - pto gather-family operations
+//------------------------===//
 //
 // Ops that select elements of a tile by a fixed pattern (PyPTO's
 // gathermask). Verifiers name the offending value, the rule and the fix.

@@ -34,16 +34,17 @@ static LogicalResult checkRange(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult RuntimeOptionsAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError,
-    std::optional<int64_t> stitchFunctionMaxNum,
-    std::optional<int64_t> deviceSchedMode, ArrayAttr readyOnHostTensors,
-    std::optional<int64_t> maxWorkspaceKb,
-    std::optional<int64_t> deviceSchedParallelism) {
+LogicalResult
+RuntimeOptionsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           std::optional<int64_t> stitchFunctionMaxNum,
+                           std::optional<int64_t> deviceSchedMode,
+                           ArrayAttr readyOnHostTensors,
+                           std::optional<int64_t> maxWorkspaceKb,
+                           std::optional<int64_t> deviceSchedParallelism) {
   if (failed(checkRange(emitError, "stitch_function_max_num",
                         stitchFunctionMaxNum, 1, 1024)) ||
-      failed(checkRange(emitError, "device_sched_mode", deviceSchedMode, 0,
-                        3)) ||
+      failed(
+          checkRange(emitError, "device_sched_mode", deviceSchedMode, 0, 3)) ||
       failed(checkRange(emitError, "max_workspace_kb", maxWorkspaceKb, 0,
                         (int64_t(1) << 31) - 1)) ||
       failed(checkRange(emitError, "device_sched_parallelism",
@@ -175,9 +176,8 @@ MergeSettingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       continue;
     }
     if (counts[i] < 1)
-      return emitError() << "merge setting value " << counts[i]
-                         << " for key " << keys[i]
-                         << " must be >= 1 (1 = no merge)";
+      return emitError() << "merge setting value " << counts[i] << " for key "
+                         << keys[i] << " must be >= 1 (1 = no merge)";
     if (sides[i] < kNoSide || sides[i] > kAuto)
       return emitError() << "merge setting side code " << sides[i]
                          << " is invalid";
@@ -207,19 +207,19 @@ Attribute PassOptionsAttr::parse(AsmParser &parser, Type) {
     StringRef name;
     if (parser.parseKeyword(&name) || parser.parseEqual())
       return failure();
-    MergeSettingAttr *slot =
-        llvm::StringSwitch<MergeSettingAttr *>(name)
-            .Case("vec_nbuffer_setting", &vecNBuffer)
-            .Case("cube_l1_reuse_setting", &cubeL1Reuse)
-            .Case("cube_nbuffer_setting", &cubeNBuffer)
-            .Default(nullptr);
+    MergeSettingAttr *slot = llvm::StringSwitch<MergeSettingAttr *>(name)
+                                 .Case("vec_nbuffer_setting", &vecNBuffer)
+                                 .Case("cube_l1_reuse_setting", &cubeL1Reuse)
+                                 .Case("cube_nbuffer_setting", &cubeNBuffer)
+                                 .Default(nullptr);
     if (!slot)
       return parser.emitError(loc)
              << "unknown pass option '" << name
              << "'; expected vec_nbuffer_setting, cube_l1_reuse_setting or "
                 "cube_nbuffer_setting (sg_set_scope is the pto.scope op)";
     if (*slot)
-      return parser.emitError(loc) << "pass option '" << name << "' given twice";
+      return parser.emitError(loc)
+             << "pass option '" << name << "' given twice";
     *slot = MergeSettingAttr::parseBody(parser);
     return success(static_cast<bool>(*slot));
   };
@@ -248,22 +248,22 @@ void PassOptionsAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
-LogicalResult
-PassOptionsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        MergeSettingAttr vecNBuffer,
-                        MergeSettingAttr cubeL1Reuse,
-                        MergeSettingAttr cubeNBuffer) {
+LogicalResult PassOptionsAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, MergeSettingAttr vecNBuffer,
+    MergeSettingAttr cubeL1Reuse, MergeSettingAttr cubeNBuffer) {
   auto check = [&](StringRef name, MergeSettingAttr setting, bool allowSides,
                    bool allowMinusTwo) -> LogicalResult {
     if (!setting)
       return success();
     for (size_t i = 0, e = setting.getKeys().size(); i < e; ++i) {
       if (!allowSides && setting.getSides()[i] != kNoSide)
-        return emitError() << name << ": a (count, side) value is only "
-                                      "allowed in cube_l1_reuse_setting";
+        return emitError() << name
+                           << ": a (count, side) value is only "
+                              "allowed in cube_l1_reuse_setting";
       if (!allowMinusTwo && setting.getKeys()[i] == -2)
-        return emitError() << name << ": key -2 is only allowed in "
-                                      "vec_nbuffer_setting";
+        return emitError() << name
+                           << ": key -2 is only allowed in "
+                              "vec_nbuffer_setting";
     }
     return success();
   };
@@ -284,14 +284,14 @@ Attribute CubeTileAttr::parse(AsmParser &parser, Type) {
                        SmallVectorImpl<int64_t> &values) -> ParseResult {
     if (parser.parseKeyword(name) || parser.parseEqual())
       return failure();
-    return parser.parseCommaSeparatedList(
-        AsmParser::Delimiter::Square, [&]() -> ParseResult {
-          int64_t v;
-          if (parser.parseInteger(v))
-            return failure();
-          values.push_back(v);
-          return success();
-        });
+    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                          [&]() -> ParseResult {
+                                            int64_t v;
+                                            if (parser.parseInteger(v))
+                                              return failure();
+                                            values.push_back(v);
+                                            return success();
+                                          });
   };
   if (parser.parseLess() || parsePair("m", m) || parser.parseComma() ||
       parsePair("k", k) || parser.parseComma() || parsePair("n", n))
@@ -307,8 +307,8 @@ Attribute CubeTileAttr::parse(AsmParser &parser, Type) {
 }
 
 void CubeTileAttr::print(AsmPrinter &printer) const {
-  printer << "<m = [" << getM() << "], k = [" << getK() << "], n = ["
-          << getN() << "]";
+  printer << "<m = [" << getM() << "], k = [" << getK() << "], n = [" << getN()
+          << "]";
   if (getSplitK())
     printer << ", split_k";
   printer << '>';
@@ -320,18 +320,17 @@ LogicalResult CubeTileAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (auto [name, values] :
        {std::pair<StringRef, ArrayRef<int64_t>>{"m", m}, {"k", k}, {"n", n}}) {
     if (values.size() != 2)
-      return emitError() << "cube tile '" << name
-                         << "' must be [L0, L1], got " << values.size()
-                         << " values";
+      return emitError() << "cube tile '" << name << "' must be [L0, L1], got "
+                         << values.size() << " values";
     int64_t l0 = values[0], l1 = values[1];
     if (l0 <= 0 || l0 > l1)
-      return emitError() << "cube tile '" << name << "' = [" << l0 << ", "
-                         << l1 << "] violates 0 < " << name << "L0 <= " << name
+      return emitError() << "cube tile '" << name << "' = [" << l0 << ", " << l1
+                         << "] violates 0 < " << name << "L0 <= " << name
                          << "L1";
     if (l1 % l0 != 0)
-      return emitError() << "cube tile '" << name << "' = [" << l0 << ", "
-                         << l1 << "]: " << name << "L1 must be a multiple of "
-                         << name << "L0";
+      return emitError() << "cube tile '" << name << "' = [" << l0 << ", " << l1
+                         << "]: " << name << "L1 must be a multiple of " << name
+                         << "L0";
   }
   return success();
 }

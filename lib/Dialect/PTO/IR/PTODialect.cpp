@@ -7,8 +7,8 @@
 using namespace mlir;
 using namespace mlir::pto;
 
-#include "pto/Dialect/PTO/IR/PTOOpsDialect.cpp.inc"
 #include "pto/Dialect/PTO/IR/PTOInterfaces.cpp.inc"
+#include "pto/Dialect/PTO/IR/PTOOpsDialect.cpp.inc"
 
 void PTODialect::initialize() {
   registerTypes();
@@ -35,7 +35,8 @@ Value mlir::pto::getAliasedTensor(Value tensor) {
   return tensor;
 }
 
-FlatSymbolRefAttr mlir::pto::getCalleeAndArgs(Operation *op, OperandRange &args) {
+FlatSymbolRefAttr mlir::pto::getCalleeAndArgs(Operation *op,
+                                              OperandRange &args) {
   if (auto launch = dyn_cast<LaunchOp>(op)) {
     args = launch.getArgs();
     return launch.getCalleeAttr();

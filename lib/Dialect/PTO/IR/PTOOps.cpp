@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "VerifierUtils.h"
+#include "pto/Dialect/PTO/IR/PTODialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -68,9 +68,9 @@ static LogicalResult verifyMixedList(Operation *op, StringRef what,
                                      ValueRange dynamics) {
   int64_t numDynamic = llvm::count_if(statics, ShapedType::isDynamic);
   if (numDynamic != static_cast<int64_t>(dynamics.size()))
-    return op->emitOpError() << what << " has " << numDynamic
-                             << " dynamic entries but " << dynamics.size()
-                             << " index operands";
+    return op->emitOpError()
+           << what << " has " << numDynamic << " dynamic entries but "
+           << dynamics.size() << " index operands";
   for (auto [i, v] : llvm::enumerate(statics))
     if (!ShapedType::isDynamic(v) && v < 0)
       return op->emitOpError()
@@ -78,10 +78,10 @@ static LogicalResult verifyMixedList(Operation *op, StringRef what,
   return success();
 }
 
-/// The vector tile rules shared by vector ops (docs/PyPTOModel.md#vector-tile-shapes).
-LogicalResult mlir::pto::detail::verifyVecTile(Operation *op,
-                                              VecTileAttr tile,
-                                              TileType governed) {
+/// The vector tile rules shared by vector ops
+/// (docs/PyPTOModel.md#vector-tile-shapes).
+LogicalResult mlir::pto::detail::verifyVecTile(Operation *op, VecTileAttr tile,
+                                               TileType governed) {
   if (!tile)
     return success();
   ArrayRef<int64_t> dims = tile.getDims();
@@ -262,13 +262,13 @@ LogicalResult KernelOp::verifyRegions() {
       return WalkResult::advance();
     InFlightDiagnostic diag =
         scope.emitOpError()
-        << "scope " << attr.getId() << " has flags (allow_parallel_merge = "
-        << attr.getAllowParallelMerge() << ", allow_cross_scope_merge = "
-        << attr.getAllowCrossScopeMerge()
+        << "scope " << attr.getId()
+        << " has flags (allow_parallel_merge = " << attr.getAllowParallelMerge()
+        << ", allow_cross_scope_merge = " << attr.getAllowCrossScopeMerge()
         << ") that differ from an earlier scope with the same id; all scopes "
            "of one id must carry identical flags";
-    diag.attachNote(it->second.getLoc()) << "earlier scope " << attr.getId()
-                                         << " is here";
+    diag.attachNote(it->second.getLoc())
+        << "earlier scope " << attr.getId() << " is here";
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());
@@ -338,11 +338,10 @@ void LoopOp::print(OpAsmPrinter &p) {
     << getUpperBound() << " step " << getStep();
   if (!getInitArgs().empty()) {
     p << " iter_args(";
-    llvm::interleaveComma(llvm::zip(getRegionIterArgs(), getInitArgs()), p,
-                          [&](auto pair) {
-                            p << std::get<0>(pair) << " = "
-                              << std::get<1>(pair);
-                          });
+    llvm::interleaveComma(
+        llvm::zip(getRegionIterArgs(), getInitArgs()), p, [&](auto pair) {
+          p << std::get<0>(pair) << " = " << std::get<1>(pair);
+        });
     p << ") -> (" << getResultTypes() << ')';
   }
   // The index prints under its idx_name unless that name is taken in the
@@ -377,8 +376,8 @@ LogicalResult LoopOp::verify() {
   if (getIdxName().empty())
     return emitOpError() << "needs a non-empty index name (idx_name=...)";
   if (getInitArgs().size() != getNumResults())
-    return emitOpError() << "has " << getInitArgs().size()
-                         << " iter_args but " << getNumResults() << " results";
+    return emitOpError() << "has " << getInitArgs().size() << " iter_args but "
+                         << getNumResults() << " results";
   for (auto [i, pair] : llvm::enumerate(llvm::zip(getInitArgs(), getResults())))
     if (std::get<0>(pair).getType() != std::get<1>(pair).getType())
       return emitOpError() << "iter_arg #" << i << " has type "
@@ -400,10 +399,9 @@ LogicalResult LoopOp::verify() {
   YieldOp yield = getYield();
   if (yield.getValues().size() != getNumResults() ||
       !llvm::equal(yield.getValues().getTypes(), getResultTypes()))
-    return yield.emitOpError()
-           << "yields (" << yield.getValues().getTypes()
-           << ") but the enclosing pto.loop carries (" << getResultTypes()
-           << ")";
+    return yield.emitOpError() << "yields (" << yield.getValues().getTypes()
+                               << ") but the enclosing pto.loop carries ("
+                               << getResultTypes() << ")";
   APInt stepValue;
   if (matchPattern(getStep(), m_ConstantInt(&stepValue)) &&
       stepValue.getSExtValue() <= 0)
@@ -412,8 +410,8 @@ LogicalResult LoopOp::verify() {
   if (std::optional<ArrayRef<int64_t>> unroll = getUnrollList()) {
     for (int64_t factor : *unroll)
       if (factor <= 0)
-        return emitOpError() << "unroll_list factor " << factor
-                             << " must be positive";
+        return emitOpError()
+               << "unroll_list factor " << factor << " must be positive";
   }
   // unroll_list on a loop that is not innermost is accepted, as PyPTO
   // compiles it; here it is a hint (nothing unrolls).
@@ -426,8 +424,8 @@ LogicalResult LoopOp::verify() {
             emitOpError() << "reuses index name '" << getIdxName()
                           << "' of an enclosing loop; give each loop of a nest "
                              "its own idx_name";
-        diag.attachNote(outer.getLoc()) << "enclosing loop '"
-                                        << outer.getName() << "' is here";
+        diag.attachNote(outer.getLoc())
+            << "enclosing loop '" << outer.getName() << "' is here";
         return diag;
       }
   return success();
@@ -446,9 +444,9 @@ LogicalResult LoopOp::verifyRegions() {
 LogicalResult ScopeOp::verifyRegions() {
   auto yield = cast<YieldOp>(getBody().front().getTerminator());
   if (!llvm::equal(yield.getValues().getTypes(), getResultTypes()))
-    return yield.emitOpError() << "yields (" << yield.getValues().getTypes()
-                               << ") but the pto.scope returns ("
-                               << getResultTypes() << ")";
+    return yield.emitOpError()
+           << "yields (" << yield.getValues().getTypes()
+           << ") but the pto.scope returns (" << getResultTypes() << ")";
   int64_t id = getScope().getId();
   Operation *cubeOp = nullptr, *vectorOp = nullptr;
   WalkResult walk = getBody().walk([&](Operation *op) {
@@ -571,9 +569,8 @@ LogicalResult ReshapeOp::verify() {
                          << "; reshape keeps the dtype";
   ArrayRef<int64_t> shape = getStaticShape();
   if (static_cast<int64_t>(shape.size()) != result.getRank())
-    return emitOpError() << "lists " << shape.size()
-                         << " sizes for a rank-" << result.getRank()
-                         << " result";
+    return emitOpError() << "lists " << shape.size() << " sizes for a rank-"
+                         << result.getRank() << " result";
   if (failed(verifyMixedList(*this, "shape", shape, getShape())))
     return failure();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(shape, result.getShape()))) {
@@ -631,11 +628,10 @@ ParseResult ViewOp::parse(OpAsmParser &parser, OperationState &result) {
   result.addAttribute(getStaticOffsetsAttrName(result.name), staticOffsets);
   if (hasValid)
     result.addAttribute(getStaticValidShapeAttrName(result.name), staticValid);
-  result.addAttribute(
-      getOperandSegmentSizesAttrName(result.name),
-      parser.getBuilder().getDenseI32ArrayAttr(
-          {1, static_cast<int32_t>(offsets.size()),
-           static_cast<int32_t>(valid.size())}));
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(
+                          {1, static_cast<int32_t>(offsets.size()),
+                           static_cast<int32_t>(valid.size())}));
   result.addTypes(resultType);
   return success();
 }
@@ -666,8 +662,8 @@ LogicalResult ViewOp::verify() {
   auto source = cast<ShapedType>(getSource().getType());
   TileType result = getResult().getType();
   if (source.getElementType() != result.getElementType())
-    return emitOpError() << "views " << source.getElementType()
-                         << " data as " << result.getElementType()
+    return emitOpError() << "views " << source.getElementType() << " data as "
+                         << result.getElementType()
                          << "; the view's element type must match its source";
   if (source.getRank() != result.getRank())
     return emitOpError() << "has a rank-" << result.getRank()
@@ -675,8 +671,8 @@ LogicalResult ViewOp::verify() {
                          << " source; views keep the rank (reshape first)";
   ArrayRef<int64_t> offsets = getStaticOffsets();
   if (static_cast<int64_t>(offsets.size()) != source.getRank())
-    return emitOpError() << "has " << offsets.size()
-                         << " offsets for a rank-" << source.getRank()
+    return emitOpError() << "has " << offsets.size() << " offsets for a rank-"
+                         << source.getRank()
                          << " source; give one offset per dim";
   if (failed(verifyMixedList(*this, "offsets", offsets, getOffsets())))
     return failure();
@@ -709,7 +705,8 @@ LogicalResult ViewOp::verify() {
                << " exceeds the view's static size " << result.getDimSize(d)
                << "; a valid shape is at most the tile shape";
   } else if (!getValidShape().empty()) {
-    return emitOpError() << "has valid-shape operands but no static_valid_shape";
+    return emitOpError()
+           << "has valid-shape operands but no static_valid_shape";
   }
   return success();
 }
@@ -736,9 +733,8 @@ static bool isSupportedMatmulTriple(Type in, Type out, Arch arch) {
 }
 
 /// Shapes, dtypes and cube tile of a matmul or one K step of it.
-static LogicalResult verifyMatmulLike(Operation *op, TileType lhs,
-                                      TileType rhs, TileType result,
-                                      bool aTrans, bool bTrans,
+static LogicalResult verifyMatmulLike(Operation *op, TileType lhs, TileType rhs,
+                                      TileType result, bool aTrans, bool bTrans,
                                       CubeTileAttr tile) {
   auto emitOpError = [&]() { return op->emitOpError(); };
   auto getATrans = [&]() { return aTrans; };
@@ -755,8 +751,8 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs,
   if (kA != kB)
     return emitOpError() << "contracts K = " << kA << " of the left operand "
                          << shapeStr(lhs.getShape())
-                         << (getATrans() ? " (a_trans)" : "") << " with K = "
-                         << kB << " of the right operand "
+                         << (getATrans() ? " (a_trans)" : "")
+                         << " with K = " << kB << " of the right operand "
                          << shapeStr(rhs.getShape())
                          << (getBTrans() ? " (b_trans)" : "")
                          << "; the contracted dims must be equal (check "
@@ -796,12 +792,12 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs,
   auto checkAligned = [&](StringRef axis,
                           ArrayRef<int64_t> values) -> LogicalResult {
     if (values[0] % align != 0)
-      return emitOpError()
-             << "cube tile " << axis << " = [" << values[0] << ", "
-             << values[1] << "]: " << axis << "L0 = " << values[0]
-             << " is not a multiple of " << align
-             << " elements (32-byte alignment for " << inType
-             << "); round it to a multiple of " << align;
+      return emitOpError() << "cube tile " << axis << " = [" << values[0]
+                           << ", " << values[1] << "]: " << axis
+                           << "L0 = " << values[0] << " is not a multiple of "
+                           << align << " elements (32-byte alignment for "
+                           << inType << "); round it to a multiple of "
+                           << align;
     return success();
   };
   if (failed(checkAligned("m", tile.getM())) ||
@@ -841,9 +837,11 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs,
   // L1 holds what PyPTO's matmul expansion stages there: per output tile an
   // A block [mL0, kL1] and a B block [kL1, nL0], each clamped to the operand
   // (docs/PyPTOModel.md#cube-tile-shapes); mL1 and nL1 size no matmul block.
-  int64_t mBlock = std::min(tile.getML0(), m), nBlock = std::min(tile.getNL0(), n);
+  int64_t mBlock = std::min(tile.getML0(), m),
+          nBlock = std::min(tile.getNL0(), n);
   int64_t kBlock = std::min(tile.getKL1(), kA);
-  int64_t l1 = ca(mBlock) * ca(kBlock) * aBytes + ca(nBlock) * ca(kBlock) * bBytes;
+  int64_t l1 =
+      ca(mBlock) * ca(kBlock) * aBytes + ca(nBlock) * ca(kBlock) * bBytes;
   if (l1 > platform.l1Bytes)
     return overflow("L1",
                     llvm::formatv("A block [mL0, kL1] + B block [kL1, nL0] "
@@ -859,8 +857,8 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs,
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
-/// Elementwise arithmetic dtypes (docs/PyPTOModel.md#elementwise-ops: the A2/A3 vector ALU
-/// has no bf16 arithmetic; SK-16 casts to f32 explicitly).
+/// Elementwise arithmetic dtypes (docs/PyPTOModel.md#elementwise-ops: the A2/A3
+/// vector ALU has no bf16 arithmetic; SK-16 casts to f32 explicitly).
 static LogicalResult verifyArithmeticDType(Operation *op, Type elementType,
                                            bool floatOnly) {
   Arch arch = getArchFor(op);
@@ -868,9 +866,10 @@ static LogicalResult verifyArithmeticDType(Operation *op, Type elementType,
   // bf16 without bf16 vector arithmetic is computed in f32 by pto-legalize
   // (PyPTO's AutoCast does the same).
   (void)platform;
-  bool ok = elementType.isF16() || elementType.isF32() || elementType.isBF16() ||
-            (!floatOnly &&
-             (isSignlessInt(elementType, 16) || isSignlessInt(elementType, 32)));
+  bool ok =
+      elementType.isF16() || elementType.isF32() || elementType.isBF16() ||
+      (!floatOnly &&
+       (isSignlessInt(elementType, 16) || isSignlessInt(elementType, 32)));
   if (ok)
     return success();
   return op->emitOpError() << "computes on " << elementType << ", which the "
@@ -887,18 +886,18 @@ static LogicalResult verifyPrecision(Operation *, PrecisionType) {
   return success();
 }
 
-static LogicalResult verifyBinary(Operation *op, Value lhsValue,
-                                  Value rhsValue, Value resultValue,
-                                  VecTileAttr vecTile, bool isDiv) {
+static LogicalResult verifyBinary(Operation *op, Value lhsValue, Value rhsValue,
+                                  Value resultValue, VecTileAttr vecTile,
+                                  bool isDiv) {
   auto lhs = cast<TileType>(lhsValue.getType());
   auto result = cast<TileType>(resultValue.getType());
   Type elementType = lhs.getElementType();
   SmallVector<int64_t> expected(lhs.getShape());
   if (auto rhs = dyn_cast<TileType>(rhsValue.getType())) {
     if (rhs.getElementType() != elementType)
-      return op->emitOpError() << "mixes " << elementType << " and "
-                               << rhs.getElementType()
-                               << " operands; cast one so both match";
+      return op->emitOpError()
+             << "mixes " << elementType << " and " << rhs.getElementType()
+             << " operands; cast one so both match";
     if (rhs.getRank() != lhs.getRank())
       return op->emitOpError() << "operands have ranks " << lhs.getRank()
                                << " and " << rhs.getRank()
@@ -925,11 +924,10 @@ static LogicalResult verifyBinary(Operation *op, Value lhsValue,
       result.getElementType() != expectedElement)
     return op->emitOpError()
            << "result type " << result << " must be !pto.tile<"
-           << llvm::join(llvm::map_range(expected,
-                                         [](int64_t d) {
-                                           return std::to_string(d);
-                                         }),
-                         "x")
+           << llvm::join(
+                  llvm::map_range(expected,
+                                  [](int64_t d) { return std::to_string(d); }),
+                  "x")
            << 'x' << typeStr(expectedElement) << '>';
   if (failed(verifyArithmeticDType(op, elementType, /*floatOnly=*/false)))
     return failure();
@@ -955,9 +953,8 @@ LogicalResult DivOp::verify() {
   return verifyPrecision(*this, getPrecision());
 }
 
-static LogicalResult verifyUnary(Operation *op, TileType input,
-                                 TileType result, VecTileAttr vecTile,
-                                 bool floatOnly) {
+static LogicalResult verifyUnary(Operation *op, TileType input, TileType result,
+                                 VecTileAttr vecTile, bool floatOnly) {
   if (input != result)
     return op->emitOpError() << "result type " << result
                              << " must equal the operand type " << input;
@@ -993,9 +990,9 @@ static LogicalResult verifyReduce(Operation *op, TileType input,
                                   TileType result, int64_t dim, bool keepdim,
                                   VecTileAttr vecTile, bool isAmax) {
   if (dim < 0 || dim >= input.getRank())
-    return op->emitOpError() << "reduces dim " << dim << " of a rank-"
-                             << input.getRank() << " tile; use a dim in [0, "
-                             << input.getRank() << ")";
+    return op->emitOpError()
+           << "reduces dim " << dim << " of a rank-" << input.getRank()
+           << " tile; use a dim in [0, " << input.getRank() << ")";
   SmallVector<int64_t> expected(input.getShape());
   if (keepdim) {
     expected[dim] = 1;
@@ -1013,18 +1010,19 @@ static LogicalResult verifyReduce(Operation *op, TileType input,
   Arch arch = getArchFor(op);
   bool ok = t.isF32() || t.isBF16() || isSignlessInt(t, 32) ||
             isSignlessInt(t, 16) ||
-            (isAmax && (t.isF16() || (arch == Arch::DAV_3510 &&
-                                      isSignlessInt(t, 8))));
+            (isAmax &&
+             (t.isF16() || (arch == Arch::DAV_3510 && isSignlessInt(t, 8))));
   if (!ok)
-    return op->emitOpError() << "does not support " << t << " on "
-                             << archName(arch)
-                             << (isAmax ? "; amax takes f16, bf16, f32, i16 "
-                                          "or i32"
-                                        : "; sum takes f32, bf16, i16 or i32");
+    return op->emitOpError()
+           << "does not support " << t << " on " << archName(arch)
+           << (isAmax ? "; amax takes f16, bf16, f32, i16 "
+                        "or i32"
+                      : "; sum takes f32, bf16, i16 or i32");
   if (failed(verifyVecTile(op, vecTile, input)))
     return failure();
   if (vecTile) {
-    // A tile larger than the tensor is clamped per dim (docs/PyPTOModel.md#vector-tile-shapes).
+    // A tile larger than the tensor is clamped per dim
+    // (docs/PyPTOModel.md#vector-tile-shapes).
     const PlatformInfo &platform = getPlatformInfo(arch);
     ArrayRef<int64_t> dims = vecTile.getDims();
     SmallVector<int64_t> clamped;
@@ -1173,8 +1171,8 @@ LogicalResult CastOp::verify() {
   Type from = input.getElementType(), to = result.getElementType();
   CastRule rule = getCastRule(from, to, arch);
   if (!rule.supported)
-    return emitOpError() << "casts " << from << " to " << to
-                         << ", which " << archName(arch)
+    return emitOpError() << "casts " << from << " to " << to << ", which "
+                         << archName(arch)
                          << " does not support; go through f32";
   CastMode mode = getMode();
   if (mode == CastMode::NONE)
@@ -1184,11 +1182,10 @@ LogicalResult CastOp::verify() {
                          << " to the exact widening " << from << " -> " << to
                          << "; drop the mode";
   if (!llvm::is_contained(rule.modes, mode)) {
-    InFlightDiagnostic diag = emitOpError()
-                              << "rounding mode " << stringifyCastMode(mode)
-                              << " is not supported for " << from << " -> "
-                              << to << " on " << archName(arch)
-                              << "; use one of ";
+    InFlightDiagnostic diag =
+        emitOpError() << "rounding mode " << stringifyCastMode(mode)
+                      << " is not supported for " << from << " -> " << to
+                      << " on " << archName(arch) << "; use one of ";
     llvm::interleaveComma(rule.modes, diag,
                           [&](CastMode m) { diag << stringifyCastMode(m); });
     return diag;
@@ -1200,8 +1197,7 @@ CastMode CastOp::getEffectiveMode() {
   if (getMode() != CastMode::NONE)
     return getMode();
   return getCastRule(getInput().getType().getElementType(),
-                     getResult().getType().getElementType(),
-                     getArchFor(*this))
+                     getResult().getType().getElementType(), getArchFor(*this))
       .defaultMode;
 }
 
@@ -1232,26 +1228,26 @@ static LogicalResult verifyStoreLike(Operation *op, StringRef opName,
                                      ArrayRef<int64_t> offsets,
                                      ValueRange dynamicOffsets) {
   if (src.getElementType() != dst.getElementType())
-    return op->emitOpError() << "writes a " << src.getElementType()
-                             << " tile into a " << dst.getElementType()
-                             << " tensor; " << opName
-                             << " needs matching dtypes (cast the tile)";
+    return op->emitOpError()
+           << "writes a " << src.getElementType() << " tile into a "
+           << dst.getElementType() << " tensor; " << opName
+           << " needs matching dtypes (cast the tile)";
   if (src.getRank() != dst.getRank())
-    return op->emitOpError() << "writes a rank-" << src.getRank()
-                             << " tile into a rank-" << dst.getRank()
-                             << " tensor; reshape the tensor or the tile";
+    return op->emitOpError()
+           << "writes a rank-" << src.getRank() << " tile into a rank-"
+           << dst.getRank() << " tensor; reshape the tensor or the tile";
   if (static_cast<int64_t>(offsets.size()) != dst.getRank())
-    return op->emitOpError() << "has " << offsets.size()
-                             << " offsets for a rank-" << dst.getRank()
-                             << " tensor; give one offset per dim";
+    return op->emitOpError()
+           << "has " << offsets.size() << " offsets for a rank-"
+           << dst.getRank() << " tensor; give one offset per dim";
   if (failed(verifyMixedList(op, "offsets", offsets, dynamicOffsets)))
     return failure();
   for (int64_t d = 0; d < dst.getRank(); ++d)
     if (!ShapedType::isDynamic(dst.getDimSize(d)) &&
         !ShapedType::isDynamic(offsets[d]) && offsets[d] >= dst.getDimSize(d))
-      return op->emitOpError() << "offset " << offsets[d] << " of dim " << d
-                               << " is outside the destination "
-                               << shapeStr(dst.getShape());
+      return op->emitOpError()
+             << "offset " << offsets[d] << " of dim " << d
+             << " is outside the destination " << shapeStr(dst.getShape());
   return success();
 }
 
@@ -1274,16 +1270,15 @@ LogicalResult MatmulOp::verify() {
 LogicalResult MatmulAccOp::verify() {
   TileType acc = getAcc().getType(), result = getResult().getType();
   if (failed(verifyMatmulLike(*this, getLhs().getType(), getRhs().getType(),
-                              result, getATrans(), getBTrans(),
-                              getCubeTile())))
+                              result, getATrans(), getBTrans(), getCubeTile())))
     return failure();
   Type accElement = acc.getElementType();
   bool intInputs = isa<IntegerType>(getLhs().getType().getElementType());
   if (acc.getShape() != result.getShape() ||
       !(intInputs ? isSignlessInt(accElement, 32) : accElement.isF32()))
-    return emitOpError() << "accumulator " << acc << " must be [M, N] = "
-                         << shapeStr(result.getShape()) << " of "
-                         << (intInputs ? "i32" : "f32")
+    return emitOpError() << "accumulator " << acc
+                         << " must be [M, N] = " << shapeStr(result.getShape())
+                         << " of " << (intInputs ? "i32" : "f32")
                          << " (partial results stay in L0C precision)";
   return success();
 }
@@ -1307,9 +1302,9 @@ LogicalResult WorkspaceOp::verify() {
 LogicalResult TaskOp::verifyRegions() {
   auto yield = cast<YieldOp>(getBody().front().getTerminator());
   if (!llvm::equal(yield.getValues().getTypes(), getResultTypes()))
-    return yield.emitOpError() << "yields (" << yield.getValues().getTypes()
-                               << ") but the pto.task returns ("
-                               << getResultTypes() << ")";
+    return yield.emitOpError()
+           << "yields (" << yield.getValues().getTypes()
+           << ") but the pto.task returns (" << getResultTypes() << ")";
   CoreKind kind = getKind();
   Arch arch = getArchFor(*this);
   if (kind == CoreKind::mix && !getPlatformInfo(arch).mixedScopes)
@@ -1327,10 +1322,10 @@ LogicalResult TaskOp::verifyRegions() {
                       !isa<AssembleOp, AtomicAddOp>(op)) ||
                      (kind == CoreKind::vector && isCubeOp(op));
     if (wrongKind) {
-      InFlightDiagnostic diag =
-          emitOpError() << "is a " << stringifyCoreKind(kind)
-                        << " task but contains '" << op->getName()
-                        << "', which runs on the other core kind";
+      InFlightDiagnostic diag = emitOpError()
+                                << "is a " << stringifyCoreKind(kind)
+                                << " task but contains '" << op->getName()
+                                << "', which runs on the other core kind";
       diag.attachNote(op->getLoc()) << "here";
       return WalkResult::interrupt();
     }
@@ -1347,16 +1342,16 @@ static LogicalResult verifyCallee(Operation *op, FlatSymbolRefAttr callee,
   auto fn = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(
       op, callee.getAttr());
   if (!fn)
-    return op->emitOpError() << "calls " << callee
-                             << ", which is not a function in scope";
+    return op->emitOpError()
+           << "calls " << callee << ", which is not a function in scope";
   ArrayRef<Type> params = fn.getArgumentTypes();
-  if (params.size() != args.size() ||
-      !llvm::equal(params, args.getTypes()))
+  if (params.size() != args.size() || !llvm::equal(params, args.getTypes()))
     return op->emitOpError() << "passes (" << args.getTypes() << ") to "
                              << callee << ", which takes (" << params << ")";
   if (!fn.getResultTypes().empty())
-    return op->emitOpError() << callee << " returns values; leaf and root "
-                                          "functions communicate through GM";
+    return op->emitOpError() << callee
+                             << " returns values; leaf and root "
+                                "functions communicate through GM";
   return success();
 }
 

@@ -26,8 +26,8 @@ static bool isPTOElementType(Type type) {
   if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
     return true;
   if (auto intType = dyn_cast<IntegerType>(type))
-    return intType.isSignless() && llvm::is_contained({8u, 16u, 32u, 64u},
-                                                      intType.getWidth());
+    return intType.isSignless() &&
+           llvm::is_contained({8u, 16u, 32u, 64u}, intType.getWidth());
   return false;
 }
 
@@ -65,9 +65,10 @@ static void printShapeAndElement(AsmPrinter &printer, ArrayRef<int64_t> shape,
 /// The largest static size of a tile or tensor type, in bytes (256 TiB).
 constexpr int64_t kMaxStaticBytes = int64_t(1) << 48;
 
-static LogicalResult verifyShapeAndElement(
-    function_ref<InFlightDiagnostic()> emitError, StringRef what,
-    ArrayRef<int64_t> shape, Type elementType, bool allowDynamic) {
+static LogicalResult
+verifyShapeAndElement(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef what, ArrayRef<int64_t> shape, Type elementType,
+                      bool allowDynamic) {
   if (shape.empty())
     return emitError() << what << " must have rank >= 1";
   for (int64_t dim : shape) {
@@ -93,8 +94,7 @@ static LogicalResult verifyShapeAndElement(
     if (ShapedType::isDynamic(dim))
       continue;
     std::optional<int64_t> product = llvm::checkedMul(bytes, dim);
-    if (!product || *product > kMaxStaticBytes)
-    {
+    if (!product || *product > kMaxStaticBytes) {
       InFlightDiagnostic diag = emitError() << what << " of shape [";
       llvm::interleaveComma(shape, diag, [&](int64_t d) {
         if (ShapedType::isDynamic(d))
@@ -120,7 +120,7 @@ Type GMTensorType::parse(AsmParser &parser) {
   if (parseShapeAndElement(parser, shape, elementType))
     return {};
   return parser.getChecked<GMTensorType>(parser.getContext(), shape,
-                                       elementType);
+                                         elementType);
 }
 
 void GMTensorType::print(AsmPrinter &printer) const {
@@ -128,15 +128,15 @@ void GMTensorType::print(AsmPrinter &printer) const {
 }
 
 LogicalResult GMTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> shape, Type elementType) {
+                                   ArrayRef<int64_t> shape, Type elementType) {
   return verifyShapeAndElement(emitError, "!pto.tensor", shape, elementType,
                                /*allowDynamic=*/true);
 }
 
 GMTensorType GMTensorType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
-                                 Type elementType) const {
+                                     Type elementType) const {
   return GMTensorType::get(getContext(), shape ? *shape : getShape(),
-                         elementType);
+                           elementType);
 }
 
 int64_t GMTensorType::getElementByteSize() const {

@@ -34,7 +34,8 @@ static const PlatformInfo kDav2201 = {
     /*supportsFP8=*/false,
     /*vectorBF16Arithmetic=*/false,
     /*mixedScopes=*/false,
-    /*perf=*/{
+    /*perf=*/
+    {
         // ≈1.6 TB/s: CANN guide figure for A2 (910B); not published per A3
         // device (uncertain for A3).
         /*gmBytesPerSec=*/1.6e12,
@@ -90,7 +91,8 @@ static const PlatformInfo kDav3510 = {
     /*supportsFP8=*/true,
     /*vectorBF16Arithmetic=*/true,
     /*mixedScopes=*/true,
-    /*perf=*/{
+    /*perf=*/
+    {
         // Not published. Derived from the ini AIC DDR rate: 31 B/cycle x 32
         // AIC x 1.65 GHz ≈ 1.64 TB/s (uncertain).
         /*gmBytesPerSec=*/31.0 * 32 * 1.65e9,

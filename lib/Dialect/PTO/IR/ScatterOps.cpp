@@ -1,4 +1,5 @@
-//===- ScatterOps.cpp - pto indexed writes into GM -------------------------===//
+//===- ScatterOps.cpp - pto indexed writes into GM
+//-------------------------===//
 //
 // Ops that write tile rows into GM rows chosen by a run-time index tile
 // (PyPTO's index_put_ and index_add_). Verifiers name the offending value,
@@ -35,14 +36,12 @@ LogicalResult IndexPutOp::verify() {
                             "row of the source); cast them to DT_INT32";
   if (indices.getShape()[0] != src.getShape()[0])
     return emitOpError() << "has " << indices.getShape()[0]
-                         << " indices for a source of "
-                         << src.getShape()[0]
+                         << " indices for a source of " << src.getShape()[0]
                          << " rows; give one index per source row";
   ArrayRef<int64_t> offsets = getStaticOffsets();
   if (static_cast<int64_t>(offsets.size()) != dst.getRank())
-    return emitOpError() << "has " << offsets.size()
-                         << " offsets for a rank-" << dst.getRank()
-                         << " tensor; give one offset per dim";
+    return emitOpError() << "has " << offsets.size() << " offsets for a rank-"
+                         << dst.getRank() << " tensor; give one offset per dim";
   if (llvm::count_if(offsets, ShapedType::isDynamic) !=
       static_cast<int64_t>(getOffsets().size()))
     return emitOpError() << "offsets have "

@@ -17,8 +17,8 @@ FailureOr<Extent> ValidShapeAlgebra::mixed(ArrayRef<int64_t> staticValues,
                                            ValueRange dynamic, unsigned i) {
   if (!ShapedType::isDynamic(staticValues[i]))
     return constant(staticValues[i]);
-  unsigned dynamicIndex = llvm::count_if(staticValues.take_front(i),
-                                         ShapedType::isDynamic);
+  unsigned dynamicIndex =
+      llvm::count_if(staticValues.take_front(i), ShapedType::isDynamic);
   return index(dynamic[dynamicIndex]);
 }
 
@@ -195,8 +195,7 @@ public:
     if (Operation *def = shaped.getDefiningOp())
       builder.setInsertionPoint(def);
     else
-      builder.setInsertionPointToStart(
-          cast<BlockArgument>(shaped).getOwner());
+      builder.setInsertionPointToStart(cast<BlockArgument>(shaped).getOwner());
     if (auto tensor = dyn_cast<GMTensorType>(shaped.getType())) {
       // pto.dim reads the tensor: right after its definition.
       if (Operation *def = shaped.getDefiningOp())
@@ -216,9 +215,9 @@ public:
       return it->second;
     ExtentsOr valid = failure();
     auto result = dyn_cast<OpResult>(shaped);
-    if (auto iface = result ? dyn_cast<ValidShapeInferenceOpInterface>(
-                                  result.getOwner())
-                            : ValidShapeInferenceOpInterface())
+    if (auto iface =
+            result ? dyn_cast<ValidShapeInferenceOpInterface>(result.getOwner())
+                   : ValidShapeInferenceOpInterface())
       valid = iface.inferValidShape(*this, result.getResultNumber());
     if (failed(valid)) {
       // No rule: read the extents at run time, right after the definition.
@@ -227,8 +226,8 @@ public:
       auto type = cast<TileType>(shaped.getType());
       SmallVector<Extent> dims;
       for (int64_t d = 0; d < type.getRank(); ++d)
-        dims.push_back(Extent(
-            builder.create<ValidDimOp>(loc, shaped, d).getResult()));
+        dims.push_back(
+            Extent(builder.create<ValidDimOp>(loc, shaped, d).getResult()));
       valid = dims;
     }
     cache[shaped] = *valid;
@@ -269,8 +268,7 @@ private:
       return e.getValue();
     return builder.create<arith::ConstantIndexOp>(loc, e.getConstant());
   }
-  template <typename OpTy>
-  Extent build(Extent a, Extent b) {
+  template <typename OpTy> Extent build(Extent a, Extent b) {
     return Extent(
         builder.create<OpTy>(loc, materialize(a), materialize(b)).getResult());
   }
@@ -316,8 +314,8 @@ void ValidShapeReifier::remember(Value tile, ArrayRef<OpFoldResult> extents) {
   impl->algebra.cache[tile] = std::move(cached);
 }
 
-SmallVector<OpFoldResult>
-mlir::pto::reifyValidShape(OpBuilder &builder, Location loc, Value tile) {
+SmallVector<OpFoldResult> mlir::pto::reifyValidShape(OpBuilder &builder,
+                                                     Location loc, Value tile) {
   ValidShapeReifier reifier(builder);
   return reifier.reify(loc, tile);
 }

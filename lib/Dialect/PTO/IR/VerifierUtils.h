@@ -19,8 +19,7 @@ std::string shapeStr(ArrayRef<int64_t> shape);
 /// The vector tile rules shared by vector ops
 /// (docs/PyPTOModel.md#vector-tile-shapes); `governed` is the tile the
 /// vector tile splits.
-LogicalResult verifyVecTile(Operation *op, VecTileAttr tile,
-                            TileType governed);
+LogicalResult verifyVecTile(Operation *op, VecTileAttr tile, TileType governed);
 
 } // namespace mlir::pto::detail
 

@@ -1,11 +1,11 @@
 //===- ExpandTiles.cpp - program-level tiles to hardware-sized tiles ------===//
 //
-// PyPTO's ExpandFunction (docs/PyPTOModel.md#tiling-expansion) as an MLIR pass. Each tile op
-// becomes one op per piece of its tile config; every program-level result is
-// stored piecewise into a pto.workspace and read back piecewise by its
-// consumers. Pieces are addressed at static offsets, and carry explicit valid
-// extents `max(valid - offset, 0)` computed from the reified valid shape, so
-// the dynamic valid shapes of the program flow through unchanged.
+// PyPTO's ExpandFunction (docs/PyPTOModel.md#tiling-expansion) as an MLIR pass.
+// Each tile op becomes one op per piece of its tile config; every program-level
+// result is stored piecewise into a pto.workspace and read back piecewise by
+// its consumers. Pieces are addressed at static offsets, and carry explicit
+// valid extents `max(valid - offset, 0)` computed from the reified valid shape,
+// so the dynamic valid shapes of the program flow through unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,8 +137,7 @@ private:
   /// creates the op on one input piece.
   LogicalResult expandPerInputPiece(
       Operation *op, Value input, Value result, VecTileAttr vecTile,
-      function_ref<void(SmallVectorImpl<int64_t> &,
-                        SmallVectorImpl<int64_t> &)>
+      function_ref<void(SmallVectorImpl<int64_t> &, SmallVectorImpl<int64_t> &)>
           mapBox,
       function_ref<Operation *(Value, TileType)> buildPiece);
   LogicalResult expandStore(Operation *op, Value src, Value dst,
@@ -240,8 +239,7 @@ LogicalResult Expander::run() {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
             AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp, AmaxOp, FullOp,
-            TransposeOp, GatherMaskOp, AtomicAddOp, AssembleOp, IndexPutOp>(
-            op))
+            TransposeOp, GatherMaskOp, AtomicAddOp, AssembleOp, IndexPutOp>(op))
       ops.push_back(op);
   });
   planScopeTiles(ops);
@@ -315,8 +313,7 @@ void Expander::foldValidDims() {
       continue;
     builder.setInsertionPointAfterValue(source);
     OpFoldResult extent = reifier.reify(op.getLoc(), source)[op.getDim()];
-    Value value =
-        getValueOrCreateConstantIndexOp(builder, op.getLoc(), extent);
+    Value value = getValueOrCreateConstantIndexOp(builder, op.getLoc(), extent);
     if (value.getDefiningOp() == op.getOperation())
       continue;
     op.replaceAllUsesWith(value);
@@ -400,8 +397,8 @@ static void insertViewChecks(KernelOp kernel) {
     SmallVector<Value> valid;
     if (auto staticValid = view.getStaticValidShape())
       valid = values(*staticValid, view.getValidShape());
-    lastCheck[block] = b.create<CheckViewOp>(view.getLoc(), view.getSource(),
-                                             offsets, valid);
+    lastCheck[block] =
+        b.create<CheckViewOp>(view.getLoc(), view.getSource(), offsets, valid);
   });
 }
 
@@ -505,8 +502,7 @@ LogicalResult Expander::expandMatmul(MatmulOp op) {
   Type accType = isa<IntegerType>(lhsType.getElementType())
                      ? Type(builder.getI32Type())
                      : Type(builder.getF32Type());
-  if (failed(reservePieces(
-          op, gridSize({m, n, k}, {mStep, nStep, kStep}))))
+  if (failed(reservePieces(op, gridSize({m, n, k}, {mStep, nStep, kStep}))))
     return failure();
   // Output blocks n then m, as PyPTO walks them; each block steps through K.
   for (int64_t ni = 0; ni < n; ni += nStep) {
@@ -607,13 +603,13 @@ void Expander::planScopeTiles(ArrayRef<Operation *> ops) {
   for (Operation *op : scoped)
     tasks[groups.getLeaderValue(op)].push_back(op);
   for (auto &[leader, scopeOps] : tasks) {
-    const PlatformInfo &platform = getPlatformInfo(getArchFor(scopeOps.front()));
+    const PlatformInfo &platform =
+        getPlatformInfo(getArchFor(scopeOps.front()));
     int64_t budget = platform.ubBytes - platform.ubImplicitScratchBytes;
     auto pieceBytes = [&](Operation *op, Value v, unsigned halvings) {
       auto type = cast<TileType>(v.getType());
-      SmallVector<int64_t, 4> tile =
-          vectorTileFor(op->getAttrOfType<VecTileAttr>("vec_tile"),
-                        type.getShape());
+      SmallVector<int64_t, 4> tile = vectorTileFor(
+          op->getAttrOfType<VecTileAttr>("vec_tile"), type.getShape());
       for (unsigned i = 0; i < halvings; ++i)
         if (!halveOutermost(tile))
           break;
@@ -632,7 +628,8 @@ void Expander::planScopeTiles(ArrayRef<Operation *> ops) {
       llvm::DenseMap<Value, int64_t> bytes;
       SmallVector<int64_t> extra(scopeOps.size(), 0);
       for (auto [i, op] : llvm::enumerate(scopeOps)) {
-        for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults())) {
+        for (Value v :
+             llvm::concat<Value>(op->getOperands(), op->getResults())) {
           if (!isa<TileType>(v.getType()))
             continue;
           auto [it, inserted] = live.insert({v, {i, i}});
@@ -667,8 +664,9 @@ void Expander::fitInUnifiedBuffer(Operation *op,
                                   SmallVectorImpl<int64_t> &tile) {
   // One piece keeps its operands and its result in UB at once. A vector tile
   // whose working set does not fit (SK-16's v_tile_d = [256, 256] clamps to
-  // [256, 128] f32: 128 KiB in + 128 KiB out > 192 KiB, docs/SK16.md#tiles-and-options) is
-  // halved along its outermost splittable dim, as PyPTO must re-tile too.
+  // [256, 128] f32: 128 KiB in + 128 KiB out > 192 KiB,
+  // docs/SK16.md#tiles-and-options) is halved along its outermost splittable
+  // dim, as PyPTO must re-tile too.
   const PlatformInfo &platform = getPlatformInfo(getArchFor(op));
   auto workingSet = [&]() {
     int64_t elements = 1;
@@ -828,14 +826,14 @@ LogicalResult Expander::expandPerInputPiece(
     Value in = readPiece(loc, input, piece.offsets, piece.sizes);
     SmallVector<int64_t, 4> outOffsets(piece.offsets), outSizes(piece.sizes);
     mapBox(outOffsets, outSizes);
-    Operation *pieceOp = buildPiece(
-        in, TileType::get(builder.getContext(), outSizes,
-                          resultType.getElementType()));
+    Operation *pieceOp =
+        buildPiece(in, TileType::get(builder.getContext(), outSizes,
+                                     resultType.getElementType()));
     stamp(pieceOp, op);
     ++numVectorPieces;
-    stamp(storePiece(builder, loc, pieceOp->getResult(0), workspace,
-                     outOffsets),
-          op);
+    stamp(
+        storePiece(builder, loc, pieceOp->getResult(0), workspace, outOffsets),
+        op);
   }
   SmallVector<int64_t, 4> tileOrigin(tile.size(), 0);
   currentTile = tile;

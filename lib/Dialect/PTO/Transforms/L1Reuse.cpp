@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TaskMergeSupport.h"
 #include "OperandStationary.h"
 #include "SplitKChains.h"
+#include "TaskMergeSupport.h"
 
 #include "pto/CostModel/CostModel.h"
 
@@ -32,13 +32,11 @@ using namespace mlir::pto::taskmerge;
 
 namespace {
 
-
 /// Whether GM tensor `tensor` is a workspace (a round trip served by L2)
 /// rather than a kernel tensor (docs/CostModel.md, per-launch time).
 bool isWorkspace(Value tensor) {
   return getAliasedTensor(tensor).getDefiningOp<WorkspaceOp>() != nullptr;
 }
-
 
 /// The cycles of a cube task's pipes other than MTE2, at the platform's
 /// rates over static tile shapes.
@@ -47,12 +45,12 @@ struct ComputeCycles {
   double fix = 0.0;           // L0C -> GM
 };
 
-
 ComputeCycles computeCycles(TaskOp task, const PlatformInfo &platform) {
   const PlatformInfo::PerfInfo &perf = platform.perf;
   double m = 0.0, mte1 = 0.0, fix = 0.0;
   auto bytesOf = [](Type t) {
-    return std::max<int64_t>(1, getElementTypeOrSelf(t).getIntOrFloatBitWidth() / 8);
+    return std::max<int64_t>(
+        1, getElementTypeOrSelf(t).getIntOrFloatBitWidth() / 8);
   };
   auto matmul = [&](Value lhs, Value rhs, Value result, bool aTrans) {
     auto lhsType = cast<TileType>(lhs.getType());
@@ -74,14 +72,13 @@ ComputeCycles computeCycles(TaskOp task, const PlatformInfo &platform) {
       matmul(mm.getLhs(), mm.getRhs(), mm.getResult(), mm.getATrans());
     else if (isa<AssembleOp, AtomicAddOp>(op)) {
       auto src = cast<TileType>(op->getOperand(0).getType());
-      fix += double(src.getByteSize()) /
-             (isWorkspace(op->getOperand(1)) ? perf.aicRates.l2Write
-                                             : perf.aicRates.ddrWrite);
+      fix += double(src.getByteSize()) / (isWorkspace(op->getOperand(1))
+                                              ? perf.aicRates.l2Write
+                                              : perf.aicRates.ddrWrite);
     }
   });
   return {m, mte1, fix};
 }
-
 
 /// How many instances of `block` at least run at once: the product of the
 /// static trip counts of the loops around it that carry no value from one
@@ -121,8 +118,8 @@ stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
   problem.instances = instances;
   // The cost model's assumed cost of one launch (docs/CostModel.md), read
   // from its defaults so that the two stay one figure.
-  problem.launchCycles = cost::CostModelOptions{}.launchOverheadUs *
-                         platform.clockGHz * 1e3;
+  problem.launchCycles =
+      cost::CostModelOptions{}.launchOverheadUs * platform.clockGHz * 1e3;
   std::map<std::vector<unsigned>, unsigned> blockIds[2];
   for (const TaskInfo &info : infos) {
     int64_t steps = 0;
@@ -172,12 +169,13 @@ stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
       }
       problem.tasks.push_back({ids[0], ids[1]});
       problem.stage.push_back(
-          part > 0 || (later && later->contains(TaskOp(info.task).getOperation())));
+          part > 0 ||
+          (later && later->contains(TaskOp(info.task).getOperation())));
     }
     // Each part stores a whole partial result.
     ComputeCycles c = computeCycles(info.task, platform);
-    problem.pieceCycles = std::max(
-        {problem.pieceCycles, c.m / parts, c.mte1 / parts, c.fix});
+    problem.pieceCycles =
+        std::max({problem.pieceCycles, c.m / parts, c.mte1 / parts, c.fix});
   }
   return problem;
 }
@@ -215,7 +213,9 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
                  [](TaskOp task) { return !loadsOf(task).empty(); });
     double instances = staticInstances(block, kernel);
     for (auto [groupId, tasks] : llvm::enumerate(groups)) {
-      GroupSetting setting = lookupSetting(mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting), groupId);
+      GroupSetting setting = lookupSetting(
+          mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting),
+          groupId);
       Location loc = tasks.front().getLoc();
       std::string family = tasks.front().getFamily().str();
       if (!stationary && setting.count && *setting.count <= 1) {
@@ -234,9 +234,9 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       unsigned splitParts = 0; // 0: the setting's merge
       double settingCycles = 0.0, stationaryCycles = 0.0; // group cycles
       if (stationary)
-        splitParts = chooseStationary(block, groupTasks, setting, platform,
-                                      instances, settingCycles,
-                                      stationaryCycles);
+        splitParts =
+            chooseStationary(block, groupTasks, setting, platform, instances,
+                             settingCycles, stationaryCycles);
       llvm::DenseSet<Operation *> laterParts;
       if (splitParts > 1) {
         SmallVector<TaskOp> later;
@@ -253,8 +253,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
 
       std::optional<pto::detail::StationaryPlan> stationaryPlan;
       if (splitParts)
-        if (auto problem = stationaryProblem(infos, platform, instances, 1,
-                                             &laterParts))
+        if (auto problem =
+                stationaryProblem(infos, platform, instances, 1, &laterParts))
           stationaryPlan = pto::detail::planStationary(
               *problem, std::numeric_limits<double>::infinity());
       if (!stationaryPlan && setting.count && *setting.count <= 1) {
@@ -320,8 +320,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
                                             : "A and B blocks";
         if (stationary && !stationaryPlan && settingCycles > 0.0)
           diag << " (operand-stationary: no extent shorter than the "
-                  "setting's merge, " << llvm::formatv("{0:F0}", settingCycles)
-               << " cycles)";
+                  "setting's merge, "
+               << llvm::formatv("{0:F0}", settingCycles) << " cycles)";
         else if (stationary && !stationaryPlan)
           diag << " (operand-stationary: not applicable)";
         if (stationaryPlan && splitParts > 1)
@@ -331,8 +331,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
                << stationaryPlan->b << " B blocks per task, largest L1 "
                << "footprint " << stationaryPlan->largestFootprint
                << " B, copy-ins "
-               << llvm::formatv("{0:F0}", stationaryPlan->loadCycles)
-               << " of " << llvm::formatv("{0:F0}", stationaryPlan->pieceCycles)
+               << llvm::formatv("{0:F0}", stationaryPlan->loadCycles) << " of "
+               << llvm::formatv("{0:F0}", stationaryPlan->pieceCycles)
                << " compute/store cycles; group "
                << llvm::formatv("{0:F0}", stationaryCycles) << " cycles vs "
                << llvm::formatv("{0:F0}", settingCycles)
@@ -370,9 +370,9 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     minTasks = 1;
     Plan chosen;
     auto consider = [&](Plan p, int64_t n, unsigned m) {
-      bool better = p.savedBytes > chosen.savedBytes ||
-                    (p.savedBytes == chosen.savedBytes && p.savedBytes > 0 &&
-                     n < count);
+      bool better =
+          p.savedBytes > chosen.savedBytes ||
+          (p.savedBytes == chosen.savedBytes && p.savedBytes > 0 && n < count);
       if (better) {
         chosen = std::move(p);
         count = n;
@@ -575,6 +575,5 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     }
   }
 };
-
 
 } // namespace

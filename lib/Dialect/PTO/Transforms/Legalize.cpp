@@ -1,4 +1,5 @@
-//===- Legalize.cpp - rewrite what PyPTO legalizes -------------------------===//
+//===- Legalize.cpp - rewrite what PyPTO legalizes
+//-------------------------===//
 //
 // The op verifiers accept the forms PyPTO compiles by rewriting them; this
 // pass performs those rewrites (docs/Legalization.md) and remarks on each, so
@@ -62,8 +63,7 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     int64_t elemBytes = governed.getElementByteSize();
     int64_t align = getPlatformInfo(getArchFor(op)).bufferAlignBytes;
     int64_t last = attr.getDims().back();
-    if ((last * elemBytes) % align == 0 ||
-        last < governed.getShape().back())
+    if ((last * elemBytes) % align == 0 || last < governed.getShape().back())
       return; // aligned, or an unaligned split the verifier rejects
     SmallVector<int64_t> dims(attr.getDims());
     int64_t block = std::max<int64_t>(1, align / elemBytes);
@@ -112,8 +112,8 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     op->emitRemark() << "pto-legalize: vector tile " << dimsStr(attr.getDims())
                      << " of " << input << " cuts " << before
                      << " B pieces, over the " << limit
-                     << " B reduction tile limit; re-tiled to "
-                     << dimsStr(dims) << " (" << bytes()
+                     << " B reduction tile limit; re-tiled to " << dimsStr(dims)
+                     << " (" << bytes()
                      << " B), the partial results are combined";
     ++numRetiled;
   }
@@ -123,10 +123,10 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     if (getPlatformInfo(arch).supportsHighPrecision)
       return;
     auto attr = op->getAttrOfType<PrecisionTypeAttr>("precision");
-    PrecisionType precision = attr ? attr.getValue()
-                                   : (isa<DivOp>(op)
-                                          ? PrecisionType::HIGH_PRECISION
-                                          : PrecisionType::INTRINSIC);
+    PrecisionType precision =
+        attr ? attr.getValue()
+             : (isa<DivOp>(op) ? PrecisionType::HIGH_PRECISION
+                               : PrecisionType::INTRINSIC);
     if (precision != PrecisionType::HIGH_PRECISION)
       return;
     op->setAttr("precision", PrecisionTypeAttr::get(op->getContext(),
@@ -170,25 +170,24 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
       }
       if (auto tile = dyn_cast<TileType>(operand.getType())) {
         auto wide = TileType::get(op->getContext(), tile.getShape(), f32);
-        operands.push_back(stamp(builder.create<CastOp>(
-                                     loc, wide, operand, CastMode::NONE,
-                                     SaturationMode::OFF, vecTile))
-                               ->getResult(0));
+        operands.push_back(
+            stamp(builder.create<CastOp>(loc, wide, operand, CastMode::NONE,
+                                         SaturationMode::OFF, vecTile))
+                ->getResult(0));
       } else {
-        operands.push_back(stamp(builder.create<arith::ExtFOp>(loc, f32,
-                                                               operand))
-                               ->getResult(0));
+        operands.push_back(
+            stamp(builder.create<arith::ExtFOp>(loc, f32, operand))
+                ->getResult(0));
       }
     }
     OperationState state(loc, op->getName());
     state.addOperands(operands);
-    state.addTypes(
-        TileType::get(op->getContext(), resultType.getShape(), f32));
+    state.addTypes(TileType::get(op->getContext(), resultType.getShape(), f32));
     state.addAttributes(op->getAttrDictionary().getValue());
     Operation *wideOp = builder.create(state);
-    Operation *narrow = stamp(builder.create<CastOp>(
-        loc, resultType, wideOp->getResult(0), CastMode::NONE,
-        SaturationMode::OFF, vecTile));
+    Operation *narrow = stamp(
+        builder.create<CastOp>(loc, resultType, wideOp->getResult(0),
+                               CastMode::NONE, SaturationMode::OFF, vecTile));
     op->getResult(0).replaceAllUsesWith(narrow->getResult(0));
     wideOf[narrow->getResult(0)] = wideOp->getResult(0);
     wideOp->emitRemark() << "pto-legalize: '" << op->getName()

@@ -77,11 +77,11 @@ struct MergeLeafArgumentsPass
     llvm::BitVector erase(numArgs);
     for (unsigned j = 0; j < numArgs; ++j) {
       Type type = leaf.getArgument(j).getType();
-      size_t hash = llvm::hash_combine_range(passed[j].begin(), passed[j].end());
+      size_t hash =
+          llvm::hash_combine_range(passed[j].begin(), passed[j].end());
       SmallVector<unsigned> &candidates = buckets[{type, unsigned(hash)}];
-      auto same = llvm::find_if(candidates, [&](unsigned i) {
-        return passed[i] == passed[j];
-      });
+      auto same = llvm::find_if(
+          candidates, [&](unsigned i) { return passed[i] == passed[j]; });
       if (same == candidates.end()) {
         candidates.push_back(j);
         continue;

@@ -34,8 +34,7 @@ struct Exchange {
   SmallVector<unsigned> tasks;
 };
 
-class MixExchangePass
-    : public pto::impl::MixExchangePassBase<MixExchangePass> {
+class MixExchangePass : public pto::impl::MixExchangePassBase<MixExchangePass> {
 public:
   void runOnOperation() override {
     getOperation()->walk([&](KernelOp kernel) {
@@ -261,8 +260,7 @@ void MixExchangePass::runOnBlock(Block &block) {
     SmallVector<TaskOp> live;
     for (unsigned t : list)
       live.push_back(tasks[t]);
-    llvm::sort(live,
-               [](TaskOp x, TaskOp y) { return x->isBeforeInBlock(y); });
+    llvm::sort(live, [](TaskOp x, TaskOp y) { return x->isBeforeInBlock(y); });
     if (mergeComponent(live)) {
       merged.insert(leader);
       ++numMixTasks;

@@ -32,8 +32,7 @@ struct NBufferMergePass
     const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
     MergeSettingAttr setting =
         mergeSetting(kernel, &PassOptionsAttr::getVecNbufferSetting);
-    llvm::SetVector<Block *> blocks =
-        blocksWithTasks(kernel, CoreKind::vector);
+    llvm::SetVector<Block *> blocks = blocksWithTasks(kernel, CoreKind::vector);
     uint64_t before = 0, after = 0;
     for (Block *block : blocks) {
       SmallVector<SmallVector<TaskOp>> groups =
@@ -64,8 +63,8 @@ struct NBufferMergePass
     // Automatic (PyPTO: "by vector core count"): as many per task as leaves
     // every vector core a task of the group, i.e. floor(size / AIV cores).
     int64_t size = tasks.size();
-    int64_t n = count ? *count
-                      : std::max<int64_t>(1, size / platform.vectorCores);
+    int64_t n =
+        count ? *count : std::max<int64_t>(1, size / platform.vectorCores);
     unsigned tasksAfter = tasks.size();
     if (n > 1) {
       // Vector tasks carry no loads: no capacity bound (each member's pieces
@@ -77,8 +76,8 @@ struct NBufferMergePass
     }
     if (report) {
       InFlightDiagnostic diag = emitRemark(loc);
-      diag << "pto-nbuffer-merge: group " << groupId << " (" << size
-           << " x \"" << family << "\"): merge count " << n;
+      diag << "pto-nbuffer-merge: group " << groupId << " (" << size << " x \""
+           << family << "\"): merge count " << n;
       if (count)
         diag << " (vec_nbuffer_setting)";
       else
@@ -88,6 +87,5 @@ struct NBufferMergePass
     return tasksAfter;
   }
 };
-
 
 } // namespace

@@ -150,8 +150,7 @@ double mlir::pto::detail::groupCycles(const StationaryProblem &problem,
     }
     latency += end;
   }
-  return std::max(total / cores,
-                  latency / std::max(1.0, problem.instances));
+  return std::max(total / cores, latency / std::max(1.0, problem.instances));
 }
 
 double mlir::pto::detail::slotsCycles(const StationaryProblem &problem,

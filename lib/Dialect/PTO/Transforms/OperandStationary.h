@@ -1,4 +1,5 @@
-//===- OperandStationary.h - extents of operand-stationary cube tasks -*- C++ -*-===//
+//===- OperandStationary.h - extents of operand-stationary cube tasks -*- C++
+//-*-===//
 //
 // The planning half of `pto-l1-reuse`'s operand-stationary mode
 // (docs/TileGraph.md#operand-stationary-cube-tasks), on plain data so that it

@@ -158,8 +158,9 @@ public:
         all(group);
         continue;
       }
-      pto::detail::Box box{SmallVector<int64_t>(b.offsets.begin(), b.offsets.end()),
-                      SmallVector<int64_t>(b.sizes.begin(), b.sizes.end())};
+      pto::detail::Box box{
+          SmallVector<int64_t>(b.offsets.begin(), b.offsets.end()),
+          SmallVector<int64_t>(b.sizes.begin(), b.sizes.end())};
       kinds([&](unsigned k) {
         for (unsigned task : group.unboxed[k])
           fn(task);
@@ -416,8 +417,8 @@ static void parameterizeOffsets(func::FuncOp func,
         continue;
       }
       params.push_back(s);
-      operands.push_back(body.addArgument(builder.getIndexType(),
-                                          func.getLoc()));
+      operands.push_back(
+          body.addArgument(builder.getIndexType(), func.getLoc()));
     }
   };
   SmallVector<Operation *> ops;
@@ -433,17 +434,17 @@ static void parameterizeOffsets(func::FuncOp func,
       toParams(view.getStaticOffsets(), view.getOffsets(), offsets);
       dynamic.assign(offsets.size(), ShapedType::kDynamic);
       auto replacement = ViewOp::create(
-          builder, view.getLoc(), view.getResult().getType(),
-          view.getSource(), offsets, builder.getDenseI64ArrayAttr(dynamic),
-          view.getValidShape(), view.getStaticValidShapeAttr());
+          builder, view.getLoc(), view.getResult().getType(), view.getSource(),
+          offsets, builder.getDenseI64ArrayAttr(dynamic), view.getValidShape(),
+          view.getStaticValidShapeAttr());
       replacement->setDiscardableAttrs(view->getDiscardableAttrDictionary());
       view.getResult().replaceAllUsesWith(replacement.getResult());
       view.erase();
       continue;
     }
-    ArrayRef<int64_t> statics =
-        isa<AssembleOp>(op) ? cast<AssembleOp>(op).getStaticOffsets()
-                            : cast<AtomicAddOp>(op).getStaticOffsets();
+    ArrayRef<int64_t> statics = isa<AssembleOp>(op)
+                                    ? cast<AssembleOp>(op).getStaticOffsets()
+                                    : cast<AtomicAddOp>(op).getStaticOffsets();
     ValueRange dynamics = isa<AssembleOp>(op)
                               ? cast<AssembleOp>(op).getOffsets()
                               : cast<AtomicAddOp>(op).getOffsets();

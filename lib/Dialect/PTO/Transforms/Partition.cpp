@@ -19,11 +19,10 @@
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
-
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_PARTITIONPASS
@@ -40,8 +39,8 @@ namespace {
 bool isNode(Operation *op) {
   return isa<MatmulOp, MatmulAccOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
              ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
-             AmaxOp, FullOp, TransposeOp, GatherMaskOp, AtomicAddOp,
-             AssembleOp, IndexPutOp>(op);
+             AmaxOp, FullOp, TransposeOp, GatherMaskOp, AtomicAddOp, AssembleOp,
+             IndexPutOp>(op);
 }
 
 /// A view producing a tile (of a tensor or of another tile): copied into
@@ -59,7 +58,6 @@ staticBox(ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
   return std::make_pair(SmallVector<int64_t>(offsets),
                         SmallVector<int64_t>(sizes));
 }
-
 
 /// The stores into one root tensor (through reshapes) seen so far, per
 /// tensor as written: static boxes indexed, the others (dynamic offsets)
@@ -225,11 +223,9 @@ void BlockPartitioner::buildEdges() {
       // Workspace traffic is data; reads of kernel tensors after writes
       // are ordering only.
       auto &succs = isWorkspace ? dataSuccs : orderSuccs;
-      found->second.forEachConflict(view.getSource(), box, /*plain=*/true,
-                                    /*atomic=*/true,
-                                    [&](unsigned w) {
-                                      succs[w].insert(consumer);
-                                    });
+      found->second.forEachConflict(
+          view.getSource(), box, /*plain=*/true,
+          /*atomic=*/true, [&](unsigned w) { succs[w].insert(consumer); });
     }
   };
 
@@ -249,10 +245,9 @@ void BlockPartitioner::buildEdges() {
       TensorWrites &tensorWrites = writes[getAliasedTensor(dst)];
       // Writes after writes keep their order, except atomics among
       // themselves (they commute).
-      tensorWrites.forEachConflict(dst, box, /*plain=*/true, /*atomic=*/!atomic,
-                                   [&](unsigned w) {
-                                     orderSuccs[w].insert(i);
-                                   });
+      tensorWrites.forEachConflict(
+          dst, box, /*plain=*/true, /*atomic=*/!atomic,
+          [&](unsigned w) { orderSuccs[w].insert(i); });
       tensorWrites.insert(dst, i, box, atomic);
     }
     // Rows chosen at run time: a write anywhere in the tensor, ordered after
@@ -260,10 +255,9 @@ void BlockPartitioner::buildEdges() {
     // order against plain stores matters, and among themselves it is kept).
     if (auto put = dyn_cast<IndexPutOp>(op)) {
       TensorWrites &tensorWrites = writes[getAliasedTensor(put.getDst())];
-      tensorWrites.forEachConflict(put.getDst(), std::nullopt, /*plain=*/true,
-                                   /*atomic=*/true, [&](unsigned w) {
-                                     orderSuccs[w].insert(i);
-                                   });
+      tensorWrites.forEachConflict(
+          put.getDst(), std::nullopt, /*plain=*/true,
+          /*atomic=*/true, [&](unsigned w) { orderSuccs[w].insert(i); });
       tensorWrites.insert(put.getDst(), i, std::nullopt, /*atomic=*/false);
     }
   }
@@ -271,8 +265,7 @@ void BlockPartitioner::buildEdges() {
   // visited), which the merge steps below follow.
 }
 
-bool BlockPartitioner::reachesIndirectly(unsigned u, unsigned v,
-                                         bool &forward,
+bool BlockPartitioner::reachesIndirectly(unsigned u, unsigned v, bool &forward,
                                          SmallVectorImpl<unsigned> &reached) {
   // Any path u -> x -> ... -> v runs through slots ordered between u and v.
   // Search forward from u and backward from v in turns, one edge at a time,
@@ -393,7 +386,8 @@ bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   // Keep the order topological: the merged slot takes v's place with the
   // slots reached forward from u moved right after it, or u's place with
   // the slots reached backward from v moved right before it.
-  llvm::sort(reached, [&](unsigned x, unsigned y) { return label[x] < label[y]; });
+  llvm::sort(reached,
+             [&](unsigned x, unsigned y) { return label[x] < label[y]; });
   for (unsigned slot : reached)
     order.erase(label[slot]);
   unsigned anchor = forward ? v : u;
@@ -495,8 +489,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   // 2. Ops of one scope merge along data edges.
   for (unsigned i = 0; i < n; ++i)
     for (unsigned s : dataSuccs[i])
-      if (sameScope(i, s) &&
-          (sameKind(i, s) || mixedTasks))
+      if (sameScope(i, s) && (sameKind(i, s) || mixedTasks))
         tryMerge(i, s);
   // 3. allow_parallel_merge: every op of the scope id.
   llvm::DenseMap<int64_t, unsigned> firstOfScope;
@@ -505,8 +498,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
     if (!scope || !scope.getAllowParallelMerge())
       continue;
     auto [it, inserted] = firstOfScope.try_emplace(scope.getId(), i);
-    if (!inserted &&
-        (sameKind(it->second, i) || mixedTasks))
+    if (!inserted && (sameKind(it->second, i) || mixedTasks))
       tryMerge(it->second, i);
   }
   // 4. Unscoped ops of one kind merge along data edges.
@@ -586,7 +578,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   OpBuilder builder(insertionPoint);
   for (unsigned g : order) {
     CoreKind kind = kinds[g];
-    char letter = kind == CoreKind::cube ? 'C'
+    char letter = kind == CoreKind::cube     ? 'C'
                   : kind == CoreKind::vector ? 'V'
                                              : 'M';
     // Levels count kind changes: C1 (1) V1 (2) C2 (3) V2 (4) ...; a vector
@@ -594,10 +586,12 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
     unsigned stage = (level[g] + 1) / 2;
     if (kind == CoreKind::mix)
       stage = level[g];
-    std::string family = std::string(1, letter) + std::to_string(std::max(1u, stage));
+    std::string family =
+        std::string(1, letter) + std::to_string(std::max(1u, stage));
     Operation *first = nodes[members[g].front()];
     auto task = builder.create<TaskOp>(
-        first->getLoc(), TypeRange(), CoreKindAttr::get(builder.getContext(), kind),
+        first->getLoc(), TypeRange(),
+        CoreKindAttr::get(builder.getContext(), kind),
         builder.getStringAttr(family),
         first->getAttrOfType<ScopeAttr>(kScopeStampAttrName));
     Block *body = new Block();
@@ -686,9 +680,8 @@ void forwardWorkspaces(Operation *root, PartitionStats &stats) {
   SmallVector<WorkspaceOp> workspaces;
   root->walk([&](WorkspaceOp ws) { workspaces.push_back(ws); });
   for (WorkspaceOp ws : workspaces) {
-    bool read = llvm::any_of(ws->getUsers(), [](Operation *user) {
-      return !isa<AssembleOp>(user);
-    });
+    bool read = llvm::any_of(
+        ws->getUsers(), [](Operation *user) { return !isa<AssembleOp>(user); });
     if (read) {
       ++stats.workspacesLeft;
       continue;
@@ -713,8 +706,8 @@ void PartitionPass::runOnOperation() {
   if (scopes.wasInterrupted())
     return signalPassFailure();
 
-  PartitionStats stats{numCubeTasks, numVectorTasks, numMixTasks,
-                       numForwarded, numWorkspacesLeft};
+  PartitionStats stats{numCubeTasks, numVectorTasks, numMixTasks, numForwarded,
+                       numWorkspacesLeft};
   SmallVector<Block *> blocks;
   getOperation()->walk([&](Block *block) { blocks.push_back(block); });
   for (Block *block : blocks) {

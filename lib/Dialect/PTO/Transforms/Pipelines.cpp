@@ -50,7 +50,8 @@ void mlir::pto::buildTileGraphPipeline(
 void mlir::pto::registerTileGraphPipeline() {
   PassPipelineRegistration<TileGraphPipelineOptions>(
       "pto-tile-graph-pipeline",
-      "Program level to outlined, stitched tile graph: legalize, flatten scopes, hoist "
+      "Program level to outlined, stitched tile graph: legalize, flatten "
+      "scopes, hoist "
       "invariants, expand tiles, partition into tasks, n-buffer merge, L1 "
       "reuse, outline, plan stitching, merge leaf arguments, CSE",
       buildTileGraphPipeline);

@@ -1,9 +1,10 @@
 //===- PlanStitch.cpp - stitch depth per root call ------------------------===//
 //
-// pto-plan-stitch (docs/PyPTOModel.md#runtime-options, docs/PyPTOModel.md#stitching): per root call, the workspace
-// one root instance needs, the call tasks it issues and how many consecutive
-// instances one device task stitches; `ready_on_host_tensors` as
-// `pto.host_ready` marks on the control program's scalar reads.
+// pto-plan-stitch (docs/PyPTOModel.md#runtime-options,
+// docs/PyPTOModel.md#stitching): per root call, the workspace one root instance
+// needs, the call tasks it issues and how many consecutive instances one device
+// task stitches; `ready_on_host_tensors` as `pto.host_ready` marks on the
+// control program's scalar reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +25,8 @@ using namespace mlir::pto;
 
 namespace {
 
-/// Runtime limits (docs/PyPTOModel.md#runtime-options, docs/PyPTOModel.md#stitching).
+/// Runtime limits (docs/PyPTOModel.md#runtime-options,
+/// docs/PyPTOModel.md#stitching).
 constexpr int64_t kWorkspaceAlign = 32 * 1024; // bytes
 constexpr int64_t kMaxStitchDepth = 1024;      // root instances
 constexpr int64_t kMaxStitchedTasks = 60000;   // call tasks per device task

@@ -84,15 +84,15 @@ SmallVector<OpFoldResult> validOf(ViewOp view) {
                                 IndexType::get(view.getContext()), s)));
   } else {
     for (int64_t s : view.getResult().getType().getShape())
-      valid.push_back(
-          IntegerAttr::get(IndexType::get(view.getContext()), s));
+      valid.push_back(IntegerAttr::get(IndexType::get(view.getContext()), s));
   }
   return valid;
 }
 
 Value valueOf(OpBuilder &b, Location loc, OpFoldResult v) {
   if (auto attr = dyn_cast<Attribute>(v))
-    return b.create<arith::ConstantIndexOp>(loc, cast<IntegerAttr>(attr).getInt());
+    return b.create<arith::ConstantIndexOp>(loc,
+                                            cast<IntegerAttr>(attr).getInt());
   return cast<Value>(v);
 }
 
@@ -102,7 +102,8 @@ Value valueOf(OpBuilder &b, Location loc, OpFoldResult v) {
 Value nonEmptyK(Operation *first) {
   ViewOp view = rhsView(first);
   OpFoldResult k = validOf(view)[bTrans(first) ? 1 : 0];
-  if (auto attr = dyn_cast<Attribute>(k); attr && cast<IntegerAttr>(attr).getInt() > 0)
+  if (auto attr = dyn_cast<Attribute>(k);
+      attr && cast<IntegerAttr>(attr).getInt() > 0)
     return {};
   OpBuilder b(view);
   Location loc = view.getLoc();
@@ -123,9 +124,9 @@ void guardEmptyK(ViewOp view, bool transposed, Value nonEmpty) {
   OpBuilder b(view);
   Location loc = view.getLoc();
   Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
-  valid[nDim] =
-      b.create<arith::SelectOp>(loc, nonEmpty, valueOf(b, loc, valid[nDim]), zero)
-          .getResult();
+  valid[nDim] = b.create<arith::SelectOp>(loc, nonEmpty,
+                                          valueOf(b, loc, valid[nDim]), zero)
+                    .getResult();
   SmallVector<Value> dynamicValid;
   SmallVector<int64_t> staticValid;
   for (OpFoldResult v : valid) {
@@ -136,10 +137,10 @@ void guardEmptyK(ViewOp view, bool transposed, Value nonEmpty) {
       dynamicValid.push_back(cast<Value>(v));
     }
   }
-  auto guarded = b.create<ViewOp>(
-      loc, view.getResult().getType(), view.getSource(), view.getOffsets(),
-      view.getStaticOffsetsAttr(), dynamicValid,
-      b.getDenseI64ArrayAttr(staticValid));
+  auto guarded =
+      b.create<ViewOp>(loc, view.getResult().getType(), view.getSource(),
+                       view.getOffsets(), view.getStaticOffsetsAttr(),
+                       dynamicValid, b.getDenseI64ArrayAttr(staticValid));
   for (NamedAttribute attr : view->getDiscardableAttrs())
     guarded->setAttr(attr.getName(), attr.getValue());
   view.getResult().replaceAllUsesWith(guarded.getResult());
@@ -154,7 +155,8 @@ void keepSteps(Chain &chain, unsigned lo, unsigned hi) {
     OpBuilder builder(chain.store);
     AssembleOp store = chain.store;
     builder.create<AtomicAddOp>(store.getLoc(), sum, store.getDst(),
-                                store.getOffsets(), store.getStaticOffsetsAttr(),
+                                store.getOffsets(),
+                                store.getStaticOffsetsAttr(),
                                 /*vec_tile=*/nullptr);
     store.erase();
     // The first kept step starts a new sum; an empty range adds nothing.

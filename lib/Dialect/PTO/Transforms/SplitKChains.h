@@ -1,4 +1,5 @@
-//===- SplitKChains.h - cut cube tasks' K chains into partial sums -*- C++ -*-===//
+//===- SplitKChains.h - cut cube tasks' K chains into partial sums -*- C++
+//-*-===//
 //
 // Part of `pto-l1-reuse`'s operand-stationary mode (docs/TileGraph.md): a
 // cube task that accumulates one output block over a long K chain is cut

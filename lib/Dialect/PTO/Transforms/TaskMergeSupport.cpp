@@ -9,7 +9,6 @@ using namespace mlir::pto;
 
 namespace mlir::pto::taskmerge {
 
-
 /// `statics` with kDynamic entries taken from `dynamic`, numbered.
 void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
                  ValueRange dynamic, std::vector<uintptr_t> &key) {
@@ -18,7 +17,6 @@ void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
     key.push_back(ShapedType::isDynamic(s) ? vn.get(dynamic[next++])
                                            : vn.constant(s));
 }
-
 
 bool overlap(const Access &a, const Access &b) {
   if (a.root != b.root)
@@ -32,7 +30,6 @@ bool overlap(const Access &a, const Access &b) {
   return true;
 }
 
-
 bool conflict(const AccessSummary &a, const AccessSummary &b) {
   if (a.barrier || b.barrier)
     return true;
@@ -42,7 +39,6 @@ bool conflict(const AccessSummary &a, const AccessSummary &b) {
         return true;
   return false;
 }
-
 
 Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
                     ValueRange dynOffsets, ArrayRef<int64_t> shape,
@@ -57,7 +53,6 @@ Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
   }
   return access;
 }
-
 
 AccessSummary summarize(ValueNumbering &vn, Operation *root) {
   AccessSummary summary;
@@ -96,12 +91,10 @@ AccessSummary summarize(ValueNumbering &vn, Operation *root) {
   return summary;
 }
 
-
 bool isLoad(Operation *op) {
   auto view = dyn_cast<ViewOp>(op);
   return view && isa<GMTensorType>(view.getSource().getType());
 }
-
 
 /// The loads of a task, in program order.
 SmallVector<ViewOp> loadsOf(TaskOp task) {
@@ -113,7 +106,6 @@ SmallVector<ViewOp> loadsOf(TaskOp task) {
   return loads;
 }
 
-
 int64_t kStep(Operation *op, DenseMap<Operation *, int64_t> &memo) {
   if (auto it = memo.find(op); it != memo.end())
     return it->second;
@@ -124,7 +116,6 @@ int64_t kStep(Operation *op, DenseMap<Operation *, int64_t> &memo) {
       step = kStep(def, memo) + 1;
   return memo[op] = step;
 }
-
 
 void classifyUses(Value value, Load &load,
                   DenseMap<Operation *, int64_t> &stepMemo) {
@@ -152,7 +143,6 @@ void classifyUses(Value value, Load &load,
     }
   }
 }
-
 
 /// A structural signature of a task: equal signatures mean isomorphic bodies
 /// (op names, attributes other than static offsets and valid extents, types,
@@ -215,7 +205,6 @@ std::vector<uintptr_t> signature(TaskOp task) {
   return sig;
 }
 
-
 int64_t footprintBytes(const Footprint &fp) {
   int64_t every = 0, worst = 0;
   if (auto it = fp.find(kEveryStep); it != fp.end())
@@ -232,7 +221,6 @@ int64_t footprintBytes(const Footprint &fp) {
   return every + worst;
 }
 
-
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -240,7 +228,6 @@ int64_t footprintBytes(const Footprint &fp) {
 int64_t loadBytes(ViewOp view) {
   return view.getResult().getType().getByteSize();
 }
-
 
 int64_t cubeLoadBytes(Operation *root) {
   int64_t bytes = 0;
@@ -252,15 +239,14 @@ int64_t cubeLoadBytes(Operation *root) {
   return bytes;
 }
 
-
 /// One merge setting of the kernel's pass_options (null without one), e.g.
 /// `mergeSetting(kernel, &PassOptionsAttr::getVecNbufferSetting)`.
 MergeSettingAttr mergeSetting(KernelOp kernel,
-                              MergeSettingAttr (PassOptionsAttr::*get)() const) {
+                              MergeSettingAttr (PassOptionsAttr::*get)()
+                                  const) {
   PassOptionsAttr options = kernel.getPassOptionsAttr();
   return options ? (options.*get)() : MergeSettingAttr();
 }
-
 
 /// The setting's value for group `group`: its key, else key -1; none (the
 /// automatic choice) without a setting or either key.
@@ -280,7 +266,6 @@ GroupSetting lookupSetting(MergeSettingAttr setting, int64_t group) {
   return result;
 }
 
-
 unsigned sideMaskOf(int64_t side) {
   if (side == kSettingLeft)
     return kSideA;
@@ -288,7 +273,6 @@ unsigned sideMaskOf(int64_t side) {
     return kSideB;
   return kAllSides;
 }
-
 
 StringRef sideName(int64_t side) {
   switch (side) {
@@ -303,7 +287,6 @@ StringRef sideName(int64_t side) {
   }
 }
 
-
 /// The blocks holding tasks of `kind`, in walk order.
 llvm::SetVector<Block *> blocksWithTasks(KernelOp kernel, CoreKind kind) {
   llvm::SetVector<Block *> blocks;
@@ -314,11 +297,10 @@ llvm::SetVector<Block *> blocksWithTasks(KernelOp kernel, CoreKind kind) {
   return blocks;
 }
 
-
 /// The block's tasks of `kind` that `filter` accepts, by isomorphism group
 /// in order of first appearance.
-SmallVector<SmallVector<TaskOp>>
-groupsOf(Block &block, CoreKind kind, function_ref<bool(TaskOp)> filter) {
+SmallVector<SmallVector<TaskOp>> groupsOf(Block &block, CoreKind kind,
+                                          function_ref<bool(TaskOp)> filter) {
   std::map<std::vector<uintptr_t>, unsigned> ids;
   SmallVector<SmallVector<TaskOp>> groups;
   for (Operation &op : block) {
@@ -332,7 +314,6 @@ groupsOf(Block &block, CoreKind kind, function_ref<bool(TaskOp)> filter) {
   }
   return groups;
 }
-
 
 /// Positions and latest captured block value of `tasks` (loads not filled).
 SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks) {
@@ -349,7 +330,8 @@ SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks) {
     for (TaskOp task : tasks)
       pending.insert(task);
     unsigned i = 0;
-    for (Operation *op = first; op && !pending.empty(); op = op->getNextNode()) {
+    for (Operation *op = first; op && !pending.empty();
+         op = op->getNextNode()) {
       nodeIndex[op] = i++;
       pending.erase(op);
     }
@@ -364,15 +346,13 @@ SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks) {
           continue;
         if (Operation *inBlock = block.findAncestorOpInBlock(*def))
           if (auto it = nodeIndex.find(inBlock); it != nodeIndex.end())
-            info.lastCapture =
-                std::max<int64_t>(info.lastCapture, it->second);
+            info.lastCapture = std::max<int64_t>(info.lastCapture, it->second);
       }
     });
     infos.push_back(std::move(info));
   }
   return infos;
 }
-
 
 /// `taskInfos` with each cube task's loads (feature, bytes, sides, K steps).
 SmallVector<TaskInfo, 8> cubeTaskInfos(ValueNumbering &vn, Block &block,
@@ -393,7 +373,6 @@ SmallVector<TaskInfo, 8> cubeTaskInfos(ValueNumbering &vn, Block &block,
   }
   return infos;
 }
-
 
 /// Moves the bodies of a plan target's members into its host task, in
 /// program order, and erases the other members; returns the merged body.
@@ -417,13 +396,12 @@ Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
   return body;
 }
 
-
 /// N-buffering: merges the group `n` at a time, sharing nothing, while the
 /// loads `infos` carry fit `capacity` per K step. Returns the tasks left and
 /// the tasks merged into another.
 std::pair<unsigned, unsigned> mergeUnshared(ValueNumbering &vn, Block &block,
-                                            ArrayRef<TaskInfo> infos,
-                                            int64_t n, int64_t capacity) {
+                                            ArrayRef<TaskInfo> infos, int64_t n,
+                                            int64_t capacity) {
   GroupPlanner planner(vn, block, infos, capacity);
   Plan plan = planner.plan(n, /*sideMask=*/0, /*minTasks=*/1,
                            /*requireSharing=*/false);

@@ -1,4 +1,5 @@
-//===- TaskMergeSupport.h - groups, accesses and the merge planner -*- C++ -*-===//
+//===- TaskMergeSupport.h - groups, accesses and the merge planner -*- C++
+//-*-===//
 //
 // What pto-l1-reuse (L1Reuse.cpp) and pto-nbuffer-merge (NBufferMerge.cpp)
 // share (docs/TileGraph.md): value numbering of index expressions, GM
@@ -42,21 +43,17 @@
 
 namespace mlir::pto::taskmerge {
 
-
 // Side codes stored in MergeSettingAttr::getSides() (PTOAttrs.cpp).
 constexpr int64_t kSettingNoSide = 0, kSettingLeft = 1, kSettingRight = 2,
                   kSettingAuto = 3;
-
 
 // Side bits of a load.
 constexpr unsigned kSideA = 1, kSideB = 2, kSideOther = 4;
 
 constexpr unsigned kAllSides = kSideA | kSideB | kSideOther;
 
-
 // The K step of loads that feed no matmul: held during every step.
 constexpr int64_t kEveryStep = -1;
-
 
 //===----------------------------------------------------------------------===//
 // Value numbering of index expressions
@@ -132,11 +129,9 @@ private:
   std::map<std::vector<uintptr_t>, unsigned> table;
 };
 
-
 /// `statics` with kDynamic entries taken from `dynamic`, numbered.
 void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
                  ValueRange dynamic, std::vector<uintptr_t> &key);
-
 
 //===----------------------------------------------------------------------===//
 // GM accesses and dependencies
@@ -147,7 +142,6 @@ struct DimRange {
   int64_t lo, size;
 };
 
-
 /// A read or write of a GM region: `dims` empty means the whole tensor.
 struct Access {
   unsigned root;   // the aliasing class (tensor seen through reshapes)
@@ -156,18 +150,14 @@ struct Access {
   SmallVector<DimRange, 2> dims;
 };
 
-
 struct AccessSummary {
   SmallVector<Access, 8> accesses;
   bool barrier = false; // an effect this pass does not understand
 };
 
-
 bool overlap(const Access &a, const Access &b);
 
-
 bool conflict(const AccessSummary &a, const AccessSummary &b);
-
 
 /// The GM accesses of a growing set of ops (a merge target), indexed so that
 /// whether an op conflicts with any of them costs no scan of them all:
@@ -244,14 +234,10 @@ private:
   std::map<unsigned, std::map<std::vector<int64_t>, Bucket>> buckets;
 };
 
-
 Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
-                    ValueRange dynOffsets, ArrayRef<int64_t> shape,
-                    bool write);
-
+                    ValueRange dynOffsets, ArrayRef<int64_t> shape, bool write);
 
 AccessSummary summarize(ValueNumbering &vn, Operation *root);
-
 
 //===----------------------------------------------------------------------===//
 // Tasks, loads, isomorphism
@@ -265,20 +251,15 @@ struct Load {
   SmallVector<int64_t, 2> steps; // K steps it feeds (kEveryStep: none)
 };
 
-
 bool isLoad(Operation *op);
-
 
 /// The loads of a task, in program order.
 SmallVector<ViewOp> loadsOf(TaskOp task);
 
-
 int64_t kStep(Operation *op, DenseMap<Operation *, int64_t> &memo);
-
 
 void classifyUses(Value value, Load &load,
                   DenseMap<Operation *, int64_t> &stepMemo);
-
 
 /// Features of loads: (source, offsets, explicit valid extents, tile type).
 class FeatureTable {
@@ -304,13 +285,11 @@ private:
   std::map<std::vector<uintptr_t>, unsigned> table;
 };
 
-
 /// A structural signature of a task: equal signatures mean isomorphic bodies
 /// (op names, attributes other than static offsets and valid extents, types,
 /// use-def structure inside the task; captured values by type only; index
 /// constants by type only).
 std::vector<uintptr_t> signature(TaskOp task);
-
 
 //===----------------------------------------------------------------------===//
 // The greedy merge of one group
@@ -323,13 +302,10 @@ struct TaskInfo {
   int64_t lastCapture = -1; // latest block op defining a value it uses
 };
 
-
 /// Per-K-step distinct loads of a (merged) task: step -> key -> bytes.
 using Footprint = std::map<int64_t, std::map<uint64_t, int64_t>>;
 
-
 int64_t footprintBytes(const Footprint &fp);
-
 
 struct Plan {
   /// Member indices into the group, in program order, and which member's
@@ -340,7 +316,6 @@ struct Plan {
   unsigned tasksAfter = 0;
   unsigned largest = 0; // largest target
 };
-
 
 class GroupPlanner {
 public:
@@ -635,71 +610,58 @@ private:
   unsigned uniqueClasses = 0;
 };
 
-
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
 int64_t loadBytes(ViewOp view);
 
-
 int64_t cubeLoadBytes(Operation *root);
-
 
 struct GroupSetting {
   std::optional<int64_t> count; // nullopt: automatic
   int64_t side = kSettingNoSide;
 };
 
-
 /// One merge setting of the kernel's pass_options (null without one), e.g.
 /// `mergeSetting(kernel, &PassOptionsAttr::getVecNbufferSetting)`.
 MergeSettingAttr mergeSetting(KernelOp kernel,
                               MergeSettingAttr (PassOptionsAttr::*get)() const);
 
-
 /// The setting's value for group `group`: its key, else key -1; none (the
 /// automatic choice) without a setting or either key.
 GroupSetting lookupSetting(MergeSettingAttr setting, int64_t group);
 
-
 unsigned sideMaskOf(int64_t side);
 
-
 StringRef sideName(int64_t side);
-
 
 /// The blocks holding tasks of `kind`, in walk order.
 llvm::SetVector<Block *> blocksWithTasks(KernelOp kernel, CoreKind kind);
 
-
 /// The block's tasks of `kind` that `filter` accepts, by isomorphism group
 /// in order of first appearance.
-SmallVector<SmallVector<TaskOp>>
-groupsOf(Block &block, CoreKind kind, function_ref<bool(TaskOp)> filter);
-
+SmallVector<SmallVector<TaskOp>> groupsOf(Block &block, CoreKind kind,
+                                          function_ref<bool(TaskOp)> filter);
 
 /// Positions and latest captured block value of `tasks` (loads not filled).
 SmallVector<TaskInfo, 8> taskInfos(Block &block, ArrayRef<TaskOp> tasks);
 
-
 /// `taskInfos` with each cube task's loads (feature, bytes, sides, K steps).
 SmallVector<TaskInfo, 8> cubeTaskInfos(ValueNumbering &vn, Block &block,
                                        ArrayRef<TaskOp> tasks);
-
 
 /// Moves the bodies of a plan target's members into its host task, in
 /// program order, and erases the other members; returns the merged body.
 Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
                     unsigned hostIndex);
 
-
 /// N-buffering: merges the group `n` at a time, sharing nothing, while the
 /// loads `infos` carry fit `capacity` per K step. Returns the tasks left and
 /// the tasks merged into another.
 std::pair<unsigned, unsigned> mergeUnshared(ValueNumbering &vn, Block &block,
-                                            ArrayRef<TaskInfo> infos,
-                                            int64_t n, int64_t capacity);
+                                            ArrayRef<TaskInfo> infos, int64_t n,
+                                            int64_t capacity);
 
 } // namespace mlir::pto::taskmerge
 

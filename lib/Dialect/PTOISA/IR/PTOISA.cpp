@@ -2,8 +2,9 @@
 //
 // Types, attributes and verifiers of the ISA level. The verifiers enforce
 // what pto-isa enforces with static_asserts and run-time asserts
-// (docs/AscendTarget.md#tile, docs/AscendTarget.md#instructions) plus the data paths of each architecture
-// (docs/AscendTarget.md#data-paths), so that IR which verifies prints as C++ that compiles and runs.
+// (docs/AscendTarget.md#tile, docs/AscendTarget.md#instructions) plus the data
+// paths of each architecture (docs/AscendTarget.md#data-paths), so that IR
+// which verifies prints as C++ that compiles and runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +19,8 @@ using namespace mlir;
 using namespace mlir::ptoisa;
 
 #include "pto/Dialect/PTOISA/IR/PTOISAEnums.cpp.inc"
-#include "pto/Dialect/PTOISA/IR/PTOISAOpsDialect.cpp.inc"
 #include "pto/Dialect/PTOISA/IR/PTOISAInterfaces.cpp.inc"
+#include "pto/Dialect/PTOISA/IR/PTOISAOpsDialect.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "pto/Dialect/PTOISA/IR/PTOISAOpsTypes.cpp.inc"
@@ -41,7 +42,6 @@ void PTOISADialect::registerTypes() {
 #include "pto/Dialect/PTOISA/IR/PTOISAOpsTypes.cpp.inc"
       >();
 }
-
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -101,10 +101,10 @@ static LogicalResult expectSpace(Operation *op, StringRef role, Value tile,
   std::string names;
   for (MemorySpace s : allowed)
     names += (names.empty() ? "" : " or ") + stringifyMemorySpace(s).str();
-  return op->emitOpError() << role << " is " << article(space) << " "
-                           << stringifyMemorySpace(space)
-                           << " tile, but this instruction takes " << names
-                           << " here; move the data with a supported path first";
+  return op->emitOpError()
+         << role << " is " << article(space) << " "
+         << stringifyMemorySpace(space) << " tile, but this instruction takes "
+         << names << " here; move the data with a supported path first";
 }
 
 static LogicalResult expectSameElement(Operation *op, StringRef a, Value x,
@@ -204,14 +204,15 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "element type " << elementType
                        << " is not a pto-isa tile element type (bf16, f16, "
                           "f32, i8, i16, i32)";
-  int64_t bytes = std::max<unsigned>(1, elementType.getIntOrFloatBitWidth() / 8);
+  int64_t bytes =
+      std::max<unsigned>(1, elementType.getIntOrFloatBitWidth() / 8);
   int64_t blockElems = 32 / bytes; // elements per 32-byte block
   auto need = [&](bool ok, StringRef rule) -> LogicalResult {
     if (ok)
       return success();
-    return emitError() << "!pto_isa.tile<" << stringifyMemorySpace(space) << ", "
-                       << rows << "x" << cols << "x" << elementType << ", "
-                       << stringifyTileLayout(layout) << ">: " << rule
+    return emitError() << "!pto_isa.tile<" << stringifyMemorySpace(space)
+                       << ", " << rows << "x" << cols << "x" << elementType
+                       << ", " << stringifyTileLayout(layout) << ">: " << rule
                        << "; round the capacity up (valid extents carry the "
                           "real size)";
   };
@@ -267,10 +268,11 @@ LogicalResult AllocTileOp::verify() {
     APInt constant;
     if (matchPattern(value, m_ConstantInt(&constant)) &&
         (constant.getSExtValue() < 0 || constant.getSExtValue() > capacity))
-      return emitOpError() << "valid " << what << " " << constant.getSExtValue()
-                           << " outside [0, " << capacity
-                           << "] of the tile capacity; enlarge the tile or clamp "
-                              "the extent";
+      return emitOpError()
+             << "valid " << what << " " << constant.getSExtValue()
+             << " outside [0, " << capacity
+             << "] of the tile capacity; enlarge the tile or clamp "
+                "the extent";
   }
   if (!getOffset())
     return success();
@@ -286,8 +288,9 @@ LogicalResult AllocTileOp::verify() {
                          << " bytes (TASSIGN alignment); round it up to the "
                             "alignment";
   if (offset + type.getByteSize() > capacity)
-    return emitOpError() << "tile of " << type.getByteSize() << " bytes at offset "
-                         << offset << " ends past the " << capacity << "-byte "
+    return emitOpError() << "tile of " << type.getByteSize()
+                         << " bytes at offset " << offset << " ends past the "
+                         << capacity << "-byte "
                          << stringifyMemorySpace(type.getSpace()) << " of "
                          << info.name << "; use a smaller tile or offset";
   return success();
@@ -312,21 +315,26 @@ LogicalResult TLoadOp::verify() {
     return failure();
   if (getTranspose()) {
     if (dst.getSpace() != MemorySpace::l1 || dst.getLayout() != TileLayout::zn)
-      return emitOpError() << "a transposing load (DN -> ZN) writes a zn l1 tile, "
-                              "not "
-                           << dst << "; declare the destination as "
-                                     "!pto_isa.tile<l1, ..., zn>";
+      return emitOpError()
+             << "a transposing load (DN -> ZN) writes a zn l1 tile, "
+                "not "
+             << dst
+             << "; declare the destination as "
+                "!pto_isa.tile<l1, ..., zn>";
   } else if (dst.getLayout() != TileType::getDefaultLayout(dst.getSpace())) {
-    return emitOpError() << "a plain load writes an nd ub tile or an nz l1 tile, "
-                            "not "
-                         << dst << "; use `transpose` for a zn tile";
+    return emitOpError()
+           << "a plain load writes an nd ub tile or an nz l1 tile, "
+              "not "
+           << dst << "; use `transpose` for a zn tile";
   }
   int64_t maxRows = dst.getSpace() == MemorySpace::ub ? 4095 : 16384;
   int64_t rows = getTranspose() ? dst.getCols() : dst.getRows();
   if (rows > maxRows)
-    return emitOpError() << "a TLOAD into " << stringifyMemorySpace(dst.getSpace())
-                         << " moves at most " << maxRows << " rows, the tile has "
-                         << rows << "; split the tile";
+    return emitOpError() << "a TLOAD into "
+                         << stringifyMemorySpace(dst.getSpace())
+                         << " moves at most " << maxRows
+                         << " rows, the tile has " << rows
+                         << "; split the tile";
   return success();
 }
 
@@ -346,18 +354,21 @@ LogicalResult TStoreOp::verify() {
                                             b.getBF16Type()})) ||
               (from.isSignlessInteger(32) && to == from);
     if (!ok)
-      return emitOpError() << "the fixpipe stores an f32 accumulator as f32, f16 "
-                              "or bf16 (i32 as i32), not "
-                           << from << " as " << to
-                           << "; store into a tensor of a supported type";
+      return emitOpError()
+             << "the fixpipe stores an f32 accumulator as f32, f16 "
+                "or bf16 (i32 as i32), not "
+             << from << " as " << to
+             << "; store into a tensor of a supported type";
     if (src.getCols() > 4095)
-      return emitOpError() << "an Acc store moves at most 4095 columns, the tile "
-                              "has "
-                           << src.getCols() << "; split the store";
+      return emitOpError()
+             << "an Acc store moves at most 4095 columns, the tile "
+                "has "
+             << src.getCols() << "; split the store";
   } else if (from != to) {
-    return emitOpError() << "storing a " << stringifyMemorySpace(src.getSpace())
-                         << " tile of " << from << " into a tensor of " << to
-                         << " needs equal element types; convert with tcvt first";
+    return emitOpError()
+           << "storing a " << stringifyMemorySpace(src.getSpace())
+           << " tile of " << from << " into a tensor of " << to
+           << " needs equal element types; convert with tcvt first";
   }
   if (src.getSpace() == MemorySpace::l1 &&
       pto::getArchFor(*this) != pto::Arch::DAV_2201)
@@ -370,7 +381,7 @@ LogicalResult TStoreOp::verify() {
 
 Pipe TStoreOp::getPipe() {
   return tileOf(getSrc()).getSpace() == MemorySpace::l0c ? Pipe::FIX
-                                                          : Pipe::MTE3;
+                                                         : Pipe::MTE3;
 }
 
 LogicalResult TExtractOp::verify() {
@@ -386,8 +397,8 @@ LogicalResult TExtractOp::verify() {
       col + dst.getCols() > src.getCols())
     return emitOpError() << "the " << dst.getRows() << "x" << dst.getCols()
                          << " window at [" << row << ", " << col
-                         << "] does not fit the " << src.getRows()
-                         << "x" << src.getCols()
+                         << "] does not fit the " << src.getRows() << "x"
+                         << src.getCols()
                          << " source tile; move the window (index_row, "
                             "index_col) or shrink the destination";
   return success();
@@ -403,15 +414,17 @@ LogicalResult TMovOp::verify() {
               (from == MemorySpace::l0c && to == MemorySpace::l1) || l0cToUb;
   const pto::PlatformInfo &info = pto::getPlatformInfo(pto::getArchFor(*this));
   if (!path || (l0cToUb && !info.hasL0CToUB))
-    return emitOpError() << "there is no " << stringifyMemorySpace(from) << " -> "
-                         << stringifyMemorySpace(to) << " path on " << info.name
-                         << "; go through GM (tstore, then tload)";
+    return emitOpError() << "there is no " << stringifyMemorySpace(from)
+                         << " -> " << stringifyMemorySpace(to) << " path on "
+                         << info.name << "; go through GM (tstore, then tload)";
   if (src.getRows() != dst.getRows() || src.getCols() != dst.getCols())
     return emitOpError() << "TMOV needs equal capacities, got " << src.getRows()
-                         << "x" << src.getCols() << " and " << dst.getRows() << "x"
-                         << dst.getCols() << "; allocate both with one capacity";
+                         << "x" << src.getCols() << " and " << dst.getRows()
+                         << "x" << dst.getCols()
+                         << "; allocate both with one capacity";
   if (from != MemorySpace::l0c)
-    return expectSameElement(*this, "source", getSrc(), "destination", getDst());
+    return expectSameElement(*this, "source", getSrc(), "destination",
+                             getDst());
   return success();
 }
 
@@ -430,10 +443,11 @@ Pipe TMovOp::getPipe() {
 // Cube
 //===----------------------------------------------------------------------===//
 
-template <typename MatmulOp>
-static LogicalResult verifyMatmul(MatmulOp op) {
-  if (failed(expectSpace(op, "left operand", op.getLhs(), {MemorySpace::l0a})) ||
-      failed(expectSpace(op, "right operand", op.getRhs(), {MemorySpace::l0b})) ||
+template <typename MatmulOp> static LogicalResult verifyMatmul(MatmulOp op) {
+  if (failed(
+          expectSpace(op, "left operand", op.getLhs(), {MemorySpace::l0a})) ||
+      failed(
+          expectSpace(op, "right operand", op.getRhs(), {MemorySpace::l0b})) ||
       failed(expectSpace(op, "accumulator", op.getAcc(), {MemorySpace::l0c})))
     return failure();
   TileType a = tileOf(op.getLhs()), b = tileOf(op.getRhs()),
@@ -445,15 +459,17 @@ static LogicalResult verifyMatmul(MatmulOp op) {
            << a.getRows() << "x" << a.getCols() << " . " << b.getRows() << "x"
            << b.getCols() << " -> " << c.getRows() << "x" << c.getCols()
            << "; allocate the operands with matching capacities";
-  Type ta = a.getElementType(), tb = b.getElementType(), tc = c.getElementType();
-  bool ok = ta == tb && ((tc.isF32() && (ta.isBF16() || ta.isF16() || ta.isF32())) ||
-                         (tc.isSignlessInteger(32) && ta.isSignlessInteger(8)));
+  Type ta = a.getElementType(), tb = b.getElementType(),
+       tc = c.getElementType();
+  bool ok =
+      ta == tb && ((tc.isF32() && (ta.isBF16() || ta.isF16() || ta.isF32())) ||
+                   (tc.isSignlessInteger(32) && ta.isSignlessInteger(8)));
   if (!ok)
-    return op.emitOpError() << "(acc, lhs, rhs) = (" << tc << ", " << ta << ", "
-                            << tb
-                            << ") is not a cube dtype triple; supported: (f32, "
-                               "bf16, bf16), (f32, f16, f16), (f32, f32, f32), "
-                               "(i32, i8, i8)";
+    return op.emitOpError()
+           << "(acc, lhs, rhs) = (" << tc << ", " << ta << ", " << tb
+           << ") is not a cube dtype triple; supported: (f32, "
+              "bf16, bf16), (f32, f16, f16), (f32, f32, f32), "
+              "(i32, i8, i8)";
   return success();
 }
 
@@ -473,26 +489,30 @@ static LogicalResult expectArithmeticType(Operation *op, Value tile,
     return success();
   if (!floatOnly && (t.isSignlessInteger(32) || t.isSignlessInteger(16)))
     return success();
-  return op->emitOpError() << "vector arithmetic on " << info.name << " supports "
-                           << (floatOnly ? "f32 and f16" : "f32, f16, i32 and i16")
+  return op->emitOpError() << "vector arithmetic on " << info.name
+                           << " supports "
+                           << (floatOnly ? "f32 and f16"
+                                         : "f32, f16, i32 and i16")
                            << ", not " << t
                            << "; convert with pto_isa.tcvt to f32 first";
 }
 
-static LogicalResult expectRowMajorUB(Operation *op, StringRef role, Value tile) {
+static LogicalResult expectRowMajorUB(Operation *op, StringRef role,
+                                      Value tile) {
   if (failed(expectSpace(op, role, tile, {MemorySpace::ub})))
     return failure();
   if (tileOf(tile).getLayout() != TileLayout::nd)
-    return op->emitOpError() << role << " must be a row-major (nd) ub tile, not "
-                             << tileOf(tile)
-                             << "; produce it as an nd tile (load or compute "
-                                "into one)";
+    return op->emitOpError()
+           << role << " must be a row-major (nd) ub tile, not " << tileOf(tile)
+           << "; produce it as an nd tile (load or compute "
+              "into one)";
   return success();
 }
 
 template <typename Op>
-static LogicalResult verifyElementwise(Op op, ArrayRef<std::pair<StringRef, Value>> tiles,
-                                       bool floatOnly) {
+static LogicalResult
+verifyElementwise(Op op, ArrayRef<std::pair<StringRef, Value>> tiles,
+                  bool floatOnly) {
   for (auto [role, tile] : tiles)
     if (failed(expectRowMajorUB(op, role, tile)))
       return failure();
@@ -506,7 +526,8 @@ static LogicalResult verifyElementwise(Op op, ArrayRef<std::pair<StringRef, Valu
 #define PTOISA_BINARY_VERIFIER(OP)                                             \
   LogicalResult OP::verify() {                                                 \
     return verifyElementwise(                                                  \
-        *this, {{"lhs", getLhs()}, {"rhs", getRhs()}, {"destination", getDst()}}, \
+        *this,                                                                 \
+        {{"lhs", getLhs()}, {"rhs", getRhs()}, {"destination", getDst()}},     \
         /*floatOnly=*/false);                                                  \
   }
 PTOISA_BINARY_VERIFIER(TAddOp)
@@ -522,10 +543,10 @@ LogicalResult TDivOp::verify() {
       /*floatOnly=*/true);
 }
 
-template <typename Op>
-static LogicalResult verifyScalarOp(Op op) {
-  if (failed(verifyElementwise(op, {{"source", op.getSrc()}, {"destination", op.getDst()}},
-                               /*floatOnly=*/false)))
+template <typename Op> static LogicalResult verifyScalarOp(Op op) {
+  if (failed(verifyElementwise(
+          op, {{"source", op.getSrc()}, {"destination", op.getDst()}},
+          /*floatOnly=*/false)))
     return failure();
   Type element = tileOf(op.getSrc()).getElementType();
   if (op.getScalar().getType() != element)
@@ -568,10 +589,10 @@ LogicalResult TCvtOp::verify() {
     return failure();
   TileType src = tileOf(getSrc()), dst = tileOf(getDst());
   if (src.getRows() != dst.getRows() || src.getCols() != dst.getCols())
-    return emitOpError() << "TCVT converts elementwise between equal capacities, got "
-                         << src.getRows() << "x" << src.getCols() << " and "
-                         << dst.getRows() << "x" << dst.getCols()
-                         << "; allocate both with one capacity";
+    return emitOpError()
+           << "TCVT converts elementwise between equal capacities, got "
+           << src.getRows() << "x" << src.getCols() << " and " << dst.getRows()
+           << "x" << dst.getCols() << "; allocate both with one capacity";
   return success();
 }
 
@@ -588,7 +609,8 @@ LogicalResult TExpandSOp::verify() {
 
 /// A per-row operand: a dn tile with one column, or an nd tile of one
 /// 32-byte block per row.
-static LogicalResult expectRowValueTile(Operation *op, StringRef role, Value tile) {
+static LogicalResult expectRowValueTile(Operation *op, StringRef role,
+                                        Value tile) {
   if (failed(expectSpace(op, role, tile, {MemorySpace::ub})))
     return failure();
   TileType t = tileOf(tile);
@@ -599,28 +621,31 @@ static LogicalResult expectRowValueTile(Operation *op, StringRef role, Value til
   return op->emitOpError() << role << " " << t
                            << " is not a per-row tile: use a dn tile with one "
                               "column or an nd tile with "
-                           << blockElems << " columns (one 32-byte block per row)";
+                           << blockElems
+                           << " columns (one 32-byte block per row)";
 }
 
-template <typename Op>
-static LogicalResult verifyRowReduce(Op op) {
+template <typename Op> static LogicalResult verifyRowReduce(Op op) {
   if (failed(expectRowMajorUB(op, "source", op.getSrc())) ||
       failed(expectRowMajorUB(op, "scratch", op.getTmp())) ||
       failed(expectRowValueTile(op, "destination", op.getDst())) ||
-      failed(expectSameElement(op, "source", op.getSrc(), "destination", op.getDst())) ||
-      failed(expectSameElement(op, "source", op.getSrc(), "scratch", op.getTmp())) ||
+      failed(expectSameElement(op, "source", op.getSrc(), "destination",
+                               op.getDst())) ||
+      failed(expectSameElement(op, "source", op.getSrc(), "scratch",
+                               op.getTmp())) ||
       failed(expectArithmeticType(op, op.getSrc())))
     return failure();
   TileType src = tileOf(op.getSrc()), tmp = tileOf(op.getTmp());
   if (tmp.getRows() != src.getRows() || tmp.getCols() != src.getCols())
-    return op.emitOpError() << "scratch must be shaped like the source ("
-                            << src.getRows() << "x" << src.getCols() << "), got "
-                            << tmp.getRows() << "x" << tmp.getCols()
-                            << "; allocate the scratch with the source's type";
+    return op.emitOpError()
+           << "scratch must be shaped like the source (" << src.getRows() << "x"
+           << src.getCols() << "), got " << tmp.getRows() << "x"
+           << tmp.getCols() << "; allocate the scratch with the source's type";
   if (tileOf(op.getDst()).getRows() < src.getRows())
-    return op.emitOpError() << "destination has " << tileOf(op.getDst()).getRows()
-                            << " rows, fewer than the source's " << src.getRows()
-                            << "; give it at least the source's rows";
+    return op.emitOpError()
+           << "destination has " << tileOf(op.getDst()).getRows()
+           << " rows, fewer than the source's " << src.getRows()
+           << "; give it at least the source's rows";
   return success();
 }
 
@@ -635,7 +660,8 @@ LogicalResult TTransOp::verify() {
                                getDst())) ||
       failed(expectSameElement(*this, "source", getSrc(), "scratch", getTmp())))
     return failure();
-  TileType src = tileOf(getSrc()), tmp = tileOf(getTmp()), dst = tileOf(getDst());
+  TileType src = tileOf(getSrc()), tmp = tileOf(getTmp()),
+           dst = tileOf(getDst());
   if (src.getElementByteSize() > 4)
     return emitOpError() << "transposes " << src.getElementType()
                          << "; TTRANS moves 1-, 2- and 4-byte elements";
@@ -648,10 +674,11 @@ LogicalResult TTransOp::verify() {
                          << " source: it needs at least " << src.getRows()
                          << " columns";
   if (tmp.getRows() != dst.getRows() || tmp.getCols() != dst.getCols())
-    return emitOpError() << "scratch must be shaped like the destination ("
-                         << dst.getRows() << "x" << dst.getCols() << "), got "
-                         << tmp.getRows() << "x" << tmp.getCols()
-                         << "; allocate the scratch with the destination's type";
+    return emitOpError()
+           << "scratch must be shaped like the destination (" << dst.getRows()
+           << "x" << dst.getCols() << "), got " << tmp.getRows() << "x"
+           << tmp.getCols()
+           << "; allocate the scratch with the destination's type";
   return success();
 }
 
@@ -679,8 +706,7 @@ LogicalResult TGatherMaskOp::verify() {
   return success();
 }
 
-template <typename Op>
-static LogicalResult verifyRowExpandBinary(Op op) {
+template <typename Op> static LogicalResult verifyRowExpandBinary(Op op) {
   if (failed(expectRowMajorUB(op, "full operand", op.getFull())) ||
       failed(expectRowValueTile(op, "row operand", op.getRowval())) ||
       failed(expectRowMajorUB(op, "destination", op.getDst())) ||
@@ -718,15 +744,26 @@ static LogicalResult verifyColExpandBinary(Op op, bool floatOnly) {
   return success();
 }
 
-LogicalResult TColExpandAddOp::verify() { return verifyColExpandBinary(*this, false); }
-LogicalResult TColExpandSubOp::verify() { return verifyColExpandBinary(*this, false); }
-LogicalResult TColExpandMulOp::verify() { return verifyColExpandBinary(*this, false); }
-LogicalResult TColExpandDivOp::verify() { return verifyColExpandBinary(*this, true); }
-LogicalResult TColExpandMaxOp::verify() { return verifyColExpandBinary(*this, false); }
-LogicalResult TColExpandMinOp::verify() { return verifyColExpandBinary(*this, false); }
+LogicalResult TColExpandAddOp::verify() {
+  return verifyColExpandBinary(*this, false);
+}
+LogicalResult TColExpandSubOp::verify() {
+  return verifyColExpandBinary(*this, false);
+}
+LogicalResult TColExpandMulOp::verify() {
+  return verifyColExpandBinary(*this, false);
+}
+LogicalResult TColExpandDivOp::verify() {
+  return verifyColExpandBinary(*this, true);
+}
+LogicalResult TColExpandMaxOp::verify() {
+  return verifyColExpandBinary(*this, false);
+}
+LogicalResult TColExpandMinOp::verify() {
+  return verifyColExpandBinary(*this, false);
+}
 
-template <typename Op>
-static LogicalResult verifyColReduce(Op op) {
+template <typename Op> static LogicalResult verifyColReduce(Op op) {
   if (failed(expectRowMajorUB(op, "source", op.getSrc())) ||
       failed(expectRowMajorUB(op, "destination", op.getDst())) ||
       failed(expectSameElement(op, "source", op.getSrc(), "destination",
@@ -751,8 +788,7 @@ LogicalResult TColMaxOp::verify() { return verifyColReduce(*this); }
 // Synchronisation
 //===----------------------------------------------------------------------===//
 
-template <typename Op>
-static LogicalResult verifyFlag(Op op) {
+template <typename Op> static LogicalResult verifyFlag(Op op) {
   if (op.getSrc() == Pipe::ALL || op.getDst() == Pipe::ALL)
     return op.emitOpError() << "flags connect two real pipes; use "
                                "pto_isa.pipe_barrier ALL for a full barrier";

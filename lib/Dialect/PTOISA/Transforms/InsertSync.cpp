@@ -1,4 +1,5 @@
-//===- InsertSync.cpp - set_flag/wait_flag and pipe barriers ---------------===//
+//===- InsertSync.cpp - set_flag/wait_flag and pipe barriers
+//---------------===//
 //
 // Orders every pair of conflicting pto_isa instructions under the pipe model
 // of docs/ISA.md "Synchronisation" (also the pass description in Passes.td):
@@ -24,8 +25,8 @@
 //     scf.for: set after the access in iteration i, waited before the
 //     conflicting access of iteration i + 1, primed by a set_flag before the
 //     loop and drained by a wait_flag after it (double buffering,
-//     docs/AscendTarget.md#synchronisation). Other region ops get pipe_barrier ALL around them and at
-//     the start of each block.
+//     docs/AscendTarget.md#synchronisation). Other region ops get pipe_barrier
+//     ALL around them and at the start of each block.
 //   * Event ids: per block a list of occupied (src, dst, id) intervals; a
 //     flag takes the lowest id free over its whole interval, including every
 //     id used inside a region op it spans and every interval of an enclosing
@@ -59,8 +60,8 @@ using Bits = llvm::BitVector;
 
 /// What every pipe knows at a program point.
 struct State {
-  Bits issued;               // accesses with an instance issued on this path
-  Bits covered[kNumPipes];   // accesses the pipe is ordered after
+  Bits issued;             // accesses with an instance issued on this path
+  Bits covered[kNumPipes]; // accesses the pipe is ordered after
 };
 
 /// q's knowledge right after an op: what a set_flag q -> ... placed there
@@ -139,12 +140,14 @@ private:
   void processIf(BlockCtx &ctx, State &st, scf::IfOp op);
   void processFor(BlockCtx &ctx, State &st, scf::ForOp op);
   void processOpaque(BlockCtx &ctx, State &st, Operation *op);
-  void makeChild(BlockCtx &parent, BlockCtx &child, Operation *op, Block *block);
+  void makeChild(BlockCtx &parent, BlockCtx &child, Operation *op,
+                 Block *block);
   void finishChild(BlockCtx &parent, BlockCtx &child, Operation *op);
   void recordAfter(BlockCtx &ctx, State &st, Operation *op);
 
   // Resolution of the hazards of `sinks` (accesses about to run at `w`).
-  void resolve(BlockCtx &ctx, State &st, Operation *w, ArrayRef<unsigned> sinks);
+  void resolve(BlockCtx &ctx, State &st, Operation *w,
+               ArrayRef<unsigned> sinks);
   // A flag in block `ctx`, waited before `w`, for an instruction in block
   // `cur` (ctx or nested in it).
   bool insertFlag(BlockCtx *cur, BlockCtx &ctx, State &st, unsigned q,
@@ -370,8 +373,7 @@ void Inserter::processFor(BlockCtx &ctx, State &st, scf::ForOp op) {
     drained.reset(bodyCtx.carried);
     drained &= pipeMask[flag.q];
     for (unsigned id : bodyCtx.carried.set_bits())
-      if (pipes[id] == flag.q &&
-          !before(flag.setAfter, bodyCtx.topAnchor[id]))
+      if (pipes[id] == flag.q && !before(flag.setAfter, bodyCtx.topAnchor[id]))
         drained.set(id);
     st.covered[flag.p] |= drained;
   }
@@ -498,10 +500,10 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
           continue;
         }
         Operation *x = carried ? owner->topAnchor[id] : owner->anchor[id];
-        bool better = depth < bestDepth ||
-                      (depth == bestDepth && !carried && bestCarried) ||
-                      (depth == bestDepth && carried == bestCarried &&
-                       before(bestX, x));
+        bool better =
+            depth < bestDepth ||
+            (depth == bestDepth && !carried && bestCarried) ||
+            (depth == bestDepth && carried == bestCarried && before(bestX, x));
         if (!best || better) {
           best = owner;
           bestW = at;

@@ -64,7 +64,8 @@ private:
   LogicalResult reportOverflow(MemorySpace space, std::vector<Buffer> &buffers,
                                int64_t end);
   /// The largest total of simultaneously live bytes, and the tiles then live.
-  int64_t peak(MutableArrayRef<Buffer> buffers, SmallVectorImpl<Buffer *> *live);
+  int64_t peak(MutableArrayRef<Buffer> buffers,
+               SmallVectorImpl<Buffer *> *live);
 
   FunctionOpInterface func;
   bool reserveScratch, report;
@@ -135,7 +136,8 @@ bool FunctionPlanner::place(MemorySpace space, std::vector<Buffer> &buffers,
     SmallVector<std::pair<int64_t, int64_t>> taken;
     for (size_t j = 0; j < i; ++j)
       if (buffers[j].start <= buf.end && buf.start <= buffers[j].end)
-        taken.push_back({buffers[j].offset, buffers[j].offset + buffers[j].bytes});
+        taken.push_back(
+            {buffers[j].offset, buffers[j].offset + buffers[j].bytes});
     llvm::sort(taken);
     int64_t offset = 0;
     for (auto [lo, hi] : taken) {
@@ -157,15 +159,16 @@ LogicalResult FunctionPlanner::reportOverflow(MemorySpace space,
   int64_t peakBytes = peak(buffers, &live);
   auto name = func->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
   InFlightDiagnostic diag = mlir::emitError(func->getLoc());
-  diag << "leaf @" << (name ? name.getValue() : StringRef("?")) << " does not fit "
-       << stringifyMemorySpace(space) << " of " << platform.name << ": needs "
-       << end << " bytes, capacity " << cap << " bytes";
+  diag << "leaf @" << (name ? name.getValue() : StringRef("?"))
+       << " does not fit " << stringifyMemorySpace(space) << " of "
+       << platform.name << ": needs " << end << " bytes, capacity " << cap
+       << " bytes";
   if (space == MemorySpace::ub && reserveScratch &&
       platform.ubImplicitScratchBytes)
     diag << " (" << getSpaceCapacity(arch, space) << " less the "
          << platform.ubImplicitScratchBytes << "-byte implicit scratch)";
-  diag << "; " << live.size()
-       << " tiles of " << peakBytes << " bytes are live at the peak:";
+  diag << "; " << live.size() << " tiles of " << peakBytes
+       << " bytes are live at the peak:";
   for (Buffer *b : live)
     diag << " " << b->alloc.getTileType() << " (" << b->bytes << " B)";
   if (space == MemorySpace::ub)
@@ -296,7 +299,8 @@ LogicalResult FunctionPlanner::run() {
       buf.alloc.setOffsetAttr(b.getI64IntegerAttr(buf.offset));
     os << (summary.empty() ? "" : ", ") << stringifyMemorySpace(space) << " "
        << peak(buffers, nullptr) << " B peak live, " << end << " B used of "
-       << capacity(space) << (inPlace ? " (dying sources reused in place)" : "");
+       << capacity(space)
+       << (inPlace ? " (dying sources reused in place)" : "");
   }
   if (report)
     mlir::emitRemark(func->getLoc())
@@ -306,7 +310,8 @@ LogicalResult FunctionPlanner::run() {
 }
 
 namespace {
-struct PlanMemoryPass : public ptoisa::impl::PlanMemoryPassBase<PlanMemoryPass> {
+struct PlanMemoryPass
+    : public ptoisa::impl::PlanMemoryPassBase<PlanMemoryPass> {
   using PlanMemoryPassBase::PlanMemoryPassBase;
   void runOnOperation() override {
     bool failedAny = false;

@@ -97,7 +97,8 @@ private:
   int64_t definingIndex(Value value) const;
   /// The largest number of leading groups of `run` (at least 1) that match
   /// group 0; fills `varying` for them.
-  size_t matchingGroups(const Run &run, SmallVectorImpl<VaryingOperand> &varying) const;
+  size_t matchingGroups(const Run &run,
+                        SmallVectorImpl<VaryingOperand> &varying) const;
   bool usedOutside(const Run &run) const;
   bool worthRolling(const Run &run) const;
   std::optional<std::pair<Run, SmallVector<VaryingOperand>>> findBest();
@@ -147,7 +148,8 @@ int64_t BlockRoller::definingIndex(Value value) const {
 static bool sameComputation(Value a, Value b) {
   Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
   if (!da || !db || da->getNumRegions() || !isMemoryEffectFree(da) ||
-      cast<OpResult>(a).getResultNumber() != cast<OpResult>(b).getResultNumber())
+      cast<OpResult>(a).getResultNumber() !=
+          cast<OpResult>(b).getResultNumber())
     return false;
   return OperationEquivalence::isEquivalentTo(
       da, db, OperationEquivalence::exactValueMatch,
@@ -164,8 +166,9 @@ static bool sameOp(Operation *a, Operation *b) {
          a->getNumSuccessors() == 0 && b->getNumSuccessors() == 0;
 }
 
-size_t BlockRoller::matchingGroups(const Run &run,
-                                   SmallVectorImpl<VaryingOperand> &varying) const {
+size_t
+BlockRoller::matchingGroups(const Run &run,
+                            SmallVectorImpl<VaryingOperand> &varying) const {
   const int64_t begin = run.start, end = run.start + run.period * run.count;
   // Varying operands by (offset, operand); values filled per group.
   llvm::MapVector<std::pair<size_t, unsigned>, SmallVector<Value>> slots;
@@ -183,10 +186,12 @@ size_t BlockRoller::matchingGroups(const Run &run,
       for (unsigned i = 0; i < a->getNumOperands(); ++i) {
         Value va = a->getOperand(i), vb = b->getOperand(i);
         int64_t ia = definingIndex(va), ib = definingIndex(vb);
-        bool aInside = ia >= begin && ia < end, bInside = ib >= begin && ib < end;
+        bool aInside = ia >= begin && ia < end,
+             bInside = ib >= begin && ib < end;
         if (aInside || bInside) {
           // Defined inside the run: at the same place of each one's group.
-          if (!aInside || !bInside || ia - begin >= static_cast<int64_t>(run.period) ||
+          if (!aInside || !bInside ||
+              ia - begin >= static_cast<int64_t>(run.period) ||
               ib - base != ia - begin ||
               cast<OpResult>(va).getResultNumber() !=
                   cast<OpResult>(vb).getResultNumber()) {
@@ -251,7 +256,8 @@ bool BlockRoller::worthRolling(const Run &run) const {
   return false;
 }
 
-std::optional<std::pair<Run, SmallVector<VaryingOperand>>> BlockRoller::findBest() {
+std::optional<std::pair<Run, SmallVector<VaryingOperand>>>
+BlockRoller::findBest() {
   collect();
   size_t n = ops.size();
   if (n < 2)
@@ -292,12 +298,14 @@ std::optional<std::pair<Run, SmallVector<VaryingOperand>>> BlockRoller::findBest
         ++i;
       size_t length = i - a; // matching positions
       if (length >= p)
-        for (size_t phase = 0; phase < std::min(kMaxPhases, length - p + 1); ++phase)
+        for (size_t phase = 0; phase < std::min(kMaxPhases, length - p + 1);
+             ++phase)
           candidates.push_back({a + phase, p, (length - phase) / p + 1});
     }
   }
-  llvm::stable_sort(candidates,
-                    [](const Run &a, const Run &b) { return a.saved() > b.saved(); });
+  llvm::stable_sort(candidates, [](const Run &a, const Run &b) {
+    return a.saved() > b.saved();
+  });
 
   std::optional<std::pair<Run, SmallVector<VaryingOperand>>> best;
   for (const Run &candidate : candidates) {
@@ -320,7 +328,8 @@ std::optional<std::pair<Run, SmallVector<VaryingOperand>>> BlockRoller::findBest
 }
 
 /// `values` as integer constants in arithmetic progression: (first, step).
-static std::optional<std::pair<APInt, APInt>> progression(ArrayRef<Value> values) {
+static std::optional<std::pair<APInt, APInt>>
+progression(ArrayRef<Value> values) {
   SmallVector<APInt> ints;
   for (Value v : values) {
     APInt c;
@@ -351,8 +360,8 @@ scf::ForOp BlockRoller::roll(const Run &run, ArrayRef<VaryingOperand> varying) {
     Value table; // tensor.from_elements
     Value base, stride;
   };
-  std::map<SmallVector<Value>, Source, bool (*)(const SmallVector<Value> &,
-                                                const SmallVector<Value> &)>
+  std::map<SmallVector<Value>, Source,
+           bool (*)(const SmallVector<Value> &, const SmallVector<Value> &)>
       sources([](const SmallVector<Value> &x, const SmallVector<Value> &y) {
         return std::lexicographical_compare(
             x.begin(), x.end(), y.begin(), y.end(), [](Value p, Value q) {
@@ -373,7 +382,8 @@ scf::ForOp BlockRoller::roll(const Run &run, ArrayRef<VaryingOperand> varying) {
           b, loc, type, b.getIntegerAttr(type, source.affine->second));
     } else {
       source.table = tensor::FromElementsOp::create(
-          b, loc, RankedTensorType::get({static_cast<int64_t>(run.count)}, type),
+          b, loc,
+          RankedTensorType::get({static_cast<int64_t>(run.count)}, type),
           v.values);
     }
   }
@@ -391,7 +401,8 @@ scf::ForOp BlockRoller::roll(const Run &run, ArrayRef<VaryingOperand> varying) {
     Value result;
     if (source.affine) {
       Type type = source.base.getType();
-      Value i = type.isIndex() ? iv : arith::IndexCastOp::create(b, loc, type, iv);
+      Value i =
+          type.isIndex() ? iv : arith::IndexCastOp::create(b, loc, type, iv);
       // Folded where the base is 0 or the step 1.
       Value scaled = b.createOrFold<arith::MulIOp>(loc, i, source.stride);
       result = b.createOrFold<arith::AddIOp>(loc, source.base, scaled);
@@ -432,7 +443,8 @@ SmallVector<scf::ForOp> BlockRoller::run() {
 }
 
 namespace {
-struct RollPiecesPass : public ptoisa::impl::RollPiecesPassBase<RollPiecesPass> {
+struct RollPiecesPass
+    : public ptoisa::impl::RollPiecesPassBase<RollPiecesPass> {
   using RollPiecesPassBase::RollPiecesPassBase;
   void runOnOperation() override {
     getOperation()->walk<WalkOrder::PreOrder>([&](FunctionOpInterface func) {

@@ -207,7 +207,8 @@ private:
       });
       if (inside)
         report(&op, 3, [&](InFlightDiagnostic &d) {
-          d << "pto-isa-verify-sync simulates scf.if, scf.for and scf.while only; "
+          d << "pto-isa-verify-sync simulates scf.if, scf.for and scf.while "
+               "only; "
                "cannot check the instructions inside this op";
         });
     }
@@ -256,9 +257,8 @@ private:
         if (!sync::conflicts(past.access, access))
           continue;
         unsigned q = past.pipe;
-        const char *kind = past.access.write
-                               ? (access.write ? "WAW" : "RAW")
-                               : "WAR";
+        const char *kind =
+            past.access.write ? (access.write ? "WAW" : "RAW") : "WAR";
         if (q == p) {
           if (p != v || m.seen[v][v] >= past.index)
             continue;

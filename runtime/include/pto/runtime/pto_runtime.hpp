@@ -33,7 +33,8 @@ struct Token {
 };
 
 namespace detail {
-[[noreturn]] __attribute__((format(printf, 2, 3))) inline void die(int code, const char *fmt, ...) {
+[[noreturn]] __attribute__((format(printf, 2, 3))) inline void
+die(int code, const char *fmt, ...) {
   char buf[2048];
   va_list ap;
   va_start(ap, fmt);
@@ -52,9 +53,11 @@ struct GmBlock {
   explicit GmBlock(size_t bytes, bool poison) {
     size_t n = (std::max<size_t>(bytes, 1) + 511) / 512 * 512;
     raw = std::aligned_alloc(512, n);
-    if (!raw) die(3, "out of host memory allocating a %zu-byte workspace", bytes);
+    if (!raw)
+      die(3, "out of host memory allocating a %zu-byte workspace", bytes);
     std::memset(raw, poison ? 0xff : 0, n);
-    pto::sim::gm_register(raw, bytes, "a " + std::to_string(bytes) + "-byte GM workspace");
+    pto::sim::gm_register(raw, bytes,
+                          "a " + std::to_string(bytes) + "-byte GM workspace");
   }
   GmBlock(const GmBlock &) = delete;
   GmBlock &operator=(const GmBlock &) = delete;
@@ -69,12 +72,13 @@ struct Launch {
   Core core;
   std::string leaf;
   std::function<void()> body;
-  int waiting = 0;                 // unfinished dependencies
-  std::vector<int> dependents;     // indices in the device task
+  int waiting = 0;             // unfinished dependencies
+  std::vector<int> dependents; // indices in the device task
 };
 
 inline bool parse_arch(const std::string &a, pto::sim::Arch &out) {
-  if (a == "a3" || a == "a2" || a == "A3" || a == "A2" || a == "910b" || a == "910c" || a == "2201") {
+  if (a == "a3" || a == "a2" || a == "A3" || a == "A2" || a == "910b" ||
+      a == "910c" || a == "2201") {
     out = pto::sim::Arch::A3;
     return true;
   }
@@ -102,17 +106,23 @@ template <class T>
 inline int64_t read_scalar(const char *where, const char *name, const T *data,
                            std::initializer_list<int64_t> index,
                            std::initializer_list<int64_t> dims) {
-  std::string rule = pto_check::scalar_read(name, index.begin(), dims.begin(), index.size());
-  if (__builtin_expect(!rule.empty(), 0)) fault(where, rule);
+  std::string rule =
+      pto_check::scalar_read(name, index.begin(), dims.begin(), index.size());
+  if (__builtin_expect(!rule.empty(), 0))
+    fault(where, rule);
   int64_t linear = 0;
   const int64_t *d = dims.begin();
-  for (int64_t i : index) linear = linear * *d++ + i;
+  for (int64_t i : index)
+    linear = linear * *d++ + i;
   if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bfloat16_t> ||
                 std::is_same_v<T, _Float16>) {
     const double v = double(float(data[linear]));
-    if (std::isnan(v)) return 0;
-    if (v >= 9223372036854775807.0) return INT64_MAX;
-    if (v <= -9223372036854775808.0) return INT64_MIN;
+    if (std::isnan(v))
+      return 0;
+    if (v >= 9223372036854775807.0)
+      return INT64_MAX;
+    if (v <= -9223372036854775808.0)
+      return INT64_MIN;
     return int64_t(v);
   } else {
     return int64_t(data[linear]);
@@ -120,23 +130,31 @@ inline int64_t read_scalar(const char *where, const char *name, const T *data,
 }
 
 // pto.reshape (zero-copy): the new sizes hold exactly the tensor's elements.
-inline void check_reshape(const char *where, const char *name, std::initializer_list<int64_t> from,
+inline void check_reshape(const char *where, const char *name,
+                          std::initializer_list<int64_t> from,
                           std::initializer_list<int64_t> to) {
-  std::string rule = pto_check::reshape(name, std::vector<int64_t>(from), std::vector<int64_t>(to));
-  if (__builtin_expect(!rule.empty(), 0)) fault(where, rule);
+  std::string rule = pto_check::reshape(name, std::vector<int64_t>(from),
+                                        std::vector<int64_t>(to));
+  if (__builtin_expect(!rule.empty(), 0))
+    fault(where, rule);
 }
 
 // pto.check_view: the view's offsets and explicit valid extents lie inside
 // the tensor.
-inline void check_view(const char *where, const char *name, std::initializer_list<int64_t> dims,
-                       std::initializer_list<int64_t> offsets, std::initializer_list<int64_t> valid) {
-  std::string rule = pto_check::view("tensor", name, dims.begin(), offsets.begin(),
-                                     valid.size() ? valid.begin() : nullptr, offsets.size());
-  if (__builtin_expect(!rule.empty(), 0)) fault(where, rule);
+inline void check_view(const char *where, const char *name,
+                       std::initializer_list<int64_t> dims,
+                       std::initializer_list<int64_t> offsets,
+                       std::initializer_list<int64_t> valid) {
+  std::string rule =
+      pto_check::view("tensor", name, dims.begin(), offsets.begin(),
+                      valid.size() ? valid.begin() : nullptr, offsets.size());
+  if (__builtin_expect(!rule.empty(), 0))
+    fault(where, rule);
 }
 
 inline void check_loop_step(const char *where, const char *name, int64_t step) {
-  if (__builtin_expect(step <= 0, 0)) fault(where, pto_check::loop_step(name, step));
+  if (__builtin_expect(step <= 0, 0))
+    fault(where, pto_check::loop_step(name, step));
 }
 
 // arith.divsi/remsi/ceildivsi/floordivsi whose divisor is not a constant
@@ -157,8 +175,8 @@ using Scalars = std::shared_ptr<const std::vector<int64_t>>;
 class RootInstance {
 public:
   template <class T> T *workspace(int64_t elements);
-  Token launch(Core core, const char *leaf_name, std::initializer_list<Token> after,
-               std::function<void()> body);
+  Token launch(Core core, const char *leaf_name,
+               std::initializer_list<Token> after, std::function<void()> body);
   // Keeps the root call's scalars alive as long as this instance (its
   // launches run when the device task runs); returns them.
   const int64_t *hold(Scalars scalars) {
@@ -200,11 +218,13 @@ public:
 
   explicit Runtime(Options o) : opt_(std::move(o)) {
     if (!detail::parse_arch(opt_.arch, arch_))
-      detail::die(2, "unknown arch '%s' (expected a3 or 950)", opt_.arch.c_str());
+      detail::die(2, "unknown arch '%s' (expected a3 or 950)",
+                  opt_.arch.c_str());
     if (opt_.threads < 0 || opt_.threads > pto_check::kMaxThreads)
       detail::die(2, "--threads expects an integer in 0..%lld, got '%d'",
                   (long long)pto_check::kMaxThreads, opt_.threads);
-    if (opt_.cube_cores < 1 || opt_.vector_cores < 1) detail::die(2, "core counts must be >= 1");
+    if (opt_.cube_cores < 1 || opt_.vector_cores < 1)
+      detail::die(2, "core counts must be >= 1");
     pto::sim::default_arch = arch_;
     rng_.seed(opt_.shuffle_seed);
   }
@@ -216,7 +236,8 @@ public:
       stop_ = true;
     }
     cv_work_.notify_all();
-    for (auto &t : workers_) t.join();
+    for (auto &t : workers_)
+      t.join();
   }
 
   const Options &options() const { return opt_; }
@@ -234,34 +255,41 @@ public:
       pending_->first_id = next_id_;
       pending_->serial = ++task_serial_;
     }
-    pending_->instances.emplace_back(
-        new RootInstance(this, pending_->serial, root_name, int(pending_->instances.size())));
+    pending_->instances.emplace_back(new RootInstance(
+        this, pending_->serial, root_name, int(pending_->instances.size())));
     ++stats_.root_instances;
     stats_printed_ = false;
     body(*pending_->instances.back());
   }
 
   template <class T> T *workspace(int64_t elements) {
-    if (elements < 0) detail::die(3, "workspace: negative element count %lld", (long long)elements);
-    ws_.emplace_back(new detail::GmBlock(size_t(elements) * sizeof(T), opt_.poison_workspaces));
+    if (elements < 0)
+      detail::die(3, "workspace: negative element count %lld",
+                  (long long)elements);
+    ws_.emplace_back(new detail::GmBlock(size_t(elements) * sizeof(T),
+                                         opt_.poison_workspaces));
     return static_cast<T *>(ws_.back()->raw);
   }
 
   // Submits the pending device task and waits for it.
   void flush() {
-    if (!pending_) return;
+    if (!pending_)
+      return;
     std::unique_ptr<Task> t = std::move(pending_);
     ++stats_.device_tasks;
     run(*t);
   }
-  // flush; prints Stats when print_stats (once, however often finish() is called)
+  // flush; prints Stats when print_stats (once, however often finish() is
+  // called)
   void finish() {
     flush();
     if (opt_.print_stats && !stats_printed_) {
       stats_printed_ = true;
-      std::fprintf(stderr, "pto_rt stats: device_tasks=%lld root_instances=%lld launches=%lld\n",
-                   (long long)stats_.device_tasks, (long long)stats_.root_instances,
-                   (long long)stats_.launches);
+      std::fprintf(
+          stderr,
+          "pto_rt stats: device_tasks=%lld root_instances=%lld launches=%lld\n",
+          (long long)stats_.device_tasks, (long long)stats_.root_instances,
+          (long long)stats_.launches);
     }
   }
   Stats stats() const { return stats_; }
@@ -275,11 +303,15 @@ private:
     std::vector<detail::Launch> launches;
   };
 
-  Token add_launch(int64_t task, Core core, const char *leaf, std::initializer_list<Token> after,
+  Token add_launch(int64_t task, Core core, const char *leaf,
+                   std::initializer_list<Token> after,
                    std::function<void()> body) {
     if (!pending_ || pending_->serial != task)
-      detail::die(3, "launch of leaf '%s' from a root instance whose device task was already "
-                  "submitted (launch inside the root_call body)", leaf ? leaf : "?");
+      detail::die(3,
+                  "launch of leaf '%s' from a root instance whose device task "
+                  "was already "
+                  "submitted (launch inside the root_call body)",
+                  leaf ? leaf : "?");
     Task &t = *pending_;
     detail::Launch L;
     L.id = next_id_++;
@@ -289,11 +321,16 @@ private:
     const int me = int(t.launches.size());
     for (Token d : after) {
       if (d.id >= L.id)
-        detail::die(3, "launch of leaf '%s' depends on token %lld, which is not an earlier launch",
+        detail::die(3,
+                    "launch of leaf '%s' depends on token %lld, which is not "
+                    "an earlier launch",
                     L.leaf.c_str(), (long long)d.id);
-      if (d.id < t.first_id) continue; // completed in an earlier device task
+      if (d.id < t.first_id)
+        continue; // completed in an earlier device task
       detail::Launch &D = t.launches[size_t(d.id - t.first_id)];
-      if (std::find(D.dependents.begin(), D.dependents.end(), me) != D.dependents.end()) continue;
+      if (std::find(D.dependents.begin(), D.dependents.end(), me) !=
+          D.dependents.end())
+        continue;
       D.dependents.push_back(me);
       ++L.waiting;
     }
@@ -305,8 +342,9 @@ private:
   pto::sim::Core &seq_core(Core k) {
     auto &c = k == Core::Cube ? seq_cube_ : seq_vec_;
     if (!c)
-      c.reset(new pto::sim::Core(arch_, k == Core::Cube ? pto::sim::CoreKind::Cube
-                                                         : pto::sim::CoreKind::Vector));
+      c.reset(new pto::sim::Core(arch_, k == Core::Cube
+                                            ? pto::sim::CoreKind::Cube
+                                            : pto::sim::CoreKind::Vector));
     return *c;
   }
 
@@ -334,8 +372,10 @@ private:
   // The oldest ready launch, or a random one with a shuffle seed.
   int pick(std::vector<int> &ready) {
     size_t i = 0;
-    if (opt_.shuffle_seed) i = size_t(rng_() % ready.size());
-    else i = size_t(std::min_element(ready.begin(), ready.end()) - ready.begin());
+    if (opt_.shuffle_seed)
+      i = size_t(rng_() % ready.size());
+    else
+      i = size_t(std::min_element(ready.begin(), ready.end()) - ready.begin());
     int v = ready[i];
     ready[i] = ready.back();
     ready.pop_back();
@@ -344,17 +384,21 @@ private:
 
   void run(Task &t) {
     const int n = int(t.launches.size());
-    if (n == 0) return;
+    if (n == 0)
+      return;
     if (opt_.threads == 0 && opt_.shuffle_seed == 0) {
-      // submission order: a topological order, since `after` names earlier launches
+      // submission order: a topological order, since `after` names earlier
+      // launches
       int counter[2] = {0, 0};
-      for (detail::Launch &L : t.launches) exec(L, seq_core(L.core), counter[L.core == Core::Cube ? 0 : 1]++);
+      for (detail::Launch &L : t.launches)
+        exec(L, seq_core(L.core), counter[L.core == Core::Cube ? 0 : 1]++);
       return;
     }
     if (opt_.threads == 0) {
       std::vector<int> ready;
       for (int i = 0; i < n; ++i)
-        if (t.launches[size_t(i)].waiting == 0) ready.push_back(i);
+        if (t.launches[size_t(i)].waiting == 0)
+          ready.push_back(i);
       int counter[2] = {0, 0};
       int done = 0;
       while (!ready.empty()) {
@@ -363,9 +407,11 @@ private:
         exec(L, seq_core(L.core), counter[k]++);
         ++done;
         for (int d : L.dependents)
-          if (--t.launches[size_t(d)].waiting == 0) ready.push_back(d);
+          if (--t.launches[size_t(d)].waiting == 0)
+            ready.push_back(d);
       }
-      if (done != n) detail::die(3, "device task has a dependency cycle");
+      if (done != n)
+        detail::die(3, "device task has a dependency cycle");
       return;
     }
     start_workers();
@@ -381,7 +427,8 @@ private:
   }
 
   void start_workers() {
-    if (!workers_.empty()) return;
+    if (!workers_.empty())
+      return;
     try {
       for (int k = 0; k < 2; ++k)
         for (int w = 0; w < opt_.threads; ++w)
@@ -389,17 +436,19 @@ private:
     } catch (const std::system_error &e) {
       // Before any worker ran a launch: report and leave (the started
       // workers are blocked on the empty queues).
-      detail::die(2, "--threads %d: cannot start %d host threads: %s", opt_.threads,
-                  2 * opt_.threads, e.what());
+      detail::die(2, "--threads %d: cannot start %d host threads: %s",
+                  opt_.threads, 2 * opt_.threads, e.what());
     }
   }
 
   void worker(int kind, int index) {
-    pto::sim::Core core(arch_, kind == 0 ? pto::sim::CoreKind::Cube : pto::sim::CoreKind::Vector);
+    pto::sim::Core core(arch_, kind == 0 ? pto::sim::CoreKind::Cube
+                                         : pto::sim::CoreKind::Vector);
     std::unique_lock<std::mutex> l(mu_);
     for (;;) {
       cv_work_.wait(l, [&] { return stop_ || !ready_[kind].empty(); });
-      if (stop_) return;
+      if (stop_)
+        return;
       const int i = pick(ready_[kind]);
       detail::Launch &L = task_->launches[size_t(i)];
       l.unlock();
@@ -413,8 +462,10 @@ private:
           wake = true;
         }
       }
-      if (wake) cv_work_.notify_all();
-      if (--remaining_ == 0) cv_done_.notify_all();
+      if (wake)
+        cv_work_.notify_all();
+      if (--remaining_ == 0)
+        cv_done_.notify_all();
     }
   }
 
@@ -440,12 +491,16 @@ private:
 };
 
 template <class T> inline T *RootInstance::workspace(int64_t elements) {
-  if (elements < 0) detail::die(3, "workspace: negative element count %lld", (long long)elements);
-  ws_.emplace_back(new detail::GmBlock(size_t(elements) * sizeof(T), rt_->opt_.poison_workspaces));
+  if (elements < 0)
+    detail::die(3, "workspace: negative element count %lld",
+                (long long)elements);
+  ws_.emplace_back(new detail::GmBlock(size_t(elements) * sizeof(T),
+                                       rt_->opt_.poison_workspaces));
   return static_cast<T *>(ws_.back()->raw);
 }
 
-inline Token RootInstance::launch(Core core, const char *leaf_name, std::initializer_list<Token> after,
+inline Token RootInstance::launch(Core core, const char *leaf_name,
+                                  std::initializer_list<Token> after,
                                   std::function<void()> body) {
   return rt_->add_launch(task_, core, leaf_name, after, std::move(body));
 }
@@ -459,43 +514,69 @@ struct HostTensorBase {
 };
 
 template <class T> inline const char *npy_descr() {
-  if constexpr (std::is_same_v<T, float>) return "<f4";
-  else if constexpr (std::is_same_v<T, double>) return "<f8";
-  else if constexpr (std::is_same_v<T, bfloat16_t>) return "<u2";
-  else if constexpr (std::is_same_v<T, _Float16>) return "<f2";
-  else if constexpr (std::is_same_v<T, int32_t>) return "<i4";
-  else if constexpr (std::is_same_v<T, int64_t>) return "<i8";
-  else if constexpr (std::is_same_v<T, int16_t>) return "<i2";
-  else if constexpr (std::is_same_v<T, uint16_t>) return "<u2";
-  else if constexpr (std::is_same_v<T, int8_t>) return "|i1";
-  else if constexpr (std::is_same_v<T, uint8_t>) return "|u1";
-  else if constexpr (std::is_same_v<T, uint32_t>) return "<u4";
-  else static_assert(sizeof(T) == 0, "no .npy dtype for this element type");
+  if constexpr (std::is_same_v<T, float>)
+    return "<f4";
+  else if constexpr (std::is_same_v<T, double>)
+    return "<f8";
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return "<u2";
+  else if constexpr (std::is_same_v<T, _Float16>)
+    return "<f2";
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return "<i4";
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return "<i8";
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return "<i2";
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return "<u2";
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return "|i1";
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return "|u1";
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return "<u4";
+  else
+    static_assert(sizeof(T) == 0, "no .npy dtype for this element type");
 }
 
 // pto-run's names of element kinds (messages shared with it).
 template <class T> inline const char *kind_name() {
-  if constexpr (std::is_same_v<T, float>) return "f32";
-  else if constexpr (std::is_same_v<T, double>) return "f64";
-  else if constexpr (std::is_same_v<T, bfloat16_t>) return "bf16";
-  else if constexpr (std::is_same_v<T, _Float16>) return "f16";
-  else if constexpr (std::is_same_v<T, int32_t>) return "i32";
-  else if constexpr (std::is_same_v<T, int64_t>) return "i64";
-  else if constexpr (std::is_same_v<T, int16_t>) return "i16";
-  else if constexpr (std::is_same_v<T, uint16_t>) return "u16";
-  else if constexpr (std::is_same_v<T, int8_t>) return "i8";
-  else if constexpr (std::is_same_v<T, uint8_t>) return "u8";
-  else if constexpr (std::is_same_v<T, uint32_t>) return "u32";
-  else return pto::sim::type_name<T>();
+  if constexpr (std::is_same_v<T, float>)
+    return "f32";
+  else if constexpr (std::is_same_v<T, double>)
+    return "f64";
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return "bf16";
+  else if constexpr (std::is_same_v<T, _Float16>)
+    return "f16";
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return "i32";
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return "i64";
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return "i16";
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return "u16";
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return "i8";
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return "u8";
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return "u32";
+  else
+    return pto::sim::type_name<T>();
 }
 
 inline std::string dims_str(const std::vector<int64_t> &d) {
   std::string s = "(";
   for (size_t i = 0; i < d.size(); ++i) {
-    if (i) s += ", ";
+    if (i)
+      s += ", ";
     s += std::to_string(d[i]);
   }
-  if (d.size() == 1) s += ",";
+  if (d.size() == 1)
+    s += ",";
   return s + ")";
 }
 } // namespace detail
@@ -504,10 +585,13 @@ template <class T> class HostTensor : public detail::HostTensorBase {
 public:
   HostTensor() = default;
   // `what` names the tensor in the out-of-memory message (exit 2).
-  explicit HostTensor(std::vector<int64_t> dims, const std::string &what = "a host tensor")
+  explicit HostTensor(std::vector<int64_t> dims,
+                      const std::string &what = "a host tensor")
       : dims_(std::move(dims)) {
-    std::string rule = pto_check::buffer_size(dims_, detail::kind_name<T>(), sizeof(T));
-    if (!rule.empty()) detail::die(2, "%s: %s", what.c_str(), rule.c_str());
+    std::string rule =
+        pto_check::buffer_size(dims_, detail::kind_name<T>(), sizeof(T));
+    if (!rule.empty())
+      detail::die(2, "%s: %s", what.c_str(), rule.c_str());
     // Out of memory is an input error (exit 2, pto-run's message): probed
     // with malloc first, which fails cleanly where operator new may not
     // (sanitizer allocators).
@@ -526,14 +610,15 @@ public:
   int rank() const { return int(dims_.size()); }
   int64_t numel() const {
     int64_t n = 1;
-    for (int64_t d : dims_) n *= d;
+    for (int64_t d : dims_)
+      n *= d;
     return n;
   }
   const std::vector<int64_t> &dims() const { return dims_; }
 
   // .npy I/O; errors exit with status 2.
-  static void load(const std::string &path, const char *what, std::initializer_list<int64_t> want,
-                   HostTensor &out);
+  static void load(const std::string &path, const char *what,
+                   std::initializer_list<int64_t> want, HostTensor &out);
   void save(const std::string &path, const char *what) const;
 
 private:
@@ -543,54 +628,69 @@ private:
 
 template <class T>
 inline void HostTensor<T>::load(const std::string &path, const char *what,
-                                std::initializer_list<int64_t> want, HostTensor &out) {
+                                std::initializer_list<int64_t> want,
+                                HostTensor &out) {
   // The header rules and their messages are pto-run's (pto/runtime/checks.hpp).
   auto fail = [&](const std::string &rule) {
     detail::die(2, "%s: '%s': %s", what, path.c_str(), rule.c_str());
   };
   FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) fail(std::string("cannot read: ") + std::strerror(errno));
+  if (!f)
+    fail(std::string("cannot read: ") + std::strerror(errno));
   std::unique_ptr<FILE, int (*)(FILE *)> closer(f, &std::fclose);
-  if (std::fseek(f, 0, SEEK_END) != 0) fail("cannot read: not a regular file");
+  if (std::fseek(f, 0, SEEK_END) != 0)
+    fail("cannot read: not a regular file");
   const long end = std::ftell(f);
-  if (end < 0 || std::fseek(f, 0, SEEK_SET) != 0) fail("cannot read: not a regular file");
+  if (end < 0 || std::fseek(f, 0, SEEK_SET) != 0)
+    fail("cannot read: not a regular file");
   const uint64_t file_size = uint64_t(end);
   // At most the largest header (format 2.0/3.0: 4 GiB) is read before the
   // payload; in practice a few hundred bytes.
   std::string head(size_t(std::min<uint64_t>(file_size, 12)), '\0');
-  if (std::fread(&head[0], 1, head.size(), f) != head.size()) fail("cannot read");
+  if (std::fread(&head[0], 1, head.size(), f) != head.size())
+    fail("cannot read");
   pto_check::NpyHeader h;
   std::string rule = pto_check::parse_npy_header(head.data(), head.size(), h);
   if (rule == "truncated header" && head.size() == 12) {
     // Read the header proper, then parse again.
     size_t hlen = uint8_t(head[8]) | (size_t(uint8_t(head[9])) << 8);
-    if (uint8_t(head[6]) != 1) hlen |= (size_t(uint8_t(head[10])) << 16) | (size_t(uint8_t(head[11])) << 24);
+    if (uint8_t(head[6]) != 1)
+      hlen |=
+          (size_t(uint8_t(head[10])) << 16) | (size_t(uint8_t(head[11])) << 24);
     const size_t total = (uint8_t(head[6]) == 1 ? 10 : 12) + hlen;
     if (total > 12 && total <= file_size) {
       head.resize(total);
-      if (std::fread(&head[12], 1, total - 12, f) != total - 12) fail("cannot read");
+      if (std::fread(&head[12], 1, total - 12, f) != total - 12)
+        fail("cannot read");
     }
     rule = pto_check::parse_npy_header(head.data(), head.size(), h);
   }
-  if (!rule.empty()) fail(rule);
+  if (!rule.empty())
+    fail(rule);
   const char *exp = detail::npy_descr<T>();
   if (h.type != std::string(exp + 1))
-    detail::die(2, "%s: '%s' has dtype '%s', expected '%s' (%s)", what, path.c_str(),
-                h.descr.c_str(), exp, pto::sim::type_name<T>());
-  rule = pto_check::npy_payload(h, file_size, detail::kind_name<T>(), sizeof(T));
-  if (!rule.empty()) fail(rule);
+    detail::die(2, "%s: '%s' has dtype '%s', expected '%s' (%s)", what,
+                path.c_str(), h.descr.c_str(), exp, pto::sim::type_name<T>());
+  rule =
+      pto_check::npy_payload(h, file_size, detail::kind_name<T>(), sizeof(T));
+  if (!rule.empty())
+    fail(rule);
   std::vector<int64_t> w(want);
   bool ok = w.size() == h.shape.size();
-  for (size_t i = 0; ok && i < w.size(); ++i) ok = w[i] < 0 || w[i] == h.shape[i];
+  for (size_t i = 0; ok && i < w.size(); ++i)
+    ok = w[i] < 0 || w[i] == h.shape[i];
   if (!ok)
-    detail::die(2, "%s: '%s' has shape %s, expected %s (-1 = any)", what, path.c_str(),
-                detail::dims_str(h.shape).c_str(), detail::dims_str(w).c_str());
+    detail::die(2, "%s: '%s' has shape %s, expected %s (-1 = any)", what,
+                path.c_str(), detail::dims_str(h.shape).c_str(),
+                detail::dims_str(w).c_str());
   {
-    // pto-run's words: "input 'q': out of memory allocating N bytes for 'PATH'".
+    // pto-run's words: "input 'q': out of memory allocating N bytes for
+    // 'PATH'".
     uint64_t bytes = 0;
     pto_check::storage_bytes(h.shape.data(), h.shape.size(), sizeof(T), bytes);
     if (!pto_check::can_allocate(bytes))
-      detail::die(2, "%s: %s", what, pto_check::out_of_memory(bytes, "'" + path + "'").c_str());
+      detail::die(2, "%s: %s", what,
+                  pto_check::out_of_memory(bytes, "'" + path + "'").c_str());
   }
   out = HostTensor(h.shape, std::string(what) + ": '" + path + "'");
   const size_t bytes = size_t(out.numel()) * sizeof(T);
@@ -600,24 +700,40 @@ inline void HostTensor<T>::load(const std::string &path, const char *what,
 }
 
 template <class T>
-inline void HostTensor<T>::save(const std::string &path, const char *what) const {
-  std::string h = "{'descr': '" + std::string(detail::npy_descr<T>()) +
-                  "', 'fortran_order': False, 'shape': " + detail::dims_str(dims_) + ", }";
+inline void HostTensor<T>::save(const std::string &path,
+                                const char *what) const {
+  std::string h =
+      "{'descr': '" + std::string(detail::npy_descr<T>()) +
+      "', 'fortran_order': False, 'shape': " + detail::dims_str(dims_) + ", }";
   size_t total = 10 + h.size() + 1;
   h.append((64 - total % 64) % 64, ' ');
   h += '\n';
   FILE *f = std::fopen(path.c_str(), "wb");
-  if (!f) detail::die(2, "%s: cannot write '%s': %s", what, path.c_str(), std::strerror(errno));
-  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(h.size() & 0xff),
+  if (!f)
+    detail::die(2, "%s: cannot write '%s': %s", what, path.c_str(),
+                std::strerror(errno));
+  unsigned char pre[10] = {0x93,
+                           'N',
+                           'U',
+                           'M',
+                           'P',
+                           'Y',
+                           1,
+                           0,
+                           uint8_t(h.size() & 0xff),
                            uint8_t(h.size() >> 8)};
-  bool ok = std::fwrite(pre, 1, 10, f) == 10 && std::fwrite(h.data(), 1, h.size(), f) == h.size() &&
-            std::fwrite(storage_.data(), sizeof(T), storage_.size(), f) == storage_.size();
+  bool ok = std::fwrite(pre, 1, 10, f) == 10 &&
+            std::fwrite(h.data(), 1, h.size(), f) == h.size() &&
+            std::fwrite(storage_.data(), sizeof(T), storage_.size(), f) ==
+                storage_.size();
   int err = ok ? 0 : errno;
   if (std::fclose(f) != 0 && ok) {
     ok = false;
     err = errno;
   }
-  if (!ok) detail::die(2, "%s: cannot write '%s': %s", what, path.c_str(), std::strerror(err));
+  if (!ok)
+    detail::die(2, "%s: cannot write '%s': %s", what, path.c_str(),
+                std::strerror(err));
 }
 
 // ---------------------------------------------------------------------------
@@ -625,7 +741,8 @@ inline void HostTensor<T>::save(const std::string &path, const char *what) const
 // ---------------------------------------------------------------------------
 class HostMain {
 public:
-  // `arch`: the architecture the kernel was compiled for (the default of --arch).
+  // `arch`: the architecture the kernel was compiled for (the default of
+  // --arch).
   HostMain(int argc, char **argv, const char *arch = "a3") {
     prog_ = argc > 0 ? argv[0] : "pto-host";
     Runtime::Options o;
@@ -633,43 +750,55 @@ public:
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i], v;
       bool has_eq = false;
-      if (size_t e = a.find('='); a.rfind("--", 0) == 0 && e != std::string::npos) {
+      if (size_t e = a.find('=');
+          a.rfind("--", 0) == 0 && e != std::string::npos) {
         v = a.substr(e + 1);
         a = a.substr(0, e);
         has_eq = true;
       }
       auto value = [&]() -> std::string {
-        if (has_eq) return v;
-        if (i + 1 >= argc) usage("option '%s' needs a value", a.c_str());
+        if (has_eq)
+          return v;
+        if (i + 1 >= argc)
+          usage("option '%s' needs a value", a.c_str());
         return argv[++i];
       };
       auto number = [&](const std::string &s, long long lo) -> long long {
         char *end = nullptr;
         long long x = std::strtoll(s.c_str(), &end, 10);
-        if (s.empty() || *end || x < lo) usage("option '%s': bad value '%s'", a.c_str(), s.c_str());
+        if (s.empty() || *end || x < lo)
+          usage("option '%s': bad value '%s'", a.c_str(), s.c_str());
         return x;
       };
-      if (a == "--inputs") inputs_ = value();
-      else if (a == "--outputs") outputs_ = value();
+      if (a == "--inputs")
+        inputs_ = value();
+      else if (a == "--outputs")
+        outputs_ = value();
       else if (a == "--threads") {
         int64_t n = 0;
-        std::string rule =
-            pto_check::integer_option("--threads", value(), 0, pto_check::kMaxThreads, n);
-        if (!rule.empty()) usage("%s", rule.c_str());
+        std::string rule = pto_check::integer_option("--threads", value(), 0,
+                                                     pto_check::kMaxThreads, n);
+        if (!rule.empty())
+          usage("%s", rule.c_str());
         o.threads = int(n);
-      }
-      else if (a == "--arch") {
+      } else if (a == "--arch") {
         o.arch = value();
         pto::sim::Arch ar;
-        if (!detail::parse_arch(o.arch, ar)) usage("unknown arch '%s' (expected a3 or 950)", o.arch.c_str());
-      } else if (a == "--no-check-sync" && !has_eq) o.check_sync = false;
-      else if (a == "--no-check-hazards" && !has_eq) o.check_hazards = false;
-      else if (a == "--shuffle-seed") o.shuffle_seed = uint64_t(number(value(), 0));
-      else if (a == "--stats" && !has_eq) o.print_stats = true;
+        if (!detail::parse_arch(o.arch, ar))
+          usage("unknown arch '%s' (expected a3 or 950)", o.arch.c_str());
+      } else if (a == "--no-check-sync" && !has_eq)
+        o.check_sync = false;
+      else if (a == "--no-check-hazards" && !has_eq)
+        o.check_hazards = false;
+      else if (a == "--shuffle-seed")
+        o.shuffle_seed = uint64_t(number(value(), 0));
+      else if (a == "--stats" && !has_eq)
+        o.print_stats = true;
       else if (a == "--help" || a == "-h") {
         std::fprintf(stdout, "%s", usage_text().c_str());
         std::exit(0);
-      } else usage("unknown option '%s'", argv[i]);
+      } else
+        usage("unknown option '%s'", argv[i]);
     }
     // Before the run, not after it: a typo in --outputs should not cost the
     // whole kernel's time.
@@ -679,28 +808,36 @@ public:
   }
 
   // Loads INPUTS/name.npy; -1 in static_dims accepts any extent.
-  template <class T> HostTensor<T> &input(const char *name, std::initializer_list<int64_t> static_dims) {
-    if (inputs_.empty()) usage("input '%s' needs --inputs DIR", name);
+  template <class T>
+  HostTensor<T> &input(const char *name,
+                       std::initializer_list<int64_t> static_dims) {
+    if (inputs_.empty())
+      usage("input '%s' needs --inputs DIR", name);
     auto *t = new HostTensor<T>();
     tensors_.emplace_back(t);
     std::string what = std::string("input '") + name + "'";
-    HostTensor<T>::load(inputs_ + "/" + name + ".npy", what.c_str(), static_dims, *t);
-    pto::sim::gm_register(t->data(), size_t(t->numel()) * sizeof(T), "kernel argument '" + std::string(name) + "'");
+    HostTensor<T>::load(inputs_ + "/" + name + ".npy", what.c_str(),
+                        static_dims, *t);
+    pto::sim::gm_register(t->data(), size_t(t->numel()) * sizeof(T),
+                          "kernel argument '" + std::string(name) + "'");
     return *t;
   }
   // A zero-initialised host tensor owned by HostMain (for outputs).
   template <class T> HostTensor<T> &alloc(std::initializer_list<int64_t> dims) {
     auto *t = new HostTensor<T>(std::vector<int64_t>(dims), "an output tensor");
     tensors_.emplace_back(t);
-    pto::sim::gm_register(t->data(), size_t(t->numel()) * sizeof(T), "a host tensor");
+    pto::sim::gm_register(t->data(), size_t(t->numel()) * sizeof(T),
+                          "a host tensor");
     return *t;
   }
   // Flushes the runtime, then writes OUTPUTS/name.npy (nothing when
   // --outputs was not given).
   template <class T> void output(const char *name, HostTensor<T> &t) {
     rt_->flush();
-    if (outputs_.empty()) return;
-    t.save(outputs_ + "/" + name + ".npy", ("output '" + std::string(name) + "'").c_str());
+    if (outputs_.empty())
+      return;
+    t.save(outputs_ + "/" + name + ".npy",
+           ("output '" + std::string(name) + "'").c_str());
   }
   Runtime &runtime() { return *rt_; }
   // A varlen offsets argument (`pto.cumulative`): 1-D, starts at 0, never
@@ -709,14 +846,19 @@ public:
   // outside them (GM bounds check, exit 3).
   template <class T> void check_cumulative(const char *name, HostTensor<T> &t) {
     if (t.rank() != 1 || t.numel() < 1)
-      detail::die(2, "input '%s': cumulative offsets must be a non-empty 1-D tensor", name);
+      detail::die(
+          2, "input '%s': cumulative offsets must be a non-empty 1-D tensor",
+          name);
     const T *v = t.data();
     if (v[0] != 0)
-      detail::die(2, "input '%s': cumulative offsets must start at 0, got %lld", name, (long long)v[0]);
+      detail::die(2, "input '%s': cumulative offsets must start at 0, got %lld",
+                  name, (long long)v[0]);
     for (int64_t i = 1; i < t.numel(); ++i)
       if (v[i] < v[i - 1])
-        detail::die(2, "input '%s': cumulative offsets decrease at index %lld (%lld after %lld)", name,
-                    (long long)i, (long long)v[i], (long long)v[i - 1]);
+        detail::die(2,
+                    "input '%s': cumulative offsets decrease at index %lld "
+                    "(%lld after %lld)",
+                    name, (long long)i, (long long)v[i], (long long)v[i - 1]);
   }
   int finish() {
     rt_->finish();
@@ -726,16 +868,19 @@ public:
 private:
   std::string usage_text() const {
     return "usage: " + prog_ +
-           " [--inputs DIR] [--outputs DIR] [--threads N] [--arch a3|950] [--no-check-sync] "
+           " [--inputs DIR] [--outputs DIR] [--threads N] [--arch a3|950] "
+           "[--no-check-sync] "
            "[--no-check-hazards] [--shuffle-seed S] [--stats]\n";
   }
-  [[noreturn]] __attribute__((format(printf, 2, 3))) void usage(const char *fmt, ...) {
+  [[noreturn]] __attribute__((format(printf, 2, 3))) void usage(const char *fmt,
+                                                                ...) {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    std::fprintf(stderr, "%s: error: %s\n%s", prog_.c_str(), buf, usage_text().c_str());
+    std::fprintf(stderr, "%s: error: %s\n%s", prog_.c_str(), buf,
+                 usage_text().c_str());
     std::fflush(stderr);
     std::exit(2);
   }

@@ -76,8 +76,8 @@ using half = _Float16;
 struct bfloat16_t {
   uint16_t value;
   bfloat16_t() = default;
-  bfloat16_t(float f);                          // CAST_RINT
-  operator float() const;                       // exact
+  bfloat16_t(float f);    // CAST_RINT
+  operator float() const; // exact
   static bfloat16_t from_bits(uint16_t b) {
     bfloat16_t r;
     r.value = b;
@@ -85,19 +85,60 @@ struct bfloat16_t {
   }
   uint16_t bits() const { return value; }
 };
-static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable_v<bfloat16_t>);
+static_assert(sizeof(bfloat16_t) == 2 &&
+              std::is_trivially_copyable_v<bfloat16_t>);
 
 namespace pto {
 
 constexpr int DYNAMIC = -1;
 
-enum class TileType { Vec, Mat, Left, Right, Acc, Bias, Scaling, ScaleLeft, ScaleRight, Ctrl };
+enum class TileType {
+  Vec,
+  Mat,
+  Left,
+  Right,
+  Acc,
+  Bias,
+  Scaling,
+  ScaleLeft,
+  ScaleRight,
+  Ctrl
+};
 enum class BLayout { RowMajor = 0, ColMajor = 1 };
 enum class SLayout { NoneBox = 0, RowMajor = 1, ColMajor = 2 };
 enum class PadValue : uint64_t { Null = 0, Zero = 1, Max = 2, Min = 3 };
-enum class CompactMode { Null = 0, Normal = 1, RowPlusOne = 2, RowAlignedPadding = 3 };
-enum class Layout { ND = 0, DN, NZ, ZN, SCALE, MX_A_ZZ, MX_A_ND, MX_A_DN, MX_B_NN, MX_B_ND, MX_B_DN, NC1HWC0, FRACTAL_Z, NDC1HWC0, FRACTAL_Z_3D };
-enum class RoundMode { CAST_NONE = 0, CAST_RINT = 1, CAST_ROUND = 2, CAST_FLOOR = 3, CAST_CEIL = 4, CAST_TRUNC = 5, CAST_ODD = 6 };
+enum class CompactMode {
+  Null = 0,
+  Normal = 1,
+  RowPlusOne = 2,
+  RowAlignedPadding = 3
+};
+enum class Layout {
+  ND = 0,
+  DN,
+  NZ,
+  ZN,
+  SCALE,
+  MX_A_ZZ,
+  MX_A_ND,
+  MX_A_DN,
+  MX_B_NN,
+  MX_B_ND,
+  MX_B_DN,
+  NC1HWC0,
+  FRACTAL_Z,
+  NDC1HWC0,
+  FRACTAL_Z_3D
+};
+enum class RoundMode {
+  CAST_NONE = 0,
+  CAST_RINT = 1,
+  CAST_ROUND = 2,
+  CAST_FLOOR = 3,
+  CAST_CEIL = 4,
+  CAST_TRUNC = 5,
+  CAST_ODD = 6
+};
 enum class SaturationMode { ON = 0, OFF = 1 };
 enum class AtomicType { AtomicNone = 0, AtomicAdd = 1 };
 enum class STPhase { Unspecified = 0, Partial = 2, Final = 3 };
@@ -124,7 +165,8 @@ std::string error_context();
   std::_Exit(3);
 }
 
-[[noreturn]] __attribute__((format(printf, 1, 2))) inline void fatal(const char *fmt, ...) {
+[[noreturn]] __attribute__((format(printf, 1, 2))) inline void
+fatal(const char *fmt, ...) {
   char buf[2048];
   va_list ap;
   va_start(ap, fmt);
@@ -146,25 +188,28 @@ template <class T> inline T bitcast(auto v) {
 }
 
 inline const char *pipe_name(int p) {
-  static const char *n[] = {"PIPE_S", "PIPE_V", "PIPE_MTE1", "PIPE_MTE2",
-                            "PIPE_MTE3", "PIPE_M", "PIPE_ALL", "PIPE_FIX"};
+  static const char *n[] = {"PIPE_S",    "PIPE_V", "PIPE_MTE1", "PIPE_MTE2",
+                            "PIPE_MTE3", "PIPE_M", "PIPE_ALL",  "PIPE_FIX"};
   return p >= 0 && p < 8 ? n[p] : "PIPE_?";
 }
 
 inline const char *round_name(RoundMode m) {
-  static const char *n[] = {"CAST_NONE", "CAST_RINT", "CAST_ROUND", "CAST_FLOOR",
-                            "CAST_CEIL", "CAST_TRUNC", "CAST_ODD"};
+  static const char *n[] = {"CAST_NONE",  "CAST_RINT", "CAST_ROUND",
+                            "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC",
+                            "CAST_ODD"};
   int i = int(m);
   return i >= 0 && i < 7 ? n[i] : "CAST_?";
 }
 
 // ---- BF16 -----------------------------------------------------------------
 // f32 -> bf16 on the bit pattern (docs/AscendTarget.md#bf16-conversions).
-inline uint16_t f32_to_bf16_bits(float f, RoundMode mode = RoundMode::CAST_RINT) {
+inline uint16_t f32_to_bf16_bits(float f,
+                                 RoundMode mode = RoundMode::CAST_RINT) {
   uint32_t u = bitcast<uint32_t>(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) // NaN: quiet, sign kept
     return uint16_t((u >> 16) | 0x0040u);
-  if (flush_subnormals.load(std::memory_order_relaxed) && (u & 0x7f800000u) == 0)
+  if (flush_subnormals.load(std::memory_order_relaxed) &&
+      (u & 0x7f800000u) == 0)
     u &= 0x80000000u;
   uint32_t t = u >> 16, low = u & 0xffffu;
   bool neg = (u >> 31) != 0;
@@ -188,7 +233,8 @@ inline uint16_t f32_to_bf16_bits(float f, RoundMode mode = RoundMode::CAST_RINT)
 
 inline float bf16_bits_to_f32(uint16_t b) {
   uint32_t u = uint32_t(b) << 16;
-  if (flush_subnormals.load(std::memory_order_relaxed) && (u & 0x7f800000u) == 0)
+  if (flush_subnormals.load(std::memory_order_relaxed) &&
+      (u & 0x7f800000u) == 0)
     u &= 0x80000000u;
   return bitcast<float>(u);
 }
@@ -196,29 +242,39 @@ inline float bf16_bits_to_f32(uint16_t b) {
 // ---- FP16 -----------------------------------------------------------------
 // Picks between the two candidates bracketing x: t0 with the smaller
 // magnitude, t1 = the next larger; d0/d1 are the distances of |x| to them.
-inline uint32_t pick_rounded(RoundMode m, bool neg, uint32_t t0, uint32_t t1, double d0, double d1) {
+inline uint32_t pick_rounded(RoundMode m, bool neg, uint32_t t0, uint32_t t1,
+                             double d0, double d1) {
   switch (m) {
-  case RoundMode::CAST_ROUND: return d0 < d1 ? t0 : t1;
-  case RoundMode::CAST_FLOOR: return neg ? t1 : t0;
-  case RoundMode::CAST_CEIL: return neg ? t0 : t1;
-  case RoundMode::CAST_TRUNC: return t0;
-  case RoundMode::CAST_ODD: return (t0 & 1) ? t0 : t1;
+  case RoundMode::CAST_ROUND:
+    return d0 < d1 ? t0 : t1;
+  case RoundMode::CAST_FLOOR:
+    return neg ? t1 : t0;
+  case RoundMode::CAST_CEIL:
+    return neg ? t0 : t1;
+  case RoundMode::CAST_TRUNC:
+    return t0;
+  case RoundMode::CAST_ODD:
+    return (t0 & 1) ? t0 : t1;
   case RoundMode::CAST_NONE:
-  case RoundMode::CAST_RINT: break;
+  case RoundMode::CAST_RINT:
+    break;
   }
   return d0 < d1 ? t0 : d1 < d0 ? t1 : ((t0 & 1) ? t1 : t0);
 }
 
-inline uint16_t f32_to_f16_bits(float f, RoundMode mode = RoundMode::CAST_RINT) {
+inline uint16_t f32_to_f16_bits(float f,
+                                RoundMode mode = RoundMode::CAST_RINT) {
   uint32_t u = bitcast<uint32_t>(f);
   const uint16_t sign = uint16_t((u >> 16) & 0x8000u);
   if ((u & 0x7fffffffu) > 0x7f800000u) // NaN: quiet, sign and top payload kept
     return uint16_t(sign | 0x7e00u | ((u >> 13) & 0x1ffu));
-  if ((u & 0x7fffffffu) == 0x7f800000u) return uint16_t(sign | 0x7c00u);
+  if ((u & 0x7fffffffu) == 0x7f800000u)
+    return uint16_t(sign | 0x7c00u);
   const double ax = std::fabs(double(f));
   uint32_t r;
   if (ax > 65504.0) { // between the largest half and infinity (read as 2^16)
-    r = pick_rounded(mode, sign != 0, 0x7bff, 0x7c00, ax - 65504.0, 65536.0 - ax);
+    r = pick_rounded(mode, sign != 0, 0x7bff, 0x7c00, ax - 65504.0,
+                     65536.0 - ax);
   } else {
     // magnitude bits of the nearest half (host conversion: ties to even)
     uint32_t h = bitcast<uint16_t>(_Float16(float(ax)));
@@ -232,7 +288,8 @@ inline uint16_t f32_to_f16_bits(float f, RoundMode mode = RoundMode::CAST_RINT) 
       r = pick_rounded(mode, sign != 0, lo, hi, ax - lv, hiv - ax);
     }
   }
-  if (flush_subnormals.load(std::memory_order_relaxed) && (r & 0x7c00u) == 0) r = 0;
+  if (flush_subnormals.load(std::memory_order_relaxed) && (r & 0x7c00u) == 0)
+    r = 0;
   return uint16_t(sign | r);
 }
 
@@ -244,9 +301,10 @@ inline float f16_to_f32(_Float16 h) {
 }
 
 // ---- Generic element conversion used by TCVT and the fixpipe ---------------
-template <class T> constexpr bool is_float_like_v =
-    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, _Float16> ||
-    std::is_same_v<T, bfloat16_t>;
+template <class T>
+constexpr bool is_float_like_v =
+    std::is_same_v<T, float> || std::is_same_v<T, double> ||
+    std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>;
 
 template <class T> inline double to_double(T v) {
   if constexpr (std::is_same_v<T, bfloat16_t>)
@@ -259,16 +317,22 @@ template <class T> inline double to_double(T v) {
 
 inline double round_integral(double x, RoundMode m) {
   switch (m) {
-  case RoundMode::CAST_ROUND: return std::round(x);
-  case RoundMode::CAST_FLOOR: return std::floor(x);
-  case RoundMode::CAST_CEIL: return std::ceil(x);
-  case RoundMode::CAST_TRUNC: return std::trunc(x);
+  case RoundMode::CAST_ROUND:
+    return std::round(x);
+  case RoundMode::CAST_FLOOR:
+    return std::floor(x);
+  case RoundMode::CAST_CEIL:
+    return std::ceil(x);
+  case RoundMode::CAST_TRUNC:
+    return std::trunc(x);
   case RoundMode::CAST_ODD: {
     double f = std::floor(x);
-    if (f == x) return x;
+    if (f == x)
+      return x;
     return std::fmod(f, 2.0) != 0 ? f : f + 1;
   }
-  default: return std::nearbyint(x);
+  default:
+    return std::nearbyint(x);
   }
 }
 
@@ -299,21 +363,27 @@ template <class D, class S> inline D convert(S v, RoundMode m) {
       using L = std::numeric_limits<D>;
       if constexpr (std::is_signed_v<S>) {
         int64_t x = int64_t(v);
-        if (x < int64_t(L::min())) return L::min();
-        if (x > 0 && uint64_t(x) > uint64_t(L::max())) return L::max();
+        if (x < int64_t(L::min()))
+          return L::min();
+        if (x > 0 && uint64_t(x) > uint64_t(L::max()))
+          return L::max();
         return D(x);
       } else {
         uint64_t x = uint64_t(v);
-        if (x > uint64_t(L::max())) return L::max();
+        if (x > uint64_t(L::max()))
+          return L::max();
         return D(x);
       }
     } else {
       double x = to_double(v);
-      if (std::isnan(x)) return D(0);
+      if (std::isnan(x))
+        return D(0);
       x = round_integral(x, m);
       using L = std::numeric_limits<D>;
-      if (x <= double(L::min())) return L::min();
-      if (x >= double(L::max())) return L::max();
+      if (x <= double(L::min()))
+        return L::min();
+      if (x >= double(L::max()))
+        return L::max();
       return D(x);
     }
   } else {
@@ -325,33 +395,49 @@ template <class D, class S> inline D convert(S v, RoundMode m) {
 // integer, then reduced modulo 2^bits (two's complement), as a C++/PyTorch
 // narrowing conversion does; NaN gives 0, values beyond int64 clamp first.
 template <class D, class S> inline D convert_wrapping(S v, RoundMode m) {
-  static_assert(std::is_integral_v<D>, "convert_wrapping: integer destinations only");
+  static_assert(std::is_integral_v<D>,
+                "convert_wrapping: integer destinations only");
   int64_t x;
   if constexpr (std::is_integral_v<S>) {
     x = int64_t(v);
   } else {
     double d = to_double(v);
-    if (std::isnan(d)) return D(0);
+    if (std::isnan(d))
+      return D(0);
     d = round_integral(d, m);
-    if (d <= -9223372036854775808.0) x = std::numeric_limits<int64_t>::min();
-    else if (d >= 9223372036854775807.0) x = std::numeric_limits<int64_t>::max();
-    else x = int64_t(d);
+    if (d <= -9223372036854775808.0)
+      x = std::numeric_limits<int64_t>::min();
+    else if (d >= 9223372036854775807.0)
+      x = std::numeric_limits<int64_t>::max();
+    else
+      x = int64_t(d);
   }
   return D(static_cast<std::make_unsigned_t<D>>(uint64_t(x)));
 }
 
 template <class T> inline const char *type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, _Float16>) return "half";
-  else if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16_t";
-  else if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
-  else if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
-  else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
-  else if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
-  else if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
-  else if constexpr (std::is_same_v<T, uint32_t>) return "uint32_t";
-  else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
-  else return "?";
+  if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, _Float16>)
+    return "half";
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return "bfloat16_t";
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return "int8_t";
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return "uint8_t";
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return "int16_t";
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return "uint16_t";
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return "int32_t";
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return "uint32_t";
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return "int64_t";
+  else
+    return "?";
 }
 
 // GM the host owns: kernel tensors and workspaces. Once anything is
@@ -371,7 +457,8 @@ inline GmRegistry &gm_registry() {
   return r;
 }
 inline void gm_register(const void *p, size_t bytes, std::string name) {
-  if (!p || !bytes) return;
+  if (!p || !bytes)
+    return;
   GmRegistry &r = gm_registry();
   std::lock_guard<std::mutex> lock(r.mu);
   r.ranges[uintptr_t(p)] = GmRange{uintptr_t(p) + bytes, std::move(name)};
@@ -385,18 +472,24 @@ inline void gm_unregister(const void *p) {
 inline void gm_check(const char *instr, uintptr_t first, uintptr_t last) {
   GmRegistry &r = gm_registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  if (r.ranges.empty()) return;
+  if (r.ranges.empty())
+    return;
   auto it = r.ranges.upper_bound(first);
   if (it != r.ranges.begin()) {
     --it;
-    if (first >= it->first && last < it->second.end) return;
+    if (first >= it->first && last < it->second.end)
+      return;
     if (first >= it->first && first < it->second.end)
-      fatal("%s: the GM window runs %llu bytes past the end of %s (%llu bytes); check the "
-            "offsets and valid extents (e.g. actual_q/actual_kv against the tensor's rows)",
-            instr, (unsigned long long)(last + 1 - it->second.end), it->second.name.c_str(),
+      fatal("%s: the GM window runs %llu bytes past the end of %s (%llu "
+            "bytes); check the "
+            "offsets and valid extents (e.g. actual_q/actual_kv against the "
+            "tensor's rows)",
+            instr, (unsigned long long)(last + 1 - it->second.end),
+            it->second.name.c_str(),
             (unsigned long long)(it->second.end - it->first));
   }
-  fatal("%s: the GM window at %p lies outside every kernel tensor and workspace; check the "
+  fatal("%s: the GM window at %p lies outside every kernel tensor and "
+        "workspace; check the "
         "offsets (e.g. actual_q/actual_kv against the tensor's rows)",
         instr, reinterpret_cast<void *>(first));
 }
@@ -405,4 +498,6 @@ inline void gm_check(const char *instr, uintptr_t first, uintptr_t last) {
 } // namespace pto
 
 inline bfloat16_t::bfloat16_t(float f) : value(pto::sim::f32_to_bf16_bits(f)) {}
-inline bfloat16_t::operator float() const { return pto::sim::bf16_bits_to_f32(value); }
+inline bfloat16_t::operator float() const {
+  return pto::sim::bf16_bits_to_f32(value);
+}

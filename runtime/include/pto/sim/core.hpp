@@ -18,24 +18,34 @@ inline const char *space_name(int s) {
 inline uint32_t space_capacity(Arch a, int s) {
   const bool b950 = a == Arch::A950;
   switch (s) {
-  case UB: return (b950 ? 256u : 192u) * 1024u;
-  case L1: return 512u * 1024u;
-  case L0A: return 64u * 1024u;
-  case L0B: return 64u * 1024u;
-  case L0C: return (b950 ? 256u : 128u) * 1024u;
-  case BT: return b950 ? 4096u : 1024u;
-  case FB: return b950 ? 4096u : 2048u;
+  case UB:
+    return (b950 ? 256u : 192u) * 1024u;
+  case L1:
+    return 512u * 1024u;
+  case L0A:
+    return 64u * 1024u;
+  case L0B:
+    return 64u * 1024u;
+  case L0C:
+    return (b950 ? 256u : 128u) * 1024u;
+  case BT:
+    return b950 ? 4096u : 1024u;
+  case FB:
+    return b950 ? 4096u : 2048u;
   }
   return 0;
 }
 
 inline bool space_on(CoreKind k, int s) {
-  if (k == CoreKind::Both) return true;
+  if (k == CoreKind::Both)
+    return true;
   return k == CoreKind::Vector ? s == UB : s != UB;
 }
 
 inline const char *core_kind_name(CoreKind k) {
-  return k == CoreKind::Cube ? "cube" : k == CoreKind::Vector ? "vector" : "cube+vector";
+  return k == CoreKind::Cube     ? "cube"
+         : k == CoreKind::Vector ? "vector"
+                                 : "cube+vector";
 }
 
 // One emulated AI core: its buffers, identity and checker state.
@@ -43,11 +53,11 @@ class Core {
 public:
   Core(Arch arch, CoreKind kind) : arch_(arch), kind_(kind) {
     for (int s = 0; s < kNumSpaces; ++s) {
-      if (!space_on(kind, s)) continue;
+      if (!space_on(kind, s))
+        continue;
       cap_[s] = space_capacity(arch, s);
       mem_[s].reset(new uint8_t[cap_[s]]());
       segs_[s].emplace(0u, Seg{cap_[s], State{}});
-
     }
   }
   Arch arch() const { return arch_; }
@@ -58,19 +68,23 @@ public:
   // identity (get_block_idx & co.)
   int block_idx = 0, block_num = 1, subblock = 0;
   bool check_sync = true, check_hazards = true;
-  const char *kernel() const { return kernel_.empty() ? nullptr : kernel_.c_str(); }
+  const char *kernel() const {
+    return kernel_.empty() ? nullptr : kernel_.c_str();
+  }
 
   // ---- kernel lifetime -----------------------------------------------------
   void begin_kernel(const char *name) {
     kernel_ = name ? name : "";
     for (int s = 0; s < kNumSpaces; ++s) {
       segs_[s].clear();
-      if (cap_[s]) segs_[s].emplace(0u, Seg{cap_[s], State{}});
+      if (cap_[s])
+        segs_[s].emplace(0u, Seg{cap_[s], State{}});
     }
     std::memset(flags_, 0, sizeof flags_);
     std::memset(issued_, 0, sizeof issued_);
     std::memset(seen_, 0, sizeof seen_);
-    for (auto &n : names_) n.clear();
+    for (auto &n : names_)
+      n.clear();
   }
   // Runs after the kernel function returned: no flag may still be pending.
   void end_kernel() {
@@ -81,12 +95,14 @@ public:
           for (int e = 0; e < 8; ++e)
             if (flags_[s][d][e].pending) {
               char b[96];
-              std::snprintf(b, sizeof b, "%s(%s, %s, EVENT_ID%d)", pend.empty() ? "" : ", ",
-                            pipe_name(s), pipe_name(d), e);
+              std::snprintf(b, sizeof b, "%s(%s, %s, EVENT_ID%d)",
+                            pend.empty() ? "" : ", ", pipe_name(s),
+                            pipe_name(d), e);
               pend += b;
             }
       if (!pend.empty())
-        fatal("kernel returned with pending flag(s) (set_flag without wait_flag): %s",
+        fatal("kernel returned with pending flag(s) (set_flag without "
+              "wait_flag): %s",
               pend.c_str());
     }
     kernel_.clear();
@@ -98,7 +114,8 @@ public:
     join_scalar(src);
     Flag &f = flags_[src][dst][ev];
     if (f.pending && check_sync)
-      fatal("set_flag(%s, %s, EVENT_ID%d): triple reused while pending (the previous "
+      fatal("set_flag(%s, %s, EVENT_ID%d): triple reused while pending (the "
+            "previous "
             "set_flag of this triple has not been waited for)",
             pipe_name(src), pipe_name(dst), ev);
     f.pending = true;
@@ -110,32 +127,38 @@ public:
     Flag &f = flags_[src][dst][ev];
     if (!f.pending) {
       if (check_sync)
-        fatal("wait_flag(%s, %s, EVENT_ID%d) without a pending set_flag of this triple",
+        fatal("wait_flag(%s, %s, EVENT_ID%d) without a pending set_flag of "
+              "this triple",
               pipe_name(src), pipe_name(dst), ev);
       return;
     }
     f.pending = false;
     for (int q = 0; q < 8; ++q)
-      if (f.snap[q] > seen_[dst][q]) seen_[dst][q] = f.snap[q];
+      if (f.snap[q] > seen_[dst][q])
+        seen_[dst][q] = f.snap[q];
   }
   void pipe_barrier(int p) {
-    if (p < 0 || p > 7) fatal("pipe_barrier: invalid pipe %d", p);
+    if (p < 0 || p > 7)
+      fatal("pipe_barrier: invalid pipe %d", p);
     if (p == PIPE_ALL) {
       for (int a = 0; a < 8; ++a)
-        for (int b = 0; b < 8; ++b) seen_[a][b] = issued_[b];
+        for (int b = 0; b < 8; ++b)
+          seen_[a][b] = issued_[b];
     } else {
       join_scalar(p);
       seen_[p][p] = issued_[p];
     }
   }
 
-  // ---- hazard tracking --------------------------------------------------------
-  // An instruction: begin(), then read()/write() of each on-chip byte range
-  // (reads first), then it is complete (executed immediately on the host).
+  // ---- hazard tracking
+  // -------------------------------------------------------- An instruction:
+  // begin(), then read()/write() of each on-chip byte range (reads first), then
+  // it is complete (executed immediately on the host).
   void begin(const char *name, int pipe) {
     cur_pipe_ = pipe;
     cur_name_ = name;
-    if (!check_hazards) return;
+    if (!check_hazards)
+      return;
     join_scalar(pipe);
     cur_idx_ = ++issued_[pipe];
     names_[pipe].push_back(name);
@@ -146,11 +169,15 @@ public:
   // orders against itself on its own pipe (e.g. the implicit UB scratch).
   // Tracking is at 32-byte granularity: [off, off+len) is widened to whole
   // granules.
-  void access(int s, uint32_t off, uint32_t len, bool write, bool internal = false) {
-    if (!check_hazards || len == 0 || !cap_[s]) return;
+  void access(int s, uint32_t off, uint32_t len, bool write,
+              bool internal = false) {
+    if (!check_hazards || len == 0 || !cap_[s])
+      return;
     const uint32_t lo = off & ~31u;
-    const uint32_t hi = uint32_t(std::min<uint64_t>(cap_[s], (uint64_t(off) + len + 31) & ~uint64_t(31)));
-    if (lo >= hi) return;
+    const uint32_t hi = uint32_t(std::min<uint64_t>(
+        cap_[s], (uint64_t(off) + len + 31) & ~uint64_t(31)));
+    if (lo >= hi)
+      return;
     SegMap &m = segs_[s];
     auto first = split(m, lo);
     auto last = hi < cap_[s] ? split(m, hi) : m.end();
@@ -158,12 +185,13 @@ public:
     for (auto it = first; it != last; ++it) {
       const State &S = it->second.st;
       if (S.widx && !(S.wpipe == p && S.widx == cur_idx_))
-        order(int(S.wpipe), S.widx, write ? "WAW" : "RAW", write ? "writes" : "reads", "written",
-              s, it->first, internal);
+        order(int(S.wpipe), S.widx, write ? "WAW" : "RAW",
+              write ? "writes" : "reads", "written", s, it->first, internal);
       if (write)
         for (int q = 0; q < 8; ++q)
           if (S.ridx[q] && !(uint32_t(q) == p && S.ridx[q] == cur_idx_))
-            order(q, S.ridx[q], "WAR", "writes", "read", s, it->first, internal);
+            order(q, S.ridx[q], "WAR", "writes", "read", s, it->first,
+                  internal);
     }
     if (write) { // the range now has one history: this write
       State ns{};
@@ -172,7 +200,8 @@ public:
       first->second = Seg{hi, ns};
       m.erase(std::next(first), last);
     } else {
-      for (auto it = first; it != last; ++it) it->second.st.ridx[p] = cur_idx_;
+      for (auto it = first; it != last; ++it)
+        it->second.st.ridx[p] = cur_idx_;
     }
   }
 
@@ -191,39 +220,47 @@ private:
     uint32_t end;
     State st;
   };
-  using SegMap = std::map<uint32_t, Seg>; // start -> segment; covers [0, capacity)
+  using SegMap =
+      std::map<uint32_t, Seg>; // start -> segment; covers [0, capacity)
   static SegMap::iterator split(SegMap &m, uint32_t x) {
     auto it = std::prev(m.upper_bound(x));
-    if (it->first == x) return it;
+    if (it->first == x)
+      return it;
     Seg tail = it->second;
     it->second.end = x;
     return m.emplace_hint(std::next(it), x, tail);
   }
 
   void check_flag_args(const char *what, int src, int dst, int ev) {
-    if (src < 0 || src > 7 || src == PIPE_ALL || dst < 0 || dst > 7 || dst == PIPE_ALL ||
-        ev < 0 || ev > 7)
+    if (src < 0 || src > 7 || src == PIPE_ALL || dst < 0 || dst > 7 ||
+        dst == PIPE_ALL || ev < 0 || ev > 7)
       fatal("%s(%d, %d, %d): invalid pipe or event id", what, src, dst, ev);
   }
   // Everything is issued by the scalar unit: once it has waited for
   // something, every later instruction starts after it.
   void join_scalar(int p) {
-    if (p == PIPE_S) return;
+    if (p == PIPE_S)
+      return;
     for (int q = 0; q < 8; ++q)
-      if (seen_[PIPE_S][q] > seen_[p][q]) seen_[p][q] = seen_[PIPE_S][q];
+      if (seen_[PIPE_S][q] > seen_[p][q])
+        seen_[p][q] = seen_[PIPE_S][q];
   }
-  void order(int q, uint32_t t, const char *kind, const char *verb, const char *past, int s,
-             uint32_t at, bool internal) {
+  void order(int q, uint32_t t, const char *kind, const char *verb,
+             const char *past, int s, uint32_t at, bool internal) {
     const int p = cur_pipe_;
     if (q == p) {
-      if (p != PIPE_V || internal || seen_[p][p] >= t) return;
-      fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s on %s "
+      if (p != PIPE_V || internal || seen_[p][p] >= t)
+        return;
+      fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s "
+            "on %s "
             "(same pipe) with no pipe_barrier(PIPE_V) in between",
             kind, space_name(s), at, at, cur_name_, pipe_name(p), verb, past,
             names_[q][t - 1], pipe_name(q));
     }
-    if (seen_[p][q] >= t) return;
-    fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s on %s "
+    if (seen_[p][q] >= t)
+      return;
+    fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s "
+          "on %s "
           "without synchronisation (missing set_flag/wait_flag %s -> %s)",
           kind, space_name(s), at, at, cur_name_, pipe_name(p), verb, past,
           names_[q][t - 1], pipe_name(q), pipe_name(q), pipe_name(p));
@@ -253,7 +290,8 @@ inline Arch default_arch = Arch::A3;
 inline Core &core() {
   if (!tls_core) {
     thread_local std::unique_ptr<Core> standalone;
-    if (!standalone) standalone.reset(new Core(default_arch, CoreKind::Both));
+    if (!standalone)
+      standalone.reset(new Core(default_arch, CoreKind::Both));
     tls_core = standalone.get();
   }
   return *tls_core;
@@ -261,7 +299,8 @@ inline Core &core() {
 
 inline std::string error_context() {
   Core *c = tls_core;
-  if (!c || !c->kernel()) return "";
+  if (!c || !c->kernel())
+    return "";
   char b[256];
   std::snprintf(b, sizeof b, " [in leaf '%s' on %s core %d]", c->kernel(),
                 core_kind_name(c->kind()), c->block_idx);
@@ -279,8 +318,12 @@ template <class F> inline void run_kernel(const char *name, F &&f) {
 } // namespace pto::sim
 
 // ---- Device intrinsics -----------------------------------------------------
-inline void set_flag(pipe_t src, pipe_t dst, event_t id) { pto::sim::core().set_flag(src, dst, id); }
-inline void wait_flag(pipe_t src, pipe_t dst, event_t id) { pto::sim::core().wait_flag(src, dst, id); }
+inline void set_flag(pipe_t src, pipe_t dst, event_t id) {
+  pto::sim::core().set_flag(src, dst, id);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, event_t id) {
+  pto::sim::core().wait_flag(src, dst, id);
+}
 inline void pipe_barrier(pipe_t p) { pto::sim::core().pipe_barrier(p); }
 inline int64_t get_block_idx() { return pto::sim::core().block_idx; }
 inline int64_t get_block_num() { return pto::sim::core().block_num; }

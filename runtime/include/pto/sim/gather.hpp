@@ -1,5 +1,5 @@
-// pto-mlir host emulation: the gather instructions (docs/AscendTarget.md#instructions).
-// Part of <pto/pto-inst.hpp>.
+// pto-mlir host emulation: the gather instructions
+// (docs/AscendTarget.md#instructions). Part of <pto/pto-inst.hpp>.
 #pragma once
 
 namespace pto {
@@ -22,7 +22,7 @@ constexpr int mask_stride(MaskPattern p) {
   return p == MaskPattern::P1111 ? 1 : p <= MaskPattern::P1010 ? 2 : 4;
 }
 constexpr int mask_phase(MaskPattern p) {
-  return p == MaskPattern::P1111 ? 0
+  return p == MaskPattern::P1111   ? 0
          : p <= MaskPattern::P1010 ? int(p) - 1
                                    : int(p) - 3;
 }
@@ -35,27 +35,34 @@ constexpr int mask_phase(MaskPattern p) {
 // contiguous); src and dst are row-major Vec tiles of one 2- or 4-byte width.
 template <class TileD, class TileS, MaskPattern pattern = MaskPattern::P1111,
           auto axis = GatherAxis::GATHER_ROW, class... E>
-  requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> && sim::events_v<E...>)
+  requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> &&
+           sim::events_v<E...>)
 inline RecordEvent TGATHER(TileD &dst, TileS &src, E &...) {
   static const char *I = "TGATHER";
-  static_assert(TileD::Loc == TileType::Vec && TileS::Loc == TileType::Vec, "TGATHER: Vec tiles");
-  static_assert(TileD::isRowMajor && TileS::isRowMajor, "TGATHER: row-major (ND) tiles");
+  static_assert(TileD::Loc == TileType::Vec && TileS::Loc == TileType::Vec,
+                "TGATHER: Vec tiles");
+  static_assert(TileD::isRowMajor && TileS::isRowMajor,
+                "TGATHER: row-major (ND) tiles");
   static_assert(sizeof(typename TileD::DType) == sizeof(typename TileS::DType),
                 "TGATHER: equal element widths");
-  static_assert(sizeof(typename TileS::DType) == 2 || sizeof(typename TileS::DType) == 4,
+  static_assert(sizeof(typename TileS::DType) == 2 ||
+                    sizeof(typename TileS::DType) == 4,
                 "TGATHER: 16- or 32-bit elements");
   static_assert(axis == GatherAxis::GATHER_ROW,
                 "TGATHER: the emulation has the row (last-dim) mask form only");
-  constexpr int stride = sim::mask_stride(pattern), phase = sim::mask_phase(pattern);
+  constexpr int stride = sim::mask_stride(pattern),
+                phase = sim::mask_phase(pattern);
   const int R = src.GetValidRow(), Cn = src.GetValidCol();
   const int selected = Cn > phase ? (Cn - phase + stride - 1) / stride : 0;
   if (dst.GetValidCol() != TileD::Cols)
-    sim::fatal("TGATHER: dst valid columns %d differ from its capacity %d: the mask form packs "
+    sim::fatal("TGATHER: dst valid columns %d differ from its capacity %d: the "
+               "mask form packs "
                "its rows (pto-isa asserts contiguous dst)",
                dst.GetValidCol(), TileD::Cols);
   if (R * selected > dst.GetValidRow() * TileD::Cols)
-    sim::fatal("TGATHER: %d rows x %d selected columns do not fit dst valid %dx%d", R, selected,
-               dst.GetValidRow(), dst.GetValidCol());
+    sim::fatal(
+        "TGATHER: %d rows x %d selected columns do not fit dst valid %dx%d", R,
+        selected, dst.GetValidRow(), dst.GetValidCol());
   sim::Core &C = sim::core();
   C.begin(I, PIPE_V);
   const auto *s = src.data(I);

@@ -27,7 +27,8 @@ pto_cpu_sim_get_execution_context(uint32_t *block_idx, uint32_t *subblock_id,
   *subblock_dim = c.kind() == pto::sim::CoreKind::Vector ? 2u : 1u;
 }
 
-__attribute__((visibility("default"), used)) uint32_t pto_sim_get_subblock_id() {
+__attribute__((visibility("default"), used)) uint32_t
+pto_sim_get_subblock_id() {
   return uint32_t(pto::sim::core().subblock);
 }
 }

@@ -27,29 +27,38 @@ inline thread_local ScatterSite scatter_site;
 // 0 on; with ScatterAtomicOp::Add it is added. The table's rows are its
 // shape's dim 3 with stride 3 as row pitch. Unlike pto-isa (undefined), an
 // index outside the table is a fault at the scatter site.
-template <Coalesce Mode = Coalesce::Row, ScatterAtomicOp Atomic = ScatterAtomicOp::None,
-          class GlobalData, class TileS, class TileI, class... E>
-  requires(sim::is_tile_v<TileS> && sim::is_tile_v<TileI> && sim::events_v<E...>)
-inline RecordEvent MSCATTER(GlobalData &table, TileS &src, TileI &indexes, E &...) {
-  static const char *I = Atomic == ScatterAtomicOp::Add ? "MSCATTER(Add)" : "MSCATTER";
+template <Coalesce Mode = Coalesce::Row,
+          ScatterAtomicOp Atomic = ScatterAtomicOp::None, class GlobalData,
+          class TileS, class TileI, class... E>
+  requires(sim::is_tile_v<TileS> && sim::is_tile_v<TileI> &&
+           sim::events_v<E...>)
+inline RecordEvent MSCATTER(GlobalData &table, TileS &src, TileI &indexes,
+                            E &...) {
+  static const char *I =
+      Atomic == ScatterAtomicOp::Add ? "MSCATTER(Add)" : "MSCATTER";
   using T = typename TileS::DType;
   using G = typename GlobalData::DType;
-  static_assert(Mode == Coalesce::Row, "MSCATTER: the emulation has the row mode only");
-  static_assert(Atomic == ScatterAtomicOp::None || Atomic == ScatterAtomicOp::Add,
+  static_assert(Mode == Coalesce::Row,
+                "MSCATTER: the emulation has the row mode only");
+  static_assert(Atomic == ScatterAtomicOp::None ||
+                    Atomic == ScatterAtomicOp::Add,
                 "MSCATTER A2/A3: Max/Min not supported");
-  static_assert(std::is_same_v<T, G>, "MSCATTER: tile and GlobalTensor element types must match");
+  static_assert(std::is_same_v<T, G>,
+                "MSCATTER: tile and GlobalTensor element types must match");
   static_assert(TileS::Loc == TileType::Vec && TileI::Loc == TileType::Vec,
                 "MSCATTER A2/A3: source and indices are Vec tiles (UB)");
-  static_assert(TileS::isRowMajor && TileI::isRowMajor, "MSCATTER: row-major (ND) tiles");
+  static_assert(TileS::isRowMajor && TileI::isRowMajor,
+                "MSCATTER: row-major (ND) tiles");
   static_assert(std::is_same_v<typename TileI::DType, int32_t> ||
                     std::is_same_v<typename TileI::DType, uint32_t>,
                 "MSCATTER A2/A3: int32 or uint32 indices");
   static_assert(GlobalData::layout == Layout::ND, "MSCATTER: an ND table");
   const int vr = src.GetValidRow(), vc = src.GetValidCol();
-  if (vr <= 0 || vc <= 0) return {};
+  if (vr <= 0 || vc <= 0)
+    return {};
   if (indexes.GetValidRow() != 1 || indexes.GetValidCol() < vr)
-    sim::fatal("MSCATTER: row mode needs a [1, %d] index tile, got valid %dx%d", vr,
-               indexes.GetValidRow(), indexes.GetValidCol());
+    sim::fatal("MSCATTER: row mode needs a [1, %d] index tile, got valid %dx%d",
+               vr, indexes.GetValidRow(), indexes.GetValidCol());
   sim::Core &C = sim::core();
   C.begin(I, PIPE_MTE3);
   const T *s = src.data(I);
@@ -75,11 +84,14 @@ inline RecordEvent MSCATTER(GlobalData &table, TileS &src, TileI &indexes, E &..
       for (int c = 0; c < vc; ++c) {
         G &o = g[row * pitch + c * step];
         const T v = s[r * TileS::Cols + c];
-        if constexpr (std::is_integral_v<G>) o = G(int64_t(o) + int64_t(v));
-        else o = sim::st<G>(float(sim::ld(o)) + float(sim::ld(v)));
+        if constexpr (std::is_integral_v<G>)
+          o = G(int64_t(o) + int64_t(v));
+        else
+          o = sim::st<G>(float(sim::ld(o)) + float(sim::ld(v)));
       }
     } else {
-      for (int c = 0; c < vc; ++c) g[row * pitch + c * step] = s[r * TileS::Cols + c];
+      for (int c = 0; c < vc; ++c)
+        g[row * pitch + c * step] = s[r * TileS::Cols + c];
     }
   }
   return {};

@@ -42,9 +42,8 @@ struct TestGMAccessPass
       if (!tag)
         return;
       auto loop = dyn_cast<LoopOp>(op);
-      GMAccessSummary summary =
-          loop ? analysis.summarize(op, &loop.getBody())
-               : analysis.summarize(op);
+      GMAccessSummary summary = loop ? analysis.summarize(op, &loop.getBody())
+                                     : analysis.summarize(op);
       std::string text;
       llvm::raw_string_ostream os(text);
       os << tag.getValue() << ":";

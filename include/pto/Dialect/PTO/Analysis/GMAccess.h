@@ -16,8 +16,8 @@
 #ifndef PTO_DIALECT_PTO_ANALYSIS_GMACCESS_H
 #define PTO_DIALECT_PTO_ANALYSIS_GMACCESS_H
 
-#include "pto/Dialect/PTO/Analysis/IndexForm.h"
 #include "mlir/IR/Operation.h"
+#include "pto/Dialect/PTO/Analysis/IndexForm.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -98,8 +98,7 @@ private:
                           int64_t size, Region *iterated);
   void addRegion(GMAccessSummary &summary, Operation *op, Value tensor,
                  uint8_t kind, ArrayRef<int64_t> staticOffsets,
-                 ValueRange offsets, ArrayRef<int64_t> sizes,
-                 Region *iterated);
+                 ValueRange offsets, ArrayRef<int64_t> sizes, Region *iterated);
 
   Operation *root;
   // Pto.read values are their own atoms here: two reads of one location

@@ -15,7 +15,6 @@
 
 namespace mlir::pto {
 
-
 //===----------------------------------------------------------------------===//
 // Names
 //===----------------------------------------------------------------------===//
@@ -110,8 +109,9 @@ std::optional<SmallVector<MixedIndex>> getExplicitValidShape(ViewOp view);
 /// views of kernel tensors, matmuls and pto.full.
 llvm::SetVector<Operation *> collectTileProducers(Value tile);
 /// Every op computing from `seeds`, walking forwards through vector ops,
-/// views of tiles, stores into a pto.workspace (to its views), scope results, arith.select and scf.if; matmuls and writes are included
-/// but not walked past.
+/// views of tiles, stores into a pto.workspace (to its views), scope results,
+/// arith.select and scf.if; matmuls and writes are included but not walked
+/// past.
 llvm::SetVector<Operation *> collectTileConsumers(ValueRange seeds);
 /// The pto.full a tile is a copy of, through casts, views of tiles, scope
 /// results and a workspace it was stored into, or null.

@@ -17,9 +17,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include "pto/Dialect/PTO/IR/PTOInterfaces.h"
 #include "pto/Dialect/PTO/IR/PTOOpsDialect.h.inc"
 #include "pto/Dialect/PTO/IR/Platform.h"
-#include "pto/Dialect/PTO/IR/PTOInterfaces.h"
 
 #define GET_ATTRDEF_CLASSES
 #include "pto/Dialect/PTO/IR/PTOAttrs.h.inc"

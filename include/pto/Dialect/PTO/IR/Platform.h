@@ -18,17 +18,17 @@ namespace mlir::pto {
 
 struct PlatformInfo {
   Arch arch;
-  llvm::StringRef name;        // e.g. "DAV_2201 (A2/A3)"
+  llvm::StringRef name; // e.g. "DAV_2201 (A2/A3)"
   // On-chip buffer sizes in bytes, per core.
   int64_t l1Bytes;
   int64_t l0aBytes;
   int64_t l0bBytes;
   int64_t l0cBytes;
-  int64_t ubBytes;             // per vector core
+  int64_t ubBytes; // per vector core
   int64_t biasTableBytes;
   int64_t fixpipeBufferBytes;
-  int64_t bufferAlignBytes;    // alignment of every on-chip buffer
-  int64_t reduceTileMaxBytes;  // largest vector tile a reduction may use
+  int64_t bufferAlignBytes;   // alignment of every on-chip buffer
+  int64_t reduceTileMaxBytes; // largest vector tile a reduction may use
   int64_t maxVecTileRank;
   // Data paths (docs/AscendTarget.md#data-paths).
   bool hasL0CToUB;
@@ -38,38 +38,39 @@ struct PlatformInfo {
   int64_t vectorCores;
   double clockGHz;
   // Features.
-  bool supportsHighPrecision;  // PrecisionType::HIGH_PRECISION for div/exp/...
+  bool supportsHighPrecision; // PrecisionType::HIGH_PRECISION for div/exp/...
   bool supportsFP8;
-  bool vectorBF16Arithmetic;   // elementwise arithmetic directly on bf16
-  bool mixedScopes;            // cube and vector ops in one scope (MIX)
+  bool vectorBF16Arithmetic; // elementwise arithmetic directly on bf16
+  bool mixedScopes;          // cube and vector ops in one scope (MIX)
 
   /// Performance numbers for the cost model (lib/CostModel), from
   /// docs/AscendTarget.md: bandwidths, per-core memory rates (PyPTO ini
   /// `[AICoreMemoryRates]`, units unstated, read as bytes/cycle/core) and
   /// peak compute. Derived or uncertain figures are marked in Platform.cpp.
-  struct MemoryRates {   // bytes per cycle per core
+  struct MemoryRates {        // bytes per cycle per core
     double ddrRead, ddrWrite; // GM (HBM) <-> core
     double l2Read, l2Write;   // GM served by L2 <-> core
   };
   struct PerfInfo {
-    double gmBytesPerSec;     // chip HBM bandwidth
-    double l2BytesPerSec;     // chip L2 bandwidth
-    MemoryRates aicRates;     // MTE2 into L1, FIX out of L0C
-    MemoryRates aivRates;     // MTE2 into UB
-    double l1ToL0ABytesPerCycle; // MTE1
-    double l1ToL0BBytesPerCycle; // MTE1
-    double ubToDdrBytesPerCycle; // MTE3
-    double ubToL2BytesPerCycle;  // MTE3
-    double cubeFlopsPerCycle;    // per AIC, fp16/bf16 operands
-    double cubeFp32Factor;       // fp32-operand matmul rate / fp16 rate
-    double vectorBytesPerCycle;  // per AIV (128 fp16 or 64 fp32 lanes)
+    double gmBytesPerSec;         // chip HBM bandwidth
+    double l2BytesPerSec;         // chip L2 bandwidth
+    MemoryRates aicRates;         // MTE2 into L1, FIX out of L0C
+    MemoryRates aivRates;         // MTE2 into UB
+    double l1ToL0ABytesPerCycle;  // MTE1
+    double l1ToL0BBytesPerCycle;  // MTE1
+    double ubToDdrBytesPerCycle;  // MTE3
+    double ubToL2BytesPerCycle;   // MTE3
+    double cubeFlopsPerCycle;     // per AIC, fp16/bf16 operands
+    double cubeFp32Factor;        // fp32-operand matmul rate / fp16 rate
+    double vectorBytesPerCycle;   // per AIV (128 fp16 or 64 fp32 lanes)
     double publishedPeakClockGHz; // clock of the published cube peak
   };
   PerfInfo perf;
 
   /// UB bytes at the top of the buffer that some pto-isa instructions use as
   /// implicit scratch when called without a tmp tile (A2/A3: 8 KiB at
-  /// 184 KiB, `TMP_UB_OFFSET`, docs/AscendTarget.md#on-chip-buffers); 0 where none is known.
+  /// 184 KiB, `TMP_UB_OFFSET`, docs/AscendTarget.md#on-chip-buffers); 0 where
+  /// none is known.
   int64_t ubImplicitScratchBytes = 0;
 
   /// L0C -> UB through the fixpipe, bytes per cycle per AIC: how a MIX task

@@ -12,8 +12,8 @@
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 
 #include "pto/Dialect/PTOISA/IR/PTOISAEnums.h.inc"
-#include "pto/Dialect/PTOISA/IR/PTOISAOpsDialect.h.inc"
 #include "pto/Dialect/PTOISA/IR/PTOISAInterfaces.h.inc"
+#include "pto/Dialect/PTOISA/IR/PTOISAOpsDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "pto/Dialect/PTOISA/IR/PTOISAOpsTypes.h.inc"

@@ -23,7 +23,9 @@ using namespace mlir::pto::check::sk16;
 //===--------------------------------------------------------------------===//
 // R8: "Tile configurations are compile-time constants."
 //===--------------------------------------------------------------------===//
-void Sk16Checker::checkR8TileConfigs() { checkTileConfigs(kernel(), reporter, "SK16-R8"); }
+void Sk16Checker::checkR8TileConfigs() {
+  checkTileConfigs(kernel(), reporter, "SK16-R8");
+}
 
 //===--------------------------------------------------------------------===//
 // R10: "3-D→2-D reshape(..., inplace=True) at kernel entry."
@@ -65,8 +67,7 @@ void Sk16Checker::checkR10Reshapes() {
         checkReshape(reshape, arg, merged, want);
         bool intermediate =
             !reshape->use_empty() &&
-            llvm::all_of(reshape->getUsers(),
-                         llvm::IsaPred<ReshapeOp, DimOp>);
+            llvm::all_of(reshape->getUsers(), llvm::IsaPred<ReshapeOp, DimOp>);
         if (intermediate)
           worklist.push_back(reshape.getResult());
         else
@@ -77,29 +78,30 @@ void Sk16Checker::checkR10Reshapes() {
 }
 
 /// The reshape is in place and at kernel entry.
-void Sk16Checker::checkReshape(ReshapeOp reshape, BlockArgument arg, int64_t merged,
-                  const std::string &want) {
+void Sk16Checker::checkReshape(ReshapeOp reshape, BlockArgument arg,
+                               int64_t merged, const std::string &want) {
   if (!reshape.getInplace())
     error("SK16-R10", reshape.getLoc(),
           "the reshape of " + quoted(arg) + " copies (no 'inplace')",
           "add 'inplace': the 2-D alias is zero copy");
   if (reshape->getParentOp() != kernel().getOperation()) {
     Operation *loop = reshape->getParentOfType<LoopOp>();
-    RuleDiagnostic &d = error(
-        "SK16-R10", reshape.getLoc(),
-        "the reshape of " + quoted(arg) +
-            " is not at kernel entry: it runs in every iteration of "
-            "its enclosing loop",
-        "hoist the in-place reshape to the kernel entry, before the "
-        "batch loop");
+    RuleDiagnostic &d =
+        error("SK16-R10", reshape.getLoc(),
+              "the reshape of " + quoted(arg) +
+                  " is not at kernel entry: it runs in every iteration of "
+                  "its enclosing loop",
+              "hoist the in-place reshape to the kernel entry, before the "
+              "batch loop");
     if (loop)
-      d.note(loop->getLoc(), "the enclosing " + describeLoop(loop) + " is here");
+      d.note(loop->getLoc(),
+             "the enclosing " + describeLoop(loop) + " is here");
   }
 }
 
 /// The alias the kernel uses is [total, N·D].
-void Sk16Checker::checkReshapeShape(ReshapeOp reshape, BlockArgument arg, int64_t merged,
-                       const std::string &want) {
+void Sk16Checker::checkReshapeShape(ReshapeOp reshape, BlockArgument arg,
+                                    int64_t merged, const std::string &want) {
   GMTensorType result = reshape.getResult().getType();
   if (result.getRank() == 2 &&
       (merged == ShapedType::kDynamic || result.getDimSize(1) == merged))
@@ -168,8 +170,8 @@ void Sk16Checker::checkR12Scopes() {
     for (auto &[key, inScope] : wrongScope) {
       auto [region, got] = key;
       std::string what = "the " + stage.str() + " op '" +
-                         inScope.front()->getName().getStringRef().str() +
-                         "'" + moreOps(stage, inScope.size()) + " " +
+                         inScope.front()->getName().getStringRef().str() + "'" +
+                         moreOps(stage, inScope.size()) + " " +
                          (inScope.size() > 1 ? "are" : "is") + " in scope " +
                          std::to_string(got);
       RuleDiagnostic &d =
@@ -190,16 +192,16 @@ void Sk16Checker::checkR12Scopes() {
         d.note(region->getLoc(), "the scope is here");
     }
     if (!unscoped.empty())
-      error("SK16-R12", unscoped.front()->getLoc(),
-            "the " + stage + " op '" +
-                unscoped.front()->getName().getStringRef() + "'" +
-                moreOps(stage, unscoped.size()) +
-                (unscoped.size() > 1 ? " are" : " is") +
-                " outside any scope: without sg_set_scope=" +
-                std::to_string(id) + " the " + stage +
-                " chain splits into small vector subgraphs",
-            "wrap the " + stage + " chain in pto.scope #pto.scope<id = " +
-                std::to_string(id) + "> { ... }");
+      error(
+          "SK16-R12", unscoped.front()->getLoc(),
+          "the " + stage + " op '" +
+              unscoped.front()->getName().getStringRef() + "'" +
+              moreOps(stage, unscoped.size()) +
+              (unscoped.size() > 1 ? " are" : " is") +
+              " outside any scope: without sg_set_scope=" + std::to_string(id) +
+              " the " + stage + " chain splits into small vector subgraphs",
+          "wrap the " + stage + " chain in pto.scope #pto.scope<id = " +
+              std::to_string(id) + "> { ... }");
   };
   // docs/SK16.md#the-950-variant: on architectures with mixed scopes the
   // whole body may sit in one cube+vector MIX scope; V1 and V2 then share
@@ -275,7 +277,8 @@ void Sk16Checker::checkR13CombineAxis() {
 // R14: "Mandated options: stitch_function_max_num=512, device_sched_mode=3,
 // ready_on_host_tensors=["actual_q","actual_kv"], a platform-measured
 // max_workspace_kb (A3: 25 170 624), and cube_l1_reuse_setting={-1:1, 0:4}."
-// The 950 variant's options (docs/SK16.md#the-950-variant) are recommended on DAV_3510.
+// The 950 variant's options (docs/SK16.md#the-950-variant) are recommended on
+// DAV_3510.
 //===--------------------------------------------------------------------===//
 namespace {
 struct MergeEntry {
@@ -331,8 +334,8 @@ void Sk16Checker::checkR14Options() {
   PassOptionsAttr passes = kernel().getPassOptionsAttr();
   Location loc = kernel().getLoc();
 
-  auto checkInt = [&](StringRef name, std::optional<int64_t> got,
-                      int64_t want, StringRef why) {
+  auto checkInt = [&](StringRef name, std::optional<int64_t> got, int64_t want,
+                      StringRef why) {
     if (got && *got == want)
       return;
     std::string gotText =
@@ -349,8 +352,8 @@ void Sk16Checker::checkR14Options() {
     if (mergeEquals(got, want))
       return;
     warning("SK16-R14", loc,
-            "pass option " + name + " is " + formatMerge(got) + "; " +
-                variant + " uses " + formatWant(want) +
+            "pass option " + name + " is " + formatMerge(got) + "; " + variant +
+                " uses " + formatWant(want) +
                 " (recommended value: " + formatWant(want) + "): " + why,
             "set pass_options = #pto.pass_options<" + name + " = " +
                 formatWant(want) + ">");
@@ -463,13 +466,13 @@ void Sk16Checker::checkP81KVTotal() {
     // An error, not a warning: the kernel computes wrong gradients on
     // every cross-attention call its signature allows.
     error("SK16-P8.1", reshape.getLoc(),
-            "the reshape of " + quoted(arg) + " takes its row count from " +
-                quoted(from) + ": wrong for cross attention, where " +
-                (kvSide ? "total_kv != total_q" : "total_q != total_kv") +
-                " (docs/SK16.md#cross-attention-reshape)",
-            "reshape " + quoted(arg) + " with the " +
-                (kvSide ? "K/V" : "Q") + "-side total, pto.dim %" +
-                getArgumentName(kvSide ? model.k : model.q) + ", 0")
+          "the reshape of " + quoted(arg) + " takes its row count from " +
+              quoted(from) + ": wrong for cross attention, where " +
+              (kvSide ? "total_kv != total_q" : "total_q != total_kv") +
+              " (docs/SK16.md#cross-attention-reshape)",
+          "reshape " + quoted(arg) + " with the " + (kvSide ? "K/V" : "Q") +
+              "-side total, pto.dim %" +
+              getArgumentName(kvSide ? model.k : model.q) + ", 0")
         .note(wrong.getLoc(),
               "the row count for " + quoted(arg) + " is taken here");
   });

@@ -26,7 +26,8 @@ using namespace mlir::pto::check::sk16;
 void Sk16Checker::checkR1SinglePass() {
   static constexpr StringLiteral fix =
       "single pass: compute S, dP, P, dS and the dQ, dK and dV updates in "
-      "one s2 loop nested in one s1 loop (docs/SK16.md#loop-nest-and-views); a second sweep costs "
+      "one s2 loop nested in one s1 loop (docs/SK16.md#loop-nest-and-views); a "
+      "second sweep costs "
       "2x the KV traffic plus extra Q·Kᵀ work";
   // A second loop sweeping the same tiles: views of one tensor at the same
   // columns (the same head) whose rows advance with different loops.
@@ -219,11 +220,10 @@ void Sk16Checker::checkR4LoopLevels() {
       std::string message = "the " + level->name.str() +
                             " level is missing or statically replicated: "
                             "the " +
-                            level->offsetDim.str() +
-                            " offset of the view of " + quoted(arg) + " " +
-                            how;
-      RuleDiagnostic &d = error("SK16-R4", level->view.getLoc(), message,
-                                fixFor(level->name));
+                            level->offsetDim.str() + " offset of the view of " +
+                            quoted(arg) + " " + how;
+      RuleDiagnostic &d =
+          error("SK16-R4", level->view.getLoc(), message, fixFor(level->name));
       // Point at the copies of a replicated view.
       kernel().walk([&](ViewOp other) {
         if (other != level->view &&

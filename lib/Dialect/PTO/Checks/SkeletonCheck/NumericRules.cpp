@@ -162,11 +162,10 @@ void Sk16Checker::checkR9DivPrecision() {
         "set precision = #pto.precision<INTRINSIC> (pto.div defaults to "
         "HIGH_PRECISION, like pypto.div)";
     if (!model.platform->supportsHighPrecision)
-      error(
-          "SK16-R9", div.getLoc(),
-          ("pto.div uses HIGH_PRECISION, which " + arch + " does not support")
-              .str(),
-          fix);
+      error("SK16-R9", div.getLoc(),
+            ("pto.div uses HIGH_PRECISION, which " + arch + " does not support")
+                .str(),
+            fix);
     else
       warning("SK16-R9", div.getLoc(),
               "pto.div uses HIGH_PRECISION; SK-16 divides with INTRINSIC "
@@ -226,7 +225,8 @@ void Sk16Checker::checkR11Bf16Operands() {
           "the BF16 views of q, k, v and do directly (or FP16 throughout); "
           "16-bit operands run at full cube rate and match the golden");
   });
-  // The rounding of the two casts (docs/SK16.md#scale-and-rounding: RINT, ties to even).
+  // The rounding of the two casts (docs/SK16.md#scale-and-rounding: RINT, ties
+  // to even).
   for (MatmulOp mm : model.c2)
     for (Value operand : {mm.getLhs(), mm.getRhs()}) {
       for (Operation *producer : collectTileProducers(operand)) {
@@ -239,8 +239,8 @@ void Sk16Checker::checkR11Bf16Operands() {
         if (mode != CastMode::RINT)
           warning("SK16-R11", cast.getLoc(),
                   ("the cast to " + formatType(rounded) + " feeding " +
-                   model.c2Role(mm) +
-                   " rounds with " + stringifyCastMode(mode) +
+                   model.c2Role(mm) + " rounds with " +
+                   stringifyCastMode(mode) +
                    "; SK-16 and its golden round to nearest even "
                    "(recommended value: RINT)")
                       .str(),

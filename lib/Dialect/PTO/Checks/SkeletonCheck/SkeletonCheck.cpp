@@ -1,7 +1,8 @@
 //===- SkeletonCheck.cpp - SK-16 conformance checker ----------------------===//
 //
-// --pto-check-skeleton=sk16: one check per SK-16 coding rule (docs/SK16.md#coding-rules,
-// R1..R14) plus docs/SK16.md#cross-attention-reshape. The kernel's structure is recognised
+// --pto-check-skeleton=sk16: one check per SK-16 coding rule
+// (docs/SK16.md#coding-rules, R1..R14) plus
+// docs/SK16.md#cross-attention-reshape. The kernel's structure is recognised
 // semantically, never by SSA names (the parser drops them):
 //
 //  * arguments by their Python names (`arg_names`): q, k, v, o, do, l_input,
@@ -25,8 +26,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 
@@ -76,8 +77,8 @@ struct CheckSkeletonPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    return Pass::initializeOptions(
-        expandPositionalOption(options, "skeleton"), errorHandler);
+    return Pass::initializeOptions(expandPositionalOption(options, "skeleton"),
+                                   errorHandler);
   }
 
   void runOnOperation() override {
