@@ -6,8 +6,9 @@
 #pragma once
 
 #ifndef __CPU_SIM
-#error                                                                         \
-    "pto-mlir ships only the host emulation of pto-isa: compile with -D__CPU_SIM (device builds need the real pto-isa headers)"
+// clang-format off
+#error "pto-mlir ships only the host emulation of pto-isa: compile with -D__CPU_SIM (device builds need the real pto-isa headers)"
+// clang-format on
 #endif
 
 #if __cplusplus < 202002L

@@ -2,6 +2,8 @@
 // synchronisation / hazard checkers. Part of <pto/pto-inst.hpp>.
 #pragma once
 
+#include <pto/sim/base.hpp>
+
 namespace pto::sim {
 
 enum class Arch { A3, A950 };

@@ -2,6 +2,8 @@
 // (docs/AscendTarget.md#instructions). Part of <pto/pto-inst.hpp>.
 #pragma once
 
+#include <pto/sim/instr.hpp>
+
 namespace pto {
 
 // pto-isa include/pto/common/type.hpp: the fixed patterns of the mask form

@@ -2,6 +2,10 @@
 // (docs/AscendTarget.md#instructions). Part of <pto/pto-inst.hpp>.
 #pragma once
 
+#include <mutex>
+
+#include <pto/sim/tile.hpp>
+
 namespace pto {
 namespace sim {
 

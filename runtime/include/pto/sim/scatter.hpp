@@ -3,6 +3,7 @@
 #pragma once
 
 #include <pto/runtime/checks.hpp>
+#include <pto/sim/instr.hpp>
 
 namespace pto {
 

@@ -2,6 +2,8 @@
 // Part of <pto/pto-inst.hpp>.
 #pragma once
 
+#include <pto/sim/core.hpp>
+
 namespace pto {
 
 namespace sim {
