@@ -33,7 +33,7 @@ def test_benchmarks_quick(tmp_path):
     env = dict(os.environ, PTO_BUILD_DIR=str(build_dir()))
     r = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "run"), "--quick",
                         "--skip", "interpreter", "scaling", "estimates", "tune",
-                        "pipeline", "cube", "--out", str(out)],
+                        "pipeline", "cube", "emitted", "--out", str(out)],
                        capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     text = out.read_text()
@@ -83,7 +83,7 @@ def test_cube_section_quick(tmp_path):
     env = dict(os.environ, PTO_BUILD_DIR=str(build_dir()))
     r = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "run"), "--quick",
                         "--skip", "compile", "model", "interpreter", "calibration", "scaling",
-                        "estimates", "tune", "pipeline",
+                        "estimates", "tune", "pipeline", "emitted",
                         "--out", str(out)], capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     [table, sk01] = tables(out.read_text())

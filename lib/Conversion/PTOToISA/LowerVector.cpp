@@ -389,11 +389,15 @@ LogicalResult LeafLowering::lowerCast(CastOp op) {
     return failure();
   auto [vr, vc] = validOf(loc, op.getResult());
   Value dst = alloc(loc, *type, vr, vc);
+  // Saturation is about integer destinations; a float destination keeps
+  // IEEE overflow (inf, NaN), as pto-run does, which is pto-isa's OFF (its ON
+  // clamps to the largest finite value).
+  bool clamp = op.saturates() &&
+               isa<IntegerType>(op.getResult().getType().getElementType());
   builder.create<pisa::TCvtOp>(
       loc, *src, dst, CastModeAttr::get(op.getContext(), op.getEffectiveMode()),
-      SaturationModeAttr::get(op.getContext(), op.saturates()
-                                                   ? SaturationMode::ON
-                                                   : SaturationMode::OFF));
+      SaturationModeAttr::get(op.getContext(), clamp ? SaturationMode::ON
+                                                     : SaturationMode::OFF));
   tiles[op.getResult()] = dst;
   replaced.push_back(op);
   return success();

@@ -112,10 +112,10 @@ func.func private @reduction(%ws: !pto.tensor<16x128xf32>, %out: !pto.tensor<16x
 // CHECK-LABEL: func.func private @cast(
 // CHECK:         %[[X:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xbf16>
 // CHECK:         %[[F:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xf32>
-// CHECK-NEXT:    pto_isa.tcvt %[[X]] into %[[F]] mode <NONE> : !pto_isa.tile<ub, 16x32xbf16>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.tcvt %[[X]] into %[[F]] mode <NONE> {satmode = #pto.sat_mode<OFF>} : !pto_isa.tile<ub, 16x32xbf16>, !pto_isa.tile<ub, 16x32xf32>
 // CHECK:         %[[B:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xbf16>
-// CHECK-NEXT:    pto_isa.tcvt %{{.*}} into %[[B]] mode <RINT> : !pto_isa.tile<ub, 16x32xf32>, !pto_isa.tile<ub, 16x32xbf16>
-// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <TRUNC> :
+// CHECK-NEXT:    pto_isa.tcvt %{{.*}} into %[[B]] mode <RINT> {satmode = #pto.sat_mode<OFF>} : !pto_isa.tile<ub, 16x32xf32>, !pto_isa.tile<ub, 16x32xbf16>
+// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <TRUNC> {satmode = #pto.sat_mode<OFF>} :
 // CHECK:         pto_isa.tstore %[[B]] into %{{.*}} : !pto_isa.tile<ub, 16x32xbf16>, !pto.tensor<16x24xbf16>
 func.func private @cast(%in: !pto.tensor<16x24xbf16>, %out: !pto.tensor<16x24xbf16>,
                         %out2: !pto.tensor<16x24xbf16>)
@@ -315,7 +315,7 @@ func.func private @atomic_cube(%a: !pto.tensor<16x16xbf16>, %dq: !pto.tensor<?x1
 // CHECK:         pto_isa.trowexpand %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x8xf32>, !pto_isa.tile<ub, 32x8xf32>
 // CHECK:         pto_isa.trowexpand_sub
 // CHECK:         pto_isa.tmul
-// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <RINT> : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x112xbf16>
+// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <RINT> {satmode = #pto.sat_mode<OFF>} : !pto_isa.tile<ub, 32x112xf32>, !pto_isa.tile<ub, 32x112xbf16>
 // CHECK:         pto_isa.tstore %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x112xbf16>, !pto.tensor<96x112xbf16>
 // CHECK:         pto_isa.tcvt
 // CHECK:         pto_isa.tstore
