@@ -20,7 +20,6 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -128,7 +127,13 @@ private:
   ScopeAttr scopeOf(unsigned node) {
     return nodes[node]->getAttrOfType<ScopeAttr>(kScopeStampAttrName);
   }
-  unsigned find(unsigned node) { return groups.getLeaderValue(node); }
+  /// The group's leader; iterative with path halving (llvm::EquivalenceClasses
+  /// recurses along its chains, which overflows the stack on long ones).
+  unsigned find(unsigned node) {
+    while (groupParent[node] != node)
+      node = groupParent[node] = groupParent[groupParent[node]];
+    return node;
+  }
   bool tryMerge(unsigned a, unsigned b);
   /// For slots `u` before `v` in the order: whether `v` is reachable from
   /// `u` through a third slot. If not, `forward` tells which search ran out
@@ -152,7 +157,8 @@ private:
   // itself (an SSA value, possibly through views of it): both ends must
   // share a task.
   SmallVector<llvm::SetVector<unsigned>> tileSuccs;
-  llvm::EquivalenceClasses<unsigned> groups;
+  /// Union-find over nodes; a merge keeps the first group's leader.
+  SmallVector<unsigned> groupParent;
   // The group graph, kept current across merges. Its nodes are slots (one
   // per node at first); a merge folds the slot with fewer edges into the
   // other, so that each edge moves O(log n) times.
@@ -378,7 +384,7 @@ bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   if (reachesIndirectly(u, v, forward, reached))
     return false;
 
-  groups.unionSets(ga, gb);
+  groupParent[find(gb)] = find(ga);
   unsigned leader = find(ga), other = leader == ga ? gb : ga;
   if (kinds[other] != kinds[leader])
     kinds[leader] = CoreKind::mix;
@@ -440,8 +446,9 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
     return success();
   buildEdges();
   kinds.resize(n);
+  groupParent.resize(n);
   for (unsigned i = 0; i < n; ++i) {
-    groups.insert(i);
+    groupParent[i] = i;
     kinds[i] = kindOf(i);
   }
   slotSuccs.resize(n);
