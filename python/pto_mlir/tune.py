@@ -297,6 +297,20 @@ def _first_error(stderr: str) -> str:
     return stderr.strip().splitlines()[-1][:300] if stderr.strip() else "failed"
 
 
+def compile_tile_graph(opt, source: Path, out: Path) -> tuple[str | None, float]:
+    """Prunes and compiles one candidate: the verifier (cheap) first, then
+    --pto-tile-graph-pipeline into `out`; returns the reason it was pruned
+    (or None) and the tile graph's GM workspace bytes from --pto-report."""
+    r = _run([opt, source, "-o", "/dev/null"])
+    if r.returncode:
+        return "verifier: " + _first_error(r.stderr), 0.0
+    r = _run([opt, source, "--pto-tile-graph-pipeline", "-o", out])
+    if r.returncode:
+        return "pipeline: " + _first_error(r.stderr), 0.0
+    r = _run([opt, out, "--pto-report", "-o", "/dev/null"])
+    return None, workspace_bytes(r.stdout + r.stderr)
+
+
 class Tuner:
     def __init__(self, spec: KernelSpec, arch: str, cases: list, workdir: Path,
                  base: dict | None = None):
@@ -343,17 +357,11 @@ class Tuner:
                 except (ValueError, AssertionError) as e:
                     est.pruned = f"the generator rejects it: {e}"
                     return est
-                # Prune: the verifier (cheap) first, then the pipeline.
-                r = _run([opt, source, "-o", "/dev/null"])
-                if r.returncode:
-                    est.pruned = "verifier: " + _first_error(r.stderr)
+                pruned, workspace = compile_tile_graph(opt, source, out)
+                if pruned:
+                    est.pruned = pruned
                     return est
-                r = _run([opt, source, "--pto-tile-graph-pipeline", "-o", out])
-                if r.returncode:
-                    est.pruned = "pipeline: " + _first_error(r.stderr)
-                    return est
-                r = _run([opt, out, "--pto-report", "-o", "/dev/null"])
-                compiled[case.N, case.D] = workspace_bytes(r.stdout + r.stderr)
+                compiled[case.N, case.D] = workspace
             data = directory / case.name
             data.mkdir(exist_ok=True)
             r = _run([run, out, *self.spec.inputs(case, data), f"--simulate={self.arch}",

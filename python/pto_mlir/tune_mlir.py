@@ -455,18 +455,13 @@ def parse_case(text: str) -> MlirCase:
 
 # --- estimating ---------------------------------------------------------------------
 
-def run_pto(args: list):
-    import subprocess
-
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True)
-
-
-def estimate_mlir(kernel: MlirKernel, arch: str, cases: list, values: dict, workdir: Path,
-                  estimate_cls, parse_report, workspace_bytes, first_error):
+def estimate_mlir(kernel: MlirKernel, arch: str, cases: list, values: dict, workdir: Path):
     """One candidate: the edited kernel verified (prune), compiled with
     --pto-tile-graph-pipeline (prune), estimated per case with pto-run
     --simulate --no-numerics."""
-    est = estimate_cls(dict(values))
+    from pto_mlir import tune
+
+    est = tune.Estimate(dict(values))
     directory = Path(tempfile.mkdtemp(dir=workdir))
     opt, run = tool("pto-opt"), tool("pto-run")
     try:
@@ -476,24 +471,18 @@ def estimate_mlir(kernel: MlirKernel, arch: str, cases: list, values: dict, work
         return est
     source, out = directory / "k.mlir", directory / "k_tg.mlir"
     source.write_text(text)
-    r = run_pto([opt, source, "-o", "/dev/null"])
-    if r.returncode:
-        est.pruned = "verifier: " + first_error(r.stderr)
+    pruned, workspace = tune.compile_tile_graph(opt, source, out)
+    if pruned:
+        est.pruned = pruned
         return est
-    r = run_pto([opt, source, "--pto-tile-graph-pipeline", "-o", out])
-    if r.returncode:
-        est.pruned = "pipeline: " + first_error(r.stderr)
-        return est
-    r = run_pto([opt, out, "--pto-report", "-o", "/dev/null"])
-    workspace = workspace_bytes(r.stdout + r.stderr)
     sim = ARCH_NAMES[arch]
     total_w = sum(c.weight for c in cases)
     for case in cases:
-        r = run_pto([run, out, *case.args, f"--simulate={sim}", "--no-numerics"])
+        r = tune._run([run, out, *case.args, f"--simulate={sim}", "--no-numerics"])
         if r.returncode:
-            est.pruned = "pto-run: " + first_error(r.stderr)
+            est.pruned = "pto-run: " + tune._first_error(r.stderr)
             return est
-        m = parse_report(r.stdout)
+        m = tune.parse_report(r.stdout)
         m["workspace_mib"] = workspace / 2**20
         est.per_case[case.name] = m
         w = case.weight / total_w
@@ -525,15 +514,11 @@ class MlirTuner:
         return tuple(sorted((k, repr(v)) for k, v in values.items()))
 
     def estimate(self, values: dict):
-        from pto_mlir import tune
-
         key = self.key(values)
         with self.lock:
             if key in self.cache:
                 return self.cache[key]
-        result = estimate_mlir(self.kernel, self.arch, self.cases, values, self.workdir,
-                               tune.Estimate, tune.parse_report, tune.workspace_bytes,
-                               tune._first_error)
+        result = estimate_mlir(self.kernel, self.arch, self.cases, values, self.workdir)
         with self.lock:
             self.cache[key] = result
         return result
