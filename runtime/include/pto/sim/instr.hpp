@@ -697,51 +697,48 @@ inline RecordEvent TEXP(TileD &dst, TileS &src, E &...) {
   });
 }
 
+namespace sim {
+// One conversion over the valid region: clamping to an integer destination's
+// range, or (wrap) wrapping to its width.
+template <class TileD, class TileS>
+inline void convert_tile(TileD &dst, TileS &src, RoundMode mode, bool wrap) {
+  static const char *I = "TCVT";
+  static_assert(TileD::Loc == TileType::Vec && TileS::Loc == TileType::Vec,
+                "TCVT: Vec tiles");
+  need_same_valid(I, src, "src", dst, "dst");
+  Core &C = core();
+  C.begin(I, PIPE_V);
+  const auto *s = src.data(I);
+  touch_valid(C, src, false), touch_valid(C, dst, true);
+  using DT = typename TileD::DType;
+  map_valid(dst, I, [&](int i, int j) {
+    if constexpr (std::is_integral_v<DT>)
+      if (wrap)
+        return convert_wrapping<DT>(s[i * TileS::Cols + j], mode);
+    return convert<DT>(s[i * TileS::Cols + j], mode);
+  });
+}
+} // namespace sim
+
 template <class TileD, class TileS, class... E>
   requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> &&
            sim::events_v<E...>)
 inline RecordEvent TCVT(TileD &dst, TileS &src, RoundMode mode, E &...) {
-  static const char *I = "TCVT";
-  static_assert(TileD::Loc == TileType::Vec && TileS::Loc == TileType::Vec,
-                "TCVT: Vec tiles");
-  sim::need_same_valid(I, src, "src", dst, "dst");
-  sim::Core &C = sim::core();
-  C.begin(I, PIPE_V);
-  const auto *s = src.data(I);
-  sim::touch_valid(C, src, false), sim::touch_valid(C, dst, true);
-  using DT = typename TileD::DType;
-  sim::map_valid(dst, I, [&](int i, int j) {
-    return sim::convert<DT>(s[i * TileS::Cols + j], mode);
-  });
+  sim::convert_tile(dst, src, mode, /*wrap=*/false);
   return {};
 }
 
 // ON clamps an out-of-range value to an integer destination's range (what
 // the three-argument form does); OFF wraps it to the destination's width,
-// two's complement (PyTorch's conversion; NaN gives 0).
+// two's complement (PyTorch's conversion; NaN gives 0). Float destinations
+// convert the same way under either mode.
 template <class TileD, class TileS, class... E>
   requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> &&
            sim::events_v<E...>)
 inline RecordEvent TCVT(TileD &dst, TileS &src, RoundMode mode,
-                        SaturationMode sat, E &...e) {
-  using DT = typename TileD::DType;
-  if constexpr (std::is_integral_v<DT>) {
-    if (sat == SaturationMode::OFF) {
-      static const char *I = "TCVT";
-      static_assert(TileD::Loc == TileType::Vec && TileS::Loc == TileType::Vec,
-                    "TCVT: Vec tiles");
-      sim::need_same_valid(I, src, "src", dst, "dst");
-      sim::Core &C = sim::core();
-      C.begin(I, PIPE_V);
-      const auto *s = src.data(I);
-      sim::touch_valid(C, src, false), sim::touch_valid(C, dst, true);
-      sim::map_valid(dst, I, [&](int i, int j) {
-        return sim::convert_wrapping<DT>(s[i * TileS::Cols + j], mode);
-      });
-      return {};
-    }
-  }
-  return TCVT(dst, src, mode, e...);
+                        SaturationMode sat, E &...) {
+  sim::convert_tile(dst, src, mode, sat == SaturationMode::OFF);
+  return {};
 }
 
 template <class TileData, class... E>
