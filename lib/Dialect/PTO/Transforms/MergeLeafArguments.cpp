@@ -91,10 +91,16 @@ struct MergeLeafArgumentsPass
     }
     if (erase.none())
       return;
-    for (LaunchOp launch : launches)
-      for (int j = numArgs - 1; j >= 0; --j)
-        if (erase.test(j))
-          launch.getArgsMutable().erase(j);
+    // One assignment per launch: erasing operands one at a time shifts the
+    // rest each time, quadratic in a leaf with thousands of arguments.
+    SmallVector<Value> kept;
+    for (LaunchOp launch : launches) {
+      kept.clear();
+      for (auto [j, arg] : llvm::enumerate(launch.getArgs()))
+        if (!erase.test(j))
+          kept.push_back(arg);
+      launch.getArgsMutable().assign(kept);
+    }
     (void)leaf.eraseArguments(erase);
   }
 };
