@@ -67,3 +67,110 @@ def test_a_dtype_that_cannot_be_taken_is_a_located_error(args, message):
     with pytest.raises(pypto.TraceError, match=message) as info:
         double_rows.trace(*args)
     assert "test_frontend_gym_api.py:18:" in str(info.value)   # at the parameter
+
+
+# -- batched (3-D / 4-D) pypto.matmul ------------------------------------------------------
+
+@pypto.frontend.jit
+def attn_residual(q: pypto.Tensor([pypto.STATIC, pypto.STATIC, pypto.STATIC]),
+                  v: pypto.Tensor([pypto.DYNAMIC, pypto.STATIC, pypto.STATIC]),
+                  out: pypto.Tensor([pypto.DYNAMIC, pypto.STATIC, pypto.STATIC])):
+    """kimi_attention_residuals' two matmuls: a [1, 1, D] query against each
+    row's [L, D] values (batch broadcast, b_trans), then the [B, 1, L]
+    weights against the same values."""
+    bt, l, d = v.shape
+    pypto.set_vec_tile_shapes(1, 8, d)
+    for i in pypto.loop(0, bt, 4, name="rows", idx_name="i"):
+        t = pypto.view(v, [4, l, d], [i, 0, 0])
+        pypto.set_cube_tile_shapes([16, 16], [32, 32], [16, 16])
+        logits = pypto.matmul(q, t, F32, b_trans=True)          # [4, 1, L]
+        weights = pypto.mul(logits, 0.5)
+        pypto.assemble(pypto.matmul(weights, t, F32), [i, 0, 0], out)   # [4, 1, D]
+
+
+def attn_residual_reference(q, v):
+    return ((q @ v.transpose(0, 2, 1)) * np.float32(0.5)) @ v
+
+
+@pypto.frontend.jit
+def batched_4d(a: pypto.Tensor([2, 1, 16, 8], F32), b: pypto.Tensor([2, 3, 16, 16], F32),
+               c: pypto.Tensor([2, 3, 8, 16], F32)):
+    pypto.set_vec_tile_shapes(1, 1, 16, 16)
+    pypto.set_cube_tile_shapes([16, 16], [16, 16], [16, 16])
+    x = pypto.view(a, [2, 1, 16, 8], [0, 0, 0, 0])
+    y = pypto.view(b, [2, 3, 16, 16], [0, 0, 0, 0])
+    pypto.assemble(pypto.matmul(x, y, F32, a_trans=True), [0, 0, 0, 0], c)
+
+
+def _attn_inputs(rows):
+    rng = np.random.default_rng(rows)
+    q = rng.standard_normal((1, 1, 32)).astype(np.float32)
+    v = rng.standard_normal((rows, 16, 32)).astype(np.float32)
+    return q, v
+
+
+@pytest.mark.parametrize("rows", [8, 6])   # 6: the last iteration's batch is 2 of 4
+def test_batched_matmul_broadcasts_and_runs(rows):
+    q, v = _attn_inputs(rows)
+    out = np.zeros((rows, 1, 32), np.float32)
+    traced = attn_residual.trace(q, v, out)
+    assert traced.mlir.count("pto.matmul") == 2        # one 2-D matmul per batched one
+    attn_residual(q, v, out)
+    np.testing.assert_allclose(out, attn_residual_reference(q, v), rtol=1e-5, atol=1e-5)
+    compiled = np.zeros_like(out)
+    traced.compile().run({"q": q, "v": v, "out": compiled})
+    np.testing.assert_array_equal(compiled, out)
+
+
+def test_batched_matmul_4d_with_a_trans_through_the_tile_graph():
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((2, 1, 16, 8)).astype(np.float32)
+    b = rng.standard_normal((2, 3, 16, 16)).astype(np.float32)
+    c = np.zeros((2, 3, 8, 16), np.float32)
+    traced = batched_4d.trace(a, b, c)
+    batched_4d(a, b, c)
+    np.testing.assert_allclose(c, a.transpose(0, 1, 3, 2) @ b, rtol=1e-5, atol=1e-5)
+    compiled = np.zeros_like(c)
+    traced.compile().run({"a": a, "b": b, "c": compiled})
+    np.testing.assert_array_equal(compiled, c)
+
+
+def test_batched_matmul_emitted_cpp_matches(tmp_path):
+    from pto_mlir import codegen
+    q, v = _attn_inputs(6)
+    out = np.zeros((6, 1, 32), np.float32)
+    source = tmp_path / "attn_residual.mlir"
+    source.write_text(attn_residual.trace(q, v, out).mlir)
+    exe = codegen.build(source, tmp_path)
+    result, _ = codegen.run(exe, tmp_path, {"q": q, "v": v, "out": out},
+                            {"q": "f32", "v": "f32", "out": "f32"}, ["out"])
+    np.testing.assert_allclose(result["out"], attn_residual_reference(q, v), rtol=1e-5,
+                               atol=1e-5)
+
+
+@pypto.frontend.jit
+def bad_batch(a: pypto.Tensor([2, 16, 16], F32), b: pypto.Tensor([3, 16, 16], F32),
+              c: pypto.Tensor([3, 16, 16], F32)):
+    pypto.set_vec_tile_shapes(1, 16, 16)
+    pypto.set_cube_tile_shapes([16, 16], [16, 16], [16, 16])
+    pypto.assemble(pypto.matmul(a, b, F32), [0, 0, 0], c)
+
+
+@pypto.frontend.jit
+def mixed_ranks(a: pypto.Tensor([16, 16], F32), b: pypto.Tensor([3, 16, 16], F32),
+                c: pypto.Tensor([3, 16, 16], F32)):
+    pypto.set_vec_tile_shapes(1, 16, 16)
+    pypto.set_cube_tile_shapes([16, 16], [16, 16], [16, 16])
+    pypto.assemble(pypto.matmul(a, b, F32), [0, 0, 0], c)
+
+
+@pytest.mark.parametrize("kernel, message", [
+    (bad_batch, r"batch dim 0 is 2 in input \[2, 16, 16\] and 3 in mat2 \[3, 16, 16\]; batch "
+                r"dims must be equal or 1"),
+    (mixed_ranks, r"matmul takes 2-, 3- or 4-D operands of equal rank .* got ranks 2 and 3"),
+])
+def test_batched_matmul_errors_at_the_line(kernel, message):
+    with pytest.raises(pypto.TraceError, match=message) as info:
+        kernel.trace()
+    line = kernel.fn.__code__.co_firstlineno + 5
+    assert f"test_frontend_gym_api.py:{line}:" in str(info.value)

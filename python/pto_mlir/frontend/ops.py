@@ -392,10 +392,11 @@ def matmul(input, mat2, out_dtype, *, a_trans: bool = False, b_trans: bool = Fal
     if extend_params:
         raise _error("matmul(extend_params=...) (bias, scales, relu) is not modelled by the "
                      "pto dialect yet")
-    if a.ndim != 2 or b.ndim != 2:
-        raise _error(f"matmul takes 2-D tiles here, got ranks {a.ndim} and {b.ndim}")
-    m, ka = (a.shape[1], a.shape[0]) if a_trans else a.shape
-    kb, n = (b.shape[1], b.shape[0]) if b_trans else b.shape
+    if a.ndim != b.ndim or a.ndim not in (2, 3, 4):
+        raise _error(f"matmul takes 2-, 3- or 4-D operands of equal rank (PyPTO's rule), got "
+                     f"ranks {a.ndim} and {b.ndim}")
+    m, ka = (a.shape[-1], a.shape[-2]) if a_trans else a.shape[-2:]
+    kb, n = (b.shape[-1], b.shape[-2]) if b_trans else b.shape[-2:]
     if ka != kb:
         raise _error(f"matmul contracts K = {ka} of input {list(a.shape)}"
                      f"{' (a_trans)' if a_trans else ''} with K = {kb} of mat2 "
@@ -406,6 +407,10 @@ def matmul(input, mat2, out_dtype, *, a_trans: bool = False, b_trans: bool = Fal
     if tracer.frame.cube_tile is None:
         raise _error("matmul needs set_cube_tile_shapes(m=[mL0, mL1], k=[kL0, kL1], "
                      "n=[nL0, nL1]) before it")
+    if a.ndim > 2:
+        from .batched import batched_matmul
+        return batched_matmul(tracer, a, b, out_dtype, a_trans, b_trans,
+                              tracer.frame.cube_tile)
     fields = {"lhs": a.value, "rhs": b.value, "a_trans": a_trans, "b_trans": b_trans,
               "cube_tile": tracer.frame.cube_tile}
     return _record(tracer, "pto.matmul", fields, (m, n), out_dtype, "matmul")
