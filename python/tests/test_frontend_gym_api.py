@@ -174,3 +174,107 @@ def test_batched_matmul_errors_at_the_line(kernel, message):
         kernel.trace()
     line = kernel.fn.__code__.co_firstlineno + 5
     assert f"test_frontend_gym_api.py:{line}:" in str(info.value)
+
+
+# -- GM sub-tensors: x[b, n] of a 4-D tensor, read and written through ---------------------
+
+STATES = pypto.Tensor([pypto.DYNAMIC, 2, 16, 16], F32)
+
+
+@pypto.frontend.jit
+def decay_states(x: STATES, states: STATES, out: STATES):
+    """chunked_gdr's pattern: a [D, D] state per (batch, head) taken as
+    states[b, n], read and rewritten in every chunk, then copied out."""
+    pypto.set_vec_tile_shapes(16, 16)
+    for b in pypto.loop(x.shape[0], name="B", idx_name="b"):
+        for n in pypto.loop(2, name="N", idx_name="n"):
+            state = states[b, n]
+            for k in pypto.loop(3, name="chunks", idx_name="k"):
+                chunk = pypto.reshape(pypto.view(x, [1, 1, 16, 16], [b, n, 0, 0]), [16, 16])
+                state[:] = state * 0.5 + chunk
+            out[b, n] = state
+
+
+def _decay_inputs():
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((3, 2, 16, 16)).astype(np.float32)
+    states = rng.standard_normal((3, 2, 16, 16)).astype(np.float32)
+    expected = states
+    for _ in range(3):
+        expected = expected * np.float32(0.5) + x
+    return x, states, expected
+
+
+def test_gm_subtensor_is_read_and_written_through():
+    x, states, expected = _decay_inputs()
+    traced = decay_states.trace(x, states, np.zeros_like(x))
+    # one in-place reshape; views and stores at the window's row
+    assert "pto.reshape %states [" in traced.mlir and "inplace" in traced.mlir
+    out, s = np.zeros_like(x), states.copy()
+    decay_states(x, s, out)
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(s, expected)       # written through into the argument
+    out2, s2 = np.zeros_like(x), states.copy()
+    traced.compile().run({"x": x, "states": s2, "out": out2})
+    np.testing.assert_array_equal(out2, expected)
+    np.testing.assert_array_equal(s2, expected)
+
+
+def test_gm_subtensor_emitted_cpp_matches(tmp_path):
+    from pto_mlir import codegen
+    x, states, expected = _decay_inputs()
+    source = tmp_path / "decay_states.mlir"
+    source.write_text(decay_states.trace(x, states, np.zeros_like(x)).mlir)
+    exe = codegen.build(source, tmp_path)
+    result, _ = codegen.run(exe, tmp_path, {"x": x, "states": states, "out": np.zeros_like(x)},
+                            {"x": "f32", "states": "f32", "out": "f32"}, ["states", "out"])
+    np.testing.assert_array_equal(result["out"], expected)
+    np.testing.assert_array_equal(result["states"], expected)
+
+
+@pypto.frontend.jit
+def sub_store_too_big(states: STATES):
+    pypto.set_vec_tile_shapes(16, 16)
+    s = states[0, 1]
+    pypto.assemble(pypto.full([16, 16], 1.0, F32), [8, 0], s)
+
+
+@pypto.frontend.jit
+def sub_store_at_run_time(states: STATES):
+    pypto.set_vec_tile_shapes(8, 16)
+    s = states[0, 1]
+    for i in pypto.loop(2, name="i", idx_name="i"):
+        pypto.assemble(pypto.full([8, 16], 1.0, F32), [i * 8, 0], s)
+
+
+@pypto.frontend.jit
+def sub_reshape(states: STATES):
+    s = states[0, 1]
+    pypto.reshape(s, [256], inplace=True)
+
+
+@pypto.frontend.jit
+def sub_of_sub(states: pypto.Tensor([2, 2, 2, 16, 16], F32)):
+    s = states[0, 1]
+    s[1]
+
+
+@pypto.frontend.jit
+def sub_out_of_range(states: STATES):
+    states[0, 2]
+
+
+@pytest.mark.parametrize("kernel, message", [
+    (sub_store_too_big, r"a \[16, 16\] tile at offset \[8, 0\] leaves the GM sub-tensor "
+                        r"'states_sub' \[16, 16\] in dim 0 \(8 \+ 16 > 16\)"),
+    (sub_store_at_run_time, r"a store into the GM sub-tensor 'states_sub' at a run-time offset "
+                            r"\(dim 0\) is not supported yet"),
+    (sub_reshape, r"reshape of the GM sub-tensor 'states_sub' is not supported yet"),
+    (sub_of_sub, r"integer indices of a GM sub-tensor .* are not supported yet"),
+    (sub_out_of_range, r"index 2 is out of range for dim 1 of size 2"),
+])
+def test_gm_subtensor_errors_at_the_line(kernel, message):
+    with pytest.raises(pypto.TraceError, match=message) as info:
+        kernel.trace(np.zeros((2, 2, 2, 16, 16) if kernel is sub_of_sub else (2, 2, 16, 16),
+                              np.float32))
+    assert "test_frontend_gym_api.py:" in str(info.value)

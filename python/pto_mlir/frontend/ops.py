@@ -194,6 +194,8 @@ def reshape(input, shape, *, valid_shape=None, inplace: bool = False) -> TensorH
     if isinstance(input, Tile):
         return _reshape_tile(tracer, input, shape, valid_shape)
     tensor = tracer.use_tensor(input, "reshape(input)")
+    from .subtensor import refuse
+    refuse(tensor, "reshape")
     try:
         dims = list(shape)
     except TypeError:
@@ -334,6 +336,8 @@ def view(input, shape, offsets, *, valid_shape=None, dtype=None) -> Tile:
         valid = tracer.tensor_view_valid(source, shape, offsets, valid)
     elif valid is not None:
         valid = tracer.mixed(valid, "view(valid_shape)")
+    if isinstance(source, TensorHandle):
+        offsets = source.at(offsets)
     fields = {"source": source.value, "offsets": tracer.mixed(offsets, "view(offsets)"),
               "valid": valid}
     return _record(tracer, "pto.view", fields, shape, source.dtype, "view")
@@ -354,8 +358,11 @@ def _store_tile(tracer, kind: str, src, offsets, dst) -> None:
     if src.dtype != dst.dtype:
         raise _error(f"{kind} writes a {src.dtype!r} tile into '{dst.name}' ({dst.dtype!r}); "
                      f"cast the tile first")
+    from .subtensor import SubTensor
+    if isinstance(dst, SubTensor):
+        dst.check_store(src.shape, offsets, kind)
     fields = {"src": src.value, "dst": dst.value,
-              "offsets": tracer.mixed(offsets, f"{kind}(offsets)"),
+              "offsets": tracer.mixed(dst.at(offsets), f"{kind}(offsets)"),
               "attrs": _vec_tile_attr(tracer)}
     tracer.insert_op(Op(f"pto.{kind}", fields, (), "", tracer.location()))
 
