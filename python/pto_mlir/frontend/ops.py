@@ -194,8 +194,12 @@ def reshape(input, shape, *, valid_shape=None, inplace: bool = False) -> TensorH
     if isinstance(input, Tile):
         return _reshape_tile(tracer, input, shape, valid_shape)
     tensor = tracer.use_tensor(input, "reshape(input)")
-    from .subtensor import refuse
-    refuse(tensor, "reshape")
+    from .subtensor import SubTensor, refuse
+    if isinstance(tensor, SubTensor) and not inplace:
+        # PyPTO's copying reshape of the view: of its value here and now.
+        return _reshape_tile(tracer, tracer.whole_view(tensor, "reshape(input)"), shape,
+                             valid_shape)
+    refuse(tensor, "reshape(..., inplace=True)")
     try:
         dims = list(shape)
     except TypeError:

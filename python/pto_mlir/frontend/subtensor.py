@@ -6,8 +6,8 @@ dropped (``hicann/pypto``, ``docs/api/tensor/pypto-Tensor-getitem.md``:
 view of a GM tensor is GM: reading it later sees what was written since, and
 writing it (``s[:] = tile``) writes the tensor.
 
-Here ``x[i0, ..., ik]`` (integers or symbolic scalars on leading dims, the
-rest of the dims whole) is a ``SubTensor``: the tensor reshaped in place
+Here ``x[i0, ..., ik]`` and ``x[i0, ..., ik, :, ...]`` (integers or symbolic
+scalars on leading dims, the rest of the dims whole) are a ``SubTensor``: the tensor reshaped in place
 (``pto.reshape ... inplace``) so that the indexed dims merge with the first
 remaining one, ``[d0 * ... * dk * s, rest...]``, plus the row where the
 window starts, ``((i0 * d1 + i1) ... + ik) * s``. Every view of it
@@ -51,9 +51,7 @@ class SubTensor(TensorHandle):
         return offsets
 
     def __getitem__(self, index):
-        items = index if isinstance(index, tuple) else (index,)
-        if not any(isinstance(i, slice) or i is Ellipsis for i in items) \
-                and len(items) < self.ndim:
+        if subtensor_prefix(index, self.ndim):
             raise _error(f"{self.name}[...]: integer indices of a GM sub-tensor (a sub-tensor "
                          f"of a sub-tensor) are not supported yet; index the original tensor "
                          f"with all the integer indices at once")
@@ -72,6 +70,25 @@ class SubTensor(TensorHandle):
                 raise _error(f"{what}: a {list(tile_shape)} tile at offset {list(offsets)} "
                              f"leaves the GM sub-tensor '{self.name}' {list(self.static_shape)} "
                              f"in dim {d} ({off} + {size} > {extent})")
+
+
+def subtensor_prefix(index, rank: int) -> tuple:
+    """The integer indices of ``x[index]`` when it is a GM sub-tensor: one
+    or more ints / symbolic scalars on leading dims, fewer than ``rank``, then
+    only whole-dim slices (``:``) or one ``...``; () otherwise."""
+    items = index if isinstance(index, tuple) else (index,)
+    prefix = []
+    for item in items:
+        if isinstance(item, slice) or item is Ellipsis:
+            break
+        prefix.append(item)
+    rest = items[len(prefix):]
+    whole = all(item is Ellipsis or item == slice(None) for item in rest) and \
+        sum(item is Ellipsis for item in rest) <= 1
+    if not prefix or not whole or len(prefix) >= rank or \
+            len(prefix) + sum(item is not Ellipsis for item in rest) > rank:
+        return ()
+    return tuple(prefix)
 
 
 def refuse(tensor, what: str) -> None:

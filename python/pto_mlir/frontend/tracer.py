@@ -178,6 +178,12 @@ class TensorHandle(_ValueMethods):
     def __getitem__(self, index):
         """``t[b]`` on an integer tensor reads a scalar; ``x[i:i + n, :]``
         is a view (static extents, possibly symbolic starts)."""
+        from .subtensor import gm_subtensor, subtensor_prefix
+        prefix = subtensor_prefix(index, self.ndim)
+        if prefix:
+            # x[b, n] / x[b, n, :, :] of a 4-D tensor: a GM sub-tensor, read
+            # and written through.
+            return gm_subtensor(self._tracer, self, prefix)
         if _has_slice(index):
             return self._tracer.slice_view(self, index)
         items = index if isinstance(index, tuple) else (index,)
