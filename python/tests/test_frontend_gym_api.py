@@ -276,7 +276,8 @@ def sub_out_of_range(states: STATES):
                         r"'states_sub' \[16, 16\] in dim 0 \(8 \+ 16 > 16\)"),
     (sub_store_at_run_time, r"a store into the GM sub-tensor 'states_sub' at a run-time offset "
                             r"\(dim 0\) is not supported yet"),
-    (sub_reshape, r"reshape\(..., inplace=True\) of the GM sub-tensor 'states_sub' is not supported yet"),
+    (sub_reshape, r"reshape\(..., inplace=True\) of the GM sub-tensor 'states_sub' is not "
+                  r"supported yet"),
     (sub_of_sub, r"integer indices of a GM sub-tensor .* are not supported yet"),
     (sub_out_of_range, r"index 2 is out of range for dim 1 of size 2"),
 ])

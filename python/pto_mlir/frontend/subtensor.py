@@ -7,9 +7,10 @@ view of a GM tensor is GM: reading it later sees what was written since, and
 writing it (``s[:] = tile``) writes the tensor.
 
 Here ``x[i0, ..., ik]`` and ``x[i0, ..., ik, :, ...]`` (integers or symbolic
-scalars on leading dims, the rest of the dims whole) are a ``SubTensor``: the tensor reshaped in place
-(``pto.reshape ... inplace``) so that the indexed dims merge with the first
-remaining one, ``[d0 * ... * dk * s, rest...]``, plus the row where the
+scalars on leading dims, the rest of the dims whole) are a ``SubTensor``:
+the tensor reshaped in place (``pto.reshape ... inplace``) so that the
+indexed dims merge with the first remaining one,
+``[d0 * ... * dk * s, rest...]``, plus the row where the
 window starts, ``((i0 * d1 + i1) ... + ik) * s``. Every view of it
 (``pypto.view``, slices, its use as a tile) and every store into it
 (``s[:] = t``, ``assemble``, ``atomic_add``) is an ordinary op on the
