@@ -286,3 +286,20 @@ def test_gm_subtensor_errors_at_the_line(kernel, message):
         kernel.trace(np.zeros((2, 2, 2, 16, 16) if kernel is sub_of_sub else (2, 2, 16, 16),
                               np.float32))
     assert "test_frontend_gym_api.py:" in str(info.value)
+
+
+# -- pypto.relu ----------------------------------------------------------------------------
+
+@pypto.frontend.jit
+def relu_rows(x: pypto.Tensor([8, 16]), y: pypto.Tensor([8, 16])):
+    pypto.set_vec_tile_shapes(8, 16)
+    y[:] = pypto.relu(pypto.view(x, [8, 16], [0, 0]))
+
+
+def test_relu_is_max_with_zero():
+    x = np.linspace(-3, 3, 128, dtype=np.float32).reshape(8, 16)
+    y = np.zeros_like(x)
+    relu_rows(x, y)
+    np.testing.assert_array_equal(y, np.maximum(x, 0))
+    with pytest.raises(pypto.TraceError, match=r"relu\(input\) is DT_INT32; PyPTO's relu takes"):
+        relu_rows.trace(x.astype(np.int32), y.astype(np.int32))

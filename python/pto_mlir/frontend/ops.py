@@ -826,6 +826,18 @@ def sigmoid(input) -> Tile:
     return reciprocal(add(exp(neg(a)), 1.0))
 
 
+def relu(input) -> Tile:
+    """``pypto.relu(x)``: ``max(0, x)`` (``hicann/pypto/docs/api/operation/
+    pypto-relu.md``: DT_FP16, DT_FP32, DT_BF16; NaN and inf inputs are not
+    supported there), recorded at this line as ``pto.max`` with the scalar 0."""
+    tracer = current_tracer("pypto.relu")
+    a = tracer.use_tile(input, "relu(input)")
+    if a.dtype not in (dt.DT_FP16, dt.DT_FP32, dt.DT_BF16):
+        raise _error(f"relu(input) is {a.dtype!r}; PyPTO's relu takes DT_FP16, DT_FP32 or "
+                     f"DT_BF16")
+    return maximum(a, 0.0)
+
+
 def softmax(input, dim) -> Tile:
     """``pypto.softmax(x, dim)``: ``exp(x - max) / sum(exp(x - max))`` along
     ``dim`` (``hicann/pypto/docs/api/operation/pypto-softmax.md``; FP32
