@@ -16,8 +16,9 @@ with `vec_tile [16, 16]` (x8 = 65,536 pieces, a 4096 x 4096 tile), `pto.full`
 argument per piece row (x8 = 262,144 pieces, the fuzz seed that made
 pto-merge-leaf-arguments quadratic), `pto.read` + `pto.full` +
 `pto.atomic_add` at the row read (x8 = 5,000: tasks that all conflict),
-the exp chain through `--pto-ascend-pipeline` (x8 = 5,000), and the same
-chain without vector tiles under `--pto-lint` (every op a finding).
+tasks alternating with `pto.loop`s (x8 = 2,000 runs of tasks), the exp
+chain through `--pto-ascend-pipeline` (x8 = 5,000), and the same chain
+without vector tiles under `--pto-lint` (every op a finding).
 `--quick` uses 1/16 of the base sizes and x1, x2.
 
 Wall times under `-mlir-timing` depend on the machine's load; the process CPU
@@ -111,6 +112,28 @@ def dynamic_atomics(pairs: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def loop_runs(runs: int) -> str:
+    """`runs` x (a vector task, then a pto.loop holding one): as many runs of
+    tasks in the kernel's block as loops between them, each outlined to a
+    root of its own."""
+    t, g = "!pto.tile<16x16xf32>", "!pto.tensor<16x16xf32>"
+    vec = "{vec_tile = #pto.vec_tile<[16, 16]>}"
+    lines = [f"pto.kernel @loop_runs(%x: {g}, %out: {g}) {{",
+             "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
+             "  %c2 = arith.constant 2 : index"]
+    for i in range(runs):
+        lines += [f"  %t{i} = pto.view %x[0, 0] : {g} -> {t}",
+                  f"  %e{i} = pto.exp %t{i} {vec} : {t} -> {t}",
+                  f"  pto.atomic_add %e{i}, %out[0, 0] : {t}, {g}",
+                  f"  pto.loop \"L{i}\" %i{i} = %c0 to %c2 step %c1 {{",
+                  f"    %u{i} = pto.view %x[0, 0] : {g} -> {t}",
+                  f"    %f{i} = pto.exp %u{i} {vec} : {t} -> {t}",
+                  f"    pto.atomic_add %f{i}, %out[0, 0] : {t}, {g}",
+                  "  }"]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 @dataclass
 class Case:
     name: str
@@ -128,6 +151,7 @@ CASES = [
     Case("exp-chain", "op", 1250, exp_chain, PIPELINE),
     Case("wide-leaf", "piece", 32768, wide_leaf, PIPELINE),
     Case("dynamic-atomics", "pair", 625, dynamic_atomics, PIPELINE),
+    Case("loop-runs", "run", 250, loop_runs, PIPELINE),
     # The same chain to pto_isa: lowering, memory planning, sync insertion.
     Case("exp-chain-isa", "op", 625, exp_chain, ("--pto-ascend-pipeline",)),
     Case("lint-untiled-chain", "op", 1250, lambda n: exp_chain(n, vec_tile=False),
