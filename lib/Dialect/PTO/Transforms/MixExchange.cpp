@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MixExchange.h"
 #include "TaskMergeSupport.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -281,3 +282,40 @@ void MixExchangePass::runOnBlock(Block &block) {
 }
 
 } // namespace
+
+SmallVector<Operation *>
+mlir::pto::detail::mixReaderOuterWorkspaces(Block &block,
+                                            ArrayRef<TaskOp> cubeTasks) {
+  SmallVector<Operation *> outer;
+  if (cubeTasks.empty())
+    return outer;
+  KernelOp kernel = cubeTasks.front()->getParentOfType<KernelOp>();
+  if (!kernel || !getPlatformInfo(kernel.getArchOrDefault()).hasL0CToUB)
+    return outer;
+  // Workspaces the cube tasks store matmul results into, then the vector
+  // tasks of `block` that view them, then what those tasks touch outside.
+  llvm::SetVector<Value> stored;
+  for (TaskOp task : cubeTasks)
+    task.walk([&](AssembleOp assemble) {
+      if (assemble.getDst().getDefiningOp<WorkspaceOp>() &&
+          isa_and_nonnull<MatmulOp, MatmulAccOp>(
+              assemble.getSrc().getDefiningOp()))
+        stored.insert(assemble.getDst());
+    });
+  llvm::SetVector<Operation *> readers;
+  for (Value workspace : stored)
+    for (Operation *user : workspace.getUsers())
+      if (TaskOp reader = taskIn(user, block))
+        if (reader.getKind() == CoreKind::vector && isa<ViewOp>(user))
+          readers.insert(reader);
+  llvm::SetVector<Operation *> found;
+  for (Operation *reader : readers)
+    reader->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (auto workspace = operand.getDefiningOp<WorkspaceOp>())
+          if (workspace->getBlock() != &block)
+            found.insert(workspace);
+    });
+  outer.assign(found.begin(), found.end());
+  return outer;
+}
