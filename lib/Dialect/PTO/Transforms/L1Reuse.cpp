@@ -84,18 +84,17 @@ ComputeCycles computeCycles(TaskOp task, const PlatformInfo &platform) {
 /// How many instances of `block` at least run at once: the product of the
 /// static trip counts of the loops around it that carry no value from one
 /// iteration to the next (a loop with iter_args runs its iterations in
-/// turn; a dynamic trip count may be 1), nor holds one of `serialised`
-/// (buffers every iteration rewrites).
+/// turn; a dynamic trip count may be 1), up to `serialised` (exclusive: it
+/// and the loops around it run their iterations in turn, MixExchange.h).
 double staticInstances(Block &block, KernelOp kernel,
-                       ArrayRef<Operation *> serialised = {}) {
+                       Operation *serialised = nullptr) {
   double instances = 1.0;
   for (Operation *op = block.getParentOp(); op && op != kernel.getOperation();
        op = op->getParentOp()) {
+    if (op == serialised)
+      break;
     auto loop = dyn_cast<LoopOp>(op);
-    if (!loop || loop->getNumResults() != 0 ||
-        llvm::any_of(serialised, [&](Operation *buffer) {
-          return loop->isProperAncestor(buffer);
-        }))
+    if (!loop || loop->getNumResults() != 0)
       continue;
     std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
     std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
@@ -218,15 +217,16 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         groupsOf(block, CoreKind::cube,
                  [](TaskOp task) { return !loadsOf(task).empty(); });
     double blockInstances = staticInstances(block, kernel);
+    std::optional<pto::detail::MixSerialisation> mixLoops;
+    if (mix)
+      mixLoops.emplace(block);
     for (auto [groupId, tasks] : llvm::enumerate(groups)) {
       // Tasks that pto-mix-exchange will merge with their vector readers
       // wait where those readers wait (MixExchange.h).
       double instances = blockInstances;
-      if (mix)
-        if (SmallVector<Operation *> outer =
-                pto::detail::mixReaderOuterWorkspaces(block, tasks);
-            !outer.empty())
-          instances = staticInstances(block, kernel, outer);
+      if (mixLoops)
+        if (Operation *loop = mixLoops->serialisedLoop(tasks))
+          instances = staticInstances(block, kernel, loop);
       GroupSetting setting = lookupSetting(
           mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting),
           groupId);

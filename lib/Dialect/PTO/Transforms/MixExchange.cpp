@@ -283,39 +283,69 @@ void MixExchangePass::runOnBlock(Block &block) {
 
 } // namespace
 
-SmallVector<Operation *>
-mlir::pto::detail::mixReaderOuterWorkspaces(Block &block,
-                                            ArrayRef<TaskOp> cubeTasks) {
-  SmallVector<Operation *> outer;
-  if (cubeTasks.empty())
-    return outer;
-  KernelOp kernel = cubeTasks.front()->getParentOfType<KernelOp>();
-  if (!kernel || !getPlatformInfo(kernel.getArchOrDefault()).hasL0CToUB)
-    return outer;
-  // Workspaces the cube tasks store matmul results into, then the vector
-  // tasks of `block` that view them, then what those tasks touch outside.
-  llvm::SetVector<Value> stored;
+using mlir::pto::detail::MixSerialisation;
+
+MixSerialisation::MixSerialisation(Block &block) : block(block) {
+  KernelOp kernel = block.getParentOp()->getParentOfType<KernelOp>();
+  if (!kernel)
+    kernel = dyn_cast<KernelOp>(block.getParentOp());
+  enabled = kernel && getPlatformInfo(kernel.getArchOrDefault()).hasL0CToUB;
+}
+
+/// Of two loops around the block (null: none), the inner one.
+static Operation *innerOf(Operation *a, Operation *b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return a->isProperAncestor(b) ? b : a;
+}
+
+Operation *MixSerialisation::ofOuterWorkspace(Operation *workspace) {
+  auto [it, inserted] = outerCache.try_emplace(workspace, nullptr);
+  if (inserted)
+    for (Operation *op = block.getParentOp(); op; op = op->getParentOp())
+      if (isa<LoopOp>(op) && op->isProperAncestor(workspace)) {
+        it->second = op;
+        break;
+      }
+  return it->second;
+}
+
+Operation *MixSerialisation::ofReader(Operation *reader) {
+  if (auto it = readerCache.find(reader); it != readerCache.end())
+    return it->second;
+  Operation *loop = nullptr;
+  reader->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (auto workspace = operand.getDefiningOp<WorkspaceOp>())
+        if (workspace->getBlock() != &block)
+          loop = innerOf(loop, ofOuterWorkspace(workspace));
+  });
+  return readerCache[reader] = loop;
+}
+
+Operation *MixSerialisation::ofStored(Value workspace) {
+  if (auto it = storedCache.find(workspace); it != storedCache.end())
+    return it->second;
+  Operation *loop = nullptr;
+  for (Operation *user : workspace.getUsers())
+    if (TaskOp reader = taskIn(user, block))
+      if (reader.getKind() == CoreKind::vector && isa<ViewOp>(user))
+        loop = innerOf(loop, ofReader(reader));
+  return storedCache[workspace] = loop;
+}
+
+Operation *MixSerialisation::serialisedLoop(ArrayRef<TaskOp> cubeTasks) {
+  Operation *loop = nullptr;
+  if (!enabled)
+    return loop;
   for (TaskOp task : cubeTasks)
     task.walk([&](AssembleOp assemble) {
       if (assemble.getDst().getDefiningOp<WorkspaceOp>() &&
           isa_and_nonnull<MatmulOp, MatmulAccOp>(
               assemble.getSrc().getDefiningOp()))
-        stored.insert(assemble.getDst());
+        loop = innerOf(loop, ofStored(assemble.getDst()));
     });
-  llvm::SetVector<Operation *> readers;
-  for (Value workspace : stored)
-    for (Operation *user : workspace.getUsers())
-      if (TaskOp reader = taskIn(user, block))
-        if (reader.getKind() == CoreKind::vector && isa<ViewOp>(user))
-          readers.insert(reader);
-  llvm::SetVector<Operation *> found;
-  for (Operation *reader : readers)
-    reader->walk([&](Operation *op) {
-      for (Value operand : op->getOperands())
-        if (auto workspace = operand.getDefiningOp<WorkspaceOp>())
-          if (workspace->getBlock() != &block)
-            found.insert(workspace);
-    });
-  outer.assign(found.begin(), found.end());
-  return outer;
+  return loop;
 }

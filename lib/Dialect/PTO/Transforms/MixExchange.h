@@ -14,16 +14,35 @@
 
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 namespace mlir::pto::detail {
 
-/// The workspaces defined outside `block` that the vector tasks of `block`
-/// reading a workspace stored by `cubeTasks` access. Such a workspace is one
-/// buffer rewritten by every iteration of the loops around it, so MIX tasks
-/// holding those readers run one iteration of these loops at a time (the
-/// next write waits for their reads), not side by side. Empty if the
-/// kernel's platform has no L0C -> UB path.
-SmallVector<Operation *> mixReaderOuterWorkspaces(Block &block,
-                                                  ArrayRef<TaskOp> cubeTasks);
+/// Per block of cube tasks: which loops around it the MIX tasks formed
+/// from a group of them would run in turn. A vector task reading a
+/// workspace the cube tasks store matmul results into joins their MIX task;
+/// if it also accesses a workspace defined outside the block (one buffer,
+/// rewritten by every iteration of the loops around both; SK-16's Dvec),
+/// the next iteration's write waits for the MIX task's read. Each task and
+/// workspace is looked at once per block (cached).
+class MixSerialisation {
+public:
+  explicit MixSerialisation(Block &block);
+  /// The innermost loop around the block whose iterations MIX tasks of
+  /// `cubeTasks` run in turn (so do those of every loop around it); null if
+  /// none, or if the kernel's platform has no L0C -> UB path.
+  Operation *serialisedLoop(ArrayRef<TaskOp> cubeTasks);
+
+private:
+  Operation *ofStored(Value workspace);
+  Operation *ofReader(Operation *reader);
+  Operation *ofOuterWorkspace(Operation *workspace);
+
+  Block &block;
+  bool enabled = false;
+  llvm::DenseMap<Value, Operation *> storedCache;
+  llvm::DenseMap<Operation *, Operation *> readerCache, outerCache;
+};
 
 } // namespace mlir::pto::detail
 
