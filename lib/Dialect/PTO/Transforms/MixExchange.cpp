@@ -13,6 +13,7 @@
 #include "MixExchange.h"
 #include "TaskMergeSupport.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
 namespace mlir::pto {
@@ -303,13 +304,24 @@ static Operation *innerOf(Operation *a, Operation *b) {
 
 Operation *MixSerialisation::ofOuterWorkspace(Operation *workspace) {
   auto [it, inserted] = outerCache.try_emplace(workspace, nullptr);
-  if (inserted)
+  if (!inserted)
+    return it->second;
+  // One buffer (pto-run and the emitted code keep one per workspace op
+  // outside roots): every loop around the block and a write to it runs its
+  // iterations in turn once the block's tasks read it. Ops without declared
+  // effects count as writes.
+  Operation *loop = nullptr;
+  for (Operation *user : workspace->getResult(0).getUsers()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (effects && !effects.hasEffect<MemoryEffects::Write>())
+      continue;
     for (Operation *op = block.getParentOp(); op; op = op->getParentOp())
-      if (isa<LoopOp>(op) && op->isProperAncestor(workspace)) {
-        it->second = op;
+      if (isa<LoopOp>(op) && op->isProperAncestor(user)) {
+        loop = innerOf(loop, op);
         break;
       }
-  return it->second;
+  }
+  return outerCache[workspace] = loop;
 }
 
 Operation *MixSerialisation::ofReader(Operation *reader) {

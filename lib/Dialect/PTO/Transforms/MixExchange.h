@@ -22,8 +22,9 @@ namespace mlir::pto::detail {
 /// from a group of them would run in turn. A vector task reading a
 /// workspace the cube tasks store matmul results into joins their MIX task;
 /// if it also accesses a workspace defined outside the block (one buffer,
-/// rewritten by every iteration of the loops around both; SK-16's Dvec),
-/// the next iteration's write waits for the MIX task's read. Each task and
+/// rewritten by every iteration of the loops around both the block and a
+/// write to it; SK-16's Dvec), the next iteration's write waits for the MIX
+/// task's read. Each task and
 /// workspace is looked at once per block (cached).
 class MixSerialisation {
 public:

@@ -252,10 +252,10 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
 
     With `mix=true` (the pipelines set it with `mix-exchange`), a group whose
     results `pto-mix-exchange` will hand to vector tasks on chip is planned
-    as the MIX tasks it becomes: the vector readers' accesses to a
-    workspace defined outside the block (one buffer, rewritten by each
-    iteration of the loops around it; SK-16's Dvec) make those loops run
-    their iterations in turn, so they do not count as instances at once.
+    as the MIX tasks it becomes: when the vector readers access a
+    workspace defined outside the block (one buffer; SK-16's Dvec), the
+    loops around both the block and a write to it run their iterations in
+    turn, so they do not count as instances at once.
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
