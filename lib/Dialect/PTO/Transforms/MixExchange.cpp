@@ -11,8 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "TaskMergeSupport.h"
+#include "pto/Support/UnionFind.h"
 
-#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/BitVector.h"
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_MIXEXCHANGEPASS
@@ -222,7 +223,8 @@ void MixExchangePass::runOnBlock(Block &block) {
 
   // Exchanges and the components of tasks they join.
   SmallVector<Exchange> exchanges;
-  llvm::EquivalenceClasses<unsigned> components;
+  UnionFind components(tasks.size());
+  llvm::BitVector inExchange(tasks.size());
   for (Operation &op : block) {
     auto workspace = dyn_cast<WorkspaceOp>(op);
     if (!workspace)
@@ -231,9 +233,9 @@ void MixExchangePass::runOnBlock(Block &block) {
     if (!exchange)
       continue;
     for (unsigned t : exchange->tasks)
-      components.insert(t);
+      inExchange.set(t);
     for (auto [reader, writer] : exchange->joins)
-      components.unionSets(reader, writer);
+      components.unite(reader, writer);
     exchanges.push_back(std::move(*exchange));
   }
   if (exchanges.empty())
@@ -243,8 +245,8 @@ void MixExchangePass::runOnBlock(Block &block) {
   // and a vector task (a MIX task of them) and tasks without results.
   llvm::MapVector<unsigned, SmallVector<unsigned>> members;
   for (unsigned t = 0; t < tasks.size(); ++t)
-    if (components.contains(t))
-      members[components.getLeaderValue(t)].push_back(t);
+    if (inExchange.test(t))
+      members[components.find(t)].push_back(t);
   llvm::DenseSet<unsigned> merged;
   for (auto &[leader, list] : members) {
     bool cube = false, vector = false, results = false;
@@ -272,7 +274,7 @@ void MixExchangePass::runOnBlock(Block &block) {
   // An exchange whose tasks all merged never reaches GM.
   for (Exchange &exchange : exchanges)
     if (llvm::all_of(exchange.tasks, [&](unsigned t) {
-          return merged.contains(components.getLeaderValue(t));
+          return merged.contains(components.find(t));
         })) {
       exchange.workspace->setAttr(
           kOnChipAttrName, UnitAttr::get(exchange.workspace.getContext()));
