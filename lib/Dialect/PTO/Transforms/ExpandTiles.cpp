@@ -10,13 +10,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Support/UnionFind.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -585,23 +585,25 @@ void Expander::planScopeTiles(ArrayRef<Operation *> ops) {
   // pieces still line up) until it fits UB less the implicit scratch.
   // A task is a scope's ops connected by data edges within one block
   // (pto-partition): estimate and halve per such group.
-  llvm::EquivalenceClasses<Operation *> groups;
   SmallVector<Operation *> scoped;
+  llvm::DenseMap<Operation *, unsigned> scopedIndex;
   for (Operation *op : ops)
     if (!isa<MatmulOp>(op) && op->getAttr(kScopeStampAttrName)) {
+      scopedIndex[op] = scoped.size();
       scoped.push_back(op);
-      groups.insert(op);
     }
-  for (Operation *op : scoped)
+  UnionFind groups(scoped.size());
+  for (auto [i, op] : llvm::enumerate(scoped))
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())
-        if (def->getBlock() == op->getBlock() && groups.contains(def) &&
+        if (def->getBlock() == op->getBlock() &&
             def->getAttr(kScopeStampAttrName) ==
                 op->getAttr(kScopeStampAttrName))
-          groups.unionSets(def, op);
-  llvm::MapVector<Operation *, SmallVector<Operation *>> tasks;
-  for (Operation *op : scoped)
-    tasks[groups.getLeaderValue(op)].push_back(op);
+          if (auto it = scopedIndex.find(def); it != scopedIndex.end())
+            groups.unite(it->second, i);
+  llvm::MapVector<unsigned, SmallVector<Operation *>> tasks;
+  for (auto [i, op] : llvm::enumerate(scoped))
+    tasks[groups.find(i)].push_back(op);
   for (auto &[leader, scopeOps] : tasks) {
     const PlatformInfo &platform =
         getPlatformInfo(getArchFor(scopeOps.front()));

@@ -12,9 +12,10 @@
 
 #include "MixExchange.h"
 #include "TaskMergeSupport.h"
+#include "pto/Support/UnionFind.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/BitVector.h"
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_MIXEXCHANGEPASS
@@ -224,7 +225,8 @@ void MixExchangePass::runOnBlock(Block &block) {
 
   // Exchanges and the components of tasks they join.
   SmallVector<Exchange> exchanges;
-  llvm::EquivalenceClasses<unsigned> components;
+  UnionFind components(tasks.size());
+  llvm::BitVector inExchange(tasks.size());
   for (Operation &op : block) {
     auto workspace = dyn_cast<WorkspaceOp>(op);
     if (!workspace)
@@ -233,9 +235,9 @@ void MixExchangePass::runOnBlock(Block &block) {
     if (!exchange)
       continue;
     for (unsigned t : exchange->tasks)
-      components.insert(t);
+      inExchange.set(t);
     for (auto [reader, writer] : exchange->joins)
-      components.unionSets(reader, writer);
+      components.unite(reader, writer);
     exchanges.push_back(std::move(*exchange));
   }
   if (exchanges.empty())
@@ -245,8 +247,8 @@ void MixExchangePass::runOnBlock(Block &block) {
   // and a vector task (a MIX task of them) and tasks without results.
   llvm::MapVector<unsigned, SmallVector<unsigned>> members;
   for (unsigned t = 0; t < tasks.size(); ++t)
-    if (components.contains(t))
-      members[components.getLeaderValue(t)].push_back(t);
+    if (inExchange.test(t))
+      members[components.find(t)].push_back(t);
   llvm::DenseSet<unsigned> merged;
   for (auto &[leader, list] : members) {
     bool cube = false, vector = false, results = false;
@@ -274,7 +276,7 @@ void MixExchangePass::runOnBlock(Block &block) {
   // An exchange whose tasks all merged never reaches GM.
   for (Exchange &exchange : exchanges)
     if (llvm::all_of(exchange.tasks, [&](unsigned t) {
-          return merged.contains(components.getLeaderValue(t));
+          return merged.contains(components.find(t));
         })) {
       exchange.workspace->setAttr(
           kOnChipAttrName, UnitAttr::get(exchange.workspace.getContext()));
