@@ -1,4 +1,4 @@
-//===- SinkBarrierViews.cpp - control-program views moved to their use ---===//
+//===- SinkBarrierViews.cpp - control-program views moved down -----------===//
 //
 // See SinkBarrierViews.h. A view moves past ops that neither read its result
 // nor may write its source, so it reads the same bytes; moving it to the end
@@ -19,15 +19,21 @@ namespace {
 
 /// The value whose writers a view of `source` must not pass: null for a tile
 /// (SSA, never written), the workspace itself when nothing aliases it, and
-/// failure otherwise (the view stays).
-FailureOr<Value> writableSource(Value source) {
+/// failure otherwise (the view stays). `unaliased` caches the user scan per
+/// workspace, so many views of one workspace scan its users once.
+FailureOr<Value> writableSource(Value source,
+                                llvm::DenseMap<Value, bool> &unaliased) {
   if (isa<TileType>(source.getType()))
     return Value();
   if (!source.getDefiningOp<WorkspaceOp>())
     return failure();
-  for (Operation *user : source.getUsers())
-    if (!isa<ViewOp, AssembleOp, AtomicAddOp, IndexPutOp>(user))
-      return failure();
+  auto [it, inserted] = unaliased.try_emplace(source, true);
+  if (inserted)
+    it->second = llvm::all_of(source.getUsers(), [](Operation *user) {
+      return isa<ViewOp, AssembleOp, AtomicAddOp, IndexPutOp>(user);
+    });
+  if (!it->second)
+    return failure();
   return source;
 }
 
@@ -42,6 +48,7 @@ mlir::pto::detail::sinkBarrierViews(Block &block,
   SmallVector<ViewOp> pending;
   llvm::DenseMap<Value, unsigned> byResult;
   llvm::DenseMap<Value, SmallVector<unsigned, 1>> bySource;
+  llvm::DenseMap<Value, bool> unaliased;
   unsigned moved = 0;
   // A view read, or whose source is written, before the end of the run of
   // ops stays where it is: any place in the middle could separate a tile
@@ -82,7 +89,7 @@ mlir::pto::detail::sinkBarrierViews(Block &block,
     auto view = dyn_cast<ViewOp>(op);
     if (!view || !isBarrier(op))
       continue;
-    FailureOr<Value> source = writableSource(view.getSource());
+    FailureOr<Value> source = writableSource(view.getSource(), unaliased);
     if (failed(source))
       continue;
     byResult[view.getResult()] = pending.size();

@@ -1,5 +1,4 @@
-//===- SinkBarrierViews.h - control-program views moved to their use -*- C++
-//-*-===//
+//===- SinkBarrierViews.h - control-program views moved down ---*- C++ -*-===//
 //
 // Part of `pto-partition` (docs/TileGraph.md): a segment of a block, the ops
 // that may share tasks, ends at every view of a tile read by something other
