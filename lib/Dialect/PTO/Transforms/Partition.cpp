@@ -11,11 +11,14 @@
 // so that a cycle check searches only between the two groups, from the side
 // that runs out first. Each group becomes a pto.task placed at the end
 // of its segment of the block (segments end at ops with regions and at
-// views read by something other than a task).
+// views read by something other than a task; such views first move down
+// to the end of their run of ops where nothing reads them or writes what
+// they read, SinkBarrierViews.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "BoxIndex.h"
+#include "SinkBarrierViews.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/Support/UnionFind.h"
 
@@ -725,6 +728,9 @@ void PartitionPass::runOnOperation() {
         return !isNode(user) && !isTileView(user);
       });
     };
+    // Such a view reads the same data at the end of its run of ops, so it
+    // moves there first instead of cutting the tasks around its old place.
+    mlir::pto::detail::sinkBarrierViews(*block, isBarrier);
     for (Operation &op : llvm::make_early_inc_range(*block)) {
       if (isNode(&op)) {
         segment.push_back(&op);
