@@ -1,6 +1,6 @@
 """Batched ``pypto.matmul``: operands of rank 3 or 4.
 
-PyPTO (``hicann/pypto``, ``docs/api/operation/pypto-matmul.md``) takes 2-, 3-
+PyPTO (https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-matmul.md) takes 2-, 3-
 and 4-D operands of equal rank; the last two dims are the matrices
 (``a_trans`` / ``b_trans`` transpose those), the leading ones are batch dims,
 and a batch dim of size 1 broadcasts against the other operand's (its

@@ -1,7 +1,7 @@
 """GM sub-tensors: ``x[b, n]`` of a 4-D GM tensor, read and written through.
 
 In PyPTO an integer index of a tensor is a view of it with the indexed dims
-dropped (``hicann/pypto``, ``docs/api/tensor/pypto-Tensor-getitem.md``:
+dropped (https://github.com/hicann/pypto/blob/master/docs/api/tensor/pypto-Tensor-getitem.md:
 ``a[1, 1:3]`` is ``view(a, [1, 2], [1, 1])`` reshaped to ``[2]``), and a
 view of a GM tensor is GM: reading it later sees what was written since, and
 writing it (``s[:] = tile``) writes the tensor.

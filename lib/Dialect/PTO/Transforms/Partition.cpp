@@ -730,7 +730,8 @@ void PartitionPass::runOnOperation() {
     };
     // Such a view reads the same data at the end of its run of ops, so it
     // moves there first instead of cutting the tasks around its old place.
-    mlir::pto::detail::sinkBarrierViews(*block, isBarrier);
+    if (sinkViews)
+      mlir::pto::detail::sinkBarrierViews(*block, isBarrier);
     for (Operation &op : llvm::make_early_inc_range(*block)) {
       if (isNode(&op)) {
         segment.push_back(&op);

@@ -22,6 +22,7 @@ void mlir::pto::buildTileGraphPipeline(
   kernel.addPass(createExpandTilesPass());
   PartitionPassOptions partition;
   partition.splitMix = options.splitMix;
+  partition.sinkViews = options.sinkViews;
   kernel.addPass(createPartitionPass(partition));
   if (options.nbuffer)
     kernel.addPass(createNBufferMergePass());

@@ -38,6 +38,12 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
                      "they shorten the group (pto-l1-reuse stationary=true; "
                      "docs/TileGraph.md)"),
       llvm::cl::init(true)};
+  Option<bool> sinkViews{
+      *this, "sink-views",
+      llvm::cl::desc("Move control-program views of tiles down to the end "
+                     "of their run of ops before partitioning (pto-partition "
+                     "sink-views; docs/TileGraph.md)"),
+      llvm::cl::init(true)};
 
   /// Copies the switches into another pipeline's options.
   template <typename Other>
@@ -46,6 +52,7 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
     other.nbuffer = nbuffer;
     other.l1Reuse = l1Reuse;
     other.cubeStationary = cubeStationary;
+    other.sinkViews = sinkViews;
   }
 };
 

@@ -122,7 +122,10 @@ def PartitionPass : Pass<"pto-partition"> {
   let options = [
     Option<"splitMix", "split-mix", "bool", /*default=*/"false",
            "Form pure cube and vector tasks even where the architecture has "
-           "MIX tasks (what pto-lower-to-isa lowers)">
+           "MIX tasks (what pto-lower-to-isa lowers)">,
+    Option<"sinkViews", "sink-views", "bool", /*default=*/"true",
+           "Move a view of a tile read outside tasks down to the end of its "
+           "run of ops first, so it does not cut the tasks around it">
   ];
   let statistics = [
     Statistic<"numCubeTasks", "cube-tasks", "Cube tasks formed">,
