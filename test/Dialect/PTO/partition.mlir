@@ -2,6 +2,7 @@
 // RUN: pto-opt %t/partition.mlir -split-input-file --pto-flatten-scopes --pto-expand-tiles --pto-partition | FileCheck %t/partition.mlir
 // RUN: pto-opt %t/scope-left.mlir --pto-partition -verify-diagnostics -o /dev/null
 // RUN: pto-opt %t/sink-views.mlir -split-input-file --pto-partition | FileCheck %t/sink-views.mlir
+// RUN: pto-opt %t/sink-views.mlir -split-input-file --pto-partition=sink-views=false | FileCheck %t/sink-views.mlir --check-prefix=NOSINK
 // RUN: pto-opt %t/split-mix.mlir --pto-flatten-scopes --pto-expand-tiles --pto-partition=split-mix=true | FileCheck %t/split-mix.mlir
 
 // pto-partition: expanded tile ops grouped into pto.task regions following
@@ -494,6 +495,13 @@ pto.kernel @view_stays_before_a_writer(%x: !pto.tensor<16x64xf32>) {
 // CHECK-NEXT:      }
 // CHECK-NEXT:      %[[V:.*]] = pto.view %[[WS]][0, 0] valid [8, 1]
 // CHECK-NEXT:      pto.yield %[[V]]
+
+// With sink-views=false the view stays and cuts the loop body in two tasks.
+// NOSINK-LABEL: pto.kernel @view_moves_to_the_yield(
+// NOSINK:         pto.task #pto.core<vector> "V1" {
+// NOSINK:         %[[V:.*]] = pto.view %{{.*}}[0, 0] valid [8, 1]
+// NOSINK-NEXT:    pto.task #pto.core<vector> "V1" {
+// NOSINK:         pto.yield %[[V]]
 pto.kernel @view_moves_to_the_yield(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<8x1xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
