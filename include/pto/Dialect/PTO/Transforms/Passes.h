@@ -38,6 +38,11 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
                      "they shorten the group (pto-l1-reuse stationary=true; "
                      "docs/TileGraph.md)"),
       llvm::cl::init(true)};
+  Option<bool> schedulePieces{
+      *this, "schedule-pieces",
+      llvm::cl::desc("Run each vector task's pieces one chain at a time where "
+                     "their order does not fit UB (pto-schedule-pieces)"),
+      llvm::cl::init(true)};
 
   /// Copies the switches into another pipeline's options.
   template <typename Other>
@@ -46,6 +51,7 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
     other.nbuffer = nbuffer;
     other.l1Reuse = l1Reuse;
     other.cubeStationary = cubeStationary;
+    other.schedulePieces = schedulePieces;
   }
 };
 
@@ -71,7 +77,8 @@ struct TileGraphPipelineOptions
 };
 
 /// Appends legalize, flatten-scopes, hoist-invariants, expand-tiles,
-/// partition, nbuffer-merge, l1-reuse, mix-exchange (when asked), outline,
+/// partition, nbuffer-merge, l1-reuse, schedule-pieces, mix-exchange (when
+/// asked), outline,
 /// plan-stitch, merge-leaf-arguments and cse to `pm` (a pass manager on
 /// builtin.module). Other compilers call this to run the same pipeline.
 void buildTileGraphPipeline(OpPassManager &pm,
