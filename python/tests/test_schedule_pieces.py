@@ -82,7 +82,7 @@ def test_emitted_cpp(kernel, tmp_path):
                  "--pass-pipeline=builtin.module(pto-ascend-pipeline{schedule-pieces=false})",
                  "-o", tmp_path / "unscheduled.mlir")
     assert r.returncode != 0 and "does not fit ub of DAV_2201" in r.stderr, r.stderr[-3000:]
-    exe = codegen.build(kernel, tmp_path)
+    exe = codegen.build(kernel, tmp_path, opt="-O0")   # a small kernel: -O0 builds in seconds
     inputs = make_inputs()
     out, _ = codegen.run(exe, tmp_path, inputs, DTYPES, OUTPUTS)
     check(out, inputs, "C++ on the emulation")
