@@ -12,8 +12,14 @@ largest size to the smallest: a near-linear pass stays within 1.5x.
 The generators reproduce the inputs of issue 18 that hung: one big f32 tile
 with `vec_tile [16, 16]` (x8 = 65,536 pieces, a 4096 x 4096 tile), `pto.full`
 + `pto.atomic_add` pairs into one region (x8 = 5,000), a chain of `pto.exp`
-(x8 = 10,000), and the same chain without vector tiles under `--pto-lint`
-(every op a finding). `--quick` uses 1/16 of the base sizes and x1, x2.
+(x8 = 10,000), one vector leaf of many pieces whose launch carries one
+argument per piece row (x8 = 262,144 pieces, the fuzz seed that made
+pto-merge-leaf-arguments quadratic), `pto.read` + `pto.full` +
+`pto.atomic_add` at the row read (x8 = 5,000: tasks that all conflict),
+tasks alternating with `pto.loop`s (x8 = 2,000 runs of tasks), the exp
+chain through `--pto-ascend-pipeline` (x8 = 5,000), and the same chain
+without vector tiles under `--pto-lint` (every op a finding).
+`--quick` uses 1/16 of the base sizes and x1, x2.
 
 Wall times under `-mlir-timing` depend on the machine's load; the process CPU
 time (user + system, from the OS) is printed beside them. Nothing here is a
@@ -77,6 +83,57 @@ def exp_chain(ops: int, vec_tile: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
+def wide_leaf(pieces: int) -> str:
+    """One [pieces/4 x 4096] f32 `pto.full` with vec_tile [1, 1024], added
+    into GM: one vector leaf with `pieces` pieces whose launch passes one
+    index argument per distinct row offset (the fuzz seed that made
+    pto-merge-leaf-arguments quadratic had 262,144 such pieces)."""
+    rows = max(1, pieces // 4)
+    t = f"!pto.tile<{rows}x4096xf32>"
+    g = f"!pto.tensor<{rows}x4096xf32>"
+    return (f"pto.kernel @wide_leaf(%out: {g}) {{\n"
+            f"  %u = pto.full 2.0 {{vec_tile = #pto.vec_tile<[1, 1024]>}} : {t}\n"
+            f"  pto.atomic_add %u, %out[0, 0] : {t}, {g}\n"
+            "}\n")
+
+
+def dynamic_atomics(pairs: int) -> str:
+    """`pairs` x (a scalar read, pto.full, pto.atomic_add at the row read):
+    isomorphic vector tasks that all conflict (run-time offsets into one
+    tensor) and each capture a value defined just before them."""
+    t, g = "!pto.tile<16x16xf32>", "!pto.tensor<?x16xf32>"
+    lines = [f"pto.kernel @dynamic_atomics(%rows: !pto.tensor<{pairs}xi32>, %out: {g}) {{"]
+    for i in range(pairs):
+        lines.append(f"  %c{i} = arith.constant {i} : index")
+        lines.append(f"  %r{i} = pto.read %rows[%c{i}] : !pto.tensor<{pairs}xi32>")
+        lines.append(f"  %f{i} = pto.full 1.0 {{vec_tile = #pto.vec_tile<[16, 16]>}} : {t}")
+        lines.append(f"  pto.atomic_add %f{i}, %out[%r{i}, 0] : {t}, {g}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def loop_runs(runs: int) -> str:
+    """`runs` x (a vector task, then a pto.loop holding one): as many runs of
+    tasks in the kernel's block as loops between them, each outlined to a
+    root of its own."""
+    t, g = "!pto.tile<16x16xf32>", "!pto.tensor<16x16xf32>"
+    vec = "{vec_tile = #pto.vec_tile<[16, 16]>}"
+    lines = [f"pto.kernel @loop_runs(%x: {g}, %out: {g}) {{",
+             "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
+             "  %c2 = arith.constant 2 : index"]
+    for i in range(runs):
+        lines += [f"  %t{i} = pto.view %x[0, 0] : {g} -> {t}",
+                  f"  %e{i} = pto.exp %t{i} {vec} : {t} -> {t}",
+                  f"  pto.atomic_add %e{i}, %out[0, 0] : {t}, {g}",
+                  f"  pto.loop \"L{i}\" %i{i} = %c0 to %c2 step %c1 {{",
+                  f"    %u{i} = pto.view %x[0, 0] : {g} -> {t}",
+                  f"    %f{i} = pto.exp %u{i} {vec} : {t} -> {t}",
+                  f"    pto.atomic_add %f{i}, %out[0, 0] : {t}, {g}",
+                  "  }"]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 @dataclass
 class Case:
     name: str
@@ -92,6 +149,11 @@ CASES = [
     Case("big-tile", "piece", 8192, big_tile, PIPELINE),
     Case("atomics", "pair", 625, atomics, PIPELINE),
     Case("exp-chain", "op", 1250, exp_chain, PIPELINE),
+    Case("wide-leaf", "piece", 32768, wide_leaf, PIPELINE),
+    Case("dynamic-atomics", "pair", 625, dynamic_atomics, PIPELINE),
+    Case("loop-runs", "run", 250, loop_runs, PIPELINE),
+    # The same chain to pto_isa: lowering, memory planning, sync insertion.
+    Case("exp-chain-isa", "op", 625, exp_chain, ("--pto-ascend-pipeline",)),
     Case("lint-untiled-chain", "op", 1250, lambda n: exp_chain(n, vec_tile=False),
          ("--pto-lint",), failing=True),
 ]

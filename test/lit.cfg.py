@@ -29,7 +29,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pto_tools_dir, config.llvm_tools_dir]
 tools = ["pto-opt", "pto-run", "pto-translate", "pto-lsp-server", "pto-capi-test",
-         "pto-fuzz-replay", "not", "count", "split-file", "llvm-nm"]
+         "pto-fuzz-replay", "pto-union-find-test", "not", "count", "split-file", "llvm-nm"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PYTHONPATH",
                              os.path.join(config.pto_src_root, "python"),

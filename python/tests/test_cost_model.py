@@ -394,7 +394,7 @@ def test_sk01_merged_stitches_keep_the_online_chain(tmp_path):
     by_leaf = {}
     for e in spans:
         by_leaf.setdefault(e["args"]["leaf"], {}).setdefault(e["args"]["instance"], []).append(e)
-    chained = 0
+    chained = set()
     for leaf, instances in by_leaf.items():
         if len(instances) < 4:
             continue
@@ -402,10 +402,12 @@ def test_sk01_merged_stitches_keep_the_online_chain(tmp_path):
         starts = [min(e["ts"] for e in inst) for inst in order]
         ends = [max(e["ts"] + e["dur"] for e in inst) for inst in order]
         if all(s >= e - 1e-6 for s, e in zip(starts[1:], ends[:-1])):
-            chained += 1
-    # The carried accumulators give at least the two update roots (l/m and o)
-    # a serial chain over the four update steps.
-    assert chained >= 2, {k: len(v) for k, v in by_leaf.items()}
+            chained.add(leaf)
+    # The carried accumulators give the online-softmax update (one V2 task
+    # per kv step: pto-partition does not cut it at the views the loop
+    # yields) a serial chain over the four update steps.
+    assert any("_leaf_V2_" in leaf for leaf in chained), (
+        chained, {k: len(v) for k, v in by_leaf.items()})
     # Re-scheduling the dumped graph (tile reads and device tasks included)
     # reproduces the run.
     again, _ = simulate_graph(tmp_path, json.loads(graph.read_text()), name="again")

@@ -114,7 +114,10 @@ class Tensor:
     recompile), ``STATIC`` (static, its size taken from the tensor the kernel
     is traced or called with) or a trailing ``...`` (every remaining dim
     ``STATIC``). An empty shape (``Tensor([], dt)``, or no shape) takes the
-    rank and every dim, static, from the tensor. ``cumulative=True`` (a
+    rank and every dim, static, from the tensor. Without a dtype
+    (``Tensor()``, ``Tensor([...])``, or the bare class as the annotation) the
+    dtype too is taken from the argument at each call, as PyPTO's
+    ``pypto.frontend.jit`` does; a new dtype retraces. ``cumulative=True`` (a
     pto-mlir extension) marks 1-D integer tensors of cumulative varlen offsets
     (start at 0, never decrease; ``pto.cumulative``, checked by the
     interpreter).
@@ -122,9 +125,9 @@ class Tensor:
 
     def __init__(self, shape=None, dtype: DataType | None = None, format=None, *,
                  cumulative: bool = False):
-        if not isinstance(dtype, DataType):
+        if dtype is not None and not isinstance(dtype, DataType):
             raise TypeError(f"Tensor(shape, dtype): dtype must be a pypto dtype such as "
-                            f"DT_BF16, got {dtype!r}")
+                            f"DT_BF16 (or left out: taken from the argument), got {dtype!r}")
         if format not in (None, "TILEOP_ND"):
             raise TypeError(f"Tensor(..., format={format!r}): only the ND format "
                             f"(TILEOP_ND) is modelled by the pto dialect")
@@ -146,11 +149,36 @@ class Tensor:
         """True for ``Tensor([], dt)``: rank and dims come from the argument."""
         return not self.shape
 
+    @property
+    def dtype_from_argument(self) -> bool:
+        """True when the annotation gives no dtype: the argument's is used."""
+        return self.dtype is None
+
+    def with_dtype(self, dtype: DataType) -> "Tensor":
+        """This annotation with the dtype an argument supplied."""
+        return Tensor(self.shape, dtype, cumulative=self.cumulative)
+
     def __class_getitem__(cls, item):
         shape, dtype = item
         return cls(shape, dtype)
 
     def __repr__(self) -> str:
         dims = ", ".join("..." if d is Ellipsis else repr(d) for d in self.shape)
+        dtype = "" if self.dtype is None else f", {self.dtype!r}"
         extra = ", cumulative=True" if self.cumulative else ""
-        return f"Tensor([{dims}], {self.dtype!r}{extra})"
+        return f"Tensor([{dims}]{dtype}{extra})"
+
+
+def dtype_of_array(array) -> DataType | None:
+    """The pypto dtype of a NumPy array (or anything with a NumPy ``dtype``)
+    under the interpreter's conventions: uint16 holds BF16 bit patterns.
+    None when no pypto dtype is held that way."""
+    import numpy as np
+    try:
+        kind = np.dtype(array.dtype)
+    except TypeError:
+        return None
+    for dtype in ALL_DTYPES:
+        if dtype.numpy is not None and np.dtype(dtype.numpy) == kind:
+            return dtype
+    return None

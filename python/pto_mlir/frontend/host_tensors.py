@@ -31,6 +31,17 @@ def is_torch_tensor(value) -> bool:
     return torch is not None and isinstance(value, torch.Tensor)
 
 
+def torch_dtype(value) -> dt.DataType | None:
+    """The pypto dtype of a torch tensor, None if it holds none."""
+    entry = _TORCH_DTYPES.get(str(value.dtype))
+    return entry[0] if entry else None
+
+
+def torch_dtypes() -> list:
+    """The pypto dtypes a torch argument can carry."""
+    return [entry[0] for entry in _TORCH_DTYPES.values()]
+
+
 def as_array(value, want: dt.DataType):
     """The NumPy array the interpreter runs on for one tensor argument."""
     if not is_torch_tensor(value):

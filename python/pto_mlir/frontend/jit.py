@@ -370,6 +370,9 @@ class JitFunction:
             raise TraceError(f"cannot evaluate the parameter annotations of "
                              f"{fn.__name__}: {error}", location) from error
         self.signature = inspect.signature(fn)
+        # `x: pypto.Tensor` (the class): shape and dtype from the argument.
+        annotations = {name: dt.Tensor() if ann is dt.Tensor else ann
+                       for name, ann in annotations.items()}
         self.tensor_params = [name for name in self.signature.parameters
                               if isinstance(annotations.get(name), dt.Tensor)]
         self.annotations = annotations
@@ -391,6 +394,39 @@ class JitFunction:
         return remarks
 
     # -- tracing --------------------------------------------------------------------
+
+    def _resolve_annotations(self, given: dict) -> dict:
+        """Each tensor parameter's annotation with its dtype: the annotation's
+        own or, for ``pypto.Tensor()`` / ``Tensor([...])`` without one, the
+        dtype of the argument given (a torch tensor or a NumPy array)."""
+        from . import host_tensors
+        resolved = {}
+        for name in self.tensor_params:
+            ann = self.annotations[name]
+            if not ann.dtype_from_argument:
+                resolved[name] = ann
+                continue
+            value = given.get(name)
+            if host_tensors.is_torch_tensor(value):
+                dtype = host_tensors.torch_dtype(value)
+                what = f"a torch {value.dtype} tensor"
+            elif hasattr(value, "dtype") and hasattr(value, "shape"):
+                dtype = dt.dtype_of_array(value)
+                what = f"a {value.dtype} array"
+            else:
+                raise TraceError(f"tensor parameter '{name}' is annotated {ann!r}, without a "
+                                 f"dtype: its dtype is taken from the argument, so give a "
+                                 f"torch tensor or a NumPy array (got "
+                                 f"{type(value).__name__}), or write the dtype in the "
+                                 f"annotation", self._locations.get(name))
+            if dtype is None:
+                raise TraceError(f"tensor parameter '{name}' is annotated {ann!r}, without a "
+                                 f"dtype, and is given {what}, which holds no pypto dtype "
+                                 f"(supported: "
+                                 f"{', '.join(d.name for d in host_tensors.torch_dtypes())})",
+                                 self._locations.get(name))
+            resolved[name] = ann.with_dtype(dtype)
+        return resolved
 
     def _tensor_shape(self, name: str, ann: dt.Tensor, given) -> tuple:
         """The traced shape: an int per static dim, None per dynamic one."""
@@ -466,34 +502,35 @@ class JitFunction:
             raise TraceError(f"{self.fn.__name__}.trace: {error}",
                              self._locations.get("__def__")) from None
         from . import host_tensors
+        annotations = self._resolve_annotations(bound.arguments)
         shapes = {}
         for name in self.tensor_params:
             given = bound.arguments.get(name)
             if host_tensors.is_torch_tensor(given):
                 try:
-                    given = host_tensors.as_array(given, self.annotations[name].dtype)
+                    given = host_tensors.as_array(given, annotations[name].dtype)
                 except TraceError as error:
                     raise error.locate(self._locations.get(name))
             if isinstance(given, (list, tuple)):
                 given = tuple(None if d is None or d is dt.DYN or (isinstance(d, int) and d < 0)
                               else d for d in given)
-            shapes[name] = self._tensor_shape(name, self.annotations[name], given)
+            shapes[name] = self._tensor_shape(name, annotations[name], given)
         missing = [p.name for p in self.signature.parameters.values()
                    if p.name not in self.tensor_params and p.name not in bound.arguments
                    and p.default is inspect.Parameter.empty]
         if missing:
             raise TraceError(f"{self.fn.__name__}.trace: missing compile-time parameter(s) "
                              f"{', '.join(missing)}", self._locations.get("__def__"))
-        return self._trace(shapes, bound, arch)
+        return self._trace(shapes, bound, arch, annotations)
 
-    def _trace(self, shapes: dict, bound, arch: str) -> TracedKernel:
+    def _trace(self, shapes: dict, bound, arch: str, annotations: dict) -> TracedKernel:
         if getattr(_state, "tracer", None) is not None:
             raise TraceError("kernels cannot be traced inside another kernel's trace")
         tracer = Tracer(arch)
         call_args = {}
         arg_values = []
         for name in self.tensor_params:
-            ann = self.annotations[name]
+            ann = annotations[name]
             value = Value(tensor_type(shapes[name], ann.dtype), name, block=tracer.kernel_body)
             tracer.kernel_body.args.append(value)
             arg_values.append(value)
@@ -577,18 +614,20 @@ class JitFunction:
         from . import host_tensors
         bound = self.signature.bind(*args, **kwargs)
         given = {n: bound.arguments[n] for n in self.tensor_params}
+        annotations = self._resolve_annotations(given)
         arrays = {}
         for name, value in given.items():
             try:
-                arrays[name] = host_tensors.as_array(value, self.annotations[name].dtype)
+                arrays[name] = host_tensors.as_array(value, annotations[name].dtype)
             except TraceError as error:
                 raise error.locate(self._locations.get(name))
-        shapes = {n: self._tensor_shape(n, self.annotations[n], a) for n, a in arrays.items()}
+        shapes = {n: self._tensor_shape(n, annotations[n], a) for n, a in arrays.items()}
         others = tuple((n, v) for n, v in bound.arguments.items() if n not in self.tensor_params)
-        key = (tuple(sorted(shapes.items())), repr(others), arch or platform.npuarch)
+        dtypes = tuple(annotations[n].dtype.name for n in self.tensor_params)
+        key = (tuple(sorted(shapes.items())), dtypes, repr(others), arch or platform.npuarch)
         traced = self._cache.get(key)
         if traced is None:
-            traced = self._trace(shapes, bound, arch or platform.npuarch)
+            traced = self._trace(shapes, bound, arch or platform.npuarch, annotations)
             self._cache[key] = traced
         executor = getattr(_executor, "current", None)
         if executor is None:

@@ -194,6 +194,12 @@ def reshape(input, shape, *, valid_shape=None, inplace: bool = False) -> TensorH
     if isinstance(input, Tile):
         return _reshape_tile(tracer, input, shape, valid_shape)
     tensor = tracer.use_tensor(input, "reshape(input)")
+    from .subtensor import SubTensor, refuse
+    if isinstance(tensor, SubTensor) and not inplace:
+        # PyPTO's copying reshape of the view: of its value here and now.
+        return _reshape_tile(tracer, tracer.whole_view(tensor, "reshape(input)"), shape,
+                             valid_shape)
+    refuse(tensor, "reshape(..., inplace=True)")
     try:
         dims = list(shape)
     except TypeError:
@@ -334,6 +340,8 @@ def view(input, shape, offsets, *, valid_shape=None, dtype=None) -> Tile:
         valid = tracer.tensor_view_valid(source, shape, offsets, valid)
     elif valid is not None:
         valid = tracer.mixed(valid, "view(valid_shape)")
+    if isinstance(source, TensorHandle):
+        offsets = source.at(offsets)
     fields = {"source": source.value, "offsets": tracer.mixed(offsets, "view(offsets)"),
               "valid": valid}
     return _record(tracer, "pto.view", fields, shape, source.dtype, "view")
@@ -354,8 +362,11 @@ def _store_tile(tracer, kind: str, src, offsets, dst) -> None:
     if src.dtype != dst.dtype:
         raise _error(f"{kind} writes a {src.dtype!r} tile into '{dst.name}' ({dst.dtype!r}); "
                      f"cast the tile first")
+    from .subtensor import SubTensor
+    if isinstance(dst, SubTensor):
+        dst.check_store(src.shape, offsets, kind)
     fields = {"src": src.value, "dst": dst.value,
-              "offsets": tracer.mixed(offsets, f"{kind}(offsets)"),
+              "offsets": tracer.mixed(dst.at(offsets), f"{kind}(offsets)"),
               "attrs": _vec_tile_attr(tracer)}
     tracer.insert_op(Op(f"pto.{kind}", fields, (), "", tracer.location()))
 
@@ -392,10 +403,11 @@ def matmul(input, mat2, out_dtype, *, a_trans: bool = False, b_trans: bool = Fal
     if extend_params:
         raise _error("matmul(extend_params=...) (bias, scales, relu) is not modelled by the "
                      "pto dialect yet")
-    if a.ndim != 2 or b.ndim != 2:
-        raise _error(f"matmul takes 2-D tiles here, got ranks {a.ndim} and {b.ndim}")
-    m, ka = (a.shape[1], a.shape[0]) if a_trans else a.shape
-    kb, n = (b.shape[1], b.shape[0]) if b_trans else b.shape
+    if a.ndim != b.ndim or a.ndim not in (2, 3, 4):
+        raise _error(f"matmul takes 2-, 3- or 4-D operands of equal rank (PyPTO's rule), got "
+                     f"ranks {a.ndim} and {b.ndim}")
+    m, ka = (a.shape[-1], a.shape[-2]) if a_trans else a.shape[-2:]
+    kb, n = (b.shape[-1], b.shape[-2]) if b_trans else b.shape[-2:]
     if ka != kb:
         raise _error(f"matmul contracts K = {ka} of input {list(a.shape)}"
                      f"{' (a_trans)' if a_trans else ''} with K = {kb} of mat2 "
@@ -406,6 +418,10 @@ def matmul(input, mat2, out_dtype, *, a_trans: bool = False, b_trans: bool = Fal
     if tracer.frame.cube_tile is None:
         raise _error("matmul needs set_cube_tile_shapes(m=[mL0, mL1], k=[kL0, kL1], "
                      "n=[nL0, nL1]) before it")
+    if a.ndim > 2:
+        from .batched import batched_matmul
+        return batched_matmul(tracer, a, b, out_dtype, a_trans, b_trans,
+                              tracer.frame.cube_tile)
     fields = {"lhs": a.value, "rhs": b.value, "a_trans": a_trans, "b_trans": b_trans,
               "cube_tile": tracer.frame.cube_tile}
     return _record(tracer, "pto.matmul", fields, (m, n), out_dtype, "matmul")
@@ -808,6 +824,18 @@ def sigmoid(input) -> Tile:
         raise _error(f"sigmoid(input) is {a.dtype!r}; PyPTO's sigmoid takes DT_FP32 only: "
                      f"cast the input to DT_FP32 first")
     return reciprocal(add(exp(neg(a)), 1.0))
+
+
+def relu(input) -> Tile:
+    """``pypto.relu(x)``: ``max(0, x)`` (``hicann/pypto/docs/api/operation/
+    pypto-relu.md``: DT_FP16, DT_FP32, DT_BF16; NaN and inf inputs are not
+    supported there), recorded at this line as ``pto.max`` with the scalar 0."""
+    tracer = current_tracer("pypto.relu")
+    a = tracer.use_tile(input, "relu(input)")
+    if a.dtype not in (dt.DT_FP16, dt.DT_FP32, dt.DT_BF16):
+        raise _error(f"relu(input) is {a.dtype!r}; PyPTO's relu takes DT_FP16, DT_FP32 or "
+                     f"DT_BF16")
+    return maximum(a, 0.0)
 
 
 def softmax(input, dim) -> Tile:

@@ -53,6 +53,8 @@ def index_put_(input, indices, values, accumulate: bool = False) -> None:
     src[i]`` (``+=`` with ``accumulate``) for each row ``i`` of ``src``."""
     tracer = current_tracer("pypto.index_put_")
     dst = tracer.use_tensor(input, "index_put_(input)")
+    from .subtensor import refuse
+    refuse(dst, "index_put_")
     if not isinstance(indices, (tuple, list)):
         raise _error(f"index_put_(indices) must be a tuple of index tensors, got "
                      f"{type(indices).__name__}; write (rows,)")
@@ -71,6 +73,8 @@ def index_add_(input, dim, index, source, *, alpha=1) -> TensorHandle:
     a * src[i]`` for each row ``i`` of ``src``; returns ``dst``."""
     tracer = current_tracer("pypto.index_add_")
     dst = tracer.use_tensor(input, "index_add_(input)")
+    from .subtensor import refuse
+    refuse(dst, "index_add_")
     if not _is_int(dim) or not -dst.ndim <= dim < dst.ndim:
         raise _error(f"index_add_(dim={dim!r}) must be an int in [{-dst.ndim}, {dst.ndim}) "
                      f"for the rank-{dst.ndim} tensor '{dst.name}'")

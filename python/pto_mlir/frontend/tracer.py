@@ -178,18 +178,25 @@ class TensorHandle(_ValueMethods):
     def __getitem__(self, index):
         """``t[b]`` on an integer tensor reads a scalar; ``x[i:i + n, :]``
         is a view (static extents, possibly symbolic starts)."""
+        from .subtensor import gm_subtensor, subtensor_prefix
+        prefix = subtensor_prefix(index, self.ndim)
+        if prefix:
+            # x[b, n] / x[b, n, :, :] of a 4-D tensor: a GM sub-tensor, read
+            # and written through.
+            return gm_subtensor(self._tracer, self, prefix)
         if _has_slice(index):
             return self._tracer.slice_view(self, index)
         items = index if isinstance(index, tuple) else (index,)
-        if len(items) < self.ndim and not self.dtype.is_float:
-            pass   # read() names the rank mismatch
-        elif len(items) < self.ndim:
-            dims = ", ".join(["..."] * len(items) + [":"] * (self.ndim - len(items)))
-            raise _error(f"{self.name}[...] with {len(items)} integer indices of a rank-"
-                         f"{self.ndim} tensor is a GM sub-tensor, which pto-mlir does not "
-                         f"support yet; slice the remaining dims ({self.name}[{dims}]) to "
-                         f"read it as a tile")
+        if len(items) < self.ndim:
+            # x[b, n] of a 4-D tensor: a GM sub-tensor, read and written through.
+            from .subtensor import gm_subtensor
+            return gm_subtensor(self._tracer, self, items)
         return self._tracer.read(self, index)
+
+    def at(self, offsets) -> list:
+        """Offsets into this tensor as offsets into ``value`` (the same here;
+        a GM sub-tensor shifts them to its window)."""
+        return list(offsets)
 
     def __setitem__(self, index, value):
         """``dst[off:, 0:] = tile`` and ``dst[:] = expr`` assemble the value
@@ -614,6 +621,8 @@ class Tracer:
         return self.mixed(extents, "view(valid_shape)")
 
     def record_view(self, source, shape, offsets, valid, hint) -> Tile:
+        if isinstance(source, TensorHandle):
+            offsets = source.at(offsets)
         fields = {"source": source.value, "offsets": self.mixed(offsets, "view(offsets)"),
                   "valid": valid}
         op = Op("pto.view", fields, [tile_type(shape, source.dtype)], hint, self.location())
@@ -829,7 +838,8 @@ class Tracer:
                 raise _error(f"{what}: slicing a GM tensor is not supported; use pypto.view "
                              f"with a static shape and offsets")
         self.use_tensor(tensor, what)
-        values = [self.index_value(i, f"{what} index {n}") for n, i in enumerate(indices)]
+        values = [self.index_value(i, f"{what} index {n}")
+                  for n, i in enumerate(tensor.at(indices))]
         loc = self.location()
         op = Op("pto.read", {"tensor": tensor.value, "indices": values}, ["index"],
                 f"{tensor.name}_at", loc)

@@ -56,6 +56,24 @@
 // NBUFL1: n-buffer group 0 (4 x "C1"): merge count 4 (cube_nbuffer_setting), 2 tasks after
 // NBUFL1: before 1048576, after 1048576 (saved 0.0%)
 //
+// mix=true (pto-mix-exchange to follow) on SK-16 at small tiles with 2 heads:
+// on DAV_3510 the V1 tasks reading S and dP also read the hoisted Dvec
+// workspace, one buffer rewritten per head, so the C1 group is planned for
+// one instance at once, not the 2 of the heads loop; without mix=true, or on
+// DAV_2201 (no L0C -> UB), it is not.
+// RUN: %python -m pto_mlir.sk16_ir --heads 2 --head-dim 64 --s1-tile 256 --s2-tile 256 --c-tile 64,128,64,128,64,128 --v-tile-s 32,64 --v-tile-d 64,64 --arch DAV_3510 > %t.sk16-950.mlir
+// RUN: %python -m pto_mlir.sk16_ir --heads 2 --head-dim 64 --s1-tile 256 --s2-tile 256 --c-tile 64,128,64,128,64,128 --v-tile-s 32,64 --v-tile-d 64,64 > %t.sk16-a3.mlir
+// RUN: pto-opt %t.sk16-950.mlir -pto-legalize -pto-flatten-scopes -pto-hoist-invariants -pto-expand-tiles -pto-partition -pto-nbuffer-merge \
+// RUN:   "-pto-l1-reuse=stationary=true mix=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIX
+// RUN: pto-opt %t.sk16-950.mlir -pto-legalize -pto-flatten-scopes -pto-hoist-invariants -pto-expand-tiles -pto-partition -pto-nbuffer-merge \
+// RUN:   "-pto-l1-reuse=stationary=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOMIX
+// RUN: pto-opt %t.sk16-a3.mlir -pto-legalize -pto-flatten-scopes -pto-hoist-invariants -pto-expand-tiles -pto-partition -pto-nbuffer-merge \
+// RUN:   "-pto-l1-reuse=stationary=true mix=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOMIX
+// MIX: group 0 ({{[0-9]+}} x "C1"): {{.*}} (planned as MIX tasks: 1 instances at once, not 2)
+// MIX-NOT: planned as MIX tasks
+// NOMIX-NOT: planned as MIX tasks
+// NOMIX: group 0 ({{[0-9]+}} x "C1")
+// NOMIX-NOT: planned as MIX tasks
 // Dynamic offsets in a batch loop (row offset b * 64 + r): loads are
 // identical when their offsets are the same value, computed once in the
 // block or separately inside each task; rows stay apart.

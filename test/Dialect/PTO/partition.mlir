@@ -1,6 +1,7 @@
 // RUN: split-file %s %t
 // RUN: pto-opt %t/partition.mlir -split-input-file --pto-flatten-scopes --pto-expand-tiles --pto-partition | FileCheck %t/partition.mlir
 // RUN: pto-opt %t/scope-left.mlir --pto-partition -verify-diagnostics -o /dev/null
+// RUN: pto-opt %t/sink-views.mlir -split-input-file --pto-partition | FileCheck %t/sink-views.mlir
 // RUN: pto-opt %t/split-mix.mlir --pto-flatten-scopes --pto-expand-tiles --pto-partition=split-mix=true | FileCheck %t/split-mix.mlir
 
 // pto-partition: expanded tile ops grouped into pto.task regions following
@@ -392,6 +393,46 @@ pto.kernel @stored_and_column_summed(%x: !pto.tensor<?x16xf32>, %y: !pto.tensor<
   }
 }
 
+// -----
+
+// A row maximum that the loop carries: its full-window view (read by the
+// yield, not by a task) moves down to the yield, so the maximum's pieces and
+// the subtraction reading them share one task per piece instead of being
+// cut into two tasks at the view's old place.
+
+// CHECK-LABEL: pto.kernel @carried_max(
+// CHECK:         pto.loop
+// CHECK:           %[[WS:.*]] = pto.workspace : !pto.tensor<16x1xf32>
+// CHECK-NEXT:      pto.task #pto.core<vector> "V1" {
+// CHECK:             %[[M0:.*]] = pto.amax
+// CHECK-NEXT:        pto.assemble %[[M0]], %[[WS]] [0, 0]
+// CHECK-NEXT:        pto.view %x
+// CHECK-NEXT:        %[[D0:.*]] = pto.sub %{{.*}}, %[[M0]]
+// CHECK-NEXT:        pto.assemble %[[D0]], %out [0, 0]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      pto.task #pto.core<vector> "V1" {
+// CHECK:             %[[M1:.*]] = pto.amax
+// CHECK-NEXT:        pto.assemble %[[M1]], %[[WS]] [8, 0]
+// CHECK-NEXT:        pto.view %x
+// CHECK-NEXT:        %[[D1:.*]] = pto.sub %{{.*}}, %[[M1]]
+// CHECK-NEXT:        pto.assemble %[[D1]], %out [8, 0]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[V:.*]] = pto.view %[[WS]][0, 0] valid [16, 1] : !pto.tensor<16x1xf32> -> !pto.tile<16x1xf32>
+// CHECK-NEXT:      pto.yield %[[V]]
+pto.kernel @carried_max(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = pto.dim %x, 0 : !pto.tensor<16x64xf32>
+  %init = pto.full 0.0 : !pto.tile<16x1xf32>
+  %r = pto.loop "kv" %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (!pto.tile<16x1xf32>) {
+    %t = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+    %m = pto.amax %t dim = 1 keepdim {vec_tile = #pto.vec_tile<[8, 64]>} : !pto.tile<16x64xf32> -> !pto.tile<16x1xf32>
+    %d = pto.sub %t, %m {vec_tile = #pto.vec_tile<[8, 64]>} : !pto.tile<16x64xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x64xf32>
+    pto.assemble %d, %out[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+    pto.yield %m : !pto.tile<16x1xf32>
+  }
+}
+
 //--- scope-left.mlir
 
 // pto-partition needs scopes as stamps.
@@ -402,6 +443,72 @@ pto.kernel @scope_left(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>)
   pto.scope #pto.scope<id = 0> {
     %e = pto.exp %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
     pto.assemble %e, %out[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  }
+}
+
+//--- sink-views.mlir
+
+// A view read by something other than a task (here the yield) does not move
+// past a store into the workspace it reads (the second piece of the
+// maximum): it stays, the segment still ends there, and the two pieces form
+// two tasks around it.
+
+// CHECK-LABEL: pto.kernel @view_stays_before_a_writer(
+// CHECK:         pto.loop
+// CHECK-NEXT:      pto.task #pto.core<vector> "V1" {
+// CHECK:             pto.assemble %{{.*}}, %[[WS:.*]] [0, 0]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[V:.*]] = pto.view %[[WS]][0, 0] valid [8, 1]
+// CHECK-NEXT:      pto.task #pto.core<vector> "V1" {
+// CHECK:             pto.assemble %{{.*}}, %[[WS]] [8, 0]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      pto.yield %[[V]]
+pto.kernel @view_stays_before_a_writer(%x: !pto.tensor<16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = pto.dim %x, 0 : !pto.tensor<16x64xf32>
+  %init = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<8x1xf32>
+  %ws = pto.workspace : !pto.tensor<16x1xf32>
+  %r = pto.loop "kv" %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (!pto.tile<8x1xf32>) {
+    %a = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<8x64xf32>
+    %ma = pto.amax %a dim = 1 keepdim : !pto.tile<8x64xf32> -> !pto.tile<8x1xf32>
+    pto.assemble %ma, %ws[0, 0] : !pto.tile<8x1xf32>, !pto.tensor<16x1xf32>
+    %v = pto.view %ws[0, 0] valid [8, 1] : !pto.tensor<16x1xf32> -> !pto.tile<8x1xf32>
+    %b = pto.view %x[8, 0] : !pto.tensor<16x64xf32> -> !pto.tile<8x64xf32>
+    %mb = pto.amax %b dim = 1 keepdim : !pto.tile<8x64xf32> -> !pto.tile<8x1xf32>
+    pto.assemble %mb, %ws[8, 0] : !pto.tile<8x1xf32>, !pto.tensor<16x1xf32>
+    pto.yield %v : !pto.tile<8x1xf32>
+  }
+}
+
+// -----
+
+// Without that store it moves down to the yield, and the maximum and the exp
+// reading it back share one task.
+
+// CHECK-LABEL: pto.kernel @view_moves_to_the_yield(
+// CHECK:         pto.loop
+// CHECK-NEXT:      pto.task #pto.core<vector> "V1" {
+// CHECK:             pto.assemble %{{.*}}, %[[WS:.*]] [0, 0]
+// CHECK:             pto.assemble %{{.*}}, %out [0, 0]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[V:.*]] = pto.view %[[WS]][0, 0] valid [8, 1]
+// CHECK-NEXT:      pto.yield %[[V]]
+pto.kernel @view_moves_to_the_yield(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<8x1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = pto.dim %x, 0 : !pto.tensor<16x64xf32>
+  %init = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<8x1xf32>
+  %ws = pto.workspace : !pto.tensor<16x1xf32>
+  %r = pto.loop "kv" %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (!pto.tile<8x1xf32>) {
+    %a = pto.view %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<8x64xf32>
+    %ma = pto.amax %a dim = 1 keepdim : !pto.tile<8x64xf32> -> !pto.tile<8x1xf32>
+    pto.assemble %ma, %ws[0, 0] : !pto.tile<8x1xf32>, !pto.tensor<16x1xf32>
+    %v = pto.view %ws[0, 0] valid [8, 1] : !pto.tensor<16x1xf32> -> !pto.tile<8x1xf32>
+    %w = pto.view %ws[0, 0] : !pto.tensor<16x1xf32> -> !pto.tile<8x1xf32>
+    %e = pto.exp %w : !pto.tile<8x1xf32> -> !pto.tile<8x1xf32>
+    pto.assemble %e, %out[0, 0] : !pto.tile<8x1xf32>, !pto.tensor<8x1xf32>
+    pto.yield %v : !pto.tile<8x1xf32>
   }
 }
 

@@ -10,14 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ReportFile.h"
+#include "pto/Dialect/PTO/Analysis/KernelStructure.h"
 #include "pto/Dialect/PTO/Checks/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -82,14 +82,10 @@ Origin Reporter::trace(Value value, LaunchOp launch, func::FuncOp root) {
         return {};
       value = call.getArgs()[arg.getArgNumber()];
     }
-  value = getAliasedTensor(value);
-  if (value.getDefiningOp<WorkspaceOp>())
+  if (getAliasedTensor(value).getDefiningOp<WorkspaceOp>())
     return {true, ""};
-  if (auto arg = dyn_cast<BlockArgument>(value))
-    if (auto kernel = dyn_cast<KernelOp>(arg.getOwner()->getParentOp()))
-      return {false, cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()])
-                         .getValue()
-                         .str()};
+  if (BlockArgument arg = getRootArgument(value))
+    return {false, getArgumentName(arg).str()};
   return {};
 }
 
@@ -201,18 +197,15 @@ void Reporter::reportKernel(KernelOp kernel) {
 struct ReportPass : public pto::impl::ReportPassBase<ReportPass> {
   using ReportPassBase::ReportPassBase;
   void runOnOperation() override {
-    std::string errorMessage;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(output, &errorMessage);
-    if (!file) {
-      getOperation().emitError()
-          << "pto-report: cannot open '" << output << "': " << errorMessage;
+    ModuleOp module = getOperation();
+    if (failed(check::writeReport(module, getArgument(), output,
+                                  [&](llvm::raw_ostream &os) {
+                                    Reporter reporter(module, os);
+                                    module.walk([&](KernelOp kernel) {
+                                      reporter.reportKernel(kernel);
+                                    });
+                                  })))
       return signalPassFailure();
-    }
-    Reporter reporter(getOperation(), file->os());
-    getOperation().walk(
-        [&](KernelOp kernel) { reporter.reportKernel(kernel); });
-    file->keep();
     markAllAnalysesPreserved();
   }
 };

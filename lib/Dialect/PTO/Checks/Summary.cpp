@@ -1,11 +1,11 @@
 //===- Summary.cpp - a structural report of pto kernels -------------------===//
 
+#include "ReportFile.h"
+#include "pto/Dialect/PTO/Analysis/KernelStructure.h"
 #include "pto/Dialect/PTO/Checks/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 
@@ -33,15 +33,10 @@ std::string str(Attribute attr) {
   return s;
 }
 
-/// Name of a kernel argument, or "<computed>" for other GM tensors.
-std::string tensorName(KernelOp kernel, Value tensor) {
-  // Look through in-place reshapes to the kernel argument.
-  tensor = getAliasedTensor(tensor);
-  if (auto arg = dyn_cast<BlockArgument>(tensor))
-    if (arg.getOwner()->getParentOp() == kernel)
-      return cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()])
-          .getValue()
-          .str();
+/// Name of the kernel argument a GM tensor aliases, or "<computed>".
+std::string tensorName(Value tensor) {
+  if (BlockArgument arg = getRootArgument(tensor))
+    return getArgumentName(arg).str();
   return "<computed>";
 }
 
@@ -117,9 +112,9 @@ void summarize(KernelOp kernel, llvm::raw_ostream &os) {
               str(cast.getResult().getType().getElementType()) + " (" +
               stringifyCastMode(cast.getEffectiveMode()).str() + ")"];
     } else if (auto atomic = dyn_cast<AtomicAddOp>(op)) {
-      atomics.push_back(tensorName(kernel, atomic.getDst()));
+      atomics.push_back(tensorName(atomic.getDst()));
     } else if (auto assemble = dyn_cast<AssembleOp>(op)) {
-      assembles.push_back(tensorName(kernel, assemble.getDst()));
+      assembles.push_back(tensorName(assemble.getDst()));
     } else if (isa<ReadOp>(op)) {
       ++reads;
     } else if (isa<ReshapeOp>(op)) {
@@ -172,17 +167,12 @@ void summarize(KernelOp kernel, llvm::raw_ostream &os) {
 struct SummaryPass : public pto::impl::SummaryPassBase<SummaryPass> {
   using SummaryPassBase::SummaryPassBase;
   void runOnOperation() override {
-    std::string errorMessage;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(output, &errorMessage);
-    if (!file) {
-      getOperation().emitError()
-          << "pto-summary: cannot open '" << output << "': " << errorMessage;
+    ModuleOp module = getOperation();
+    if (failed(check::writeReport(
+            module, getArgument(), output, [&](llvm::raw_ostream &os) {
+              module.walk([&](KernelOp kernel) { summarize(kernel, os); });
+            })))
       return signalPassFailure();
-    }
-    getOperation().walk(
-        [&](KernelOp kernel) { summarize(kernel, file->os()); });
-    file->keep();
     markAllAnalysesPreserved();
   }
 };

@@ -7,15 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ReportFile.h"
 #include "pto/Dialect/PTO/Checks/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::pto {
@@ -208,16 +207,11 @@ struct ViewGraphPass : public pto::impl::ViewGraphPassBase<ViewGraphPass> {
   using ViewGraphPassBase::ViewGraphPassBase;
 
   void runOnOperation() override {
-    std::string errorMessage;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(output, &errorMessage);
-    if (!file) {
-      getOperation().emitError()
-          << "pto-view-graph: cannot open '" << output << "': " << errorMessage;
+    if (failed(check::writeReport(getOperation(), getArgument(), output,
+                                  [&](llvm::raw_ostream &os) {
+                                    GraphWriter(getOperation(), os).write();
+                                  })))
       return signalPassFailure();
-    }
-    GraphWriter(getOperation(), file->os()).write();
-    file->keep();
     markAllAnalysesPreserved();
   }
 };

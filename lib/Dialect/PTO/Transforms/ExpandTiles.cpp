@@ -10,13 +10,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Support/UnionFind.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -589,23 +589,25 @@ void Expander::planScopeTiles(ArrayRef<Operation *> ops) {
   // along data edges; pto-schedule-pieces then runs it piece by piece, so
   // the same per-piece estimate applies): fused_swiglu_bwd_b_kernel's
   // SwiGLU chain keeps six [128, 128] f32 pieces live, 384 KiB.
-  llvm::EquivalenceClasses<Operation *> groups;
   SmallVector<Operation *> scoped;
+  llvm::DenseMap<Operation *, unsigned> scopedIndex;
   for (Operation *op : ops)
     if (!isa<MatmulOp>(op)) {
+      scopedIndex[op] = scoped.size();
       scoped.push_back(op);
-      groups.insert(op);
     }
-  for (Operation *op : scoped)
+  UnionFind groups(scoped.size());
+  for (auto [i, op] : llvm::enumerate(scoped))
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())
-        if (def->getBlock() == op->getBlock() && groups.contains(def) &&
+        if (def->getBlock() == op->getBlock() &&
             def->getAttr(kScopeStampAttrName) ==
                 op->getAttr(kScopeStampAttrName))
-          groups.unionSets(def, op);
-  llvm::MapVector<Operation *, SmallVector<Operation *>> tasks;
-  for (Operation *op : scoped)
-    tasks[groups.getLeaderValue(op)].push_back(op);
+          if (auto it = scopedIndex.find(def); it != scopedIndex.end())
+            groups.unite(it->second, i);
+  llvm::MapVector<unsigned, SmallVector<Operation *>> tasks;
+  for (auto [i, op] : llvm::enumerate(scoped))
+    tasks[groups.find(i)].push_back(op);
   // A tile with no GM home (a loop-carried iter_arg or a region's result,
   // seen through views of tiles) reaches a task as a tile argument, which
   // pto-lower-to-isa does not lower: UB does not bind such an unscoped

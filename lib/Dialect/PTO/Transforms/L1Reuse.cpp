@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MixExchange.h"
 #include "OperandStationary.h"
 #include "SplitKChains.h"
 #include "TaskMergeSupport.h"
@@ -83,11 +84,15 @@ ComputeCycles computeCycles(TaskOp task, const PlatformInfo &platform) {
 /// How many instances of `block` at least run at once: the product of the
 /// static trip counts of the loops around it that carry no value from one
 /// iteration to the next (a loop with iter_args runs its iterations in
-/// turn; a dynamic trip count may be 1).
-double staticInstances(Block &block, KernelOp kernel) {
+/// turn; a dynamic trip count may be 1), up to `serialised` (exclusive: it
+/// and the loops around it run their iterations in turn, MixExchange.h).
+double staticInstances(Block &block, KernelOp kernel,
+                       Operation *serialised = nullptr) {
   double instances = 1.0;
   for (Operation *op = block.getParentOp(); op && op != kernel.getOperation();
        op = op->getParentOp()) {
+    if (op == serialised)
+      break;
     auto loop = dyn_cast<LoopOp>(op);
     if (!loop || loop->getNumResults() != 0)
       continue;
@@ -211,8 +216,17 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     SmallVector<SmallVector<TaskOp>> groups =
         groupsOf(block, CoreKind::cube,
                  [](TaskOp task) { return !loadsOf(task).empty(); });
-    double instances = staticInstances(block, kernel);
+    double blockInstances = staticInstances(block, kernel);
+    std::optional<pto::detail::MixSerialisation> mixLoops;
+    if (mix)
+      mixLoops.emplace(block);
     for (auto [groupId, tasks] : llvm::enumerate(groups)) {
+      // Tasks that pto-mix-exchange will merge with their vector readers
+      // wait where those readers wait (MixExchange.h).
+      double instances = blockInstances;
+      if (mixLoops)
+        if (Operation *loop = mixLoops->serialisedLoop(tasks))
+          instances = staticInstances(block, kernel, loop);
       GroupSetting setting = lookupSetting(
           mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting),
           groupId);
@@ -337,6 +351,11 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
                << llvm::formatv("{0:F0}", stationaryCycles) << " cycles vs "
                << llvm::formatv("{0:F0}", settingCycles)
                << " merged by the setting)";
+        if (instances != blockInstances)
+          diag << " (planned as MIX tasks: "
+               << llvm::formatv("{0:F0}", instances)
+               << " instances at once, not "
+               << llvm::formatv("{0:F0}", blockInstances) << ")";
         if (!stationaryPlan && setting.count)
           diag << " (cube_l1_reuse_setting)";
         else if (!stationaryPlan)

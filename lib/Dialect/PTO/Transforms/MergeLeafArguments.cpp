@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -55,8 +56,11 @@ struct MergeLeafArgumentsPass
           otherUses.insert(ref.getRootReference());
         });
     });
+    // One symbol table: ModuleOp::lookupSymbol scans the module per call,
+    // quadratic in the leaves of a module of many kernels.
+    SymbolTable symbols(module);
     for (auto &[name, launches] : launchesOf) {
-      auto leaf = module.lookupSymbol<func::FuncOp>(name);
+      auto leaf = symbols.lookup<func::FuncOp>(name);
       if (!leaf || leaf.isPublic() || leaf.isExternal() ||
           otherUses.contains(name) || !leaf->hasAttr("pto.leaf"))
         continue;

@@ -10,9 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MixExchange.h"
 #include "TaskMergeSupport.h"
+#include "pto/Support/UnionFind.h"
 
-#include "llvm/ADT/EquivalenceClasses.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_MIXEXCHANGEPASS
@@ -222,7 +225,8 @@ void MixExchangePass::runOnBlock(Block &block) {
 
   // Exchanges and the components of tasks they join.
   SmallVector<Exchange> exchanges;
-  llvm::EquivalenceClasses<unsigned> components;
+  UnionFind components(tasks.size());
+  llvm::BitVector inExchange(tasks.size());
   for (Operation &op : block) {
     auto workspace = dyn_cast<WorkspaceOp>(op);
     if (!workspace)
@@ -231,9 +235,9 @@ void MixExchangePass::runOnBlock(Block &block) {
     if (!exchange)
       continue;
     for (unsigned t : exchange->tasks)
-      components.insert(t);
+      inExchange.set(t);
     for (auto [reader, writer] : exchange->joins)
-      components.unionSets(reader, writer);
+      components.unite(reader, writer);
     exchanges.push_back(std::move(*exchange));
   }
   if (exchanges.empty())
@@ -243,8 +247,8 @@ void MixExchangePass::runOnBlock(Block &block) {
   // and a vector task (a MIX task of them) and tasks without results.
   llvm::MapVector<unsigned, SmallVector<unsigned>> members;
   for (unsigned t = 0; t < tasks.size(); ++t)
-    if (components.contains(t))
-      members[components.getLeaderValue(t)].push_back(t);
+    if (inExchange.test(t))
+      members[components.find(t)].push_back(t);
   llvm::DenseSet<unsigned> merged;
   for (auto &[leader, list] : members) {
     bool cube = false, vector = false, results = false;
@@ -272,7 +276,7 @@ void MixExchangePass::runOnBlock(Block &block) {
   // An exchange whose tasks all merged never reaches GM.
   for (Exchange &exchange : exchanges)
     if (llvm::all_of(exchange.tasks, [&](unsigned t) {
-          return merged.contains(components.getLeaderValue(t));
+          return merged.contains(components.find(t));
         })) {
       exchange.workspace->setAttr(
           kOnChipAttrName, UnitAttr::get(exchange.workspace.getContext()));
@@ -281,3 +285,81 @@ void MixExchangePass::runOnBlock(Block &block) {
 }
 
 } // namespace
+
+using mlir::pto::detail::MixSerialisation;
+
+MixSerialisation::MixSerialisation(Block &block) : block(block) {
+  KernelOp kernel = block.getParentOp()->getParentOfType<KernelOp>();
+  if (!kernel)
+    kernel = dyn_cast<KernelOp>(block.getParentOp());
+  enabled = kernel && getPlatformInfo(kernel.getArchOrDefault()).hasL0CToUB;
+}
+
+/// Of two loops around the block (null: none), the inner one.
+static Operation *innerOf(Operation *a, Operation *b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return a->isProperAncestor(b) ? b : a;
+}
+
+Operation *MixSerialisation::ofOuterWorkspace(Operation *workspace) {
+  auto [it, inserted] = outerCache.try_emplace(workspace, nullptr);
+  if (!inserted)
+    return it->second;
+  // One buffer (pto-run and the emitted code keep one per workspace op
+  // outside roots): every loop around the block and a write to it runs its
+  // iterations in turn once the block's tasks read it. Ops without declared
+  // effects count as writes.
+  Operation *loop = nullptr;
+  for (Operation *user : workspace->getResult(0).getUsers()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (effects && !effects.hasEffect<MemoryEffects::Write>())
+      continue;
+    for (Operation *op = block.getParentOp(); op; op = op->getParentOp())
+      if (isa<LoopOp>(op) && op->isProperAncestor(user)) {
+        loop = innerOf(loop, op);
+        break;
+      }
+  }
+  return outerCache[workspace] = loop;
+}
+
+Operation *MixSerialisation::ofReader(Operation *reader) {
+  if (auto it = readerCache.find(reader); it != readerCache.end())
+    return it->second;
+  Operation *loop = nullptr;
+  reader->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (auto workspace = operand.getDefiningOp<WorkspaceOp>())
+        if (workspace->getBlock() != &block)
+          loop = innerOf(loop, ofOuterWorkspace(workspace));
+  });
+  return readerCache[reader] = loop;
+}
+
+Operation *MixSerialisation::ofStored(Value workspace) {
+  if (auto it = storedCache.find(workspace); it != storedCache.end())
+    return it->second;
+  Operation *loop = nullptr;
+  for (Operation *user : workspace.getUsers())
+    if (TaskOp reader = taskIn(user, block))
+      if (reader.getKind() == CoreKind::vector && isa<ViewOp>(user))
+        loop = innerOf(loop, ofReader(reader));
+  return storedCache[workspace] = loop;
+}
+
+Operation *MixSerialisation::serialisedLoop(ArrayRef<TaskOp> cubeTasks) {
+  Operation *loop = nullptr;
+  if (!enabled)
+    return loop;
+  for (TaskOp task : cubeTasks)
+    task.walk([&](AssembleOp assemble) {
+      if (assemble.getDst().getDefiningOp<WorkspaceOp>() &&
+          isa_and_nonnull<MatmulOp, MatmulAccOp>(
+              assemble.getSrc().getDefiningOp()))
+        loop = innerOf(loop, ofStored(assemble.getDst()));
+    });
+  return loop;
+}

@@ -2,8 +2,9 @@
 
 #include "OperandStationary.h"
 
+#include "pto/Support/UnionFind.h"
+
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 
 #include <algorithm>
 #include <functional>
@@ -24,15 +25,15 @@ struct Layout {
 Layout layoutOf(const StationaryProblem &p) {
   // Components: union of A block i (id i) and B block j (id |A| + j).
   unsigned numA = p.aBlocks.size();
-  llvm::EquivalenceClasses<unsigned> classes;
+  pto::UnionFind classes(numA + p.bBlocks.size());
   for (auto [a, b] : p.tasks)
-    classes.unionSets(a, numA + b);
+    classes.unite(a, numA + b);
   Layout layout;
   llvm::DenseMap<unsigned, unsigned> componentIds;
   llvm::DenseMap<unsigned, unsigned> rowIds, colIds; // block -> coordinate
   llvm::DenseMap<unsigned, unsigned> rowsIn, colsIn; // component -> count
   for (auto [a, b] : p.tasks) {
-    unsigned leader = classes.getLeaderValue(a);
+    unsigned leader = classes.find(a);
     auto [cit, newComponent] =
         componentIds.try_emplace(leader, componentIds.size());
     unsigned c = cit->second;

@@ -313,7 +313,7 @@ private:
   func::FuncOp getOrCreateLeaf(TaskOp task, SmallVectorImpl<Value> &args,
                                SmallVectorImpl<int64_t> &offsetParams);
   func::FuncOp createRoot(Run &run, ArrayRef<Value> rootArgs,
-                          const llvm::DenseSet<Operation *> &ownWorkspaces);
+                          ArrayRef<Operation *> ownWorkspaces);
   std::string uniqueName(const std::string &base, bool suffixFirst);
   void setArch(func::FuncOp func);
 
@@ -322,16 +322,25 @@ private:
   SymbolTable &symbols;
   SmallVector<Run> runs;
   std::vector<Leaf> leafTable;
+  /// Leaves by structural hash: a task is compared only with the leaves of
+  /// its hash, not with every leaf so far (quadratic in distinct leaves).
+  DenseMap<unsigned, SmallVector<unsigned, 1>> leavesByHash;
   llvm::StringMap<unsigned> familyCounts;
+  /// The next suffix to try per base name, so that many roots of one name
+  /// do not probe 1, 2, ... again each time.
+  llvm::StringMap<unsigned> nextSuffix;
 };
 
 std::string Outliner::uniqueName(const std::string &base, bool suffixFirst) {
   if (!suffixFirst && !symbols.lookup(base))
     return base;
-  for (unsigned n = suffixFirst ? 0 : 1;; ++n) {
+  unsigned &next = nextSuffix[base];
+  for (unsigned n = std::max(next, suffixFirst ? 0u : 1u);; ++n) {
     std::string name = base + "_" + std::to_string(n);
-    if (!symbols.lookup(name))
+    if (!symbols.lookup(name)) {
+      next = n + 1;
       return name;
+    }
   }
 }
 
@@ -488,7 +497,9 @@ func::FuncOp Outliner::getOrCreateLeaf(TaskOp task,
   parameterizeOffsets(func, offsetParams);
 
   llvm::hash_code hash = structuralHash(func);
-  for (Leaf &leaf : leafTable) {
+  SmallVector<unsigned, 1> &sameHash = leavesByHash[unsigned(size_t(hash))];
+  for (unsigned index : sameHash) {
+    Leaf &leaf = leafTable[index];
     if (leaf.hash != hash ||
         leaf.func.getFunctionType() != func.getFunctionType() ||
         leaf.func->getAttr("pto.leaf") != func->getAttr("pto.leaf") ||
@@ -508,14 +519,14 @@ func::FuncOp Outliner::getOrCreateLeaf(TaskOp task,
                                 /*suffixFirst=*/false);
   func.setName(name);
   symbols.insert(func, Block::iterator(kernel));
+  sameHash.push_back(leafTable.size());
   leafTable.push_back({func, hash});
   leaves.push_back(func);
   return func;
 }
 
-func::FuncOp
-Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
-                     const llvm::DenseSet<Operation *> &ownWorkspaces) {
+func::FuncOp Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
+                                  ArrayRef<Operation *> ownWorkspaces) {
   LoopOp loop = run.tasks.front()->getParentOfType<LoopOp>();
   std::string base = kernel.getSymName().str() + "_root_" +
                      (loop ? loop.getName().str() : std::string("main"));
@@ -534,10 +545,10 @@ Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
   for (auto [value, arg] : llvm::zip(rootArgs, body->getArguments()))
     mapping.map(value, arg);
   builder.setInsertionPointToStart(body);
-  // The run's own workspaces, in block order.
-  for (Operation &op : *run.block)
-    if (ownWorkspaces.contains(&op))
-      builder.clone(op, mapping);
+  // The run's own workspaces, in block order (not a scan of the block per
+  // run: a block of many runs made that quadratic).
+  for (Operation *op : ownWorkspaces)
+    builder.clone(*op, mapping);
 
   // Launches with dependencies, transitively reduced.
   llvm::DenseMap<int64_t, Value> offsetConstants;
@@ -589,8 +600,9 @@ LogicalResult Outliner::run() {
     for (TaskOp task : run.tasks)
       runOfTask[task] = index;
 
-  // Workspaces owned by one run: in the run's block, used only by its tasks.
-  SmallVector<llvm::DenseSet<Operation *>> ownWorkspaces(runs.size());
+  // Workspaces owned by one run: in the run's block, used only by its tasks;
+  // in block order (the walk's).
+  SmallVector<llvm::SetVector<Operation *>> ownWorkspaces(runs.size());
   kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<TaskOp>(op))
       return WalkResult::skip();
@@ -631,8 +643,8 @@ LogicalResult Outliner::run() {
         if (!isClonableConstant(value) &&
             !ownWorkspaces[index].contains(value.getDefiningOp()))
           rootArgs.insert(value);
-    func::FuncOp root =
-        createRoot(run, rootArgs.getArrayRef(), ownWorkspaces[index]);
+    func::FuncOp root = createRoot(run, rootArgs.getArrayRef(),
+                                   ownWorkspaces[index].getArrayRef());
     OpBuilder builder(run.tasks.front());
     RootCallOp::create(builder, run.tasks.front().getLoc(),
                        FlatSymbolRefAttr::get(root.getSymNameAttr()),

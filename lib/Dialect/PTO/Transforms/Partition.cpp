@@ -11,12 +11,16 @@
 // so that a cycle check searches only between the two groups, from the side
 // that runs out first. Each group becomes a pto.task placed at the end
 // of its segment of the block (segments end at ops with regions and at
-// views read by something other than a task).
+// views read by something other than a task; such views first move down
+// to the end of their run of ops where nothing reads them or writes what
+// they read, SinkBarrierViews.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "BoxIndex.h"
+#include "SinkBarrierViews.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
+#include "pto/Support/UnionFind.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
@@ -127,13 +131,7 @@ private:
   ScopeAttr scopeOf(unsigned node) {
     return nodes[node]->getAttrOfType<ScopeAttr>(kScopeStampAttrName);
   }
-  /// The group's leader; iterative with path halving (llvm::EquivalenceClasses
-  /// recurses along its chains, which overflows the stack on long ones).
-  unsigned find(unsigned node) {
-    while (groupParent[node] != node)
-      node = groupParent[node] = groupParent[groupParent[node]];
-    return node;
-  }
+  unsigned find(unsigned node) { return groups.find(node); }
   bool tryMerge(unsigned a, unsigned b);
   /// For slots `u` before `v` in the order: whether `v` is reachable from
   /// `u` through a third slot. If not, `forward` tells which search ran out
@@ -157,8 +155,8 @@ private:
   // itself (an SSA value, possibly through views of it): both ends must
   // share a task.
   SmallVector<llvm::SetVector<unsigned>> tileSuccs;
-  /// Union-find over nodes; a merge keeps the first group's leader.
-  SmallVector<unsigned> groupParent;
+  /// Nodes' groups; a merge keeps the first group's leader.
+  UnionFind groups;
   // The group graph, kept current across merges. Its nodes are slots (one
   // per node at first); a merge folds the slot with fewer edges into the
   // other, so that each edge moves O(log n) times.
@@ -384,8 +382,7 @@ bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   if (reachesIndirectly(u, v, forward, reached))
     return false;
 
-  groupParent[find(gb)] = find(ga);
-  unsigned leader = find(ga), other = leader == ga ? gb : ga;
+  unsigned leader = groups.unite(ga, gb), other = leader == ga ? gb : ga;
   if (kinds[other] != kinds[leader])
     kinds[leader] = CoreKind::mix;
 
@@ -446,11 +443,9 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
     return success();
   buildEdges();
   kinds.resize(n);
-  groupParent.resize(n);
-  for (unsigned i = 0; i < n; ++i) {
-    groupParent[i] = i;
+  groups.resize(n);
+  for (unsigned i = 0; i < n; ++i)
     kinds[i] = kindOf(i);
-  }
   slotSuccs.resize(n);
   slotPreds.resize(n);
   slotOf.resize(n);
@@ -733,6 +728,9 @@ void PartitionPass::runOnOperation() {
         return !isNode(user) && !isTileView(user);
       });
     };
+    // Such a view reads the same data at the end of its run of ops, so it
+    // moves there first instead of cutting the tasks around its old place.
+    mlir::pto::detail::sinkBarrierViews(*block, isBarrier);
     for (Operation &op : llvm::make_early_inc_range(*block)) {
       if (isNode(&op)) {
         segment.push_back(&op);

@@ -28,6 +28,7 @@ void mlir::pto::buildTileGraphPipeline(
   if (options.l1Reuse) {
     L1ReusePassOptions l1Reuse;
     l1Reuse.stationary = options.cubeStationary;
+    l1Reuse.mix = options.mixExchange;
     kernel.addPass(createL1ReusePass(l1Reuse));
   }
   // After the merges, which concatenate bodies: each vector task in an order

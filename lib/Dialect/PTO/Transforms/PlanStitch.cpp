@@ -62,10 +62,15 @@ struct PlanStitchPass : public pto::impl::PlanStitchPassBase<PlanStitchPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
+    leafWorkspaces.clear();
     for (KernelOp kernel : module.getOps<KernelOp>())
       if (failed(plan(kernel, symbols)))
         signalPassFailure();
   }
+
+  /// Workspace bytes and count inside each leaf, walked once per leaf rather
+  /// than once per launch (a root launches one leaf many times).
+  DenseMap<Operation *, std::pair<int64_t, int64_t>> leafWorkspaces;
 
   FailureOr<RootInfo> rootInfo(RootCallOp call,
                                SymbolTableCollection &symbols) {
@@ -88,11 +93,16 @@ struct PlanStitchPass : public pto::impl::PlanStitchPassBase<PlanStitchPass> {
       ++info.launches;
       auto leaf = symbols.lookupNearestSymbolFrom<FunctionOpInterface>(
           launch, launch.getCalleeAttr());
-      if (leaf)
-        leaf->walk([&](WorkspaceOp workspace) {
-          info.workspaceBytes += alignedBytes(workspace);
-          ++info.numWorkspaces;
+      if (!leaf)
+        return;
+      auto [it, inserted] = leafWorkspaces.try_emplace(leaf, 0, 0);
+      if (inserted)
+        leaf->walk([&, &sums = it->second](WorkspaceOp workspace) {
+          sums.first += alignedBytes(workspace);
+          ++sums.second;
         });
+      info.workspaceBytes += it->second.first;
+      info.numWorkspaces += it->second.second;
     });
     return info;
   }

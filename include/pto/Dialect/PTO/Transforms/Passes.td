@@ -293,10 +293,21 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
     instance's latency, at the platform's rates and the cost model's
     per-launch cost) is shorter than with the setting's merge
     (docs/TileGraph.md#operand-stationary-cube-tasks).
+
+    With `mix=true` (the pipelines set it with `mix-exchange`), a group whose
+    results `pto-mix-exchange` will hand to vector tasks on chip is planned
+    as the MIX tasks it becomes: when the vector readers access a
+    workspace defined outside the block (one buffer; SK-16's Dvec), the
+    loops around both the block and a write to it run their iterations in
+    turn, so they do not count as instances at once.
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit remarks: GM->L1 bytes per kernel and the merge of each group">,
+    Option<"mix", "mix", "bool", /*default=*/"false",
+           "Plan operand-stationary extents for the MIX tasks pto-mix-exchange "
+           "will form on DAV_3510 (instances at once as the vector readers "
+           "allow)">,
     Option<"stationary", "stationary", "bool", /*default=*/"false",
            "Operand-stationary cube tasks: cut a group into rectangles of "
            "tasks sharing A and B blocks where that shortens its modelled "
