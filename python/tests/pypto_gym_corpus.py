@@ -638,7 +638,10 @@ def tile_graph_executor(root: Path):
 # huge function: ApplyAdamWV2's [7168, 2048] prints 10 MB of C++ (a 161k-line
 # control function), which clang -O1 had not finished after 2 CPU minutes; -O0
 # builds it in ~10 CPU seconds and the program still runs in seconds.
-CPP_O0_BYTES = 2 << 20
+# fused_swiglu_bwd_b_kernel's 1.5 MB (a straight-line leaf of 128 piece
+# chains): 126 CPU s at -O1, 3.7 s at -O0; it runs in 0.37 s instead of
+# 0.07 s, with the same outputs.
+CPP_O0_BYTES = 1 << 20
 
 
 def cpp_executor(root: Path):

@@ -32,14 +32,6 @@ KNOWN_FAILURES = {
     # fails its own tolerance when evaluated more precisely.
     "FAGrad950-test_03": ("pto-run", "dV: FAILED (max_diff=0.000077"),
     "FAGrad950-test_05": ("pto-run", "dV: FAILED (max_diff=0.000055"),
-    # fused_swiglu_bwd_b_kernel's tile graph runs (pto-partition keeps the
-    # partial column sums with the add combining them), but its vector leaf
-    # keeps 48 of the 128 x 128 f32 pieces of the 1024-row tile live at once
-    # (3 MB against 184 KiB of ub): the task runs each expanded op over all
-    # its pieces before the next, so a piece stays live until the column sum
-    # reads it. pto-lower-to-isa keeps the task's op order; interleaving the
-    # pieces (or reading them back from the workspace) is not done yet.
-    "SwiGLUGrad-test_bwd-m1100": ("C++", "does not fit ub of DAV_2201"),
 }
 
 # Kernels that are genuinely wrong on a case: from `column` on, every numeric

@@ -29,7 +29,7 @@ pto.kernel @matmul_pieces(%a: !pto.tensor<2048x8192xbf16>, %b: !pto.tensor<8192x
 // is reported with what was used before it.
 pto.kernel @budget(%out: !pto.tensor<16384x16384xf32>) {
   %t = pto.full 1.0 {vec_tile = #pto.vec_tile<[128, 16384]>} : !pto.tile<16384x16384xf32>
-  // expected-error @+1 {{'pto.full' op would expand into 262144 pieces, over pto-expand-tiles' limit of 262144 pieces per kernel (128 already used)}}
+  // expected-error @+1 {{'pto.full' op would expand into 262144 pieces, over pto-expand-tiles' limit of 262144 pieces per kernel (16384 already used)}}
   %u = pto.full 2.0 {vec_tile = #pto.vec_tile<[1, 1024]>} : !pto.tile<16384x16384xf32>
   pto.atomic_add %t, %out[0, 0] {vec_tile = #pto.vec_tile<[8192, 16384]>} : !pto.tile<16384x16384xf32>, !pto.tensor<16384x16384xf32>
   pto.atomic_add %u, %out[0, 0] : !pto.tile<16384x16384xf32>, !pto.tensor<16384x16384xf32>

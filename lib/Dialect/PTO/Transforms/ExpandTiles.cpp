@@ -584,11 +584,15 @@ void Expander::planScopeTiles(ArrayRef<Operation *> ops) {
   // program level and halve the vector tile of all the task's ops (so their
   // pieces still line up) until it fits UB less the implicit scratch.
   // A task is a scope's ops connected by data edges within one block
-  // (pto-partition): estimate and halve per such group.
+  // (pto-partition): estimate and halve per such group. Unscoped vector ops
+  // connected by data edges form one task too (pto-partition merges them
+  // along data edges; pto-schedule-pieces then runs it piece by piece, so
+  // the same per-piece estimate applies): fused_swiglu_bwd_b_kernel's
+  // SwiGLU chain keeps six [128, 128] f32 pieces live, 384 KiB.
   SmallVector<Operation *> scoped;
   llvm::DenseMap<Operation *, unsigned> scopedIndex;
   for (Operation *op : ops)
-    if (!isa<MatmulOp>(op) && op->getAttr(kScopeStampAttrName)) {
+    if (!isa<MatmulOp>(op)) {
       scopedIndex[op] = scoped.size();
       scoped.push_back(op);
     }
@@ -604,7 +608,40 @@ void Expander::planScopeTiles(ArrayRef<Operation *> ops) {
   llvm::MapVector<unsigned, SmallVector<Operation *>> tasks;
   for (auto [i, op] : llvm::enumerate(scoped))
     tasks[groups.find(i)].push_back(op);
-  for (auto &[leader, scopeOps] : tasks) {
+  // A tile with no GM home (a loop-carried iter_arg or a region's result,
+  // seen through views of tiles) reaches a task as a tile argument, which
+  // pto-lower-to-isa does not lower: UB does not bind such an unscoped
+  // task (SK-01's online-softmax update), so its tile stays as written.
+  auto hasNoGMHome = [](Value value) {
+    while (auto view = value.getDefiningOp<ViewOp>()) {
+      if (!isa<TileType>(view.getSource().getType()))
+        return false;
+      value = view.getSource();
+    }
+    if (isa<BlockArgument>(value))
+      return true;
+    return value.getDefiningOp()->getNumRegions() != 0;
+  };
+  auto passedTiles = [&](ArrayRef<Operation *> taskOps) {
+    return llvm::any_of(taskOps, [&](Operation *op) {
+      return llvm::any_of(op->getOperands(), [&](Value v) {
+        return isa<TileType>(v.getType()) && hasNoGMHome(v);
+      });
+    });
+  };
+  for (auto &[leader, groupOps] : tasks) {
+    // Of an unscoped task, only the ops that state a vec_tile are planned
+    // here; the others keep their own rules (a store follows its source's
+    // pieces).
+    SmallVector<Operation *> scopeOps(groupOps);
+    if (!groupOps.front()->getAttr(kScopeStampAttrName)) {
+      if (passedTiles(groupOps))
+        continue;
+      llvm::erase_if(scopeOps,
+                     [](Operation *op) { return !op->getAttr("vec_tile"); });
+      if (scopeOps.empty())
+        continue;
+    }
     const PlatformInfo &platform =
         getPlatformInfo(getArchFor(scopeOps.front()));
     int64_t budget = platform.ubBytes - platform.ubImplicitScratchBytes;
@@ -642,13 +679,16 @@ void Expander::planScopeTiles(ArrayRef<Operation *> ops) {
         if (isa<SumOp, AmaxOp>(op))
           extra[i] = pieceBytes(op, op->getOperand(0), halvings);
       }
-      int64_t peak = 0;
+      // One sweep over the intervals' ends (linear in the group's size).
+      SmallVector<int64_t> delta(scopeOps.size() + 1, 0);
+      for (auto &[v, range] : live) {
+        delta[range.first] += bytes[v];
+        delta[range.second + 1] -= bytes[v];
+      }
+      int64_t peak = 0, total = 0;
       for (size_t i = 0; i < scopeOps.size(); ++i) {
-        int64_t total = extra[i];
-        for (auto &[v, range] : live)
-          if (range.first <= i && i <= range.second)
-            total += bytes[v];
-        peak = std::max(peak, total);
+        total += delta[i];
+        peak = std::max(peak, total + extra[i]);
       }
       return peak;
     };

@@ -32,6 +32,10 @@ void mlir::pto::buildTileGraphPipeline(
     l1Reuse.mix = options.mixExchange;
     kernel.addPass(createL1ReusePass(l1Reuse));
   }
+  // After the merges, which concatenate bodies: each vector task in an order
+  // whose live pieces fit UB (docs/TileGraph.md).
+  if (options.schedulePieces)
+    kernel.addPass(createSchedulePiecesPass());
   if (options.mixExchange)
     pm.addPass(createMixExchangePass());
   if (options.outline) {
@@ -55,6 +59,7 @@ void mlir::pto::registerTileGraphPipeline() {
       "Program level to outlined, stitched tile graph: legalize, flatten "
       "scopes, hoist "
       "invariants, expand tiles, partition into tasks, n-buffer merge, L1 "
-      "reuse, outline, plan stitching, merge leaf arguments, CSE",
+      "reuse, schedule pieces, outline, plan stitching, merge leaf arguments, "
+      "CSE",
       buildTileGraphPipeline);
 }

@@ -44,6 +44,11 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
                      "of their run of ops before partitioning (pto-partition "
                      "sink-views; docs/TileGraph.md)"),
       llvm::cl::init(true)};
+  Option<bool> schedulePieces{
+      *this, "schedule-pieces",
+      llvm::cl::desc("Run each vector task's pieces one chain at a time where "
+                     "their order does not fit UB (pto-schedule-pieces)"),
+      llvm::cl::init(true)};
 
   /// Copies the switches into another pipeline's options.
   template <typename Other>
@@ -53,6 +58,7 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
     other.l1Reuse = l1Reuse;
     other.cubeStationary = cubeStationary;
     other.sinkViews = sinkViews;
+    other.schedulePieces = schedulePieces;
   }
 };
 
@@ -78,7 +84,8 @@ struct TileGraphPipelineOptions
 };
 
 /// Appends legalize, flatten-scopes, hoist-invariants, expand-tiles,
-/// partition, nbuffer-merge, l1-reuse, mix-exchange (when asked), outline,
+/// partition, nbuffer-merge, l1-reuse, schedule-pieces, mix-exchange (when
+/// asked), outline,
 /// plan-stitch, merge-leaf-arguments and cse to `pm` (a pass manager on
 /// builtin.module). Other compilers call this to run the same pipeline.
 void buildTileGraphPipeline(OpPassManager &pm,

@@ -82,7 +82,10 @@ def ExpandTilesPass : Pass<"pto-expand-tiles"> {
     tile is halved together until the pieces live at once (first to last
     use in program order, plus a reduction's scratch) fit UB less the
     architecture's implicit scratch (SK-16's V1 at the A3 config: 64 -> 32
-    rows).
+    rows). Unscoped vector ops connected by data edges are one such task
+    too (`pto-schedule-pieces` runs its pieces one chain at a time):
+    fused_swiglu_bwd_b_kernel's [128, 128] f32 chain keeps six pieces
+    live, 384 KiB, and goes to [32, 128].
     Scope stamps (`pto-flatten-scopes`) are copied onto every new op.
     Run `pto-flatten-scopes` first.
   }];
@@ -177,6 +180,47 @@ def NBufferMergePass : Pass<"pto-nbuffer-merge"> {
   let statistics = [
     Statistic<"numTasksBefore", "vector-tasks-before", "Vector tasks before the pass (per block instance)">,
     Statistic<"numTasksAfter", "vector-tasks-after", "Vector tasks after the pass (per block instance)">
+  ];
+}
+
+def SchedulePiecesPass : Pass<"pto-schedule-pieces"> {
+  let summary = "Orders the piece ops of each vector task so that the pieces live at once fit UB";
+  let description = [{
+    On partitioned IR (docs/TileGraph.md#the-order-of-a-vector-tasks-pieces).
+    `pto-expand-tiles` emits an op's pieces one after the other, then the
+    next op's: a vector task holding many pieces of a chain (the row pieces
+    of a column that a tiled reduction combines, or the bodies that
+    `pto-nbuffer-merge` concatenated) keeps every piece of a value in UB
+    until the next op reads it. For each `#pto.core<vector>` task, the pass
+    estimates the UB bytes live at once in its order (a tile from its
+    definition to its last use, rows of whole 32-byte blocks, plus a
+    reduction's scratch) and, when that exceeds UB less the implicit
+    scratch (Platform.h), list-schedules the body: from each op without
+    users in the task (in program order) it pulls the ops that op needs,
+    operands first, and after each op it runs at once every op that it made
+    ready, so that each piece chain runs to its end, its stores and its
+    reduction partial included, before the next piece is loaded. Order
+    constraints are the SSA edges and, per GM storage (a kernel argument or
+    a `pto.workspace`, through in-place reshapes), reads after the last
+    write and writes after every earlier access; an op with regions or
+    with GM accesses the analysis cannot name keeps its place and splits
+    the body into parts scheduled on their own. The new order is kept
+    when its estimate is lower. Only the order changes, so every output
+    stays bitwise equal. Linear in the task's ops and uses.
+
+    With `report=true` each reordered task gets a remark with the bytes
+    before and after, and a task still over the budget in the best order
+    found a warning at the op at the peak with the bytes and the fix (a
+    smaller `vec_tile`). Without it, `pto-isa-plan-memory` (which may still
+    fit the task by reusing dying sources in place) reports a leaf that
+    does not fit, naming the tiles live at its peak.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "A remark per reordered task with its UB estimate before and after">
+  ];
+  let statistics = [
+    Statistic<"numReordered", "reordered-tasks", "Vector tasks whose pieces were reordered">
   ];
 }
 

@@ -1,0 +1,312 @@
+//===- SchedulePieces.cpp - piece-major order inside vector tasks ---------===//
+//
+// pto-expand-tiles emits all pieces of one op, then all pieces of the next,
+// and pto-partition / pto-nbuffer-merge keep that order inside a task. A
+// vector task that holds many pieces of a chain (the row pieces of a column
+// combined by a tiled reduction, or N merged bodies) then keeps every piece
+// of a value in UB until the next op reads it: fused_swiglu_bwd_b_kernel's
+// task needed 48 pieces of 64 KiB at once. This pass reorders such a task
+// so that each piece chain runs to its end before the next one starts.
+//
+// The schedule is demand-driven with eager consumers: the ops without users
+// in the task are taken in program order, each pulls the ops it needs
+// (operands first, depth first), and every op whose last predecessor has
+// just run runs at once (depth first again), so loads happen as late and
+// consumers as early as the dependencies allow. Each op and each edge is
+// visited a bounded number of times.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "pto/Dialect/PTO/Analysis/GMAccess.h"
+#include "pto/Dialect/PTO/IR/Platform.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir::pto {
+#define GEN_PASS_DEF_SCHEDULEPIECESPASS
+#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+} // namespace mlir::pto
+
+using namespace mlir;
+using namespace mlir::pto;
+
+namespace {
+
+/// The UB bytes of a tile: rows of whole 32-byte blocks (as pto-lower-to-isa
+/// allocates them); 0 for other values.
+int64_t ubBytes(Value value) {
+  auto type = dyn_cast<TileType>(value.getType());
+  if (!type || type.getShape().empty())
+    return 0;
+  int64_t rows = 1;
+  for (int64_t d : type.getShape().drop_back())
+    rows *= d;
+  return rows *
+         llvm::alignTo(type.getShape().back() * type.getElementByteSize(), 32);
+}
+
+/// The estimated UB peak of `ops` run in that order, and the position of
+/// the op at the peak. A tile is live from its definition to its last use
+/// among `ops` (a use nested in an op counts at that op); a reduction also
+/// needs a scratch of its input's size while it runs.
+struct Peak {
+  int64_t bytes = 0;
+  size_t at = 0;
+};
+
+Peak estimatePeak(ArrayRef<Operation *> ops) {
+  DenseMap<Operation *, size_t> position;
+  for (auto [i, op] : llvm::enumerate(ops))
+    position[op] = i;
+  // delta[i]: bytes that become live at i (+) or die after i (- at i + 1).
+  SmallVector<int64_t> delta(ops.size() + 1, 0), extra(ops.size(), 0);
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (isa<SumOp, AmaxOp>(op))
+      extra[i] = ubBytes(op->getOperand(0));
+    for (Value result : op->getResults()) {
+      int64_t bytes = ubBytes(result);
+      if (!bytes)
+        continue;
+      size_t last = i;
+      for (Operation *user : result.getUsers()) {
+        Operation *anchor = op->getBlock()->findAncestorOpInBlock(*user);
+        auto it = anchor ? position.find(anchor) : position.end();
+        if (it != position.end())
+          last = std::max(last, it->second);
+      }
+      delta[i] += bytes;
+      delta[last + 1] -= bytes;
+    }
+  }
+  Peak peak;
+  int64_t live = 0;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    live += delta[i];
+    if (live + extra[i] > peak.bytes)
+      peak = {live + extra[i], i};
+  }
+  return peak;
+}
+
+/// Schedules the ops of one task body.
+class TaskScheduler {
+public:
+  TaskScheduler(TaskOp task, GMAccessAnalysis &gm) : task(task), gm(gm) {}
+
+  /// The new order of the body's ops (terminator excluded).
+  SmallVector<Operation *> schedule();
+
+private:
+  /// An op and its GM accesses.
+  using Access = std::pair<Operation *, GMAccessSummary>;
+  /// Orders `part` (ops without regions and with named GM accesses).
+  void schedulePart(ArrayRef<Access> part);
+  /// Appends `op` and then, depth first, every op it made ready.
+  void emit(Operation *op);
+
+  TaskOp task;
+  GMAccessAnalysis &gm;
+  SmallVector<Operation *> order;
+  // Per op of the current part: its index in `nodes`.
+  DenseMap<Operation *, unsigned> index;
+  struct Node {
+    Operation *op;
+    SmallVector<unsigned, 4> preds, succs;
+    unsigned waiting = 0; // predecessors not yet scheduled
+    bool scheduled = false;
+  };
+  std::vector<Node> nodes;
+};
+
+} // namespace
+
+/// Whether `op` keeps its place: it has regions, or GM accesses whose
+/// storage the analysis cannot name (it may touch anything).
+static bool isBarrier(Operation *op, const GMAccessSummary &summary) {
+  if (op->getNumRegions() != 0 || summary.unknown)
+    return true;
+  return llvm::any_of(summary.accesses,
+                      [](const GMAccess &a) { return !a.storage; });
+}
+
+SmallVector<Operation *> TaskScheduler::schedule() {
+  Block &body = task.getBody().front();
+  SmallVector<Access> part;
+  for (Operation &op : body.without_terminator()) {
+    GMAccessSummary summary = gm.summarize(&op);
+    if (!isBarrier(&op, summary)) {
+      part.push_back({&op, std::move(summary)});
+      continue;
+    }
+    schedulePart(part);
+    part.clear();
+    order.push_back(&op);
+  }
+  schedulePart(part);
+  return std::move(order);
+}
+
+void TaskScheduler::emit(Operation *first) {
+  SmallVector<unsigned> ready{index.lookup(first)};
+  while (!ready.empty()) {
+    Node &node = nodes[ready.pop_back_val()];
+    if (node.scheduled)
+      continue;
+    node.scheduled = true;
+    order.push_back(node.op);
+    // Reverse, so that the first consumer runs first.
+    for (unsigned succ : llvm::reverse(node.succs))
+      if (--nodes[succ].waiting == 0)
+        ready.push_back(succ);
+  }
+}
+
+void TaskScheduler::schedulePart(ArrayRef<Access> part) {
+  if (part.empty())
+    return;
+  nodes.clear();
+  index.clear();
+  nodes.reserve(part.size());
+  for (auto [i, access] : llvm::enumerate(part)) {
+    index[access.first] = i;
+    nodes.push_back({access.first, {}, {}, 0, false});
+  }
+  auto addEdge = [&](unsigned from, unsigned to) {
+    nodes[from].succs.push_back(to);
+    nodes[to].preds.push_back(from);
+    ++nodes[to].waiting;
+  };
+  // GM order per storage: a read after the storage's last write, a write
+  // after the last write and every read since (accesses of one storage are
+  // taken to overlap: offsets are not compared, so that this stays linear).
+  struct StorageOrder {
+    std::optional<unsigned> lastWrite;
+    SmallVector<unsigned> readsSinceWrite;
+  };
+  DenseMap<Value, StorageOrder> storages;
+  // GM predecessors come first in an op's list: the walk below then visits
+  // the earlier stores of a storage before the op's own operands, so the
+  // stores (and the chains feeding them) keep their program order.
+  for (auto [i, entry] : llvm::enumerate(part)) {
+    auto &[op, summary] = entry;
+    for (const GMAccess &access : summary.accesses) {
+      StorageOrder &storage = storages[access.storage];
+      if (!access.writes()) {
+        if (storage.lastWrite && *storage.lastWrite != i)
+          addEdge(*storage.lastWrite, i);
+        storage.readsSinceWrite.push_back(i);
+        continue;
+      }
+      if (storage.lastWrite && *storage.lastWrite != i)
+        addEdge(*storage.lastWrite, i);
+      for (unsigned read : storage.readsSinceWrite)
+        if (read != i)
+          addEdge(read, i);
+      storage.readsSinceWrite.clear();
+      storage.lastWrite = i;
+    }
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp()) {
+        auto it = index.find(def);
+        if (it != index.end())
+          addEdge(it->second, i);
+      }
+  }
+  // Pull from the ops nothing in the part waits for, in program order.
+  for (unsigned sink = 0; sink < nodes.size(); ++sink) {
+    if (!nodes[sink].succs.empty() || nodes[sink].scheduled)
+      continue;
+    // Iterative depth-first walk: (node, next predecessor to visit).
+    SmallVector<std::pair<unsigned, unsigned>> stack{{sink, 0}};
+    while (!stack.empty()) {
+      auto &[current, next] = stack.back();
+      Node &node = nodes[current];
+      if (node.scheduled) {
+        stack.pop_back();
+        continue;
+      }
+      if (next < node.preds.size()) {
+        unsigned pred = node.preds[next++];
+        if (!nodes[pred].scheduled)
+          stack.push_back({pred, 0});
+        continue;
+      }
+      // Every predecessor ran (the walk or an eager consumer ran it).
+      Operation *op = node.op;
+      stack.pop_back();
+      emit(op);
+    }
+  }
+}
+
+namespace {
+struct SchedulePiecesPass
+    : public pto::impl::SchedulePiecesPassBase<SchedulePiecesPass> {
+  using SchedulePiecesPassBase::SchedulePiecesPassBase;
+
+  void runOnOperation() override {
+    GMAccessAnalysis gm(getOperation());
+    getOperation()->walk([&](TaskOp task) {
+      if (task.getKind() != CoreKind::vector)
+        return;
+      scheduleTask(task, gm);
+    });
+  }
+
+  void scheduleTask(TaskOp task, GMAccessAnalysis &gm) {
+    Block &body = task.getBody().front();
+    // A task reading a tile defined outside it (a loop-carried value)
+    // becomes a leaf with a tile argument, which pto-lower-to-isa does not
+    // lower: UB does not bind it.
+    bool passedTile = false;
+    task.getBody().walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (isa<TileType>(operand.getType()) &&
+            !task->isAncestor(operand.getParentBlock()->getParentOp()))
+          passedTile = true;
+    });
+    if (passedTile)
+      return;
+    SmallVector<Operation *> current;
+    for (Operation &op : body.without_terminator())
+      current.push_back(&op);
+    const PlatformInfo &platform = getPlatformInfo(getArchFor(task));
+    int64_t budget = platform.ubBytes - platform.ubImplicitScratchBytes;
+    Peak before = estimatePeak(current);
+    if (before.bytes <= budget)
+      return;
+    SmallVector<Operation *> order = TaskScheduler(task, gm).schedule();
+    Peak after = estimatePeak(order);
+    if (after.bytes < before.bytes) {
+      Operation *terminator = body.getTerminator();
+      for (Operation *op : order)
+        op->moveBefore(terminator);
+      ++numReordered;
+      if (report)
+        task.emitRemark() << "pto-schedule-pieces: vector task \""
+                          << task.getFamily() << "\" reordered piece by "
+                          << "piece: estimated UB peak " << before.bytes
+                          << " -> " << after.bytes << " bytes (budget "
+                          << budget << ")";
+    } else {
+      order = std::move(current);
+      after = before;
+    }
+    // Over the budget in every order tried: pto-isa-plan-memory (with
+    // in-place reuse) has the last word and names the tiles if it fails.
+    if (after.bytes <= budget || !report)
+      return;
+    Operation *at = order[after.at];
+    at->emitWarning()
+        << "pto-schedule-pieces: the pieces of vector task \""
+        << task.getFamily() << "\" live at this op need an estimated "
+        << after.bytes << " bytes of UB in the order that keeps the fewest "
+        << "live, over the " << budget << " bytes of " << platform.name
+        << " (UB less the implicit scratch); fix: a smaller vec_tile for "
+           "the task's ops";
+  }
+};
+} // namespace
