@@ -148,7 +148,8 @@ private:
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
   FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
   Value columnsOfResult(Operation *user, Value operand, Value tile);
-  Value rowsOfResult(Operation *user, Value operand, Value tile);
+  std::pair<Value, Value> rowsOfResult(Operation *user, Value operand,
+                                       Value tile);
 
   // Cube leaves.
   LogicalResult lowerMatmul(Operation *op, Value acc, Value lhs, Value rhs,
@@ -181,6 +182,8 @@ private:
   int64_t l0CopyBytes[2] = {0, 0};
   /// Mode-2 row blocks of per-row operands, per valid row count.
   DenseMap<std::pair<Value, Value>, Value> rowBlocks;
+  /// Per-row operands copied (tmov) to a result's valid rows, per count.
+  DenseMap<std::pair<Value, Value>, Value> narrowedColumns;
   DenseMap<int64_t, Value> constants;
   SmallVector<Operation *> replaced;
   /// Column forms (CollapseND.cpp): union-find parents over tile values and,

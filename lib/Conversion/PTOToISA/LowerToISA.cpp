@@ -370,32 +370,17 @@ LogicalResult LeafLowering::run() {
 
 namespace {
 /// pto-outline shares one leaf between launches, so even constant window
-/// offsets arrive as index arguments. A leaf holding N-D tiles or views of
-/// tiles is lowered with an index argument that every launch passes as the
-/// same constant replaced by that constant: its sub-tile windows are static
-/// (TEXTRACT/TINSERT) and its inner dims provably whole (docs/ISA.md, "N-D
-/// tiles"). One walk over the launches.
+/// offsets arrive as index arguments. An index argument that every launch
+/// passes as the same constant is replaced by that constant inside the leaf
+/// before lowering: sub-tile windows become static (TEXTRACT/TINSERT), inner
+/// dims of N-D tiles provably whole, and a fully valid per-row operand's
+/// rows a constant the result's row tail is compared with (docs/ISA.md).
+/// One walk over the launches.
 void useConstantArguments(ModuleOp module,
                           ArrayRef<std::pair<func::FuncOp, CoreKind>> leaves) {
-  auto needs = [](func::FuncOp leaf) {
-    WalkResult r = leaf.walk([](Operation *op) {
-      for (Type t :
-           llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-        if (auto tile = dyn_cast<pto::TileType>(t); tile && tile.getRank() > 2)
-          return WalkResult::interrupt();
-      if (auto view = dyn_cast<ViewOp>(op);
-          view && isa<pto::TileType>(view.getSource().getType()))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return r.wasInterrupted();
-  };
   llvm::StringMap<func::FuncOp> byName;
   for (auto [leaf, kind] : leaves)
-    if (needs(leaf))
-      byName[leaf.getSymName()] = leaf;
-  if (byName.empty())
-    return;
+    byName[leaf.getSymName()] = leaf;
   // Per leaf argument: the one constant every launch passes, or null.
   DenseMap<Operation *, SmallVector<std::optional<Attribute>>> passed;
   module.walk([&](LaunchOp launch) {

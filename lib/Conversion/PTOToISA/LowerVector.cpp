@@ -176,24 +176,30 @@ Value LeafLowering::columnsOfResult(Operation *user, Value operand,
   return row;
 }
 
-/// An [R, 1] operand (held in `tile`) with the valid rows of `user`'s result:
-/// pto-isa's TROWEXPAND wants its source's valid rows equal to its
-/// destination's, and TROWEXPAND{SUB,MUL,DIV} the expanded operand's equal to
-/// the result's. A column holding more (a fully valid per-row operand against
-/// a last tile with a row tail) is copied with tmov to the result's count;
-/// one holding fewer faults in pto-run before any lowering.
-Value LeafLowering::rowsOfResult(Operation *user, Value operand, Value tile) {
+/// An [R, 1] operand (held in `tile`) with the valid rows of `user`'s result,
+/// and that row count: pto-isa's TROWEXPAND wants its source's valid rows
+/// equal to its destination's, and TROWEXPAND{SUB,MUL,DIV} the expanded
+/// operand's equal to the result's. A column whose rows are a constant
+/// other than the result's (a fully valid per-row operand against a last
+/// tile with a row tail) is copied with tmov to the result's count. Two
+/// run-time counts (SK-16's m and l columns against S, each clamped by its
+/// own tensor) are taken to be equal, as before, without a copy per leaf:
+/// the emulation faults where they differ, as pto-isa asserts.
+std::pair<Value, Value> LeafLowering::rowsOfResult(Operation *user,
+                                                   Value operand, Value tile) {
   Location loc = user->getLoc();
   auto [have, haveCols] = validOf(loc, operand);
   Value want = validOf(loc, user->getResult(0)).first;
   std::optional<int64_t> haveConst = getConstantIntValue(have);
   std::optional<int64_t> wantConst = getConstantIntValue(want);
-  if (have == want || (haveConst && wantConst && *haveConst == *wantConst))
-    return tile;
-  Value column =
-      alloc(loc, cast<pisa::TileType>(tile.getType()), want, haveCols);
-  builder.create<pisa::TMovOp>(loc, tile, column);
-  return column;
+  if (have == want || !haveConst || (wantConst && *haveConst == *wantConst))
+    return {tile, have};
+  Value &column = narrowedColumns[{operand, want}];
+  if (!column) {
+    column = alloc(loc, cast<pisa::TileType>(tile.getType()), want, haveCols);
+    builder.create<pisa::TMovOp>(loc, tile, column);
+  }
+  return {column, want};
 }
 
 /// `operand` (held in `tile`) expanded to the shape and valid extents of
@@ -234,7 +240,7 @@ FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
   }
   if (rows) {
     if (!cols)
-      tile = rowsOfResult(user, operand, tile);
+      tile = rowsOfResult(user, operand, tile).first;
     Value expanded = alloc(loc, *dstType, vr, vc);
     builder.create<pisa::TRowExpandOp>(loc, tile, expanded);
     tile = expanded;
@@ -246,12 +252,8 @@ FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
 /// an nd [R, 32/sizeof] tile with one valid column) expanded to one full
 /// 32-byte block per row.
 FailureOr<Value> LeafLowering::rowBlock(Operation *user, Value rowOperand) {
-  // One block per operand and valid row count: the rows of the result it
-  // is applied to (a row tail narrows it).
+  // One block per operand and valid row count (a row tail narrows it).
   Location loc = user->getLoc();
-  Value rows = validOf(loc, user->getResult(0)).first;
-  if (Value cached = rowBlocks.lookup({rowOperand, rows}))
-    return cached;
   FailureOr<Value> src = lookup(user, rowOperand);
   if (failed(src))
     return failure();
@@ -262,7 +264,9 @@ FailureOr<Value> LeafLowering::rowBlock(Operation *user, Value rowOperand) {
                    blockElems(elem), elem, pisa::TileLayout::nd);
   if (failed(type))
     return failure();
-  Value column = rowsOfResult(user, rowOperand, *src);
+  auto [column, rows] = rowsOfResult(user, rowOperand, *src);
+  if (Value cached = rowBlocks.lookup({rowOperand, rows}))
+    return cached;
   Value block = alloc(loc, *type, rows, constIndex(blockElems(elem)));
   builder.create<pisa::TRowExpandOp>(loc, column, block);
   rowBlocks[{rowOperand, rows}] = block;
@@ -382,7 +386,7 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   // left): expand it to the result's shape, then the plain instruction with
   // the operands in their original order.
   Value rowTile =
-      rowsOfResult(op, lhsRow ? lhs : rhs, lhsRow ? *lhsTile : *rhsTile);
+      rowsOfResult(op, lhsRow ? lhs : rhs, lhsRow ? *lhsTile : *rhsTile).first;
   auto [vr, vc] = validOf(loc, result);
   Value expanded = alloc(loc, *dstType, vr, vc);
   builder.create<pisa::TRowExpandOp>(loc, rowTile, expanded);
