@@ -378,9 +378,23 @@ namespace {
 /// One walk over the launches.
 void useConstantArguments(ModuleOp module,
                           ArrayRef<std::pair<func::FuncOp, CoreKind>> leaves) {
+  // Only leaves still holding pto tiles: a lowered leaf is left as it is
+  // (the pass is a no-op on its own output).
+  auto holdsTiles = [](func::FuncOp leaf) {
+    return leaf
+        .walk([](Operation *op) {
+          auto isTile = llvm::IsaPred<pto::TileType>;
+          return llvm::any_of(op->getOperandTypes(), isTile) ||
+                         llvm::any_of(op->getResultTypes(), isTile)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
   llvm::StringMap<func::FuncOp> byName;
   for (auto [leaf, kind] : leaves)
-    byName[leaf.getSymName()] = leaf;
+    if (holdsTiles(leaf))
+      byName[leaf.getSymName()] = leaf;
   // Per leaf argument: the one constant every launch passes, or null.
   DenseMap<Operation *, SmallVector<std::optional<Attribute>>> passed;
   module.walk([&](LaunchOp launch) {
@@ -409,7 +423,8 @@ void useConstantArguments(ModuleOp module,
     for (auto [i, slot] : llvm::enumerate(slots)) {
       auto value = slot ? dyn_cast<IntegerAttr>(*slot) : IntegerAttr();
       if (!value || i >= entry.getNumArguments() ||
-          !entry.getArgument(i).getType().isIndex())
+          !entry.getArgument(i).getType().isIndex() ||
+          entry.getArgument(i).use_empty())
         continue;
       Value constant =
           builder.create<arith::ConstantIndexOp>(leaf.getLoc(), value.getInt());
