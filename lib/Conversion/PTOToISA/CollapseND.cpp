@@ -22,10 +22,173 @@ using namespace mlir::pto::lower_to_isa;
 
 namespace mlir::pto::lower_to_isa {
 
+//===----------------------------------------------------------------------===//
+// Column forms
+//===----------------------------------------------------------------------===//
+
+/// A tile with trailing unit dims has two 2-D forms: its last non-unit dim as
+/// the columns (the default: [B, S, 1] -> [B, S]) or a later unit dim as a
+/// single column ([B, S, 1] -> [B * S, 1]). The second is what a row
+/// reduction of [B, S, D] over D produces (TROWSUM's column) and what a
+/// per-row operand of [B, S, D] must be (TROWEXPAND*). Values joined by
+/// same-shape elementwise ops, unary ops and casts share one form; a
+/// keepdim row reduction and a per-row broadcast operand pick the column
+/// form for their group. Union-find over the leaf: near-linear.
+Value LeafLowering::formRoot(Value v) {
+  Value root = v;
+  while (Value parent = formParent.lookup(root))
+    root = parent;
+  // Path compression.
+  while (v != root) {
+    Value next = formParent.lookup(v);
+    formParent[v] = root;
+    v = next;
+  }
+  return root;
+}
+
+unsigned LeafLowering::heldColumnDim(Value ptoTile) {
+  ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
+  if (shape.size() == 2)
+    return 1;
+  auto it = columnForms.find(formRoot(ptoTile));
+  return it == columnForms.end() ? columnDim(shape) : it->second.first;
+}
+
+std::pair<int64_t, int64_t> LeafLowering::heldShape(Value ptoTile) {
+  ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
+  if (shape.empty())
+    return {1, 1};
+  unsigned c = heldColumnDim(ptoTile);
+  int64_t rows = 1;
+  for (unsigned d = 0; d < c; ++d)
+    rows *= shape[d];
+  return {rows, shape[c]};
+}
+
+LogicalResult LeafLowering::assignColumnForms() {
+  Block &body = func.getBody().front();
+  auto isTile = [](Value v) { return isa<pto::TileType>(v.getType()); };
+  auto join = [&](Value a, Value b) {
+    Value ra = formRoot(a), rb = formRoot(b);
+    if (ra != rb)
+      formParent[ra] = rb;
+  };
+  for (Operation &op : body) {
+    if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, AbsOp, SqrtOp,
+             RsqrtOp, ReciprocalOp, NegOp, CastOp>(op))
+      continue;
+    Value result = op.getResult(0);
+    auto shape = cast<pto::TileType>(result.getType()).getShape();
+    for (Value operand : op.getOperands())
+      if (isTile(operand) &&
+          cast<pto::TileType>(operand.getType()).getShape() == shape)
+        join(operand, result);
+  }
+  // A column form `c` for the group of `v`, chosen by `op`.
+  auto choose = [&](Operation *op, Value v, unsigned c) -> LogicalResult {
+    ArrayRef<int64_t> shape = cast<pto::TileType>(v.getType()).getShape();
+    if (shape.size() == 2 || c == columnDim(shape))
+      return success();
+    auto [it, inserted] = columnForms.try_emplace(formRoot(v), c, op);
+    if (inserted || it->second.first == c)
+      return success();
+    InFlightDiagnostic diag =
+        op->emitOpError()
+        << "needs its " << shapeString(cast<pto::TileType>(v.getType()))
+        << " tile held with dim " << c
+        << " as the columns of a 2-D tile, but an elementwise chain joins it "
+           "to a tile held with dim "
+        << it->second.first
+        << " as the columns; pto-lower-to-isa holds each such chain in one "
+           "2-D form: reshape one of them";
+    diag.attachNote(it->second.second->getLoc()) << "the other form is here";
+    return failure();
+  };
+  // Row reductions keeping the reduced dim: their result is a column.
+  for (Operation &op : body) {
+    auto reduce = [&](Value input, int64_t dim, bool keepdim) {
+      ArrayRef<int64_t> in = cast<pto::TileType>(input.getType()).getShape();
+      if (!keepdim || in.size() == 2 || dim != columnDim(in))
+        return success();
+      return choose(&op, op.getResult(0), dim);
+    };
+    LogicalResult ok =
+        TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](SumOp o) {
+              return reduce(o.getInput(), o.getDim(), o.getKeepdim());
+            })
+            .Case([&](AmaxOp o) {
+              return reduce(o.getInput(), o.getDim(), o.getKeepdim());
+            })
+            .Default([](Operation *) { return success(); });
+    if (failed(ok))
+      return failure();
+  }
+  // Per-row operands of N-D broadcasts: a column against the result's
+  // columns.
+  for (Operation &op : body) {
+    if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
+      continue;
+    Value result = op.getResult(0);
+    ArrayRef<int64_t> res = cast<pto::TileType>(result.getType()).getShape();
+    if (res.size() == 2)
+      continue;
+    unsigned c = heldColumnDim(result);
+    for (Value operand : op.getOperands()) {
+      if (!isTile(operand))
+        continue;
+      ArrayRef<int64_t> shape =
+          cast<pto::TileType>(operand.getType()).getShape();
+      if (shape != res && shape[c] == 1 && res[c] != 1 &&
+          failed(choose(&op, operand, c)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+/// How `operand` of the elementwise `user` broadcasts over its result in the
+/// 2-D forms: {over the rows (a [1, C] operand), over the columns ([R, 1])}.
+/// An N-D operand must keep all the result's leading (row) dims or broadcast
+/// along all of them; a broadcast along some of them ([B, 1, D] over
+/// [B, S, D]) is no 2-D broadcast.
+FailureOr<std::pair<bool, bool>> LeafLowering::broadcastOf(Operation *user,
+                                                           Value operand) {
+  Value result = user->getResult(0);
+  ArrayRef<int64_t> res = cast<pto::TileType>(result.getType()).getShape();
+  ArrayRef<int64_t> shape = cast<pto::TileType>(operand.getType()).getShape();
+  auto [R, C] = heldShape(result);
+  auto [r, c] = heldShape(operand);
+  std::pair<bool, bool> broadcast = {r == 1 && R != 1, c == 1 && C != 1};
+  if (res.size() == 2)
+    return broadcast;
+  unsigned cr = heldColumnDim(result), co = heldColumnDim(operand);
+  bool allKept = true, allBroadcast = true;
+  for (unsigned d = 0; d < cr; ++d) {
+    allKept &= shape[d] == res[d];
+    allBroadcast &= shape[d] == 1;
+  }
+  if (co == cr && (allKept || allBroadcast))
+    return broadcast;
+  return user->emitOpError()
+         << "broadcasts a "
+         << shapeString(cast<pto::TileType>(operand.getType()))
+         << " operand over a "
+         << shapeString(cast<pto::TileType>(result.getType()))
+         << " result along some of the leading dims that pto-lower-to-isa "
+            "folds into rows (dims 0.."
+         << (cr ? cr - 1 : 0)
+         << "); it lowers N-D broadcasts whose leading dims are all kept or "
+            "all broadcast (a 2-D [R, 1] or [1, C] operand): reshape the "
+            "operands to 2-D or expand the operand first";
+}
+
 /// Tiles and tensors of rank other than 2 reach views, stores and the
-/// shape-preserving vector ops (elementwise on equal shapes, unary, cast,
-/// full, a transpose that only moves unit dims), collapsed to 2-D.
-/// Reductions, broadcasts and matmuls need rank-2 operands.
+/// shape-preserving vector ops (elementwise, unary, cast, full, a transpose
+/// that only moves unit dims), collapsed to 2-D; broadcasts and reductions
+/// check their own N-D rules (broadcastOf, lowerReduce). Matmuls need rank-2
+/// operands.
 LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   auto rankOf = [](Type t) -> int64_t {
     if (auto tile = dyn_cast<pto::TileType>(t))
@@ -46,19 +209,10 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   bool shapePreserving = isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp,
                              TransposeOp, ExpOp, AbsOp, SqrtOp, RsqrtOp,
                              ReciprocalOp, NegOp, GatherMaskOp, IndexPutOp>(op);
-  // A reduction of a rank-2 tile without keepdim: its rank-1 result is a
-  // [1, N] row (lowerReduce).
-  if (isa<SumOp, AmaxOp>(op) &&
-      cast<pto::TileType>(op->getOperand(0).getType()).getRank() == 2)
+  // Reductions and broadcasts check their N-D rules where they are lowered
+  // (lowerReduce, broadcastOf).
+  if (isa<SumOp, AmaxOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
     shapePreserving = true;
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op)) {
-    // Equal tile shapes or a scalar; a broadcast between N-D tiles is not
-    // collapsed.
-    Type resultType = op->getResult(0).getType();
-    shapePreserving = llvm::all_of(op->getOperandTypes(), [&](Type t) {
-      return !isa<pto::TileType>(t) || t == resultType;
-    });
-  }
   if (!shapePreserving) {
     for (Type t :
          llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
@@ -66,11 +220,10 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
         return op->emitOpError()
                << "has a rank-" << rankOf(t)
                << " operand or result; pto-lower-to-isa collapses tiles of "
-                  "other ranks to 2-D only for views, stores and "
-                  "shape-preserving vector ops (elementwise on equal shapes, "
-                  "unary, cast, full, a transpose of unit dims, gathermask, "
-                  "index_put, reductions of rank-2 tiles without keepdim); "
-                  "reshape to 2-D before this op";
+                  "other ranks to 2-D only for views, stores and vector ops "
+                  "(elementwise and broadcasts, unary, cast, full, "
+                  "reductions, a transpose of unit dims, gathermask, "
+                  "index_put); reshape to 2-D before this op";
   }
   for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
     if (isa<pto::TileType>(v.getType()) && failed(expectCollapsible(op, v)))
@@ -85,7 +238,7 @@ LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile) {
   ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
   if (shape.size() == 2)
     return success();
-  unsigned c = columnDim(shape);
+  unsigned c = heldColumnDim(ptoTile);
   SmallVector<OpFoldResult> valid = reifier.reify(op->getLoc(), ptoTile);
   bool leading = false;
   for (unsigned d = 0; d < c; ++d) {
@@ -109,14 +262,15 @@ LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile) {
 /// the tensor's dim whole.
 FailureOr<LeafLowering::Window2D>
 LeafLowering::window2D(Operation *op, Value tensor,
-                       ArrayRef<OpFoldResult> offsets,
-                       ArrayRef<int64_t> tileShape) {
+                       ArrayRef<OpFoldResult> offsets, Value ptoTile) {
   auto type = cast<GMTensorType>(tensor.getType());
   ArrayRef<int64_t> dims = type.getShape();
+  ArrayRef<int64_t> tileShape =
+      cast<pto::TileType>(ptoTile.getType()).getShape();
   Location loc = op->getLoc();
   if (dims.size() == 2)
     return Window2D{tensor, materialize(offsets[0]), materialize(offsets[1])};
-  unsigned c = columnDim(tileShape);
+  unsigned c = heldColumnDim(ptoTile);
   for (unsigned d = c + 1; d < dims.size(); ++d)
     if (dims[d] != 1)
       return op->emitOpError()

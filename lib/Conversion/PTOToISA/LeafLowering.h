@@ -2,8 +2,10 @@
 //
 // The leaf rewriter of pto-lower-to-isa. Its parts live in one file per
 // concern: LowerToISA.cpp (helpers, stores, the driver and the pass),
-// LowerVector.cpp (vector ops), LowerCube.cpp (matmul chains) and
-// CollapseND.cpp (tiles of rank other than 2).
+// LowerVector.cpp (vector ops), LowerCube.cpp (matmul chains),
+// LowerTileView.cpp (views of tiles), CollapseND.cpp (tiles of rank other
+// than 2) and LowerPerLeadingIndex.cpp (N-D ops as one instruction per
+// leading index).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,11 @@ enum class BinKind { Add, Sub, Mul, Div, Max, Min };
 
 inline int64_t roundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
+/// The pto_isa instruction of `k` on equal shapes (LowerVector.cpp).
+void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs, Value rhs,
+                  Value dst,
+                  PrecisionType precision = PrecisionType::INTRINSIC);
+
 /// Elements per 32-byte block of `t`.
 inline int64_t blockElems(Type t) {
   return 32 / std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
@@ -43,16 +50,6 @@ inline unsigned columnDim(ArrayRef<int64_t> shape) {
     if (shape[d] != 1)
       return d;
   return shape.empty() ? 0 : shape.size() - 1;
-}
-
-inline std::pair<int64_t, int64_t> collapsedShape(ArrayRef<int64_t> shape) {
-  if (shape.empty())
-    return {1, 1};
-  unsigned c = columnDim(shape);
-  int64_t rows = 1;
-  for (unsigned d = 0; d < c; ++d)
-    rows *= shape[d];
-  return {rows, shape[c]};
 }
 
 inline std::string shapeString(pto::TileType t) {
@@ -116,12 +113,29 @@ private:
     Value row, col;
   };
   FailureOr<Window2D> window2D(Operation *op, Value tensor,
-                               ArrayRef<OpFoldResult> offsets,
-                               ArrayRef<int64_t> tileShape);
+                               ArrayRef<OpFoldResult> offsets, Value ptoTile);
+  LogicalResult assignColumnForms();
+  Value formRoot(Value v);
+  unsigned heldColumnDim(Value ptoTile);
+  std::pair<int64_t, int64_t> heldShape(Value ptoTile);
+  FailureOr<std::pair<bool, bool>> broadcastOf(Operation *user, Value operand);
   void computeColumnAlignment();
 
   // Vector leaves.
   LogicalResult lowerVectorView(ViewOp op);
+  LogicalResult lowerTileView(ViewOp op);
+  Value rowsAtIndex(Location loc, int64_t o, OpFoldResult count, Value extent);
+  LogicalResult lowerReducePerLeadingIndex(Operation *op, Value input,
+                                           int64_t dim, bool isMax);
+  std::optional<unsigned> keptLeadingDims(Value result, Value operand);
+  LogicalResult lowerBinaryPerLeadingIndex(Operation *op, BinKind bin,
+                                           Value lhs, Value rhs,
+                                           bool broadcastLhs, unsigned kept,
+                                           PrecisionType precision);
+  LogicalResult lowerTileViewPerRun(ViewOp op, int64_t runs, int64_t runRows,
+                                    OpFoldResult count, OpFoldResult runValid,
+                                    llvm::function_ref<int64_t(int64_t)> rowOf,
+                                    int64_t col);
   LogicalResult lowerBinary(Operation *op, BinKind bin, Value lhs, Value rhs);
   LogicalResult lowerUnary(Operation *op, Value input);
   LogicalResult lowerCast(CastOp op);
@@ -134,6 +148,8 @@ private:
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
   FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
   Value columnsOfResult(Operation *user, Value operand, Value tile);
+  std::pair<Value, Value> rowsOfResult(Operation *user, Value operand,
+                                       Value tile);
 
   // Cube leaves.
   LogicalResult lowerMatmul(Operation *op, Value acc, Value lhs, Value rhs,
@@ -164,10 +180,16 @@ private:
   /// bytes of the copies kept for reuse, per side.
   DenseMap<std::pair<Value, int>, Value> l0Copies;
   int64_t l0CopyBytes[2] = {0, 0};
-  /// Mode-2 row blocks of per-row operands.
-  DenseMap<Value, Value> rowBlocks;
+  /// Mode-2 row blocks of per-row operands, per valid row count.
+  DenseMap<std::pair<Value, Value>, Value> rowBlocks;
+  /// Per-row operands copied (tmov) to a result's valid rows, per count.
+  DenseMap<std::pair<Value, Value>, Value> narrowedColumns;
   DenseMap<int64_t, Value> constants;
   SmallVector<Operation *> replaced;
+  /// Column forms (CollapseND.cpp): union-find parents over tile values and,
+  /// per root, the dim held as the columns and the op that chose it.
+  DenseMap<Value, Value> formParent;
+  DenseMap<Value, std::pair<unsigned, Operation *>> columnForms;
   /// 2-D reshapes of N-D GM tensors: (tensor, column dim) -> reshape.
   DenseMap<std::pair<Value, unsigned>, Value> tensors2D;
 };

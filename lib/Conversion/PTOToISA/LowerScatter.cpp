@@ -23,8 +23,7 @@ LogicalResult LeafLowering::lowerIndexPut(IndexPutOp op) {
     return failure();
   SmallVector<OpFoldResult> offsets = normalize(getMixedValues(
       op.getStaticOffsets(), op.getOffsets(), builder.getContext()));
-  FailureOr<Window2D> window =
-      window2D(op, op.getDst(), offsets, op.getSrc().getType().getShape());
+  FailureOr<Window2D> window = window2D(op, op.getDst(), offsets, op.getSrc());
   if (failed(window))
     return failure();
   builder.create<pisa::MScatterOp>(op.getLoc(), *src, *indices, window->tensor,

@@ -58,7 +58,7 @@ FailureOr<pisa::TileType> LeafLowering::ubTypeFor(Operation *op,
   int64_t align = colAlign.lookup(ptoTile);
   if (!align)
     align = blockElems(elem);
-  auto [rows, cols] = collapsedShape(type.getShape());
+  auto [rows, cols] = heldShape(ptoTile);
   return makeTileType(op, pisa::MemorySpace::ub, rows, roundUp(cols, align),
                       elem, pisa::TileLayout::nd);
 }
@@ -99,7 +99,7 @@ std::pair<Value, Value> LeafLowering::validOf(Location loc, Value ptoTile) {
     return {materialize(valid[0]), materialize(valid[1])};
   // Collapsed extents (expectCollapsible checked that they are a rectangle);
   // a unit dim's valid extent (0 or 1) scales its group.
-  unsigned c = columnDim(shape);
+  unsigned c = heldColumnDim(ptoTile);
   OpFoldResult rows = builder.getIndexAttr(1),
                cols = valid.empty() ? builder.getIndexAttr(1) : valid[c];
   for (unsigned d = 0; d < valid.size(); ++d) {
@@ -167,8 +167,7 @@ LogicalResult LeafLowering::lowerStore(Operation *op, Value src, Value dst,
     return failure();
   SmallVector<OpFoldResult> offsets = normalize(
       getMixedValues(staticOffsets, dynamicOffsets, builder.getContext()));
-  FailureOr<Window2D> window =
-      window2D(op, dst, offsets, cast<pto::TileType>(src.getType()).getShape());
+  FailureOr<Window2D> window = window2D(op, dst, offsets, src);
   if (failed(window))
     return failure();
   builder.create<pisa::TStoreOp>(op->getLoc(), *tile, window->tensor,
@@ -208,6 +207,8 @@ LogicalResult LeafLowering::run() {
                 "(pto.workspace), assemble into it and view it where it is "
                 "read (docs/SK01.md, \"GM accumulators\")";
   computeColumnAlignment();
+  if (failed(assignColumnForms()))
+    return failure();
   bool cube = kind == CoreKind::cube;
   Block &body = func.getBody().front();
   for (Operation &opRef : llvm::make_early_inc_range(body)) {
@@ -368,6 +369,70 @@ LogicalResult LeafLowering::run() {
 } // namespace mlir::pto::lower_to_isa
 
 namespace {
+/// pto-outline shares one leaf between launches, so even constant window
+/// offsets arrive as index arguments. An index argument that every launch
+/// passes as the same constant is replaced by that constant inside the leaf
+/// before lowering: sub-tile windows become static (TEXTRACT/TINSERT), inner
+/// dims of N-D tiles provably whole, and a fully valid per-row operand's
+/// rows a constant the result's row tail is compared with (docs/ISA.md).
+/// One walk over the launches.
+void useConstantArguments(ModuleOp module,
+                          ArrayRef<std::pair<func::FuncOp, CoreKind>> leaves) {
+  // Only leaves still holding pto tiles: a lowered leaf is left as it is
+  // (the pass is a no-op on its own output).
+  auto holdsTiles = [](func::FuncOp leaf) {
+    return leaf
+        .walk([](Operation *op) {
+          auto isTile = llvm::IsaPred<pto::TileType>;
+          return llvm::any_of(op->getOperandTypes(), isTile) ||
+                         llvm::any_of(op->getResultTypes(), isTile)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  llvm::StringMap<func::FuncOp> byName;
+  for (auto [leaf, kind] : leaves)
+    if (holdsTiles(leaf))
+      byName[leaf.getSymName()] = leaf;
+  // Per leaf argument: the one constant every launch passes, or null.
+  DenseMap<Operation *, SmallVector<std::optional<Attribute>>> passed;
+  module.walk([&](LaunchOp launch) {
+    func::FuncOp leaf = byName.lookup(launch.getCallee());
+    if (!leaf)
+      return;
+    auto &slots = passed[leaf.getOperation()];
+    if (slots.empty())
+      slots.resize(launch.getArgs().size());
+    for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
+      if (i >= slots.size())
+        break;
+      Attribute value;
+      if (!matchPattern(arg, m_Constant(&value)))
+        value = UnitAttr::get(module.getContext()); // not a constant
+      if (!slots[i])
+        slots[i] = value;
+      else if (*slots[i] != value)
+        slots[i] = UnitAttr::get(module.getContext());
+    }
+  });
+  for (auto &[op, slots] : passed) {
+    auto leaf = cast<func::FuncOp>(op);
+    Block &entry = leaf.getBody().front();
+    OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+    for (auto [i, slot] : llvm::enumerate(slots)) {
+      auto value = slot ? dyn_cast<IntegerAttr>(*slot) : IntegerAttr();
+      if (!value || i >= entry.getNumArguments() ||
+          !entry.getArgument(i).getType().isIndex() ||
+          entry.getArgument(i).use_empty())
+        continue;
+      Value constant =
+          builder.create<arith::ConstantIndexOp>(leaf.getLoc(), value.getInt());
+      entry.getArgument(i).replaceAllUsesWith(constant);
+    }
+  }
+}
+
 struct LowerToISAPass : public pto::impl::LowerToISAPassBase<LowerToISAPass> {
   void runOnOperation() override {
     SmallVector<std::pair<func::FuncOp, CoreKind>> leaves;
@@ -375,6 +440,7 @@ struct LowerToISAPass : public pto::impl::LowerToISAPassBase<LowerToISAPass> {
       if (auto kind = func->getAttrOfType<CoreKindAttr>("pto.leaf"))
         leaves.push_back({func, kind.getValue()});
     });
+    useConstantArguments(getOperation(), leaves);
     for (auto [func, kind] : leaves) {
       LeafLowering lowering(func, kind);
       if (failed(lowering.run()))

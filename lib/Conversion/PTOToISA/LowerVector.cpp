@@ -50,9 +50,7 @@ void LeafLowering::computeColumnAlignment() {
 
 LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
   if (!isa<GMTensorType>(op.getSource().getType()))
-    return op.emitOpError()
-           << "views a tile inside a leaf; pto-lower-to-isa lowers views of "
-              "GM tensors (workspaces and kernel tensors) only";
+    return lowerTileView(op);
   Location loc = op.getLoc();
   SmallVector<OpFoldResult> offsets = normalize(getMixedValues(
       op.getStaticOffsets(), op.getOffsets(), builder.getContext()));
@@ -71,8 +69,8 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
       replaced.push_back(op);
       return success();
     }
-  FailureOr<Window2D> window = window2D(op, op.getSource(), offsets,
-                                        op.getResult().getType().getShape());
+  FailureOr<Window2D> window =
+      window2D(op, op.getSource(), offsets, op.getResult());
   if (failed(window))
     return failure();
   auto [vr, vc] = validOf(loc, op.getResult());
@@ -85,9 +83,8 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
   return success();
 }
 
-static void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs,
-                         Value rhs, Value dst,
-                         PrecisionType precision = PrecisionType::INTRINSIC) {
+void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs, Value rhs,
+                  Value dst, PrecisionType precision) {
   switch (k) {
   case BinKind::Add:
     b.create<pisa::TAddOp>(loc, lhs, rhs, dst);
@@ -179,6 +176,32 @@ Value LeafLowering::columnsOfResult(Operation *user, Value operand,
   return row;
 }
 
+/// An [R, 1] operand (held in `tile`) with the valid rows of `user`'s result,
+/// and that row count: pto-isa's TROWEXPAND wants its source's valid rows
+/// equal to its destination's, and TROWEXPAND{SUB,MUL,DIV} the expanded
+/// operand's equal to the result's. A column whose rows are a constant
+/// other than the result's (a fully valid per-row operand against a last
+/// tile with a row tail) is copied with tmov to the result's count. Two
+/// run-time counts (SK-16's m and l columns against S, each clamped by its
+/// own tensor) are taken to be equal, as before, without a copy per leaf:
+/// the emulation faults where they differ, as pto-isa asserts.
+std::pair<Value, Value> LeafLowering::rowsOfResult(Operation *user,
+                                                   Value operand, Value tile) {
+  Location loc = user->getLoc();
+  auto [have, haveCols] = validOf(loc, operand);
+  Value want = validOf(loc, user->getResult(0)).first;
+  std::optional<int64_t> haveConst = getConstantIntValue(have);
+  std::optional<int64_t> wantConst = getConstantIntValue(want);
+  if (have == want || !haveConst || (wantConst && *haveConst == *wantConst))
+    return {tile, have};
+  Value &column = narrowedColumns[{operand, want}];
+  if (!column) {
+    column = alloc(loc, cast<pisa::TileType>(tile.getType()), want, haveCols);
+    builder.create<pisa::TMovOp>(loc, tile, column);
+  }
+  return {column, want};
+}
+
 /// `operand` (held in `tile`) expanded to the shape and valid extents of
 /// `user`'s result: a [1, C] operand by tcolexpand, an [R, 1] one by
 /// trowexpand, a [1, 1] one by both; a full operand as it is.
@@ -186,9 +209,10 @@ FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
                                               Value tile) {
   Location loc = user->getLoc();
   Value result = user->getResult(0);
-  ArrayRef<int64_t> res = cast<pto::TileType>(result.getType()).getShape();
-  ArrayRef<int64_t> shape = cast<pto::TileType>(operand.getType()).getShape();
-  bool cols = shape[0] == 1 && res[0] != 1, rows = shape[1] == 1 && res[1] != 1;
+  FailureOr<std::pair<bool, bool>> broadcast = broadcastOf(user, operand);
+  if (failed(broadcast))
+    return failure();
+  auto [cols, rows] = *broadcast;
   if (!cols && !rows)
     return tile;
   FailureOr<pisa::TileType> dstType = ubTypeFor(user, result);
@@ -215,6 +239,8 @@ FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
     tile = expanded;
   }
   if (rows) {
+    if (!cols)
+      tile = rowsOfResult(user, operand, tile).first;
     Value expanded = alloc(loc, *dstType, vr, vc);
     builder.create<pisa::TRowExpandOp>(loc, tile, expanded);
     tile = expanded;
@@ -226,8 +252,8 @@ FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
 /// an nd [R, 32/sizeof] tile with one valid column) expanded to one full
 /// 32-byte block per row.
 FailureOr<Value> LeafLowering::rowBlock(Operation *user, Value rowOperand) {
-  if (Value cached = rowBlocks.lookup(rowOperand))
-    return cached;
+  // One block per operand and valid row count (a row tail narrows it).
+  Location loc = user->getLoc();
   FailureOr<Value> src = lookup(user, rowOperand);
   if (failed(src))
     return failure();
@@ -238,11 +264,12 @@ FailureOr<Value> LeafLowering::rowBlock(Operation *user, Value rowOperand) {
                    blockElems(elem), elem, pisa::TileLayout::nd);
   if (failed(type))
     return failure();
-  Location loc = user->getLoc();
-  Value rows = validOf(loc, rowOperand).first;
+  auto [column, rows] = rowsOfResult(user, rowOperand, *src);
+  if (Value cached = rowBlocks.lookup({rowOperand, rows}))
+    return cached;
   Value block = alloc(loc, *type, rows, constIndex(blockElems(elem)));
-  builder.create<pisa::TRowExpandOp>(loc, *src, block);
-  rowBlocks[rowOperand] = block;
+  builder.create<pisa::TRowExpandOp>(loc, column, block);
+  rowBlocks[{rowOperand, rows}] = block;
   return block;
 }
 
@@ -288,9 +315,20 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   if (failed(rhsTile))
     return failure();
 
-  ArrayRef<int64_t> res = resultType.getShape();
+  // [B, 1, D] over [B, S, D]: one instruction per leading index.
+  for (Value operand : {lhs, rhs})
+    if (std::optional<unsigned> kept = keptLeadingDims(result, operand))
+      return lowerBinaryPerLeadingIndex(op, bin, lhs, rhs, operand == lhs,
+                                        *kept, precision);
+  // Along the 2-D forms' rows (d = 0: a [1, C] operand) or columns (d = 1:
+  // [R, 1]).
+  FailureOr<std::pair<bool, bool>> lhsAlong = broadcastOf(op, lhs),
+                                   rhsAlong = broadcastOf(op, rhs);
+  if (failed(lhsAlong) || failed(rhsAlong))
+    return failure();
   auto broadcast = [&](Value v, unsigned d) {
-    return cast<pto::TileType>(v.getType()).getDimSize(d) == 1 && res[d] != 1;
+    const std::pair<bool, bool> &along = v == lhs ? *lhsAlong : *rhsAlong;
+    return d == 0 ? along.first : along.second;
   };
   bool lhsCol = broadcast(lhs, 0), rhsCol = broadcast(rhs, 0);
   if (lhsCol || rhsCol) {
@@ -347,7 +385,8 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   // Any other row broadcast (add/max/min, or the per-row operand on the
   // left): expand it to the result's shape, then the plain instruction with
   // the operands in their original order.
-  Value rowTile = lhsRow ? *lhsTile : *rhsTile;
+  Value rowTile =
+      rowsOfResult(op, lhsRow ? lhs : rhs, lhsRow ? *lhsTile : *rhsTile).first;
   auto [vr, vc] = validOf(loc, result);
   Value expanded = alloc(loc, *dstType, vr, vc);
   builder.create<pisa::TRowExpandOp>(loc, rowTile, expanded);
@@ -405,24 +444,72 @@ LogicalResult LeafLowering::lowerCast(CastOp op) {
 
 LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
                                         bool keepdim, bool isMax) {
-  // Without keepdim the rank-1 result is held as a [1, N] row (the N-D
-  // collapse): a column reduction's [1, C] already is one; a row
-  // reduction's [R, 1] column is transposed into it below.
-  if (!keepdim && cast<pto::TileType>(input.getType()).getRank() != 2)
-    return op->emitOpError()
-           << "reduces dim " << dim << " of a rank-"
-           << cast<pto::TileType>(input.getType()).getRank()
-           << " tile without keepdim; pto-lower-to-isa lowers reductions "
-              "without keepdim of rank-2 tiles only (TROWSUM/TROWMAX, "
-              "TCOLSUM/TCOLMAX): reshape the input to 2-D first";
+  // In the 2-D form of the input ([rows of the leading dims, columns]): a
+  // reduction over the column dim is TROWSUM/TROWMAX into a column; one over
+  // a leading dim is TCOLSUM/TCOLMAX into a row when it is the only
+  // non-unit leading dim (otherwise the rows it sums are strided).
   Location loc = op->getLoc();
   Value result = op->getResult(0);
-  Type elem = cast<pto::TileType>(result.getType()).getElementType();
+  auto inType = cast<pto::TileType>(input.getType());
+  auto resType = cast<pto::TileType>(result.getType());
+  ArrayRef<int64_t> in = inType.getShape();
+  Type elem = resType.getElementType();
+  unsigned c = heldColumnDim(input);
+  bool rowReduce = dim == c;
+  bool otherRowsUnit = true, innerRowsUnit = true;
+  for (unsigned d = 0; d < c; ++d) {
+    otherRowsUnit &= d == dim || in[d] == 1;
+    innerRowsUnit &= d <= dim || in[d] == 1;
+  }
+  // Over a leading dim after other non-unit ones: one TCOLSUM/TCOLMAX per
+  // index of the dims before it, when its rows are contiguous.
+  if (!rowReduce && dim < c && !otherRowsUnit && innerRowsUnit &&
+      heldShape(result) == std::make_pair(heldShape(input).first / in[dim],
+                                          heldShape(input).second))
+    return lowerReducePerLeadingIndex(op, input, dim, isMax);
+  if (!rowReduce && (dim > c || !otherRowsUnit))
+    return op->emitOpError()
+           << "reduces dim " << dim << " of a " << shapeString(inType)
+           << " tile, which pto-lower-to-isa holds as 2-D rows of dims 0.."
+           << (c ? c - 1 : 0) << " by columns of dim " << c
+           << "; it lowers reductions over the column dim (TROWSUM/TROWMAX) "
+              "and over a leading dim that is the only non-unit one "
+              "(TCOLSUM/TCOLMAX), or the last non-unit leading dim (one "
+              "TCOLSUM/TCOLMAX per index of the dims before it): a reduction "
+              "over a leading dim followed by other non-unit ones sums strided "
+              "rows, not supported yet (reshape to 2-D, or move the reduced "
+              "dim last)";
+  // The 2-D form the result must have: a column of the input's rows (row
+  // reduction) or a row of its columns (column reduction). Without keepdim
+  // a row reduction's column is transposed into a row when the result is
+  // one.
+  auto [resRows, resCols] = heldShape(result);
+  auto [inRows, inCols] = heldShape(input);
+  bool transposeColumn = false;
+  if (rowReduce && !(resRows == inRows && resCols == 1)) {
+    transposeColumn = resRows == 1 && resCols == inRows;
+    if (keepdim || !transposeColumn)
+      return op->emitOpError()
+             << "reduces the column dim of a " << shapeString(inType)
+             << " tile into a " << shapeString(resType)
+             << " tile whose 2-D form is [" << resRows << ", " << resCols
+             << "], neither the [" << inRows
+             << ", 1] column TROWSUM/TROWMAX produce nor a row holding it; "
+                "pto-lower-to-isa cannot rearrange it: reduce with keepdim "
+                "(the result is held as a column), or reshape to 2-D";
+  }
+  if (!rowReduce && !(resRows == 1 && resCols == inCols))
+    return op->emitOpError()
+           << "reduces dim " << dim << " of a " << shapeString(inType)
+           << " tile into a " << shapeString(resType)
+           << " tile whose 2-D form is [" << resRows << ", " << resCols
+           << "], not the [1, " << inCols
+           << "] row TCOLSUM/TCOLMAX produce; reshape to 2-D";
   FailureOr<Value> src = lookup(op, input);
   if (failed(src))
     return failure();
   auto srcType = cast<pisa::TileType>(src->getType());
-  if (dim == 0) {
+  if (!rowReduce) {
     // One row holding each column's result, with the source's column
     // capacity (pto-isa's TCOLSUM/TCOLMAX want equal Cols).
     FailureOr<pisa::TileType> dstType =
@@ -449,7 +536,7 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
   auto [sr, sc] = validOf(loc, input);
   Value tmp = alloc(loc, srcType, sr, sc);
   Value dst;
-  if (keepdim) {
+  if (!transposeColumn) {
     auto [vr, vc] = validOf(loc, result);
     dst = alloc(loc, *dstType, vr, vc);
   } else {
@@ -459,8 +546,8 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
     builder.create<pisa::TRowMaxOp>(loc, *src, tmp, dst);
   else
     builder.create<pisa::TRowSumOp>(loc, *src, tmp, dst);
-  if (!keepdim) {
-    // [R, 1] -> [1, R]: the rank-1 result's collapsed form.
+  if (transposeColumn) {
+    // [R, 1] -> [1, R]: the result's row form.
     FailureOr<pisa::TileType> rowType = ubTypeFor(op, result);
     if (failed(rowType))
       return failure();
@@ -502,7 +589,8 @@ LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
                     to = op.getResult().getType().getShape();
   if (from.size() != 2) {
     // When the non-unit dims keep their order, so do the elements: the
-    // collapsed tile is the source's and no data moves.
+    // collapsed tile is the source's and no data moves (in the default
+    // forms: a column-form source is no such alias).
     SmallVector<int64_t> perm =
         llvm::to_vector(llvm::seq<int64_t>(0, from.size()));
     std::swap(perm[op.getDim0()], perm[op.getDim1()]);
@@ -519,6 +607,12 @@ LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
                   "non-unit dims keep their order (a unit dim moves)";
       last = d;
     }
+    if (heldShape(op.getInput()) != heldShape(op.getResult()))
+      return op.emitOpError()
+             << "transposes a " << shapeString(op.getInput().getType())
+             << " tile held as a column (the result of a row reduction or a "
+                "per-row operand); pto-lower-to-isa moves unit dims of N-D "
+                "tiles held in their default 2-D form only";
     FailureOr<Value> src = lookup(op, op.getInput());
     if (failed(src))
       return failure();

@@ -217,6 +217,14 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
                         extract.getIndexCol()));
         return success();
       })
+      .Case([&](TInsertOp insert) {
+        // Guarded by the source: it is the region written.
+        guarded(tile(insert.getSrc()),
+                formatv("TINSERT({0}, {1}, {2}, {3})",
+                        tile(insert.getDst()).name, tile(insert.getSrc()).name,
+                        insert.getIndexRow(), insert.getIndexCol()));
+        return success();
+      })
       .Case([&](TMovOp mov) {
         unary("TMOV", mov.getSrc(), mov.getDst());
         return success();

@@ -71,16 +71,6 @@ func.func private @rank3_transpose(%a: !pto.tensor<2x16x16xf32>) attributes {pto
 
 // -----
 
-func.func private @rank3_reduction(%a: !pto.tensor<2x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
-  %c0 = arith.constant 0 : index
-  %t = pto.view %a[%c0, %c0, %c0] : !pto.tensor<2x16x16xf32> -> !pto.tile<2x16x16xf32>
-  // expected-error @+1 {{has a rank-3 operand or result; pto-lower-to-isa collapses tiles of other ranks to 2-D only for views, stores and shape-preserving vector ops}}
-  %s = pto.sum %t dim = 2 keepdim : !pto.tile<2x16x16xf32> -> !pto.tile<2x16x1xf32>
-  return
-}
-
-// -----
-
 func.func private @cube_in_vector(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
@@ -103,13 +93,38 @@ func.func private @vector_in_cube(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<
 
 // -----
 
-func.func private @view_of_tile(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<8x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+// Views of tiles are TEXTRACT copies of one rectangle of the source's 2-D
+// form at a static, 32-byte aligned start (lower-to-isa.mlir @tile_views);
+// the rest is an error naming the rule.
+func.func private @view_of_tile_runtime_offset(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<8x16xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
   %e = pto.exp %x : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{views a tile inside a leaf; pto-lower-to-isa lowers views of GM tensors}}
-  %y = pto.view %e[%c0, %c0] : !pto.tile<16x16xf32> -> !pto.tile<8x16xf32>
+  // expected-error @+1 {{views a [16, 16] tile at a run-time offset in dim 0; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at static offsets only}}
+  %y = pto.view %e[%r, %c0] : !pto.tile<16x16xf32> -> !pto.tile<8x16xf32>
   pto.assemble %y, %out [%c0, %c0] : !pto.tile<8x16xf32>, !pto.tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func private @view_of_tile_other_columns(%a: !pto.tensor<2x4x16xf32>, %out: !pto.tensor<2x4x1xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %x = pto.view %a[0, 0, 0] : !pto.tensor<2x4x16xf32> -> !pto.tile<2x4x16xf32>
+  %e = pto.exp %x : !pto.tile<2x4x16xf32> -> !pto.tile<2x4x16xf32>
+  // expected-error @+1 {{views a [2, 4, 16] tile as a [2, 4, 1] tile whose last non-unit dim differs from the source's; pto-lower-to-isa copies sub-tiles that keep the source's columns (TEXTRACT)}}
+  %y = pto.view %e[0, 0, 0] : !pto.tile<2x4x16xf32> -> !pto.tile<2x4x1xf32>
+  pto.assemble %y, %out [0, 0, 0] : !pto.tile<2x4x1xf32>, !pto.tensor<2x4x1xf32>
+  return
+}
+
+// -----
+
+func.func private @view_of_tile_unaligned_column(%a: !pto.tensor<16x32xf32>, %out: !pto.tensor<16x8xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %x = pto.view %a[0, 0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
+  %e = pto.exp %x : !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
+  // expected-error @+1 {{views a [16, 32] tile from column 4; pto-isa's ub -> ub TEXTRACT starts on a 32-byte boundary (a multiple of 8 elements of 'f32')}}
+  %y = pto.view %e[0, 4] : !pto.tile<16x32xf32> -> !pto.tile<16x8xf32>
+  pto.assemble %y, %out [0, 0] : !pto.tile<16x8xf32>, !pto.tensor<16x8xf32>
   return
 }
 
@@ -195,13 +210,59 @@ func.func private @gathermask_partial_columns(%a: !pto.tensor<16x64xf32>, %out: 
 
 // -----
 
-// A reduction without keepdim of a rank-3 tile: its rank-2 result is no
-// [1, N] row (rank-2 inputs only).
-func.func private @reduce_rank3_nokeepdim(%x: !pto.tensor<1x16x64xf32>, %y: !pto.tensor<1x16xf32>)
+// A row reduction without keepdim of a [2, 16, 64] tile: its [2, 16] result
+// is neither the [32, 1] column TROWSUM writes nor a row holding it.
+func.func private @reduce_rank3_nokeepdim(%x: !pto.tensor<2x16x64xf32>, %y: !pto.tensor<2x16xf32>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
-  %t = pto.view %x[0, 0, 0] : !pto.tensor<1x16x64xf32> -> !pto.tile<1x16x64xf32>
-  // expected-error @+1 {{'pto.sum' op has a rank-3 operand or result; pto-lower-to-isa collapses tiles of other ranks to 2-D only for views, stores and shape-preserving vector ops (elementwise on equal shapes, unary, cast, full, a transpose of unit dims, gathermask, index_put, reductions of rank-2 tiles without keepdim); reshape to 2-D before this op}}
-  %s = pto.sum %t dim = 2 : !pto.tile<1x16x64xf32> -> !pto.tile<1x16xf32>
-  pto.assemble %s, %y[0, 0] : !pto.tile<1x16xf32>, !pto.tensor<1x16xf32>
+  %t = pto.view %x[0, 0, 0] : !pto.tensor<2x16x64xf32> -> !pto.tile<2x16x64xf32>
+  // expected-error @+1 {{'pto.sum' op reduces the column dim of a [2, 16, 64] tile into a [2, 16] tile whose 2-D form is [2, 16], neither the [32, 1] column TROWSUM/TROWMAX produce nor a row holding it; pto-lower-to-isa cannot rearrange it: reduce with keepdim}}
+  %s = pto.sum %t dim = 2 : !pto.tile<2x16x64xf32> -> !pto.tile<2x16xf32>
+  pto.assemble %s, %y[0, 0] : !pto.tile<2x16xf32>, !pto.tensor<2x16xf32>
+  return
+}
+
+// -----
+
+// A reduction over a leading dim followed by another non-unit one sums
+// strided rows.
+func.func private @reduce_middle_dim(%x: !pto.tensor<2x4x8x32xf32>, %y: !pto.tensor<2x1x8x32xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %t = pto.view %x[0, 0, 0, 0] : !pto.tensor<2x4x8x32xf32> -> !pto.tile<2x4x8x32xf32>
+  // expected-error @+1 {{'pto.sum' op reduces dim 1 of a [2, 4, 8, 32] tile, which pto-lower-to-isa holds as 2-D rows of dims 0..2 by columns of dim 3; it lowers reductions over the column dim (TROWSUM/TROWMAX) and over a leading dim that is the only non-unit one (TCOLSUM/TCOLMAX), or the last non-unit leading dim (one TCOLSUM/TCOLMAX per index of the dims before it)}}
+  %s = pto.sum %t dim = 1 keepdim : !pto.tile<2x4x8x32xf32> -> !pto.tile<2x1x8x32xf32>
+  pto.assemble %s, %y[0, 0, 0, 0] : !pto.tile<2x1x8x32xf32>, !pto.tensor<2x1x8x32xf32>
+  return
+}
+
+// -----
+
+// A broadcast along a leading dim before a kept one ([1, 16, 64] over
+// [2, 16, 64]) repeats strided rows: no 2-D broadcast, and not one per
+// leading index either.
+func.func private @broadcast_some_leading_dims(%x: !pto.tensor<2x16x64xf32>, %m: !pto.tensor<1x16x64xf32>, %y: !pto.tensor<2x16x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %t = pto.view %x[0, 0, 0] : !pto.tensor<2x16x64xf32> -> !pto.tile<2x16x64xf32>
+  %u = pto.view %m[0, 0, 0] : !pto.tensor<1x16x64xf32> -> !pto.tile<1x16x64xf32>
+  // expected-error @+1 {{'pto.sub' op broadcasts a [1, 16, 64] operand over a [2, 16, 64] result along some of the leading dims that pto-lower-to-isa folds into rows (dims 0..1); it lowers N-D broadcasts whose leading dims are all kept or all broadcast}}
+  %d = pto.sub %t, %u : !pto.tile<2x16x64xf32>, !pto.tile<1x16x64xf32> -> !pto.tile<2x16x64xf32>
+  pto.assemble %d, %y[0, 0, 0] : !pto.tile<2x16x64xf32>, !pto.tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+// One elementwise chain needing two 2-D forms: the keepdim sum makes %s a
+// [8, 1] column (dim 2), the broadcast over [2, 4, 1, 16] wants %p with
+// dim 3 as its single column.
+func.func private @two_column_forms(%x: !pto.tensor<2x4x16x1xf32>, %z: !pto.tensor<2x4x1x16xf32>, %y: !pto.tensor<2x4x1x16xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %t = pto.view %x[0, 0, 0, 0] : !pto.tensor<2x4x16x1xf32> -> !pto.tile<2x4x16x1xf32>
+  // expected-note @+1 {{the other form is here}}
+  %s = pto.sum %t dim = 2 keepdim : !pto.tile<2x4x16x1xf32> -> !pto.tile<2x4x1x1xf32>
+  %p = pto.mul %s, %s : !pto.tile<2x4x1x1xf32>, !pto.tile<2x4x1x1xf32> -> !pto.tile<2x4x1x1xf32>
+  %u = pto.view %z[0, 0, 0, 0] : !pto.tensor<2x4x1x16xf32> -> !pto.tile<2x4x1x16xf32>
+  // expected-error @+1 {{'pto.sub' op needs its [2, 4, 1, 1] tile held with dim 3 as the columns of a 2-D tile, but an elementwise chain joins it to a tile held with dim 2 as the columns}}
+  %d = pto.sub %u, %p : !pto.tile<2x4x1x16xf32>, !pto.tile<2x4x1x1xf32> -> !pto.tile<2x4x1x16xf32>
+  pto.assemble %d, %y[0, 0, 0, 0] : !pto.tile<2x4x1x16xf32>, !pto.tensor<2x4x1x16xf32>
   return
 }

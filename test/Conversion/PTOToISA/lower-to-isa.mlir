@@ -37,7 +37,10 @@ func.func private @vector_leaf(%ws: !pto.tensor<96x112xf32>, %out: !pto.tensor<?
 // in an nd [R, 8] tile with one valid column, expanded once to one 32-byte
 // block per row and used by trowexpand_sub/div (mode 2). add/max and a
 // per-row operand on the left expand to the full shape and use the plain
-// instruction with the operands in their order.
+// instruction with the operands in their order. m's valid rows and s's are
+// two run-time counts (each clamped by its own tensor), taken to be equal:
+// no copy (a constant count other than the result's is narrowed with tmov,
+// @column_longer_than_result).
 // CHECK-LABEL: func.func private @row_broadcast(
 // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
 // CHECK:         %[[S:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x112xf32>
@@ -644,5 +647,163 @@ func.func private @row_wider_than_result(%a: !pto.tensor<16x64xf32>, %g: !pto.te
   %m = pto.mul %x, %tg : !pto.tile<16x64xf32>, !pto.tile<1x64xf32> -> !pto.tile<16x64xf32>
   %s = pto.add %m, %th : !pto.tile<16x64xf32>, !pto.tile<1x64xf32> -> !pto.tile<16x64xf32>
   pto.assemble %s, %out [0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  return
+}
+
+// -----
+
+// N-D reductions and broadcasts in the 2-D forms. [2, 8, 32] is held as
+// [16, 32]; its keepdim row sum [2, 8, 1] is held as the [16, 1] column
+// TROWSUM writes (not as [2, 8]), and so is the per-row operand of the sub
+// (TROWEXPANDSUB, mode 2), the chain joining them (tmuls) and its GM window
+// ([2, 8, 1] -> a [16, 1] reshape). The column sum over dim 1 of a
+// [1, 8, 32] tile (its only non-unit leading dim) is TCOLSUM; the [1, 1, 32]
+// row broadcasts over all of [2, 8, 32] (TCOLEXPANDADD); a row sum of
+// [1, 8, 32] without keepdim is the TROWSUM column transposed into [1, 8].
+// CHECK-LABEL: func.func private @nd_reduce_broadcast(
+// CHECK-SAME:    %[[X:[^:]*]]: !pto.tensor<2x8x32xf32>, %[[M:[^:]*]]: !pto.tensor<2x8x1xf32>
+// CHECK-DAG:     %[[M2:.*]] = pto.reshape %[[M]] [16, 1] inplace : !pto.tensor<2x8x1xf32> -> !pto.tensor<16x1xf32>
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.tload
+// CHECK:         %[[S:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    pto_isa.trowsum %[[T]], %{{.*}} into %[[S]]
+// CHECK:         pto_isa.tmuls %[[S]], %{{.*}} into %[[MEAN:[^ ]*]] : !pto_isa.tile<ub, 16x8xf32>, f32, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowexpand %[[MEAN]] into %[[B:[^ ]*]] :
+// CHECK:         pto_isa.trowexpand_sub %[[T]], %[[B]] into %[[D:[^ ]*]] :
+// CHECK:         pto_isa.tstore %[[D]] into
+// CHECK:         pto_isa.tstore %[[MEAN]] into %[[M2]][%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 16x8xf32>, !pto.tensor<16x1xf32>
+// CHECK:         %[[U:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
+// CHECK:         %[[CS:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x32xf32>
+// CHECK-NEXT:    pto_isa.tcolsum %[[U]] into %[[CS]]
+// CHECK:         pto_isa.tcolexpand_add %[[T]], %[[CS]] into
+// CHECK:         pto_isa.trowsum %[[U]]
+// CHECK:         pto_isa.ttrans %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 1x8xf32>, !pto_isa.tile<ub, 1x8xf32>
+func.func private @nd_reduce_broadcast(%x: !pto.tensor<2x8x32xf32>, %m: !pto.tensor<2x8x1xf32>,
+                                       %d: !pto.tensor<2x8x32xf32>, %u: !pto.tensor<1x8x32xf32>,
+                                       %e: !pto.tensor<2x8x32xf32>, %r: !pto.tensor<1x8xf32>, %k: f32)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %t = pto.view %x[0, 0, 0] : !pto.tensor<2x8x32xf32> -> !pto.tile<2x8x32xf32>
+  %s = pto.sum %t dim = 2 keepdim : !pto.tile<2x8x32xf32> -> !pto.tile<2x8x1xf32>
+  %mean = pto.mul %s, %k : !pto.tile<2x8x1xf32>, f32 -> !pto.tile<2x8x1xf32>
+  %dev = pto.sub %t, %mean : !pto.tile<2x8x32xf32>, !pto.tile<2x8x1xf32> -> !pto.tile<2x8x32xf32>
+  pto.assemble %dev, %d [0, 0, 0] : !pto.tile<2x8x32xf32>, !pto.tensor<2x8x32xf32>
+  pto.assemble %mean, %m [0, 0, 0] : !pto.tile<2x8x1xf32>, !pto.tensor<2x8x1xf32>
+  %v = pto.view %u[0, 0, 0] : !pto.tensor<1x8x32xf32> -> !pto.tile<1x8x32xf32>
+  %cs = pto.sum %v dim = 1 keepdim : !pto.tile<1x8x32xf32> -> !pto.tile<1x1x32xf32>
+  %sh = pto.add %t, %cs : !pto.tile<2x8x32xf32>, !pto.tile<1x1x32xf32> -> !pto.tile<2x8x32xf32>
+  pto.assemble %sh, %e [0, 0, 0] : !pto.tile<2x8x32xf32>, !pto.tensor<2x8x32xf32>
+  %rs = pto.sum %v dim = 2 : !pto.tile<1x8x32xf32> -> !pto.tile<1x8xf32>
+  pto.assemble %rs, %r [0, 0] : !pto.tile<1x8xf32>, !pto.tensor<1x8xf32>
+  return
+}
+
+// -----
+
+// A per-row [R, 1] operand holding more valid rows than the result (a fully
+// valid column against a last tile with a row tail) is copied with tmov to
+// the result's valid rows (once, for both ops) before TROWEXPAND /
+// TROWEXPANDSUB, which pto-isa wants equal to the destination's.
+// CHECK-LABEL: func.func private @column_longer_than_result(
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[V:[^,]*]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         %[[W:.*]] = pto_isa.alloc_tile valid [%[[C16]], %[[C1]]] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         %[[N:.*]] = pto_isa.alloc_tile valid [%[[V]], %[[C1]]] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    pto_isa.tmov %[[W]] into %[[N]]
+// CHECK-NEXT:    %[[B:.*]] = pto_isa.alloc_tile valid [%[[V]], %[[C8]]] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    pto_isa.trowexpand %[[N]] into %[[B]]
+// CHECK:         pto_isa.trowexpand_sub %[[X]], %[[B]] into
+// CHECK-NOT:     pto_isa.tmov
+// CHECK:         pto_isa.trowexpand %[[N]] into %[[F:[^ ]*]] : !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         pto_isa.tadd %{{.*}}, %[[F]] into
+func.func private @column_longer_than_result(%a: !pto.tensor<?x64xf32>, %w: !pto.tensor<16x1xf32>,
+                                             %out: !pto.tensor<?x64xf32>, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %x = pto.view %a[0, 0] valid [%v, 64] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+  %tw = pto.view %w[0, 0] : !pto.tensor<16x1xf32> -> !pto.tile<16x1xf32>
+  %s = pto.sub %x, %tw : !pto.tile<16x64xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x64xf32>
+  %p = pto.add %s, %tw : !pto.tile<16x64xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %p, %out [0, 0] : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// -----
+
+// Views of tiles: a TEXTRACT (ub -> ub, pipe V) of the rectangle the view
+// covers in the source's 2-D form, at [row, column] = the offsets
+// linearised: rows 8..15 of a [16, 64] tile from column 32, and row k = 2 of
+// a [1, 4, 32] tile (x[:, 2, :]).
+// CHECK-LABEL: func.func private @tile_views(
+// CHECK:         pto_isa.texp %{{.*}} into %[[E:[^ ]*]] :
+// CHECK:         %[[V:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[E]] into %[[V]] {index_col = 32 : i64, index_row = 8 : i64} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 8x32xf32>
+// CHECK:         pto_isa.tstore %[[V]]
+// CHECK:         %[[K:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x32xf32>
+// CHECK-NEXT:    pto_isa.textract %{{.*}} into %[[K]] {index_row = 2 : i64} : !pto_isa.tile<ub, 4x32xf32>, !pto_isa.tile<ub, 1x32xf32>
+// CHECK:         pto_isa.tstore %[[K]]
+func.func private @tile_views(%a: !pto.tensor<16x64xf32>, %out: !pto.tensor<8x32xf32>,
+                              %b: !pto.tensor<1x4x32xf32>, %row: !pto.tensor<1x1x32xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %x = pto.view %a[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %e = pto.exp %x : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  %y = pto.view %e[8, 32] : !pto.tile<16x64xf32> -> !pto.tile<8x32xf32>
+  pto.assemble %y, %out [0, 0] : !pto.tile<8x32xf32>, !pto.tensor<8x32xf32>
+  %t = pto.view %b[0, 0, 0] : !pto.tensor<1x4x32xf32> -> !pto.tile<1x4x32xf32>
+  %n = pto.neg %t : !pto.tile<1x4x32xf32> -> !pto.tile<1x4x32xf32>
+  %k = pto.view %n[0, 2, 0] : !pto.tile<1x4x32xf32> -> !pto.tile<1x1x32xf32>
+  pto.assemble %k, %row [0, 0, 0] : !pto.tile<1x1x32xf32>, !pto.tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
+// One instruction per leading index where the rows are not one rectangle of
+// the 2-D form: t.sum(dim=1, keepdim=True) on [2, 8, 32] (held as [16, 32])
+// is, per b, a TEXTRACT of rows [8b, 8b + 8), TCOLSUM, and a TINSERT at row
+// b of the [2, 32] result; x[:, 2, :] of [2, 4, 32] is, per b, a TEXTRACT of
+// row 4b + 2 and a TINSERT at row b.
+// CHECK-LABEL: func.func private @per_leading_index(
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK:         %[[S:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 2x32xf32>
+// CHECK:         %[[B0:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[T]] into %[[B0]] :
+// CHECK-NEXT:    %[[R0:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x32xf32>
+// CHECK-NEXT:    pto_isa.tcolsum %[[B0]] into %[[R0]]
+// CHECK-NEXT:    pto_isa.tinsert %[[R0]] into %[[S]] :
+// CHECK:         pto_isa.textract %[[T]] into %[[B1:[^ ]*]] {index_row = 8 : i64}
+// CHECK:         pto_isa.tcolsum %[[B1]] into %[[R1:[^ ]*]] :
+// CHECK-NEXT:    pto_isa.tinsert %[[R1]] into %[[S]] {index_row = 1 : i64}
+// CHECK:         pto_isa.tstore %[[S]]
+// CHECK:         %[[V:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 2x32xf32>
+// CHECK:         pto_isa.textract %{{.*}} into %[[K0:[^ ]*]] {index_row = 2 : i64} : !pto_isa.tile<ub, 8x32xf32>, !pto_isa.tile<ub, 1x32xf32>
+// CHECK-NEXT:    pto_isa.tinsert %[[K0]] into %[[V]] :
+// CHECK:         pto_isa.textract %{{.*}} into %[[K1:[^ ]*]] {index_row = 6 : i64}
+// CHECK-NEXT:    pto_isa.tinsert %[[K1]] into %[[V]] {index_row = 1 : i64}
+// CHECK:         pto_isa.tstore %[[V]]
+// x - x.sum(1, keepdim) ([2, 1, 32] over [2, 8, 32]): per b, the rows of b,
+// row b of the sum expanded (TCOLEXPAND), the plain TSUB, TINSERT.
+// CHECK:         %[[C:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    %[[F:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[T]] into %[[F]] :
+// CHECK:         pto_isa.textract %[[S]] into %[[G:[^ ]*]] :
+// CHECK:         pto_isa.tcolexpand %[[G]] into %[[X:[^ ]*]] :
+// CHECK:         pto_isa.tsub %[[F]], %[[X]] into %[[O:[^ ]*]] :
+// CHECK-NEXT:    pto_isa.tinsert %[[O]] into %[[C]] :
+// CHECK:         pto_isa.textract %[[S]] into %{{.*}} {index_row = 1 : i64}
+// CHECK:         pto_isa.tinsert %{{.*}} into %[[C]] {index_row = 8 : i64}
+// CHECK:         pto_isa.tstore %[[C]]
+func.func private @per_leading_index(%x: !pto.tensor<2x8x32xf32>, %s: !pto.tensor<2x1x32xf32>,
+                                     %y: !pto.tensor<2x4x32xf32>, %k: !pto.tensor<2x1x32xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %t = pto.view %x[0, 0, 0] : !pto.tensor<2x8x32xf32> -> !pto.tile<2x8x32xf32>
+  %r = pto.sum %t dim = 1 keepdim : !pto.tile<2x8x32xf32> -> !pto.tile<2x1x32xf32>
+  pto.assemble %r, %s [0, 0, 0] : !pto.tile<2x1x32xf32>, !pto.tensor<2x1x32xf32>
+  %u = pto.view %y[0, 0, 0] : !pto.tensor<2x4x32xf32> -> !pto.tile<2x4x32xf32>
+  %e = pto.exp %u : !pto.tile<2x4x32xf32> -> !pto.tile<2x4x32xf32>
+  %row = pto.view %e[0, 2, 0] : !pto.tile<2x4x32xf32> -> !pto.tile<2x1x32xf32>
+  pto.assemble %row, %k [0, 0, 0] : !pto.tile<2x1x32xf32>, !pto.tensor<2x1x32xf32>
+  %c = pto.sub %t, %r : !pto.tile<2x8x32xf32>, !pto.tile<2x1x32xf32> -> !pto.tile<2x8x32xf32>
+  pto.assemble %c, %x [0, 0, 0] : !pto.tile<2x8x32xf32>, !pto.tensor<2x8x32xf32>
   return
 }

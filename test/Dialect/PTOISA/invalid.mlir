@@ -299,10 +299,31 @@ func.func @tstore_l1_3510(%g: !pto.tensor<?x64xbf16>, %r: index) attributes {pto
 //===----------------------------------------------------------------------===//
 
 func.func @textract_src(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l0c, 64x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l0a, 64x64xf32>
+  // expected-error @+1 {{source is an l0c tile, but this instruction takes l1 or ub here}}
+  pto_isa.textract %s into %d : !pto_isa.tile<l0c, 64x64xf32>, !pto_isa.tile<l0a, 64x64xf32>
+  return
+}
+
+// -----
+
+// A ub source copies into a ub tile (a sub-tile), not into a cube operand.
+func.func @textract_ub_to_l0a(%r: index) {
   %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 64x64xbf16>
   %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l0a, 64x64xbf16>
-  // expected-error @+1 {{source is a ub tile, but this instruction takes l1 here}}
+  // expected-error @+1 {{destination is an l0a tile, but this instruction takes ub here}}
   pto_isa.textract %s into %d : !pto_isa.tile<ub, 64x64xbf16>, !pto_isa.tile<l0a, 64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @textract_ub_unaligned_column(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x32xf32>
+  // expected-error @+1 {{index_col 4 is 16 bytes into the row; pto-isa's ub -> ub TEXTRACT starts on a 32-byte boundary}}
+  pto_isa.textract %s into %d {index_row = 3 : i64, index_col = 4 : i64} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x32xf32>
   return
 }
 

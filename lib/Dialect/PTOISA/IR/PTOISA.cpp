@@ -385,14 +385,26 @@ Pipe TStoreOp::getPipe() {
 }
 
 LogicalResult TExtractOp::verify() {
-  if (failed(expectSpace(*this, "source", getSrc(), {MemorySpace::l1})) ||
-      failed(expectSpace(*this, "destination", getDst(),
-                         {MemorySpace::l0a, MemorySpace::l0b})) ||
+  // l1 -> l0a/l0b (cube operands) or ub -> ub (a sub-tile).
+  bool vec = tileOf(getSrc()).getSpace() == MemorySpace::ub;
+  SmallVector<MemorySpace, 2> dstSpaces;
+  if (vec)
+    dstSpaces = {MemorySpace::ub};
+  else
+    dstSpaces = {MemorySpace::l0a, MemorySpace::l0b};
+  if (failed(expectSpace(*this, "source", getSrc(),
+                         {MemorySpace::l1, MemorySpace::ub})) ||
+      failed(expectSpace(*this, "destination", getDst(), dstSpaces)) ||
       failed(expectSameElement(*this, "source", getSrc(), "destination",
                                getDst())))
     return failure();
   TileType src = tileOf(getSrc()), dst = tileOf(getDst());
   int64_t row = getIndexRow(), col = getIndexCol();
+  int64_t bytes = src.getElementType().getIntOrFloatBitWidth() / 8;
+  if (vec && (col * bytes) % 32 != 0)
+    return emitOpError() << "index_col " << col << " is " << col * bytes
+                         << " bytes into the row; pto-isa's ub -> ub "
+                            "TEXTRACT starts on a 32-byte boundary";
   if (row < 0 || col < 0 || row + dst.getRows() > src.getRows() ||
       col + dst.getCols() > src.getCols())
     return emitOpError() << "the " << dst.getRows() << "x" << dst.getCols()
@@ -426,6 +438,34 @@ LogicalResult TMovOp::verify() {
     return expectSameElement(*this, "source", getSrc(), "destination",
                              getDst());
   return success();
+}
+
+LogicalResult TInsertOp::verify() {
+  if (failed(expectSpace(*this, "source", getSrc(), {MemorySpace::ub})) ||
+      failed(expectSpace(*this, "destination", getDst(), {MemorySpace::ub})) ||
+      failed(expectSameElement(*this, "source", getSrc(), "destination",
+                               getDst())))
+    return failure();
+  TileType src = tileOf(getSrc()), dst = tileOf(getDst());
+  int64_t row = getIndexRow(), col = getIndexCol();
+  int64_t bytes = src.getElementType().getIntOrFloatBitWidth() / 8;
+  if (row < 0 || col < 0 || row + src.getRows() > dst.getRows() ||
+      col + src.getCols() > dst.getCols())
+    return emitOpError() << "the " << src.getRows() << "x" << src.getCols()
+                         << " source at [" << row << ", " << col
+                         << "] does not fit the " << dst.getRows() << "x"
+                         << dst.getCols()
+                         << " destination tile; move the window (index_row, "
+                            "index_col) or shrink the source";
+  if ((col * bytes) % 32 != 0)
+    return emitOpError() << "index_col " << col << " is " << col * bytes
+                         << " bytes into the row; pto-isa's ub -> ub "
+                            "TINSERT starts on a 32-byte boundary";
+  return success();
+}
+
+Pipe TExtractOp::getPipe() {
+  return tileOf(getSrc()).getSpace() == MemorySpace::ub ? Pipe::V : Pipe::MTE1;
 }
 
 Pipe TMovOp::getPipe() {

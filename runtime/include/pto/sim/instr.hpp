@@ -448,6 +448,48 @@ inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow = 0,
   return {};
 }
 
+// Vec -> Vec window insert (pto-isa common/pto_instr.hpp TINSERT; A2/A3
+// include/pto/npu/a2a3/TInsert.hpp): src's valid region into dst at
+// (indexRow, indexCol), the rest of dst unchanged. The window must lie in
+// dst's valid region (the CPU back end asserts it) and start on a 32-byte
+// column boundary (A2/A3).
+template <class DstTile, class SrcTile, class... E>
+  requires(sim::is_tile_v<DstTile> && sim::is_tile_v<SrcTile> &&
+           sim::events_v<E...>)
+inline RecordEvent TINSERT(DstTile &dst, SrcTile &src, uint16_t indexRow,
+                           uint16_t indexCol, E &...) {
+  static const char *I = "TINSERT";
+  using T = typename DstTile::DType;
+  static_assert(std::is_same_v<T, typename SrcTile::DType>,
+                "TINSERT: equal element types");
+  static_assert(DstTile::Loc == TileType::Vec && SrcTile::Loc == TileType::Vec,
+                "TINSERT: Vec -> Vec");
+  sim::need_nonempty(I, src, "src");
+  const int vr = src.GetValidRow(), vc = src.GetValidCol();
+  if (indexRow + vr > dst.GetValidRow() || indexCol + vc > dst.GetValidCol())
+    sim::fatal("TINSERT: the %dx%d source at (%u, %u) exceeds the dst valid "
+               "shape %dx%d",
+               vr, vc, indexRow, indexCol, dst.GetValidRow(),
+               dst.GetValidCol());
+  if ((indexCol * sizeof(T)) % 32 != 0)
+    sim::fatal("TINSERT: indexCol %u is not on a 32-byte boundary", indexCol);
+  sim::Core &C = sim::core();
+  C.begin(I, PIPE_V);
+  const T *s = src.data(I);
+  T *d = dst.data(I);
+  sim::touch_valid(C, src, false);
+  if (C.check_hazards)
+    C.access(sim::space_of(DstTile::Loc),
+             dst.addr() +
+                 uint32_t((indexRow * DstTile::Cols + indexCol) * sizeof(T)),
+             uint32_t(((vr - 1) * DstTile::Cols + vc) * sizeof(T)), true);
+  for (int r = 0; r < vr; ++r)
+    for (int c = 0; c < vc; ++c)
+      d[(indexRow + r) * DstTile::Cols + indexCol + c] =
+          s[r * SrcTile::Cols + c];
+  return {};
+}
+
 template <class DstTile, class SrcTile, class... E>
   requires(sim::is_tile_v<DstTile> && sim::is_tile_v<SrcTile> &&
            sim::events_v<E...>)
@@ -916,8 +958,10 @@ inline RecordEvent TROWEXPAND(TileD &dst, TileS &src, E &...) {
   const int R = dst.GetValidRow(), Cn = dst.GetValidCol();
   if (R == 0 || Cn == 0 || src.GetValidRow() == 0 || src.GetValidCol() == 0)
     return {};
-  if (src.GetValidRow() < R)
-    sim::fatal("TROWEXPAND: src validRow %d is smaller than dst validRow %d",
+  // pto-isa asserts equal valid rows (A2/A3 TRowExpand.hpp), so a wider
+  // source is a fault here too, not a prefix read.
+  if (src.GetValidRow() != R)
+    sim::fatal("TROWEXPAND: src validRow %d differs from dst validRow %d",
                src.GetValidRow(), R);
   sim::Core &C = sim::core();
   C.begin(I, PIPE_V);

@@ -137,16 +137,38 @@ def PTOISA_MScatterOp : PTOISA_FixedPipeOp<"mscatter", "MTE3"> {
   let hasVerifier = 1;
 }
 
-def PTOISA_TExtractOp : PTOISA_FixedPipeOp<"textract", "MTE1"> {
-  let summary = "TEXTRACT: an l1 tile window -> an l0a/l0b operand tile (MTE1)";
+def PTOISA_TExtractOp : PTOISA_PipeOp<"textract"> {
+  let summary = "TEXTRACT: a tile window -> an l0a/l0b operand tile (MTE1) or a ub tile (V)";
   let description = [{
     Copies the window of `src` starting at `[index_row, index_col]` with the
-    shape of `dst`'s valid region into `dst`, converting the fractal layout
-    (a `zn` source into `l0a`, or an `nz` source into `l0b`, uses the
-    transposing L1->L0 load; the logical matrix is preserved).
+    shape of `dst`'s valid region into `dst`. l1 -> l0a/l0b (MTE1) converts
+    the fractal layout (a `zn` source into `l0a`, or an `nz` source into
+    `l0b`, uses the transposing L1->L0 load; the logical matrix is
+    preserved). ub -> ub (V) copies an nd sub-tile, e.g. a view of a tile;
+    pto-isa (A2/A3) wants `index_col` on a 32-byte boundary.
   }];
   let arguments = (ins Arg<PTOISA_AnyTile, "source", [MemRead]>:$src,
                        Arg<PTOISA_AnyTile, "destination", [MemWrite]>:$dst,
+                       DefaultValuedAttr<I64Attr, "0">:$index_row,
+                       DefaultValuedAttr<I64Attr, "0">:$index_col);
+  let assemblyFormat = [{
+    $src `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTOISA_TInsertOp : PTOISA_FixedPipeOp<"tinsert", "V"> {
+  let summary = "TINSERT: a ub tile -> a window of a ub tile (V)";
+  let description = [{
+    Copies `src`'s valid region into `dst` starting at
+    `[index_row, index_col]`; the rest of `dst` keeps its contents. The
+    window must lie within `dst`'s valid region (pto-isa asserts it);
+    pto-isa (A2/A3) wants `index_col` on a 32-byte boundary. Used with ub ->
+    ub `textract` to run an instruction once per leading index of an N-D
+    tile.
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "source", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "destination", [MemRead, MemWrite]>:$dst,
                        DefaultValuedAttr<I64Attr, "0">:$index_row,
                        DefaultValuedAttr<I64Attr, "0">:$index_col);
   let assemblyFormat = [{

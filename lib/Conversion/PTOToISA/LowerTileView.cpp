@@ -1,0 +1,120 @@
+//===- LowerTileView.cpp - views of tiles to pto_isa ----------------------===//
+//
+// A pto.view of a tile inside a vector leaf: a TEXTRACT (ub -> ub) copy of
+// the sub-tile, when the view is a rectangle of the source's 2-D form
+// (docs/ISA.md, "Views of tiles").
+//
+//===----------------------------------------------------------------------===//
+
+#include "LeafLowering.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::lower_to_isa;
+
+namespace mlir::pto::lower_to_isa {
+
+/// The view's elements must sit in the source's 2-D form as one rectangle
+/// starting at a static [row, column] (the same dim held as the columns;
+/// past the first non-unit leading dim of the view, it covers the source's
+/// dim whole), or as evenly spaced runs of such rows (x[:, k, :] of a
+/// [B, S, D] tile: one TEXTRACT + TINSERT per run). pto-isa's ub -> ub
+/// TEXTRACT starts the window on a 32-byte column boundary.
+LogicalResult LeafLowering::lowerTileView(ViewOp op) {
+  Value source = op.getSource(), result = op.getResult();
+  auto srcType = cast<pto::TileType>(source.getType());
+  auto resType = cast<pto::TileType>(result.getType());
+  ArrayRef<int64_t> from = srcType.getShape(), to = resType.getShape();
+  SmallVector<OpFoldResult> offsets = normalize(getMixedValues(
+      op.getStaticOffsets(), op.getOffsets(), builder.getContext()));
+  SmallVector<int64_t> start;
+  for (auto [d, ofr] : llvm::enumerate(offsets)) {
+    std::optional<int64_t> c = getConstantIntValue(ofr);
+    if (!c)
+      return op.emitOpError()
+             << "views a " << shapeString(srcType)
+             << " tile at a run-time offset in dim " << d
+             << "; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at "
+                "static offsets only: view the GM tensor at that offset "
+                "instead";
+    start.push_back(*c);
+  }
+  unsigned cs = heldColumnDim(source), cv = heldColumnDim(result);
+  if (from.size() != to.size() || cs != cv)
+    return op.emitOpError()
+           << "views a " << shapeString(srcType) << " tile as a "
+           << shapeString(resType)
+           << " tile whose last non-unit dim differs from the source's; "
+              "pto-lower-to-isa copies sub-tiles that keep the source's "
+              "columns (TEXTRACT): reshape the result instead";
+  // The view's rows are contiguous in the source's 2-D form from dim
+  // `split` on: past the first non-unit one of dims split..cs-1, the view
+  // covers the source's dims whole. Dims before `split` index runs of
+  // contiguous rows (x[:, k, :] of [B, S, D]: B runs of one row).
+  auto contiguousFrom = [&](unsigned k) {
+    bool leading = false;
+    for (unsigned d = k; d < cs; ++d) {
+      if (leading && to[d] != from[d])
+        return false;
+      leading |= to[d] != 1;
+    }
+    return true;
+  };
+  unsigned split = 0;
+  while (!contiguousFrom(split))
+    ++split;
+  // The source row where run `o` (row-major over the view's dims
+  // 0..split-1) starts.
+  auto rowOfRun = [&](int64_t o) {
+    SmallVector<int64_t> index(cs, 0);
+    for (unsigned d = split; d-- > 0;) {
+      index[d] = o % to[d];
+      o /= to[d];
+    }
+    int64_t row = 0;
+    for (unsigned d = 0; d < cs; ++d)
+      row = row * from[d] + start[d] + index[d];
+    return row;
+  };
+  int64_t col = start[cs];
+  Type elem = resType.getElementType();
+  if (col % blockElems(elem) != 0)
+    return op.emitOpError()
+           << "views a " << shapeString(srcType) << " tile from column " << col
+           << "; pto-isa's ub -> ub TEXTRACT starts on a 32-byte "
+           << "boundary (a multiple of " << blockElems(elem) << " elements of "
+           << elem << "): start the view there, or view the GM tensor instead";
+  Location loc = op.getLoc();
+  int64_t runs = 1, runRows = 1;
+  for (unsigned d = 0; d < cs; ++d)
+    (d < split ? runs : runRows) *= to[d];
+  if (runs > 1) {
+    // One TEXTRACT + TINSERT per run; the valid runs are a prefix (past the
+    // first non-unit dim every leading dim is whole: expectCollapsible).
+    SmallVector<OpFoldResult> valid = reifier.reify(loc, result);
+    OpFoldResult count = builder.getIndexAttr(1),
+                 runValid = builder.getIndexAttr(1);
+    for (unsigned d = 0; d < cs; ++d) {
+      OpFoldResult &factor = d < split ? count : runValid;
+      factor = mul(loc, factor, valid[d]);
+    }
+    return lowerTileViewPerRun(op, runs, runRows, count, runValid, rowOfRun,
+                               col);
+  }
+  FailureOr<Value> src = lookup(op, source);
+  FailureOr<pisa::TileType> type = ubTypeFor(op, result);
+  if (failed(src) || failed(type))
+    return failure();
+  auto [vr, vc] = validOf(loc, result);
+  Value dst = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TExtractOp>(loc, *src, dst,
+                                   builder.getI64IntegerAttr(rowOfRun(0)),
+                                   builder.getI64IntegerAttr(col));
+  tiles[result] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
+} // namespace mlir::pto::lower_to_isa
