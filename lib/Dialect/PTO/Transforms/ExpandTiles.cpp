@@ -82,16 +82,19 @@ int64_t gridSize(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile) {
 }
 
 /// The vector tile governing an op of `shape`: its trailing dims, clamped to
-/// the shape; the whole shape when the op carries none.
+/// the shape; the whole shape when the op carries none, and whole leading
+/// dims where the vec_tile has fewer dims than the value (an operand of
+/// another rank than the op's result).
 SmallVector<int64_t, 4> vectorTileFor(VecTileAttr attr,
                                       ArrayRef<int64_t> shape) {
   SmallVector<int64_t, 4> tile(shape.begin(), shape.end());
   if (!attr)
     return tile;
   ArrayRef<int64_t> dims = attr.getDims();
-  int64_t offset = dims.size() - shape.size();
+  int64_t offset = int64_t(dims.size()) - int64_t(shape.size());
   for (size_t d = 0; d < shape.size(); ++d)
-    tile[d] = std::min(dims[offset + d], shape[d]);
+    if (offset + int64_t(d) >= 0)
+      tile[d] = std::min(dims[offset + d], shape[d]);
   return tile;
 }
 
