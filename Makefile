@@ -108,7 +108,11 @@ test-asan-ci:
 # `make fuzz` runs FUZZ_TIME seconds (default 10 min) with a fresh seed, then
 # FUZZGEN_CASES kernels of the structure-aware generator through pto-run and
 # FUZZGEN_CPP_CASES through the emitted C++ against pto-run; `make fuzz-ci` runs
-# libFuzzer for 90 s with a fixed seed (CI).
+# libFuzzer for 90 s with a fixed seed (CI). The per-input timeout is a hang
+# detector, not a speed check (benchmarks/scaling.py measures that): the
+# largest seed, expand-tiles-limits' @budget kernel near the 2^18-piece limit,
+# runs its stages in ~6 s of release-build pipeline time and ~50 s under
+# ASan + UBSan + coverage instrumentation on this 2-core machine.
 FUZZ_TIME ?= 600
 FUZZ_SEED ?= 0
 FUZZGEN_CASES ?= 200
@@ -120,7 +124,7 @@ fuzz-libfuzzer: build-asan
 	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
 	./scripts/san-run --preload $(ASAN_BUILD)/bin/pto-fuzz $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seed \
 	  -dict=tools/pto-fuzz/pto.dict -max_total_time=$(FUZZ_TIME) -seed=$(FUZZ_SEED) \
-	  -timeout=60 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+	  -timeout=120 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
 	  -artifact_prefix=$(abspath $(FUZZ_DIR)/artifacts)/
 
 fuzz: fuzz-libfuzzer
