@@ -75,17 +75,14 @@ LogicalResult LeafLowering::lowerReducePerLeadingIndex(Operation *op,
   for (int64_t o = 0; o < outer; ++o) {
     Value blockRows = rowsAtIndex(loc, o, count, materialize(inner));
     Value block = alloc(loc, *blockType, blockRows, cols);
-    builder.create<pisa::TExtractOp>(loc, *src, block,
-                                     builder.getI64IntegerAttr(o * in[dim]),
-                                     builder.getI64IntegerAttr(0));
+    builder.create<pisa::TExtractOp>(loc, *src, block, o * in[dim], 0);
     Value row =
         alloc(loc, *rowType, rowsAtIndex(loc, o, count, constIndex(1)), cols);
     if (isMax)
       builder.create<pisa::TColMaxOp>(loc, block, row);
     else
       builder.create<pisa::TColSumOp>(loc, block, row);
-    builder.create<pisa::TInsertOp>(loc, row, dst, builder.getI64IntegerAttr(o),
-                                    builder.getI64IntegerAttr(0));
+    builder.create<pisa::TInsertOp>(loc, row, dst, o, 0);
   }
   tiles[result] = dst;
   replaced.push_back(op);
@@ -171,24 +168,18 @@ LogicalResult LeafLowering::lowerBinaryPerLeadingIndex(
   for (int64_t o = 0; o < outer; ++o) {
     Value rows = rowsAtIndex(loc, o, count, materialize(innerValid));
     Value block = alloc(loc, *blockType, rows, vc);
-    builder.create<pisa::TExtractOp>(loc, *fullTile, block,
-                                     builder.getI64IntegerAttr(o * inner),
-                                     builder.getI64IntegerAttr(0));
+    builder.create<pisa::TExtractOp>(loc, *fullTile, block, o * inner, 0);
     // The row with the result's valid columns (TCOLEXPAND takes them
     // exactly; the copy narrows a wider row).
     Value one =
         alloc(loc, *rowType, rowsAtIndex(loc, o, count, constIndex(1)), vc);
-    builder.create<pisa::TExtractOp>(loc, *rowTile, one,
-                                     builder.getI64IntegerAttr(o),
-                                     builder.getI64IntegerAttr(0));
+    builder.create<pisa::TExtractOp>(loc, *rowTile, one, o, 0);
     Value expanded = alloc(loc, *blockType, rows, vc);
     builder.create<pisa::TColExpandOp>(loc, one, expanded);
     Value out = alloc(loc, *blockType, rows, vc);
     createBinary(builder, loc, bin, broadcastLhs ? expanded : block,
                  broadcastLhs ? block : expanded, out, precision);
-    builder.create<pisa::TInsertOp>(loc, out, dst,
-                                    builder.getI64IntegerAttr(o * inner),
-                                    builder.getI64IntegerAttr(0));
+    builder.create<pisa::TInsertOp>(loc, out, dst, o * inner, 0);
   }
   tiles[result] = dst;
   replaced.push_back(op);
@@ -219,12 +210,8 @@ LeafLowering::lowerTileViewPerRun(ViewOp op, int64_t runs, int64_t runRows,
   for (int64_t o = 0; o < runs; ++o) {
     Value run = alloc(loc, *runType,
                       rowsAtIndex(loc, o, count, materialize(runValid)), vc);
-    builder.create<pisa::TExtractOp>(loc, *src, run,
-                                     builder.getI64IntegerAttr(rowOf(o)),
-                                     builder.getI64IntegerAttr(col));
-    builder.create<pisa::TInsertOp>(loc, run, dst,
-                                    builder.getI64IntegerAttr(o * runRows),
-                                    builder.getI64IntegerAttr(0));
+    builder.create<pisa::TExtractOp>(loc, *src, run, rowOf(o), col);
+    builder.create<pisa::TInsertOp>(loc, run, dst, o * runRows, 0);
   }
   tiles[result] = dst;
   replaced.push_back(op);

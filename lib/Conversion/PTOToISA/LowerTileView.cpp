@@ -109,9 +109,7 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
     return failure();
   auto [vr, vc] = validOf(loc, result);
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TExtractOp>(loc, *src, dst,
-                                   builder.getI64IntegerAttr(rowOfRun(0)),
-                                   builder.getI64IntegerAttr(col));
+  builder.create<pisa::TExtractOp>(loc, *src, dst, rowOfRun(0), col);
   tiles[result] = dst;
   replaced.push_back(op);
   return success();

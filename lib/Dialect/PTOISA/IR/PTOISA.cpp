@@ -384,6 +384,38 @@ Pipe TStoreOp::getPipe() {
                                                          : Pipe::MTE3;
 }
 
+/// TEXTRACT / TINSERT between ub tiles start on a 32-byte column boundary.
+static LogicalResult verifyColumnAligned(Operation *op, TileType tile,
+                                         int64_t col, StringRef instruction) {
+  int64_t bytes = tile.getElementType().getIntOrFloatBitWidth() / 8;
+  if ((col * bytes) % 32 == 0)
+    return success();
+  return op->emitOpError() << "index_col " << col << " is " << col * bytes
+                           << " bytes into the row; pto-isa's ub -> ub "
+                           << instruction << " starts on a 32-byte boundary";
+}
+
+/// The `inner` tile at [row, col] of the `outer` one lies inside it (the
+/// window a TEXTRACT reads, the place a TINSERT writes); `innerOperand` names
+/// the operand to shrink when it does not.
+static LogicalResult verifySubTileFits(Operation *op, TileType inner,
+                                       StringRef innerName,
+                                       StringRef innerOperand, TileType outer,
+                                       StringRef outerName, int64_t row,
+                                       int64_t col) {
+  if (row >= 0 && col >= 0 && row + inner.getRows() <= outer.getRows() &&
+      col + inner.getCols() <= outer.getCols())
+    return success();
+  return op->emitOpError() << "the " << inner.getRows() << "x"
+                           << inner.getCols() << " " << innerName << " at ["
+                           << row << ", " << col << "] does not fit the "
+                           << outer.getRows() << "x" << outer.getCols() << " "
+                           << outerName
+                           << " tile; move the window (index_row, index_col) "
+                              "or shrink the "
+                           << innerOperand;
+}
+
 LogicalResult TExtractOp::verify() {
   // l1 -> l0a/l0b (cube operands) or ub -> ub (a sub-tile).
   bool vec = tileOf(getSrc()).getSpace() == MemorySpace::ub;
@@ -399,21 +431,10 @@ LogicalResult TExtractOp::verify() {
                                getDst())))
     return failure();
   TileType src = tileOf(getSrc()), dst = tileOf(getDst());
-  int64_t row = getIndexRow(), col = getIndexCol();
-  int64_t bytes = src.getElementType().getIntOrFloatBitWidth() / 8;
-  if (vec && (col * bytes) % 32 != 0)
-    return emitOpError() << "index_col " << col << " is " << col * bytes
-                         << " bytes into the row; pto-isa's ub -> ub "
-                            "TEXTRACT starts on a 32-byte boundary";
-  if (row < 0 || col < 0 || row + dst.getRows() > src.getRows() ||
-      col + dst.getCols() > src.getCols())
-    return emitOpError() << "the " << dst.getRows() << "x" << dst.getCols()
-                         << " window at [" << row << ", " << col
-                         << "] does not fit the " << src.getRows() << "x"
-                         << src.getCols()
-                         << " source tile; move the window (index_row, "
-                            "index_col) or shrink the destination";
-  return success();
+  if (vec && failed(verifyColumnAligned(*this, src, getIndexCol(), "TEXTRACT")))
+    return failure();
+  return verifySubTileFits(*this, dst, "window", "destination", src, "source",
+                           getIndexRow(), getIndexCol());
 }
 
 LogicalResult TMovOp::verify() {
@@ -447,21 +468,10 @@ LogicalResult TInsertOp::verify() {
                                getDst())))
     return failure();
   TileType src = tileOf(getSrc()), dst = tileOf(getDst());
-  int64_t row = getIndexRow(), col = getIndexCol();
-  int64_t bytes = src.getElementType().getIntOrFloatBitWidth() / 8;
-  if (row < 0 || col < 0 || row + src.getRows() > dst.getRows() ||
-      col + src.getCols() > dst.getCols())
-    return emitOpError() << "the " << src.getRows() << "x" << src.getCols()
-                         << " source at [" << row << ", " << col
-                         << "] does not fit the " << dst.getRows() << "x"
-                         << dst.getCols()
-                         << " destination tile; move the window (index_row, "
-                            "index_col) or shrink the source";
-  if ((col * bytes) % 32 != 0)
-    return emitOpError() << "index_col " << col << " is " << col * bytes
-                         << " bytes into the row; pto-isa's ub -> ub "
-                            "TINSERT starts on a 32-byte boundary";
-  return success();
+  if (failed(verifySubTileFits(*this, src, "source", "source", dst,
+                               "destination", getIndexRow(), getIndexCol())))
+    return failure();
+  return verifyColumnAligned(*this, src, getIndexCol(), "TINSERT");
 }
 
 Pipe TExtractOp::getPipe() {
