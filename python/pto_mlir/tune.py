@@ -201,6 +201,34 @@ def vec_tiles(p: dict, card: tuple, cols: list, buffers: int = 4) -> list:
     return sorted(out)
 
 
+def narrow_space(space: dict, params: list, only, *, known, owner: str, parse,
+                 card_value, error) -> tuple:
+    """The search space after the command line: each `--param NAME=V1,V2`
+    replaces NAME's candidates (`parse(name, "V1,V2")` gives the values;
+    NAME must be in `known`, else an error naming `owner`), `--only` keeps
+    the named dimensions, and the card's value (`card_value(name)`) is
+    always a candidate. Returns (space, card)."""
+    for text in params:
+        name, _, values = text.partition("=")
+        if name not in known:
+            raise error(f"--param '{text}': '{name}' is not a parameter of {owner}")
+        parsed = parse(name, values)
+        if not parsed:
+            raise error(f"--param '{text}': no values")
+        space[name] = list(dict.fromkeys(parsed))
+    if only is not None:
+        unknown = [n for n in only if n not in space]
+        if unknown:
+            raise error(f"--only: {', '.join(unknown)} not in the search space "
+                        f"({', '.join(space)})")
+        space = {n: v for n, v in space.items() if n in only}
+    card = {n: card_value(n) for n in space}
+    for n in space:
+        if card[n] not in space[n]:
+            space[n] = [card[n]] + space[n]
+    return space, card
+
+
 def default_space(spec: KernelSpec, p: dict, cases: list) -> dict:
     card = spec.config_class()
     longest = max(max(c.q_seqlens + c.kv_seqlens) for c in cases)
@@ -658,26 +686,12 @@ def run(a) -> int:
             raise TuneError(f"--set '{text}': '{name}' is not a field of "
                             f"{spec.config_class.__name__} that can be set")
         base[name] = parse_value(value, fields[name])
-    space = default_space(spec, platform(a.arch), cases)
-    for text in a.param:
-        name, _, values = text.partition("=")
-        if name not in fields:
-            raise TuneError(f"--param '{text}': '{name}' is not a parameter of "
-                            f"{spec.config_class.__name__} ({', '.join(spec.params)})")
-        parsed = [parse_value(v, fields[name]) for v in values.split(",") if v.strip()]
-        if not parsed:
-            raise TuneError(f"--param '{text}': no values")
-        space[name] = list(dict.fromkeys(parsed))
-    if a.only is not None:
-        unknown = [n for n in a.only if n not in space]
-        if unknown:
-            raise TuneError(f"--only: {', '.join(unknown)} not in the search space "
-                            f"({', '.join(space)})")
-        space = {n: v for n, v in space.items() if n in a.only}
-    card = {n: base.get(n, fields[n]) for n in space}
-    for n in space:  # the card's value is always a candidate
-        if card[n] not in space[n]:
-            space[n] = [card[n]] + space[n]
+    space, card = narrow_space(
+        default_space(spec, platform(a.arch), cases), a.param, a.only,
+        known=fields, owner=f"{spec.config_class.__name__} ({', '.join(spec.params)})",
+        parse=lambda name, values: [parse_value(v, fields[name])
+                                    for v in values.split(",") if v.strip()],
+        card_value=lambda n: base.get(n, fields[n]), error=TuneError)
 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="pto-tune-") as tmp:

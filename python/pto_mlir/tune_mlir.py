@@ -553,27 +553,14 @@ def _run(a, tune, dataclasses, json, sys, time) -> int:
     cases = [parse_case(t) for t in a.case] if a.case else [MlirCase("default", [])]
     if len({c.name for c in cases}) != len(cases):
         raise MlirTuneError("a case is given twice")
-    space = default_space(kernel, tune.platform(ARCH_NAMES[arch]))
-    for text in a.param:
-        name, _, values = text.partition("=")
-        if name not in kernel.card:
-            raise MlirTuneError(f"--param '{text}': '{name}' is not a parameter of "
-                                f"'{path.name}' ({', '.join(kernel.card)})")
-        parsed = [parse_value(name, v, kernel.card[name])
-                  for v in re.split(r",(?![^{}]*\})", values) if v.strip()]
-        if not parsed:
-            raise MlirTuneError(f"--param '{text}': no values")
-        space[name] = list(dict.fromkeys(parsed))
-    if a.only is not None:
-        unknown = [n for n in a.only if n not in space]
-        if unknown:
-            raise MlirTuneError(f"--only: {', '.join(unknown)} not in the search space "
-                                f"({', '.join(space)})")
-        space = {n: v for n, v in space.items() if n in a.only}
-    card = {n: kernel.card[n] for n in space}
-    for n in space:
-        if card[n] not in space[n]:
-            space[n] = [card[n]] + space[n]
+    # Values are split at commas outside braces (a merge setting is a {...} dict).
+    space, card = tune.narrow_space(
+        default_space(kernel, tune.platform(ARCH_NAMES[arch])), a.param, a.only,
+        known=kernel.card, owner=f"'{path.name}' ({', '.join(kernel.card)})",
+        parse=lambda name, values: [parse_value(name, v, kernel.card[name])
+                                    for v in re.split(r",(?![^{}]*\})", values)
+                                    if v.strip()],
+        card_value=kernel.card.__getitem__, error=MlirTuneError)
 
     print(f"pto-tune: {path.name} (pto.kernel @{kernel.kernel_name}) on "
           f"{ARCH_NAMES[arch]} ({arch}), cases "
