@@ -201,6 +201,28 @@ def vec_tiles(p: dict, card: tuple, cols: list, buffers: int = 4) -> list:
     return sorted(out)
 
 
+def print_search_report(results: list, card: dict, card_est, best, how: str,
+                        elapsed: float, jobs: int, top: int, error) -> None:
+    """Prints what a search found: the search line, the ranked table, the
+    card's estimate, the first pruned configurations and the best one
+    (`error` when every configuration was rejected)."""
+    pruned = [e for e in results if not e.ok]
+    print(f"search: {how}; {len(results)} estimated, {len(pruned)} pruned; "
+          f"{elapsed:.1f} s with {jobs} job{'s' if jobs > 1 else ''}")
+    print_table(HEADER, ranked_table(results, card, top))
+    if card_est.ok:
+        print(f"card: {card_est.time_us:.1f} us ({card_est.peak_pct:.1f} % of cube peak)")
+    else:
+        print(f"card: rejected ({card_est.pruned})")
+    for e in pruned[:5]:
+        print(f"pruned: {fmt_config(e.config, card)}: {e.pruned}")
+    if best is None:
+        raise error("every configuration was rejected (see 'pruned' above)")
+    speedup = (f", {card_est.time_us / best.time_us:.3f}x the card's speed"
+               if card_est.ok else "")
+    print(f"best: {fmt_config(best.config, card)}: {best.time_us:.1f} us{speedup}")
+
+
 def narrow_space(space: dict, params: list, only, *, known, owner: str, parse,
                  card_value, error) -> tuple:
     """The search space after the command line: each `--param NAME=V1,V2`
@@ -705,25 +727,10 @@ def run(a) -> int:
         if a.emit_best and best:
             a.emit_best.write_text(spec.emit(tuner.make_config(best.config, cases[0])))
     elapsed = time.perf_counter() - started
-    pruned = [e for e in results if not e.ok]
     print(f"pto-tune: {spec.name} on {a.arch} ({ARCHES[a.arch]}), cases "
           + ", ".join(f"{c.name} (weight {c.weight:g})" for c in cases))
-    print(f"search: {how}; {len(results)} estimated, {len(pruned)} pruned; "
-          f"{elapsed:.1f} s with {a.jobs} job{'s' if a.jobs > 1 else ''}")
-    print_table(HEADER, ranked_table(results, card, a.top))
-    if card_est.ok:
-        print(f"card: {card_est.time_us:.1f} us ({card_est.peak_pct:.1f} % of cube peak)")
-    else:
-        print(f"card: rejected ({card_est.pruned})")
-    for e in pruned[:5]:
-        print(f"pruned: {fmt_config(e.config, card)}: {e.pruned}")
-    if best is None:
-        raise TuneError("every configuration was rejected (see 'pruned' above)")
-    if card_est.ok:
-        print(f"best: {fmt_config(best.config, card)}: {best.time_us:.1f} us, "
-              f"{card_est.time_us / best.time_us:.3f}x the card's speed")
-    else:
-        print(f"best: {fmt_config(best.config, card)}: {best.time_us:.1f} us")
+    print_search_report(results, card, card_est, best, how, elapsed, a.jobs, a.top,
+                        TuneError)
     kwargs = ", ".join(f"{k}={v!r}" for k, v in {**base, **best.config}.items())
     print(f"  {spec.config_class.__name__}({kwargs})")
     if a.write_config:

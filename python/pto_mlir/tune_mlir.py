@@ -582,21 +582,8 @@ def _run(a, tune, dataclasses, json, sys, time) -> int:
             results.append(card_est)
     elapsed = time.perf_counter() - started
     best = min((e for e in results if e.ok), key=lambda e: e.time_us, default=None)
-    pruned = [e for e in results if not e.ok]
-    print(f"search: {how}; {len(results)} estimated, {len(pruned)} pruned; "
-          f"{elapsed:.1f} s with {a.jobs} job{'s' if a.jobs > 1 else ''}")
-    tune.print_table(tune.HEADER, tune.ranked_table(results, card, a.top))
-    if card_est.ok:
-        print(f"card: {card_est.time_us:.1f} us ({card_est.peak_pct:.1f} % of cube peak)")
-    else:
-        print(f"card: rejected ({card_est.pruned})")
-    for e in pruned[:5]:
-        print(f"pruned: {tune.fmt_config(e.config, card)}: {e.pruned}")
-    if best is None:
-        raise MlirTuneError("every configuration was rejected (see 'pruned' above)")
-    speedup = (f", {card_est.time_us / best.time_us:.3f}x the card's speed"
-               if card_est.ok else "")
-    print(f"best: {tune.fmt_config(best.config, card)}: {best.time_us:.1f} us{speedup}")
+    tune.print_search_report(results, card, card_est, best, how, elapsed, a.jobs, a.top,
+                             MlirTuneError)
     tuned = kernel.render(best.config, arch=arch)
     if a.emit_best:
         a.emit_best.write_text(tuned)
