@@ -154,6 +154,19 @@ LogicalResult CppEmitter::emitRootOp(Operation *op) {
     SmallVector<std::string> deps;
     for (Value dep : launch.getDeps())
       deps.push_back(name(dep));
+    if (auto aiv =
+            leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName)) {
+      std::string args = callArgs(launch.getArgs());
+      os << formatv("const pto_rt::Token {0} = ri.launch_mix(\"{1}\", {{{2}}, "
+                    "[=] {{ {1}({3}); }, [=] {{ {4}({3}); });\n",
+                    bind(launch.getToken()), launch.getCallee(),
+                    llvm::join(deps, ", "), args, aiv.getValue());
+      return success();
+    }
+    if (core.getValue() == CoreKind::mix)
+      return launch.emitError()
+             << "pto-to-cpp: launched MIX leaf is not split into its AIC and "
+                "AIV parts (pto-isa-split-mix)";
     os << formatv(
         "const pto_rt::Token {0} = ri.launch(pto_rt::Core::{1}, \"{2}\", "
         "{{{3}}, [=] {{ {2}({4}); });\n",
@@ -324,6 +337,15 @@ static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel) {
     if (it != memo.end())
       return it->second;
     llvm::SmallBitVector bits(func.getNumArguments());
+    // A split MIX leaf: its AIV part takes the same arguments.
+    if (auto aiv =
+            func->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName))
+      if (auto part =
+              module.lookupSymbol<FunctionOpInterface>(aiv.getValue())) {
+        llvm::SmallBitVector inner = written(part);
+        if (inner.size() == bits.size())
+          bits |= inner;
+      }
     auto mark = [&](Value tensor) {
       if (auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor)))
         if (arg.getOwner()->getParentOp() == func.getOperation())

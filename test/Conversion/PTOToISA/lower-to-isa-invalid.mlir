@@ -1,7 +1,30 @@
 // RUN: pto-opt %s --pto-lower-to-isa -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
-// expected-error @+1 {{is a MIX leaf; pto-lower-to-isa lowers pure cube and pure vector leaves: form the tile graph with pto-partition split-mix and without pto-mix-exchange (as --pto-ascend-pipeline does)}}
-func.func private @mix(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+// expected-error @+1 {{which has no L0C -> UB path; MIX leaves are lowered on DAV_3510 only}}
+func.func private @mix(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_2201>} {
+  return
+}
+
+// -----
+
+// A MIX leaf's vector part reads only what its cube part moved to UB.
+func.func private @mix_unstored(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x16xf32>, %y: !pto.tensor<32x16xf32>)
+    attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %s, %ws [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
+  // expected-error @+1 {{views an on-chip exchange at [16, 0] that no earlier accumulator of this MIX leaf stored; the vector part reads only what its cube part moved to UB}}
+  %v = pto.view %ws[%c16, %c0] : !pto.tensor<32x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %v, %y [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
+  return
+}
+
+func.func private @mix_unstored_root(%a: !pto.tensor<16x16xf32>, %y: !pto.tensor<32x16xf32>)
+    attributes {pto.root, pto.arch = #pto.arch<DAV_3510>} {
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x16xf32>
+  %t = pto.launch @mix_unstored(%a, %ws, %y) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x16xf32>) -> !pto.token
   return
 }
 
