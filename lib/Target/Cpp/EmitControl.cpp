@@ -131,9 +131,24 @@ LogicalResult CppEmitter::emitWorkspace(WorkspaceOp workspace,
                                         StringRef owner) {
   auto type = cast<GMTensorType>(workspace.getType());
   std::string v = fresh();
-  os << formatv("{0} *{1} = {2}.workspace<{0}>({3});\n",
-                cppType(type.getElementType()), v, owner,
-                type.getNumElements());
+  // An on-chip exchange only split MIX leaves receive never reaches GM: its
+  // pieces move L0C -> UB (docs/ISA.md, "MIX leaves").
+  bool onChip =
+      workspace->hasAttr(kOnChipAttrName) &&
+      llvm::all_of(workspace->getUsers(), [&](Operation *user) {
+        auto launch = dyn_cast<LaunchOp>(user);
+        auto leaf = launch ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                                 launch, launch.getCalleeAttr())
+                           : func::FuncOp();
+        return leaf && leaf->hasAttr(ptoisa::kMixAivAttrName);
+      });
+  if (onChip)
+    os << formatv("{0} *{1} = nullptr; // on chip (L0C -> UB), no GM\n",
+                  cppType(type.getElementType()), v);
+  else
+    os << formatv("{0} *{1} = {2}.workspace<{0}>({3});\n",
+                  cppType(type.getElementType()), v, owner,
+                  type.getNumElements());
   SmallVector<std::string> dims;
   for (int64_t size : type.getShape())
     dims.push_back(std::to_string(size));

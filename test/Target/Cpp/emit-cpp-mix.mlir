@@ -36,6 +36,8 @@
 // CHECK:      TEXTRACT(
 // CHECK:      wait_intra_block(PIPE_S, 1);
 // CHECK:      TEXTRACT(
+// The exchange never reaches GM: no workspace is allocated for it.
+// CHECK:      float *[[WS:v[0-9]+]] = nullptr; // on chip (L0C -> UB), no GM
 // CHECK:      ri.launch_mix("k_leaf_M1_0", {}, [=] { k_leaf_M1_0([[ARGS:.*]]); }, [=] { k_leaf_M1_0_aiv([[ARGS]]); });
 // CHECK-NOT:  m.output("a"
 // CHECK:      m.output("y", t2);
