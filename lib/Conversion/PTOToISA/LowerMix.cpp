@@ -54,8 +54,12 @@ LogicalResult LeafLowering::lowerExchangeStore(AssembleOp op) {
       getMixedValues(op.getStaticOffsets(), op.getOffsets(), op.getContext())));
   if (!at)
     return op.emitOpError()
-           << "stores into an on-chip exchange at a run-time offset; the "
-              "vector part finds the moved piece it views by static offsets";
+           << "stores into an on-chip exchange at an offset that is not the "
+              "same constant at every launch of this leaf (pto-outline "
+              "shares it between tasks); the vector part finds the moved "
+              "piece it views by static offsets: compile with "
+              "mix-exchange=false, or with blocks whose MIX tasks are not "
+              "shared";
   FailureOr<Value> acc = lookup(op, op.getSrc());
   if (failed(acc))
     return failure();
@@ -93,8 +97,11 @@ LogicalResult LeafLowering::lowerExchangeView(ViewOp op) {
       getMixedValues(op.getStaticOffsets(), op.getOffsets(), op.getContext())));
   if (!offsets)
     return op.emitOpError()
-           << "views an on-chip exchange at a run-time offset; the vector "
-              "part finds the moved piece it views by static offsets";
+           << "views an on-chip exchange at an offset that is not the same "
+              "constant at every launch of this leaf (pto-outline shares it "
+              "between tasks); the vector part finds the moved piece it views "
+              "by static offsets: compile with mix-exchange=false, or with "
+              "blocks whose MIX tasks are not shared";
   ArrayRef<int64_t> at = *offsets;
   ArrayRef<int64_t> shape = op.getResult().getType().getShape();
   if (at.size() != 2)

@@ -289,3 +289,27 @@ func.func private @two_column_forms(%x: !pto.tensor<2x4x16x1xf32>, %z: !pto.tens
   pto.assemble %d, %y[0, 0, 0, 0] : !pto.tile<2x4x1x16xf32>, !pto.tensor<2x4x1x16xf32>
   return
 }
+
+// -----
+
+// Two launches share the leaf and store at different offsets: which moved
+// piece a view reads is not known at compile time.
+func.func private @mix_shared(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x16xf32>, %r: index)
+    attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  %c0 = arith.constant 0 : index
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{stores into an on-chip exchange at an offset that is not the same constant at every launch of this leaf (pto-outline shares it between tasks)}}
+  pto.assemble %s, %ws [%r, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
+  return
+}
+
+func.func private @mix_shared_root(%a: !pto.tensor<16x16xf32>)
+    attributes {pto.root, pto.arch = #pto.arch<DAV_3510>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x16xf32>
+  %t0 = pto.launch @mix_shared(%a, %ws, %c0) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, index) -> !pto.token
+  %t1 = pto.launch @mix_shared(%a, %ws, %c16) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, index) -> !pto.token
+  return
+}

@@ -342,7 +342,7 @@ private:
 // counts: every set is consumed by one wait. A set snapshots how many of
 // the AIC's remote UB writes its pipe has completed; the wait orders the
 // AIV's pipe after them. The launch runs the AIC's part, then each AIV's
-// (docs/Runtime.md#mix-launches): a valid schedule as long as the AIC
+// (docs/Runtime.md, "MIX launches"): a valid schedule as long as the AIC
 // never waits for an AIV, which the emitted MIX leaves never do.
 class MixBlock {
 public:
