@@ -191,3 +191,7 @@ def test_sk16_on_chip_emitted_cpp(tmp_path):
     out, _ = codegen.run(exe, tmp_path / "run", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
                          names=sk16.INPUT_NAMES)
     sk16.assert_matches_golden(out, gold)
+    # MIX launches on worker threads, in a shuffled ready order.
+    out, _ = codegen.run(exe, tmp_path / "threads", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                         "--threads", "2", "--shuffle-seed", "3", names=sk16.INPUT_NAMES)
+    sk16.assert_matches_golden(out, gold)
