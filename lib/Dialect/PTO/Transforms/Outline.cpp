@@ -20,7 +20,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
-#include "BoxIndex.h"
+#include "pto/Support/BoxIndex.h"
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_OUTLINEPASS

@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BoxIndex.h"
+#include "pto/Support/BoxIndex.h"
 #include "SinkBarrierViews.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/Support/UnionFind.h"

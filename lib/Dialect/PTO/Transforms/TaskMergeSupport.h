@@ -24,7 +24,7 @@
 #ifndef PTO_LIB_DIALECT_PTO_TRANSFORMS_TASKMERGESUPPORT_H
 #define PTO_LIB_DIALECT_PTO_TRANSFORMS_TASKMERGESUPPORT_H
 
-#include "BoxIndex.h"
+#include "pto/Support/BoxIndex.h"
 #include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
