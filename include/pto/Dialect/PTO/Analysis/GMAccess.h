@@ -10,7 +10,9 @@
 // known storages never alias; unknown storage may alias anything.
 //
 // Construct it on the op whose nested ops are queried, so that
-// `getAnalysis<GMAccessAnalysis>()` caches it for a pass.
+// `getAnalysis<GMAccessAnalysis>()` caches it for a pass. Passes that relate
+// many accesses file them in a GMAccessIndex, which gives the same answers
+// without comparing every pair.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTO_DIALECT_PTO_ANALYSIS_GMACCESS_H
