@@ -22,7 +22,7 @@ import pytest
 
 from pto_mlir import sk16_ir
 from pto_mlir.golden import sk16
-from pto_mlir.tools import run_kernel, run_tool
+from pto_mlir.tools import compile_tile_graph, run_kernel, run_tool
 
 # Small tiles: several blocks per sequence (with tails), cube pieces of
 # 64 x 64 and vector pieces inside them (32 x 64: each reads one cube piece,
@@ -39,9 +39,7 @@ def compile_sk16(tmp: Path, case, options: str, arch: str = "DAV_3510") -> Path:
     source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D,
                                                       arch=arch, **SMALL)))
     out = tmp / f"sk16_{arch}_{options.replace(' ', '_').replace('=', '')}.mlir"
-    r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline={options}", "-o", out)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return out
+    return compile_tile_graph(source, out, options)
 
 
 def test_sk16_on_chip_matches_golden(tmp_path):
@@ -125,13 +123,10 @@ def test_straddling_pieces_stay_in_gm(tmp_path):
     source = tmp_path / "sk16.mlir"
     source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D,
                                                       arch="DAV_3510")))
-    out = tmp_path / "tg.mlir"
     # Without operand-stationary tasks: at D = 64 those split the dQ / dK / dV
     # chains into partial sums added by atomic_add, which only GM can hold.
-    r = run_tool("pto-opt", source,
-                 "--pto-tile-graph-pipeline=cube-stationary=false mix-exchange=true", "-o", out)
-    assert r.returncode == 0, r.stderr[-3000:]
-    text = out.read_text()
+    text = compile_tile_graph(source, tmp_path / "tg.mlir",
+                              "cube-stationary=false mix-exchange=true").read_text()
     assert "pto.workspace {pto.on_chip} : !pto.tensor<2048x2048xf32>" not in text
     assert "pto.workspace {pto.on_chip} : !pto.tensor<2048x64xf32>" in text
 
