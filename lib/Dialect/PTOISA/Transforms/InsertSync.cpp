@@ -605,15 +605,14 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
                        ArrayRef<unsigned> sinks) {
   const unsigned vPipe = static_cast<unsigned>(Pipe::V);
   for (unsigned p = 0; p < kNumPipes; ++p) {
-    Bits reach(numIds());
-    bool any = false;
-    for (unsigned b : sinks)
-      if (pipes[b] == p) {
-        reach |= conflictsWith(b);
-        any = true;
-      }
-    if (!any)
+    // An instruction's accesses are all on its pipe: skip the others
+    // before building an n-bit set for them.
+    if (llvm::none_of(sinks, [&](unsigned b) { return pipes[b] == p; }))
       continue;
+    Bits reach(numIds());
+    for (unsigned b : sinks)
+      if (pipes[b] == p)
+        reach |= conflictsWith(b);
     auto need = [&]() {
       Bits bits = reach;
       bits &= st.issued;
