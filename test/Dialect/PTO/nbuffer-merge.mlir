@@ -218,6 +218,64 @@ pto.kernel @blocked(%x: !X, %y: !X, %z: !X) attributes {
 
 // -----
 
+// The first task cannot move down past the V2 task reading what it wrote,
+// so later tasks move up to it (the second and third: nothing between them
+// and it touches what they touch); the last reads what the second V2 task
+// wrote, so it cannot move up past it and stays.
+!X = !pto.tensor<64x32xf32>
+!T = !pto.tile<16x32xf32>
+// CHECK-LABEL: pto.kernel @up_only(
+// CHECK:         pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      pto.view %x[0, 0]
+// CHECK:           pto.assemble {{.*}} %y [0, 0]
+// CHECK-NEXT:      pto.view %x[16, 0]
+// CHECK:           pto.assemble {{.*}} %y [16, 0]
+// CHECK-NEXT:      pto.view %x[32, 0]
+// CHECK:           pto.assemble {{.*}} %y [32, 0]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    pto.task #pto.core<vector> "V2" {
+// CHECK:         pto.task #pto.core<vector> "V1" {
+// CHECK-NEXT:      pto.view %z[16, 0]
+// expected-remark@+1 {{vector tasks per block instance: before 6, after 3}}
+pto.kernel @up_only(%x: !X, %y: !X, %z: !X) attributes {
+    pass_options = #pto.pass_options<vec_nbuffer_setting = {-1 : 4}>} {
+  %two = arith.constant 2.0 : f32
+  // expected-remark@+1 {{group 0 (4 x "V1"): merge count 4 (vec_nbuffer_setting), 2 tasks after}}
+  pto.task #pto.core<vector> "V1" {
+    %t = pto.view %x[0, 0] : !X -> !T
+    %u = pto.mul %t, %two : !T, f32 -> !T
+    pto.assemble %u, %y[0, 0] : !T, !X
+  }
+  // expected-remark@+1 {{group 1 (2 x "V2"): merge count 4 (vec_nbuffer_setting), 1 tasks after}}
+  pto.task #pto.core<vector> "V2" {
+    %t = pto.view %y[0, 0] : !X -> !T
+    %u = pto.add %t, %t : !T, !T -> !T
+    pto.assemble %u, %z[0, 0] : !T, !X
+  }
+  pto.task #pto.core<vector> "V1" {
+    %t = pto.view %x[16, 0] : !X -> !T
+    %u = pto.mul %t, %two : !T, f32 -> !T
+    pto.assemble %u, %y[16, 0] : !T, !X
+  }
+  pto.task #pto.core<vector> "V2" {
+    %t = pto.view %y[16, 0] : !X -> !T
+    %u = pto.add %t, %t : !T, !T -> !T
+    pto.assemble %u, %z[16, 0] : !T, !X
+  }
+  pto.task #pto.core<vector> "V1" {
+    %t = pto.view %x[32, 0] : !X -> !T
+    %u = pto.mul %t, %two : !T, f32 -> !T
+    pto.assemble %u, %y[32, 0] : !T, !X
+  }
+  pto.task #pto.core<vector> "V1" {
+    %t = pto.view %z[16, 0] : !X -> !T
+    %u = pto.mul %t, %two : !T, f32 -> !T
+    pto.assemble %u, %y[48, 0] : !T, !X
+  }
+}
+
+// -----
+
 // No vector tasks: unchanged, no remark.
 // CHECK-LABEL: pto.kernel @cube_only(
 !A = !pto.tensor<16x16xbf16>

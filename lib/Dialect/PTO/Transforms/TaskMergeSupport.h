@@ -35,6 +35,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <limits>
 #include <map>
 #include <optional>
 #include <queue>
@@ -274,6 +275,24 @@ public:
     bool firstFit = !requireSharing && !bySlot;
     DenseMap<unsigned, std::set<unsigned>> openByClass; // class -> positions
     DenseMap<unsigned, unsigned> openBySlot;            // slot -> position
+    // A target that a later unit conflicts with can no longer move down to a
+    // task past that unit (units only ever move down, except the task being
+    // placed, which moves up): it is *up-only*, kept apart from the classes
+    // above and checked from the task backwards, where a conflicting unit
+    // ends the search (no task may move up across it). Once every later task
+    // captures a value defined at or after it, no task can move up to it
+    // either and it is dropped. Without this, targets that refuse every task
+    // are checked again per task (quadratic when all tasks conflict).
+    // `laterCapture[gi]`: the earliest last capture of group[gi..].
+    std::vector<int64_t> laterCapture;
+    if (firstFit) {
+      laterCapture.assign(group.size() + 1,
+                          std::numeric_limits<int64_t>::max());
+      for (unsigned gi = group.size(); gi-- > 0;)
+        laterCapture[gi] =
+            std::min(laterCapture[gi + 1], group[gi].lastCapture);
+    }
+    std::set<unsigned> upOnly; // positions of open up-only targets
     auto open = [&](unsigned pos, Target &target) {
       if (!firstFit || static_cast<int64_t>(target.members.size()) >= n)
         return;
@@ -283,12 +302,58 @@ public:
     auto close = [&](unsigned pos, Target &target) {
       if (!firstFit)
         return;
+      upOnly.erase(pos);
       auto it = openByClass.find(target.conflictClass);
       if (it == openByClass.end())
         return;
       it->second.erase(pos);
       if (it->second.empty())
         openByClass.erase(it);
+    };
+    // Made up-only after the task is placed (the cursors below iterate the
+    // open sets): the targets of classes that conflict with the task, before
+    // the task's unit, and the targets found blocked by a unit between them
+    // and the task.
+    SmallVector<unsigned> conflicting;
+    SmallVector<unsigned> blocked;
+    auto demote = [&](unsigned gi, unsigned pos) {
+      if (static_cast<int64_t>(pos) > laterCapture[gi + 1])
+        upOnly.insert(pos);
+    };
+    auto closeBlocked = [&](unsigned gi, unsigned placedAt) {
+      if (!firstFit)
+        return;
+      for (unsigned conflictClass : conflicting) {
+        auto it = openByClass.find(conflictClass);
+        if (it == openByClass.end())
+          continue;
+        std::set<unsigned> &positions = it->second;
+        auto end = positions.lower_bound(placedAt);
+        for (auto p = positions.begin(); p != end; ++p)
+          demote(gi, *p);
+        positions.erase(positions.begin(), end);
+        if (positions.empty())
+          openByClass.erase(it);
+      }
+      for (unsigned pos : blocked) {
+        auto target = targets.find(pos);
+        if (target == targets.end())
+          continue;
+        auto it = openByClass.find(target->second.conflictClass);
+        if (it == openByClass.end() || !it->second.erase(pos))
+          continue; // full, or already up-only
+        if (it->second.empty())
+          openByClass.erase(it);
+        demote(gi, pos);
+      }
+      int64_t captured = laterCapture[gi + 1];
+      if (captured >= std::numeric_limits<unsigned>::max())
+        upOnly.clear();
+      else if (captured >= 0)
+        upOnly.erase(upOnly.begin(),
+                     upOnly.upper_bound(static_cast<unsigned>(captured)));
+      conflicting.clear();
+      blocked.clear();
     };
 
     for (unsigned gi = 0; gi < group.size(); ++gi) {
@@ -337,6 +402,8 @@ public:
                      : conflictsWith(units[pos], units[here]))
           return;
         if (conflictsBetween(units[pos], pos, here, units)) {
+          if (firstFit)
+            blocked.push_back(pos);
           if (info.lastCapture >= static_cast<int64_t>(pos) ||
               conflictsBetween(units[here], pos, here, units))
             return;
@@ -358,11 +425,34 @@ public:
         SmallVector<Cursor> cursors;
         for (auto &[conflictClass, positions] : openByClass) {
           if (targets.find(*positions.begin())
-                  ->second.accesses.conflicts(summary(here)))
+                  ->second.accesses.conflicts(summary(here))) {
+            conflicting.push_back(conflictClass);
             continue;
+          }
           cursors.push_back({0, positions.begin()});
           classes.push_back(&positions);
           next.push({*positions.begin(), cursors.size() - 1});
+        }
+        // The up-only targets the task may move up to: back from the task
+        // to the first unit it conflicts with, or to its last capture.
+        std::set<unsigned> upCandidates;
+        if (!upOnly.empty()) {
+          int64_t lowest =
+              std::max<int64_t>(*upOnly.begin(), info.lastCapture + 1);
+          for (int64_t k = static_cast<int64_t>(here) - 1; k >= lowest; --k) {
+            auto target = targets.find(k);
+            if (target != targets.end()
+                    ? target->second.accesses.conflicts(summary(here))
+                    : conflictsWith(units[k], units[here]))
+              break;
+            if (upOnly.count(k))
+              upCandidates.insert(k);
+          }
+        }
+        if (!upCandidates.empty()) {
+          cursors.push_back({0, upCandidates.begin()});
+          classes.push_back(&upCandidates);
+          next.push({*upCandidates.begin(), cursors.size() - 1});
         }
         while (!best && !next.empty()) {
           auto [pos, c] = next.top();
@@ -388,6 +478,7 @@ public:
         open(here, it->second);
         if (bySlot)
           openBySlot[slots[gi]] = here;
+        closeBlocked(gi, here);
         continue;
       }
       close(*best, targets[*best]);
@@ -417,6 +508,7 @@ public:
         openBySlot[slots[gi]] = to;
       result.savedBytes += bestShared;
       --tasks;
+      closeBlocked(gi, to);
     }
     for (auto &[pos, target] : targets) {
       result.largest =

@@ -23,6 +23,9 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <queue>
+#include <set>
+#include <tuple>
 
 namespace mlir::ptoisa {
 #define GEN_PASS_DEF_PLANMEMORYPASS
@@ -105,12 +108,35 @@ int64_t FunctionPlanner::capacity(MemorySpace space) const {
 
 int64_t FunctionPlanner::peak(MutableArrayRef<Buffer> buffers,
                               SmallVectorImpl<Buffer *> *live) {
+  // The live bytes at a point t: the bytes of tiles starting at or before t
+  // less those of tiles ending before t (a sweep, not a scan per point). A
+  // tile reused in place at its first use ends before it starts: live at no
+  // point.
+  std::vector<std::pair<int64_t, int64_t>> starts, ends; // (point, bytes)
+  for (Buffer &b : buffers)
+    if (b.start <= b.end) {
+      starts.push_back({b.start, b.bytes});
+      ends.push_back({b.end, b.bytes});
+    }
+  llvm::sort(starts);
+  llvm::sort(ends);
+  std::vector<int64_t> startSums(starts.size() + 1, 0),
+      endSums(ends.size() + 1, 0);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    startSums[i + 1] = startSums[i] + starts[i].second;
+    endSums[i + 1] = endSums[i] + ends[i].second;
+  }
+  auto liveAt = [&](int64_t t) {
+    auto startedUpTo = llvm::upper_bound(
+        starts, std::make_pair(t, std::numeric_limits<int64_t>::max()));
+    auto endedBefore = llvm::lower_bound(
+        ends, std::make_pair(t, std::numeric_limits<int64_t>::min()));
+    return startSums[startedUpTo - starts.begin()] -
+           endSums[endedBefore - ends.begin()];
+  };
   int64_t best = 0, bestPoint = -1;
   for (Buffer &at : buffers) {
-    int64_t total = 0;
-    for (Buffer &b : buffers)
-      if (b.start <= at.start && at.start <= b.end)
-        total += b.bytes;
+    int64_t total = liveAt(at.start);
     if (total > best) {
       best = total;
       bestPoint = at.start;
@@ -131,23 +157,33 @@ bool FunctionPlanner::place(MemorySpace space, std::vector<Buffer> &buffers,
     return a.start != b.start ? a.start < b.start : a.bytes > b.bytes;
   });
   end = 0;
+  // The placed tiles not yet dead, by byte range; their last uses. Placed
+  // tiles start no later than the current one, so those live at the same
+  // time are the ones that do not end before it starts (and that start by
+  // its end, which only a tile reused in place at its first use misses).
+  std::set<std::tuple<int64_t, int64_t, size_t>> taken; // (lo, hi, index)
+  std::priority_queue<std::pair<int64_t, size_t>,
+                      std::vector<std::pair<int64_t, size_t>>, std::greater<>>
+      byEnd;
   for (size_t i = 0; i < buffers.size(); ++i) {
     Buffer &buf = buffers[i];
-    // Byte ranges taken by placed tiles live at the same time.
-    SmallVector<std::pair<int64_t, int64_t>> taken;
-    for (size_t j = 0; j < i; ++j)
-      if (buffers[j].start <= buf.end && buf.start <= buffers[j].end)
-        taken.push_back(
-            {buffers[j].offset, buffers[j].offset + buffers[j].bytes});
-    llvm::sort(taken);
+    while (!byEnd.empty() && byEnd.top().first < buf.start) {
+      const Buffer &dead = buffers[byEnd.top().second];
+      taken.erase({dead.offset, dead.offset + dead.bytes, byEnd.top().second});
+      byEnd.pop();
+    }
     int64_t offset = 0;
-    for (auto [lo, hi] : taken) {
+    for (auto [lo, hi, j] : taken) {
+      if (buffers[j].start > buf.end)
+        continue;
       if (offset + buf.bytes <= lo)
         break;
       offset = std::max(offset, roundUp(hi, align));
     }
     buf.offset = offset;
     end = std::max(end, offset + buf.bytes);
+    taken.insert({offset, offset + buf.bytes, i});
+    byEnd.push({buf.end, i});
   }
   return end <= capacity(space);
 }
