@@ -1,7 +1,7 @@
 // RUN: pto-opt %s -split-input-file -verify-diagnostics
 
 // One case per pto.topk verifier rule (PyPTO's topk constraints,
-// hicann/pypto docs/api/operation/pypto-topk.md).
+// https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-topk.md).
 
 func.func @topk_bf16(%a: !pto.tile<16x64xbf16>) {
   // expected-error @+1 {{'pto.topk' op input is 'bf16'; PyPTO's topk sorts DT_FP32 only: cast the input to f32 first}}

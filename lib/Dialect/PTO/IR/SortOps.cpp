@@ -15,7 +15,7 @@ using mlir::pto::detail::shapeStr;
 //===----------------------------------------------------------------------===//
 
 /// PyPTO's bound on the vector tile's last dim of a topk: under 22 KiB of
-/// f32 (hicann/pypto docs/api/operation/pypto-topk.md).
+/// f32 (pypto-topk.md of https://github.com/hicann/pypto, docs/api/operation).
 static constexpr int64_t kTopKMaxRowBytes = 22 * 1024;
 
 LogicalResult TopKOp::verify() {

@@ -10,8 +10,8 @@ def PTO_TopKOp : PTO_VectorOp<"topk"> {
   let summary = "pypto.topk: the k largest (or smallest) of each last-dim row, with their indices";
   let description = [{
     PyPTO's `values, indices = topk(x, k, dim=-1, largest=True)`
-    (hicann/pypto `docs/api/operation/pypto-topk.md`): for every row of the
-    last dim, the `k` largest elements (`largest = false`: the smallest) in
+    (https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-topk.md):
+    for every row of the last dim, the `k` largest elements (`largest = false`: the smallest) in
     order, largest first (smallest first), and their int32 positions in the
     row. PyPTO takes FP32 tiles of rank 2 to 4, sorts the last dim only
     (the front end rejects any other `dim`) and requires

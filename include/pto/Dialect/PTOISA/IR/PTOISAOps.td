@@ -503,4 +503,6 @@ def PTOISA_PipeBarrierOp : PTOISA_Op<"pipe_barrier"> {
   let assemblyFormat = "$pipe attr-dict";
 }
 
+include "pto/Dialect/PTOISA/IR/PTOISASortOps.td"
+
 #endif // PTOISA_OPS_TD
