@@ -256,6 +256,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
       .Case([&](FullOp full) { return execFull(full); })
       .Case([&](TransposeOp transpose) { return execTranspose(transpose); })
       .Case([&](GatherMaskOp gather) { return execGatherMask(gather); })
+      .Case([&](TopKOp topk) { return execTopK(topk); })
       .Case([&](AtomicAddOp atomic) {
         return execStore(atomic, atomic.getSrc(), atomic.getDst(),
                          atomic.getStaticOffsets(), atomic.getOffsets(),

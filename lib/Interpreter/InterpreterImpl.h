@@ -228,6 +228,7 @@ private:
   LogicalResult execFull(FullOp op);
   LogicalResult execTranspose(TransposeOp op);
   LogicalResult execGatherMask(GatherMaskOp op);
+  LogicalResult execTopK(TopKOp op);
   LogicalResult execStore(Operation *op, Value src, Value dst,
                           ArrayRef<int64_t> staticOffsets,
                           ValueRange dynamicOffsets, bool atomic);

@@ -326,6 +326,32 @@ def test_ieee_specials_on_the_real_simulator(tmp_path, monkeypatch):
             np.testing.assert_array_equal(theirs[name], want, err_msg=name)
 
 
+
+TOPK_KERNEL = REPO_ROOT / "test" / "Target" / "Cpp" / "emit-cpp-topk.mlir"
+
+
+def test_topk_on_the_real_simulator(tmp_path, monkeypatch):
+    """pto.topk's instructions (TCI, TCOLEXPAND, TSORT32, the list-form
+    TMRGSORT, the mask TGATHER into an int32 tile) on both simulators: the
+    8 largest of the first 40 of each row, with many equal values, in
+    np.argsort(kind="stable") order on both."""
+    cpp = tmp_path / "topk.cpp"
+    r = run_tool("pto-translate", "--pto-to-cpp", TOPK_KERNEL, "-o", cpp)
+    assert r.returncode == 0, r.stderr[-2000:]
+    emulated, real = build_both(cpp, tmp_path)
+    x = (np.random.default_rng(4).integers(-3, 4, (4, 64)) * 0.5).astype(np.float32)
+    inputs = {"x": x, "v": np.zeros((4, 8), np.float32), "i": np.zeros((4, 8), np.int32)}
+    dtypes = {"x": "fp32", "v": "fp32", "i": "int32"}
+    ours, _ = codegen.run(emulated, tmp_path / "r_emulated", inputs, dtypes, ["v", "i"],
+                          names=list(dtypes))
+    monkeypatch.setenv("PTO_CPU_SIM_UB_BYTES", str(pto_isa.REAL_SIM_ARCH["a3"][1]))
+    theirs, _ = codegen.run(real, tmp_path / "r_real", inputs, dtypes, ["v", "i"],
+                            names=list(dtypes))
+    order = np.argsort(-x[:, :40], axis=1, kind="stable")[:, :8]
+    for got in (ours, theirs):
+        np.testing.assert_array_equal(got["i"], order)
+        np.testing.assert_array_equal(got["v"], np.take_along_axis(x[:, :40], order, 1))
+
 FP16_VECTOR_KERNEL = Path(__file__).parent / "Inputs" / "fp16_vector.mlir"
 
 

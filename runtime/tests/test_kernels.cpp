@@ -3,7 +3,9 @@
 // negative cases must die with a pto-sim error (checked by lit).
 #include <pto/runtime/pto_runtime.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <vector>
 
@@ -623,6 +625,105 @@ static void case_gather_mask() {
   }
 }
 
+// The sort instructions as a row top-k uses them: TCI makes the index row,
+// TSORT32 sorts 32-element blocks into (value, index) pairs (one idx row for
+// every row), a 2-list TMRGSORT merges a 64-element row's two blocks and the
+// single-list TMRGSORT merges groups of four blocks per row. Values come
+// from a small set, so equal values must keep ascending index order.
+static std::vector<std::pair<float, uint32_t>> stable_desc(const float *row,
+                                                           int n) {
+  std::vector<std::pair<float, uint32_t>> v;
+  for (int i = 0; i < n; ++i)
+    v.push_back({row[i], uint32_t(i)});
+  std::stable_sort(v.begin(), v.end(),
+                   [](auto a, auto b) { return a.first > b.first; });
+  return v;
+}
+static uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+static void case_sort() {
+  constexpr int R = 4, N = 128;
+  std::vector<float> in(R * N), merged2(2 * 64, -1.0f), rows(R * 2 * N, -1.0f);
+  for (int i = 0; i < R * N; ++i)
+    in[size_t(i)] = float((i * 37) % 11) * 0.5f - 2.0f;
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using S =
+        Tile<TileType::Vec, float, R, N, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using P = Tile<TileType::Vec, float, R, 2 * N, BLayout::RowMajor, DYNAMIC,
+                   DYNAMIC>;
+    using Idx = Tile<TileType::Vec, uint32_t, 1, N, BLayout::RowMajor, DYNAMIC,
+                     DYNAMIC>;
+    using Row = Tile<TileType::Vec, float, 1, 2 * N, BLayout::RowMajor, DYNAMIC,
+                     DYNAMIC>;
+    using List =
+        Tile<TileType::Vec, float, 1, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    S a(R, N);
+    P pairs(R, 2 * N);
+    Idx idx(1, N);
+    Row out(1, 2 * N), tmp(1, 2 * N);
+    TASSIGN(a, 0), TASSIGN(pairs, 4096), TASSIGN(idx, 12288),
+        TASSIGN(out, 16384), TASSIGN(tmp, 20480);
+    GlobalTensor<float, Shape<1, 1, 1, R, N>, Stride<1, 1, 1, N, 1>> gi(
+        in.data());
+    TLOAD(a, gi);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TCI<Idx, uint32_t, 0>(idx, 0u);
+    pipe_barrier(PIPE_V);
+    TSORT32(pairs, a, idx);
+    pipe_barrier(PIPE_V);
+    // Row 0's first 64 elements: two sorted lists of 32 pairs, merged.
+    List l0(1, 64), l1(1, 64);
+    TASSIGN(l0, 4096), TASSIGN(l1, 4096 + 64 * 4);
+    Row m(1, 128);
+    TASSIGN(m, 24576);
+    MrgSortExecutedNumList executed;
+    TMRGSORT<Row, Row, List, List, false>(m, executed, tmp, l0, l1);
+    pipe_barrier(PIPE_V);
+    EXPECT(executed.mrgSortList0 == 32 && executed.mrgSortList1 == 32,
+           "executed %d, %d", executed.mrgSortList0, executed.mrgSortList1);
+    // Every row: its 4 blocks (blockLen 64 elements) merged into out.
+    for (int r = 0; r < R; ++r) {
+      Row src(1, 2 * N);
+      TASSIGN(src, 4096 + r * 2 * N * 4);
+      TMRGSORT(out, src, 64);
+      GlobalTensor<float, Shape<1, 1, 1, 1, 2 * N>, Stride<1, 1, 1, 2 * N, 1>>
+          go(rows.data() + r * 2 * N);
+      set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      TSTORE(go, out);
+      set_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
+      wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
+    }
+    GlobalTensor<float, Shape<1, 1, 1, 1, 128>, Stride<1, 1, 1, 128, 1>> gm(
+        merged2.data());
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    TSTORE(gm, m);
+  });
+  auto want2 = stable_desc(in.data(), 64);
+  for (int j = 0; j < 64; ++j)
+    EXPECT(merged2[size_t(2 * j)] == want2[size_t(j)].first &&
+               bits_of(merged2[size_t(2 * j + 1)]) == want2[size_t(j)].second,
+           "2-list merge [%d] = (%g, %u), want (%g, %u)", j,
+           merged2[size_t(2 * j)], bits_of(merged2[size_t(2 * j + 1)]),
+           want2[size_t(j)].first, want2[size_t(j)].second);
+  for (int r = 0; r < R; ++r) {
+    auto want = stable_desc(in.data() + r * N, N);
+    for (int j = 0; j < N; ++j) {
+      float v = rows[size_t(r * 2 * N + 2 * j)];
+      uint32_t ix = bits_of(rows[size_t(r * 2 * N + 2 * j + 1)]);
+      EXPECT(v == want[size_t(j)].first && ix == want[size_t(j)].second,
+             "row %d [%d] = (%g, %u), want (%g, %u)", r, j, v, ix,
+             want[size_t(j)].first, want[size_t(j)].second);
+    }
+  }
+}
+
 // Orderings through the scalar pipe and flag round trips are recognised.
 static void case_transitive() {
   std::vector<float> in(8 * 8, 2.0f), out(8 * 8);
@@ -660,6 +761,22 @@ using GV8 = GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>>;
 static float gbuf[256]; // the largest window below is 16 x 16 floats
 
 static std::map<std::string, void (*)()> negative = {
+    {"tsort32_partial_block",
+     [] {
+       run_leaf(pto_rt::Core::Vector, [] {
+         using S = Tile<TileType::Vec, float, 1, 64, BLayout::RowMajor, DYNAMIC,
+                        DYNAMIC>;
+         using P = Tile<TileType::Vec, float, 1, 128, BLayout::RowMajor,
+                        DYNAMIC, DYNAMIC>;
+         using Idx = Tile<TileType::Vec, uint32_t, 1, 64, BLayout::RowMajor,
+                          DYNAMIC, DYNAMIC>;
+         S a(1, 40);
+         P p(1, 128);
+         Idx i(1, 64);
+         TASSIGN(a, 0), TASSIGN(p, 256), TASSIGN(i, 1024);
+         TSORT32(p, a, i);
+       });
+     }},
     {"tgather_unpacked",
      [] {
        run_leaf(pto_rt::Core::Vector, [] {
@@ -960,6 +1077,8 @@ int main(int argc, char **argv) {
     case_trans();
   else if (c == "gather_mask")
     case_gather_mask();
+  else if (c == "sort")
+    case_sort();
   else if (negative.count(c)) {
     negative[c]();
     std::fprintf(stderr, "negative case '%s' did not fail\n", c.c_str());

@@ -206,9 +206,10 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   // A gathermask keeps the leading dims and selects along the last one,
   // which stays the column dim (its result's last dim fills whole ub rows,
   // lowerGatherMask checks, so it is not a unit dim).
-  bool shapePreserving = isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp,
-                             TransposeOp, ExpOp, AbsOp, SqrtOp, RsqrtOp,
-                             ReciprocalOp, NegOp, GatherMaskOp, IndexPutOp>(op);
+  bool shapePreserving =
+      isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp, TransposeOp, ExpOp,
+          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp, TopKOp,
+          IndexPutOp>(op);
   // Reductions and broadcasts check their N-D rules where they are lowered
   // (lowerReduce, broadcastOf).
   if (isa<SumOp, AmaxOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))

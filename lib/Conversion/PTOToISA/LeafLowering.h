@@ -149,6 +149,7 @@ private:
   LogicalResult lowerFull(FullOp op);
   LogicalResult lowerTranspose(TransposeOp op);
   LogicalResult lowerGatherMask(GatherMaskOp op);
+  LogicalResult lowerTopK(TopKOp op);
   LogicalResult lowerIndexPut(IndexPutOp op);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
   FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);

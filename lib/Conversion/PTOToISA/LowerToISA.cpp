@@ -302,6 +302,7 @@ LogicalResult LeafLowering::run() {
             .Case([&](FullOp o) { return lowerFull(o); })
             .Case([&](TransposeOp o) { return lowerTranspose(o); })
             .Case([&](GatherMaskOp o) { return lowerGatherMask(o); })
+            .Case([&](TopKOp o) { return lowerTopK(o); })
             .Case([&](MatmulOp o) {
               return lowerMatmul(o, Value(), o.getLhs(), o.getRhs(),
                                  o.getATrans(), o.getBTrans());

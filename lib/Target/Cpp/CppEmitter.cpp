@@ -49,6 +49,8 @@ std::string CppEmitter::cppType(Type type) {
     return "int64_t";
   if (type.isSignlessInteger(32))
     return "int32_t";
+  if (type.isUnsignedInteger(32)) // TSORT32's index rows
+    return "uint32_t";
   if (type.isSignlessInteger(16))
     return "int16_t";
   if (type.isSignlessInteger(8))

@@ -374,6 +374,35 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
                         tile(o.getSrc()).name, tile(o.getTmp()).name));
         return success();
       })
+      .Case([&](TCIOp o) {
+        const TileExpr &dst = tile(o.getDst());
+        std::string element = cppType(dst.type.getElementType());
+        guarded(dst, formatv("TCI<T{0}, {1}, 0>({0}, {1}({2}))", dst.name,
+                             element, o.getStart()));
+        return success();
+      })
+      .Case([&](TSort32Op o) {
+        guarded(tile(o.getDst()),
+                formatv("TSORT32({0}, {1}, {2}, {3})", tile(o.getDst()).name,
+                        tile(o.getSrc()).name, tile(o.getIdx()).name,
+                        tile(o.getTmp()).name));
+        return success();
+      })
+      .Case([&](TMrgSortOp o) {
+        // pto-isa's list form: explicit tile types, then `exhausted` =
+        // false (merge until dst is full); the consumed counts are unused.
+        const TileExpr &dst = tile(o.getDst()), &tmp = tile(o.getTmp());
+        std::string types = formatv("T{0}, T{1}", dst.name, tmp.name).str();
+        std::string args = formatv("{0}, executed, {1}", dst.name, tmp.name);
+        for (Value src : o.getSrcs()) {
+          types += formatv(", T{0}", tile(src).name).str();
+          args += formatv(", {0}", tile(src).name).str();
+        }
+        guarded(dst, formatv("{{ MrgSortExecutedNumList executed; "
+                             "TMRGSORT<{0}, false>({1}); }",
+                             types, args));
+        return success();
+      })
       .Case([&](TGatherMaskOp o) {
         static const char *patterns[] = {"P0101", "P1010", "P0001", "P0010",
                                          "P0100", "P1000", "P1111"};

@@ -40,6 +40,7 @@ from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, dei
                   relu, sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
 from .scatter import index_add_, index_put_
 from .shape_ops import concat, expand_clone, unsqueeze
+from .sort import topk
 from .symbolic import Scalar as SymbolicScalar
 from .tracer import TensorHandle, Tile
 
@@ -59,6 +60,6 @@ __all__ = [
     "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
     "mul", "neg", "platform", "reciprocal", "relu", "reshape", "rsqrt", "set_cube_tile_shapes",
     "set_pass_options", "set_semantic_label", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
-    "tensor", "transpose", "unsqueeze", "view",
+    "tensor", "topk", "transpose", "unsqueeze", "view",
 ]
 del _dtypes

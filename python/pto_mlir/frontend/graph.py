@@ -272,6 +272,12 @@ class Printer:
             self.emit(depth, f"{res} = pto.gathermask {self.use(f['input'], b)}, pattern = "
                              f"{f['pattern_mode']}{self.attr_dict(f['attrs'] + _discardable(op))}"
                              f" : {f['input'].type} -> {op.result.type}{loc}")
+        elif kind == "pto.topk":
+            values, indices = self.define(op.results[0]), self.define(op.results[1])
+            self.emit(depth, f"{values}, {indices} = pto.topk {self.use(f['input'], b)}, "
+                             f"k = {f['k']}{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['input'].type} -> {op.results[0].type}, "
+                             f"{op.results[1].type}{loc}")
         elif kind in ("pto.sum", "pto.amax"):
             res = self.define(op.result)
             keep = " keepdim" if f["keepdim"] else ""

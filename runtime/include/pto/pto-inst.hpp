@@ -23,4 +23,5 @@
 #include <pto/sim/gather.hpp>
 #include <pto/sim/instr.hpp>
 #include <pto/sim/scatter.hpp>
+#include <pto/sim/sort.hpp>
 #include <pto/sim/tile.hpp>

@@ -329,3 +329,22 @@ pto.kernel @gathermask_valid(%x: !pto.tensor<16x64xf32>) {
     %wodd = pto.gathermask %w, pattern = 2 : !pto.tile<16x64xf32> -> !pto.tile<16x32xf32>
   }
 }
+
+// -----
+
+// pto.topk: both results keep the input's valid extents, the last dim
+// clipped to k (a row shorter than k yields only its valid elements).
+
+// CHECK-LABEL: pto.kernel @topk_valid(
+pto.kernel @topk_valid(%x: !pto.tensor<16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  pto.loop "L" %i = %c0 to %c4 step %c1 {
+    // expected-remark @+1 {{result #0 valid shape [16, min(i, 64)]}}
+    %w = pto.view %x[0, 0] valid [16, %i] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+    // expected-remark @+2 {{result #0 valid shape [16, min(min(i, 64), 8)]}}
+    // expected-remark @+1 {{result #1 valid shape [16, min(min(i, 64), 8)]}}
+    %v, %ix = pto.topk %w, k = 8 : !pto.tile<16x64xf32> -> !pto.tile<16x8xf32>, !pto.tile<16x8xi32>
+  }
+}

@@ -134,15 +134,17 @@ private:
   LogicalResult expandFull(FullOp op);
   LogicalResult expandTranspose(TransposeOp op);
   LogicalResult expandGatherMask(GatherMaskOp op);
+  LogicalResult expandTopK(TopKOp op);
   /// An op whose output piece depends on one input piece: the vector tile
   /// cuts `input`; `mapBox` maps an input piece's offsets and sizes to its
   /// output piece's (and the input tile to the result's); `buildPiece`
-  /// creates the op on one input piece.
+  /// creates the op on one input piece (with one result per entry of
+  /// `results`, all of the piece's shape).
   LogicalResult expandPerInputPiece(
-      Operation *op, Value input, Value result, VecTileAttr vecTile,
+      Operation *op, Value input, ArrayRef<Value> results, VecTileAttr vecTile,
       function_ref<void(SmallVectorImpl<int64_t> &, SmallVectorImpl<int64_t> &)>
           mapBox,
-      function_ref<Operation *(Value, TileType)> buildPiece);
+      function_ref<Operation *(Value, ArrayRef<TileType>)> buildPiece);
   LogicalResult expandStore(Operation *op, Value src, Value dst,
                             ArrayRef<int64_t> staticOffsets,
                             ValueRange dynamicOffsets, VecTileAttr vecTile);
@@ -153,8 +155,11 @@ private:
                   ArrayRef<int64_t> sizes);
   /// Allocates the workspace of `result` and records its valid shape.
   Value createWorkspace(Operation *op, Value result);
-  /// Replaces `result` by a full-window view of `workspace`.
-  void finish(Operation *op, Value result, Value workspace);
+  /// Replaces `result` by a full-window view of `workspace` (and erases
+  /// `op` once the pass is done, unless `eraseOp` is false: a later result
+  /// of the same op is still to be finished).
+  void finish(Operation *op, Value result, Value workspace,
+              bool eraseOp = true);
   void stamp(Operation *created, Operation *original) {
     if (Attribute scope = original->getAttr(kScopeStampAttrName))
       created->setAttr(kScopeStampAttrName, scope);
@@ -242,7 +247,8 @@ LogicalResult Expander::run() {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
             AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp, AmaxOp, FullOp,
-            TransposeOp, GatherMaskOp, AtomicAddOp, AssembleOp, IndexPutOp>(op))
+            TransposeOp, GatherMaskOp, TopKOp, AtomicAddOp, AssembleOp,
+            IndexPutOp>(op))
       ops.push_back(op);
   });
   planScopeTiles(ops);
@@ -289,6 +295,7 @@ LogicalResult Expander::expand(Operation *op) {
       .Case([&](FullOp full) { return expandFull(full); })
       .Case([&](TransposeOp transpose) { return expandTranspose(transpose); })
       .Case([&](GatherMaskOp gather) { return expandGatherMask(gather); })
+      .Case([&](TopKOp topk) { return expandTopK(topk); })
       .Case([&](AtomicAddOp store) {
         return expandStore(store, store.getSrc(), store.getDst(),
                            store.getStaticOffsets(), store.getOffsets(),
@@ -452,7 +459,8 @@ Value Expander::createWorkspace(Operation *op, Value result) {
   return workspace;
 }
 
-void Expander::finish(Operation *op, Value result, Value workspace) {
+void Expander::finish(Operation *op, Value result, Value workspace,
+                      bool eraseOp) {
   auto type = cast<TileType>(result.getType());
   SmallVector<OpFoldResult> valid = reifier.reify(op->getLoc(), result);
   SmallVector<OpFoldResult> zeros(type.getRank(), builder.getIndexAttr(0));
@@ -464,7 +472,8 @@ void Expander::finish(Operation *op, Value result, Value workspace) {
     pieceTiles[whole] = currentTile;
   currentTile.clear();
   result.replaceAllUsesWith(whole.getResult());
-  toErase.push_back(op);
+  if (eraseOp)
+    toErase.push_back(op);
 }
 
 /// Stores `piece` into `workspace` at static `offsets`.
@@ -855,35 +864,42 @@ LogicalResult Expander::expandFull(FullOp op) {
 }
 
 LogicalResult Expander::expandPerInputPiece(
-    Operation *op, Value input, Value result, VecTileAttr vecTile,
+    Operation *op, Value input, ArrayRef<Value> results, VecTileAttr vecTile,
     function_ref<void(SmallVectorImpl<int64_t> &, SmallVectorImpl<int64_t> &)>
         mapBox,
-    function_ref<Operation *(Value, TileType)> buildPiece) {
+    function_ref<Operation *(Value, ArrayRef<TileType>)> buildPiece) {
   Location loc = op->getLoc();
   auto inputType = cast<TileType>(input.getType());
-  auto resultType = cast<TileType>(result.getType());
-  Value workspace = createWorkspace(op, result);
+  SmallVector<Value> workspaces;
+  for (Value result : results)
+    workspaces.push_back(createWorkspace(op, result));
   SmallVector<int64_t, 4> tile = tileFor(op, vecTile, inputType.getShape());
   fitInUnifiedBuffer(op, tile);
   if (failed(reserveGrid(op, inputType.getShape(), tile)))
     return failure();
+  SmallVector<TileType> pieceTypes;
   for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
     Value in = readPiece(loc, input, piece.offsets, piece.sizes);
     SmallVector<int64_t, 4> outOffsets(piece.offsets), outSizes(piece.sizes);
     mapBox(outOffsets, outSizes);
-    Operation *pieceOp =
-        buildPiece(in, TileType::get(builder.getContext(), outSizes,
-                                     resultType.getElementType()));
+    pieceTypes.clear();
+    for (Value result : results)
+      pieceTypes.push_back(
+          TileType::get(builder.getContext(), outSizes,
+                        cast<TileType>(result.getType()).getElementType()));
+    Operation *pieceOp = buildPiece(in, pieceTypes);
     stamp(pieceOp, op);
     ++numVectorPieces;
-    stamp(
-        storePiece(builder, loc, pieceOp->getResult(0), workspace, outOffsets),
-        op);
+    for (auto [pieceResult, workspace] :
+         llvm::zip(pieceOp->getResults(), workspaces))
+      stamp(storePiece(builder, loc, pieceResult, workspace, outOffsets), op);
   }
-  SmallVector<int64_t, 4> tileOrigin(tile.size(), 0);
-  currentTile = tile;
-  mapBox(tileOrigin, currentTile);
-  finish(op, result, workspace);
+  for (auto [i, result] : llvm::enumerate(results)) {
+    SmallVector<int64_t, 4> tileOrigin(tile.size(), 0);
+    currentTile = tile;
+    mapBox(tileOrigin, currentTile);
+    finish(op, result, workspaces[i], /*eraseOp=*/i + 1 == results.size());
+  }
   return success();
 }
 
@@ -892,13 +908,13 @@ LogicalResult Expander::expandTranspose(TransposeOp op) {
   // is transposed on its own and lands at the swapped offsets.
   int64_t dim0 = op.getDim0(), dim1 = op.getDim1();
   return expandPerInputPiece(
-      op, op.getInput(), op.getResult(), op.getVecTileAttr(),
+      op, op.getInput(), {op.getResult()}, op.getVecTileAttr(),
       [&](SmallVectorImpl<int64_t> &offsets, SmallVectorImpl<int64_t> &sizes) {
         std::swap(offsets[dim0], offsets[dim1]);
         std::swap(sizes[dim0], sizes[dim1]);
       },
-      [&](Value piece, TileType pieceType) -> Operation * {
-        return builder.create<TransposeOp>(op.getLoc(), pieceType, piece,
+      [&](Value piece, ArrayRef<TileType> pieceTypes) -> Operation * {
+        return builder.create<TransposeOp>(op.getLoc(), pieceTypes[0], piece,
                                            op.getDim0Attr(), op.getDim1Attr(),
                                            op.getVecTileAttr());
       });
@@ -912,15 +928,44 @@ LogicalResult Expander::expandGatherMask(GatherMaskOp op) {
   // stride.
   int64_t stride = op.getStride();
   return expandPerInputPiece(
-      op, op.getInput(), op.getResult(), op.getVecTileAttr(),
+      op, op.getInput(), {op.getResult()}, op.getVecTileAttr(),
       [&](SmallVectorImpl<int64_t> &offsets, SmallVectorImpl<int64_t> &sizes) {
         offsets.back() /= stride;
         sizes.back() /= stride;
       },
-      [&](Value piece, TileType pieceType) -> Operation * {
-        return builder.create<GatherMaskOp>(op.getLoc(), pieceType, piece,
+      [&](Value piece, ArrayRef<TileType> pieceTypes) -> Operation * {
+        return builder.create<GatherMaskOp>(op.getLoc(), pieceTypes[0], piece,
                                             op.getPatternModeAttr(),
                                             op.getVecTileAttr());
+      });
+}
+
+LogicalResult Expander::expandTopK(TopKOp op) {
+  // The vector tile governs the input and cuts its leading dims only: a row
+  // is ranked in one piece, so each piece's top k are the rows' top k and
+  // land at the piece's leading offsets. (PyPTO also splits the row and
+  // merges the pieces' candidates; that merge is not built here yet.)
+  TileType inputType = op.getInput().getType();
+  SmallVector<int64_t, 4> tile =
+      tileFor(op, op.getVecTileAttr(), inputType.getShape());
+  int64_t row = inputType.getShape().back();
+  if (tile.back() < row)
+    return op.emitOpError()
+           << "vector tile last dim " << tile.back() << " splits rows of "
+           << row << " elements; pto-expand-tiles ranks each topk row in one "
+           << "piece (merging the pieces' top k is not supported yet): set "
+           << "the vector tile's last dim to " << row;
+  int64_t k = op.getK();
+  return expandPerInputPiece(
+      op, op.getInput(), {op.getValues(), op.getIndices()}, op.getVecTileAttr(),
+      [&](SmallVectorImpl<int64_t> &offsets, SmallVectorImpl<int64_t> &sizes) {
+        offsets.back() = 0;
+        sizes.back() = k;
+      },
+      [&](Value piece, ArrayRef<TileType> pieceTypes) -> Operation * {
+        return builder.create<TopKOp>(op.getLoc(), pieceTypes[0], pieceTypes[1],
+                                      piece, op.getKAttr(), op.getLargestAttr(),
+                                      op.getVecTileAttr());
       });
 }
 

@@ -201,10 +201,11 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " must be positive in both dimensions";
   if (!elementType.isBF16() && !elementType.isF16() && !elementType.isF32() &&
       !elementType.isSignlessInteger(8) && !elementType.isSignlessInteger(16) &&
-      !elementType.isSignlessInteger(32))
+      !elementType.isSignlessInteger(32) &&
+      !elementType.isUnsignedInteger(32)) // TSORT32's uint32 index rows
     return emitError() << "element type " << elementType
                        << " is not a pto-isa tile element type (bf16, f16, "
-                          "f32, i8, i16, i32)";
+                          "f32, i8, i16, i32, ui32)";
   int64_t bytes =
       std::max<unsigned>(1, elementType.getIntOrFloatBitWidth() / 8);
   int64_t blockElems = 32 / bytes; // elements per 32-byte block
@@ -735,10 +736,18 @@ LogicalResult TTransOp::verify() {
 
 LogicalResult TGatherMaskOp::verify() {
   if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
-      failed(expectRowMajorUB(*this, "destination", getDst())) ||
-      failed(expectSameElement(*this, "source", getSrc(), "destination",
-                               getDst())))
+      failed(expectRowMajorUB(*this, "destination", getDst())))
     return failure();
+  // pto-isa moves the bits: a destination of another type of the same width
+  // reinterprets them (include/pto/cpu/TGather.hpp, BitCastOrCast), which
+  // is how the int32 indices of sorted (value, index) structures come out.
+  if (tileOf(getSrc()).getElementByteSize() !=
+      tileOf(getDst()).getElementByteSize())
+    return emitOpError() << "source (" << tileOf(getSrc()).getElementType()
+                         << ") and destination ("
+                         << tileOf(getDst()).getElementType()
+                         << ") must have the same element width; the mask "
+                            "TGATHER moves bits";
   int64_t pattern = getPattern();
   if (pattern < 1 || pattern > 7)
     return emitOpError() << "pattern " << pattern

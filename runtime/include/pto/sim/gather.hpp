@@ -4,6 +4,8 @@
 
 #include <pto/sim/instr.hpp>
 
+#include <cstring>
+
 namespace pto {
 
 // pto-isa include/pto/common/type.hpp: the fixed patterns of the mask form
@@ -73,7 +75,10 @@ inline RecordEvent TGATHER(TileD &dst, TileS &src, E &...) {
   int at = 0;
   for (int r = 0; r < R; ++r)
     for (int c = phase; c < Cn; c += stride)
-      d[at++] = s[r * TileS::Cols + c];
+      // The bits move: a dst of another type of the same width
+      // reinterprets them, as pto-isa's BitCastOrCast does (the int32
+      // indices of sorted (value, index) structures come out this way).
+      std::memcpy(&d[at++], &s[r * TileS::Cols + c], sizeof(d[0]));
   return {};
 }
 

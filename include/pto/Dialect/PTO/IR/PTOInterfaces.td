@@ -20,7 +20,8 @@ def PTO_ValidShapeInferenceOpInterface
     broadcast along a dim; reductions: 1 along the reduced dim with keepdim;
     cast and unary ops: the operand's; transpose: the operand's with
     the two dims exchanged; gathermask: the operand's, with the last dim's
-    count of selected elements `ceildiv(max(valid - phase, 0), stride)`.
+    count of selected elements `ceildiv(max(valid - phase, 0), stride)`;
+    topk: the operand's, with the last dim `min(valid, k)`.
   }];
   let methods = [
     InterfaceMethod<

@@ -677,4 +677,6 @@ def PTO_RootCallOp : PTO_Op<"root_call", [
   }];
 }
 
+include "pto/Dialect/PTO/IR/PTOSortOps.td"
+
 #endif // PTO_OPS_TD

@@ -545,4 +545,6 @@ def PTOISA_WaitIntraBlockOp : PTOISA_Op<"wait_intra_block"> {
   let hasVerifier = 1;
 }
 
+include "pto/Dialect/PTOISA/IR/PTOISASortOps.td"
+
 #endif // PTOISA_OPS_TD

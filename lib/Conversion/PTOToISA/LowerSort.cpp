@@ -1,0 +1,194 @@
+//===- LowerSort.cpp - pto.topk to pto_isa --------------------------------===//
+//
+// A row top-k on pto-isa's sort instructions (docs/ISA.md, "topk"): TCI
+// makes the index row, TSORT32 sorts each 32-element block of every row into
+// (value, index) structures, TMRGSORT merges a row's blocks (up to 4 lists
+// per merge, passes until one is left) keeping only the first k structures,
+// and two mask-form TGATHERs split the k structures of all rows into the
+// values (pattern 1) and the int32 index bits (pattern 2).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LeafLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::pto;
+using namespace mlir::pto::lower_to_isa;
+
+namespace mlir::pto::lower_to_isa {
+
+/// Elements of a 32-element block's structures (two f32 per element).
+static constexpr int64_t kBlockPairs = 64;
+
+LogicalResult LeafLowering::lowerTopK(TopKOp op) {
+  Location loc = op.getLoc();
+  FailureOr<Value> src = lookup(op, op.getInput());
+  FailureOr<pisa::TileType> valuesType = ubTypeFor(op, op.getValues());
+  FailureOr<pisa::TileType> indicesType = ubTypeFor(op, op.getIndices());
+  if (failed(src) || failed(valuesType) || failed(indicesType))
+    return failure();
+  int64_t k = op.getK();
+  auto [rows, resultCols] = heldShape(op.getValues());
+  if (resultCols != k)
+    return op.emitOpError() << "ranks rows whose last dim is not the column "
+                               "dim of its 2-D form; pto-lower-to-isa lowers "
+                               "topk of rows held as the columns (k > 1)";
+  // The mask gathers write the k values (indices) of each row packed: k must
+  // fill whole ub rows, and every row must have k valid elements.
+  if (valuesType->getCols() != k)
+    return op.emitOpError()
+           << "k = " << k
+           << " does not fill whole 32-byte ub rows of f32; pto-lower-to-isa "
+              "extracts the top k with the mask-form TGATHER, which packs its "
+              "rows: use a k that is a multiple of 8";
+  auto [vr, vc] = validOf(loc, op.getInput());
+  auto [rvr, rvc] = validOf(loc, op.getValues());
+  APInt validK;
+  if (matchPattern(rvc, m_ConstantInt(&validK)) && validK.getSExtValue() != k)
+    return op.emitOpError()
+           << "rows have " << validK.getSExtValue() << " valid elements, "
+           << "fewer than k = " << k
+           << "; pto-lower-to-isa needs k valid elements per row (the mask "
+              "TGATHER packs its rows); pto-run and the tile graph take such "
+              "rows";
+  MLIRContext *ctx = builder.getContext();
+  Type f32 = builder.getF32Type();
+  auto srcType = cast<pisa::TileType>((*src).getType());
+  int64_t width = srcType.getCols();
+  int64_t blocks = llvm::divideCeil(width, 32);
+  auto type = [&](int64_t r, int64_t c, Type elem) {
+    return makeTileType(op, pisa::MemorySpace::ub, r, c, elem,
+                        pisa::TileLayout::nd);
+  };
+  Type ui32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  FailureOr<pisa::TileType> idxRowType = type(1, width, ui32);
+  FailureOr<pisa::TileType> idxType = type(rows, width, ui32);
+  FailureOr<pisa::TileType> rowType = type(1, width, f32);
+  FailureOr<pisa::TileType> pairsType = type(rows, 2 * width, f32);
+  FailureOr<pisa::TileType> topType = type(rows, 2 * k, f32);
+  FailureOr<pisa::TileType> kType = type(1, 2 * k, f32);
+  if (failed(idxRowType) || failed(idxType) || failed(rowType) ||
+      failed(pairsType) || failed(topType) || failed(kType))
+    return failure();
+  Value one = constIndex(1), zero = constIndex(0);
+  auto addI = [&](Value a, Value b) -> Value {
+    return builder.create<arith::AddIOp>(loc, a, b).getResult();
+  };
+  auto minI = [&](Value a, Value b) -> Value {
+    return builder.create<arith::MinSIOp>(loc, a, b).getResult();
+  };
+  auto maxI = [&](Value a, Value b) -> Value {
+    return builder.create<arith::MaxSIOp>(loc, a, b).getResult();
+  };
+  Value pairCols = addI(vc, vc); // two f32 per element
+  Value topCols = addI(rvc, rvc);
+
+  // The smallest k are the largest of -x (ties keep their order).
+  Value in = *src;
+  Value minusOne;
+  if (!op.getLargest()) {
+    Value neg = alloc(loc, srcType, vr, vc);
+    minusOne =
+        builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(-1.0f))
+            .getResult();
+    builder.create<pisa::TMulSOp>(loc, in, minusOne, neg);
+    in = neg;
+  }
+  // The index row, on every row: TSORT32 on A2/A3 steps a one-row idx by 0,
+  // but pto-isa's CPU back end wants idx's valid rows (and row stride) to be
+  // src's.
+  Value idx = alloc(loc, *idxRowType, one, vc);
+  builder.create<pisa::TCIOp>(loc, idx, builder.getI64IntegerAttr(0));
+  if (rows > 1) {
+    Value idxRows = alloc(loc, *idxType, vr, vc);
+    builder.create<pisa::TColExpandOp>(loc, idx, idxRows);
+    idx = idxRows;
+  }
+  Value sortTmp = alloc(loc, *rowType, one, vc);
+  Value pairs = alloc(loc, *pairsType, vr, pairCols);
+  builder.create<pisa::TSort32Op>(loc, in, idx, sortTmp, pairs);
+
+  // Row by row (TMRGSORT takes one-row lists): the row's blocks are its
+  // sorted lists; merges of up to 4 keep the first k structures until one
+  // list is left, which lands in row r of `top`. Rows past the valid ones
+  // get empty windows.
+  Value top = alloc(loc, *topType, vr, topCols);
+  Value twoK = constIndex(2 * k);
+  for (int64_t r = 0; r < rows; ++r) {
+    Value rowValid = rowsAtIndex(loc, r, vr, one);
+    Value best;
+    if (blocks == 1) {
+      // One sorted block: its first k structures.
+      best = alloc(loc, *kType, rowValid, topCols);
+      builder.create<pisa::TExtractOp>(loc, pairs, best, r, 0);
+    } else {
+      SmallVector<std::pair<Value, Value>> lists; // (tile, valid columns)
+      for (int64_t b = 0; b < blocks; ++b) {
+        Value from = builder
+                         .create<arith::SubIOp>(loc, pairCols,
+                                                constIndex(b * kBlockPairs))
+                         .getResult();
+        Value cols = minI(maxI(from, zero), constIndex(kBlockPairs));
+        // The last block's list ends with the row (2 * width columns).
+        FailureOr<pisa::TileType> blockListType =
+            type(1, std::min(kBlockPairs, 2 * width - b * kBlockPairs), f32);
+        if (failed(blockListType))
+          return failure();
+        Value list = alloc(loc, *blockListType, rowValid, cols);
+        builder.create<pisa::TExtractOp>(loc, pairs, list, r, b * kBlockPairs);
+        lists.push_back({list, cols});
+      }
+      while (lists.size() > 1) {
+        SmallVector<std::pair<Value, Value>> merged;
+        for (size_t g = 0; g < lists.size(); g += 4) {
+          size_t n = std::min<size_t>(4, lists.size() - g);
+          if (n == 1) {
+            merged.push_back(lists[g]);
+            continue;
+          }
+          SmallVector<Value> group;
+          Value total = zero;
+          int64_t tmpCols = 0;
+          for (size_t i = g; i < g + n; ++i) {
+            group.push_back(lists[i].first);
+            total = addI(total, lists[i].second);
+            tmpCols += cast<pisa::TileType>(lists[i].first.getType()).getCols();
+          }
+          FailureOr<pisa::TileType> tmpType = type(1, tmpCols, f32);
+          if (failed(tmpType))
+            return failure();
+          Value tmp = alloc(loc, *tmpType, rowValid, total);
+          // Only the first k structures are kept: min(total, 2k) columns.
+          Value keep = minI(total, twoK);
+          Value out = alloc(loc, *kType, rowValid, keep);
+          builder.create<pisa::TMrgSortOp>(loc, group, tmp, out);
+          merged.push_back({out, keep});
+        }
+        lists = std::move(merged);
+      }
+      best = lists.front().first;
+    }
+    builder.create<pisa::TInsertOp>(loc, best, top, r, 0);
+  }
+  Value values = alloc(loc, *valuesType, rvr, rvc);
+  builder.create<pisa::TGatherMaskOp>(loc, top, values,
+                                      builder.getI64IntegerAttr(1));
+  if (!op.getLargest()) {
+    // The sort ranked -x: negate the values back.
+    Value smallest = alloc(loc, *valuesType, rvr, rvc);
+    builder.create<pisa::TMulSOp>(loc, values, minusOne, smallest);
+    values = smallest;
+  }
+  Value indices = alloc(loc, *indicesType, rvr, rvc);
+  builder.create<pisa::TGatherMaskOp>(loc, top, indices,
+                                      builder.getI64IntegerAttr(2));
+  tiles[op.getValues()] = values;
+  tiles[op.getIndices()] = indices;
+  replaced.push_back(op);
+  return success();
+}
+
+} // namespace mlir::pto::lower_to_isa
