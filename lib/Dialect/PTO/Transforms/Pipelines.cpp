@@ -17,6 +17,11 @@ void mlir::pto::buildTileGraphPipeline(
   OpPassManager &kernel = pm.nest<KernelOp>();
   kernel.addPass(createLegalizePass());
   kernel.addPass(createFlattenScopesPass());
+  if (options.unrollCarried != 1) {
+    UnrollCarriedLoopsPassOptions unroll;
+    unroll.factor = options.unrollCarried;
+    kernel.addPass(createUnrollCarriedLoopsPass(unroll));
+  }
   if (options.hoist)
     kernel.addPass(createHoistInvariantsPass());
   kernel.addPass(createExpandTilesPass());

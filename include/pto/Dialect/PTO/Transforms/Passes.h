@@ -49,6 +49,11 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
       llvm::cl::desc("Run each vector task's pieces one chain at a time where "
                      "their order does not fit UB (pto-schedule-pieces)"),
       llvm::cl::init(true)};
+  Option<int64_t> unrollCarried{
+      *this, "unroll-carried",
+      llvm::cl::desc("Iterations of each innermost loop with iter_args per "
+                     "body (pto-unroll-carried-loops factor; 1: as written)"),
+      llvm::cl::init(1)};
 
   /// Copies the switches into another pipeline's options.
   template <typename Other>
@@ -59,6 +64,7 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
     other.cubeStationary = cubeStationary;
     other.sinkViews = sinkViews;
     other.schedulePieces = schedulePieces;
+    other.unrollCarried = unrollCarried;
   }
 };
 
