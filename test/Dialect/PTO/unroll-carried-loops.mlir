@@ -1,8 +1,9 @@
-// RUN: pto-opt %s -split-input-file '-pto-unroll-carried-loops=factor=2' | FileCheck %s
+// RUN: pto-opt %s -split-input-file '-pto-unroll-carried-loops=factors=2' | FileCheck %s
 // RUN: pto-opt %s -split-input-file -pto-unroll-carried-loops | FileCheck %s --check-prefix=OFF
-// RUN: not pto-opt %s '-pto-unroll-carried-loops=factor=0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: pto-opt %s -split-input-file '-pto-unroll-carried-loops=factors=4,2' | FileCheck %s --check-prefix=LIST
+// RUN: not pto-opt %s '-pto-unroll-carried-loops=factors=4,0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: error: pto-unroll-carried-loops: factor 0 is not a positive unroll factor; give factor >= 1 (1 leaves the loops as written)
+// BAD: error: pto-unroll-carried-loops: factor 0 is not a positive unroll factor; give factors >= 1 (1 leaves the loops as written)
 
 // A loop carrying a tile: whole chunks of 2 iterations, then the rest. In the
 // chunk body is_loop_begin is false in the second copy, is_loop_end false in
@@ -37,6 +38,19 @@
 // CHECK-NOT:       pto.is_loop_begin
 // CHECK:           arith.cmpi eq, %[[J]], %c0
 // CHECK:         pto.assemble %[[REST]], %out [0, 0]
+
+// A list of factors unrolls the rest again: chunks of 4, then of 2, then
+// single iterations; is_loop_begin tests the first index as written in each.
+// LIST-LABEL: pto.kernel @carried(
+// LIST:         %[[R4:.*]] = pto.loop "L" %i = %c0 to %[[E4:.*]] step %{{.*}} iter_args
+// LIST:           arith.cmpi eq, %i, %c0
+// LIST-COUNT-4:   pto.exp
+// LIST:         %[[R2:.*]] = pto.loop "L" %i = %[[E4]] to %[[E2:.*]] step %{{.*}} iter_args(%{{.*}} = %[[R4]])
+// LIST:           arith.cmpi eq, %i, %c0
+// LIST-COUNT-2:   pto.exp
+// LIST:         %[[R1:.*]] = pto.loop "L" %[[J:.*]] = %[[E2]] to %c5 step %c1 iter_args(%{{.*}} = %[[R2]])
+// LIST:           arith.cmpi eq, %[[J]], %c0
+// LIST:         pto.assemble %[[R1]], %out [0, 0]
 
 // OFF-LABEL: pto.kernel @carried(
 // OFF:         pto.loop "L"

@@ -17,9 +17,10 @@ void mlir::pto::buildTileGraphPipeline(
   OpPassManager &kernel = pm.nest<KernelOp>();
   kernel.addPass(createLegalizePass());
   kernel.addPass(createFlattenScopesPass());
-  if (options.unrollCarried != 1) {
+  if (!options.unrollCarried.empty()) {
     UnrollCarriedLoopsPassOptions unroll;
-    unroll.factor = options.unrollCarried;
+    unroll.factors.assign(options.unrollCarried.begin(),
+                          options.unrollCarried.end());
     kernel.addPass(createUnrollCarriedLoopsPass(unroll));
   }
   if (options.hoist)

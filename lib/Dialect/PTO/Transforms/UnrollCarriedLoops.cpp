@@ -14,19 +14,20 @@
 //   for i = lb + (n - n % u) * s to ub step s        // the original body
 //
 // (n the trip count), the second loop carrying on from the first one's
-// results. In copy j of the first loop, is_loop_begin is false for j > 0 and
-// `i == lb` for j = 0, is_loop_end is false for j < u - 1 and
-// `i + u * s >= ub` for j = u - 1 (a chunk never ends early: the first loop
-// runs whole chunks only); an scf.if on a condition that became a constant is
-// replaced by its taken branch. Then, in the unrolled body, every op that
-// reads neither an scf.if's results nor anything computed from them moves
-// above the first such scf.if, keeping its order, when it writes no GM and
-// no op it passes writes GM it may read: the carry-independent work of all u
-// iterations then lies in one run of ops that pto-partition cuts into tasks
-// together, and the task merges (L1 reuse, n-buffering) give one cube task
-// several kv tiles with Q resident. Ops are copied, not changed, and each
-// copy runs in its original order relative to the ops it depends on, so the
-// outputs are bitwise those of the loop as written.
+// results; with more factors (PyPTO's unroll_list: 64, 16, 4) the second
+// loop is unrolled again by the next one, and so on. In copy j of the first
+// loop, is_loop_begin is false for j > 0 and `i == lb` for j = 0, is_loop_end
+// is false for j < u - 1 and `i + u * s >= ub` for j = u - 1 (a chunk never
+// ends early: the first loop runs whole chunks only); an scf.if on a condition
+// that became a constant is replaced by its taken branch. Then, in the unrolled
+// body, every op that reads neither an scf.if's results nor anything computed
+// from them moves above the first such scf.if, keeping its order, when it
+// writes no GM and no op it passes writes GM it may read: the carry-independent
+// work of all u iterations then lies in one run of ops that pto-partition cuts
+// into tasks together, and the task merges (L1 reuse, n-buffering) give one
+// cube task several kv tiles with Q resident. Ops are copied, not changed, and
+// each copy runs in its original order relative to the ops it depends on, so
+// the outputs are bitwise those of the loop as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -180,14 +181,19 @@ struct UnrollCarriedLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (factor < 1) {
-      getOperation()->emitError()
-          << "pto-unroll-carried-loops: factor " << static_cast<int64_t>(factor)
-          << " is not a positive unroll factor; give factor >= 1 (1 leaves "
-             "the loops as written)";
-      return signalPassFailure();
+    SmallVector<int64_t> chunks;
+    for (int64_t factor : factors) {
+      if (factor < 1) {
+        getOperation()->emitError()
+            << "pto-unroll-carried-loops: factor " << factor
+            << " is not a positive unroll factor; give factors >= 1 (1 "
+               "leaves the loops as written)";
+        return signalPassFailure();
+      }
+      if (factor > 1)
+        chunks.push_back(factor);
     }
-    if (factor == 1)
+    if (chunks.empty())
       return;
     SmallVector<LoopOp> loops;
     GMAccessAnalysis gm(getOperation());
@@ -200,11 +206,14 @@ struct UnrollCarriedLoopsPass
         loops.push_back(loop);
     });
     for (LoopOp loop : loops)
-      unroll(loop);
+      unroll(loop, chunks, loop.getLowerBound());
   }
 
-  void unroll(LoopOp loop) {
-    const int64_t u = factor;
+  /// Unrolls `loop` by `factors.front()`, then its rest by the next factor,
+  /// and so on. `begin` is the first index of the loop as written, where
+  /// is_loop_begin holds.
+  void unroll(LoopOp loop, ArrayRef<int64_t> factors, Value begin) {
+    const int64_t u = factors.front();
     Location loc = loop.getLoc();
     OpBuilder b(loop);
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
@@ -238,7 +247,7 @@ struct UnrollCarriedLoopsPass
     SmallVector<Value> carry(body->getArguments().drop_front());
     Value falseValue = arith::ConstantIntOp::create(bb, loc, 0, 1);
     Value isBegin =
-        arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::eq, first, lb);
+        arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::eq, first, begin);
     Value lastNext = arith::AddIOp::create(bb, loc, first, chunkStep);
     Value isEnd =
         arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::sge, lastNext, ub);
@@ -255,12 +264,13 @@ struct UnrollCarriedLoopsPass
       for (auto [arg, value] :
            llvm::zip(original.getArguments().drop_front(), carry))
         map.map(arg, value);
-      Value begin = j == 0 ? isBegin : falseValue;
-      Value end = j == u - 1 ? isEnd : falseValue;
+      Value copyBegin = j == 0 ? isBegin : falseValue;
+      Value copyEnd = j == u - 1 ? isEnd : falseValue;
       for (Operation &op : original.without_terminator()) {
         if (isa<IsLoopBeginOp, IsLoopEndOp>(op) &&
             op.getOperand(0) == origIndex) {
-          map.map(op.getResult(0), isa<IsLoopBeginOp>(op) ? begin : end);
+          map.map(op.getResult(0),
+                  isa<IsLoopBeginOp>(op) ? copyBegin : copyEnd);
           continue;
         }
         Operation *copy = bb.clone(op, map);
@@ -273,7 +283,7 @@ struct UnrollCarriedLoopsPass
         });
         for (Operation *predicate : predicates) {
           predicate->getResult(0).replaceAllUsesWith(
-              isa<IsLoopBeginOp>(predicate) ? begin : end);
+              isa<IsLoopBeginOp>(predicate) ? copyBegin : copyEnd);
           predicate->erase();
         }
       }
@@ -293,6 +303,16 @@ struct UnrollCarriedLoopsPass
     auto rest = cast<LoopOp>(b.clone(*loop.getOperation()));
     rest.getLowerBoundMutable().assign(chunkEnd);
     rest.getInitArgsMutable().assign(chunks.getResults());
+    loop.replaceAllUsesWith(rest.getResults());
+    loop.erase();
+    GMAccessAnalysis gm(getOperation());
+    numOpsMoved += hoistAboveBranches(*body, gm);
+    ++numLoopsUnrolled;
+    if (factors.size() > 1)
+      return unroll(rest, factors.drop_front(), begin);
+
+    // The last rest: is_loop_begin is true at the loop's first index as
+    // written, not at the rest's.
     Block &restBody = rest.getBody().front();
     Value restIndex = restBody.getArgument(0);
     SmallVector<IsLoopBeginOp> begins;
@@ -304,16 +324,10 @@ struct UnrollCarriedLoopsPass
       OpBuilder at(op);
       op.replaceAllUsesWith(arith::CmpIOp::create(at, loc,
                                                   arith::CmpIPredicate::eq,
-                                                  restIndex, lb)
+                                                  restIndex, begin)
                                 .getResult());
       op.erase();
     }
-    loop.replaceAllUsesWith(rest.getResults());
-    loop.erase();
-
-    GMAccessAnalysis gm(getOperation());
-    numOpsMoved += hoistAboveBranches(*body, gm);
-    ++numLoopsUnrolled;
   }
 };
 

@@ -22,6 +22,9 @@ template <typename Derived>
 struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
   template <typename T>
   using Option = typename PassPipelineOptions<Derived>::template Option<T>;
+  template <typename T>
+  using ListOption =
+      typename PassPipelineOptions<Derived>::template ListOption<T>;
   Option<bool> hoist{*this, "hoist",
                      llvm::cl::desc("Hoist loop-invariant tile ops"),
                      llvm::cl::init(true)};
@@ -49,11 +52,12 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
       llvm::cl::desc("Run each vector task's pieces one chain at a time where "
                      "their order does not fit UB (pto-schedule-pieces)"),
       llvm::cl::init(true)};
-  Option<int64_t> unrollCarried{
+  ListOption<int64_t> unrollCarried{
       *this, "unroll-carried",
-      llvm::cl::desc("Iterations of each innermost loop with iter_args per "
-                     "body (pto-unroll-carried-loops factor; 1: as written)"),
-      llvm::cl::init(1)};
+      llvm::cl::desc("Iterations per body of each innermost loop whose "
+                     "iterations are ordered, then of its rest, ... "
+                     "(pto-unroll-carried-loops factors, e.g. 64,16,4; none: "
+                     "as written)")};
 
   /// Copies the switches into another pipeline's options.
   template <typename Other>
@@ -64,7 +68,7 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
     other.cubeStationary = cubeStationary;
     other.sinkViews = sinkViews;
     other.schedulePieces = schedulePieces;
-    other.unrollCarried = unrollCarried;
+    other.unrollCarried = ArrayRef<int64_t>(llvm::to_vector(unrollCarried));
   }
 };
 

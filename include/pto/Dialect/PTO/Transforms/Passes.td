@@ -532,11 +532,13 @@ def HoistInvariantsPass : Pass<"pto-hoist-invariants"> {
 def UnrollCarriedLoopsPass : Pass<"pto-unroll-carried-loops"> {
   let summary = "Runs several iterations of a loop that carries values per body";
   let description = [{
-    Program level, after `pto-flatten-scopes`. With `factor = u > 1`, every
+    Program level, after `pto-flatten-scopes`. With `factors = u > 1`, every
     innermost `pto.loop` with `iter_args` becomes a loop over whole chunks of
     u iterations (u copies of the body, the index of copy j is
     `i + j * step`) followed by the original loop over the remaining
-    `n mod u` iterations, which carries on from the chunks' results. In the
+    `n mod u` iterations, which carries on from the chunks' results (with a
+    list `factors = u1,u2,...`, PyPTO's `unroll_list`, that loop is unrolled
+    again by u2, and so on). In the
     chunk body `pto.is_loop_begin` is false in copies 1 .. u-1 and
     `i == lb` in copy 0; `pto.is_loop_end` is false in copies 0 .. u-2 and
     `i + u * step >= ub` in copy u-1; an `scf.if` whose condition became a
@@ -548,14 +550,15 @@ def UnrollCarriedLoopsPass : Pass<"pto-unroll-carried-loops"> {
     that `pto-partition` cuts into tasks and the task merges combine.
     Loops without `iter_args` are left alone: their iterations already run
     as concurrent root instances. The ops are copied, not changed, so the
-    outputs are bitwise equal. `factor = 1` (default) changes nothing.
+    outputs are bitwise equal. No factor (default) changes nothing.
     docs/TileGraph.md#several-iterations-of-a-carried-loop-per-body.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
   let options = [
-    Option<"factor", "factor", "int64_t", /*default=*/"1",
-           "Iterations per chunk (1: no change)">
+    ListOption<"factors", "factors", "int64_t",
+               "Iterations per chunk, then per chunk of the rest, ... "
+               "(e.g. 64,16,4; none or 1: no change)">
   ];
   let statistics = [
     Statistic<"numLoopsUnrolled", "loops-unrolled", "Carried loops unrolled">,
