@@ -17,6 +17,12 @@ void mlir::pto::buildTileGraphPipeline(
   OpPassManager &kernel = pm.nest<KernelOp>();
   kernel.addPass(createLegalizePass());
   kernel.addPass(createFlattenScopesPass());
+  if (!options.unrollCarried.empty()) {
+    UnrollCarriedLoopsPassOptions unroll;
+    unroll.factors.assign(options.unrollCarried.begin(),
+                          options.unrollCarried.end());
+    kernel.addPass(createUnrollCarriedLoopsPass(unroll));
+  }
   if (options.hoist)
     kernel.addPass(createHoistInvariantsPass());
   kernel.addPass(createExpandTilesPass());

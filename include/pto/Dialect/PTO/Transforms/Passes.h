@@ -22,6 +22,9 @@ template <typename Derived>
 struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
   template <typename T>
   using Option = typename PassPipelineOptions<Derived>::template Option<T>;
+  template <typename T>
+  using ListOption =
+      typename PassPipelineOptions<Derived>::template ListOption<T>;
   Option<bool> hoist{*this, "hoist",
                      llvm::cl::desc("Hoist loop-invariant tile ops"),
                      llvm::cl::init(true)};
@@ -55,6 +58,12 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
                      "vector cores through L0C -> UB (pto-mix-exchange; "
                      "docs/TileGraph.md#on-chip-exchanges)"),
       llvm::cl::init(false)};
+  ListOption<int64_t> unrollCarried{
+      *this, "unroll-carried",
+      llvm::cl::desc("Iterations per body of each innermost loop whose "
+                     "iterations are ordered, then of its rest, ... "
+                     "(pto-unroll-carried-loops factors, e.g. 64,16,4; none: "
+                     "as written)")};
 
   /// Copies the switches into another pipeline's options.
   template <typename Other>
@@ -66,6 +75,7 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
     other.sinkViews = sinkViews;
     other.schedulePieces = schedulePieces;
     other.mixExchange = mixExchange;
+    other.unrollCarried = ArrayRef<int64_t>(llvm::to_vector(unrollCarried));
   }
 };
 

@@ -533,6 +533,43 @@ def HoistInvariantsPass : Pass<"pto-hoist-invariants"> {
   ];
 }
 
+def UnrollCarriedLoopsPass : Pass<"pto-unroll-carried-loops"> {
+  let summary = "Runs several iterations of a loop that carries values per body";
+  let description = [{
+    Program level, after `pto-flatten-scopes`. With `factors = u > 1`, every
+    innermost `pto.loop` with `iter_args` becomes a loop over whole chunks of
+    u iterations (u copies of the body, the index of copy j is
+    `i + j * step`) followed by the original loop over the remaining
+    `n mod u` iterations, which carries on from the chunks' results (with a
+    list `factors = u1,u2,...`, PyPTO's `unroll_list`, that loop is unrolled
+    again by u2, and so on). In the
+    chunk body `pto.is_loop_begin` is false in copies 1 .. u-1 and
+    `i == lb` in copy 0; `pto.is_loop_end` is false in copies 0 .. u-2 and
+    `i + u * step >= ub` in copy u-1; an `scf.if` whose condition became a
+    constant is replaced by its taken branch. Then each op of the chunk body
+    that depends on no remaining `scf.if` (through SSA values), writes no GM
+    and reads no GM that an op it passes may write moves above the first
+    `scf.if`, in order: the carry-independent work of the u iterations (e.g.
+    SK-01's Q Kᵀ, softmax and P V of u kv tiles) forms one run of tile ops
+    that `pto-partition` cuts into tasks and the task merges combine.
+    Loops without `iter_args` are left alone: their iterations already run
+    as concurrent root instances. The ops are copied, not changed, so the
+    outputs are bitwise equal. No factor (default) changes nothing.
+    docs/TileGraph.md#several-iterations-of-a-carried-loop-per-body.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    ListOption<"factors", "factors", "int64_t",
+               "Iterations per chunk, then per chunk of the rest, ... "
+               "(e.g. 64,16,4; none or 1: no change)">
+  ];
+  let statistics = [
+    Statistic<"numLoopsUnrolled", "loops-unrolled", "Carried loops unrolled">,
+    Statistic<"numOpsMoved", "ops-moved", "Ops moved above the first scf.if of a chunk body">
+  ];
+}
+
 def MergeLeafArgumentsPass : Pass<"pto-merge-leaf-arguments", "::mlir::ModuleOp"> {
   let summary = "Merges leaf arguments every launch passes the same value";
   let description = [{
