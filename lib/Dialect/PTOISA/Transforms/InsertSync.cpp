@@ -37,9 +37,8 @@
 
 #include "SyncModel.h"
 
-#include "../../PTO/Transforms/BoxIndex.h"
-
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
+#include "pto/Support/BoxIndex.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
