@@ -38,6 +38,7 @@ from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, dei
                   matmul, max, maximum, min, minimum, mul, neg, reciprocal, reshape, rsqrt,
                   set_cube_tile_shapes, set_pass_options, set_semantic_label, set_vec_tile_shapes,
                   relu, sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
+from .norm import rms_norm
 from .scatter import index_add_, index_put_
 from .shape_ops import concat, expand_clone, unsqueeze
 from .symbolic import Scalar as SymbolicScalar
@@ -57,7 +58,7 @@ __all__ = [
     "frontend", "full", "gathermask", "index_add_", "index_put_",
     "is_loop_begin",
     "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
-    "mul", "neg", "platform", "reciprocal", "relu", "reshape", "rsqrt", "set_cube_tile_shapes",
+    "mul", "neg", "platform", "reciprocal", "relu", "reshape", "rms_norm", "rsqrt", "set_cube_tile_shapes",
     "set_pass_options", "set_semantic_label", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
     "tensor", "transpose", "unsqueeze", "view",
 ]

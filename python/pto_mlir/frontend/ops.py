@@ -15,6 +15,7 @@ from .graph import Op
 from .symbolic import Scalar
 from .tracer import (Condition, TensorHandle, Tile, current_tracer, tensor_type, tile_type,
                      user_location)
+from .tracer import _state as _tracer_state
 
 
 _IDX_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
@@ -292,11 +293,23 @@ def _reshape_tile(tracer, tile: Tile, shape, valid_shape) -> Tile:
     return tracer.whole_view(reshaped, "reshape(input)")
 
 
-def tensor(shape, dtype, name: str = "") -> TensorHandle:
+def tensor(shape=None, dtype=None, name: str = ""):
     """``pypto.tensor(shape, dtype, name)``: a local tensor in GM workspace
     (``pto.workspace``), written with ``t[:] = tile`` / assemble and read
-    with views; one per iteration of the enclosing loops."""
+    with views; one per iteration of the enclosing loops.
+
+    Outside a trace (a parameter annotation such as ``x: pypto.tensor()``)
+    it is the annotation ``pypto.Tensor(shape, dtype)``: PyPTO's
+    ``pypto.tensor`` is its ``Tensor`` class (hicann/pypto
+    ``python/pypto/tensor.py``), so an annotation without a shape or dtype
+    takes them from the argument."""
+    if getattr(_tracer_state, "tracer", None) is None:
+        return dt.Tensor(shape, dtype)
     tracer = current_tracer("pypto.tensor")
+    if shape is None or dtype is None:
+        raise _error("pypto.tensor(shape, dtype, name) inside a kernel makes a workspace and "
+                     "needs its shape and dtype, e.g. pypto.tensor([16, 64], pypto.DT_FP32, "
+                     "\"ws\"); without them it is only a parameter annotation")
     dims = _static_list(shape, "tensor(shape)")
     if not isinstance(dtype, dt.DataType):
         raise _error(f"tensor(dtype) must be a pypto dtype such as DT_FP32, got {dtype!r}")

@@ -98,6 +98,11 @@ def tile_type(shape, dtype: dt.DataType) -> str:
 class _ValueMethods:
     """PyPTO's Tensor methods, on tiles and on GM tensors used as tiles."""
 
+    @property
+    def dim(self) -> int:
+        """The rank, as PyPTO's ``Tensor.dim`` (hicann/pypto ``python/pypto/tensor.py``)."""
+        return self.ndim
+
     def sum(self, dim, keepdim: bool = False):
         from . import ops
         return ops.sum(self, dim, keepdim)
@@ -172,8 +177,6 @@ class TensorHandle(_ValueMethods):
     def ndim(self) -> int:
         return len(self.static_shape)
 
-    def dim(self, i: int):
-        return self.shape[i]
 
     def __getitem__(self, index):
         """``t[b]`` on an integer tensor reads a scalar; ``x[i:i + n, :]``
