@@ -334,6 +334,12 @@ class Tile(_ValueMethods):
         return f"Tile({self.value.type})"
 
 
+def _whole(index) -> bool:
+    """True for ``[:]``, ``[...]`` and ``[:, :]``: the whole tensor."""
+    items = index if isinstance(index, tuple) else (index,)
+    return all(i is Ellipsis or (isinstance(i, slice) and i == slice(None)) for i in items)
+
+
 def _has_slice(index) -> bool:
     items = index if isinstance(index, tuple) else (index,)
     return any(isinstance(i, slice) or i is Ellipsis for i in items)
@@ -755,6 +761,11 @@ class Tracer:
                 shape.insert(d, 1)
                 valid.insert(d, 1)
             value = regroup(self, value, shape, valid, "indexed")
+        if _whole(index) and value.ndim != tensor.ndim:
+            # PyPTO's t[:] = v is t.move(v): a workspace takes v's shape.
+            from .move import rebind_workspace
+            if rebind_workspace(self, tensor, value, what):
+                parts = [(0, size) for size in value.shape]
         if value.ndim != tensor.ndim:
             raise _error(f"{what}: a rank-{value.ndim} tile {list(value.shape)} cannot be "
                          f"written into the rank-{tensor.ndim} tensor '{tensor.name}'; reshape "
