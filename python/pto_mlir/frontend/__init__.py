@@ -46,7 +46,7 @@ from .tracer import TensorHandle, Tile
 
 from .control import function as _function
 
-frontend = type("frontend", (), {"jit": staticmethod(jit),
+frontend = type("frontend", (), {"jit": staticmethod(jit), "dynamic": _dtypes.NamedDynamic,
                                  "function": staticmethod(_function)})  # pypto.frontend.jit spelling
 
 __all__ = [

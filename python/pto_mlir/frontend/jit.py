@@ -428,6 +428,27 @@ class JitFunction:
             resolved[name] = ann.with_dtype(dtype)
         return resolved
 
+    def _check_named_dims(self, annotations: dict, actual: dict) -> None:
+        """Dims annotated with the same ``pypto.frontend.dynamic`` name have
+        the same size (ints only: a dim traced as dynamic has none yet)."""
+        seen = {}
+        for name in self.tensor_params:
+            dims = actual.get(name)
+            if dims is None:
+                continue
+            dims = tuple(dims)
+            for i, dim_name in annotations[name].dim_names.items():
+                size = dims[i] if i < len(dims) else None
+                if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+                    continue
+                first = seen.setdefault(dim_name, (name, i, size))
+                if first[2] != size:
+                    raise TraceError(
+                        f"dynamic dim {dim_name!r} is {first[2]} in '{first[0]}' (dim "
+                        f"{first[1]}) but {size} in '{name}' (dim {i}): dims annotated with "
+                        f"the same pypto.frontend.dynamic name must have the same size",
+                        self._locations.get(name))
+
     def _tensor_shape(self, name: str, ann: dt.Tensor, given) -> tuple:
         """The traced shape: an int per static dim, None per dynamic one."""
         location = self._locations.get(name)
@@ -515,6 +536,9 @@ class JitFunction:
                 given = tuple(None if d is None or d is dt.DYN or (isinstance(d, int) and d < 0)
                               else d for d in given)
             shapes[name] = self._tensor_shape(name, annotations[name], given)
+        self._check_named_dims(annotations, {
+            n: g.shape if hasattr(g, "shape") else g for n, g in bound.arguments.items()
+            if n in self.tensor_params and g is not None})
         missing = [p.name for p in self.signature.parameters.values()
                    if p.name not in self.tensor_params and p.name not in bound.arguments
                    and p.default is inspect.Parameter.empty]
@@ -622,6 +646,7 @@ class JitFunction:
             except TraceError as error:
                 raise error.locate(self._locations.get(name))
         shapes = {n: self._tensor_shape(n, annotations[n], a) for n, a in arrays.items()}
+        self._check_named_dims(annotations, {n: a.shape for n, a in arrays.items()})
         others = tuple((n, v) for n, v in bound.arguments.items() if n not in self.tensor_params)
         dtypes = tuple(annotations[n].dtype.name for n in self.tensor_params)
         key = (tuple(sorted(shapes.items())), dtypes, repr(others), arch or platform.npuarch)
