@@ -15,7 +15,7 @@ import weakref
 from . import dtypes as dt
 from .errors import TraceError
 from .graph import Location, Printer, Value, resolve_scope_results
-from .control import traceable
+from .control import helpers_traceable, traceable
 from .tracer import TensorHandle, Tracer, _state, tensor_type
 
 # The options the pto dialect models (#pto.runtime_options, #pto.pass_options).
@@ -574,7 +574,8 @@ class JitFunction:
         _state.tracer = tracer
         platform.npuarch = arch
         try:
-            result = traceable(self.fn)(**call_args)
+            with helpers_traceable(self.fn):
+                result = traceable(self.fn)(**call_args)
         except TraceError as error:
             raise error.locate(_user_frame_of(error.__traceback__))
         except Exception as error:  # noqa: BLE001 - a construct the tracer does not handle

@@ -111,6 +111,10 @@ class _ValueMethods:
         from . import ops
         return ops.amax(self, dim, keepdim)
 
+    def amin(self, dim, keepdim: bool = False):
+        from .composed import amin
+        return amin(self, dim, keepdim)
+
     def exp(self):
         from . import ops
         return ops.exp(self)
@@ -355,9 +359,11 @@ class Condition:
 
     def __bool__(self):
         raise _error(f"{self.text} is a run-time condition: branch on it with a plain `if` "
-                     f"statement directly in the @jit kernel's body, whose test may combine "
-                     f"conditions with and/or/not (not in a helper function, a `while`, an "
-                     f"assignment such as `c = a and b`, or a conditional expression)")
+                     f"statement in the @jit kernel's body or in a helper function of the "
+                     f"kernel's file (or a @pypto.frontend.function), whose test may combine "
+                     f"conditions with and/or/not (not in a helper of another file, a "
+                     f"`while`, an assignment such as `c = a and b`, or a conditional "
+                     f"expression)")
 
     def __repr__(self) -> str:
         return f"Condition({self.text})"
