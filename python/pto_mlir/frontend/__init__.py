@@ -38,6 +38,7 @@ from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, dei
                   matmul, max, maximum, min, minimum, mul, neg, reciprocal, reshape, rsqrt,
                   set_cube_tile_shapes, set_pass_options, set_semantic_label, set_vec_tile_shapes,
                   relu, sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
+from .composed import amin
 from .norm import rms_norm
 from .scatter import index_add_, index_put_
 from .shape_ops import concat, expand_clone, unsqueeze
@@ -53,7 +54,7 @@ __all__ = [
     "CastMode", "DT_BF16", "DT_FP16", "DT_FP32", "DT_FP8E4M3", "DT_FP8E5M2", "DT_INT16",
     "DT_INT32", "DT_INT64", "DT_INT8", "DYN", "DYNAMIC", "DataType", "JitFunction",
     "PrecisionType", "SaturationMode", "SymbolicScalar", "Tensor", "TensorHandle", "Tile",
-    "TraceError", "TracedKernel", "abs", "add", "amax", "assemble", "atomic_add", "cast",
+    "TraceError", "TracedKernel", "abs", "add", "amax", "amin", "assemble", "atomic_add", "cast",
     "ceildiv", "concat", "cond", "deinterleave", "div", "exp", "expand_clone", "experimental",
     "frontend", "full", "gathermask", "index_add_", "index_put_",
     "is_loop_begin",
