@@ -828,15 +828,17 @@ def transpose(input, dim0, dim1) -> Tile:
 
 def sigmoid(input) -> Tile:
     """``pypto.sigmoid(x)``: ``1 / (1 + exp(-x))``
-    (``hicann/pypto/docs/api/operation/pypto-sigmoid.md``; FP32 only, as
-    there), recorded at this line as ``pto.neg``, ``pto.exp``, ``pto.add``,
-    ``pto.reciprocal``: pto-isa has no sigmoid instruction."""
+    (``hicann/pypto/docs/api/operation/pypto-sigmoid.md``), recorded at this
+    line as ``pto.neg``, ``pto.exp``, ``pto.add``, ``pto.reciprocal``: pto-isa
+    has no sigmoid instruction. Computed in FP32: an FP16/BF16 input is cast
+    to FP32 and the result back, as PyPTO's own definition of sigmoid does."""
     tracer = current_tracer("pypto.sigmoid")
     a = tracer.use_tile(input, "sigmoid(input)")
-    if a.dtype != dt.DT_FP32:
-        raise _error(f"sigmoid(input) is {a.dtype!r}; PyPTO's sigmoid takes DT_FP32 only: "
-                     f"cast the input to DT_FP32 first")
-    return reciprocal(add(exp(neg(a)), 1.0))
+    if a.dtype not in _HALF_OR_FP32:
+        raise _error(f"sigmoid(input) is {a.dtype!r}; PyPTO's sigmoid takes floating-point "
+                     f"tiles (computed in DT_FP32)")
+    x = cast(a, dt.DT_FP32)
+    return cast(reciprocal(add(exp(neg(x)), 1.0)), a.dtype)
 
 
 def relu(input) -> Tile:
@@ -853,19 +855,24 @@ def relu(input) -> Tile:
 
 def softmax(input, dim) -> Tile:
     """``pypto.softmax(x, dim)``: ``exp(x - max) / sum(exp(x - max))`` along
-    ``dim`` (``hicann/pypto/docs/api/operation/pypto-softmax.md``; FP32
-    only), recorded at this line as ``pto.amax``, ``pto.sub``, ``pto.exp``,
-    ``pto.sum``, ``pto.div`` (keepdim reductions broadcast back)."""
+    ``dim`` (``hicann/pypto/docs/api/operation/pypto-softmax.md``), recorded
+    at this line as ``pto.amax``, ``pto.sub``, ``pto.exp``, ``pto.sum``,
+    ``pto.div`` (keepdim reductions broadcast back); in FP32, an FP16/BF16
+    input cast to FP32 and the result back, as PyPTO's definition does."""
     tracer = current_tracer("pypto.softmax")
     a = tracer.use_tile(input, "softmax(input)")
-    if a.dtype != dt.DT_FP32:
-        raise _error(f"softmax(input) is {a.dtype!r}; PyPTO's softmax takes DT_FP32 only: "
-                     f"cast the input to DT_FP32 first")
+    if a.dtype not in _HALF_OR_FP32:
+        raise _error(f"softmax(input) is {a.dtype!r}; PyPTO's softmax takes floating-point "
+                     f"tiles (computed in DT_FP32)")
     if not _is_int(dim) or not -a.ndim <= dim < a.ndim:
         raise _error(f"softmax(dim={dim!r}) must be an int in [{-a.ndim}, {a.ndim - 1}] for a "
                      f"rank-{a.ndim} tile")
-    shifted = exp(sub(a, amax(a, dim, keepdim=True)))
-    return div(shifted, sum(shifted, dim, keepdim=True))
+    x = cast(a, dt.DT_FP32)
+    shifted = exp(sub(x, amax(x, dim, keepdim=True)))
+    return cast(div(shifted, sum(shifted, dim, keepdim=True)), a.dtype)
+
+
+_HALF_OR_FP32 = (dt.DT_FP16, dt.DT_BF16, dt.DT_FP32)
 
 
 _GATHERMASK_STRIDE = {1: 2, 2: 2, 3: 4, 4: 4, 5: 4, 6: 4, 7: 1}
