@@ -47,7 +47,8 @@ from .tracer import TensorHandle, Tile
 
 from .control import function as _function
 
-frontend = type("frontend", (), {"jit": staticmethod(jit), "dynamic": _dtypes.NamedDynamic,
+frontend = type("frontend", (), {"jit": staticmethod(jit),
+                                 "dynamic": _dtypes.NamedDynamic,
                                  "function": staticmethod(_function)})  # pypto.frontend.jit spelling
 
 __all__ = [
@@ -59,7 +60,8 @@ __all__ = [
     "frontend", "full", "gathermask", "index_add_", "index_put_",
     "is_loop_begin",
     "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
-    "mul", "neg", "platform", "reciprocal", "relu", "reshape", "rms_norm", "rsqrt", "set_cube_tile_shapes",
+    "mul", "neg", "platform", "reciprocal", "relu", "reshape", "rms_norm", "rsqrt",
+    "set_cube_tile_shapes",
     "set_pass_options", "set_semantic_label", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
     "tensor", "transpose", "unsqueeze", "view",
 ]

@@ -13,10 +13,11 @@ a fresh ``pto.workspace`` of the value's shape, created next to the original
 value is assembled into it. Reads traced before the move keep the original
 storage, as in PyPTO. A value of the same rank but a smaller shape is still
 assembled at offset 0 of the workspace (the shape is kept; kernels use this
-for partial writes), which is where this differs from PyPTO's move. A kernel argument's shape is the caller's, so writing
-a value of another rank into one stays an error; so does a move whose shape
-change would depend on a run-time ``if`` (the name's shape after the ``if``
-would depend on the branch taken).
+for partial writes), which is where this differs from PyPTO's move. A
+kernel argument's shape is the caller's, so writing a value of another rank
+into one stays an error; so does a move whose shape change would depend on a
+run-time ``if`` (the name's shape after the ``if`` would depend on the
+branch taken).
 """
 
 from __future__ import annotations

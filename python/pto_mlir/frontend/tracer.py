@@ -181,7 +181,6 @@ class TensorHandle(_ValueMethods):
     def ndim(self) -> int:
         return len(self.static_shape)
 
-
     def __getitem__(self, index):
         """``t[b]`` on an integer tensor reads a scalar; ``x[i:i + n, :]``
         is a view (static extents, possibly symbolic starts)."""
