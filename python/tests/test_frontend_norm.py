@@ -123,3 +123,24 @@ def test_misuse_is_located():
     with pytest.raises(TraceError, match=r"needs its shape and dtype") as e:
         shapeless_workspace.trace()
     assert e.value.location.line == shapeless_workspace.fn.__code__.co_firstlineno + 2
+
+
+@pypto.jit
+def rms_norm_per_head(x: pypto.Tensor([16, 64], pypto.DT_FP32),
+                      g: pypto.Tensor([2, 64], pypto.DT_FP32),
+                      y: pypto.Tensor([16, 64], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    for i in pypto.loop(2, name="heads", idx_name="i"):
+        # a 1-D gamma row of a GM tensor; written at a run-time row of a
+        # static tensor (the tile, not the open slice, gives the extent)
+        y[i * 8:, 0:] = pypto.rms_norm(x[i * 8:i * 8 + 8, :], g[i], 1e-6)
+
+
+def test_rms_norm_with_a_gamma_row_at_run_time_rows():
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal((16, 64)).astype(np.float32)
+    g = rng.standard_normal((2, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    rms_norm_per_head(x, g, y)
+    expected = np.concatenate([golden(x[i * 8:i * 8 + 8], g[i], 1e-6) for i in range(2)])
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)

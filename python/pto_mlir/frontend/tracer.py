@@ -643,7 +643,7 @@ class Tracer:
         self.insert_op(op)
         return Tile(op.result, shape, source.dtype)
 
-    def _slices(self, tensor, index, what: str) -> list:
+    def _slices(self, tensor, index, what: str, for_write: bool = False) -> list:
         """(start, extent) per dim of ``tensor[index]`` (a GM tensor or a
         tile); extent None when the slice has no static extent (``a:`` on a
         dynamic dim)."""
@@ -693,6 +693,11 @@ class Tracer:
                 raise _error(f"{what}: negative slice start {start} in dim {dim}")
             stop = item.stop
             size = static_shape[dim]
+            if stop is None and for_write:
+                # dst[off:, ...] = t: PyPTO assembles t at the starts, so
+                # the written tile, not the slice, gives the extent.
+                result.append((start, None))
+                continue
             if stop is None:
                 stop = size          # None for a dynamic dim
             if stop is None:
@@ -751,7 +756,7 @@ class Tracer:
             raise _error("only GM tensors can be assigned to")
         what = what or f"{tensor.name}[...] = value"
         tensor = self.use_tensor(tensor, what)
-        parts = self._slices(tensor, index, what)
+        parts = self._slices(tensor, index, what, for_write=True)
         if isinstance(value, TensorHandle):
             value = self.whole_view(value, what)
         if not isinstance(value, Tile):
