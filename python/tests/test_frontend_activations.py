@@ -48,8 +48,18 @@ def test_misuse_is_located():
         pypto.set_vec_tile_shapes(16, 64)
         pypto.assemble(pypto.sigmoid(pypto.view(x, [16, 64], [0, 0])), [0, 0], y)
 
-    with pytest.raises(TraceError, match=r"sigmoid\(input\) is .*DT_FP32 only"):
-        bf16_sigmoid.trace()
+    # PyPTO computes a BF16 sigmoid in FP32 and casts back.
+    text = bf16_sigmoid.trace().mlir
+    assert text.count("pto.cast") == 2 and "xf32>" in text.split("pto.exp")[1].splitlines()[0]
+
+    @pypto.jit
+    def int_sigmoid(x: pypto.Tensor([16, 64], pypto.DT_INT32),
+                    y: pypto.Tensor([16, 64], pypto.DT_INT32)):
+        pypto.set_vec_tile_shapes(16, 64)
+        pypto.assemble(pypto.sigmoid(pypto.view(x, [16, 64], [0, 0])), [0, 0], y)
+
+    with pytest.raises(TraceError, match=r"sigmoid\(input\) is DT_INT32.*floating-point"):
+        int_sigmoid.trace()
 
     @pypto.jit
     def bad_dim(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
@@ -82,3 +92,21 @@ def test_semantic_label_is_carried_on_the_ops_after_it():
 
     with pytest.raises(TraceError, match=r"set_semantic_label\(3\) takes a non-empty string"):
         unlabelled.trace()
+
+
+def test_fp16_softmax_and_sigmoid_run_in_fp32():
+    @pypto.jit
+    def half(x: pypto.Tensor([16, 64], pypto.DT_FP16), sig: pypto.Tensor([16, 64], pypto.DT_FP16),
+             rows: pypto.Tensor([16, 64], pypto.DT_FP16)):
+        pypto.set_vec_tile_shapes(16, 64)
+        t = pypto.view(x, [16, 64], [0, 0])
+        pypto.assemble(pypto.sigmoid(t), [0, 0], sig)
+        pypto.assemble(pypto.softmax(t, -1), [0, 0], rows)
+
+    x = (np.random.default_rng(4).standard_normal((16, 64)) * 4).astype(np.float16)
+    sig, rows = np.zeros_like(x), np.zeros_like(x)
+    half(x, sig, rows)
+    x64 = x.astype(np.float64)
+    e = np.exp(x64 - x64.max(-1, keepdims=True))
+    np.testing.assert_allclose(sig, 1 / (1 + np.exp(-x64)), rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(rows, e / e.sum(-1, keepdims=True), rtol=1e-3, atol=1e-4)

@@ -190,8 +190,8 @@ def test_an_unsupported_name_fails_at_the_kernel_line():
     assert not hasattr(pypto, "scatter")
     with pytest.raises(pypto.UnsupportedConstruct, match="pypto.experimental.no_such_op"):
         pypto.experimental.no_such_op
-    with pytest.raises(pypto.UnsupportedConstruct, match="pypto.frontend.dynamic"):
-        pypto.frontend.dynamic
+    with pytest.raises(pypto.UnsupportedConstruct, match="pypto.frontend.no_such_decorator"):
+        pypto.frontend.no_such_decorator
     with pytest.raises(AttributeError):
         pypto.__wrapped__   # dunders stay plain AttributeErrors
 

@@ -38,6 +38,8 @@ from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, dei
                   matmul, max, maximum, min, minimum, mul, neg, reciprocal, reshape, rsqrt,
                   set_cube_tile_shapes, set_pass_options, set_semantic_label, set_vec_tile_shapes,
                   relu, sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
+from .composed import amin
+from .norm import rms_norm
 from .scatter import index_add_, index_put_
 from .shape_ops import concat, expand_clone, unsqueeze
 from .sort import topk
@@ -47,18 +49,20 @@ from .tracer import TensorHandle, Tile
 from .control import function as _function
 
 frontend = type("frontend", (), {"jit": staticmethod(jit),
+                                 "dynamic": _dtypes.NamedDynamic,
                                  "function": staticmethod(_function)})  # pypto.frontend.jit spelling
 
 __all__ = [
     "CastMode", "DT_BF16", "DT_FP16", "DT_FP32", "DT_FP8E4M3", "DT_FP8E5M2", "DT_INT16",
     "DT_INT32", "DT_INT64", "DT_INT8", "DYN", "DYNAMIC", "DataType", "JitFunction",
     "PrecisionType", "SaturationMode", "SymbolicScalar", "Tensor", "TensorHandle", "Tile",
-    "TraceError", "TracedKernel", "abs", "add", "amax", "assemble", "atomic_add", "cast",
+    "TraceError", "TracedKernel", "abs", "add", "amax", "amin", "assemble", "atomic_add", "cast",
     "ceildiv", "concat", "cond", "deinterleave", "div", "exp", "expand_clone", "experimental",
     "frontend", "full", "gathermask", "index_add_", "index_put_",
     "is_loop_begin",
     "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
-    "mul", "neg", "platform", "reciprocal", "relu", "reshape", "rsqrt", "set_cube_tile_shapes",
+    "mul", "neg", "platform", "reciprocal", "relu", "reshape", "rms_norm", "rsqrt",
+    "set_cube_tile_shapes",
     "set_pass_options", "set_semantic_label", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
     "tensor", "topk", "transpose", "unsqueeze", "view",
 ]

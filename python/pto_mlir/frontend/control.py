@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import copy
 import functools
 import inspect
@@ -253,6 +254,46 @@ def _rewrite(fn):
     rewritten.__defaults__ = fn.__defaults__
     rewritten.__kwdefaults__ = fn.__kwdefaults__
     return rewritten
+
+
+def _is_plain_helper(obj, filename: str) -> bool:
+    """A plain Python function of the kernel's own file (not a kernel, not
+    already a ``@pypto.frontend.function``), whose ``if``s may branch on
+    run-time conditions once rewritten; ``nonlocal`` would not survive the
+    rewrite, so such functions are left alone."""
+    code = getattr(obj, "__code__", None)
+    return (inspect.isfunction(obj) and code is not None and code.co_filename == filename
+            and not hasattr(obj, "__pto_function__") and "nonlocal" not in
+            (inspect.getsource(obj) if _has_source(obj) else "nonlocal"))
+
+
+def _has_source(fn) -> bool:
+    try:
+        inspect.getsourcelines(fn)
+        return True
+    except (OSError, TypeError):
+        return False
+
+
+@contextlib.contextmanager
+def helpers_traceable(kernel_fn):
+    """While a kernel is traced, the plain helper functions of its own file
+    that it calls by their global names (``compute_loop_s2(ctx, ...)``) get
+    the kernel's ``if`` rewrite, so ``if pypto.cond(pypto.is_loop_begin(i)):``
+    in a helper branches at run time as in the kernel body (PyPTO kernels
+    split their bodies into such helpers). Trace-time ``if``s behave exactly
+    as before; the module's globals are restored afterwards."""
+    namespace = kernel_fn.__globals__
+    filename = kernel_fn.__code__.co_filename
+    saved = {name: obj for name, obj in list(namespace.items())
+             if obj is not kernel_fn and _is_plain_helper(obj, filename)}
+    try:
+        for name, obj in saved.items():
+            namespace[name] = traceable(obj)
+        yield
+    finally:
+        for name, obj in saved.items():
+            namespace[name] = obj
 
 
 def function(fn=None):

@@ -44,6 +44,30 @@ class _Dynamic:
 DYN = DYNAMIC = _Dynamic()
 
 
+class NamedDynamic(_Dynamic):
+    """``pypto.frontend.dynamic("N")``: a dynamic dim with a name. Every dim
+    annotated with the same name must have the same size at a call (PyPTO:
+    "all uses of the same symbolic dimension must have consistent values",
+    hicann/pypto ``python/pypto/frontend/__init__.py``)."""
+
+    def __init__(self, name: str):
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"pypto.frontend.dynamic(name) takes a non-empty string, got "
+                            f"{name!r}")
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"dynamic({self.name!r})"
+
+    def _used(self, *_):
+        raise TypeError(f"pypto.frontend.dynamic({self.name!r}) names a dynamic dim in tensor "
+                        f"annotations only; in the kernel body read the size from a tensor "
+                        f"(x.shape[i])")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _used
+    __floordiv__ = __rfloordiv__ = __mod__ = __index__ = __int__ = _used
+
+
 class _Static:
     """``pypto.STATIC``: a static dimension whose size is taken from the
     tensor the kernel is called (or traced) with; a new size retraces."""
@@ -132,6 +156,9 @@ class Tensor:
             raise TypeError(f"Tensor(..., format={format!r}): only the ND format "
                             f"(TILEOP_ND) is modelled by the pto dialect")
         dims = [] if shape is None else list(shape)
+        # Named dynamic dims are DYN dims whose sizes must agree by name.
+        self.dim_names = {i: d.name for i, d in enumerate(dims) if isinstance(d, NamedDynamic)}
+        dims = [DYN if isinstance(d, NamedDynamic) else d for d in dims]
         for i, d in enumerate(dims):
             ok = d is DYN or d is STATIC or d is Ellipsis or \
                 (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
@@ -156,7 +183,9 @@ class Tensor:
 
     def with_dtype(self, dtype: DataType) -> "Tensor":
         """This annotation with the dtype an argument supplied."""
-        return Tensor(self.shape, dtype, cumulative=self.cumulative)
+        shape = [NamedDynamic(self.dim_names[i]) if i in self.dim_names else d
+                 for i, d in enumerate(self.shape)]
+        return Tensor(shape, dtype, cumulative=self.cumulative)
 
     def __class_getitem__(cls, item):
         shape, dtype = item

@@ -90,3 +90,32 @@ def write_back(value, array) -> None:
         source = source.view(torch.bfloat16)
     with torch.no_grad():
         value.copy_(source.reshape(value.shape))
+
+
+def _storage_key(value):
+    """(address, shape, strides, dtype) of a host tensor's memory, or None."""
+    if is_torch_tensor(value):
+        if value.device.type != "cpu":
+            return None
+        return (value.data_ptr(), tuple(value.shape), tuple(value.stride()), str(value.dtype))
+    interface = getattr(value, "__array_interface__", None)
+    if interface is None:
+        return None
+    return (interface["data"][0], tuple(value.shape), interface.get("strides"),
+            str(value.dtype))
+
+
+def aliases(names, given: dict) -> dict:
+    """Parameters given the very same host tensor as an earlier one (PyPTO
+    kernels update state in place by passing one tensor as both an input
+    and an output): later name -> the first name with that tensor."""
+    first, result = {}, {}
+    for name in names:
+        key = _storage_key(given.get(name))
+        if key is None:
+            continue
+        if key in first:
+            result[name] = first[key]
+        else:
+            first[key] = name
+    return result

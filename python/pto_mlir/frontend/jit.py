@@ -15,7 +15,7 @@ import weakref
 from . import dtypes as dt
 from .errors import TraceError
 from .graph import Location, Printer, Value, resolve_scope_results
-from .control import traceable
+from .control import helpers_traceable, traceable
 from .tracer import TensorHandle, Tracer, _state, tensor_type
 
 # The options the pto dialect models (#pto.runtime_options, #pto.pass_options).
@@ -428,6 +428,27 @@ class JitFunction:
             resolved[name] = ann.with_dtype(dtype)
         return resolved
 
+    def _check_named_dims(self, annotations: dict, actual: dict) -> None:
+        """Dims annotated with the same ``pypto.frontend.dynamic`` name have
+        the same size (ints only: a dim traced as dynamic has none yet)."""
+        seen = {}
+        for name in self.tensor_params:
+            dims = actual.get(name)
+            if dims is None:
+                continue
+            dims = tuple(dims)
+            for i, dim_name in annotations[name].dim_names.items():
+                size = dims[i] if i < len(dims) else None
+                if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+                    continue
+                first = seen.setdefault(dim_name, (name, i, size))
+                if first[2] != size:
+                    raise TraceError(
+                        f"dynamic dim {dim_name!r} is {first[2]} in '{first[0]}' (dim "
+                        f"{first[1]}) but {size} in '{name}' (dim {i}): dims annotated with "
+                        f"the same pypto.frontend.dynamic name must have the same size",
+                        self._locations.get(name))
+
     def _tensor_shape(self, name: str, ann: dt.Tensor, given) -> tuple:
         """The traced shape: an int per static dim, None per dynamic one."""
         location = self._locations.get(name)
@@ -515,6 +536,9 @@ class JitFunction:
                 given = tuple(None if d is None or d is dt.DYN or (isinstance(d, int) and d < 0)
                               else d for d in given)
             shapes[name] = self._tensor_shape(name, annotations[name], given)
+        self._check_named_dims(annotations, {
+            n: g.shape if hasattr(g, "shape") else g for n, g in bound.arguments.items()
+            if n in self.tensor_params and g is not None})
         missing = [p.name for p in self.signature.parameters.values()
                    if p.name not in self.tensor_params and p.name not in bound.arguments
                    and p.default is inspect.Parameter.empty]
@@ -523,14 +547,22 @@ class JitFunction:
                              f"{', '.join(missing)}", self._locations.get("__def__"))
         return self._trace(shapes, bound, arch, annotations)
 
-    def _trace(self, shapes: dict, bound, arch: str, annotations: dict) -> TracedKernel:
+    def _trace(self, shapes: dict, bound, arch: str, annotations: dict,
+               aliases: dict | None = None) -> TracedKernel:
         if getattr(_state, "tracer", None) is not None:
             raise TraceError("kernels cannot be traced inside another kernel's trace")
         tracer = Tracer(arch)
         call_args = {}
         arg_values = []
+        aliases = aliases or {}
+        tracer.kernel_params = [n for n in self.tensor_params if n not in aliases]
         for name in self.tensor_params:
             ann = annotations[name]
+            if name in aliases:
+                # The same host tensor as an earlier parameter: one GM buffer.
+                call_args[name] = TensorHandle(tracer, call_args[aliases[name]].value,
+                                               shapes[name], ann.dtype, name)
+                continue
             value = Value(tensor_type(shapes[name], ann.dtype), name, block=tracer.kernel_body)
             tracer.kernel_body.args.append(value)
             arg_values.append(value)
@@ -542,7 +574,8 @@ class JitFunction:
         _state.tracer = tracer
         platform.npuarch = arch
         try:
-            result = traceable(self.fn)(**call_args)
+            with helpers_traceable(self.fn):
+                result = traceable(self.fn)(**call_args)
         except TraceError as error:
             raise error.locate(_user_frame_of(error.__traceback__))
         except Exception as error:  # noqa: BLE001 - a construct the tracer does not handle
@@ -563,15 +596,15 @@ class JitFunction:
             raise TraceError(f"the body of {body} was left early (break/return): a traced "
                              f"body runs once and cannot leave early", loop.loc)
         return TracedKernel(self.fn.__name__, self._print(tracer, arch), arch,
-                            list(self.tensor_params))
+                            list(tracer.kernel_params))
 
     def _print(self, tracer: Tracer, arch: str) -> str:
         resolve_scope_results(tracer.kernel_body)
         idx_names = {op.fields["idx_name"] for op in _all_ops(tracer.kernel_body)
                      if op.kind == "pto.loop"}
-        printer = Printer(self.tensor_params, idx_names)
+        printer = Printer(tracer.kernel_params, idx_names)
         args = []
-        for name, value in zip(self.tensor_params, tracer.kernel_body.args):
+        for name, value in zip(tracer.kernel_params, tracer.kernel_body.args):
             printer.names[value] = "%" + name
             attrs = " {pto.cumulative}" if self.annotations[name].cumulative else ""
             loc = self._locations.get(name)
@@ -622,13 +655,18 @@ class JitFunction:
             except TraceError as error:
                 raise error.locate(self._locations.get(name))
         shapes = {n: self._tensor_shape(n, annotations[n], a) for n, a in arrays.items()}
+        self._check_named_dims(annotations, {n: a.shape for n, a in arrays.items()})
+        # One tensor given twice (same memory, shape, strides and dtype): one buffer.
+        aliases = host_tensors.aliases(self.tensor_params, given)
         others = tuple((n, v) for n, v in bound.arguments.items() if n not in self.tensor_params)
         dtypes = tuple(annotations[n].dtype.name for n in self.tensor_params)
-        key = (tuple(sorted(shapes.items())), dtypes, repr(others), arch or platform.npuarch)
+        key = (tuple(sorted(shapes.items())), dtypes, repr(others), arch or platform.npuarch,
+               tuple(sorted(aliases.items())))
         traced = self._cache.get(key)
         if traced is None:
-            traced = self._trace(shapes, bound, arch or platform.npuarch, annotations)
+            traced = self._trace(shapes, bound, arch or platform.npuarch, annotations, aliases)
             self._cache[key] = traced
+        arrays = {n: a for n, a in arrays.items() if n not in aliases}
         executor = getattr(_executor, "current", None)
         if executor is None:
             shape_only = [n for n, a in arrays.items()
@@ -641,7 +679,7 @@ class JitFunction:
         else:
             stats = executor(traced, arrays)
         for name, value in given.items():
-            host_tensors.write_back(value, arrays[name])
+            host_tensors.write_back(value, arrays[aliases.get(name, name)])
         return stats
 
 

@@ -15,6 +15,7 @@ from .graph import Op
 from .symbolic import Scalar
 from .tracer import (Condition, TensorHandle, Tile, current_tracer, tensor_type, tile_type,
                      user_location)
+from .tracer import _state as _tracer_state
 
 
 _IDX_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
@@ -292,11 +293,23 @@ def _reshape_tile(tracer, tile: Tile, shape, valid_shape) -> Tile:
     return tracer.whole_view(reshaped, "reshape(input)")
 
 
-def tensor(shape, dtype, name: str = "") -> TensorHandle:
+def tensor(shape=None, dtype=None, name: str = ""):
     """``pypto.tensor(shape, dtype, name)``: a local tensor in GM workspace
     (``pto.workspace``), written with ``t[:] = tile`` / assemble and read
-    with views; one per iteration of the enclosing loops."""
+    with views; one per iteration of the enclosing loops.
+
+    Outside a trace (a parameter annotation such as ``x: pypto.tensor()``)
+    it is the annotation ``pypto.Tensor(shape, dtype)``: PyPTO's
+    ``pypto.tensor`` is its ``Tensor`` class (hicann/pypto
+    ``python/pypto/tensor.py``), so an annotation without a shape or dtype
+    takes them from the argument."""
+    if getattr(_tracer_state, "tracer", None) is None:
+        return dt.Tensor(shape, dtype)
     tracer = current_tracer("pypto.tensor")
+    if shape is None or dtype is None:
+        raise _error("pypto.tensor(shape, dtype, name) inside a kernel makes a workspace and "
+                     "needs its shape and dtype, e.g. pypto.tensor([16, 64], pypto.DT_FP32, "
+                     "\"ws\"); without them it is only a parameter annotation")
     dims = _static_list(shape, "tensor(shape)")
     if not isinstance(dtype, dt.DataType):
         raise _error(f"tensor(dtype) must be a pypto dtype such as DT_FP32, got {dtype!r}")
@@ -815,15 +828,17 @@ def transpose(input, dim0, dim1) -> Tile:
 
 def sigmoid(input) -> Tile:
     """``pypto.sigmoid(x)``: ``1 / (1 + exp(-x))``
-    (``hicann/pypto/docs/api/operation/pypto-sigmoid.md``; FP32 only, as
-    there), recorded at this line as ``pto.neg``, ``pto.exp``, ``pto.add``,
-    ``pto.reciprocal``: pto-isa has no sigmoid instruction."""
+    (``hicann/pypto/docs/api/operation/pypto-sigmoid.md``), recorded at this
+    line as ``pto.neg``, ``pto.exp``, ``pto.add``, ``pto.reciprocal``: pto-isa
+    has no sigmoid instruction. Computed in FP32: an FP16/BF16 input is cast
+    to FP32 and the result back, as PyPTO's own definition of sigmoid does."""
     tracer = current_tracer("pypto.sigmoid")
     a = tracer.use_tile(input, "sigmoid(input)")
-    if a.dtype != dt.DT_FP32:
-        raise _error(f"sigmoid(input) is {a.dtype!r}; PyPTO's sigmoid takes DT_FP32 only: "
-                     f"cast the input to DT_FP32 first")
-    return reciprocal(add(exp(neg(a)), 1.0))
+    if a.dtype not in _HALF_OR_FP32:
+        raise _error(f"sigmoid(input) is {a.dtype!r}; PyPTO's sigmoid takes floating-point "
+                     f"tiles (computed in DT_FP32)")
+    x = cast(a, dt.DT_FP32)
+    return cast(reciprocal(add(exp(neg(x)), 1.0)), a.dtype)
 
 
 def relu(input) -> Tile:
@@ -840,19 +855,24 @@ def relu(input) -> Tile:
 
 def softmax(input, dim) -> Tile:
     """``pypto.softmax(x, dim)``: ``exp(x - max) / sum(exp(x - max))`` along
-    ``dim`` (``hicann/pypto/docs/api/operation/pypto-softmax.md``; FP32
-    only), recorded at this line as ``pto.amax``, ``pto.sub``, ``pto.exp``,
-    ``pto.sum``, ``pto.div`` (keepdim reductions broadcast back)."""
+    ``dim`` (``hicann/pypto/docs/api/operation/pypto-softmax.md``), recorded
+    at this line as ``pto.amax``, ``pto.sub``, ``pto.exp``, ``pto.sum``,
+    ``pto.div`` (keepdim reductions broadcast back); in FP32, an FP16/BF16
+    input cast to FP32 and the result back, as PyPTO's definition does."""
     tracer = current_tracer("pypto.softmax")
     a = tracer.use_tile(input, "softmax(input)")
-    if a.dtype != dt.DT_FP32:
-        raise _error(f"softmax(input) is {a.dtype!r}; PyPTO's softmax takes DT_FP32 only: "
-                     f"cast the input to DT_FP32 first")
+    if a.dtype not in _HALF_OR_FP32:
+        raise _error(f"softmax(input) is {a.dtype!r}; PyPTO's softmax takes floating-point "
+                     f"tiles (computed in DT_FP32)")
     if not _is_int(dim) or not -a.ndim <= dim < a.ndim:
         raise _error(f"softmax(dim={dim!r}) must be an int in [{-a.ndim}, {a.ndim - 1}] for a "
                      f"rank-{a.ndim} tile")
-    shifted = exp(sub(a, amax(a, dim, keepdim=True)))
-    return div(shifted, sum(shifted, dim, keepdim=True))
+    x = cast(a, dt.DT_FP32)
+    shifted = exp(sub(x, amax(x, dim, keepdim=True)))
+    return cast(div(shifted, sum(shifted, dim, keepdim=True)), a.dtype)
+
+
+_HALF_OR_FP32 = (dt.DT_FP16, dt.DT_BF16, dt.DT_FP32)
 
 
 _GATHERMASK_STRIDE = {1: 2, 2: 2, 3: 4, 4: 4, 5: 4, 6: 4, 7: 1}

@@ -98,6 +98,11 @@ def tile_type(shape, dtype: dt.DataType) -> str:
 class _ValueMethods:
     """PyPTO's Tensor methods, on tiles and on GM tensors used as tiles."""
 
+    @property
+    def dim(self) -> int:
+        """The rank, as PyPTO's ``Tensor.dim`` (hicann/pypto ``python/pypto/tensor.py``)."""
+        return self.ndim
+
     def sum(self, dim, keepdim: bool = False):
         from . import ops
         return ops.sum(self, dim, keepdim)
@@ -105,6 +110,10 @@ class _ValueMethods:
     def amax(self, dim, keepdim: bool = False):
         from . import ops
         return ops.amax(self, dim, keepdim)
+
+    def amin(self, dim, keepdim: bool = False):
+        from .composed import amin
+        return amin(self, dim, keepdim)
 
     def exp(self):
         from . import ops
@@ -171,9 +180,6 @@ class TensorHandle(_ValueMethods):
     @property
     def ndim(self) -> int:
         return len(self.static_shape)
-
-    def dim(self, i: int):
-        return self.shape[i]
 
     def __getitem__(self, index):
         """``t[b]`` on an integer tensor reads a scalar; ``x[i:i + n, :]``
@@ -331,6 +337,12 @@ class Tile(_ValueMethods):
         return f"Tile({self.value.type})"
 
 
+def _whole(index) -> bool:
+    """True for ``[:]``, ``[...]`` and ``[:, :]``: the whole tensor."""
+    items = index if isinstance(index, tuple) else (index,)
+    return all(i is Ellipsis or (isinstance(i, slice) and i == slice(None)) for i in items)
+
+
 def _has_slice(index) -> bool:
     items = index if isinstance(index, tuple) else (index,)
     return any(isinstance(i, slice) or i is Ellipsis for i in items)
@@ -346,9 +358,11 @@ class Condition:
 
     def __bool__(self):
         raise _error(f"{self.text} is a run-time condition: branch on it with a plain `if` "
-                     f"statement directly in the @jit kernel's body, whose test may combine "
-                     f"conditions with and/or/not (not in a helper function, a `while`, an "
-                     f"assignment such as `c = a and b`, or a conditional expression)")
+                     f"statement in the @jit kernel's body or in a helper function of the "
+                     f"kernel's file (or a @pypto.frontend.function), whose test may combine "
+                     f"conditions with and/or/not (not in a helper of another file, a "
+                     f"`while`, an assignment such as `c = a and b`, or a conditional "
+                     f"expression)")
 
     def __repr__(self) -> str:
         return f"Condition({self.text})"
@@ -629,7 +643,7 @@ class Tracer:
         self.insert_op(op)
         return Tile(op.result, shape, source.dtype)
 
-    def _slices(self, tensor, index, what: str) -> list:
+    def _slices(self, tensor, index, what: str, for_write: bool = False) -> list:
         """(start, extent) per dim of ``tensor[index]`` (a GM tensor or a
         tile); extent None when the slice has no static extent (``a:`` on a
         dynamic dim)."""
@@ -679,6 +693,11 @@ class Tracer:
                 raise _error(f"{what}: negative slice start {start} in dim {dim}")
             stop = item.stop
             size = static_shape[dim]
+            if stop is None and for_write:
+                # dst[off:, ...] = t: PyPTO assembles t at the starts, so
+                # the written tile, not the slice, gives the extent.
+                result.append((start, None))
+                continue
             if stop is None:
                 stop = size          # None for a dynamic dim
             if stop is None:
@@ -737,7 +756,7 @@ class Tracer:
             raise _error("only GM tensors can be assigned to")
         what = what or f"{tensor.name}[...] = value"
         tensor = self.use_tensor(tensor, what)
-        parts = self._slices(tensor, index, what)
+        parts = self._slices(tensor, index, what, for_write=True)
         if isinstance(value, TensorHandle):
             value = self.whole_view(value, what)
         if not isinstance(value, Tile):
@@ -752,6 +771,11 @@ class Tracer:
                 shape.insert(d, 1)
                 valid.insert(d, 1)
             value = regroup(self, value, shape, valid, "indexed")
+        if _whole(index) and value.ndim != tensor.ndim:
+            # PyPTO's t[:] = v is t.move(v): a workspace takes v's shape.
+            from .move import rebind_workspace
+            if rebind_workspace(self, tensor, value, what):
+                parts = [(0, size) for size in value.shape]
         if value.ndim != tensor.ndim:
             raise _error(f"{what}: a rank-{value.ndim} tile {list(value.shape)} cannot be "
                          f"written into the rank-{tensor.ndim} tensor '{tensor.name}'; reshape "
