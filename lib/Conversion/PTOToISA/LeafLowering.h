@@ -190,8 +190,9 @@ private:
   /// per root, the dim held as the columns and the op that chose it.
   DenseMap<Value, Value> formParent;
   DenseMap<Value, std::pair<unsigned, Operation *>> columnForms;
-  /// 2-D reshapes of N-D GM tensors: (tensor, column dim) -> reshape.
-  DenseMap<std::pair<Value, unsigned>, Value> tensors2D;
+  /// 2-D reshapes of N-D GM tensors: (tensor, first column dim, column dim)
+  /// -> reshape.
+  DenseMap<std::tuple<Value, unsigned, unsigned>, Value> tensors2D;
 };
 
 } // namespace mlir::pto::lower_to_isa

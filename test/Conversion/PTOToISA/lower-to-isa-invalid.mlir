@@ -52,6 +52,17 @@ func.func private @rank3_partial_rows(%a: !pto.tensor<4x16x16xf32>) attributes {
 
 // -----
 
+// A unit dim between two non-unit row dims splits the rows into runs: no
+// single row stride (after the last non-unit row dim it would be one).
+func.func private @rank4_rows_in_runs(%a: !pto.tensor<4x3x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{reads or writes a '!pto.tensor<4x3x16x16xf32>' window whose dim 1 (1) is not the whole tensor dim between its non-unit dims 0 and 2: its rows are not evenly strided in GM}}
+  %t = pto.view %a[%c0, %c0, %c0, %c0] : !pto.tensor<4x3x16x16xf32> -> !pto.tile<2x1x16x16xf32>
+  return
+}
+
+// -----
+
 func.func private @rank3_partially_valid(%a: !pto.tensor<4x16x16xf32>, %v: index) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{has a [2, 16, 16] tile whose dim 1 is not statically valid in full}}

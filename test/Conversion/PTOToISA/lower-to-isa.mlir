@@ -807,3 +807,32 @@ func.func private @per_leading_index(%x: !pto.tensor<2x8x32xf32>, %s: !pto.tenso
   pto.assemble %c, %x [0, 0, 0] : !pto.tile<2x8x32xf32>, !pto.tensor<2x8x32xf32>
   return
 }
+
+// -----
+
+// Strided GM windows: the [16, 1, 32] window of [?, %n, 32] has its rows
+// %n * 32 elements apart. The tensor is read and written as [?, %n * 32]:
+// the window is [16, 32] at row %t, column %h * 32, one TLOAD / TSTORE whose
+// row stride is the reshape's row length. A [16, 1, 1, 32] window of
+// [?, 4, 2, 32] likewise at column (%h * 2 + 1) * 32 of [?, 256].
+// CHECK-LABEL: func.func private @strided_rows(
+// CHECK-SAME:    %[[V:[^:]*]]: !pto.tensor<?x?x32xf32>, %[[O:[^:]*]]: !pto.tensor<?x?x32xf32>, %[[W:[^:]*]]: !pto.tensor<?x4x2x32xf32>, %[[T:[^:]*]]: index, %[[H:[^:]*]]: index)
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[V2:.*]] = pto.reshape %[[V]] [%{{.*}}, %{{.*}}] inplace : !pto.tensor<?x?x32xf32> -> !pto.tensor<?x?xf32>
+// CHECK-DAG:     %[[O2:.*]] = pto.reshape %[[O]] [%{{.*}}, %{{.*}}] inplace : !pto.tensor<?x?x32xf32> -> !pto.tensor<?x?xf32>
+// CHECK-DAG:     %[[W2:.*]] = pto.reshape %[[W]] [%{{.*}}, 256] inplace : !pto.tensor<?x4x2x32xf32> -> !pto.tensor<?x256xf32>
+// CHECK:         %[[COL:.*]] = arith.muli %[[H]], %[[C32]] : index
+// CHECK:         pto_isa.tload %[[V2]][%[[T]], %[[COL]]] into %[[X:[^ ]*]] : !pto.tensor<?x?xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK:         %[[COL2:.*]] = arith.muli %[[H]], %[[C32]] : index
+// CHECK-NEXT:    pto_isa.tstore %{{.*}} into %[[O2]][%[[T]], %[[COL2]]] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<?x?xf32>
+// CHECK:         pto_isa.tload %[[W2]][%[[T]], %{{.*}}] into %{{.*}} : !pto.tensor<?x256xf32>, !pto_isa.tile<ub, 16x32xf32>
+func.func private @strided_rows(%v: !pto.tensor<?x?x32xf32>, %o: !pto.tensor<?x?x32xf32>,
+                                %w: !pto.tensor<?x4x2x32xf32>, %t: index, %h: index)
+    attributes {pto.leaf = #pto.core<vector>} {
+  %x = pto.view %v[%t, %h, 0] : !pto.tensor<?x?x32xf32> -> !pto.tile<16x1x32xf32>
+  %y = pto.mul %x, %x : !pto.tile<16x1x32xf32>, !pto.tile<16x1x32xf32> -> !pto.tile<16x1x32xf32>
+  pto.assemble %y, %o [%t, %h, 0] : !pto.tile<16x1x32xf32>, !pto.tensor<?x?x32xf32>
+  %z = pto.view %w[%t, %h, 1, 0] : !pto.tensor<?x4x2x32xf32> -> !pto.tile<16x1x1x32xf32>
+  pto.assemble %z, %w [%t, %h, 0, 0] : !pto.tile<16x1x1x32xf32>, !pto.tensor<?x4x2x32xf32>
+  return
+}

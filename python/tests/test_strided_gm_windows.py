@@ -1,0 +1,67 @@
+"""Strided GM windows: an [L, 1, D] window of a [T, NV, D] tensor (its rows
+every NV * D elements), chunked_gdr's access shape, written as that kernel
+writes it. pto-run, the tile graph and the emitted C++ on the host emulation
+against NumPy (docs/ISA.md, "N-D tiles")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pypto
+
+F32 = pypto.DT_FP32
+NV, D, L = 3, 32, 16
+
+
+@pypto.frontend.jit
+def gate_heads(value: pypto.Tensor([pypto.DYNAMIC, NV, D], F32),
+               beta: pypto.Tensor([pypto.DYNAMIC, NV], F32),
+               out: pypto.Tensor([pypto.DYNAMIC, NV, D], F32)):
+    """Per head n and chunk of L rows: the [L, 1, D] window of value, the
+    [L, 1] column of beta, their product written back with out[s:s + L, n]."""
+    t = value.shape[0]
+    for n in pypto.loop(NV, name="heads", idx_name="n"):
+        for s in pypto.loop(0, t, L, name="chunks", idx_name="s"):
+            rows = (t - s).min(L)
+            pypto.set_vec_tile_shapes(L, 1, D)
+            v = pypto.view(value, [L, 1, D], [s, n, 0], valid_shape=[rows, 1, D])
+            b = pypto.view(beta, [L, 1], [s, n], valid_shape=[rows, 1])
+            pypto.set_vec_tile_shapes(L, D)
+            v2 = pypto.reshape(v, [L, D], valid_shape=[rows, D])
+            out[s:s + L, n] = v2 * b
+
+
+def _inputs(t: int = 40):
+    rng = np.random.default_rng(7)
+    value = rng.standard_normal((t, NV, D)).astype(np.float32)
+    beta = rng.standard_normal((t, NV)).astype(np.float32)
+    return value, beta, value * beta[:, :, None]
+
+
+def test_strided_windows_match_numpy_in_pto_run_and_the_tile_graph():
+    value, beta, expected = _inputs()
+    out = np.full_like(value, 7.0)
+    gate_heads(value, beta, out)
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+    traced = gate_heads.trace(value, beta, out)
+    out2 = np.full_like(value, 7.0)
+    traced.compile().run({"value": value, "beta": beta, "out": out2})
+    np.testing.assert_allclose(out2, expected, rtol=1e-6)
+
+
+def test_strided_windows_are_one_load_and_one_store_with_a_row_stride(tmp_path):
+    from pto_mlir import codegen
+    value, beta, expected = _inputs()
+    traced = gate_heads.trace(value, beta, np.zeros_like(value))
+    # The [T, NV, D] tensors are read and written as [T, NV * D]: a window of
+    # D columns at column n * D, rows NV * D elements apart.
+    isa = traced.compile("pto-ascend-pipeline").to_string()
+    assert f"!pto.tensor<?x{NV}x{D}xf32> -> !pto.tensor<?x{NV * D}xf32>" in isa
+    source = tmp_path / "gate_heads.mlir"
+    source.write_text(traced.mlir)
+    exe = codegen.build(source, tmp_path)
+    result, _ = codegen.run(exe, tmp_path,
+                            {"value": value, "beta": beta, "out": np.full_like(value, 7.0)},
+                            {"value": "f32", "beta": "f32", "out": "f32"}, ["out"])
+    np.testing.assert_allclose(result["out"], expected, rtol=1e-6)
