@@ -19,7 +19,9 @@ def gate_heads(value: pypto.Tensor([pypto.DYNAMIC, NV, D], F32),
                beta: pypto.Tensor([pypto.DYNAMIC, NV], F32),
                out: pypto.Tensor([pypto.DYNAMIC, NV, D], F32)):
     """Per head n and chunk of L rows: the [L, 1, D] window of value, the
-    [L, 1] column of beta, their product written back with out[s:s + L, n]."""
+    [L, 1] column of beta, their product plus the chunk's last valid row
+    (a view of a tile at a run-time row, as chunked_gdr's gate[l - 1:l, :])
+    written back with out[s:s + L, n]."""
     t = value.shape[0]
     for n in pypto.loop(NV, name="heads", idx_name="n"):
         for s in pypto.loop(0, t, L, name="chunks", idx_name="s"):
@@ -29,14 +31,18 @@ def gate_heads(value: pypto.Tensor([pypto.DYNAMIC, NV, D], F32),
             b = pypto.view(beta, [L, 1], [s, n], valid_shape=[rows, 1])
             pypto.set_vec_tile_shapes(L, D)
             v2 = pypto.reshape(v, [L, D], valid_shape=[rows, D])
-            out[s:s + L, n] = v2 * b
+            last = v2.valid_shape[0]
+            out[s:s + L, n] = v2 * b + v2[last - 1:last, :]
 
 
 def _inputs(t: int = 40):
     rng = np.random.default_rng(7)
     value = rng.standard_normal((t, NV, D)).astype(np.float32)
     beta = rng.standard_normal((t, NV)).astype(np.float32)
-    return value, beta, value * beta[:, :, None]
+    expected = value * beta[:, :, None]
+    for s in range(0, t, L):
+        expected[s:s + L] += value[min(s + L, t) - 1]
+    return value, beta, expected
 
 
 def test_strided_windows_match_numpy_in_pto_run_and_the_tile_graph():
@@ -58,6 +64,7 @@ def test_strided_windows_are_one_load_and_one_store_with_a_row_stride(tmp_path):
     # D columns at column n * D, rows NV * D elements apart.
     isa = traced.compile("pto-ascend-pipeline").to_string()
     assert f"!pto.tensor<?x{NV}x{D}xf32> -> !pto.tensor<?x{NV * D}xf32>" in isa
+    assert "pto_isa.textract %" in isa and "] into %" in isa   # the run-time row
     source = tmp_path / "gate_heads.mlir"
     source.write_text(traced.mlir)
     exe = codegen.build(source, tmp_path)

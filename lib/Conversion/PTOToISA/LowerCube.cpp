@@ -101,8 +101,7 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
     }
     auto l1Alloc = pisa::getAlloc(l1);
     l0 = alloc(loc, *type, l1Alloc.getValidRows(), l1Alloc.getValidCols());
-    builder.create<pisa::TExtractOp>(loc, l1, l0, builder.getI64IntegerAttr(0),
-                                     builder.getI64IntegerAttr(0));
+    builder.create<pisa::TExtractOp>(loc, l1, l0, 0, 0);
     l0Copies[{l1, side}] = l0;
     l0CopyBytes[side] += type->getByteSize();
   }

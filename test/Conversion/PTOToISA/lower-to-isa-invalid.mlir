@@ -105,15 +105,15 @@ func.func private @vector_in_cube(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<
 // -----
 
 // Views of tiles are TEXTRACT copies of one rectangle of the source's 2-D
-// form at a static, 32-byte aligned start (lower-to-isa.mlir @tile_views);
-// the rest is an error naming the rule.
-func.func private @view_of_tile_runtime_offset(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<8x16xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
+// form at a 32-byte aligned start, static but for a run-time row
+// (lower-to-isa.mlir @tile_views); the rest is an error naming the rule.
+func.func private @view_of_tile_runtime_column(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x8xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
   %e = pto.exp %x : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{views a [16, 16] tile at a run-time offset in dim 0; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at static offsets only}}
-  %y = pto.view %e[%r, %c0] : !pto.tile<16x16xf32> -> !pto.tile<8x16xf32>
-  pto.assemble %y, %out [%c0, %c0] : !pto.tile<8x16xf32>, !pto.tensor<8x16xf32>
+  // expected-error @+1 {{views a [16, 16] tile at a run-time offset in dim 1; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at a run-time row only when the view is one rectangle and the offset is in a row dim (before dim 1)}}
+  %y = pto.view %e[%c0, %r] : !pto.tile<16x16xf32> -> !pto.tile<16x8xf32>
+  pto.assemble %y, %out [%c0, %c0] : !pto.tile<16x8xf32>, !pto.tensor<16x8xf32>
   return
 }
 

@@ -732,8 +732,9 @@ func.func private @column_longer_than_result(%a: !pto.tensor<?x64xf32>, %w: !pto
 
 // Views of tiles: a TEXTRACT (ub -> ub, pipe V) of the rectangle the view
 // covers in the source's 2-D form, at [row, column] = the offsets
-// linearised: rows 8..15 of a [16, 64] tile from column 32, and row k = 2 of
-// a [1, 4, 32] tile (x[:, 2, :]).
+// linearised: rows 8..15 of a [16, 64] tile from column 32, row k = 2 of
+// a [1, 4, 32] tile (x[:, 2, :]), and row %r of the [16, 64] tile (a
+// run-time row, TEXTRACT's row operand: chunked_gdr's gate[l - 1:l, :]).
 // CHECK-LABEL: func.func private @tile_views(
 // CHECK:         pto_isa.texp %{{.*}} into %[[E:[^ ]*]] :
 // CHECK:         %[[V:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
@@ -742,8 +743,12 @@ func.func private @column_longer_than_result(%a: !pto.tensor<?x64xf32>, %w: !pto
 // CHECK:         %[[K:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x32xf32>
 // CHECK-NEXT:    pto_isa.textract %{{.*}} into %[[K]] {index_row = 2 : i64} : !pto_isa.tile<ub, 4x32xf32>, !pto_isa.tile<ub, 1x32xf32>
 // CHECK:         pto_isa.tstore %[[K]]
+// CHECK:         %[[L:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x64xf32>
+// CHECK-NEXT:    pto_isa.textract %[[E]][%[[R:arg[0-9]+]]] into %[[L]] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x64xf32>
+// CHECK:         pto_isa.tstore %[[L]]
 func.func private @tile_views(%a: !pto.tensor<16x64xf32>, %out: !pto.tensor<8x32xf32>,
-                              %b: !pto.tensor<1x4x32xf32>, %row: !pto.tensor<1x1x32xf32>)
+                              %b: !pto.tensor<1x4x32xf32>, %row: !pto.tensor<1x1x32xf32>,
+                              %r: index, %last: !pto.tensor<1x64xf32>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
   %x = pto.view %a[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
   %e = pto.exp %x : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
@@ -753,6 +758,8 @@ func.func private @tile_views(%a: !pto.tensor<16x64xf32>, %out: !pto.tensor<8x32
   %n = pto.neg %t : !pto.tile<1x4x32xf32> -> !pto.tile<1x4x32xf32>
   %k = pto.view %n[0, 2, 0] : !pto.tile<1x4x32xf32> -> !pto.tile<1x1x32xf32>
   pto.assemble %k, %row [0, 0, 0] : !pto.tile<1x1x32xf32>, !pto.tensor<1x1x32xf32>
+  %l = pto.view %e[%r, 0] : !pto.tile<16x64xf32> -> !pto.tile<1x64xf32>
+  pto.assemble %l, %last [0, 0] : !pto.tile<1x64xf32>, !pto.tensor<1x64xf32>
   return
 }
 
