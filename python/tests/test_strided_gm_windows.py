@@ -72,3 +72,32 @@ def test_strided_windows_are_one_load_and_one_store_with_a_row_stride(tmp_path):
                             {"value": value, "beta": beta, "out": np.full_like(value, 7.0)},
                             {"value": "f32", "beta": "f32", "out": "f32"}, ["out"])
     np.testing.assert_allclose(result["out"], expected, rtol=1e-6)
+
+
+@pypto.frontend.jit
+def chained_matmuls(a: pypto.Tensor([32, 32], F32), b: pypto.Tensor([32, 32], F32),
+                    out: pypto.Tensor([32, 64], F32)):
+    """chunked_gdr's k_cumdecay @ state: a matmul result feeding two later
+    matmuls in one cube leaf (moved L0C -> L1 once, docs/ISA.md)."""
+    pypto.set_cube_tile_shapes([32, 32], [32, 32], [32, 32])
+    ab = pypto.matmul(a, b, F32)
+    pypto.assemble(pypto.matmul(ab, b, F32), [0, 0], out)
+    pypto.assemble(pypto.matmul(ab, a, F32), [0, 32], out)
+
+
+def test_a_matmul_result_feeds_later_matmuls_in_cpp(tmp_path):
+    from pto_mlir import codegen
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal((32, 32)).astype(np.float32) for _ in range(2))
+    expected = np.concatenate([a @ b @ b, a @ b @ a], axis=1)
+    out = np.zeros((32, 64), np.float32)
+    chained_matmuls(a, b, out)
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+    traced = chained_matmuls.trace(a, b, out)
+    assert "pto_isa.tmov" in traced.compile("pto-ascend-pipeline").to_string()
+    source = tmp_path / "chained_matmuls.mlir"
+    source.write_text(traced.mlir)
+    exe = codegen.build(source, tmp_path)
+    result, _ = codegen.run(exe, tmp_path, {"a": a, "b": b, "out": np.zeros_like(out)},
+                            {"a": "f32", "b": "f32", "out": "f32"}, ["out"])
+    np.testing.assert_allclose(result["out"], expected, rtol=1e-4, atol=1e-4)

@@ -156,6 +156,10 @@ private:
                             bool aTrans, bool bTrans);
   FailureOr<Value> loadOperand(Operation *user, Value view, bool left,
                                bool trans);
+  FailureOr<Value> accImage(Operation *user, Value operand, bool left,
+                            bool trans);
+  FailureOr<Value> extractOperand(Location loc, Operation *user, Value l1,
+                                  bool left);
 
   // Both.
   LogicalResult lowerStore(Operation *op, Value src, Value dst,
@@ -179,6 +183,8 @@ private:
   /// L0 copies of L1 images: (l1 tile, is left) -> l0a/l0b tile, and the
   /// bytes of the copies kept for reuse, per side.
   DenseMap<std::pair<Value, int>, Value> l0Copies;
+  /// L1 images of matmul results (moved L0C -> L1) that feed later matmuls.
+  DenseMap<Value, Value> accImages;
   int64_t l0CopyBytes[2] = {0, 0};
   /// Mode-2 row blocks of per-row operands, per valid row count.
   DenseMap<std::pair<Value, Value>, Value> rowBlocks;

@@ -161,12 +161,14 @@ func.func private @store_view_in_cube(%a: !pto.tensor<16x16xf32>, %out: !pto.ten
 
 // -----
 
-func.func private @operand_not_view(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<cube>} {
+// A matmul result feeds a later matmul through an nz L1 image (TMOV), not
+// transposed.
+func.func private @operand_result_transposed(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<cube>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
   %s = pto.matmul %x, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xbf16>
-  // expected-error @+1 {{has a left operand that is not a view of a GM tensor; a cube leaf loads its operands GM -> L1 -> L0}}
-  %t = pto.matmul %s, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{takes the matmul result of this leaf transposed (b_trans); pto-lower-to-isa moves an L0C result to L1 as an nz image only}}
+  %t = pto.matmul %x, %s {b_trans, cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
   pto.assemble %t, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
   return
 }

@@ -275,6 +275,33 @@ func.func private @k_chain(%a: !pto.tensor<32x64xf32>, %b: !pto.tensor<64x32xf32
 
 // -----
 
+// A matmul result of the leaf feeding later matmuls (chunked_gdr's
+// v_prime = k_cumdecay @ state^T): the fixpipe moves it once from L0C to an
+// nz L1 image (TMOV Acc -> Mat, f32 -> bf16 here), extracted into L0A as a
+// loaded operand is; both later matmuls share it.
+// CHECK-LABEL: func.func private @chained_matmul(
+// CHECK:         %[[ACC:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l0c, 16x16xf32>
+// CHECK-NEXT:    pto_isa.tmatmul %{{.*}}, %{{.*}} into %[[ACC]]
+// CHECK:         %[[IMG:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l1, 16x16xbf16>
+// CHECK-NEXT:    pto_isa.tmov %[[ACC]] into %[[IMG]] : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<l1, 16x16xbf16>
+// CHECK-NEXT:    %[[L:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l0a, 16x16xbf16>
+// CHECK-NEXT:    pto_isa.textract %[[IMG]] into %[[L]]
+// CHECK:         pto_isa.tmatmul %[[L]], %{{.*}} into
+// CHECK-NOT:     pto_isa.tmov
+// CHECK:         pto_isa.tmatmul %[[L]], %{{.*}} into
+func.func private @chained_matmul(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x32xf32>)
+    attributes {pto.leaf = #pto.core<cube>} {
+  %x = pto.view %a[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+  %s = pto.matmul %x, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xbf16>
+  %t = pto.matmul %s, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  pto.assemble %t, %out [0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x32xf32>
+  %u = pto.matmul %s, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  pto.assemble %u, %out [0, 16] : !pto.tile<16x16xf32>, !pto.tensor<16x32xf32>
+  return
+}
+
+// -----
+
 // Atomic stores: tstore ... atomic_add from ub and from l0c; a plain
 // assemble stays a plain tstore.
 // CHECK-LABEL: func.func private @atomic_vector(
