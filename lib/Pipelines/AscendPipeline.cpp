@@ -21,6 +21,7 @@ void mlir::pto::buildAscendPipeline(OpPassManager &pm,
   if (options.rollPieces)
     pm.addPass(ptoisa::createRollPiecesPass());
   pm.addPass(ptoisa::createPlanMemoryPass());
+  pm.addPass(ptoisa::createSplitMixPass());
   pm.addPass(ptoisa::createInsertSyncPass());
 }
 

@@ -105,6 +105,28 @@ def run_kernel(kernel, directory: Path, inputs: dict, dtypes: dict, outputs, *ex
             for name in outputs}, result
 
 
+def compile_tile_graph(source, out, options: str = "") -> Path:
+    """Compiles `source` through `pto-opt --pto-tile-graph-pipeline[=OPTIONS]`
+    into `out`, asserts it succeeded (the end of its stderr otherwise) and
+    returns `out`."""
+    flag = "--pto-tile-graph-pipeline" + (f"={options}" if options else "")
+    r = run_tool("pto-opt", source, flag, "-o", out)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return Path(out)
+
+
+def run_tile_graph(source, directory: Path, inputs: dict, dtypes: dict, outputs, *extra,
+                   options: str = "", names=None):
+    """The tile-graph half of a "pto-run, then the tile graph, compared"
+    test: compiles `source` into DIRECTORY/tile_graph.mlir
+    (compile_tile_graph) and runs that as run_kernel does, returning the
+    same (outputs, completed process)."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    compiled = compile_tile_graph(source, directory / "tile_graph.mlir", options)
+    return run_kernel(compiled, directory, inputs, dtypes, outputs, *extra, names=names)
+
+
 # The pipelines with operand-stationary cube tasks (pto-l1-reuse
 # stationary=true; docs/TileGraph.md#operand-stationary-cube-tasks): the
 # default, spelled out so that the tests of the form keep it if the default

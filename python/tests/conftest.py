@@ -18,7 +18,7 @@ def sk16_small_tile_graph(tmp_path_factory):
     """The small-tile SK-16 kernel per (N, D) through --pto-tile-graph-pipeline,
     compiled once per session (test_cost_model and test_no_numerics share it)."""
     from pto_mlir import sk16_ir
-    from pto_mlir.tools import run_tool
+    from pto_mlir.tools import compile_tile_graph
 
     root = tmp_path_factory.mktemp("sk16_small_tile_graph")
     cache = {}
@@ -28,10 +28,7 @@ def sk16_small_tile_graph(tmp_path_factory):
             source = root / f"sk16_n{N}_d{D}.mlir"
             source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=N, head_dim=D,
                                                               **SK16_SMALL_TILES)))
-            out = root / f"sk16_n{N}_d{D}_tg.mlir"
-            r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", out)
-            assert r.returncode == 0, r.stderr[-3000:]
-            cache[N, D] = out
+            cache[N, D] = compile_tile_graph(source, root / f"sk16_n{N}_d{D}_tg.mlir")
         return cache[N, D]
 
     return get

@@ -20,7 +20,7 @@ import pytest
 
 from pto_mlir import codegen, sk01_ir
 from pto_mlir.golden import sk01, sk16
-from pto_mlir.tools import assert_bitwise, run_kernel, run_tool
+from pto_mlir.tools import assert_bitwise, run_kernel, run_tile_graph, run_tool
 
 SMALL = dict(q_tile=40, kv_tile=24, c1_tile=(32, 64, 32, 64, 32, 64),
              c2_tile=(32, 64, 32, 64, 32, 64), v1_tile=(16, 64), v2_tile=(16, 64))
@@ -104,12 +104,9 @@ def test_emitted_cpp_agrees_with_pto_run(build_root, tmp_path):
     exe = executable(build_root, case.N, case.D, "small")
     out, _ = codegen.run(exe, tmp_path / "cpp", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,
                          names=sk01.INPUT_NAMES)
-    tile_graph = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", source(build_root, case.N, case.D, "small", "gm"),
-                 "--pto-tile-graph-pipeline", "-o", tile_graph)
-    assert r.returncode == 0, r.stderr[-3000:]
-    ref, _ = run_kernel(tile_graph, tmp_path / "interp", inputs, sk01.DTYPES,
-                        sk01.OUTPUT_NAMES, names=sk01.INPUT_NAMES)
+    ref, _ = run_tile_graph(source(build_root, case.N, case.D, "small", "gm"),
+                            tmp_path / "interp", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,
+                            names=sk01.INPUT_NAMES)
     for name in sk01.OUTPUT_NAMES:
         a, b = out[name].astype(np.float64), ref[name].astype(np.float64)
         assert np.array_equal(np.isnan(a), np.isnan(b)), name

@@ -18,7 +18,7 @@ import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
-from pto_mlir.tools import run_kernel, run_tool
+from pto_mlir.tools import run_kernel, run_tile_graph, run_tool
 
 F32, DYN = pypto.DT_FP32, pypto.DYN
 
@@ -64,11 +64,8 @@ def test_program_level(kernel, tmp_path):
 
 
 def test_tile_graph(kernel, tmp_path):
-    tg = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg)
-    assert r.returncode == 0, r.stderr[-3000:]
     inputs = make_inputs()
-    out, _ = run_kernel(tg, tmp_path / "run", inputs, DTYPES, ["out"])
+    out, _ = run_tile_graph(kernel, tmp_path / "run", inputs, DTYPES, ["out"])
     check(out, inputs, "tile graph")
 
 

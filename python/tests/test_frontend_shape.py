@@ -19,7 +19,7 @@ import pytest
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
 from pto_mlir.frontend.control import function
-from pto_mlir.tools import run_kernel, run_tool
+from pto_mlir.tools import compile_tile_graph, run_kernel, run_tile_graph, run_tool
 
 F32, F16, I8, DYN = pypto.DT_FP32, pypto.DT_FP16, pypto.DT_INT8, pypto.DYN
 K, H, T = 2, 16, 4   # routed experts, hidden size, rows per block
@@ -127,11 +127,8 @@ def test_program_level(kernel, tmp_path):
 
 
 def test_tile_graph(kernel, tmp_path):
-    tg = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg)
-    assert r.returncode == 0, r.stderr[-3000:]
     inputs = make_inputs()
-    out, _ = run_kernel(tg, tmp_path / "run", inputs, DTYPES, OUTPUTS)
+    out, _ = run_tile_graph(kernel, tmp_path / "run", inputs, DTYPES, OUTPUTS)
     check(out, inputs, "tile graph")
 
 
@@ -211,10 +208,7 @@ def test_two_d_every_level(tmp_path):
     inputs = inputs2d()
     out, _ = run_kernel(src, tmp_path / "run", inputs, dtypes, OUT2D)
     check2d(out, inputs, "pto-run")
-    tg = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", src, "--pto-tile-graph-pipeline", "-o", tg)
-    assert r.returncode == 0, r.stderr[-3000:]
-    out, _ = run_kernel(tg, tmp_path / "tg", inputs, dtypes, OUT2D)
+    out, _ = run_tile_graph(src, tmp_path / "tg", inputs, dtypes, OUT2D)
     check2d(out, inputs, "tile graph")
     exe = codegen.build(src, tmp_path / "cpp")
     out, _ = codegen.run(exe, tmp_path / "cpp", inputs, dtypes, OUT2D)
@@ -278,8 +272,7 @@ def test_satmode_every_level(quant_kernel, tmp_path):
     assert "satmode = #pto.sat_mode<ON>" in quant_kernel.read_text()
     inputs = quant_inputs()
     check_quant(run_int8(quant_kernel, tmp_path / "run", inputs), inputs, "pto-run")
-    tg = tmp_path / "tg.mlir"
-    assert run_tool("pto-opt", quant_kernel, "--pto-tile-graph-pipeline", "-o", tg).returncode == 0
+    tg = compile_tile_graph(quant_kernel, tmp_path / "tg.mlir")
     check_quant(run_int8(tg, tmp_path / "tg", inputs), inputs, "tile graph")
     exe = codegen.build(quant_kernel, tmp_path / "cpp")
     cpp = next((tmp_path / "cpp").glob("*.cpp")).read_text()

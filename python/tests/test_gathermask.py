@@ -16,7 +16,7 @@ import pytest
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
 from pto_mlir.golden.bf16 import bf16_bits_to_f32, f32_to_bf16_bits
-from pto_mlir.tools import run_kernel, run_tool
+from pto_mlir.tools import compile_tile_graph, run_kernel
 
 F32, BF16, DYN = pypto.DT_FP32, pypto.DT_BF16, pypto.DYN
 
@@ -81,9 +81,7 @@ def test_program_level(kernel, tmp_path):
 
 
 def test_tile_graph(kernel, tmp_path):
-    tg = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg)
-    assert r.returncode == 0, r.stderr[-3000:]
+    tg = compile_tile_graph(kernel, tmp_path / "tg.mlir")
     # The [8, 32] vector tile cuts the deinterleave's gathers into pieces of
     # 8 x 32 input elements.
     assert ("pto.gathermask %0, pattern = 2 {vec_tile = #pto.vec_tile<[8, 32]>} : "
@@ -119,8 +117,7 @@ def test_cost_model_prices_the_gather(tmp_path):
 
     src = tmp_path / "g.mlir"
     src.write_text(GATHER_ONLY)
-    tg = tmp_path / "tg.mlir"
-    assert run_tool("pto-opt", src, "--pto-tile-graph-pipeline", "-o", tg).returncode == 0
+    tg = compile_tile_graph(src, tmp_path / "tg.mlir")
     x = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
     out, r = run_kernel(tg, tmp_path / "run", {"x": x, "y": np.zeros((64, 32), np.float32)},
                         {"x": "fp32", "y": "fp32"}, ["y"], "--simulate=a3")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pto_mlir.golden.bf16 import bf16_bits_to_f32, f32_to_bf16_bits, round_bf16
-from pto_mlir.tools import assert_bitwise, run_kernel, run_tool
+from pto_mlir.tools import assert_bitwise, run_kernel, run_tile_graph, run_tool
 
 KERNEL = """
 pto.kernel @lg(%x: !pto.tensor<256x128xbf16>, %y: !pto.tensor<256x128xbf16>,
@@ -84,10 +84,7 @@ def test_numerics_before_after(kernel, tmp_path):
     printed, _ = run_kernel(legal, tmp_path / "printed", inputs, DTYPES, OUTPUTS, "--no-legalize")
     assert_bitwise(after, printed)
 
-    tg = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg)
-    assert r.returncode == 0, r.stderr[-3000:]
-    graph, _ = run_kernel(tg, tmp_path / "tg", inputs, DTYPES, OUTPUTS)
+    graph, _ = run_tile_graph(kernel, tmp_path / "tg", inputs, DTYPES, OUTPUTS)
     assert_bitwise(after, graph)
 
     # NumPy: the legalized bf16 chain computes in f32 and rounds once; the

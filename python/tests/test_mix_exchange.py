@@ -22,7 +22,7 @@ import pytest
 
 from pto_mlir import sk16_ir
 from pto_mlir.golden import sk16
-from pto_mlir.tools import run_kernel, run_tool
+from pto_mlir.tools import compile_tile_graph, run_kernel, run_tool
 
 # Small tiles: several blocks per sequence (with tails), cube pieces of
 # 64 x 64 and vector pieces inside them (32 x 64: each reads one cube piece,
@@ -39,9 +39,7 @@ def compile_sk16(tmp: Path, case, options: str, arch: str = "DAV_3510") -> Path:
     source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D,
                                                       arch=arch, **SMALL)))
     out = tmp / f"sk16_{arch}_{options.replace(' ', '_').replace('=', '')}.mlir"
-    r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline={options}", "-o", out)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return out
+    return compile_tile_graph(source, out, options)
 
 
 def test_sk16_on_chip_matches_golden(tmp_path):
@@ -125,13 +123,10 @@ def test_straddling_pieces_stay_in_gm(tmp_path):
     source = tmp_path / "sk16.mlir"
     source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D,
                                                       arch="DAV_3510")))
-    out = tmp_path / "tg.mlir"
     # Without operand-stationary tasks: at D = 64 those split the dQ / dK / dV
     # chains into partial sums added by atomic_add, which only GM can hold.
-    r = run_tool("pto-opt", source,
-                 "--pto-tile-graph-pipeline=cube-stationary=false mix-exchange=true", "-o", out)
-    assert r.returncode == 0, r.stderr[-3000:]
-    text = out.read_text()
+    text = compile_tile_graph(source, tmp_path / "tg.mlir",
+                              "cube-stationary=false mix-exchange=true").read_text()
     assert "pto.workspace {pto.on_chip} : !pto.tensor<2048x2048xf32>" not in text
     assert "pto.workspace {pto.on_chip} : !pto.tensor<2048x64xf32>" in text
 
@@ -153,3 +148,45 @@ def test_mix_launch_holds_two_vector_cores(mix, tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     time_us = float(re.search(rf"time: {NUM} us", r.stdout).group(1))
     assert time_us == pytest.approx(20.0 if mix else 10.0, abs=1e-6)
+
+
+# Tiles whose MIX tasks fit the emitted form: every moved accumulator of a
+# MIX task stays in AIV 0's UB until read, and a task moves at most 16
+# (docs/ISA.md, "MIX leaves").
+EMITTED = dict(s1_tile=128, s2_tile=128, c_tile=(64, 128, 64, 128, 64, 128),
+               v_tile_s=(32, 64), v_tile_d=(64, 64))
+
+
+def test_sk16_on_chip_emitted_cpp(tmp_path):
+    """The on-chip form is executable: the Ascend pipeline with
+    mix-exchange=true lowers the MIX tasks (S and dP moved L0C -> UB),
+    splits them into AIC and AIV kernels with intra-block flags, and the
+    emitted C++ runs on the emulation (flags and cross-core hazards
+    checked) against the golden, as pto-run does on the same tile graph."""
+    from pto_mlir import codegen
+    case = sk16.CASES["test_08"]
+    source = tmp_path / "sk16.mlir"
+    source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D,
+                                                      arch="DAV_3510", **EMITTED)))
+    inputs = sk16.make_inputs(case, seed=5)
+    gold = sk16.golden_backward(inputs, case.N, case.D)
+    # The tile graph in pto-run.
+    graph = tmp_path / "tg.mlir"
+    r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline={MIX}", "-o", graph)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "{pto.on_chip}" in graph.read_text()
+    interpreted, _ = run_kernel(graph, tmp_path / "tg", inputs, sk16.DTYPES,
+                                sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
+    sk16.assert_matches_golden(interpreted, gold)
+    # The emitted program.
+    exe = codegen.build(source, tmp_path / "build",
+                        pipeline=f"pto-ascend-pipeline{{{MIX}}},pto-isa-verify-sync")
+    cpp = (tmp_path / "build" / "sk16.cpp").read_text()
+    assert "ri.launch_mix(" in cpp and "TMOV(" in cpp and "wait_intra_block(PIPE_S" in cpp
+    out, _ = codegen.run(exe, tmp_path / "run", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                         names=sk16.INPUT_NAMES)
+    sk16.assert_matches_golden(out, gold)
+    # MIX launches on worker threads, in a shuffled ready order.
+    out, _ = codegen.run(exe, tmp_path / "threads", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                         "--threads", "2", "--shuffle-seed", "3", names=sk16.INPUT_NAMES)
+    sk16.assert_matches_golden(out, gold)

@@ -22,8 +22,8 @@ import pytest
 
 from pto_mlir import sk01_ir, sk16_ir
 from pto_mlir.golden import sk01, sk16
-from pto_mlir.tools import (REPO_ROOT, assert_bitwise, run_kernel, run_pass_totals,
-                            run_random, run_tool)
+from pto_mlir.tools import (REPO_ROOT, assert_bitwise, compile_tile_graph, run_kernel,
+                            run_pass_totals, run_random, run_tool)
 
 REPORT = re.compile(r"vector tasks per block instance: before (\d+), after (\d+)")
 PARTITION = "builtin.module(pto-flatten-scopes,pto-expand-tiles,pto-partition)"
@@ -136,10 +136,8 @@ def test_sk01_pipeline_against_golden(config, tmp_path):
     inputs = sk01.make_inputs(case, seed=11, fill=np.nan)
     outs, launches = {}, {}
     for nbuffer in ("true", "false"):
-        compiled = tmp_path / f"tg_{nbuffer}.mlir"
-        r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline=nbuffer={nbuffer}",
-                     "-o", compiled)
-        assert r.returncode == 0, r.stderr[-3000:]
+        compiled = compile_tile_graph(source, tmp_path / f"tg_{nbuffer}.mlir",
+                                      f"nbuffer={nbuffer}")
         launches[nbuffer] = compiled.read_text().count("pto.launch")
         outs[nbuffer] = run_sk01(compiled, tmp_path / nbuffer, inputs)
     assert launches["true"] < launches["false"]

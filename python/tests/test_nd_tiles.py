@@ -23,7 +23,7 @@ import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
-from pto_mlir.tools import run_kernel, run_tool
+from pto_mlir.tools import run_kernel, run_tile_graph
 
 F32, BF16, DYN = pypto.DT_FP32, pypto.DT_BF16, pypto.DYN
 B, S, D = 2, 8, 32
@@ -123,10 +123,7 @@ def test_program_level_and_tile_graph(kernel, tmp_path):
     inputs = make_inputs()
     out, _ = run_kernel(kernel, tmp_path / "prog", inputs, DTYPES, OUTPUTS)
     check(out, inputs, "pto-run")
-    tg = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg)
-    assert r.returncode == 0, r.stderr[-3000:]
-    out, _ = run_kernel(tg, tmp_path / "tg", inputs, DTYPES, OUTPUTS)
+    out, _ = run_tile_graph(kernel, tmp_path / "tg", inputs, DTYPES, OUTPUTS)
     check(out, inputs, "tile graph")
 
 

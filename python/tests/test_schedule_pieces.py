@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from pto_mlir import codegen
-from pto_mlir.tools import run_kernel, run_tool
+from pto_mlir.tools import run_tile_graph, run_tool
 
 KERNEL = """
 pto.kernel @colsum(%x: !pto.tensor<512x128xf32>, %y: !pto.tensor<512x128xf32>,
@@ -61,12 +61,9 @@ def test_tile_graph_before_and_after(kernel, tmp_path):
     golden, and the pass reorders the one vector task (its remark)."""
     outs = {}
     for switch in ("false", "true"):
-        tg = tmp_path / f"tg-{switch}.mlir"
-        r = run_tool("pto-opt", kernel,
-                     f"--pto-tile-graph-pipeline=schedule-pieces={switch}", "-o", tg)
-        assert r.returncode == 0, r.stderr[-3000:]
         inputs = make_inputs()
-        outs[switch], _ = run_kernel(tg, tmp_path / switch, inputs, DTYPES, OUTPUTS)
+        outs[switch], _ = run_tile_graph(kernel, tmp_path / switch, inputs, DTYPES, OUTPUTS,
+                                         options=f"schedule-pieces={switch}")
         check(outs[switch], inputs, f"tile graph, schedule-pieces={switch}")
     r = run_tool("pto-opt", kernel, "--pto-legalize", "--pto-flatten-scopes",
                  "--pto-expand-tiles", "--pto-partition",

@@ -23,7 +23,7 @@ import pytest
 
 from pto_mlir import sk16_ir
 from pto_mlir.golden import sk16
-from pto_mlir.tools import run_kernel, run_tool
+from pto_mlir.tools import compile_tile_graph, run_kernel, run_tool
 
 SMALL = dict(s1_tile=96, s2_tile=112, c_tile=(64, 128, 64, 128, 64, 128),
              v_tile_s=(32, 128), v_tile_d=(32, 128))
@@ -141,8 +141,7 @@ def test_sk01_through_the_pipeline(case_name, config, kernels_dir, tmp_path):
     source.write_text(sk01_ir.emit(sk01_ir.Sk01Config(
         heads=case.N, head_dim=case.D, **(SK01_SMALL if config == "small" else {}))))
     compiled = Path(kernels_dir) / f"sk01_{case_name}_{config}_pipeline.mlir"
-    r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", compiled)
-    assert r.returncode == 0, r.stderr[-3000:]
+    compile_tile_graph(source, compiled)
     inputs = sk01.make_inputs(case, seed=5, fill=np.nan)
 
     before, _ = run_kernel(source, tmp_path / "before", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,

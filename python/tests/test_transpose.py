@@ -18,7 +18,7 @@ import pytest
 
 from pto_mlir import codegen
 from pto_mlir.golden.bf16 import bf16_bits_to_f32, f32_to_bf16_bits
-from pto_mlir.tools import run_kernel, run_tool
+from pto_mlir.tools import compile_tile_graph, run_kernel
 
 KERNEL = """
 pto.kernel @tr(%x: !pto.tensor<?x48xf32>, %y: !pto.tensor<48x?xf32>, %m: !pto.tensor<1x?xf32>,
@@ -82,9 +82,7 @@ def test_program_level(kernel, tmp_path):
 
 
 def test_tile_graph(kernel, tmp_path):
-    tg = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg)
-    assert r.returncode == 0, r.stderr[-3000:]
+    tg = compile_tile_graph(kernel, tmp_path / "tg.mlir")
     # 16x48 cut by [8, 48] rows: two transpose pieces per block.
     assert tg.read_text().count("pto.transpose") == 4
     inputs = make_inputs()
@@ -117,8 +115,7 @@ def test_cost_model_prices_the_transpose(tmp_path):
 
     src = tmp_path / "t.mlir"
     src.write_text(TRANSPOSE_ONLY)
-    tg = tmp_path / "tg.mlir"
-    assert run_tool("pto-opt", src, "--pto-tile-graph-pipeline", "-o", tg).returncode == 0
+    tg = compile_tile_graph(src, tmp_path / "tg.mlir")
     x = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
     out, r = run_kernel(tg, tmp_path / "run", {"x": x, "y": np.zeros_like(x)},
                         {"x": "fp32", "y": "fp32"}, ["y"], "--simulate=a3")

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from pto_mlir import tune_mlir
-from pto_mlir.tools import REPO_ROOT, build_dir, run_random, run_tool
+from pto_mlir.tools import REPO_ROOT, build_dir, compile_tile_graph, run_random, run_tool
 
 KERNEL = Path(__file__).parent / "Inputs" / "tune_proj.mlir"
 CASE = "x=300x128,out=300x256"
@@ -72,9 +72,7 @@ def test_exhaustive_write_back(tmp_path):
     # The tuned kernel computes what the original does.
     outputs = []
     for name, source in (("card", KERNEL), ("tuned", kernel)):
-        compiled = tmp_path / f"{name}_tg.mlir"
-        c = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", compiled)
-        assert c.returncode == 0, c.stderr[-3000:]
+        compiled = compile_tile_graph(source, tmp_path / f"{name}_tg.mlir")
         outputs.append(run_random(compiled, tmp_path / name, "--shape", "x=300x128",
                                   "--shape", "out=300x256"))
     np.testing.assert_allclose(outputs[0]["out"], outputs[1]["out"], rtol=1e-5, atol=1e-6)

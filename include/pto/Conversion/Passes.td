@@ -67,10 +67,17 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
     accumulator stays undefined while pto says zeros; the lowering relies on
     k > 0 there (SK-16's loops guarantee it). Errors name the op and what is
     supported: reductions of rank > 2 tiles without keepdim, N-D operands
-    that cannot be collapsed, views of tiles, tile arguments, MIX leaves, control flow in a leaf, an
-    accumulator read after a later K step. (bf16 vector arithmetic on
-    DAV_2201 is already rejected by the pto verifier, and the pto_isa
-    verifiers back every instruction emitted.)
+    that cannot be collapsed, views of tiles, tile arguments, MIX leaves
+    off DAV_3510, control flow in a leaf, an accumulator read after a later
+    K step. (bf16 vector arithmetic on DAV_2201 is already rejected by the
+    pto verifier, and the pto_isa verifiers back every instruction emitted.)
+
+    MIX leaves (DAV_3510, pto-mix-exchange): op by op as in cube and vector
+    leaves, except that a leaf argument every launch passes a `pto.on_chip`
+    workspace for is an on-chip exchange: an accumulator stored into it
+    moves L0C -> UB (`tmov` into a ub tile), and a vector view of it is a
+    `textract` of the moved tile holding it. `pto-isa-split-mix` then
+    splits the leaf into its AIC and AIV parts (docs/ISA.md).
   }];
   let dependentDialects = ["::mlir::ptoisa::PTOISADialect",
                            "::mlir::arith::ArithDialect"];

@@ -92,6 +92,11 @@ public:
   }
 
   LogicalResult run();
+  /// MIX leaves: the GM tensor arguments that are on-chip exchanges at every
+  /// launch (pto-mix-exchange's `pto.on_chip` workspaces).
+  void setOnChipArguments(llvm::SmallDenseSet<unsigned> args) {
+    onChipArgs = std::move(args);
+  }
 
 private:
   // Types and values.
@@ -161,6 +166,12 @@ private:
   FailureOr<Value> extractOperand(Location loc, Operation *user, Value l1,
                                   bool left);
 
+  // MIX leaves (LowerMix.cpp).
+  bool isOnChip(Value tensor);
+  bool feedsOnlyMatmuls(ViewOp op);
+  LogicalResult lowerExchangeStore(AssembleOp op);
+  LogicalResult lowerExchangeView(ViewOp op);
+
   // Both.
   LogicalResult lowerStore(Operation *op, Value src, Value dst,
                            ArrayRef<int64_t> staticOffsets,
@@ -199,6 +210,15 @@ private:
   /// 2-D reshapes of N-D GM tensors: (tensor, first column dim, column dim)
   /// -> reshape.
   DenseMap<std::tuple<Value, unsigned, unsigned>, Value> tensors2D;
+  /// MIX leaves: on-chip exchange arguments, and the accumulator pieces
+  /// moved to UB (tensor, static offsets and shape of the stored piece).
+  llvm::SmallDenseSet<unsigned> onChipArgs;
+  struct ExchangePiece {
+    Value tensor;
+    SmallVector<int64_t> offsets, shape;
+    Value ub;
+  };
+  SmallVector<ExchangePiece> exchangePieces;
 };
 
 } // namespace mlir::pto::lower_to_isa

@@ -186,12 +186,12 @@ LogicalResult LeafLowering::lowerStore(Operation *op, Value src, Value dst,
 //===----------------------------------------------------------------------===//
 
 LogicalResult LeafLowering::run() {
-  if (kind == CoreKind::mix)
+  bool mix = kind == CoreKind::mix;
+  if (mix && !platform.hasL0CToUB)
     return func.emitOpError()
-           << "is a MIX leaf; pto-lower-to-isa lowers pure cube and pure "
-              "vector leaves: form the tile graph with pto-partition "
-              "split-mix and without pto-mix-exchange (as "
-              "--pto-ascend-pipeline does)";
+           << "is a MIX leaf on " << platform.name
+           << ", which has no L0C -> UB path; MIX leaves are lowered on "
+              "DAV_3510 only";
   if (!func.getBody().hasOneBlock())
     return func.emitOpError()
            << "has more than one block; pto-lower-to-isa lowers straight-line "
@@ -240,7 +240,25 @@ LogicalResult LeafLowering::run() {
     bool isCompute =
         isa<MatmulOp, MatmulAccOp>(op) ||
         (isVectorOp(op) && !isa<AssembleOp, AtomicAddOp, IndexPutOp>(op));
-    if (isCompute && cube != isCubeOp(op))
+    if (mix) {
+      // Per op: cube operand views are loaded at their matmul; the cube
+      // results stored into on-chip exchanges move L0C -> UB.
+      if (auto view = dyn_cast<ViewOp>(op)) {
+        if (feedsOnlyMatmuls(view))
+          continue;
+        if (isOnChip(view.getSource())) {
+          if (failed(lowerExchangeView(view)))
+            return failure();
+          continue;
+        }
+      }
+      if (auto assemble = dyn_cast<AssembleOp>(op);
+          assemble && isOnChip(assemble.getDst())) {
+        if (failed(lowerExchangeStore(assemble)))
+          return failure();
+        continue;
+      }
+    } else if (isCompute && cube != isCubeOp(op))
       return op->emitOpError()
              << "is a " << (cube ? "vector" : "cube") << " op in a "
              << (cube ? "cube" : "vector")
@@ -313,10 +331,11 @@ LogicalResult LeafLowering::run() {
       return failure();
   }
   // Cube views that fed no matmul are dead reads.
-  if (cube)
+  if (cube || mix)
     for (Operation &op : body)
       if (auto view = dyn_cast<ViewOp>(&op))
-        if (!llvm::is_contained(replaced, view.getOperation()))
+        if ((cube || feedsOnlyMatmuls(view)) &&
+            !llvm::is_contained(replaced, view.getOperation()))
           replaced.push_back(view);
   // Erase the replaced pto ops, users first.
   llvm::SmallPtrSet<Operation *, 32> erased;
@@ -433,6 +452,70 @@ void useConstantArguments(ModuleOp module,
   }
 }
 
+/// The workspace a launch argument is: defined in the root, or passed to it
+/// by every call of the root (one level: pto-outline's roots take the
+/// control-level workspaces as arguments).
+WorkspaceOp workspaceOf(Value value,
+                        const llvm::StringMap<SmallVector<RootCallOp>> &calls) {
+  if (auto workspace = value.getDefiningOp<WorkspaceOp>())
+    return workspace;
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto root = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                  : func::FuncOp();
+  if (!root)
+    return WorkspaceOp();
+  auto it = calls.find(root.getSymName());
+  if (it == calls.end())
+    return WorkspaceOp();
+  WorkspaceOp common;
+  for (RootCallOp call : it->second) {
+    if (arg.getArgNumber() >= call.getArgs().size())
+      return WorkspaceOp();
+    auto workspace =
+        call.getArgs()[arg.getArgNumber()].getDefiningOp<WorkspaceOp>();
+    if (!workspace || (common && common != workspace))
+      return WorkspaceOp();
+    common = workspace;
+  }
+  return common;
+}
+
+/// Per MIX leaf, the arguments every launch passes a `pto.on_chip`
+/// workspace for. One walk over the launches and root calls.
+llvm::DenseMap<Operation *, llvm::SmallDenseSet<unsigned>>
+onChipArguments(ModuleOp module,
+                ArrayRef<std::pair<func::FuncOp, CoreKind>> leaves) {
+  llvm::StringMap<func::FuncOp> mixLeaves;
+  for (auto [leaf, kind] : leaves)
+    if (kind == CoreKind::mix)
+      mixLeaves[leaf.getSymName()] = leaf;
+  llvm::DenseMap<Operation *, llvm::SmallDenseSet<unsigned>> result;
+  if (mixLeaves.empty())
+    return result;
+  llvm::StringMap<SmallVector<RootCallOp>> calls;
+  module.walk(
+      [&](RootCallOp call) { calls[call.getCallee()].push_back(call); });
+  // Per leaf argument: on chip at every launch so far (unset: no launch).
+  llvm::DenseMap<Operation *, SmallVector<std::optional<bool>>> seen;
+  module.walk([&](LaunchOp launch) {
+    func::FuncOp leaf = mixLeaves.lookup(launch.getCallee());
+    if (!leaf)
+      return;
+    auto &slots = seen[leaf.getOperation()];
+    slots.resize(std::max<size_t>(slots.size(), launch.getArgs().size()));
+    for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
+      WorkspaceOp workspace = workspaceOf(arg, calls);
+      bool onChip = workspace && workspace->hasAttr(kOnChipAttrName);
+      slots[i] = slots[i].value_or(true) && onChip;
+    }
+  });
+  for (auto &[leaf, slots] : seen)
+    for (auto [i, slot] : llvm::enumerate(slots))
+      if (slot.value_or(false))
+        result[leaf].insert(i);
+  return result;
+}
+
 struct LowerToISAPass : public pto::impl::LowerToISAPassBase<LowerToISAPass> {
   void runOnOperation() override {
     SmallVector<std::pair<func::FuncOp, CoreKind>> leaves;
@@ -441,8 +524,12 @@ struct LowerToISAPass : public pto::impl::LowerToISAPassBase<LowerToISAPass> {
         leaves.push_back({func, kind.getValue()});
     });
     useConstantArguments(getOperation(), leaves);
+    llvm::DenseMap<Operation *, llvm::SmallDenseSet<unsigned>> onChip =
+        onChipArguments(getOperation(), leaves);
     for (auto [func, kind] : leaves) {
       LeafLowering lowering(func, kind);
+      if (kind == CoreKind::mix)
+        lowering.setOnChipArguments(onChip.lookup(func));
       if (failed(lowering.run()))
         return signalPassFailure();
     }

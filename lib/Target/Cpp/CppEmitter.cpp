@@ -288,6 +288,17 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
         "#else\n"
         "#define PTOGEN_SCATTER_SITE(where, name) ((void)0)\n"
         "#endif\n\n";
+  // pto-isa's CPU back end runs kernels one after another and stubs the
+  // flags (include/pto/common/cpu_stub.hpp) but has no intra-block flags:
+  // the same no-ops there, so split MIX leaves compile against it too.
+  bool mixLeaves = llvm::any_of(module.getOps<func::FuncOp>(), [](auto f) {
+    return f->hasAttr(ptoisa::kMixAivAttrName);
+  });
+  if (mixLeaves)
+    os << "#if defined(__CPU_SIM) && !defined(PTO_MLIR_HOST_EMULATION)\n"
+          "inline void set_intra_block(pipe_t, int) {}\n"
+          "inline void wait_intra_block(pipe_t, int) {}\n"
+          "#endif\n\n";
 
   SmallVector<func::FuncOp> leaves, roots;
   SmallVector<KernelOp> kernels;

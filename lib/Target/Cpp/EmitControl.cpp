@@ -131,9 +131,24 @@ LogicalResult CppEmitter::emitWorkspace(WorkspaceOp workspace,
                                         StringRef owner) {
   auto type = cast<GMTensorType>(workspace.getType());
   std::string v = fresh();
-  os << formatv("{0} *{1} = {2}.workspace<{0}>({3});\n",
-                cppType(type.getElementType()), v, owner,
-                type.getNumElements());
+  // An on-chip exchange only split MIX leaves receive never reaches GM: its
+  // pieces move L0C -> UB (docs/ISA.md, "MIX leaves").
+  bool onChip =
+      workspace->hasAttr(kOnChipAttrName) &&
+      llvm::all_of(workspace->getUsers(), [&](Operation *user) {
+        auto launch = dyn_cast<LaunchOp>(user);
+        auto leaf = launch ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                                 launch, launch.getCalleeAttr())
+                           : func::FuncOp();
+        return leaf && leaf->hasAttr(ptoisa::kMixAivAttrName);
+      });
+  if (onChip)
+    os << formatv("{0} *{1} = nullptr; // on chip (L0C -> UB), no GM\n",
+                  cppType(type.getElementType()), v);
+  else
+    os << formatv("{0} *{1} = {2}.workspace<{0}>({3});\n",
+                  cppType(type.getElementType()), v, owner,
+                  type.getNumElements());
   SmallVector<std::string> dims;
   for (int64_t size : type.getShape())
     dims.push_back(std::to_string(size));
@@ -154,6 +169,19 @@ LogicalResult CppEmitter::emitRootOp(Operation *op) {
     SmallVector<std::string> deps;
     for (Value dep : launch.getDeps())
       deps.push_back(name(dep));
+    if (auto aiv =
+            leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName)) {
+      std::string args = callArgs(launch.getArgs());
+      os << formatv("const pto_rt::Token {0} = ri.launch_mix(\"{1}\", {{{2}}, "
+                    "[=] {{ {1}({3}); }, [=] {{ {4}({3}); });\n",
+                    bind(launch.getToken()), launch.getCallee(),
+                    llvm::join(deps, ", "), args, aiv.getValue());
+      return success();
+    }
+    if (core.getValue() == CoreKind::mix)
+      return launch.emitError()
+             << "pto-to-cpp: launched MIX leaf is not split into its AIC and "
+                "AIV parts (pto-isa-split-mix)";
     os << formatv(
         "const pto_rt::Token {0} = ri.launch(pto_rt::Core::{1}, \"{2}\", "
         "{{{3}}, [=] {{ {2}({4}); });\n",
@@ -324,6 +352,15 @@ static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel) {
     if (it != memo.end())
       return it->second;
     llvm::SmallBitVector bits(func.getNumArguments());
+    // A split MIX leaf: its AIV part takes the same arguments.
+    if (auto aiv =
+            func->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName))
+      if (auto part =
+              module.lookupSymbol<FunctionOpInterface>(aiv.getValue())) {
+        llvm::SmallBitVector inner = written(part);
+        if (inner.size() == bits.size())
+          bits |= inner;
+      }
     auto mark = [&](Value tensor) {
       if (auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor)))
         if (arg.getOwner()->getParentOp() == func.getOperation())

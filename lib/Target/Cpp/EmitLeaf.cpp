@@ -36,16 +36,27 @@ using llvm::formatv;
 
 LogicalResult CppEmitter::emitLeaf(func::FuncOp func) {
   auto core = func->getAttrOfType<CoreKindAttr>("pto.leaf");
-  if (!core || core.getValue() == CoreKind::mix)
+  if (!core)
+    return func.emitError() << "pto-to-cpp prints cube and vector leaves; '"
+                            << func.getSymName() << "' is not a core kind";
+  // A MIX leaf after pto-isa-split-mix is its AIC's code; its vector part
+  // is a vector leaf of its own.
+  bool mix = core.getValue() == CoreKind::mix;
+  if (mix && !func->hasAttr(ptoisa::kMixAivAttrName))
     return func.emitError()
-           << "pto-to-cpp prints cube and vector leaves; '" << func.getSymName()
-           << "' is " << (core ? "a MIX leaf" : "not a core kind");
-  bool cube = core.getValue() == CoreKind::cube;
+           << "pto-to-cpp prints MIX leaves split into their AIC and AIV "
+              "parts; run pto-isa-split-mix on '"
+           << func.getSymName() << "'";
+  bool cube = core.getValue() != CoreKind::vector;
   counter = 0;
   os << (cube ? "#if defined(__DAV_CUBE__)\n" : "#if defined(__DAV_VEC__)\n");
   os << "__global__ AICORE void " << func.getSymName() << "("
      << parameterList(func.getBody().front(), {}, /*device=*/true) << ") {\n";
   os.indent();
+  // The vector part of a MIX leaf runs on AIV 0: the L0C -> UB moves
+  // (SingleModeVec0) fill its UB only.
+  if (func->hasAttr(ptoisa::kMixAicAttrName))
+    os << "if (get_subblockid() != 0)\n  return;\n";
   if (failed(emitBlock(func.getBody().front(), FunctionKind::Leaf)))
     return failure();
   os.unindent();
@@ -438,6 +449,16 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
       })
       .Case([&](PipeBarrierOp o) {
         os << formatv("pipe_barrier({0});\n", pipeName(o.getPipe()));
+        return success();
+      })
+      .Case([&](SetIntraBlockOp o) {
+        os << formatv("set_intra_block({0}, {1});\n", pipeName(o.getPipe()),
+                      o.getId());
+        return success();
+      })
+      .Case([&](WaitIntraBlockOp o) {
+        os << formatv("wait_intra_block({0}, {1});\n", pipeName(o.getPipe()),
+                      o.getId());
         return success();
       })
       .Default([&](Operation *other) {

@@ -15,6 +15,9 @@
 #error "the pto-isa host emulation needs C++20 (-std=c++20)"
 #endif
 
+// Emitted code tells this emulation from pto-isa's own CPU back end by it.
+#define PTO_MLIR_HOST_EMULATION 1
+
 #include <pto/sim/base.hpp>
 #include <pto/sim/core.hpp>
 #include <pto/sim/gather.hpp>

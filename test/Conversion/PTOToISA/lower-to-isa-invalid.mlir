@@ -1,7 +1,30 @@
 // RUN: pto-opt %s --pto-lower-to-isa -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
-// expected-error @+1 {{is a MIX leaf; pto-lower-to-isa lowers pure cube and pure vector leaves: form the tile graph with pto-partition split-mix and without pto-mix-exchange (as --pto-ascend-pipeline does)}}
-func.func private @mix(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+// expected-error @+1 {{which has no L0C -> UB path; MIX leaves are lowered on DAV_3510 only}}
+func.func private @mix(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_2201>} {
+  return
+}
+
+// -----
+
+// A MIX leaf's vector part reads only what its cube part moved to UB.
+func.func private @mix_unstored(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x16xf32>, %y: !pto.tensor<32x16xf32>)
+    attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %s, %ws [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
+  // expected-error @+1 {{views an on-chip exchange at [16, 0] that no earlier accumulator of this MIX leaf stored; the vector part reads only what its cube part moved to UB}}
+  %v = pto.view %ws[%c16, %c0] : !pto.tensor<32x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %v, %y [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
+  return
+}
+
+func.func private @mix_unstored_root(%a: !pto.tensor<16x16xf32>, %y: !pto.tensor<32x16xf32>)
+    attributes {pto.root, pto.arch = #pto.arch<DAV_3510>} {
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x16xf32>
+  %t = pto.launch @mix_unstored(%a, %ws, %y) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x16xf32>) -> !pto.token
   return
 }
 
@@ -277,5 +300,29 @@ func.func private @two_column_forms(%x: !pto.tensor<2x4x16x1xf32>, %z: !pto.tens
   // expected-error @+1 {{'pto.sub' op needs its [2, 4, 1, 1] tile held with dim 3 as the columns of a 2-D tile, but an elementwise chain joins it to a tile held with dim 2 as the columns}}
   %d = pto.sub %u, %p : !pto.tile<2x4x1x16xf32>, !pto.tile<2x4x1x1xf32> -> !pto.tile<2x4x1x16xf32>
   pto.assemble %d, %y[0, 0, 0, 0] : !pto.tile<2x4x1x16xf32>, !pto.tensor<2x4x1x16xf32>
+  return
+}
+
+// -----
+
+// Two launches share the leaf and store at different offsets: which moved
+// piece a view reads is not known at compile time.
+func.func private @mix_shared(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x16xf32>, %r: index)
+    attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  %c0 = arith.constant 0 : index
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{stores into an on-chip exchange at an offset that is not the same constant at every launch of this leaf (pto-outline shares it between tasks)}}
+  pto.assemble %s, %ws [%r, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
+  return
+}
+
+func.func private @mix_shared_root(%a: !pto.tensor<16x16xf32>)
+    attributes {pto.root, pto.arch = #pto.arch<DAV_3510>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x16xf32>
+  %t0 = pto.launch @mix_shared(%a, %ws, %c0) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, index) -> !pto.token
+  %t1 = pto.launch @mix_shared(%a, %ws, %c16) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, index) -> !pto.token
   return
 }

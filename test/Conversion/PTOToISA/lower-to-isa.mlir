@@ -870,3 +870,45 @@ func.func private @strided_rows(%v: !pto.tensor<?x?x32xf32>, %o: !pto.tensor<?x?
   pto.assemble %z, %w [%t, %h, 0, 0] : !pto.tile<16x1x1x32xf32>, !pto.tensor<?x4x2x32xf32>
   return
 }
+
+// -----
+
+// A MIX leaf (DAV_3510) whose launch passes an on-chip workspace: the
+// accumulator stored into it moves L0C -> UB (tmov into a ub tile of the
+// accumulator's capacity), the vector view of it is a textract of that
+// tile at the view's offset inside the piece; views feeding only matmuls
+// are loaded at the matmul, the other ops lower as in cube and vector
+// leaves.
+// CHECK-LABEL: func.func private @mix_leaf(
+// CHECK:         %[[ACC:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<l0c, 32x32xf32>
+// CHECK-NEXT:    pto_isa.tmatmul %{{.*}}, %{{.*}} into %[[ACC]]
+// CHECK-NEXT:    %[[U:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 32x32xf32>
+// CHECK-NEXT:    pto_isa.tmov %[[ACC]] into %[[U]] : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 32x32xf32>
+// CHECK-NOT:     pto_isa.tstore %[[ACC]]
+// CHECK:         %[[V:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[U]] into %[[V]] {index_row = 16 : i64} : !pto_isa.tile<ub, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK:         pto_isa.tmuls %[[V]]
+// CHECK:         pto_isa.tstore %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<16x32xf32>
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @mix_leaf(%a: !pto.tensor<32x32xf32>, %ws: !pto.tensor<32x32xf32>,
+                            %y: !pto.tensor<16x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>, pto.family = "M1"} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %two = arith.constant 2.0 : f32
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<32x32xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>} : !pto.tile<32x32xf32>, !pto.tile<32x32xf32> -> !pto.tile<32x32xf32>
+  pto.assemble %s, %ws [%c0, %c0] : !pto.tile<32x32xf32>, !pto.tensor<32x32xf32>
+  %v = pto.view %ws[%c16, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<16x32xf32>
+  %d = pto.mul %v, %two : !pto.tile<16x32xf32>, f32 -> !pto.tile<16x32xf32>
+  pto.assemble %d, %y [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<16x32xf32>
+  return
+}
+
+func.func private @mix_root(%a: !pto.tensor<32x32xf32>, %y: !pto.tensor<16x32xf32>)
+    attributes {pto.root} {
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x32xf32>
+  %t = pto.launch @mix_leaf(%a, %ws, %y) : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>, !pto.tensor<16x32xf32>) -> !pto.token
+  return
+}
+}

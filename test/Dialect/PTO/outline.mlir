@@ -256,6 +256,39 @@ pto.kernel @dyn(%x: !pto.tensor<?x32xf32>, %y: !pto.tensor<?x32xf32>, %z: !pto.t
   }
 }
 
+
+// Offsets with equal non-constant parts compare by their constants
+// (GMAccessAnalysis): the row blocks at 16*i and 16*i + 8 of %y are disjoint,
+// so their writers run unordered; the read at 16*i + 4 overlaps both.
+// CHECK-LABEL: func.func private @sym_root_L(
+// CHECK:         %[[A:.*]] = pto.launch @sym_leaf_V1_0({{.*}}) :
+// CHECK-NEXT:    %[[B:.*]] = pto.launch @sym_leaf_V1_0({{.*}}) :
+// CHECK-NEXT:    pto.launch @sym_leaf_V2_0({{.*}}) after[%[[A]], %[[B]]] :
+pto.kernel @sym(%x: !pto.tensor<?x32xf32>, %y: !pto.tensor<?x32xf32>, %z: !pto.tensor<?x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  pto.loop "L" %i = %c0 to %c4 step %c1 {
+    %r0 = arith.muli %i, %c16 : index
+    %r1 = arith.addi %r0, %c8 : index
+    %r2 = arith.addi %r0, %c4 : index
+    pto.task #pto.core<vector> "V1" {
+      %a = pto.view %x[%r0, %c0] : !pto.tensor<?x32xf32> -> !pto.tile<8x32xf32>
+      pto.assemble %a, %y[%r0, %c0] : !pto.tile<8x32xf32>, !pto.tensor<?x32xf32>
+    }
+    pto.task #pto.core<vector> "V1" {
+      %a = pto.view %x[%r1, %c0] : !pto.tensor<?x32xf32> -> !pto.tile<8x32xf32>
+      pto.assemble %a, %y[%r1, %c0] : !pto.tile<8x32xf32>, !pto.tensor<?x32xf32>
+    }
+    pto.task #pto.core<vector> "V2" {
+      %a = pto.view %y[%r2, %c0] : !pto.tensor<?x32xf32> -> !pto.tile<8x32xf32>
+      pto.assemble %a, %z[%r2, %c0] : !pto.tile<8x32xf32>, !pto.tensor<?x32xf32>
+    }
+  }
+}
+
 // -----
 
 // Runs end at control flow and scalar reads; index arithmetic between tasks

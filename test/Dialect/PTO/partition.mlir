@@ -358,23 +358,26 @@ pto.kernel @reshaped_workspace(%x: !pto.tensor<4x16xf32>, %out: !pto.tensor<8x8x
 // -----
 
 // A tile stored at a dynamic offset and summed over its rows, in two row
-// pieces. The stores of the pieces into %y keep their order (the offsets are
-// not comparable), and the data edges merge each piece's product, store and
-// partial sum first; the add combining the partial sums reads both partial
-// tiles themselves (SSA values, which no task boundary passes), so it joins
-// them before the data edges merge whole pieces (the second piece's store
-// into %y stays a task of its own, after the first's).
+// pieces. The stores of the pieces into %y, at 16*i and 16*i + 8, are
+// disjoint (GMAccessAnalysis: equal non-constant parts, disjoint constants)
+// and need no order; the add combining the partial sums reads both partial
+// tiles themselves (SSA values, which no task boundary passes), so both
+// pieces, their stores and partial sums form one task and no workspace is
+// left.
 
 // CHECK-LABEL: pto.kernel @stored_and_column_summed(
 // CHECK:         pto.loop
+// CHECK-NOT:       pto.workspace
 // CHECK:           pto.task #pto.core<vector> "V1" {
 // CHECK-NOT:       pto.task
-// CHECK:             %[[S0:.*]] = pto.sum
-// CHECK-NOT:       pto.task
-// CHECK:             %[[S1:.*]] = pto.sum
-// CHECK-NOT:       pto.task
-// CHECK:             pto.add %[[S0]], %[[S1]]
-// CHECK:           }
+// CHECK:             pto.assemble %{{.*}}, %y [%{{.*}}, 0]
+// CHECK-NEXT:        pto.assemble %{{.*}}, %y [%{{.*}}, 0]
+// CHECK-NEXT:        %[[S0:.*]] = pto.sum
+// CHECK-NEXT:        %[[S1:.*]] = pto.sum
+// CHECK-NEXT:        pto.add %[[S0]], %[[S1]]
+// CHECK:             pto.assemble %{{.*}}, %acc [0, 0] {{.*}} !pto.tensor<1x16xf32>{{$}}
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
 pto.kernel @stored_and_column_summed(%x: !pto.tensor<?x16xf32>, %y: !pto.tensor<?x16xf32>,
                                      %acc: !pto.tensor<1x16xf32>) {
   %c0 = arith.constant 0 : index

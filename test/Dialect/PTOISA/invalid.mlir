@@ -1035,3 +1035,54 @@ func.func @mscatter_rank(%g: !pto.tensor<2x16x64xf32>, %r: index) {
   pto_isa.mscatter %t into %g[%i] [%r, %r] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x16xi32>, !pto.tensor<2x16x64xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Intra-block flags (MIX leaves, DAV_3510)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @set_intra_block_outside_mix() attributes {pto.leaf = #pto.core<cube>, pto.arch = #pto.arch<DAV_3510>} {
+  // expected-error @+1 {{signals the AIVs of a MIX block; it belongs in the AIC part of a MIX leaf (pto.leaf = #pto.core<mix>), which pto-isa-split-mix forms}}
+  pto_isa.set_intra_block FIX, 0
+  return
+}
+
+// -----
+
+func.func @set_intra_block_on_v() attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  // expected-error @+1 {{is issued by the AIC, which has no V pipe; set it on the pipe of the instruction it follows (FIX after an L0C -> UB tmov)}}
+  pto_isa.set_intra_block V, 0
+  return
+}
+
+// -----
+
+func.func @set_intra_block_id() attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  // expected-error @+1 {{attribute 'id' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 31}}
+  pto_isa.set_intra_block FIX, 32
+  return
+}
+
+// -----
+
+func.func @wait_intra_block_outside_mix() attributes {pto.leaf = #pto.core<vector>, pto.arch = #pto.arch<DAV_3510>} {
+  // expected-error @+1 {{waits for the AIC of a MIX block; it belongs in the vector part of a MIX leaf (a vector leaf with 'pto.mix_aic'), which pto-isa-split-mix forms}}
+  pto_isa.wait_intra_block S, 0
+  return
+}
+
+// -----
+
+func.func @wait_intra_block_id() attributes {pto.leaf = #pto.core<vector>, pto.mix_aic = @m, pto.arch = #pto.arch<DAV_3510>} {
+  // expected-error @+1 {{attribute 'id' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 15}}
+  pto_isa.wait_intra_block S, 16
+  return
+}
+
+// -----
+
+func.func @intra_block_ok() attributes {pto.leaf = #pto.core<vector>, pto.mix_aic = @m, pto.arch = #pto.arch<DAV_3510>} {
+  pto_isa.wait_intra_block S, 15
+  return
+}

@@ -26,7 +26,7 @@ func.func @plain() {
 func.func private @leaf() attributes {pto.leaf = #pto.core<mix>} {
   return
 }
-// expected-error @-3 {{pto-to-cpp prints cube and vector leaves; 'leaf' is a MIX leaf}}
+// expected-error @-3 {{pto-to-cpp prints MIX leaves split into their AIC and AIV parts; run pto-isa-split-mix on 'leaf'}}
 
 // -----
 

@@ -228,3 +228,133 @@ void GMAccessAnalysis::print(const GMAccess &access, llvm::raw_ostream &os) {
   });
   os << ']';
 }
+
+//===----------------------------------------------------------------------===//
+// GMAccessIndex
+//===----------------------------------------------------------------------===//
+
+std::string GMAccessIndex::keyOf(const GMAccess &access) {
+  std::string key = std::to_string(access.dims.size());
+  for (const GMAccess::Range &range : access.dims) {
+    key += '\x1f';
+    key += range.unknown ? "?" : range.symbolic;
+  }
+  return key;
+}
+
+pto::detail::Box GMAccessIndex::boxOf(const GMAccess &access) {
+  pto::detail::Box box;
+  for (const GMAccess::Range &range : access.dims) {
+    // Under one key an unknown dim is unknown in every access: one common
+    // unit range keeps them overlapping there.
+    box.first.push_back(range.unknown ? 0 : range.lo);
+    box.second.push_back(range.unknown ? 1 : range.size);
+  }
+  return box;
+}
+
+template <typename Fn>
+void GMAccessIndex::forEachOrderedKind(uint8_t later, Fn visit) {
+  // mustOrder of a union of kinds is the OR over its bits.
+  for (unsigned k = 0; k < 3; ++k)
+    if (GMAccessAnalysis::mustOrder(uint8_t(1u << k), later))
+      visit(k);
+}
+
+void GMAccessIndex::insert(unsigned item, const GMAccess &access) {
+  unsigned id = entries.size();
+  entries.push_back({item, access});
+  TensorGroup &group = bases[access.base][access.tensor];
+  Bucket *bucket =
+      access.dims.empty() ? nullptr : &group.buckets[keyOf(access)];
+  pto::detail::Box box = boxOf(access);
+  for (unsigned k = 0; k < 3; ++k) {
+    if (!(access.kind & (1u << k)))
+      continue;
+    everything[k].push_back(id);
+    if (!access.storage)
+      unknownStorage[k].push_back(id);
+    group.all[k].push_back(id);
+    if (!bucket) {
+      group.whole[k].push_back(id);
+      continue;
+    }
+    bucket->entries[k].push_back(id);
+    bucket->boxes[k].insert(item, box);
+  }
+}
+
+void GMAccessIndex::insert(unsigned item, const GMAccessSummary &summary) {
+  if (summary.unknown)
+    unknownItems.push_back(item);
+  if (!summary.accesses.empty())
+    itemsWithAccesses.push_back(item);
+  for (const GMAccess &access : summary.accesses)
+    insert(item, access);
+}
+
+void GMAccessIndex::forEachConflict(const GMAccess &access,
+                                    function_ref<void(unsigned)> fn) const {
+  // Other bases: distinct known storages never alias.
+  const ByKind &others = access.storage ? unknownStorage : everything;
+  forEachOrderedKind(access.kind, [&](unsigned k) {
+    for (unsigned id : others[k])
+      if (entries[id].access.base != access.base)
+        fn(entries[id].item);
+  });
+  auto base = bases.find(access.base);
+  if (base == bases.end())
+    return;
+  std::string key = keyOf(access);
+  pto::detail::Box box = boxOf(access);
+  for (const auto &tensorAndGroup : base->second) {
+    const TensorGroup &group = tensorAndGroup.second;
+    // Another alias of the base, or a whole tensor: other coordinates.
+    if (tensorAndGroup.first != access.tensor || access.dims.empty()) {
+      forEachOrderedKind(access.kind, [&](unsigned k) {
+        for (unsigned id : group.all[k])
+          fn(entries[id].item);
+      });
+      continue;
+    }
+    forEachOrderedKind(access.kind, [&](unsigned k) {
+      for (unsigned id : group.whole[k])
+        fn(entries[id].item);
+    });
+    for (const auto &keyAndBucket : group.buckets)
+      forEachOrderedKind(access.kind, [&](unsigned k) {
+        const Bucket &bucket = keyAndBucket.second;
+        if (keyAndBucket.first == key) {
+          bucket.boxes[k].forEachOverlap(box, fn);
+          return;
+        }
+        for (unsigned id : bucket.entries[k])
+          if (GMAccessAnalysis::mayOverlap(entries[id].access, access))
+            fn(entries[id].item);
+      });
+  }
+}
+
+void GMAccessIndex::forEachDependence(const GMAccessSummary &summary,
+                                      function_ref<void(unsigned)> fn) const {
+  // Unknown effects on either side order against any GM access or unknown
+  // effect on the other (dependsOn).
+  if (summary.unknown) {
+    for (unsigned item : itemsWithAccesses)
+      fn(item);
+    for (unsigned item : unknownItems)
+      fn(item);
+    return;
+  }
+  if (!summary.accesses.empty())
+    for (unsigned item : unknownItems)
+      fn(item);
+  for (const GMAccess &access : summary.accesses)
+    forEachConflict(access, fn);
+}
+
+bool GMAccessIndex::dependsOnAny(const GMAccessSummary &summary) const {
+  bool found = false;
+  forEachDependence(summary, [&](unsigned) { found = true; });
+  return found;
+}

@@ -263,7 +263,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       // Task infos against the block as it is now.
       ValueNumbering vn;
       SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, groupTasks);
-      GroupPlanner planner(vn, block, infos, platform.l1Bytes);
+      GroupPlanner planner(block, infos, platform.l1Bytes);
 
       std::optional<pto::detail::StationaryPlan> stationaryPlan;
       if (splitParts)
@@ -443,7 +443,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     if (setting.count && *setting.count <= 1) {
       settingCycles = pto::detail::stationaryCycles(*whole);
     } else {
-      GroupPlanner planner(vn, block, infos, platform.l1Bytes);
+      GroupPlanner planner(block, infos, platform.l1Bytes);
       int64_t count = 1;
       unsigned mask = kAllSides, minTasks = 1;
       Plan plan = settingPlan(planner, setting, tasks.size(), platform, count,
@@ -529,7 +529,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     llvm::DenseSet<Operation *> isMovable;
     for (TaskOp task : movable)
       isMovable.insert(task);
-    ValueNumbering vn;
+    GMAccessAnalysis gm(block.getParentOp());
     AccessIndex passed;
     bool any = false;
     SmallVector<Operation *> moving; // reverse program order
@@ -537,16 +537,16 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       if (op == last.getOperation() || !isMovable.contains(op)) {
         if (isMovable.empty())
           break;
-        passed.add(summarize(vn, op));
+        passed.add(summarize(gm, op));
         any = true;
         continue;
       }
       isMovable.erase(op);
       if (op->getNumResults() == 0 &&
-          (!any || !passed.conflicts(summarize(vn, op)))) {
+          (!any || !passed.conflicts(summarize(gm, op)))) {
         moving.push_back(op);
       } else {
-        passed.add(summarize(vn, op));
+        passed.add(summarize(gm, op));
         any = true;
       }
     }
@@ -581,7 +581,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         ValueNumbering vn;
         SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
         auto [left, merged] =
-            mergeUnshared(vn, block, infos, *count, platform.l1Bytes);
+            mergeUnshared(block, infos, *count, platform.l1Bytes);
         tasksAfter = left;
         numTasksMerged += merged;
       }

@@ -12,6 +12,7 @@
 
 #include "MixExchange.h"
 #include "TaskMergeSupport.h"
+#include "pto/Support/BoxIndex.h"
 #include "pto/Support/UnionFind.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -161,19 +162,19 @@ bool MixExchangePass::mergeComponent(ArrayRef<TaskOp> members) {
   llvm::SmallPtrSet<Operation *, 8> isMember;
   for (TaskOp task : members)
     isMember.insert(task);
-  taskmerge::ValueNumbering vn;
+  GMAccessAnalysis gm(members.front()->getParentOp());
   taskmerge::AccessIndex moving, pushedAccesses;
   SmallVector<Operation *> pushed;
   Operation *last = members.back();
   for (Operation *op = members.front(); op != last; op = op->getNextNode()) {
-    taskmerge::AccessSummary summary = taskmerge::summarize(vn, op);
+    GMAccessSummary summary = taskmerge::summarize(gm, op);
     if (isMember.contains(op)) {
       if (!pushed.empty() && pushedAccesses.conflicts(summary))
         return false;
       moving.add(summary);
       continue;
     }
-    if ((summary.accesses.empty() && !summary.barrier) ||
+    if ((summary.accesses.empty() && !summary.unknown) ||
         !moving.conflicts(summary))
       continue;
     if (!isa<TaskOp>(op) || op->getNumResults() != 0)
@@ -183,7 +184,7 @@ bool MixExchangePass::mergeComponent(ArrayRef<TaskOp> members) {
     pushed.push_back(op);
   }
   if (!pushed.empty() &&
-      pushedAccesses.conflicts(taskmerge::summarize(vn, last)))
+      pushedAccesses.conflicts(taskmerge::summarize(gm, last)))
     return false;
 
   // The stage of the first member's family (C1 -> M1).

@@ -69,8 +69,7 @@ struct NBufferMergePass
     if (n > 1) {
       // Vector tasks carry no loads: no capacity bound (each member's pieces
       // fit UB on their own, pto-expand-tiles).
-      ValueNumbering vn;
-      tasksAfter = mergeUnshared(vn, block, taskInfos(block, tasks), n,
+      tasksAfter = mergeUnshared(block, taskInfos(block, tasks), n,
                                  std::numeric_limits<int64_t>::max())
                        .first;
     }

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "pto/Dialect/PTO/Analysis/GMAccess.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -19,8 +20,6 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
-
-#include "BoxIndex.h"
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_OUTLINEPASS
@@ -33,199 +32,31 @@ using namespace mlir::pto;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// GM accesses of a task, for the launch dependencies
+// Launch dependencies
 //===----------------------------------------------------------------------===//
 
-enum AccessKind : uint8_t { kRead = 1, kWrite = 2, kAtomic = 4 };
-
-/// One GM access of a task: the tensor as used, the tensor it aliases
-/// (through in-place reshapes), and the static box touched, if known.
-struct Access {
-  Value tensor;
-  Value base;
-  uint8_t kind;
-  SmallVector<int64_t, 4> offsets, sizes; // empty: unknown (whole tensor)
-};
-
-/// A base whose identity we understand: a kernel argument or a workspace.
-/// Distinct such bases never alias; anything else may alias anything.
-bool isKnownBase(Value base) {
-  if (auto arg = dyn_cast<BlockArgument>(base))
-    return isa<KernelOp>(arg.getOwner()->getParentOp());
-  return base.getDefiningOp<WorkspaceOp>() != nullptr;
-}
-
-SmallVector<Access> collectAccesses(TaskOp task) {
-  SmallVector<Access> accesses;
-  auto add = [&](Value tensor, uint8_t kind, ArrayRef<int64_t> staticOffsets,
-                 ArrayRef<int64_t> sizes) {
-    Value base = getAliasedTensor(tensor);
-    // Task-local GM (a workspace inside the task) is not shared.
-    if (task->isAncestor(base.getParentRegion()->getParentOp()))
-      return;
-    Access access{tensor, base, kind, {}, {}};
-    if (!staticOffsets.empty() &&
-        llvm::none_of(staticOffsets, ShapedType::isDynamic)) {
-      access.offsets.assign(staticOffsets.begin(), staticOffsets.end());
-      access.sizes.assign(sizes.begin(), sizes.end());
-    }
-    accesses.push_back(std::move(access));
-  };
-  task.getBody().walk([&](Operation *op) {
-    if (auto view = dyn_cast<ViewOp>(op)) {
-      if (isa<GMTensorType>(view.getSource().getType()))
-        add(view.getSource(), kRead, view.getStaticOffsets(),
-            view.getResult().getType().getShape());
-      return;
-    }
-    if (auto store = dyn_cast<AssembleOp>(op)) {
-      add(store.getDst(), kWrite, store.getStaticOffsets(),
-          store.getSrc().getType().getShape());
-      return;
-    }
-    if (auto store = dyn_cast<AtomicAddOp>(op)) {
-      add(store.getDst(), kAtomic, store.getStaticOffsets(),
-          store.getSrc().getType().getShape());
-      return;
-    }
-    if (auto read = dyn_cast<ReadOp>(op)) {
-      add(read.getTensor(), kRead, {}, {});
-      return;
-    }
-    if (isa<DimOp, ReshapeOp, WorkspaceOp>(op))
-      return;
-    for (Value operand : op->getOperands())
-      if (isa<GMTensorType>(operand.getType()))
-        add(operand, kRead | kWrite, {}, {});
-  });
-  return accesses;
-}
-
-/// Whether an access of kind `later` must wait for one of kind `earlier` to
-/// the same region: not read/read, not atomic/atomic (atomics commute).
-bool ordered(uint8_t earlier, uint8_t later) {
-  uint8_t both = earlier | later;
-  if (both & kWrite)
-    return true;
-  return (earlier & kAtomic && later & kRead) ||
-         (earlier & kRead && later & kAtomic);
-}
-
-/// The earlier accesses of a run, indexed so that the tasks a new access
-/// must wait for are found without a scan of every earlier task: by base,
-/// by tensor as used and by access kind (one bit each: `ordered` is the OR
-/// over the earlier kind's bits), with the static boxes in a BoxIndex.
-///
-/// Two accesses may overlap when their bases differ and one of them is not
-/// a known base (isKnownBase), or when they share a base and are not both
-/// static boxes of the same tensor value and rank that are disjoint.
-class AccessIndex {
-public:
-  /// Calls `fn(task)` for every earlier task with an access that `b` must
-  /// wait for (possibly more than once).
-  void forEachConflict(const Access &b, function_ref<void(unsigned)> fn) const {
-    auto kinds = [&](auto &&visit) {
-      for (unsigned k = 0; k < 3; ++k)
-        if (ordered(uint8_t(1u << k), b.kind))
-          visit(k);
-    };
-    auto all = [&](const TensorGroup &group) {
-      kinds([&](unsigned k) {
-        for (unsigned task : group.all[k])
-          fn(task);
-      });
-    };
-    // Other bases: distinct known bases never alias.
-    if (isKnownBase(b.base)) {
-      kinds([&](unsigned k) {
-        for (auto [task, base] : unknownBase[k])
-          if (base != b.base)
-            fn(task);
-      });
-    } else {
-      kinds([&](unsigned k) {
-        for (auto [task, base] : everything[k])
-          if (base != b.base)
-            fn(task);
-      });
-    }
-    auto baseIt = bases.find(b.base);
-    if (baseIt == bases.end())
-      return;
-    for (const auto &entry : baseIt->second) {
-      const TensorGroup &group = entry.second;
-      if (entry.first != b.tensor || !isBoxed(b)) {
-        all(group);
-        continue;
-      }
-      pto::detail::Box box{
-          SmallVector<int64_t>(b.offsets.begin(), b.offsets.end()),
-          SmallVector<int64_t>(b.sizes.begin(), b.sizes.end())};
-      kinds([&](unsigned k) {
-        for (unsigned task : group.unboxed[k])
-          fn(task);
-        group.boxes[k].forEachOverlap(box, fn);
-      });
-    }
-  }
-
-  void insert(unsigned task, const Access &a) {
-    TensorGroup &group = bases[a.base][a.tensor];
-    bool known = isKnownBase(a.base);
-    for (unsigned k = 0; k < 3; ++k) {
-      if (!(a.kind & (1u << k)))
-        continue;
-      group.all[k].push_back(task);
-      everything[k].push_back({task, a.base});
-      if (!known)
-        unknownBase[k].push_back({task, a.base});
-      if (isBoxed(a))
-        group.boxes[k].insert(
-            task, {SmallVector<int64_t>(a.offsets.begin(), a.offsets.end()),
-                   SmallVector<int64_t>(a.sizes.begin(), a.sizes.end())});
-      else
-        group.unboxed[k].push_back(task);
-    }
-  }
-
-private:
-  static bool isBoxed(const Access &a) {
-    return !a.offsets.empty() && a.sizes.size() == a.offsets.size();
-  }
-  struct TensorGroup {
-    SmallVector<unsigned> all[3], unboxed[3];
-    pto::detail::BoxIndex boxes[3];
-  };
-  llvm::DenseMap<Value, llvm::MapVector<Value, TensorGroup>> bases;
-  SmallVector<std::pair<unsigned, Value>> everything[3], unknownBase[3];
-};
-
-static_assert(kRead == 1 && kWrite == 2 && kAtomic == 4,
-              "AccessIndex files kinds by bit position");
-
 /// For each task of a run, the earlier tasks it depends on directly: those
-/// with a conflicting access (AccessIndex) that are not already reached
+/// with a conflicting GM access (GMAccessIndex) that are not already reached
 /// through another of them (the transitive reduction), ascending. Near-linear
 /// in the run: candidates come from the index, and whether a candidate is
 /// reached is a walk back over the direct dependencies found so far, which
 /// stops below the earliest candidate (dependencies point backwards).
 SmallVector<SmallVector<unsigned>>
-directDependences(ArrayRef<SmallVector<Access>> accesses) {
+directDependences(ArrayRef<GMAccessSummary> accesses) {
   size_t n = accesses.size();
   SmallVector<SmallVector<unsigned>> direct(n);
-  AccessIndex index;
+  GMAccessIndex index;
   // Stamps (task + 1) instead of sets cleared per task.
   SmallVector<unsigned> candidateStamp(n, 0), reachedStamp(n, 0);
   SmallVector<unsigned> candidates, stack;
   for (unsigned j = 0; j < n; ++j) {
     candidates.clear();
-    for (const Access &b : accesses[j])
-      index.forEachConflict(b, [&](unsigned i) {
-        if (candidateStamp[i] != j + 1) {
-          candidateStamp[i] = j + 1;
-          candidates.push_back(i);
-        }
-      });
+    index.forEachDependence(accesses[j], [&](unsigned i) {
+      if (candidateStamp[i] != j + 1) {
+        candidateStamp[i] = j + 1;
+        candidates.push_back(i);
+      }
+    });
     llvm::sort(candidates, std::greater<unsigned>());
     unsigned lowest = candidates.empty() ? 0 : candidates.back();
     for (unsigned i : candidates) {
@@ -243,8 +74,7 @@ directDependences(ArrayRef<SmallVector<Access>> accesses) {
       }
     }
     llvm::sort(direct[j]);
-    for (const Access &a : accesses[j])
-      index.insert(j, a);
+    index.insert(j, accesses[j]);
   }
   return direct;
 }
@@ -553,9 +383,12 @@ func::FuncOp Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
   // Launches with dependencies, transitively reduced.
   llvm::DenseMap<int64_t, Value> offsetConstants;
   size_t n = run.tasks.size();
-  SmallVector<SmallVector<Access>> accesses;
+  // A fresh analysis per run: earlier runs' rewrites erased values its
+  // memo would otherwise key on.
+  GMAccessAnalysis gm(kernel);
+  SmallVector<GMAccessSummary> accesses;
   for (TaskOp task : run.tasks)
-    accesses.push_back(collectAccesses(task));
+    accesses.push_back(gm.summarize(task));
   SmallVector<SmallVector<unsigned>> direct = directDependences(accesses);
   SmallVector<Value> tokens;
   for (size_t j = 0; j < n; ++j) {

@@ -7,7 +7,7 @@
 // Groups grow by union-find under the scope rules, each merge checked for
 // cycles on the group graph. To stay near-linear on big tiles and long
 // chains, reads and stores find the earlier stores they overlap through a
-// grid index of their boxes, and the group graph keeps a topological order
+// GMAccessIndex (GMAccess.h), and the group graph keeps a topological order
 // so that a cycle check searches only between the two groups, from the side
 // that runs out first. Each group becomes a pto.task placed at the end
 // of its segment of the block (segments end at ops with regions and at
@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BoxIndex.h"
 #include "SinkBarrierViews.h"
+#include "pto/Dialect/PTO/Analysis/GMAccess.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/Support/UnionFind.h"
 
@@ -34,8 +34,6 @@ namespace mlir::pto {
 
 using namespace mlir;
 using namespace mlir::pto;
-using mlir::pto::detail::Box;
-using mlir::pto::detail::BoxIndex;
 
 namespace {
 
@@ -51,59 +49,6 @@ bool isNode(Operation *op) {
 bool isTileView(Operation *op) {
   return isa<ViewOp>(op) && isa<TileType>(op->getResult(0).getType());
 }
-
-/// The static box [offsets, offsets + sizes) an op touches in a workspace;
-/// std::nullopt when an offset is dynamic.
-std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
-staticBox(ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
-  if (llvm::any_of(offsets, ShapedType::isDynamic))
-    return std::nullopt;
-  return std::make_pair(SmallVector<int64_t>(offsets),
-                        SmallVector<int64_t>(sizes));
-}
-
-/// The stores into one root tensor (through reshapes) seen so far, per
-/// tensor as written: static boxes indexed, the others (dynamic offsets)
-/// listed; atomics apart from plain stores, since atomics among themselves
-/// commute. Boxes compare only in the same tensor's coordinates: an in-place
-/// reshape of the root has other ones, so its stores conflict with any access
-/// through another alias.
-struct TensorWrites {
-  struct Writes {
-    BoxIndex boxed[2];
-    SmallVector<unsigned> unboxed[2];
-  };
-  llvm::MapVector<Value, Writes> byTensor;
-
-  void insert(Value tensor, unsigned node, const std::optional<Box> &box,
-              bool atomic) {
-    Writes &writes = byTensor[tensor];
-    if (box)
-      writes.boxed[atomic].insert(node, *box);
-    else
-      writes.unboxed[atomic].push_back(node);
-  }
-
-  /// Calls `fn(node)` for the stores of the kinds selected that may overlap
-  /// `box` of `tensor` (any store when `box` is unknown or the store went
-  /// through another alias), possibly more than once.
-  void forEachConflict(Value tensor, const std::optional<Box> &box, bool plain,
-                       bool atomic, function_ref<void(unsigned)> fn) const {
-    for (const auto &[written, writes] : byTensor) {
-      bool comparable = box && written == tensor;
-      for (bool kind : {false, true}) {
-        if (!(kind ? atomic : plain))
-          continue;
-        for (unsigned node : writes.unboxed[kind])
-          fn(node);
-        if (comparable)
-          writes.boxed[kind].forEachOverlap(*box, fn);
-        else
-          writes.boxed[kind].forEach(fn);
-      }
-    }
-  }
-};
 
 /// The pass statistics the partitioner updates.
 struct PartitionStats {
@@ -189,8 +134,10 @@ void BlockPartitioner::buildEdges() {
   dataSuccs.resize(n);
   orderSuccs.resize(n);
   tileSuccs.resize(n);
-  // Stores seen so far, per root tensor.
-  llvm::DenseMap<Value, TensorWrites> writes;
+  // Stores seen so far, filed by node: a read or store finds the earlier
+  // stores it must follow (GMAccessIndex; atomics commute among themselves).
+  GMAccessAnalysis gm(nodes.front()->getParentOp());
+  GMAccessIndex stores;
 
   // The nodes whose tile operands come (through views) from `value`'s
   // producer chain: SSA edges, and workspace edges for views of tensors.
@@ -217,19 +164,13 @@ void BlockPartitioner::buildEdges() {
         continue;
       }
       // A view of a tensor: depends on the stores into it that overlap.
-      auto found = writes.find(getAliasedTensor(view.getSource()));
-      if (found == writes.end())
-        continue;
-      auto box = staticBox(view.getStaticOffsets(),
-                           view.getResult().getType().getShape());
       bool isWorkspace =
           isa_and_nonnull<WorkspaceOp>(view.getSource().getDefiningOp());
       // Workspace traffic is data; reads of kernel tensors after writes
       // are ordering only.
       auto &succs = isWorkspace ? dataSuccs : orderSuccs;
-      found->second.forEachConflict(
-          view.getSource(), box, /*plain=*/true,
-          /*atomic=*/true, [&](unsigned w) { succs[w].insert(consumer); });
+      stores.forEachDependence(gm.summarize(view),
+                               [&](unsigned w) { succs[w].insert(consumer); });
     }
   };
 
@@ -238,31 +179,15 @@ void BlockPartitioner::buildEdges() {
     for (Value operand : op->getOperands())
       if (isa<TileType>(operand.getType()))
         addReadEdges(i, operand);
-    if (isa<AssembleOp, AtomicAddOp>(op)) {
-      Value dst = op->getOperand(1);
-      ArrayRef<int64_t> offsets =
-          isa<AssembleOp>(op) ? cast<AssembleOp>(op).getStaticOffsets()
-                              : cast<AtomicAddOp>(op).getStaticOffsets();
-      auto box = staticBox(
-          offsets, cast<TileType>(op->getOperand(0).getType()).getShape());
-      bool atomic = isa<AtomicAddOp>(op);
-      TensorWrites &tensorWrites = writes[getAliasedTensor(dst)];
-      // Writes after writes keep their order, except atomics among
-      // themselves (they commute).
-      tensorWrites.forEachConflict(
-          dst, box, /*plain=*/true, /*atomic=*/!atomic,
-          [&](unsigned w) { orderSuccs[w].insert(i); });
-      tensorWrites.insert(dst, i, box, atomic);
-    }
-    // Rows chosen at run time: a write anywhere in the tensor, ordered after
-    // and before every other access to it (accumulating ones too: their
-    // order against plain stores matters, and among themselves it is kept).
-    if (auto put = dyn_cast<IndexPutOp>(op)) {
-      TensorWrites &tensorWrites = writes[getAliasedTensor(put.getDst())];
-      tensorWrites.forEachConflict(
-          put.getDst(), std::nullopt, /*plain=*/true,
-          /*atomic=*/true, [&](unsigned w) { orderSuccs[w].insert(i); });
-      tensorWrites.insert(put.getDst(), i, std::nullopt, /*atomic=*/false);
+    // Stores keep their order after overlapping stores, except atomics
+    // among themselves (they commute). A pto.index_put chooses its rows at
+    // run time: it reads and writes anywhere in its tensor, ordered after
+    // and before every other access to it.
+    if (isa<AssembleOp, AtomicAddOp, IndexPutOp>(op)) {
+      GMAccessSummary store = gm.summarize(op);
+      stores.forEachDependence(store,
+                               [&](unsigned w) { orderSuccs[w].insert(i); });
+      stores.insert(i, store);
     }
   }
   // Each list is in node order (a consumer's edges are added while it is

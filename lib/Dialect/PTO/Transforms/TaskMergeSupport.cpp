@@ -18,76 +18,11 @@ void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
                                            : vn.constant(s));
 }
 
-bool overlap(const Access &a, const Access &b) {
-  if (a.root != b.root)
-    return false;
-  if (a.tensor != b.tensor || a.dims.empty() || b.dims.empty() ||
-      a.dims.size() != b.dims.size())
-    return true;
-  for (auto [x, y] : llvm::zip(a.dims, b.dims))
-    if (x.base == y.base && (x.lo + x.size <= y.lo || y.lo + y.size <= x.lo))
-      return false; // disjoint in this dim
-  return true;
-}
-
-bool conflict(const AccessSummary &a, const AccessSummary &b) {
-  if (a.barrier || b.barrier)
-    return true;
-  for (const Access &x : a.accesses)
-    for (const Access &y : b.accesses)
-      if ((x.write || y.write) && overlap(x, y))
-        return true;
-  return false;
-}
-
-Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
-                    ValueRange dynOffsets, ArrayRef<int64_t> shape,
-                    bool write) {
-  Access access{vn.get(getAliasedTensor(tensor)), vn.get(tensor), write, {}};
-  unsigned next = 0;
-  for (auto [off, size] : llvm::zip(offsets, shape)) {
-    ValueNumbering::Affine a = ShapedType::isDynamic(off)
-                                   ? vn.affine(dynOffsets[next++])
-                                   : ValueNumbering::Affine{0, off};
-    access.dims.push_back({a.base, a.c, size});
-  }
-  return access;
-}
-
-AccessSummary summarize(ValueNumbering &vn, Operation *root) {
-  AccessSummary summary;
-  root->walk([&](Operation *op) {
-    if (auto view = dyn_cast<ViewOp>(op)) {
-      if (isa<GMTensorType>(view.getSource().getType()))
-        summary.accesses.push_back(regionAccess(
-            vn, view.getSource(), view.getStaticOffsets(), view.getOffsets(),
-            view.getResult().getType().getShape(), /*write=*/false));
-      return;
-    }
-    if (auto read = dyn_cast<ReadOp>(op)) {
-      Value t = read.getTensor();
-      summary.accesses.push_back(
-          {vn.get(getAliasedTensor(t)), vn.get(t), /*write=*/false, {}});
-      return;
-    }
-    if (isa<AssembleOp, AtomicAddOp>(op)) {
-      auto src = cast<TypedValue<TileType>>(op->getOperand(0));
-      Value dst = op->getOperand(1);
-      ArrayRef<int64_t> offsets =
-          isa<AssembleOp>(op) ? cast<AssembleOp>(op).getStaticOffsets()
-                              : cast<AtomicAddOp>(op).getStaticOffsets();
-      ValueRange dyn = isa<AssembleOp>(op) ? cast<AssembleOp>(op).getOffsets()
-                                           : cast<AtomicAddOp>(op).getOffsets();
-      summary.accesses.push_back(regionAccess(
-          vn, dst, offsets, dyn, src.getType().getShape(), /*write=*/true));
-      return;
-    }
-    if (isa<WorkspaceOp>(op) ||
-        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-      return; // an allocation; or nested ops are visited by the walk
-    if (!isMemoryEffectFree(op))
-      summary.barrier = true;
-  });
+GMAccessSummary summarize(GMAccessAnalysis &gm, Operation *root) {
+  GMAccessSummary summary = gm.summarize(root);
+  for (GMAccess &access : summary.accesses)
+    if (access.kind & GMAccess::kAtomic)
+      access.kind = (access.kind & ~GMAccess::kAtomic) | GMAccess::kWrite;
   return summary;
 }
 
@@ -399,10 +334,10 @@ Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
 /// N-buffering: merges the group `n` at a time, sharing nothing, while the
 /// loads `infos` carry fit `capacity` per K step. Returns the tasks left and
 /// the tasks merged into another.
-std::pair<unsigned, unsigned> mergeUnshared(ValueNumbering &vn, Block &block,
+std::pair<unsigned, unsigned> mergeUnshared(Block &block,
                                             ArrayRef<TaskInfo> infos, int64_t n,
                                             int64_t capacity) {
-  GroupPlanner planner(vn, block, infos, capacity);
+  GroupPlanner planner(block, infos, capacity);
   Plan plan = planner.plan(n, /*sideMask=*/0, /*minTasks=*/1,
                            /*requireSharing=*/false);
   unsigned merged = 0;

@@ -3,8 +3,9 @@
 //
 // What pto-l1-reuse (L1Reuse.cpp) and pto-nbuffer-merge (NBufferMerge.cpp)
 // share (docs/TileGraph.md): value numbering of index expressions, GM
-// accesses and their conflicts, the loads of cube tasks, isomorphism groups
-// and the greedy planner that merges the tasks of one group.
+// access conflicts (GMAccessAnalysis, atomics ordered), the loads of cube
+// tasks, isomorphism groups and the greedy planner that merges the tasks of
+// one group.
 //
 // Definitions used throughout:
 //  - a *load* (GM->L1 copy-in) is a `pto.view` of a `!pto.tensor` inside a
@@ -24,7 +25,7 @@
 #ifndef PTO_LIB_DIALECT_PTO_TRANSFORMS_TASKMERGESUPPORT_H
 #define PTO_LIB_DIALECT_PTO_TRANSFORMS_TASKMERGESUPPORT_H
 
-#include "BoxIndex.h"
+#include "pto/Dialect/PTO/Analysis/GMAccess.h"
 #include "pto/Dialect/PTO/IR/Platform.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
@@ -95,30 +96,6 @@ public:
     return intern({0, static_cast<uintptr_t>(c)});
   }
 
-  /// `base + c` with `base` = 0 for a constant.
-  struct Affine {
-    unsigned base;
-    int64_t c;
-  };
-  Affine affine(Value v) {
-    APInt cst;
-    if (matchPattern(v, m_ConstantInt(&cst)))
-      return {0, cst.getSExtValue()};
-    if (auto add = v.getDefiningOp<arith::AddIOp>()) {
-      Affine l = affine(add.getLhs()), r = affine(add.getRhs());
-      if (l.base == 0)
-        return {r.base, l.c + r.c};
-      if (r.base == 0)
-        return {l.base, l.c + r.c};
-    }
-    if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
-      Affine l = affine(sub.getLhs()), r = affine(sub.getRhs());
-      if (r.base == 0)
-        return {l.base, l.c - r.c};
-    }
-    return {get(v), 0};
-  }
-
 private:
   unsigned intern(std::vector<uintptr_t> key) {
     auto [it, inserted] = table.try_emplace(std::move(key), table.size() + 1);
@@ -137,107 +114,31 @@ void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
 // GM accesses and dependencies
 //===----------------------------------------------------------------------===//
 
-struct DimRange {
-  unsigned base; // value number of the dynamic part, 0 if static
-  int64_t lo, size;
-};
+/// The GM accesses of `root` for moving tasks past each other:
+/// GMAccessAnalysis's, with atomic updates ordered like plain writes
+/// (reordering two of them would change the rounding of the sum they build).
+GMAccessSummary summarize(GMAccessAnalysis &gm, Operation *root);
 
-/// A read or write of a GM region: `dims` empty means the whole tensor.
-struct Access {
-  unsigned root;   // the aliasing class (tensor seen through reshapes)
-  unsigned tensor; // the tensor value the offsets refer to
-  bool write;
-  SmallVector<DimRange, 2> dims;
-};
+/// Whether two ops with these summaries may not trade places.
+inline bool conflict(const GMAccessSummary &a, const GMAccessSummary &b) {
+  return GMAccessAnalysis::dependsOn(a, b);
+}
 
-struct AccessSummary {
-  SmallVector<Access, 8> accesses;
-  bool barrier = false; // an effect this pass does not understand
-};
-
-bool overlap(const Access &a, const Access &b);
-
-bool conflict(const AccessSummary &a, const AccessSummary &b);
-
-/// The GM accesses of a growing set of ops (a merge target), indexed so that
-/// whether an op conflicts with any of them costs no scan of them all:
-/// accesses of one tensor with the same symbolic base per dim are compared
-/// through a grid of their boxes, the others (other bases, other aliases of
-/// the root, whole tensors) one by one, as `overlap` does.
+/// The GM accesses of a growing set of ops (a merge target), indexed so
+/// that whether an op conflicts with any of them costs no scan of them all
+/// (GMAccessIndex).
 class AccessIndex {
 public:
-  void add(const AccessSummary &summary) {
-    barrier |= summary.barrier;
-    for (const Access &a : summary.accesses) {
-      Bucket &bucket = buckets[a.root][keyOf(a)];
-      bucket.entries[a.write].push_back(a);
-      if (!a.dims.empty())
-        bucket.boxes[a.write].insert(0, boxOf(a));
-    }
-  }
-
-  /// Whether an op with `summary` conflicts with an op added (the index
-  /// must hold at least one op): `conflict` against each.
-  bool conflicts(const AccessSummary &summary) const {
-    if (barrier || summary.barrier)
-      return true;
-    for (const Access &y : summary.accesses) {
-      auto root = buckets.find(y.root);
-      if (root == buckets.end())
-        continue;
-      std::vector<int64_t> key = keyOf(y);
-      for (const auto &[bucketKey, bucket] : root->second)
-        for (bool write : {true, false}) {
-          // A conflict needs a write on one side.
-          if ((!write && !y.write) || bucket.entries[write].empty())
-            continue;
-          if (bucketKey == key && !y.dims.empty()) {
-            bool found = false;
-            bucket.boxes[write].forEachOverlap(boxOf(y),
-                                               [&](unsigned) { found = true; });
-            if (found)
-              return true;
-            continue;
-          }
-          for (const Access &x : bucket.entries[write])
-            if (overlap(x, y))
-              return true;
-        }
-    }
-    return false;
+  void add(const GMAccessSummary &summary) { index.insert(size++, summary); }
+  /// Whether an op with `summary` conflicts with an op added.
+  bool conflicts(const GMAccessSummary &summary) const {
+    return index.dependsOnAny(summary);
   }
 
 private:
-  struct Bucket {
-    SmallVector<Access, 1> entries[2]; // by write
-    pto::detail::BoxIndex boxes[2];
-  };
-
-  /// Accesses with equal keys compare in every dim: same tensor, rank and
-  /// base per dim.
-  static std::vector<int64_t> keyOf(const Access &a) {
-    std::vector<int64_t> key = {a.tensor, static_cast<int64_t>(a.dims.size())};
-    for (const DimRange &d : a.dims)
-      key.push_back(d.base);
-    return key;
-  }
-  static pto::detail::Box boxOf(const Access &a) {
-    pto::detail::Box box;
-    for (const DimRange &d : a.dims) {
-      box.first.push_back(d.lo);
-      box.second.push_back(d.size);
-    }
-    return box;
-  }
-
-  bool barrier = false;
-  std::map<unsigned, std::map<std::vector<int64_t>, Bucket>> buckets;
+  GMAccessIndex index;
+  unsigned size = 0;
 };
-
-Access regionAccess(ValueNumbering &vn, Value tensor, ArrayRef<int64_t> offsets,
-                    ValueRange dynOffsets, ArrayRef<int64_t> shape, bool write);
-
-AccessSummary summarize(ValueNumbering &vn, Operation *root);
 
 //===----------------------------------------------------------------------===//
 // Tasks, loads, isomorphism
@@ -319,9 +220,8 @@ struct Plan {
 
 class GroupPlanner {
 public:
-  GroupPlanner(ValueNumbering &vn, Block &block, ArrayRef<TaskInfo> group,
-               int64_t l1Bytes)
-      : vn(vn), group(group), l1Bytes(l1Bytes) {
+  GroupPlanner(Block &block, ArrayRef<TaskInfo> group, int64_t l1Bytes)
+      : gm(block.getParentOp()), group(group), l1Bytes(l1Bytes) {
     // The ops from the group's first task to its last, numbered as
     // `taskInfos` numbers them (from the earliest task): only units between
     // two members are ever compared.
@@ -529,10 +429,10 @@ public:
   }
 
 private:
-  const AccessSummary &summary(unsigned node) {
+  const GMAccessSummary &summary(unsigned node) {
     auto [it, inserted] = summaries.try_emplace(node);
     if (inserted)
-      it->second = summarize(vn, nodes[node]);
+      it->second = summarize(gm, nodes[node]);
     return it->second;
   }
 
@@ -550,30 +450,30 @@ private:
   /// units with many accesses (not worth comparing).
   unsigned conflictClassOf(ArrayRef<unsigned> unit) {
     constexpr size_t kMaxAccesses = 64;
-    std::vector<std::vector<int64_t>> accesses;
-    bool barrier = false;
+    std::vector<std::string> accesses;
+    bool unknown = false;
     for (unsigned node : unit) {
-      const AccessSummary &s = summary(node);
-      barrier |= s.barrier;
-      for (const Access &a : s.accesses) {
+      const GMAccessSummary &s = summary(node);
+      unknown |= s.unknown;
+      for (const GMAccess &a : s.accesses) {
         if (accesses.size() >= kMaxAccesses)
           return (1u << 31) + uniqueClasses++;
-        std::vector<int64_t> key = {a.root, a.tensor, a.write,
-                                    static_cast<int64_t>(a.dims.size())};
-        for (const DimRange &d : a.dims) {
-          key.push_back(d.base);
-          key.push_back(d.lo);
-          key.push_back(d.size);
-        }
+        std::string key;
+        llvm::raw_string_ostream os(key);
+        os << a.base.getAsOpaquePointer() << ' '
+           << a.tensor.getAsOpaquePointer() << ' ' << unsigned(a.kind);
+        for (const GMAccess::Range &d : a.dims)
+          os << '\x1f' << d.unknown << d.symbolic << '\x1f' << d.lo << ' '
+             << d.size;
         accesses.push_back(std::move(key));
       }
     }
     llvm::sort(accesses);
     accesses.erase(std::unique(accesses.begin(), accesses.end()),
                    accesses.end());
-    std::vector<int64_t> key = {barrier};
-    for (std::vector<int64_t> &a : accesses)
-      key.insert(key.end(), a.begin(), a.end());
+    std::string key = unknown ? "?" : "";
+    for (const std::string &a : accesses)
+      key += a + '\x1e';
     return classes.try_emplace(std::move(key), classes.size() + 1)
         .first->second;
   }
@@ -598,15 +498,15 @@ private:
     return false;
   }
 
-  ValueNumbering &vn;
+  GMAccessAnalysis gm;
   ArrayRef<TaskInfo> group;
   int64_t l1Bytes;
   std::vector<Operation *> nodes;
   // Only the units compared are summarized: by node, node-based so that
   // references stay valid.
-  std::unordered_map<unsigned, AccessSummary> summaries;
+  std::unordered_map<unsigned, GMAccessSummary> summaries;
   DenseMap<std::pair<unsigned, unsigned>, bool> conflictMemo;
-  std::map<std::vector<int64_t>, unsigned> classes;
+  std::map<std::string, unsigned> classes;
   unsigned uniqueClasses = 0;
 };
 
@@ -659,7 +559,7 @@ Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
 /// N-buffering: merges the group `n` at a time, sharing nothing, while the
 /// loads `infos` carry fit `capacity` per K step. Returns the tasks left and
 /// the tasks merged into another.
-std::pair<unsigned, unsigned> mergeUnshared(ValueNumbering &vn, Block &block,
+std::pair<unsigned, unsigned> mergeUnshared(Block &block,
                                             ArrayRef<TaskInfo> infos, int64_t n,
                                             int64_t capacity);
 

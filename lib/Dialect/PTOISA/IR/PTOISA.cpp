@@ -10,6 +10,7 @@
 
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Matchers.h"
@@ -855,6 +856,40 @@ template <typename Op> static LogicalResult verifyFlag(Op op) {
 
 LogicalResult SetFlagOp::verify() { return verifyFlag(*this); }
 LogicalResult WaitFlagOp::verify() { return verifyFlag(*this); }
+
+/// The core kind of the leaf holding `op` (`pto.leaf`), if any.
+static std::optional<pto::CoreKind> leafKindOf(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  auto kind =
+      func ? func->getAttrOfType<pto::CoreKindAttr>("pto.leaf") : nullptr;
+  if (!kind)
+    return std::nullopt;
+  return kind.getValue();
+}
+
+LogicalResult SetIntraBlockOp::verify() {
+  if (leafKindOf(*this) != pto::CoreKind::mix)
+    return emitOpError() << "signals the AIVs of a MIX block; it belongs in "
+                            "the AIC part of a MIX leaf (pto.leaf = "
+                            "#pto.core<mix>), which pto-isa-split-mix forms";
+  if (getPipe() == Pipe::V)
+    return emitOpError() << "is issued by the AIC, which has no V pipe; set "
+                            "it on the pipe of the instruction it follows "
+                            "(FIX after an L0C -> UB tmov)";
+  return success();
+}
+
+LogicalResult WaitIntraBlockOp::verify() {
+  auto func = (*this)->getParentOfType<func::FuncOp>();
+  if (leafKindOf(*this) != pto::CoreKind::vector ||
+      !func->hasAttr(kMixAicAttrName))
+    return emitOpError() << "waits for the AIC of a MIX block; it belongs in "
+                            "the vector part of a MIX leaf (a vector leaf "
+                            "with '"
+                         << kMixAicAttrName
+                         << "'), which pto-isa-split-mix forms";
+  return success();
+}
 
 LogicalResult MScatterOp::verify() {
   if (failed(expectRowMajorUB(*this, "source", getSrc())) ||

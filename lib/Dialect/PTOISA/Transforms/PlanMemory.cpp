@@ -15,6 +15,7 @@
 
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -213,6 +214,21 @@ static SmallVector<Value> inPlaceSources(Operation *op, Value &dst) {
       .Default([](Operation *) { return SmallVector<Value>{}; });
 }
 
+/// A ub tile that a MIX leaf's cube part writes with an L0C -> UB tmov.
+static bool isMovedFromL0C(AllocTileOp alloc) {
+  auto func = alloc->getParentOfType<func::FuncOp>();
+  auto kind = func ? func->getAttrOfType<pto::CoreKindAttr>("pto.leaf")
+                   : pto::CoreKindAttr();
+  if (!kind || kind.getValue() != pto::CoreKind::mix)
+    return false;
+  return llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+    auto move = dyn_cast<TMovOp>(user);
+    return move && move.getDst() == alloc.getResult() &&
+           cast<TileType>(move.getSrc().getType()).getSpace() ==
+               MemorySpace::l0c;
+  });
+}
+
 std::vector<Buffer> FunctionPlanner::buffersOf(ArrayRef<AllocTileOp> allocs,
                                                bool inPlace) {
   int64_t align = platform.bufferAlignBytes;
@@ -231,6 +247,11 @@ std::vector<Buffer> FunctionPlanner::buffersOf(ArrayRef<AllocTileOp> allocs,
     }
     if (end < 0) // never used: occupies its own point only
       start = end = 2 * span.lookup(alloc).first;
+    // In a MIX leaf the AIC's L0C -> UB moves run ahead of the AIV's
+    // program order: such a tile is live from the entry on, so no tile of
+    // the vector part shares its bytes before its last read.
+    if (isMovedFromL0C(alloc))
+      start = -2;
     index[alloc.getResult()] = buffers.size();
     buffers.push_back(
         {alloc, roundUp(alloc.getTileType().getByteSize(), align), start, end});

@@ -455,6 +455,12 @@ struct RollPiecesPass
       });
       if (!holdsInstructions || func.isExternal())
         return WalkResult::skip();
+      // A MIX leaf stays straight-line: pto-isa-split-mix gives each
+      // L0C -> UB move its own UB tile and intra-block flag, which a loop
+      // body would reuse across iterations.
+      if (auto kind = func->getAttrOfType<pto::CoreKindAttr>("pto.leaf");
+          kind && kind.getValue() == pto::CoreKind::mix)
+        return WalkResult::skip();
       // Blocks to roll: the function's, then every new loop body.
       SmallVector<Block *> worklist;
       for (Block &block : func.getFunctionBody())

@@ -27,7 +27,9 @@
 
 namespace pto_rt {
 
-enum class Core { Cube, Vector };
+// Mix: a DAV_3510 MIX launch, one AIC and its two AIVs (body: the AIC's
+// part, vec_body: each AIV's).
+enum class Core { Cube, Vector, Mix };
 struct Token {
   int64_t id;
 };
@@ -72,8 +74,9 @@ struct Launch {
   Core core;
   std::string leaf;
   std::function<void()> body;
-  int waiting = 0;             // unfinished dependencies
-  std::vector<int> dependents; // indices in the device task
+  std::function<void()> vec_body; // Core::Mix: the AIVs' part
+  int waiting = 0;                // unfinished dependencies
+  std::vector<int> dependents;    // indices in the device task
 };
 
 inline bool parse_arch(const std::string &a, pto::sim::Arch &out) {
@@ -177,6 +180,10 @@ public:
   template <class T> T *workspace(int64_t elements);
   Token launch(Core core, const char *leaf_name,
                std::initializer_list<Token> after, std::function<void()> body);
+  // A MIX launch (DAV_3510): `aic` on the cube core, `aiv` on both vector
+  // cores of its block.
+  Token launch_mix(const char *leaf_name, std::initializer_list<Token> after,
+                   std::function<void()> aic, std::function<void()> aiv);
   // Keeps the root call's scalars alive as long as this instance (its
   // launches run when the device task runs); returns them.
   const int64_t *hold(Scalars scalars) {
@@ -305,7 +312,13 @@ private:
 
   Token add_launch(int64_t task, Core core, const char *leaf,
                    std::initializer_list<Token> after,
-                   std::function<void()> body) {
+                   std::function<void()> body,
+                   std::function<void()> vec_body = {}) {
+    if (core == Core::Mix && arch_ != pto::sim::Arch::A950)
+      detail::die(3,
+                  "MIX launch of leaf '%s' on an architecture without MIX "
+                  "tasks: run with --arch 950",
+                  leaf ? leaf : "?");
     if (!pending_ || pending_->serial != task)
       detail::die(3,
                   "launch of leaf '%s' from a root instance whose device task "
@@ -318,6 +331,7 @@ private:
     L.core = core;
     L.leaf = leaf ? leaf : "?";
     L.body = std::move(body);
+    L.vec_body = std::move(vec_body);
     const int me = int(t.launches.size());
     for (Token d : after) {
       if (d.id >= L.id)
@@ -340,15 +354,86 @@ private:
   }
 
   pto::sim::Core &seq_core(Core k) {
-    auto &c = k == Core::Cube ? seq_cube_ : seq_vec_;
+    auto &c = k != Core::Vector ? seq_cube_ : seq_vec_;
     if (!c)
-      c.reset(new pto::sim::Core(arch_, k == Core::Cube
+      c.reset(new pto::sim::Core(arch_, k != Core::Vector
                                             ? pto::sim::CoreKind::Cube
                                             : pto::sim::CoreKind::Vector));
     return *c;
   }
 
+  // The two AIVs paired with an AIC for MIX launches (one pair per cube
+  // core: the sequential one or a worker's).
+  struct MixPair {
+    std::unique_ptr<pto::sim::Core> aiv[2];
+    pto::sim::MixBlock block;
+  };
+  MixPair &mix_pair(pto::sim::Core &aic) {
+    std::lock_guard<std::mutex> l(mix_mu_);
+    std::unique_ptr<MixPair> &p = mix_pairs_[&aic];
+    if (!p) {
+      p.reset(new MixPair);
+      for (auto &v : p->aiv)
+        v.reset(new pto::sim::Core(arch_, pto::sim::CoreKind::Vector));
+    }
+    return *p;
+  }
+
+  // A MIX launch: the AIVs start their kernel (fresh checker state), the
+  // AIC runs its part (TMOV Acc -> Vec writes the AIV's UB, set_intra_block
+  // signals it), then each AIV runs its part; every set must be waited.
+  void exec_mix(detail::Launch &L, pto::sim::Core &aic, int block) {
+    MixPair &pair = mix_pair(aic);
+    pto::sim::MixBlock &mb = pair.block;
+    mb.reset();
+    mb.aic = &aic;
+    for (int i = 0; i < 2; ++i) {
+      pto::sim::Core &v = *pair.aiv[i];
+      mb.aiv[i] = &v;
+      v.block_num = opt_.cube_cores;
+      v.block_idx = block % opt_.cube_cores;
+      v.subblock = i;
+      v.check_sync = opt_.check_sync;
+      v.check_hazards = opt_.check_hazards;
+      v.mix = &mb;
+      v.begin_kernel(L.leaf.c_str());
+    }
+    aic.mix = &mb;
+    aic.set_ub_peer(pair.aiv[0].get());
+    auto run = [&](pto::sim::Core &c, const std::function<void()> &body,
+                   bool begin) {
+      pto::sim::Core *prev = pto::sim::tls_core;
+      pto::sim::tls_core = &c;
+      if (begin)
+        c.begin_kernel(L.leaf.c_str());
+      try {
+        body();
+      } catch (const std::exception &e) {
+        pto::sim::fatal("exception: %s", e.what());
+      } catch (...) {
+        pto::sim::fatal("unknown exception");
+      }
+      c.end_kernel();
+      pto::sim::tls_core = prev;
+    };
+    aic.block_num = opt_.cube_cores;
+    aic.block_idx = block % opt_.cube_cores;
+    aic.subblock = 0;
+    aic.check_sync = opt_.check_sync;
+    aic.check_hazards = opt_.check_hazards;
+    run(aic, L.body, true);
+    aic.set_ub_peer(nullptr);
+    aic.mix = nullptr;
+    for (auto &v : pair.aiv) {
+      run(*v, L.vec_body, false);
+      v->mix = nullptr;
+    }
+    mb.end();
+  }
+
   void exec(detail::Launch &L, pto::sim::Core &c, int block) {
+    if (L.core == Core::Mix)
+      return exec_mix(L, c, block);
     const bool cube = L.core == Core::Cube;
     c.block_num = cube ? opt_.cube_cores : opt_.vector_cores;
     c.block_idx = block % c.block_num;
@@ -391,7 +476,7 @@ private:
       // launches
       int counter[2] = {0, 0};
       for (detail::Launch &L : t.launches)
-        exec(L, seq_core(L.core), counter[L.core == Core::Cube ? 0 : 1]++);
+        exec(L, seq_core(L.core), counter[L.core != Core::Vector ? 0 : 1]++);
       return;
     }
     if (opt_.threads == 0) {
@@ -403,7 +488,7 @@ private:
       int done = 0;
       while (!ready.empty()) {
         detail::Launch &L = t.launches[size_t(pick(ready))];
-        const int k = L.core == Core::Cube ? 0 : 1;
+        const int k = L.core != Core::Vector ? 0 : 1;
         exec(L, seq_core(L.core), counter[k]++);
         ++done;
         for (int d : L.dependents)
@@ -420,7 +505,7 @@ private:
     remaining_ = n;
     for (int i = 0; i < n; ++i)
       if (t.launches[size_t(i)].waiting == 0)
-        ready_[t.launches[size_t(i)].core == Core::Cube ? 0 : 1].push_back(i);
+        ready_[t.launches[size_t(i)].core != Core::Vector ? 0 : 1].push_back(i);
     cv_work_.notify_all();
     cv_done_.wait(l, [&] { return remaining_ == 0; });
     task_ = nullptr;
@@ -458,7 +543,7 @@ private:
       for (int d : L.dependents) {
         detail::Launch &D = task_->launches[size_t(d)];
         if (--D.waiting == 0) {
-          ready_[D.core == Core::Cube ? 0 : 1].push_back(d);
+          ready_[D.core != Core::Vector ? 0 : 1].push_back(d);
           wake = true;
         }
       }
@@ -479,6 +564,8 @@ private:
   int64_t task_serial_ = 0;
   std::vector<std::unique_ptr<detail::GmBlock>> ws_;
   std::unique_ptr<pto::sim::Core> seq_cube_, seq_vec_;
+  std::mutex mix_mu_;
+  std::map<pto::sim::Core *, std::unique_ptr<MixPair>> mix_pairs_;
   std::mt19937_64 rng_;
   // worker pool (threads > 0)
   std::vector<std::thread> workers_;
@@ -497,6 +584,14 @@ template <class T> inline T *RootInstance::workspace(int64_t elements) {
   ws_.emplace_back(new detail::GmBlock(size_t(elements) * sizeof(T),
                                        rt_->opt_.poison_workspaces));
   return static_cast<T *>(ws_.back()->raw);
+}
+
+inline Token RootInstance::launch_mix(const char *leaf_name,
+                                      std::initializer_list<Token> after,
+                                      std::function<void()> aic,
+                                      std::function<void()> aiv) {
+  return rt_->add_launch(task_, Core::Mix, leaf_name, after, std::move(aic),
+                         std::move(aiv));
 }
 
 inline Token RootInstance::launch(Core core, const char *leaf_name,

@@ -64,11 +64,19 @@ public:
   }
   Arch arch() const { return arch_; }
   CoreKind kind() const { return kind_; }
-  uint32_t capacity(int s) const { return cap_[s]; }
-  uint8_t *base(int s) const { return mem_[s].get(); }
+  // The AIC of a MIX launch reaches the UB of the AIV it is paired with
+  // (L0C -> UB, DAV_3510): its Vec tiles live there.
+  uint32_t capacity(int s) const {
+    return !cap_[s] && s == UB && ub_peer_ ? ub_peer_->capacity(s) : cap_[s];
+  }
+  uint8_t *base(int s) const {
+    return !mem_[s] && s == UB && ub_peer_ ? ub_peer_->base(s) : mem_[s].get();
+  }
 
   // identity (get_block_idx & co.)
   int block_idx = 0, block_num = 1, subblock = 0;
+  // The MIX block this core runs in (its AIC and two AIVs), or null.
+  class MixBlock *mix = nullptr;
   bool check_sync = true, check_hazards = true;
   const char *kernel() const {
     return kernel_.empty() ? nullptr : kernel_.c_str();
@@ -173,6 +181,10 @@ public:
   // granules.
   void access(int s, uint32_t off, uint32_t len, bool write,
               bool internal = false) {
+    if (!cap_[s] && s == UB && ub_peer_) {
+      ub_peer_->remote_access(cur_name_, cur_pipe_, off, len, write);
+      return;
+    }
     if (!check_hazards || len == 0 || !cap_[s])
       return;
     const uint32_t lo = off & ~31u;
@@ -205,6 +217,39 @@ public:
       for (auto it = first; it != last; ++it)
         it->second.st.ridx[p] = cur_idx_;
     }
+  }
+
+  // ---- the paired cores of a MIX launch (DAV_3510) -------------------------
+  // An AIC instruction on `pipe` (FIX: TMOV Acc -> Vec) accessing this AIV's
+  // UB. It counts as an instruction of this core's `pipe` (an AIV has no
+  // FIX pipe of its own), so this core's own accesses order against it only
+  // through an intra-block flag (wait_intra_block).
+  void remote_access(const char *name, int pipe, uint32_t off, uint32_t len,
+                     bool write) {
+    if (!check_hazards)
+      return;
+    const int pipe0 = cur_pipe_;
+    const uint32_t idx0 = cur_idx_;
+    const char *name0 = cur_name_;
+    cur_pipe_ = pipe;
+    cur_name_ = name;
+    cur_idx_ = ++issued_[pipe];
+    names_[pipe].push_back(name);
+    access(UB, off, len, write);
+    cur_pipe_ = pipe0, cur_idx_ = idx0, cur_name_ = name0;
+  }
+  void set_ub_peer(Core *peer) { ub_peer_ = peer; }
+  Core *ub_peer() const { return ub_peer_; }
+  // Remote instructions of `pipe` issued on this core so far.
+  uint32_t issued(int pipe) const { return issued_[pipe]; }
+  // What `pipe` of this core has seen of its own pipe `q`.
+  uint32_t seen(int pipe, int q) const { return seen_[pipe][q]; }
+  // wait_intra_block: `pipe` (and, through the scalar unit, every later
+  // instruction when it is PIPE_S) is ordered after the first `upto`
+  // instructions counted on `q`.
+  void order_after(int pipe, int q, uint32_t upto) {
+    if (upto > seen_[pipe][q])
+      seen_[pipe][q] = upto;
   }
 
 private:
@@ -261,6 +306,12 @@ private:
     }
     if (seen_[p][q] >= t)
       return;
+    if (kind_ == CoreKind::Vector && q == PIPE_FIX)
+      fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by "
+            "%s on the AIC's FIX pipe without synchronisation (missing "
+            "set_intra_block on the AIC / wait_intra_block on this AIV)",
+            kind, space_name(s), at, at, cur_name_, pipe_name(p), verb, past,
+            names_[q][t - 1]);
     fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s "
           "on %s "
           "without synchronisation (missing set_flag/wait_flag %s -> %s)",
@@ -281,6 +332,75 @@ private:
   int cur_pipe_ = PIPE_S;
   uint32_t cur_idx_ = 0;
   const char *cur_name_ = "";
+  Core *ub_peer_ = nullptr;
+};
+
+// The cores of one MIX launch on DAV_3510: an AIC and its two AIVs, and the
+// intra-block flags between them (pto-isa A5 `set_intra_block` /
+// `wait_intra_block`, include/pto/npu/a5/TSync.hpp: the AIC addresses
+// AIV1's flag `id` as `id + 16`; each AIV waits its own `id`). A flag
+// counts: every set is consumed by one wait. A set snapshots how many of
+// the AIC's remote UB writes its pipe has completed; the wait orders the
+// AIV's pipe after them. The launch runs the AIC's part, then each AIV's
+// (docs/Runtime.md, "MIX launches"): a valid schedule as long as the AIC
+// never waits for an AIV, which the emitted MIX leaves never do.
+class MixBlock {
+public:
+  static constexpr int kFlags = 16;
+  Core *aic = nullptr;
+  Core *aiv[2] = {nullptr, nullptr};
+
+  void set(Core &from, int pipe, int id) {
+    if (&from != aic)
+      fatal("set_intra_block(%s, %d): only the AIC signals the AIVs in the "
+            "emitted MIX leaves",
+            pipe_name(pipe), id);
+    if (id < 0 || id >= 2 * kFlags)
+      fatal("set_intra_block(%s, %d): flag id outside [0, %d)", pipe_name(pipe),
+            id, 2 * kFlags);
+    Core &to = *aiv[id / kFlags];
+    // The AIC's FIX instructions reached the AIV as remote FIX accesses, in
+    // issue order; `pipe` has completed all of them when it is FIX itself.
+    uint32_t done = pipe == PIPE_FIX || pipe == PIPE_ALL ? to.issued(PIPE_FIX)
+                                                         : fix_seen(from, pipe);
+    pending_[id].push_back(done);
+  }
+  void wait(Core &at, int pipe, int id) {
+    if (id < 0 || id >= kFlags)
+      fatal("wait_intra_block(%s, %d): flag id outside [0, %d)",
+            pipe_name(pipe), id, kFlags);
+    const int sub = &at == aiv[1] ? 1 : 0;
+    auto &q = pending_[sub * kFlags + id];
+    if (q.empty())
+      fatal("wait_intra_block(%s, %d) on AIV%d without a pending "
+            "set_intra_block from the AIC (it would wait forever)",
+            pipe_name(pipe), id, sub);
+    at.order_after(pipe, PIPE_FIX, q.front());
+    q.erase(q.begin());
+  }
+  // After the launch: a set nobody waited for would leak into the next one.
+  void end() {
+    for (int id = 0; id < 2 * kFlags; ++id)
+      if (!pending_[id].empty())
+        fatal("MIX launch ended with %zu pending set_intra_block(%d) (no "
+              "wait_intra_block on AIV%d consumed it)",
+              pending_[id].size(), id % kFlags, id / kFlags);
+  }
+  void reset() {
+    for (auto &q : pending_)
+      q.clear();
+  }
+
+private:
+  // Remote FIX writes the AIC's `pipe` is known to be ordered after: all
+  // of them once it saw every FIX instruction issued so far.
+  uint32_t fix_seen(Core &from, int pipe) {
+    Core &to = *aiv[0];
+    return from.seen(pipe, PIPE_FIX) >= from.issued(PIPE_FIX)
+               ? to.issued(PIPE_FIX)
+               : 0;
+  }
+  std::vector<uint32_t> pending_[2 * kFlags];
 };
 
 // ---- The current core (thread-local) ----------------------------------------
@@ -331,3 +451,15 @@ inline int64_t get_block_idx() { return pto::sim::core().block_idx; }
 inline int64_t get_block_num() { return pto::sim::core().block_num; }
 inline int64_t get_subblockid() { return pto::sim::core().subblock; }
 inline void set_ffts_base_addr(uint64_t) {}
+inline void set_intra_block(pipe_t pipe, int id) {
+  pto::sim::Core &c = pto::sim::core();
+  if (!c.mix)
+    pto::sim::fatal("set_intra_block outside a MIX launch");
+  c.mix->set(c, pipe, id);
+}
+inline void wait_intra_block(pipe_t pipe, int id) {
+  pto::sim::Core &c = pto::sim::core();
+  if (!c.mix)
+    pto::sim::fatal("wait_intra_block outside a MIX launch");
+  c.mix->wait(c, pipe, id);
+}

@@ -502,12 +502,19 @@ inline RecordEvent TMOV(DstTile &dst, SrcTile &src, E &...) {
   constexpr bool mte1 =
       S == TileType::Mat &&
       (D == TileType::Left || D == TileType::Right || D == TileType::Bias);
+  // Acc -> Vec: DAV_3510's L0C -> UB path, run by the AIC of a MIX launch
+  // into the UB of its AIV 0 (pto-isa A5 TMovCcToUb, SingleModeVec0).
+  constexpr bool toUb = S == TileType::Acc && D == TileType::Vec;
   constexpr bool fix = (S == TileType::Acc && D == TileType::Mat) ||
-                       (S == TileType::Mat && D == TileType::Scaling);
+                       (S == TileType::Mat && D == TileType::Scaling) || toUb;
   constexpr bool vec = S == TileType::Vec && D == TileType::Vec;
   static_assert(mte1 || fix || vec,
                 "TMOV: supported pairs are Mat->Left/Right/Bias/Scaling, "
-                "Vec->Vec, Acc->Mat");
+                "Vec->Vec, Acc->Mat, Acc->Vec");
+  if constexpr (toUb)
+    if (sim::core().arch() != sim::Arch::A950 || !sim::core().ub_peer())
+      sim::fatal("TMOV Acc -> Vec: the L0C -> UB path exists on DAV_3510 "
+                 "only, from the AIC of a MIX launch to its AIV");
   if constexpr (!(S == TileType::Acc))
     static_assert(
         std::is_same_v<typename DstTile::DType, typename SrcTile::DType>,

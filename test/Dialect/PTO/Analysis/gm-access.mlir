@@ -93,3 +93,44 @@ pto.kernel @loop_iterations(%x: !pto.tensor<256x64xf32>, %y: !pto.tensor<256x64x
     pto.assemble %t, %y[0, 0] : !pto.tile<64x64xf32>, !pto.tensor<256x64xf32>
   }
 }
+
+// -----
+
+// Boxes under other symbolic parts still separate in a dim where the parts
+// agree (GMAccessIndex compares them one by one); a whole-tensor access
+// (pto.index_put: rows chosen at run time) orders against every access of
+// its tensor, and nothing of another.
+
+pto.kernel @mixed_keys(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>, %idx: !pto.tensor<8xi32>) {
+  %c32 = arith.constant 32 : index
+  %n = pto.dim %x, 0 : !pto.tensor<?x64xf32>
+  %m = pto.dim %y, 0 : !pto.tensor<?x64xf32>
+  %on = arith.muli %n, %c32 : index
+  %om = arith.muli %m, %c32 : index
+  // expected-remark @below {{a: read 'x'[32*dim(x,0) + 0:8, 0:32]; depends on []}}
+  %a = pto.view %x[%on, 0] {test.gm = "a"} : !pto.tensor<?x64xf32> -> !pto.tile<8x32xf32>
+  // expected-remark @below {{b: write 'x'[32*dim(y,0) + 0:8, 32:32]; depends on []}}
+  pto.assemble %a, %x[%om, 32] {test.gm = "b"} : !pto.tile<8x32xf32>, !pto.tensor<?x64xf32>
+  // expected-remark @below {{c: write 'x'[32*dim(y,0) + 0:8, 0:32]; depends on [a]}}
+  pto.assemble %a, %x[%om, 0] {test.gm = "c"} : !pto.tile<8x32xf32>, !pto.tensor<?x64xf32>
+  %rows = pto.view %idx[0] : !pto.tensor<8xi32> -> !pto.tile<8xi32>
+  // expected-remark @below {{d: read-write 'x'; depends on [a, b, c]}}
+  pto.index_put %a, %x[%rows] [0, 0] {test.gm = "d"} : !pto.tile<8x32xf32>, !pto.tile<8xi32>, !pto.tensor<?x64xf32>
+  // expected-remark @below {{e: write 'y'[0:8, 0:32]; depends on []}}
+  pto.assemble %a, %y[0, 0] {test.gm = "e"} : !pto.tile<8x32xf32>, !pto.tensor<?x64xf32>
+}
+
+// -----
+
+// Arguments of a plain function may alias each other: their accesses order
+// against every access of another argument, and compare by box within one.
+
+func.func @unknown_storage(%p: !pto.tensor<64x64xf32>, %q: !pto.tensor<64x64xf32>) {
+  // expected-remark @below {{a: read unknown storage[0:32, 0:64]; depends on []}}
+  %a = pto.view %p[0, 0] {test.gm = "a"} : !pto.tensor<64x64xf32> -> !pto.tile<32x64xf32>
+  // expected-remark @below {{b: write unknown storage[32:32, 0:64]; depends on []}}
+  pto.assemble %a, %p[32, 0] {test.gm = "b"} : !pto.tile<32x64xf32>, !pto.tensor<64x64xf32>
+  // expected-remark @below {{c: write unknown storage[32:32, 0:64]; depends on [a, b]}}
+  pto.assemble %a, %q[32, 0] {test.gm = "c"} : !pto.tile<32x64xf32>, !pto.tensor<64x64xf32>
+  return
+}

@@ -4,7 +4,9 @@
 // remark listing its GM accesses (GMAccessAnalysis::summarize, the op and its
 // nested ops) and the tagged ops before it in its block that it depends on
 // (GMAccessAnalysis::dependsOn). Every pto.loop carrying `test.gm` also lists
-// the accesses of its body over all iterations.
+// the accesses of its body over all iterations. The same dependences are
+// found through a GMAccessIndex of the earlier tagged ops; an op where the
+// two answers differ gets an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -37,6 +40,7 @@ struct TestGMAccessPass
     // Per block, the tagged ops seen so far with their summaries.
     DenseMap<Block *, SmallVector<std::pair<Operation *, GMAccessSummary>>>
         earlier;
+    DenseMap<Block *, GMAccessIndex> indexes;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       auto tag = op->getAttrOfType<StringAttr>("test.gm");
       if (!tag)
@@ -54,13 +58,22 @@ struct TestGMAccessPass
       }
       if (summary.unknown)
         os << " unknown effects;";
+      auto &before = earlier[op->getBlock()];
       SmallVector<StringRef> deps;
-      for (auto &[other, otherSummary] : earlier[op->getBlock()])
-        if (GMAccessAnalysis::dependsOn(otherSummary, summary))
-          deps.push_back(other->getAttrOfType<StringAttr>("test.gm"));
+      llvm::BitVector pairwise(before.size()), indexed(before.size());
+      for (auto [i, entry] : llvm::enumerate(before))
+        if (GMAccessAnalysis::dependsOn(entry.second, summary)) {
+          deps.push_back(entry.first->getAttrOfType<StringAttr>("test.gm"));
+          pairwise.set(i);
+        }
+      GMAccessIndex &index = indexes[op->getBlock()];
+      index.forEachDependence(summary, [&](unsigned i) { indexed.set(i); });
+      if (indexed != pairwise)
+        op->emitError("GMAccessIndex and dependsOn disagree");
       os << " depends on [" << llvm::join(deps, ", ") << "]";
       op->emitRemark(text);
-      earlier[op->getBlock()].push_back({op, std::move(summary)});
+      index.insert(before.size(), summary);
+      before.push_back({op, std::move(summary)});
     });
     markAllAnalysesPreserved();
   }

@@ -10,7 +10,9 @@
 // known storages never alias; unknown storage may alias anything.
 //
 // Construct it on the op whose nested ops are queried, so that
-// `getAnalysis<GMAccessAnalysis>()` caches it for a pass.
+// `getAnalysis<GMAccessAnalysis>()` caches it for a pass. Passes that relate
+// many accesses file them in a GMAccessIndex, which gives the same answers
+// without comparing every pair.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTO_DIALECT_PTO_ANALYSIS_GMACCESS_H
@@ -18,10 +20,16 @@
 
 #include "mlir/IR/Operation.h"
 #include "pto/Dialect/PTO/Analysis/IndexForm.h"
+#include "pto/Support/BoxIndex.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace mlir::pto {
 
@@ -104,6 +112,65 @@ private:
   // Pto.read values are their own atoms here: two reads of one location
   // may see different data when a write comes between them.
   IndexForms forms{/*loopsByRange=*/false, /*readsByValue=*/true};
+};
+
+/// The GM accesses of a growing sequence of items (tasks, graph nodes, ops),
+/// indexed so that the earlier items a new access must wait for are found
+/// without a scan of every earlier access: by base, then by tensor as used;
+/// accesses of one tensor whose dims have equal symbolic parts (one key)
+/// compare through a BoxIndex of their constant ranges, those under other
+/// keys of that tensor one by one (mayOverlap), other aliases of the base and
+/// other bases wholesale. The answers are exactly those of `mustOrder` and
+/// `mayOverlap` pair by pair (`dependsOn` for summaries), possibly repeated.
+class GMAccessIndex {
+public:
+  /// Files `access` as one of `item`'s.
+  void insert(unsigned item, const GMAccess &access);
+  /// Files every access of `summary` as `item`'s, and its unknown effects.
+  void insert(unsigned item, const GMAccessSummary &summary);
+
+  /// Calls `fn(item)` for every filed access that `access` must be ordered
+  /// after (mustOrder of their kinds, mayOverlap), possibly more than once.
+  void forEachConflict(const GMAccess &access,
+                       function_ref<void(unsigned)> fn) const;
+  /// Calls `fn(item)` for every filed item that an op with `summary` depends
+  /// on (GMAccessAnalysis::dependsOn), possibly more than once.
+  void forEachDependence(const GMAccessSummary &summary,
+                         function_ref<void(unsigned)> fn) const;
+  /// Whether an op with `summary` depends on any filed item.
+  bool dependsOnAny(const GMAccessSummary &summary) const;
+
+private:
+  struct Entry {
+    unsigned item;
+    GMAccess access;
+  };
+  /// Filed access ids (into `entries`) per kind bit (read, write, atomic).
+  using ByKind = SmallVector<unsigned, 1>[3];
+  struct Bucket {
+    ByKind entries;
+    detail::BoxIndex boxes[3];
+  };
+  struct TensorGroup {
+    /// Every access of the tensor, and those of all of it (no dims).
+    ByKind all, whole;
+    std::map<std::string, Bucket> buckets;
+  };
+
+  /// Accesses of one tensor with equal keys compare dim by dim.
+  static std::string keyOf(const GMAccess &access);
+  static detail::Box boxOf(const GMAccess &access);
+  /// Calls `visit(k)` for the kind bits whose accesses `later` must follow.
+  template <typename Fn>
+  static void forEachOrderedKind(uint8_t later, Fn visit);
+
+  std::vector<Entry> entries;
+  DenseMap<Value, llvm::MapVector<Value, TensorGroup>> bases;
+  /// Every access, and those whose storage is unknown (they may alias any
+  /// other base).
+  ByKind everything, unknownStorage;
+  /// Items with some access, and items with unknown effects.
+  SmallVector<unsigned> itemsWithAccesses, unknownItems;
 };
 
 } // namespace mlir::pto

@@ -49,6 +49,12 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
       llvm::cl::desc("Run each vector task's pieces one chain at a time where "
                      "their order does not fit UB (pto-schedule-pieces)"),
       llvm::cl::init(true)};
+  Option<bool> mixExchange{
+      *this, "mix-exchange",
+      llvm::cl::desc("On DAV_3510, MIX tasks that hand cube results to the "
+                     "vector cores through L0C -> UB (pto-mix-exchange; "
+                     "docs/TileGraph.md#on-chip-exchanges)"),
+      llvm::cl::init(false)};
 
   /// Copies the switches into another pipeline's options.
   template <typename Other>
@@ -59,6 +65,7 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
     other.cubeStationary = cubeStationary;
     other.sinkViews = sinkViews;
     other.schedulePieces = schedulePieces;
+    other.mixExchange = mixExchange;
   }
 };
 
@@ -74,12 +81,6 @@ struct TileGraphPipelineOptions
       llvm::cl::desc("Pure cube and vector tasks where the architecture has "
                      "MIX tasks (pto-partition split-mix; the Ascend "
                      "pipeline sets it)"),
-      llvm::cl::init(false)};
-  Option<bool> mixExchange{
-      *this, "mix-exchange",
-      llvm::cl::desc("On DAV_3510, MIX tasks that hand cube results to the "
-                     "vector cores through L0C -> UB (pto-mix-exchange; "
-                     "docs/TileGraph.md#on-chip-exchanges)"),
       llvm::cl::init(false)};
 };
 

@@ -109,7 +109,8 @@ def PartitionPass : Pass<"pto-partition"> {
     vector ops never share a task on DAV_2201 (one MIX task on DAV_3510
     when a scope mixes them), and no merge creates a cycle. Data edges are
     SSA uses and workspace pieces (an `assemble` and a `view` of overlapping
-    static regions of one workspace). Views of GM are copied into every task
+    regions of one workspace, `GMAccessAnalysis`: offsets with equal
+    non-constant parts compare by their constants). Views of GM are copied into every task
     that reads them. A workspace round trip inside one task (a piece
     assembled and read back by the same task) is forwarded and dead
     workspaces are removed, so what remains in GM is exactly the data cube
@@ -256,8 +257,9 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
     if no op between them conflicts with the target (reads what it writes,
     or writes what it reads or writes), else the target's position if no op
     between conflicts with the task and the task uses no value defined after
-    the target. GM regions are compared by tensor and static or `base + c`
-    offsets; anything unknown conflicts. The merged body is the members'
+    the target. GM regions are compared by `GMAccessAnalysis` (offsets with
+    equal non-constant parts compare by their constants; atomic updates
+    conflict like writes); anything unknown conflicts. The merged body is the members'
     bodies in program order; then each duplicate copy-in is replaced by the
     first identical one and index arithmetic left unused is erased.
 
@@ -408,10 +410,12 @@ def OutlinePass : Pass<"pto-outline", "::mlir::ModuleOp"> {
     launch A when they access overlapping GM regions and one of them writes:
     read after write, write after read or write, and readers after
     `atomic_add` writers (and atomic writers after readers); atomic writers
-    do not depend on each other (atomics commute). Regions are exact for
-    accesses of the same tensor value at static offsets (workspace pieces);
-    any access of the same tensor with a dynamic offset, through a
-    different reshape, or a scalar `pto.read`, overlaps conservatively.
+    do not depend on each other (atomics commute). Regions are those of
+    `GMAccessAnalysis`: accesses of the same tensor value are disjoint when
+    some dim has offsets with equal non-constant parts and disjoint constant
+    ranges (a `pto.read` touches one element); an access through a
+    different reshape of the same storage overlaps conservatively, and so
+    does a task with effects the analysis cannot name.
 
     The control program (loops, index arithmetic, scalar reads, root calls,
     shared workspaces) stays explicit in the kernel. Tasks that yield values

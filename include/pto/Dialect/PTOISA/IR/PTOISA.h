@@ -28,6 +28,11 @@ int64_t getSpaceCapacity(pto::Arch arch, MemorySpace space);
 llvm::StringRef getTileTypeName(MemorySpace space);
 /// The alloc_tile that created `tile`, or null when it is a block argument.
 AllocTileOp getAlloc(Value tile);
+/// On the vector part of a MIX leaf (pto-isa-split-mix): the symbol of the
+/// MIX leaf whose AIC part it pairs with.
+constexpr llvm::StringLiteral kMixAicAttrName = "pto.mix_aic";
+/// On a MIX leaf after pto-isa-split-mix: the symbol of its vector part.
+constexpr llvm::StringLiteral kMixAivAttrName = "pto.mix_aiv";
 } // namespace mlir::ptoisa
 
 #endif // PTO_DIALECT_PTOISA_IR_PTOISA_H

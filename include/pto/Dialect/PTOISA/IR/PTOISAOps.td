@@ -520,4 +520,46 @@ def PTOISA_PipeBarrierOp : PTOISA_Op<"pipe_barrier"> {
   let assemblyFormat = "$pipe attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Intra-block synchronisation (MIX leaves, DAV_3510)
+//===----------------------------------------------------------------------===//
+
+def PTOISA_SetIntraBlockOp : PTOISA_Op<"set_intra_block"> {
+  let summary = "set_intra_block(pipe, id): the AIC signals an AIV of its block";
+  let description = [{
+    In the AIC part of a MIX leaf (`pto.leaf = #pto.core<mix>`, DAV_3510):
+    signals flag `id` of AIV 0 (ids 0..15; AIV 1's are 16..31) once every
+    instruction issued on `pipe` so far has completed. Each set is consumed
+    by one `wait_intra_block` of the AIV (pto-isa A5 `set_intra_block`, used
+    by `include/pto/npu/a5/TSync.hpp` for its cross-core events).
+    `pto-isa-split-mix` puts one after each L0C -> UB `tmov`, on FIX.
+
+    ```mlir
+    pto_isa.set_intra_block FIX, 0
+    ```
+  }];
+  let arguments = (ins PTOISA_Pipe:$pipe,
+                       ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<31>]>:$id);
+  let assemblyFormat = "$pipe `,` $id attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTOISA_WaitIntraBlockOp : PTOISA_Op<"wait_intra_block"> {
+  let summary = "wait_intra_block(pipe, id): an AIV waits for its AIC";
+  let description = [{
+    In the vector part of a MIX leaf (a vector leaf with `pto.mix_aic`):
+    holds `pipe` (`S`: the scalar unit, so every later instruction) until
+    the AIC's `set_intra_block` of flag `id` (0..15) has fired, consuming
+    it.
+
+    ```mlir
+    pto_isa.wait_intra_block S, 0
+    ```
+  }];
+  let arguments = (ins PTOISA_Pipe:$pipe,
+                       ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<15>]>:$id);
+  let assemblyFormat = "$pipe `,` $id attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // PTOISA_OPS_TD

@@ -88,6 +88,36 @@ def PlanMemoryPass : Pass<"pto-isa-plan-memory", "::mlir::ModuleOp"> {
   ];
 }
 
+def SplitMixPass : Pass<"pto-isa-split-mix", "::mlir::ModuleOp"> {
+  let summary = "Splits each MIX leaf into its AIC part and its AIV part";
+  let description = [{
+    A MIX leaf (`pto.leaf = #pto.core<mix>`, DAV_3510) lowered by
+    `pto-lower-to-isa` holds cube instructions, vector instructions and the
+    L0C -> UB `tmov`s that hand accumulators to the vector part. This pass,
+    run after `pto-isa-plan-memory` (one plan gives both parts the same UB
+    offsets for the moved tiles) and before `pto-isa-insert-sync`:
+
+    * keeps the cube instructions and the `tmov`s in the leaf (the AIC's
+      code) and moves the vector instructions into a new vector leaf
+      `@<leaf>_aiv` with the same arguments (`pto.mix_aic = @<leaf>`; the
+      leaf gets `pto.mix_aiv = @<leaf>_aiv`); index arithmetic and tiles go
+      with the instructions that use them;
+    * after the k-th `tmov` (in program order) puts
+      `pto_isa.set_intra_block FIX, k` (FIX runs in order, so it fires once
+      the move has completed), and in the AIV part
+      `pto_isa.wait_intra_block S, k` right before the first op that reads
+      the moved tile (the scalar unit waits, so every later instruction of
+      the AIV is ordered after the move). Each flag is set and waited once:
+      at most 16 moves per leaf (AIV 0's flag ids), an error otherwise.
+
+    The whole vector part runs on AIV 0 (the moves are `SingleModeVec0`);
+    the emitted AIV kernel returns at once on AIV 1. A `tmov` inside a
+    region, a region op holding both cube and vector instructions, and a
+    vector instruction writing what a cube instruction reads (the AIC never
+    waits for the AIV) are errors.
+  }];
+}
+
 def InsertSyncPass : Pass<"pto-isa-insert-sync", "::mlir::ModuleOp"> {
   let summary = "Inserts set_flag/wait_flag and pipe barriers for every hazard";
   let description = [{

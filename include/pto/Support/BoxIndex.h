@@ -1,13 +1,14 @@
 //===- BoxIndex.h - overlap queries on boxes of one tensor ------*- C++ -*-===//
 //
 // A grid index of static boxes (offsets, sizes) in one tensor, shared by the
-// passes that relate GM accesses pairwise (pto-partition's store edges,
-// pto-nbuffer-merge's conflict checks), so that they stay near-linear.
+// code that relates GM accesses pairwise (GMAccessIndex, pto-partition's
+// store edges, pto-nbuffer-merge's conflict checks), so that it stays
+// near-linear.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTO_LIB_DIALECT_PTO_TRANSFORMS_BOXINDEX_H
-#define PTO_LIB_DIALECT_PTO_TRANSFORMS_BOXINDEX_H
+#ifndef PTO_SUPPORT_BOXINDEX_H
+#define PTO_SUPPORT_BOXINDEX_H
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -133,4 +134,4 @@ private:
 
 } // namespace mlir::pto::detail
 
-#endif // PTO_LIB_DIALECT_PTO_TRANSFORMS_BOXINDEX_H
+#endif // PTO_SUPPORT_BOXINDEX_H

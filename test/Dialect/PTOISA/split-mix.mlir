@@ -1,0 +1,149 @@
+// RUN: pto-opt %s --pto-isa-split-mix -split-input-file -verify-diagnostics | FileCheck %s
+
+// A MIX leaf: two accumulators moved L0C -> UB, the vector part reading
+// them. The leaf keeps the cube instructions and the moves, each followed by
+// its intra-block flag on FIX; the AIV part gets the vector instructions,
+// waiting for move k right before its first read of moved tile k.
+// CHECK-LABEL: func.func private @m(
+// CHECK-SAME:    pto.leaf = #pto.core<mix>
+// CHECK-SAME:    pto.mix_aiv = @m_aiv
+// CHECK:         pto_isa.tmatmul
+// CHECK:         pto_isa.tmov %[[A0:.*]] into %[[U0:.*]] : !pto_isa.tile<l0c, 16x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.set_intra_block FIX, 0
+// CHECK:         pto_isa.tmov %{{.*}} into %{{.*}} : !pto_isa.tile<l0c, 16x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.set_intra_block FIX, 1
+// CHECK-NOT:     pto_isa.tmuls
+// CHECK-NOT:     pto_isa.tstore
+// CHECK:         return
+// CHECK-LABEL: func.func private @m_aiv(
+// CHECK-SAME:    pto.leaf = #pto.core<vector>
+// CHECK-SAME:    pto.mix_aic = @m
+// CHECK-NOT:     pto_isa.tmatmul
+// CHECK-NOT:     pto_isa.tmov
+// CHECK-DAG:     %[[V0:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 0 : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-DAG:     %[[V1:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 2048 : !pto_isa.tile<ub, 16x32xf32>
+// CHECK:         pto_isa.wait_intra_block S, 1
+// CHECK-NEXT:    pto_isa.tmuls %[[V1]]
+// CHECK:         pto_isa.wait_intra_block S, 0
+// CHECK-NEXT:    pto_isa.tmuls %[[V0]]
+// CHECK:         pto_isa.tstore
+// CHECK:         return
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @m(%a: !pto.tensor<32x32xf32>, %y: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %two = arith.constant 2.0 : f32
+  %l1 = pto_isa.alloc_tile valid [%c32, %c32] at 0 : !pto_isa.tile<l1, 32x32xf32>
+  pto_isa.tload %a[%c0, %c0] into %l1 : !pto.tensor<32x32xf32>, !pto_isa.tile<l1, 32x32xf32>
+  %la = pto_isa.alloc_tile valid [%c16, %c32] at 0 : !pto_isa.tile<l0a, 16x32xf32>
+  pto_isa.textract %l1 into %la : !pto_isa.tile<l1, 32x32xf32>, !pto_isa.tile<l0a, 16x32xf32>
+  %lb = pto_isa.alloc_tile valid [%c32, %c32] at 0 : !pto_isa.tile<l0b, 32x32xf32>
+  pto_isa.textract %l1 into %lb : !pto_isa.tile<l1, 32x32xf32>, !pto_isa.tile<l0b, 32x32xf32>
+  %acc0 = pto_isa.alloc_tile valid [%c16, %c32] at 0 : !pto_isa.tile<l0c, 16x32xf32>
+  pto_isa.tmatmul %la, %lb into %acc0 : !pto_isa.tile<l0a, 16x32xf32>, !pto_isa.tile<l0b, 32x32xf32>, !pto_isa.tile<l0c, 16x32xf32>
+  %u0 = pto_isa.alloc_tile valid [%c16, %c32] at 0 : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tmov %acc0 into %u0 : !pto_isa.tile<l0c, 16x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  %acc1 = pto_isa.alloc_tile valid [%c16, %c32] at 2048 : !pto_isa.tile<l0c, 16x32xf32>
+  pto_isa.tmatmul %la, %lb into %acc1 : !pto_isa.tile<l0a, 16x32xf32>, !pto_isa.tile<l0b, 32x32xf32>, !pto_isa.tile<l0c, 16x32xf32>
+  %u1 = pto_isa.alloc_tile valid [%c16, %c32] at 2048 : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tmov %acc1 into %u1 : !pto_isa.tile<l0c, 16x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  // The vector part reads the second move first.
+  %d1 = pto_isa.alloc_tile valid [%c16, %c32] at 4096 : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tmuls %u1, %two into %d1 : !pto_isa.tile<ub, 16x32xf32>, f32, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %d1 into %y[%c16, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
+  %d0 = pto_isa.alloc_tile valid [%c16, %c32] at 6144 : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tmuls %u0, %two into %d0 : !pto_isa.tile<ub, 16x32xf32>, f32, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %d0 into %y[%c0, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
+  return
+}
+}
+
+// -----
+
+// Only the moves are ordered between the AIC and the AIV: a GM tensor the
+// vector part writes and the cube part reads is an error.
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+// expected-error @+1 {{has a vector instruction writing a GM tensor that its cube part also accesses; within a MIX leaf only L0C -> UB moves are ordered between the AIC and the AIV: keep such exchanges in separate tasks (the workspace is not pto.on_chip)}}
+func.func private @gm_exchange(%a: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %two = arith.constant 2.0 : f32
+  %x = pto_isa.alloc_tile valid [%c32, %c32] at 0 : !pto_isa.tile<ub, 32x32xf32>
+  pto_isa.texpands %two into %x : f32, !pto_isa.tile<ub, 32x32xf32>
+  pto_isa.tstore %x into %a[%c0, %c0] : !pto_isa.tile<ub, 32x32xf32>, !pto.tensor<32x32xf32>
+  %l1 = pto_isa.alloc_tile valid [%c32, %c32] at 0 : !pto_isa.tile<l1, 32x32xf32>
+  pto_isa.tload %a[%c0, %c0] into %l1 : !pto.tensor<32x32xf32>, !pto_isa.tile<l1, 32x32xf32>
+  return
+}
+}
+
+// -----
+
+// Each move has its own flag, and AIV 0 has 16.
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @seventeen_moves()
+    attributes {pto.leaf = #pto.core<mix>} {
+  %c16 = arith.constant 16 : index
+  %acc = pto_isa.alloc_tile valid [%c16, %c16] at 0 : !pto_isa.tile<l0c, 16x16xf32>
+  %u0 = pto_isa.alloc_tile valid [%c16, %c16] at 0 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u0 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u1 = pto_isa.alloc_tile valid [%c16, %c16] at 1024 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u1 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u2 = pto_isa.alloc_tile valid [%c16, %c16] at 2048 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u2 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u3 = pto_isa.alloc_tile valid [%c16, %c16] at 3072 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u3 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u4 = pto_isa.alloc_tile valid [%c16, %c16] at 4096 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u4 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u5 = pto_isa.alloc_tile valid [%c16, %c16] at 5120 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u5 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u6 = pto_isa.alloc_tile valid [%c16, %c16] at 6144 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u6 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u7 = pto_isa.alloc_tile valid [%c16, %c16] at 7168 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u7 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u8 = pto_isa.alloc_tile valid [%c16, %c16] at 8192 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u8 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u9 = pto_isa.alloc_tile valid [%c16, %c16] at 9216 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u9 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u10 = pto_isa.alloc_tile valid [%c16, %c16] at 10240 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u10 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u11 = pto_isa.alloc_tile valid [%c16, %c16] at 11264 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u11 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u12 = pto_isa.alloc_tile valid [%c16, %c16] at 12288 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u12 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u13 = pto_isa.alloc_tile valid [%c16, %c16] at 13312 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u13 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u14 = pto_isa.alloc_tile valid [%c16, %c16] at 14336 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u14 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u15 = pto_isa.alloc_tile valid [%c16, %c16] at 15360 : !pto_isa.tile<ub, 16x16xf32>
+  pto_isa.tmov %acc into %u15 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  %u16 = pto_isa.alloc_tile valid [%c16, %c16] at 16384 : !pto_isa.tile<ub, 16x16xf32>
+  // expected-error @+1 {{is L0C -> UB move 17 of 17 in this MIX leaf; each move has its own intra-block flag and AIV 0 has 16: use fewer, larger cube pieces per MIX task (cube_tile) or leave mix-exchange off}}
+  pto_isa.tmov %acc into %u16 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  return
+}
+}
+
+// -----
+
+// A loop holding both parts cannot be split between the cores.
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @mixed_loop(%a: !pto.tensor<16x16xf32>)
+    attributes {pto.leaf = #pto.core<mix>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %l1 = pto_isa.alloc_tile valid [%c16, %c16] at 0 : !pto_isa.tile<l1, 16x16xf32>
+  %x = pto_isa.alloc_tile valid [%c16, %c16] at 0 : !pto_isa.tile<ub, 16x16xf32>
+  // expected-error @+1 {{holds both cube and vector instructions; a MIX leaf's AIC and AIV parts must be separate ops (pto-isa-roll-pieces leaves MIX leaves straight-line)}}
+  scf.for %i = %c0 to %c2 step %c1 {
+    pto_isa.tload %a[%c0, %c0] into %l1 : !pto.tensor<16x16xf32>, !pto_isa.tile<l1, 16x16xf32>
+    pto_isa.tload %a[%c0, %c0] into %x : !pto.tensor<16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
+  }
+  return
+}
+}
