@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -256,11 +257,14 @@ LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile) {
 }
 
 /// The 2-D window of an N-D GM tensor that a collapsed tile of `tileShape` at
-/// `offsets` reads or writes: a reshape of the tensor to [rows of the dims
-/// before the column dim, the column dim] and the linearised offsets. The
-/// window must be a rectangle in it: the tensor's dims after the column dim
-/// are 1, and past the first non-unit tile dim of the rows the tile covers
-/// the tensor's dim whole.
+/// `offsets` reads or writes: a reshape of the tensor to [rows, columns] and
+/// the offsets linearised in it. The tensor's dims after the column dim must
+/// be 1. Past the first non-unit tile dim of the rows, the tile covers each
+/// tensor dim whole up to its last non-unit row dim `last`; the unit tile
+/// dims between `last` and the column dim need not be whole: they join the
+/// columns ([T, N, D] -> [T, N * D]), so the window's rows are evenly
+/// strided (every N * D elements), which is one TLOAD / TSTORE with that
+/// row stride (docs/ISA.md, "N-D tiles").
 FailureOr<LeafLowering::Window2D>
 LeafLowering::window2D(Operation *op, Value tensor,
                        ArrayRef<OpFoldResult> offsets, Value ptoTile) {
@@ -282,32 +286,47 @@ LeafLowering::window2D(Operation *op, Value tensor,
              << ", not 1; pto-lower-to-isa loads and stores row-major 2-D "
                 "windows (reshape the tensor so that the tile's last non-unit "
                 "dim is the tensor's innermost)";
-  bool leading = false;
-  for (unsigned d = 0; d < c; ++d) {
-    if (leading && tileShape[d] != dims[d])
-      return op->emitOpError()
-             << "reads or writes a " << type << " window whose dim " << d
-             << " (" << tileShape[d]
-             << ") is not the whole tensor dim: its rows are not evenly "
-                "strided in GM, so the window is no 2-D rectangle";
-    leading |= tileShape[d] != 1;
-  }
-  Value &reshaped = tensors2D[{tensor, c}];
+  std::optional<unsigned> first, last;
+  for (unsigned d = 0; d < c; ++d)
+    if (tileShape[d] != 1) {
+      first = first.value_or(d);
+      last = d;
+    }
+  if (first)
+    for (unsigned d = *first + 1; d <= *last; ++d)
+      if (tileShape[d] != dims[d])
+        return op->emitOpError()
+               << "reads or writes a " << type << " window whose dim " << d
+               << " (" << tileShape[d]
+               << ") is not the whole tensor dim between its non-unit dims "
+               << *first << " and " << *last
+               << ": its rows are not evenly strided in GM, so the window is "
+                  "no 2-D rectangle";
+  // The rows are dims [0, split), the columns dims [split, c]. By default
+  // split = c; unit tile dims after `last` that are not unit in the tensor
+  // move into the columns, which strides the window's rows.
+  unsigned split = c;
+  if (last && llvm::any_of(llvm::seq<unsigned>(*last + 1, c),
+                           [&](unsigned d) { return dims[d] != 1; }))
+    split = *last + 1;
+  auto size = [&](unsigned d) -> OpFoldResult {
+    if (!ShapedType::isDynamic(dims[d]))
+      return builder.getIndexAttr(dims[d]);
+    return builder.create<DimOp>(loc, tensor, d).getResult();
+  };
+  Value &reshaped = tensors2D[{tensor, split, c}];
   if (!reshaped) {
     OpBuilder::InsertionGuard guard(builder);
     if (Operation *def = tensor.getDefiningOp())
       builder.setInsertionPointAfter(def);
     else
       builder.setInsertionPointToStart(&func.getBody().front());
-    auto size = [&](unsigned d) -> OpFoldResult {
-      if (!ShapedType::isDynamic(dims[d]))
-        return builder.getIndexAttr(dims[d]);
-      return builder.create<DimOp>(loc, tensor, d).getResult();
-    };
-    OpFoldResult rows = builder.getIndexAttr(1);
-    for (unsigned d = 0; d < c; ++d)
+    OpFoldResult rows = builder.getIndexAttr(1), cols = builder.getIndexAttr(1);
+    for (unsigned d = 0; d < split; ++d)
       rows = mul(loc, rows, size(d));
-    SmallVector<OpFoldResult> shape2D = {rows, size(c)};
+    for (unsigned d = split; d <= c; ++d)
+      cols = mul(loc, cols, size(d));
+    SmallVector<OpFoldResult> shape2D = {rows, cols};
     SmallVector<int64_t> staticShape;
     SmallVector<Value> dynamicShape;
     dispatchIndexOpFoldResults(shape2D, dynamicShape, staticShape);
@@ -319,27 +338,29 @@ LeafLowering::window2D(Operation *op, Value tensor,
                                       builder.getUnitAttr())
                    .getResult();
   }
-  // row = ((o0 * d1 + o1) * d2 + ...) over the dims before the column dim.
-  OpFoldResult row = builder.getIndexAttr(0);
-  for (unsigned d = 0; d < c; ++d) {
-    OpFoldResult size =
-        ShapedType::isDynamic(dims[d])
-            ? OpFoldResult(builder.create<DimOp>(loc, tensor, d).getResult())
-            : OpFoldResult(builder.getIndexAttr(dims[d]));
-    row = mul(loc, row, size);
-    std::optional<int64_t> cr = getConstantIntValue(row),
-                           co = getConstantIntValue(offsets[d]);
-    if (cr && co)
-      row = builder.getIndexAttr(*cr + *co);
-    else if (cr == 0)
-      row = offsets[d];
-    else if (co != 0)
-      row = builder
-                .create<arith::AddIOp>(loc, materialize(row),
-                                       materialize(offsets[d]))
-                .getResult();
-  }
-  return Window2D{reshaped, materialize(row), materialize(offsets[c])};
+  // ((o0 * d1 + o1) * d2 + ...) over dims [from, to].
+  auto linearise = [&](unsigned from, unsigned to) -> Value {
+    OpFoldResult at = builder.getIndexAttr(0);
+    for (unsigned d = from; d <= to; ++d) {
+      if (!isConstantIntValue(at, 0))
+        at = mul(loc, at, size(d));
+      std::optional<int64_t> ca = getConstantIntValue(at),
+                             co = getConstantIntValue(offsets[d]);
+      if (ca && co)
+        at = builder.getIndexAttr(*ca + *co);
+      else if (ca == 0)
+        at = offsets[d];
+      else if (co != 0)
+        at = builder
+                 .create<arith::AddIOp>(loc, materialize(at),
+                                        materialize(offsets[d]))
+                 .getResult();
+    }
+    return materialize(at);
+  };
+  Value row = split == 0 ? materialize(builder.getIndexAttr(0))
+                         : linearise(0, split - 1);
+  return Window2D{reshaped, row, linearise(split, c)};
 }
 
 } // namespace mlir::pto::lower_to_isa

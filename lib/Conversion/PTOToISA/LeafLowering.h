@@ -162,6 +162,10 @@ private:
                             bool aTrans, bool bTrans);
   FailureOr<Value> loadOperand(Operation *user, Value view, bool left,
                                bool trans);
+  FailureOr<Value> accImage(Operation *user, Value operand, bool left,
+                            bool trans);
+  FailureOr<Value> extractOperand(Location loc, Operation *user, Value l1,
+                                  bool left);
 
   // MIX leaves (LowerMix.cpp).
   bool isOnChip(Value tensor);
@@ -191,6 +195,8 @@ private:
   /// L0 copies of L1 images: (l1 tile, is left) -> l0a/l0b tile, and the
   /// bytes of the copies kept for reuse, per side.
   DenseMap<std::pair<Value, int>, Value> l0Copies;
+  /// L1 images of matmul results (moved L0C -> L1) that feed later matmuls.
+  DenseMap<Value, Value> accImages;
   int64_t l0CopyBytes[2] = {0, 0};
   /// Mode-2 row blocks of per-row operands, per valid row count.
   DenseMap<std::pair<Value, Value>, Value> rowBlocks;
@@ -202,8 +208,9 @@ private:
   /// per root, the dim held as the columns and the op that chose it.
   DenseMap<Value, Value> formParent;
   DenseMap<Value, std::pair<unsigned, Operation *>> columnForms;
-  /// 2-D reshapes of N-D GM tensors: (tensor, column dim) -> reshape.
-  DenseMap<std::pair<Value, unsigned>, Value> tensors2D;
+  /// 2-D reshapes of N-D GM tensors: (tensor, first column dim, column dim)
+  /// -> reshape.
+  DenseMap<std::tuple<Value, unsigned, unsigned>, Value> tensors2D;
   /// MIX leaves: on-chip exchange arguments, and the accumulator pieces
   /// moved to UB (tensor, static offsets and shape of the stored piece).
   llvm::SmallDenseSet<unsigned> onChipArgs;

@@ -37,11 +37,12 @@ static int64_t cubeDim(int64_t d, Type elem) {
 FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
                                            bool left, bool trans) {
   auto view = operand.getDefiningOp<ViewOp>();
-  if (!view || !isa<GMTensorType>(view.getSource().getType()))
-    return user->emitOpError()
-           << "has a " << (left ? "left" : "right")
-           << " operand that is not a view of a GM tensor; a cube leaf loads "
-              "its operands GM -> L1 -> L0";
+  if (!view || !isa<GMTensorType>(view.getSource().getType())) {
+    FailureOr<Value> l1 = accImage(user, operand, left, trans);
+    if (failed(l1))
+      return failure();
+    return extractOperand(user->getLoc(), user, *l1, left);
+  }
   Location loc = view.getLoc();
   SmallVector<OpFoldResult> offsets = normalize(getMixedValues(
       view.getStaticOffsets(), view.getOffsets(), builder.getContext()));
@@ -74,6 +75,54 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
                                   materialize(offsets[1]), l1, trans);
     windows.push_back({key, l1});
   }
+  if (!llvm::is_contained(replaced, view.getOperation()))
+    replaced.push_back(view);
+  return extractOperand(loc, user, l1, left);
+}
+
+/// A matmul result of this leaf (in L0C) as an operand of a later matmul:
+/// the fixpipe moves it to an nz L1 image (TMOV Acc -> Mat; pto-isa A2/A3
+/// include/pto/npu/a2a3/TMov.hpp), once per result, which then feeds L0 as
+/// a loaded operand does.
+FailureOr<Value> LeafLowering::accImage(Operation *user, Value operand,
+                                        bool left, bool trans) {
+  Operation *def = operand.getDefiningOp();
+  auto acc = tiles.find(operand);
+  if (!isa_and_nonnull<MatmulOp, MatmulAccOp>(def) || acc == tiles.end())
+    return user->emitOpError()
+           << "has a " << (left ? "left" : "right")
+           << " operand that is neither a view of a GM tensor nor a matmul "
+              "result of this leaf; a cube leaf loads its operands GM -> L1 "
+              "-> L0";
+  if (trans)
+    return user->emitOpError()
+           << "takes the matmul result of this leaf transposed ("
+           << (left ? "a_trans" : "b_trans")
+           << "); pto-lower-to-isa moves an L0C result to L1 as an nz image "
+              "only: store it and view it transposed from GM instead";
+  if (Value image = accImages.lookup(operand))
+    return image;
+  // The image holds the result's element type: the fixpipe converts the
+  // accumulator (f32 -> bf16 for a bf16 result), as a store to GM would.
+  auto accTile = cast<pisa::TileType>(acc->second.getType());
+  FailureOr<pisa::TileType> type = makeTileType(
+      user, pisa::MemorySpace::l1, accTile.getRows(), accTile.getCols(),
+      cast<pto::TileType>(operand.getType()).getElementType(),
+      pisa::TileLayout::nz);
+  if (failed(type))
+    return failure();
+  auto accAlloc = pisa::getAlloc(acc->second);
+  Value image = alloc(def->getLoc(), *type, accAlloc.getValidRows(),
+                      accAlloc.getValidCols());
+  builder.create<pisa::TMovOp>(def->getLoc(), acc->second, image);
+  accImages[operand] = image;
+  return image;
+}
+
+/// The L0A (left) or L0B copy of an L1 operand image, kept for later
+/// matmuls while the kept copies fit the side's capacity.
+FailureOr<Value> LeafLowering::extractOperand(Location loc, Operation *user,
+                                              Value l1, bool left) {
   int side = left ? 1 : 0;
   Value l0 = l0Copies.lookup({l1, side});
   if (!l0) {
@@ -101,13 +150,10 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
     }
     auto l1Alloc = pisa::getAlloc(l1);
     l0 = alloc(loc, *type, l1Alloc.getValidRows(), l1Alloc.getValidCols());
-    builder.create<pisa::TExtractOp>(loc, l1, l0, builder.getI64IntegerAttr(0),
-                                     builder.getI64IntegerAttr(0));
+    builder.create<pisa::TExtractOp>(loc, l1, l0, 0, 0);
     l0Copies[{l1, side}] = l0;
     l0CopyBytes[side] += type->getByteSize();
   }
-  if (!llvm::is_contained(replaced, view.getOperation()))
-    replaced.push_back(view);
   return l0;
 }
 

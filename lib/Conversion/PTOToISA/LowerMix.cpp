@@ -127,9 +127,7 @@ LogicalResult LeafLowering::lowerExchangeView(ViewOp op) {
   Location loc = op.getLoc();
   auto [vr, vc] = validOf(loc, op.getResult());
   Value tile = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TExtractOp>(loc, piece->ub, tile,
-                                   builder.getI64IntegerAttr(row),
-                                   builder.getI64IntegerAttr(col));
+  builder.create<pisa::TExtractOp>(loc, piece->ub, tile, row, col);
   tiles[op.getResult()] = tile;
   replaced.push_back(op);
   return success();

@@ -8,6 +8,7 @@
 
 #include "LeafLowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -29,19 +30,28 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
   ArrayRef<int64_t> from = srcType.getShape(), to = resType.getShape();
   SmallVector<OpFoldResult> offsets = normalize(getMixedValues(
       op.getStaticOffsets(), op.getOffsets(), builder.getContext()));
+  // Static offsets, 0 where the offset is a run-time value.
   SmallVector<int64_t> start;
+  SmallVector<unsigned> runtimeDims;
   for (auto [d, ofr] : llvm::enumerate(offsets)) {
     std::optional<int64_t> c = getConstantIntValue(ofr);
     if (!c)
-      return op.emitOpError()
-             << "views a " << shapeString(srcType)
-             << " tile at a run-time offset in dim " << d
-             << "; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at "
-                "static offsets only: view the GM tensor at that offset "
-                "instead";
-    start.push_back(*c);
+      runtimeDims.push_back(d);
+    start.push_back(c.value_or(0));
   }
   unsigned cs = heldColumnDim(source), cv = heldColumnDim(result);
+  auto runtimeOffsetError = [&](unsigned d) {
+    return op.emitOpError()
+           << "views a " << shapeString(srcType)
+           << " tile at a run-time offset in dim " << d
+           << "; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at a "
+              "run-time row only when the view is one rectangle and the "
+              "offset is in a row dim (before dim "
+           << cs << "): view the GM tensor at that offset instead";
+  };
+  for (unsigned d : runtimeDims)
+    if (d >= cs)
+      return runtimeOffsetError(d);
   if (from.size() != to.size() || cs != cv)
     return op.emitOpError()
            << "views a " << shapeString(srcType) << " tile as a "
@@ -90,6 +100,8 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
   int64_t runs = 1, runRows = 1;
   for (unsigned d = 0; d < cs; ++d)
     (d < split ? runs : runRows) *= to[d];
+  if (runs > 1 && !runtimeDims.empty())
+    return runtimeOffsetError(runtimeDims.front());
   if (runs > 1) {
     // One TEXTRACT + TINSERT per run; the valid runs are a prefix (past the
     // first non-unit dim every leading dim is whole: expectCollapsible).
@@ -107,9 +119,25 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
   FailureOr<pisa::TileType> type = ubTypeFor(op, result);
   if (failed(src) || failed(type))
     return failure();
+  // The run-time part of the first row: offset * (rows per index of d).
+  OpFoldResult runtimeRow = builder.getIndexAttr(0);
+  for (unsigned d : runtimeDims) {
+    OpFoldResult term = offsets[d];
+    for (unsigned e = d + 1; e < cs; ++e)
+      term = mul(loc, term, builder.getIndexAttr(from[e]));
+    runtimeRow = isConstantIntValue(runtimeRow, 0)
+                     ? term
+                     : OpFoldResult(builder
+                                        .create<arith::AddIOp>(
+                                            loc, materialize(runtimeRow),
+                                            materialize(term))
+                                        .getResult());
+  }
   auto [vr, vc] = validOf(loc, result);
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TExtractOp>(loc, *src, dst, rowOfRun(0), col);
+  builder.create<pisa::TExtractOp>(
+      loc, *src, dst, rowOfRun(0), col,
+      runtimeDims.empty() ? Value() : materialize(runtimeRow));
   tiles[result] = dst;
   replaced.push_back(op);
   return success();

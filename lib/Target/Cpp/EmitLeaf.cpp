@@ -221,11 +221,13 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
         return success();
       })
       .Case([&](TExtractOp extract) {
-        guarded(tile(extract.getDst()),
-                formatv("TEXTRACT({0}, {1}, {2}, {3})",
-                        tile(extract.getDst()).name,
-                        tile(extract.getSrc()).name, extract.getIndexRow(),
-                        extract.getIndexCol()));
+        std::string row = std::to_string(extract.getIndexRow());
+        if (Value offset = extract.getRowOffset())
+          row = formatv("(uint16_t)({0} + {1})", row, name(offset)).str();
+        guarded(tile(extract.getDst()), formatv("TEXTRACT({0}, {1}, {2}, {3})",
+                                                tile(extract.getDst()).name,
+                                                tile(extract.getSrc()).name,
+                                                row, extract.getIndexCol()));
         return success();
       })
       .Case([&](TInsertOp insert) {

@@ -137,7 +137,10 @@ class Tensor:
     Each dim is an int (static), ``DYN`` (dynamic: a change does not
     recompile), ``STATIC`` (static, its size taken from the tensor the kernel
     is traced or called with) or a trailing ``...`` (every remaining dim
-    ``STATIC``). An empty shape (``Tensor([], dt)``, or no shape) takes the
+    ``STATIC``). A shape with a ``DYN`` or ``STATIC`` entry sets a minimum
+    rank, as in PyPTO: an argument of higher rank keeps it, its extra
+    trailing dims static; a shape of ints alone needs the exact rank. An
+    empty shape (``Tensor([], dt)``, or no shape) takes the
     rank and every dim, static, from the tensor. Without a dtype
     (``Tensor()``, ``Tensor([...])``, or the bare class as the annotation) the
     dtype too is taken from the argument at each call, as PyPTO's
@@ -175,6 +178,13 @@ class Tensor:
     def rank_from_argument(self) -> bool:
         """True for ``Tensor([], dt)``: rank and dims come from the argument."""
         return not self.shape
+
+    @property
+    def is_status_shape(self) -> bool:
+        """True when some dim is ``DYN`` or ``STATIC`` (PyPTO's "status
+        shape"): an argument of higher rank is accepted, its extra trailing
+        dims static. A shape of ints alone needs the exact rank."""
+        return any(d is DYN or d is STATIC for d in self.shape)
 
     @property
     def dtype_from_argument(self) -> bool:

@@ -478,9 +478,15 @@ class JitFunction:
                 raise TraceError(f"tensor parameter '{name}' is annotated {ann!r} but given "
                                  f"rank {len(actual)}", location)
             dims = prefix + [dt.STATIC] * (len(actual) - len(prefix))
+        elif len(actual) > len(dims) and ann.is_status_shape:
+            # PyPTO checks a shape with DYNAMIC/STATIC entries only for a
+            # minimum rank: the argument keeps its own, its extra trailing
+            # dims static (docs/Frontend.md, "Tensor annotations").
+            dims = dims + [dt.STATIC] * (len(actual) - len(dims))
         elif len(actual) != len(dims):
+            at_least = "at least " if ann.is_status_shape else ""
             raise TraceError(f"tensor parameter '{name}' is annotated {ann!r} (rank "
-                             f"{len(dims)}) but given rank {len(actual)}", location)
+                             f"{at_least}{len(dims)}) but given rank {len(actual)}", location)
         shape = []
         for i, (d, a) in enumerate(zip(dims, actual)):
             if d is dt.DYN:

@@ -75,6 +75,17 @@ func.func private @rank3_partial_rows(%a: !pto.tensor<4x16x16xf32>) attributes {
 
 // -----
 
+// A unit dim between two non-unit row dims splits the rows into runs: no
+// single row stride (after the last non-unit row dim it would be one).
+func.func private @rank4_rows_in_runs(%a: !pto.tensor<4x3x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{reads or writes a '!pto.tensor<4x3x16x16xf32>' window whose dim 1 (1) is not the whole tensor dim between its non-unit dims 0 and 2: its rows are not evenly strided in GM}}
+  %t = pto.view %a[%c0, %c0, %c0, %c0] : !pto.tensor<4x3x16x16xf32> -> !pto.tile<2x1x16x16xf32>
+  return
+}
+
+// -----
+
 func.func private @rank3_partially_valid(%a: !pto.tensor<4x16x16xf32>, %v: index) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{has a [2, 16, 16] tile whose dim 1 is not statically valid in full}}
@@ -117,15 +128,15 @@ func.func private @vector_in_cube(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<
 // -----
 
 // Views of tiles are TEXTRACT copies of one rectangle of the source's 2-D
-// form at a static, 32-byte aligned start (lower-to-isa.mlir @tile_views);
-// the rest is an error naming the rule.
-func.func private @view_of_tile_runtime_offset(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<8x16xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
+// form at a 32-byte aligned start, static but for a run-time row
+// (lower-to-isa.mlir @tile_views); the rest is an error naming the rule.
+func.func private @view_of_tile_runtime_column(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x8xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
   %e = pto.exp %x : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{views a [16, 16] tile at a run-time offset in dim 0; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at static offsets only}}
-  %y = pto.view %e[%r, %c0] : !pto.tile<16x16xf32> -> !pto.tile<8x16xf32>
-  pto.assemble %y, %out [%c0, %c0] : !pto.tile<8x16xf32>, !pto.tensor<8x16xf32>
+  // expected-error @+1 {{views a [16, 16] tile at a run-time offset in dim 1; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at a run-time row only when the view is one rectangle and the offset is in a row dim (before dim 1)}}
+  %y = pto.view %e[%c0, %r] : !pto.tile<16x16xf32> -> !pto.tile<16x8xf32>
+  pto.assemble %y, %out [%c0, %c0] : !pto.tile<16x8xf32>, !pto.tensor<16x8xf32>
   return
 }
 
@@ -173,12 +184,14 @@ func.func private @store_view_in_cube(%a: !pto.tensor<16x16xf32>, %out: !pto.ten
 
 // -----
 
-func.func private @operand_not_view(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<cube>} {
+// A matmul result feeds a later matmul through an nz L1 image (TMOV), not
+// transposed.
+func.func private @operand_result_transposed(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<cube>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
   %s = pto.matmul %x, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xbf16>
-  // expected-error @+1 {{has a left operand that is not a view of a GM tensor; a cube leaf loads its operands GM -> L1 -> L0}}
-  %t = pto.matmul %s, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  // expected-error @+1 {{takes the matmul result of this leaf transposed (b_trans); pto-lower-to-isa moves an L0C result to L1 as an nz image only}}
+  %t = pto.matmul %x, %s {b_trans, cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
   pto.assemble %t, %out [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
   return
 }

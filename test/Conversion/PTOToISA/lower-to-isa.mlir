@@ -275,6 +275,33 @@ func.func private @k_chain(%a: !pto.tensor<32x64xf32>, %b: !pto.tensor<64x32xf32
 
 // -----
 
+// A matmul result of the leaf feeding later matmuls (chunked_gdr's
+// v_prime = k_cumdecay @ state^T): the fixpipe moves it once from L0C to an
+// nz L1 image (TMOV Acc -> Mat, f32 -> bf16 here), extracted into L0A as a
+// loaded operand is; both later matmuls share it.
+// CHECK-LABEL: func.func private @chained_matmul(
+// CHECK:         %[[ACC:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l0c, 16x16xf32>
+// CHECK-NEXT:    pto_isa.tmatmul %{{.*}}, %{{.*}} into %[[ACC]]
+// CHECK:         %[[IMG:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l1, 16x16xbf16>
+// CHECK-NEXT:    pto_isa.tmov %[[ACC]] into %[[IMG]] : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<l1, 16x16xbf16>
+// CHECK-NEXT:    %[[L:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l0a, 16x16xbf16>
+// CHECK-NEXT:    pto_isa.textract %[[IMG]] into %[[L]]
+// CHECK:         pto_isa.tmatmul %[[L]], %{{.*}} into
+// CHECK-NOT:     pto_isa.tmov
+// CHECK:         pto_isa.tmatmul %[[L]], %{{.*}} into
+func.func private @chained_matmul(%a: !pto.tensor<16x16xbf16>, %out: !pto.tensor<16x32xf32>)
+    attributes {pto.leaf = #pto.core<cube>} {
+  %x = pto.view %a[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16>
+  %s = pto.matmul %x, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xbf16>
+  %t = pto.matmul %s, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  pto.assemble %t, %out [0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x32xf32>
+  %u = pto.matmul %s, %x {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xbf16>, !pto.tile<16x16xbf16> -> !pto.tile<16x16xf32>
+  pto.assemble %u, %out [0, 16] : !pto.tile<16x16xf32>, !pto.tensor<16x32xf32>
+  return
+}
+
+// -----
+
 // Atomic stores: tstore ... atomic_add from ub and from l0c; a plain
 // assemble stays a plain tstore.
 // CHECK-LABEL: func.func private @atomic_vector(
@@ -732,8 +759,9 @@ func.func private @column_longer_than_result(%a: !pto.tensor<?x64xf32>, %w: !pto
 
 // Views of tiles: a TEXTRACT (ub -> ub, pipe V) of the rectangle the view
 // covers in the source's 2-D form, at [row, column] = the offsets
-// linearised: rows 8..15 of a [16, 64] tile from column 32, and row k = 2 of
-// a [1, 4, 32] tile (x[:, 2, :]).
+// linearised: rows 8..15 of a [16, 64] tile from column 32, row k = 2 of
+// a [1, 4, 32] tile (x[:, 2, :]), and row %r of the [16, 64] tile (a
+// run-time row, TEXTRACT's row operand: chunked_gdr's gate[l - 1:l, :]).
 // CHECK-LABEL: func.func private @tile_views(
 // CHECK:         pto_isa.texp %{{.*}} into %[[E:[^ ]*]] :
 // CHECK:         %[[V:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
@@ -742,8 +770,12 @@ func.func private @column_longer_than_result(%a: !pto.tensor<?x64xf32>, %w: !pto
 // CHECK:         %[[K:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x32xf32>
 // CHECK-NEXT:    pto_isa.textract %{{.*}} into %[[K]] {index_row = 2 : i64} : !pto_isa.tile<ub, 4x32xf32>, !pto_isa.tile<ub, 1x32xf32>
 // CHECK:         pto_isa.tstore %[[K]]
+// CHECK:         %[[L:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 1x64xf32>
+// CHECK-NEXT:    pto_isa.textract %[[E]][%[[R:arg[0-9]+]]] into %[[L]] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x64xf32>
+// CHECK:         pto_isa.tstore %[[L]]
 func.func private @tile_views(%a: !pto.tensor<16x64xf32>, %out: !pto.tensor<8x32xf32>,
-                              %b: !pto.tensor<1x4x32xf32>, %row: !pto.tensor<1x1x32xf32>)
+                              %b: !pto.tensor<1x4x32xf32>, %row: !pto.tensor<1x1x32xf32>,
+                              %r: index, %last: !pto.tensor<1x64xf32>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
   %x = pto.view %a[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
   %e = pto.exp %x : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
@@ -753,6 +785,8 @@ func.func private @tile_views(%a: !pto.tensor<16x64xf32>, %out: !pto.tensor<8x32
   %n = pto.neg %t : !pto.tile<1x4x32xf32> -> !pto.tile<1x4x32xf32>
   %k = pto.view %n[0, 2, 0] : !pto.tile<1x4x32xf32> -> !pto.tile<1x1x32xf32>
   pto.assemble %k, %row [0, 0, 0] : !pto.tile<1x1x32xf32>, !pto.tensor<1x1x32xf32>
+  %l = pto.view %e[%r, 0] : !pto.tile<16x64xf32> -> !pto.tile<1x64xf32>
+  pto.assemble %l, %last [0, 0] : !pto.tile<1x64xf32>, !pto.tensor<1x64xf32>
   return
 }
 
@@ -805,6 +839,35 @@ func.func private @per_leading_index(%x: !pto.tensor<2x8x32xf32>, %s: !pto.tenso
   pto.assemble %row, %k [0, 0, 0] : !pto.tile<2x1x32xf32>, !pto.tensor<2x1x32xf32>
   %c = pto.sub %t, %r : !pto.tile<2x8x32xf32>, !pto.tile<2x1x32xf32> -> !pto.tile<2x8x32xf32>
   pto.assemble %c, %x [0, 0, 0] : !pto.tile<2x8x32xf32>, !pto.tensor<2x8x32xf32>
+  return
+}
+
+// -----
+
+// Strided GM windows: the [16, 1, 32] window of [?, %n, 32] has its rows
+// %n * 32 elements apart. The tensor is read and written as [?, %n * 32]:
+// the window is [16, 32] at row %t, column %h * 32, one TLOAD / TSTORE whose
+// row stride is the reshape's row length. A [16, 1, 1, 32] window of
+// [?, 4, 2, 32] likewise at column (%h * 2 + 1) * 32 of [?, 256].
+// CHECK-LABEL: func.func private @strided_rows(
+// CHECK-SAME:    %[[V:[^:]*]]: !pto.tensor<?x?x32xf32>, %[[O:[^:]*]]: !pto.tensor<?x?x32xf32>, %[[W:[^:]*]]: !pto.tensor<?x4x2x32xf32>, %[[T:[^:]*]]: index, %[[H:[^:]*]]: index)
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[V2:.*]] = pto.reshape %[[V]] [%{{.*}}, %{{.*}}] inplace : !pto.tensor<?x?x32xf32> -> !pto.tensor<?x?xf32>
+// CHECK-DAG:     %[[O2:.*]] = pto.reshape %[[O]] [%{{.*}}, %{{.*}}] inplace : !pto.tensor<?x?x32xf32> -> !pto.tensor<?x?xf32>
+// CHECK-DAG:     %[[W2:.*]] = pto.reshape %[[W]] [%{{.*}}, 256] inplace : !pto.tensor<?x4x2x32xf32> -> !pto.tensor<?x256xf32>
+// CHECK:         %[[COL:.*]] = arith.muli %[[H]], %[[C32]] : index
+// CHECK:         pto_isa.tload %[[V2]][%[[T]], %[[COL]]] into %[[X:[^ ]*]] : !pto.tensor<?x?xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK:         %[[COL2:.*]] = arith.muli %[[H]], %[[C32]] : index
+// CHECK-NEXT:    pto_isa.tstore %{{.*}} into %[[O2]][%[[T]], %[[COL2]]] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<?x?xf32>
+// CHECK:         pto_isa.tload %[[W2]][%[[T]], %{{.*}}] into %{{.*}} : !pto.tensor<?x256xf32>, !pto_isa.tile<ub, 16x32xf32>
+func.func private @strided_rows(%v: !pto.tensor<?x?x32xf32>, %o: !pto.tensor<?x?x32xf32>,
+                                %w: !pto.tensor<?x4x2x32xf32>, %t: index, %h: index)
+    attributes {pto.leaf = #pto.core<vector>} {
+  %x = pto.view %v[%t, %h, 0] : !pto.tensor<?x?x32xf32> -> !pto.tile<16x1x32xf32>
+  %y = pto.mul %x, %x : !pto.tile<16x1x32xf32>, !pto.tile<16x1x32xf32> -> !pto.tile<16x1x32xf32>
+  pto.assemble %y, %o [%t, %h, 0] : !pto.tile<16x1x32xf32>, !pto.tensor<?x?x32xf32>
+  %z = pto.view %w[%t, %h, 1, 0] : !pto.tensor<?x4x2x32xf32> -> !pto.tile<16x1x1x32xf32>
+  pto.assemble %z, %w [%t, %h, 0, 0] : !pto.tile<16x1x1x32xf32>, !pto.tensor<?x4x2x32xf32>
   return
 }
 

@@ -380,6 +380,41 @@ pto.kernel @unrolled_tails(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>)
   }
 }
 
+// -----
+
+// GM sub-tensors x[b, n] of [B, 2, 16, 16] (frontend/subtensor.py): the
+// tensor reshaped in place to [B * 32, 16], its 16-row windows at row
+// (b * 2 + n) * 16. Offsets and the dim size are multiples of the tile, so
+// every window is whole (or past the end, a fault): no tail; and the n loop
+// fills the rows the b loop strides over: no gap (LINT-TILE-CONFIG). Shifted
+// by 8 rows, a window can straddle the end: the tail warning stays.
+pto.kernel @subtensor_windows(%states: !pto.tensor<?x2x16x16xf32>, %other: !pto.tensor<?x2x16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %batch = pto.dim %states, 0 : !pto.tensor<?x2x16x16xf32>
+  %rows = arith.muli %batch, %c32 : index
+  %flat = pto.reshape %states [%rows, 16] inplace : !pto.tensor<?x2x16x16xf32> -> !pto.tensor<?x16xf32>
+  %other_flat = pto.reshape %other [%rows, 16] inplace : !pto.tensor<?x2x16x16xf32> -> !pto.tensor<?x16xf32>
+  // expected-note@+1 {{loop 'B' is here}}
+  pto.loop "B" %b = %c0 to %batch step %c1 {
+    pto.loop "N" %n = %c0 to %c2 step %c1 {
+      %b2 = arith.muli %b, %c2 : index
+      %bn = arith.addi %b2, %n : index
+      %row = arith.muli %bn, %c16 : index
+      %t = pto.view %flat[%row, 0] valid [16, 16] : !pto.tensor<?x16xf32> -> !pto.tile<16x16xf32>
+      pto.atomic_add %t, %flat[%row, 0] : !pto.tile<16x16xf32>, !pto.tensor<?x16xf32>
+      %shifted = arith.addi %row, %c8 : index
+      // expected-warning@+1 {{[LINT-TAIL-VALID] the view of 'other' moves along dim 0 with loop 'B' (dynamic trip count), but its valid extent of dim 0 is the full tile size 16}}
+      %u = pto.view %other_flat[%shifted, 0] valid [16, 16] : !pto.tensor<?x16xf32> -> !pto.tile<16x16xf32>
+      pto.atomic_add %u, %other_flat[%shifted, 0] : !pto.tile<16x16xf32>, !pto.tensor<?x16xf32>
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // LINT-RECOMPUTED-STATS
 //===----------------------------------------------------------------------===//

@@ -128,3 +128,13 @@ func.func @vector_leaf(%s: !pto.tensor<96x112xf32>, %m: !pto.tensor<?x2xf32>,
   pto_isa.tstore %x into %dq[%c0, %c0] atomic_add : !pto_isa.tile<ub, 32x112xf32>, !pto.tensor<?x128xf32>
   return
 }
+
+// A ub -> ub TEXTRACT at a run-time row (a view of a tile at t[%r]).
+// CHECK-LABEL: func.func @textract_runtime_row
+// CHECK:         pto_isa.textract %{{.*}}[%{{.*}}] into %{{.*}} {index_row = 2 : i64} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x64xf32>
+func.func @textract_runtime_row(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x64xf32>
+  pto_isa.textract %s[%r] into %d {index_row = 2 : i64} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x64xf32>
+  return
+}

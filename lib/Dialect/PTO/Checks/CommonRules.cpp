@@ -127,6 +127,24 @@ void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
       return term.second % *step == 0;
     });
   };
+  // The size of `tensor`'s dim `dim` as a form: a static size, or the
+  // dynamic size an in-place reshape was built with.
+  auto sizeForm = [&](Value tensor, unsigned dim) -> std::optional<IndexPoly> {
+    auto type = cast<GMTensorType>(tensor.getType());
+    if (!ShapedType::isDynamic(type.getDimSize(dim)))
+      return IndexPoly::constant(type.getDimSize(dim));
+    auto reshape = tensor.getDefiningOp<ReshapeOp>();
+    unsigned dynamicIndex =
+        llvm::count_if(type.getShape().take_front(dim), ShapedType::isDynamic);
+    if (!reshape || dynamicIndex >= reshape.getShape().size())
+      return std::nullopt;
+    return forms.get(reshape.getShape()[dynamicIndex]);
+  };
+  auto multipleOf = [](const IndexPoly &form, int64_t t) {
+    return !form.overflow && llvm::all_of(form.terms, [&](const auto &term) {
+      return term.second % t == 0;
+    });
+  };
   kernel.walk([&](ViewOp view) {
     if (!isa<GMTensorType>(view.getSource().getType()))
       return;
@@ -142,6 +160,14 @@ void mlir::pto::check::checkTailViews(KernelOp kernel, RuleReporter &reporter,
       if (valid && ((*valid)[dim].value ||
                     (*valid)[dim].constant < tile.getDimSize(dim)))
         continue;
+      // Tiles at multiples of T in a dim whose size is a multiple of T (a
+      // GM sub-tensor x[b, n]: [B * N * D, D] at row (b * N + n) * D) are
+      // whole or past the end (a fault), never a tail.
+      int64_t extent = tile.getDimSize(dim);
+      if (extent > 0 && multipleOf(forms.get(offset.value), extent))
+        if (std::optional<IndexPoly> size = sizeForm(view.getSource(), dim);
+            size && multipleOf(*size, extent))
+          continue;
       IndexDeps deps = collectIndexDeps(offset.value);
       // Only a loop index the offset is affine in moves the tile: one that
       // reaches it through a div or rem (a fused batch·head index split
@@ -393,6 +419,32 @@ private:
   llvm::DenseMap<const void *, int64_t> windows;
 };
 
+/// Whether another loop index of `form` fills the gaps `atom` leaves: it
+/// advances by the tile extent over a constant trip count that spans the
+/// stride of `atom` (a GM sub-tensor x[b, n] of [B, N, D, D] is placed at
+/// row (b * N + n) * D: b strides N * D, n fills it D rows at a time).
+static bool innerLoopCoversStride(IndexForms &forms, const IndexPoly &form,
+                                  const std::string &atom, int64_t stride,
+                                  int64_t extent) {
+  for (const std::string &other : form.getAtoms()) {
+    Value iv = forms.getAtomValue(other);
+    auto loop =
+        dyn_cast_or_null<LoopOp>(iv ? getInductionVarOwner(iv) : nullptr);
+    if (other == atom || !loop || form.hasNonLinearUse(other))
+      continue;
+    std::optional<int64_t> step = forms.get(loop.getStep()).getConstant(),
+                           lb = forms.get(loop.getLowerBound()).getConstant(),
+                           ub = forms.get(loop.getUpperBound()).getConstant();
+    if (!step || !lb || !ub || *step <= 0 || *ub <= *lb)
+      continue;
+    int64_t trips = (*ub - *lb + *step - 1) / *step;
+    if (form.getLinearCoefficient(other) * *step == extent &&
+        trips * extent == stride)
+      return true;
+  }
+  return false;
+}
+
 static std::string describePlacement(Operation *op) {
   if (isa<ViewOp>(op))
     return describeOp(op);
@@ -485,7 +537,8 @@ void mlir::pto::check::checkTileConfigs(KernelOp kernel, RuleReporter &reporter,
         int64_t stride = coefficient * *step;
         int64_t extent = placement.tile.getDimSize(dim);
         if (stride > extent &&
-            siblings.coverStride(placement.tensor, dim, form, stride))
+            (siblings.coverStride(placement.tensor, dim, form, stride) ||
+             innerLoopCoversStride(forms, form, atom, stride, extent)))
           continue;
         if (stride != extent) {
           if (!reportedStrides.insert({offset.value, extent}).second)

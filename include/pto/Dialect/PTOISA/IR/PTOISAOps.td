@@ -145,15 +145,32 @@ def PTOISA_TExtractOp : PTOISA_PipeOp<"textract"> {
     the fractal layout (a `zn` source into `l0a`, or an `nz` source into
     `l0b`, uses the transposing L1->L0 load; the logical matrix is
     preserved). ub -> ub (V) copies an nd sub-tile, e.g. a view of a tile;
-    pto-isa (A2/A3) wants `index_col` on a 32-byte boundary.
+    pto-isa (A2/A3) wants `index_col` on a 32-byte boundary. A ub -> ub copy
+    may add a run-time `row_offset` to `index_row` (pto-isa's TEXTRACT takes
+    its window start as run-time values; a view `t[l - 1:l, :]` at a
+    run-time row); the host emulation faults on a window past the source.
+
+    ```mlir
+    pto_isa.textract %t[%r] into %row : !pto_isa.tile<ub, 128x8xf32>, !pto_isa.tile<ub, 1x8xf32>
+    ```
   }];
   let arguments = (ins Arg<PTOISA_AnyTile, "source", [MemRead]>:$src,
                        Arg<PTOISA_AnyTile, "destination", [MemWrite]>:$dst,
                        DefaultValuedAttr<I64Attr, "0">:$index_row,
-                       DefaultValuedAttr<I64Attr, "0">:$index_col);
+                       DefaultValuedAttr<I64Attr, "0">:$index_col,
+                       Optional<Index>:$row_offset);
   let assemblyFormat = [{
-    $src `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+    $src (`[` $row_offset^ `]`)? `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$src, "::mlir::Value":$dst,
+                   "int64_t":$indexRow, "int64_t":$indexCol,
+                   CArg<"::mlir::Value", "{}">:$rowOffset), [{
+      build($_builder, $_state, src, dst,
+            $_builder.getI64IntegerAttr(indexRow),
+            $_builder.getI64IntegerAttr(indexCol), rowOffset);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
