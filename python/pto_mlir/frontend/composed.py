@@ -1,7 +1,8 @@
 """PyPTO reductions recorded as exact compositions of other ``pto`` ops.
 
 ``pypto.amin(x, dim, keepdim)`` (DT_FP16, DT_BF16, DT_FP32, any single dim;
-https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-amin.md) is ``-amax(-x, dim, keepdim)``: negation is exact in IEEE arithmetic and
+https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-amin.md)
+is ``-amax(-x, dim, keepdim)``: negation is exact in IEEE arithmetic and
 reverses the order, so the minimum is the negated maximum of the negated
 values, bit for bit (NaNs propagate as in ``amax``). The dialect keeps one
 max-reduction op instead of a second one with the same lowering.

@@ -1,9 +1,9 @@
 """PyPTO's ``rms_norm``, recorded as a composition of ``pto`` ops.
 
 PyPTO defines ``pypto.rms_norm(input, gamma=None, epsilon=1e-6)`` in Python
-over its own elementwise and reduction ops (
-https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-rms_norm.md; its definition in the ``pypto``
-package), and pto-isa has no RMSNorm instruction, so the front end records
+over its own elementwise and reduction ops
+(https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-rms_norm.md;
+its definition in the ``pypto`` package), and pto-isa has no RMSNorm instruction, so the front end records
 the same composition at the call's line:
 
     x = cast(input, DT_FP32)
