@@ -256,6 +256,8 @@ LogicalResult Interpreter::execOp(Operation *op) {
       .Case([&](FullOp full) { return execFull(full); })
       .Case([&](TransposeOp transpose) { return execTranspose(transpose); })
       .Case([&](GatherMaskOp gather) { return execGatherMask(gather); })
+      .Case([&](CompareOp compare) { return execCompare(compare); })
+      .Case([&](WhereOp where) { return execWhere(where); })
       .Case([&](AtomicAddOp atomic) {
         return execStore(atomic, atomic.getSrc(), atomic.getDst(),
                          atomic.getStaticOffsets(), atomic.getOffsets(),

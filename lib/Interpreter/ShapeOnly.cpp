@@ -57,7 +57,7 @@ static bool isShapeOnlyOp(Operation *op) {
              MatmulOp, MatmulAccOp, WorkspaceOp, LaunchOp, RootCallOp, AddOp,
              SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp, AbsOp, SqrtOp,
              RsqrtOp, ReciprocalOp, SumOp, AmaxOp, CastOp, FullOp, TransposeOp,
-             AtomicAddOp, AssembleOp, IndexPutOp>(op);
+             CompareOp, WhereOp, AtomicAddOp, AssembleOp, IndexPutOp>(op);
 }
 
 bool interp::hasShapeOnlySemantics(Operation *op) {

@@ -76,7 +76,7 @@ LogicalResult LeafLowering::assignColumnForms() {
   };
   for (Operation &op : body) {
     if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, AbsOp, SqrtOp,
-             RsqrtOp, ReciprocalOp, NegOp, CastOp>(op))
+             RsqrtOp, ReciprocalOp, NegOp, CastOp, CompareOp, WhereOp>(op))
       continue;
     Value result = op.getResult(0);
     auto shape = cast<pto::TileType>(result.getType()).getShape();
@@ -206,9 +206,10 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   // A gathermask keeps the leading dims and selects along the last one,
   // which stays the column dim (its result's last dim fills whole ub rows,
   // lowerGatherMask checks, so it is not a unit dim).
-  bool shapePreserving = isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp,
-                             TransposeOp, ExpOp, AbsOp, SqrtOp, RsqrtOp,
-                             ReciprocalOp, NegOp, GatherMaskOp, IndexPutOp>(op);
+  bool shapePreserving =
+      isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp, TransposeOp, ExpOp,
+          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp, IndexPutOp,
+          CompareOp, WhereOp>(op);
   // Reductions and broadcasts check their N-D rules where they are lowered
   // (lowerReduce, broadcastOf).
   if (isa<SumOp, AmaxOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
@@ -223,6 +224,7 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
                   "other ranks to 2-D only for views, stores and vector ops "
                   "(elementwise and broadcasts, unary, cast, full, "
                   "reductions, a transpose of unit dims, gathermask, "
+                  "compare, where, "
                   "index_put); reshape to 2-D before this op";
   }
   for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
