@@ -34,7 +34,8 @@ std::pair<Value, Value> LeafLowering::maskValidOf(Location loc, Value ptoTile) {
   auto [vr, vc] = validOf(loc, ptoTile);
   if (std::optional<int64_t> c = getConstantIntValue(vc))
     return {vr, constIndex((*c + 7) / 8)};
-  Value bytes = builder.create<arith::CeilDivUIOp>(loc, vc, constIndex(8));
+  // Signed (valid extents are never negative): the form pto-to-cpp prints.
+  Value bytes = builder.create<arith::CeilDivSIOp>(loc, vc, constIndex(8));
   return {vr, bytes};
 }
 

@@ -51,6 +51,24 @@ func.func private @tile_and_scalars_leaf(%x: !pto.tensor<8x64xf32>, %y: !pto.ten
 
 // -----
 
+// Run-time valid columns: ceil(validCols / 8) bytes of mask.
+// CHECK-LABEL: func.func private @dynamic_columns_leaf(
+// CHECK:         %[[B:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:    %[[M:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %[[B]]] : !pto_isa.tile<ub, 16x32xui8>
+// CHECK-NEXT:    pto_isa.tcmps
+func.func private @dynamic_columns_leaf(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %t = pto.view %x[%r, %c0] valid [%v, %v] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+  %m = pto.compare ge, %t, %zero : !pto.tile<16x64xf32>, f32 -> !pto.tile<16x64xi1>
+  %s = pto.where %m, %t, %zero : !pto.tile<16x64xi1>, !pto.tile<16x64xf32>, f32 -> !pto.tile<16x64xf32>
+  pto.assemble %s, %y[%r, %c0] : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// -----
+
 // A mask through GM is not lowered yet.
 func.func private @mask_store_leaf(%x: !pto.tensor<8x64xf32>, %o: !pto.tensor<8x64xi1>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
