@@ -121,6 +121,37 @@ def test_emitted_cpp(kernel, tmp_path):
     check(out, make_inputs(), "C++ on the emulation")
 
 
+@pypto.jit
+def ragged(x: pypto.Tensor([8, DYN], F32), y: pypto.Tensor([8, DYN], F32),
+           out: pypto.Tensor([8, DYN], F32)):
+    # Valid columns that are no multiple of 8: the mask's last byte is
+    # partial, and the next row's bits start at a byte of their own.
+    n = x.shape[1]
+    pypto.set_vec_tile_shapes(8, 64)
+    a = pypto.view(x, [8, 64], [0, 0], valid_shape=[8, n.min(64)])
+    b = pypto.view(y, [8, 64], [0, 0], valid_shape=[8, n.min(64)])
+    out[0:, 0:] = pypto.where(a <= b, a, b * 2.0)
+
+
+def test_ragged_columns_at_every_level(tmp_path):
+    rng = np.random.default_rng(5)
+    inputs = {"x": rng.standard_normal((8, 37)).astype(np.float32),
+              "y": rng.standard_normal((8, 37)).astype(np.float32),
+              "out": np.zeros((8, 37), np.float32)}
+    want = np.where(inputs["x"] <= inputs["y"], inputs["x"], inputs["y"] * 2)
+    kernel = tmp_path / "ragged.mlir"
+    kernel.write_text(ragged.trace(x=(8, None), y=(8, None), out=(8, None)).mlir)
+    dtypes = {n: "fp32" for n in inputs}
+    tg = tmp_path / "tg.mlir"
+    assert run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg).returncode == 0
+    for level, source in (("pto-run", kernel), ("tile graph", tg)):
+        out, _ = run_kernel(source, tmp_path / level.replace(" ", "_"), inputs, dtypes, ["out"])
+        np.testing.assert_array_equal(out["out"], want, err_msg=level)
+    exe = codegen.build(kernel, tmp_path / "cpp")
+    out, _ = codegen.run(exe, tmp_path / "cpp", inputs, {n: "f32" for n in inputs}, ["out"])
+    np.testing.assert_array_equal(out["out"], want, err_msg="C++ on the emulation")
+
+
 @pytest.mark.parametrize("body, message", [
     ("pypto.where(t, t, t)", "condition has dtype DT_FP32; it must be DT_BOOL"),
     ("pypto.where(pypto.ge(t, 0.0), t, pypto.cast(t, pypto.DT_FP16))",
