@@ -123,22 +123,24 @@ def test_emitted_cpp(kernel, tmp_path):
 
 @pypto.jit
 def ragged(x: pypto.Tensor([8, DYN], F32), y: pypto.Tensor([8, DYN], F32),
-           out: pypto.Tensor([8, DYN], F32)):
+           col: pypto.Tensor([8, 1], F32), out: pypto.Tensor([8, DYN], F32)):
     # Valid columns that are no multiple of 8: the mask's last byte is
-    # partial, and the next row's bits start at a byte of their own.
+    # partial, and the next row's bits start at a byte of their own. The
+    # value taken where the mask is clear is a broadcast [8, 1] column.
     n = x.shape[1]
     pypto.set_vec_tile_shapes(8, 64)
     a = pypto.view(x, [8, 64], [0, 0], valid_shape=[8, n.min(64)])
     b = pypto.view(y, [8, 64], [0, 0], valid_shape=[8, n.min(64)])
-    out[0:, 0:] = pypto.where(a <= b, a, b * 2.0)
+    out[0:, 0:] = pypto.where(a <= b, a, col) + b
 
 
 def test_ragged_columns_at_every_level(tmp_path):
     rng = np.random.default_rng(5)
     inputs = {"x": rng.standard_normal((8, 37)).astype(np.float32),
               "y": rng.standard_normal((8, 37)).astype(np.float32),
+              "col": rng.standard_normal((8, 1)).astype(np.float32),
               "out": np.zeros((8, 37), np.float32)}
-    want = np.where(inputs["x"] <= inputs["y"], inputs["x"], inputs["y"] * 2)
+    want = np.where(inputs["x"] <= inputs["y"], inputs["x"], inputs["col"]) + inputs["y"]
     kernel = tmp_path / "ragged.mlir"
     kernel.write_text(ragged.trace(x=(8, None), y=(8, None), out=(8, None)).mlir)
     dtypes = {n: "fp32" for n in inputs}

@@ -39,8 +39,9 @@ std::pair<Value, Value> LeafLowering::maskValidOf(Location loc, Value ptoTile) {
   return {vr, bytes};
 }
 
-/// Tile operands of a mask op must not broadcast: the packed instructions
-/// take equal valid extents (pto-isa asserts them).
+/// Compared tiles and the condition of a where must not broadcast: the
+/// packed instructions take equal valid extents (pto-isa asserts them), and
+/// a mask is not expanded.
 LogicalResult LeafLowering::expectUnbroadcast(Operation *op, Value operand,
                                               Value shapeOf) {
   if (!isa<pto::TileType>(operand.getType()))
@@ -52,9 +53,10 @@ LogicalResult LeafLowering::expectUnbroadcast(Operation *op, Value operand,
          << shapeString(cast<pto::TileType>(operand.getType()))
          << " operand over "
          << shapeString(cast<pto::TileType>(shapeOf.getType()))
-         << "; pto-lower-to-isa lowers comparisons and where on operands of "
-            "equal shape (and scalars): expand the operand first (e.g. "
-            "multiply it by pto.full of the result shape)";
+         << "; pto-lower-to-isa lowers comparisons on operands of equal shape "
+            "(and scalars) and a where whose condition has the result's "
+            "shape: expand the operand first (e.g. multiply it by pto.full "
+            "of the result shape)";
 }
 
 LogicalResult LeafLowering::lowerCompare(CompareOp op) {
@@ -86,9 +88,8 @@ LogicalResult LeafLowering::lowerCompare(CompareOp op) {
 LogicalResult LeafLowering::lowerWhere(WhereOp op) {
   Location loc = op.getLoc();
   Value result = op.getResult();
-  for (Value operand : op->getOperands())
-    if (failed(expectUnbroadcast(op, operand, result)))
-      return failure();
+  if (failed(expectUnbroadcast(op, op.getCondition(), result)))
+    return failure();
   FailureOr<Value> mask = lookup(op, op.getCondition());
   FailureOr<pisa::TileType> type = ubTypeFor(op, result);
   FailureOr<pisa::TileType> scratchType =
@@ -98,11 +99,17 @@ LogicalResult LeafLowering::lowerWhere(WhereOp op) {
     return failure();
   std::pair<Value, Value> valid = validOf(loc, result);
   Value vr = valid.first, vc = valid.second;
-  // A scalar becomes a tile (TEXPANDS) unless it is the on_false value,
-  // which TSELS takes as it is.
+  // A broadcast value ([R, 1], [1, C]) is expanded to the result's shape
+  // first (trowexpand / tcolexpand, as for the binary ops); a scalar becomes
+  // a tile (TEXPANDS) unless it is the on_false value, which TSELS takes as
+  // it is.
   auto tileOf = [&](Value v) -> FailureOr<Value> {
-    if (isa<pto::TileType>(v.getType()))
-      return lookup(op, v);
+    if (isa<pto::TileType>(v.getType())) {
+      FailureOr<Value> held = lookup(op, v);
+      if (failed(held))
+        return failure();
+      return expandToResult(op, v, *held);
+    }
     Value filled = alloc(loc, *type, vr, vc);
     builder.create<pisa::TExpandSOp>(loc, v, filled);
     return filled;
@@ -116,7 +123,7 @@ LogicalResult LeafLowering::lowerWhere(WhereOp op) {
     builder.create<pisa::TSelSOp>(loc, *mask, *onTrue, op.getOnFalse(), scratch,
                                   dst);
   } else {
-    FailureOr<Value> onFalse = lookup(op, op.getOnFalse());
+    FailureOr<Value> onFalse = tileOf(op.getOnFalse());
     if (failed(onFalse))
       return failure();
     builder.create<pisa::TSelOp>(loc, *mask, *onTrue, *onFalse, scratch, dst);

@@ -69,6 +69,27 @@ func.func private @dynamic_columns_leaf(%x: !pto.tensor<?x64xf32>, %y: !pto.tens
 
 // -----
 
+// A broadcast value of a where is expanded to the result first (an [8, 1]
+// column by trowexpand, a [1, 64] row by tcolexpand), then selected.
+// CHECK-LABEL: func.func private @where_broadcast_values_leaf(
+// CHECK:         pto_isa.tcmps %{{.*}}, %{{.*}} into %[[M:.*]] lt
+// CHECK:         pto_isa.trowexpand %{{.*}} into %[[C:.*]] : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tcolexpand %{{.*}} into %[[R:.*]] : !pto_isa.tile<ub, 1x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tsel %[[M]], %[[C]], %[[R]], %{{.*}} into
+func.func private @where_broadcast_values_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1xf32>, %g: !pto.tensor<1x64xf32>, %o: !pto.tensor<8x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %zero = arith.constant 0.0 : f32
+  %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+  %col = pto.view %c[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
+  %row = pto.view %g[0, 0] : !pto.tensor<1x64xf32> -> !pto.tile<1x64xf32>
+  %m = pto.compare lt, %a, %zero : !pto.tile<8x64xf32>, f32 -> !pto.tile<8x64xi1>
+  %k = pto.where %m, %col, %row : !pto.tile<8x64xi1>, !pto.tile<8x1xf32>, !pto.tile<1x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %k, %o[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  return
+}
+
+// -----
+
 // A mask through GM is not lowered yet.
 func.func private @mask_store_leaf(%x: !pto.tensor<8x64xf32>, %o: !pto.tensor<8x64xi1>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
@@ -87,7 +108,7 @@ func.func private @broadcast_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
   %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
   %b = pto.view %c[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
-  // expected-error @+1 {{'pto.compare' op broadcasts a [8, 1] operand over [8, 64]; pto-lower-to-isa lowers comparisons and where on operands of equal shape (and scalars)}}
+  // expected-error @+1 {{'pto.compare' op broadcasts a [8, 1] operand over [8, 64]; pto-lower-to-isa lowers comparisons on operands of equal shape (and scalars) and a where whose condition has the result's shape}}
   %m = pto.compare lt, %a, %b : !pto.tile<8x64xf32>, !pto.tile<8x1xf32> -> !pto.tile<8x64xi1>
   %k = pto.where %m, %a, %a : !pto.tile<8x64xi1>, !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
   pto.assemble %k, %o[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
