@@ -157,6 +157,11 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
       .Case([&](MinOp) {
         elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
                     [](float a, float b) { return std::fmin(a, b); });
+      })
+      .Case([&](CompareOp compare) {
+        elementwise(
+            *valid, lhsStrides, l, rhsStrides, rhsData, o,
+            [&](float a, float b) { return applyCompare(compare, a, b); });
       });
   bindRounded(result, std::move(out));
   return success();

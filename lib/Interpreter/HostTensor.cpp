@@ -30,6 +30,8 @@ std::optional<ElementKind> interp::getElementKind(Type type) {
     return ElementKind::F16;
   if (type.isF32())
     return ElementKind::F32;
+  if (type.isSignlessInteger(1))
+    return ElementKind::Bool;
   if (type.isSignlessInteger(8))
     return ElementKind::I8;
   if (type.isSignlessInteger(16))
@@ -43,6 +45,7 @@ std::optional<ElementKind> interp::getElementKind(Type type) {
 
 int64_t interp::getByteSize(ElementKind kind) {
   switch (kind) {
+  case ElementKind::Bool:
   case ElementKind::I8:
     return 1;
   case ElementKind::BF16:
@@ -66,6 +69,8 @@ StringRef interp::getNumpyDescr(ElementKind kind) {
     return "<f2";
   case ElementKind::F32:
     return "<f4";
+  case ElementKind::Bool:
+    return "|b1";
   case ElementKind::I8:
     return "|i1";
   case ElementKind::I16:
@@ -86,6 +91,8 @@ StringRef interp::getKindName(ElementKind kind) {
     return "f16";
   case ElementKind::F32:
     return "f32";
+  case ElementKind::Bool:
+    return "bool";
   case ElementKind::I8:
     return "i8";
   case ElementKind::I16:
@@ -216,6 +223,8 @@ void HostTensor::storeFloat(int64_t i, float value) {
 
 int64_t HostTensor::loadInt(int64_t i) const {
   switch (kind) {
+  case ElementKind::Bool:
+    return loadAs<uint8_t>(bytes, i) != 0;
   case ElementKind::I8:
     return loadAs<int8_t>(bytes, i);
   case ElementKind::I16:
@@ -231,6 +240,8 @@ int64_t HostTensor::loadInt(int64_t i) const {
 
 void HostTensor::storeInt(int64_t i, int64_t value) {
   switch (kind) {
+  case ElementKind::Bool:
+    return storeAs<uint8_t>(bytes, i, value != 0);
   case ElementKind::I8:
     return storeAs<int8_t>(bytes, i, static_cast<int8_t>(value));
   case ElementKind::I16:
@@ -274,15 +285,15 @@ llvm::Expected<HostTensor> interp::readNpy(StringRef path, bool shapeOnly) {
   if (!rule.empty())
     return npyError(path, rule);
   std::optional<ElementKind> kind;
-  for (ElementKind k :
-       {ElementKind::BF16, ElementKind::F16, ElementKind::F32, ElementKind::I8,
-        ElementKind::I16, ElementKind::I32, ElementKind::I64})
+  for (ElementKind k : {ElementKind::BF16, ElementKind::F16, ElementKind::F32,
+                        ElementKind::Bool, ElementKind::I8, ElementKind::I16,
+                        ElementKind::I32, ElementKind::I64})
     if (getNumpyDescr(k).drop_front() == header.type)
       kind = k;
   if (!kind)
     return npyError(path, "dtype '" + header.descr +
                               "' is not supported; use <u2 (bf16 bit "
-                              "patterns), <f2, <f4, |i1, <i2, <i4 or <i8");
+                              "patterns), <f2, <f4, |b1, |i1, <i2, <i4 or <i8");
   // Check the payload against the header before allocating anything: a
   // hostile header may claim any shape.
   rule = pto_check::npy_payload(header, data.size(),

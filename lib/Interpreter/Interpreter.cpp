@@ -257,6 +257,8 @@ LogicalResult Interpreter::execOp(Operation *op) {
       .Case([&](TransposeOp transpose) { return execTranspose(transpose); })
       .Case([&](GatherMaskOp gather) { return execGatherMask(gather); })
       .Case([&](TopKOp topk) { return execTopK(topk); })
+      .Case([&](CompareOp compare) { return execCompare(compare); })
+      .Case([&](WhereOp where) { return execWhere(where); })
       .Case([&](AtomicAddOp atomic) {
         return execStore(atomic, atomic.getSrc(), atomic.getDst(),
                          atomic.getStaticOffsets(), atomic.getOffsets(),

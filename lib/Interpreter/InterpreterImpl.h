@@ -111,6 +111,9 @@ inline float roundTo(Type elementType, float x) {
   return x;
 }
 
+/// 1 where `a <mode> b` holds (IEEE), else 0 (ExecMask.cpp).
+float applyCompare(CompareOp op, float a, float b);
+
 struct PendingAtomic {
   TileValue src;
   SmallVector<int64_t, 4> offsets;
@@ -229,6 +232,8 @@ private:
   LogicalResult execTranspose(TransposeOp op);
   LogicalResult execGatherMask(GatherMaskOp op);
   LogicalResult execTopK(TopKOp op);
+  LogicalResult execCompare(CompareOp op);
+  LogicalResult execWhere(WhereOp op);
   LogicalResult execStore(Operation *op, Value src, Value dst,
                           ArrayRef<int64_t> staticOffsets,
                           ValueRange dynamicOffsets, bool atomic);

@@ -57,7 +57,8 @@ static bool isShapeOnlyOp(Operation *op) {
              MatmulOp, MatmulAccOp, WorkspaceOp, LaunchOp, RootCallOp, AddOp,
              SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp, AbsOp, SqrtOp,
              RsqrtOp, ReciprocalOp, SumOp, AmaxOp, CastOp, FullOp, TransposeOp,
-             TopKOp, AtomicAddOp, AssembleOp, IndexPutOp>(op);
+             TopKOp, CompareOp, WhereOp, AtomicAddOp, AssembleOp, IndexPutOp>(
+      op);
 }
 
 bool interp::hasShapeOnlySemantics(Operation *op) {

@@ -245,7 +245,8 @@ def real_memory_sizes(root: Path) -> dict:
 # (include/pto/cpu/NPUMemoryModel.hpp, GetPointer); Numel is Rows * Cols.
 REAL_SPACE_OF_TILE = {"Vec": "UB", "Mat": "L1", "Left": "L0A", "Right": "L0B", "Acc": "L0C"}
 ELEMENT_BYTES = {"half": 2, "bfloat16_t": 2, "float": 4, "int32_t": 4, "int16_t": 2,
-                 "int8_t": 1, "uint8_t": 1, "int64_t": 8}
+                 "int8_t": 1, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4,
+                 "int64_t": 8, "uint64_t": 8}
 # The NPUArch of pto-isa's memory model per pto arch.
 REAL_ARCH_OF = {"DAV_2201": "A2A3", "DAV_3510": "A5"}
 

@@ -16,8 +16,9 @@
 namespace mlir::pto::interp {
 
 /// Element types a GM tensor can hold on the host. BF16 is kept as its 16-bit
-/// pattern, exactly as in a `.npy` file of dtype `<u2`.
-enum class ElementKind { BF16, F16, F32, I8, I16, I32, I64 };
+/// pattern, exactly as in a `.npy` file of dtype `<u2`; Bool (PyPTO's
+/// DT_BOOL, `i1`) one byte of 0 or 1, as NumPy's `|b1`.
+enum class ElementKind { BF16, F16, F32, Bool, I8, I16, I32, I64 };
 
 /// The kind for an MLIR element type, or std::nullopt (e.g. fp8).
 std::optional<ElementKind> getElementKind(Type type);

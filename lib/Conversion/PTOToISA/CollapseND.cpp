@@ -77,7 +77,7 @@ LogicalResult LeafLowering::assignColumnForms() {
   };
   for (Operation &op : body) {
     if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, AbsOp, SqrtOp,
-             RsqrtOp, ReciprocalOp, NegOp, CastOp>(op))
+             RsqrtOp, ReciprocalOp, NegOp, CastOp, CompareOp, WhereOp>(op))
       continue;
     Value result = op.getResult(0);
     auto shape = cast<pto::TileType>(result.getType()).getShape();
@@ -210,7 +210,7 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   bool shapePreserving =
       isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp, TransposeOp, ExpOp,
           AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp, TopKOp,
-          IndexPutOp>(op);
+          IndexPutOp, CompareOp, WhereOp>(op);
   // Reductions and broadcasts check their N-D rules where they are lowered
   // (lowerReduce, broadcastOf).
   if (isa<SumOp, AmaxOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
@@ -225,6 +225,7 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
                   "other ranks to 2-D only for views, stores and vector ops "
                   "(elementwise and broadcasts, unary, cast, full, "
                   "reductions, a transpose of unit dims, gathermask, "
+                  "compare, where, "
                   "index_put); reshape to 2-D before this op";
   }
   for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))

@@ -4,8 +4,8 @@
 // concern: LowerToISA.cpp (helpers, stores, the driver and the pass),
 // LowerVector.cpp (vector ops), LowerCube.cpp (matmul chains),
 // LowerTileView.cpp (views of tiles), CollapseND.cpp (tiles of rank other
-// than 2) and LowerPerLeadingIndex.cpp (N-D ops as one instruction per
-// leading index).
+// than 2), LowerPerLeadingIndex.cpp (N-D ops as one instruction per
+// leading index) and LowerMask.cpp (DT_BOOL masks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,6 +151,13 @@ private:
   LogicalResult lowerGatherMask(GatherMaskOp op);
   LogicalResult lowerTopK(TopKOp op);
   LogicalResult lowerIndexPut(IndexPutOp op);
+  // DT_BOOL masks (LowerMask.cpp).
+  FailureOr<pisa::TileType> maskTypeFor(Operation *op, Value ptoTile);
+  std::pair<Value, Value> maskValidOf(Location loc, Value ptoTile);
+  LogicalResult expectUnbroadcast(Operation *op, Value operand, Value shapeOf);
+  LogicalResult lowerCompare(CompareOp op);
+  LogicalResult lowerWhere(WhereOp op);
+  LogicalResult expectNoMaskInGM(Operation *op);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
   FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
   Value columnsOfResult(Operation *user, Value operand, Value tile);

@@ -236,6 +236,9 @@ LogicalResult LeafLowering::run() {
       continue; // index arithmetic, pto.dim, constants, return
     if (failed(expectLowerableRank(op)))
       return failure();
+    if (isa<ViewOp, AssembleOp, AtomicAddOp>(op) &&
+        failed(expectNoMaskInGM(op)))
+      return failure();
     builder.setInsertionPoint(op);
     bool isCompute =
         isa<MatmulOp, MatmulAccOp>(op) ||
@@ -303,6 +306,8 @@ LogicalResult LeafLowering::run() {
             .Case([&](TransposeOp o) { return lowerTranspose(o); })
             .Case([&](GatherMaskOp o) { return lowerGatherMask(o); })
             .Case([&](TopKOp o) { return lowerTopK(o); })
+            .Case([&](CompareOp o) { return lowerCompare(o); })
+            .Case([&](WhereOp o) { return lowerWhere(o); })
             .Case([&](MatmulOp o) {
               return lowerMatmul(o, Value(), o.getLhs(), o.getRhs(),
                                  o.getATrans(), o.getBTrans());
@@ -324,8 +329,8 @@ LogicalResult LeafLowering::run() {
               return o->emitOpError()
                      << "has no pto_isa lowering (pto-lower-to-isa lowers "
                         "views, elementwise, unary, cast, row and column "
-                        "reductions, full, transpose, gathermask, matmul "
-                        "chains, "
+                        "reductions, full, transpose, gathermask, compare, "
+                        "where, matmul chains, "
                         "assemble, atomic_add and index_put)";
             });
     if (failed(result))

@@ -55,6 +55,8 @@ std::string CppEmitter::cppType(Type type) {
     return "int16_t";
   if (type.isSignlessInteger(8))
     return "int8_t";
+  if (type.isUnsignedInteger(8))
+    return "uint8_t"; // packed bit masks (TCMP / TSEL)
   if (type.isSignlessInteger(1))
     return "bool";
   if (type.isF32())

@@ -257,6 +257,38 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
                       isa<TMatmulOp>(op) ? "TMATMUL" : "TMATMUL_ACC", operands);
         return success();
       })
+      // Packed masks (docs/ISA.md, "DT_BOOL masks"): guarded by the data
+      // tile the instruction walks.
+      .Case([&](TCmpOp o) {
+        guarded(tile(o.getLhs()),
+                formatv("TCMP({0}, {1}, {2}, CmpMode::{3})",
+                        tile(o.getDst()).name, tile(o.getLhs()).name,
+                        tile(o.getRhs()).name,
+                        StringRef(stringifyCmpMode(o.getMode())).upper()));
+        return success();
+      })
+      .Case([&](TCmpSOp o) {
+        guarded(tile(o.getSrc()),
+                formatv("TCMPS({0}, {1}, {2}, CmpMode::{3})",
+                        tile(o.getDst()).name, tile(o.getSrc()).name,
+                        name(o.getScalar()),
+                        StringRef(stringifyCmpMode(o.getMode())).upper()));
+        return success();
+      })
+      .Case([&](TSelOp o) {
+        guarded(tile(o.getDst()),
+                formatv("TSEL({0}, {1}, {2}, {3}, {4})", tile(o.getDst()).name,
+                        tile(o.getMask()).name, tile(o.getOnTrue()).name,
+                        tile(o.getOnFalse()).name, tile(o.getTmp()).name));
+        return success();
+      })
+      .Case([&](TSelSOp o) {
+        guarded(tile(o.getDst()),
+                formatv("TSELS({0}, {1}, {2}, {3}, {4})", tile(o.getDst()).name,
+                        tile(o.getMask()).name, tile(o.getSrc()).name,
+                        tile(o.getTmp()).name, name(o.getScalar())));
+        return success();
+      })
       .Case([&](TAddOp o) {
         binary("TADD", o.getLhs(), o.getRhs(), o.getDst());
         return success();

@@ -28,7 +28,7 @@ loop indices, ``actual_q[b]`` reads, ``.min``) become ``arith`` ops on
 """
 
 from . import dtypes as _dtypes
-from .dtypes import (DT_BF16, DT_FP8E4M3, DT_FP8E5M2, DT_FP16, DT_FP32, DT_INT8, DT_INT16,
+from .dtypes import (DT_BF16, DT_BOOL, DT_FP8E4M3, DT_FP8E5M2, DT_FP16, DT_FP32, DT_INT8, DT_INT16,
                      DT_INT32, DT_INT64, DYN, DYNAMIC, CastMode, DataType, PrecisionType,
                      SaturationMode, Tensor)
 from .errors import TraceError
@@ -40,6 +40,7 @@ from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, dei
                   relu, sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
 from .composed import amin
 from .norm import rms_norm
+from .masks import eq, ge, gt, le, lt, ne, where
 from .scatter import index_add_, index_put_
 from .shape_ops import concat, expand_clone, unsqueeze
 from .sort import topk
@@ -53,7 +54,7 @@ frontend = type("frontend", (), {"jit": staticmethod(jit),
                                  "function": staticmethod(_function)})  # pypto.frontend.jit spelling
 
 __all__ = [
-    "CastMode", "DT_BF16", "DT_FP16", "DT_FP32", "DT_FP8E4M3", "DT_FP8E5M2", "DT_INT16",
+    "CastMode", "DT_BF16", "DT_BOOL", "DT_FP16", "DT_FP32", "DT_FP8E4M3", "DT_FP8E5M2", "DT_INT16",
     "DT_INT32", "DT_INT64", "DT_INT8", "DYN", "DYNAMIC", "DataType", "JitFunction",
     "PrecisionType", "SaturationMode", "SymbolicScalar", "Tensor", "TensorHandle", "Tile",
     "TraceError", "TracedKernel", "abs", "add", "amax", "amin", "assemble", "atomic_add", "cast",
@@ -65,5 +66,6 @@ __all__ = [
     "set_cube_tile_shapes",
     "set_pass_options", "set_semantic_label", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
     "tensor", "topk", "transpose", "unsqueeze", "view",
+    "eq", "ne", "lt", "le", "gt", "ge", "where",
 ]
 del _dtypes

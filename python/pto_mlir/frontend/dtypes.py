@@ -23,6 +23,7 @@ class DataType:
 DT_BF16 = DataType("DT_BF16", "bf16", 2, True, "<u2")
 DT_FP16 = DataType("DT_FP16", "f16", 2, True, "<f2")
 DT_FP32 = DataType("DT_FP32", "f32", 4, True, "<f4")
+DT_BOOL = DataType("DT_BOOL", "i1", 1, False, "|b1")  # masks: pypto.ge, pypto.where
 DT_INT8 = DataType("DT_INT8", "i8", 1, False, "|i1")
 DT_INT16 = DataType("DT_INT16", "i16", 2, False, "<i2")
 DT_INT32 = DataType("DT_INT32", "i32", 4, False, "<i4")
@@ -30,7 +31,7 @@ DT_INT64 = DataType("DT_INT64", "i64", 8, False, "<i8")
 DT_FP8E4M3 = DataType("DT_FP8E4M3", "f8E4M3FN", 1, True, None)
 DT_FP8E5M2 = DataType("DT_FP8E5M2", "f8E5M2", 1, True, None)
 
-ALL_DTYPES = (DT_BF16, DT_FP16, DT_FP32, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
+ALL_DTYPES = (DT_BF16, DT_FP16, DT_FP32, DT_BOOL, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
               DT_FP8E4M3, DT_FP8E5M2)
 
 

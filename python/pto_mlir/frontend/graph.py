@@ -262,6 +262,19 @@ class Printer:
                              f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
                              f"{f['input'].type} -> "
                              f"{op.result.type}{loc}")
+        elif kind == "pto.compare":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = pto.compare {f['mode']}, {self.use(f['lhs'], b)}, "
+                             f"{self.use(f['rhs'], b)}"
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['lhs'].type}, {f['rhs'].type} -> {op.result.type}{loc}")
+        elif kind == "pto.where":
+            res = self.define(op.result)
+            self.emit(depth, f"{res} = pto.where {self.use(f['condition'], b)}, "
+                             f"{self.use(f['on_true'], b)}, {self.use(f['on_false'], b)}"
+                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                             f"{f['condition'].type}, {f['on_true'].type}, "
+                             f"{f['on_false'].type} -> {op.result.type}{loc}")
         elif kind == "pto.transpose":
             res = self.define(op.result)
             self.emit(depth, f"{res} = pto.transpose {self.use(f['input'], b)}, {f['dim0']}, "

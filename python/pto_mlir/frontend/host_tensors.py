@@ -19,6 +19,7 @@ _TORCH_DTYPES = {
     "torch.float32": (dt.DT_FP32, None),
     "torch.float16": (dt.DT_FP16, None),
     "torch.bfloat16": (dt.DT_BF16, "int16"),
+    "torch.bool": (dt.DT_BOOL, None),
     "torch.int8": (dt.DT_INT8, None),
     "torch.int16": (dt.DT_INT16, None),
     "torch.int32": (dt.DT_INT32, None),

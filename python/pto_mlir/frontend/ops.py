@@ -471,6 +471,8 @@ def _binary(name: str, kind: str, input, other, extra_attrs=()) -> Tile:
     what = f"{name}(input, other)"
     if not isinstance(input, (Tile, TensorHandle)) and isinstance(other, (Tile, TensorHandle)):
         raise _error(f"{what}: the first operand must be a tile; put the scalar second")
+    from .broadcast import align_ranks
+    input, other = align_ranks([input, other], what)
     a = tracer.use_tile(input, f"{name}(input)")
     if isinstance(other, (Tile, TensorHandle)):
         b = tracer.use_tile(other, f"{name}(other)")

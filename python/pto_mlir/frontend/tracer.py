@@ -123,6 +123,10 @@ class _ValueMethods:
         from . import ops
         return ops.sqrt(self)
 
+    def sigmoid(self):
+        from . import ops
+        return ops.sigmoid(self)
+
     def rsqrt(self):
         from . import ops
         return ops.rsqrt(self)
@@ -142,6 +146,24 @@ class _ValueMethods:
     def unsqueeze(self, dim):
         from . import shape_ops
         return shape_ops.unsqueeze(self, dim)
+
+    # PyPTO's Tensor comparison operators (DT_BOOL masks, masks.py); == and
+    # != keep Python's identity meaning here.
+    def __lt__(self, other):
+        from . import masks
+        return masks.lt(self, other)
+
+    def __le__(self, other):
+        from . import masks
+        return masks.le(self, other)
+
+    def __gt__(self, other):
+        from . import masks
+        return masks.gt(self, other)
+
+    def __ge__(self, other):
+        from . import masks
+        return masks.ge(self, other)
 
     def cast(self, dtype, mode=None, satmode=None):
         from . import ops

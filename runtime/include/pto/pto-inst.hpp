@@ -22,6 +22,7 @@
 #include <pto/sim/core.hpp>
 #include <pto/sim/gather.hpp>
 #include <pto/sim/instr.hpp>
+#include <pto/sim/mask.hpp>
 #include <pto/sim/scatter.hpp>
 #include <pto/sim/sort.hpp>
 #include <pto/sim/tile.hpp>

@@ -216,7 +216,7 @@ func.func private @acc_read_later(%a: !pto.tensor<16x32xbf16>, %out: !pto.tensor
 func.func private @no_lowering(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
   %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{has no pto_isa lowering (pto-lower-to-isa lowers views, elementwise, unary, cast, row and column reductions, full, transpose, gathermask, matmul chains, assemble, atomic_add and index_put)}}
+  // expected-error @+1 {{has no pto_isa lowering (pto-lower-to-isa lowers views, elementwise, unary, cast, row and column reductions, full, transpose, gathermask, compare, where, matmul chains, assemble, atomic_add and index_put)}}
   %d = pto.valid_dim %x, 0 : !pto.tile<16x16xf32>
   return
 }

@@ -49,18 +49,19 @@ func.func private @tensor_rank0(%t: !pto.tensor<f32>)
 
 // -----
 
-// expected-error @+1 {{!pto.tensor element type 'f64' is not one of bf16, f16, f32, i8, i16, i32, i64, f8E4M3FN, f8E5M2}}
+// expected-error @+1 {{!pto.tensor element type 'f64' is not one of bf16, f16, f32, i1 (DT_BOOL), i8, i16, i32, i64, f8E4M3FN, f8E5M2}}
 func.func private @tensor_f64(%t: !pto.tensor<?x64xf64>)
 
 // -----
 
-// expected-error @+1 {{!pto.tile element type 'ui8' is not one of bf16, f16, f32, i8, i16, i32, i64, f8E4M3FN, f8E5M2}}
+// expected-error @+1 {{!pto.tile element type 'ui8' is not one of bf16, f16, f32, i1 (DT_BOOL), i8, i16, i32, i64, f8E4M3FN, f8E5M2}}
 func.func private @tile_unsigned(%t: !pto.tile<32x32xui8>)
 
 // -----
 
-// expected-error @+1 {{!pto.tile element type 'i1' is not one of}}
-func.func private @tile_i1(%t: !pto.tile<32x32xi1>)
+// i1 is DT_BOOL (masks, masks.mlir); other sub-byte widths are not.
+// expected-error @+1 {{!pto.tile element type 'i4' is not one of}}
+func.func private @tile_i4(%t: !pto.tile<32x32xi4>)
 
 //===----------------------------------------------------------------------===//
 // Attributes

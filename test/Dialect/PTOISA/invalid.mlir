@@ -38,7 +38,7 @@ func.func private @zero_rows(%t: !pto_isa.tile<ub, 0x64xf32>)
 
 // -----
 
-// expected-error @+1 {{element type 'f64' is not a pto-isa tile element type (bf16, f16, f32, i8, i16, i32, ui32)}}
+// expected-error @+1 {{element type 'f64' is not a pto-isa tile element type (bf16, f16, f32, i8, i16, i32, ui32; ui8 for packed masks)}}
 func.func private @f64_tile(%t: !pto_isa.tile<ub, 32x64xf64>)
 
 // -----

@@ -27,7 +27,7 @@ static bool isPTOElementType(Type type) {
     return true;
   if (auto intType = dyn_cast<IntegerType>(type))
     return intType.isSignless() &&
-           llvm::is_contained({8u, 16u, 32u, 64u}, intType.getWidth());
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
   return false;
 }
 
@@ -83,9 +83,10 @@ verifyShapeAndElement(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << what << " dims must be positive, got " << dim;
   }
   if (!isPTOElementType(elementType))
-    return emitError() << what << " element type " << elementType
-                       << " is not one of bf16, f16, f32, i8, i16, i32, i64, "
-                          "f8E4M3FN, f8E5M2";
+    return emitError()
+           << what << " element type " << elementType
+           << " is not one of bf16, f16, f32, i1 (DT_BOOL), i8, i16, "
+              "i32, i64, f8E4M3FN, f8E5M2";
   // The static part of the size must be representable with room to spare, so
   // that passes and pto-run can multiply sizes, offsets and strides in int64
   // without overflow (docs/Guarantees.md).

@@ -91,6 +91,36 @@ static ExtentsOr inferBinary(ValidShapeAlgebra &algebra, Value lhs, Value rhs,
   return valid;
 }
 
+ExtentsOr CompareOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  return inferBinary(algebra, getLhs(), getRhs(), getResult());
+}
+
+/// Per dim, the valid extent of the first tile operand not broadcast there.
+ExtentsOr WhereOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  ArrayRef<int64_t> resultShape = getResult().getType().getShape();
+  SmallVector<std::pair<ArrayRef<int64_t>, SmallVector<Extent>>> tiles;
+  for (Value operand : {Value(getCondition()), getOnTrue(), getOnFalse()}) {
+    auto type = dyn_cast<TileType>(operand.getType());
+    if (!type)
+      continue;
+    ExtentsOr valid = algebra.validShapeOf(operand);
+    if (failed(valid))
+      return failure();
+    tiles.push_back({type.getShape(), *valid});
+  }
+  SmallVector<Extent> valid;
+  for (unsigned d = 0; d < resultShape.size(); ++d) {
+    const auto *pick = &tiles.front();
+    for (const auto &tile : tiles)
+      if (tile.first[d] == resultShape[d]) {
+        pick = &tile;
+        break;
+      }
+    valid.push_back(pick->second[d]);
+  }
+  return valid;
+}
+
 #define PTO_BINARY_VALID_SHAPE(OP)                                             \
   ExtentsOr OP::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {        \
     return inferBinary(algebra, getLhs(), getRhs(), getResult());              \

@@ -123,6 +123,9 @@ private:
   LogicalResult expand(Operation *op);
   LogicalResult expandMatmul(MatmulOp op);
   LogicalResult expandElementwise(Operation *op);
+  bool isFusedMask(CompareOp op);
+  Value operandPiece(Location loc, Value operand, TileType resultType,
+                     ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes);
   void fitInUnifiedBuffer(Operation *op, SmallVectorImpl<int64_t> &tile);
   /// The vector tile of `op` for a value of `shape`: its vec_tile, with the
   /// halvings its scope needs (planScopeTiles).
@@ -209,6 +212,8 @@ private:
   Statistic &numWorkspaces;
   Statistic &numRetiled;
   SmallVector<Operation *> toErase;
+  // Compares expanded inside their wheres (isFusedMask).
+  llvm::SetVector<Operation *> fusedCompares;
   // Stores a matmul's pieces took over (expandMatmul): not expanded again.
   llvm::DenseSet<Operation *> storedByMatmul;
   // Views of GM read piecewise (and so possibly dead after expansion).
@@ -245,10 +250,12 @@ LogicalResult Expander::run() {
   foldValidDims();
   SmallVector<Operation *> ops;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
-            AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp, AmaxOp, FullOp,
-            TransposeOp, GatherMaskOp, TopKOp, AtomicAddOp, AssembleOp,
-            IndexPutOp>(op))
+    if (auto compare = dyn_cast<CompareOp>(op); compare && isFusedMask(compare))
+      fusedCompares.insert(op);
+    else if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp,
+                 NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
+                 AmaxOp, FullOp, TransposeOp, GatherMaskOp, TopKOp, CompareOp,
+                 WhereOp, AtomicAddOp, AssembleOp, IndexPutOp>(op))
       ops.push_back(op);
   });
   planScopeTiles(ops);
@@ -267,6 +274,9 @@ LogicalResult Expander::run() {
   }
   for (Operation *op : llvm::reverse(toErase))
     op->erase();
+  // Their wheres, expanded, read pieces recomputed from the operands.
+  for (Operation *compare : llvm::reverse(fusedCompares))
+    compare->erase();
   // Views nothing reads any more: the originals of expanded operands and the
   // full-window views of workspaces. Other dead views are left alone (they
   // may still fault at run time, and are not this pass's business).
@@ -281,9 +291,10 @@ LogicalResult Expander::expand(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](MatmulOp matmul) { return expandMatmul(matmul); })
       .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp, AbsOp,
-            SqrtOp, RsqrtOp, ReciprocalOp, CastOp>([&](Operation *elementwise) {
-        return expandElementwise(elementwise);
-      })
+            SqrtOp, RsqrtOp, ReciprocalOp, CastOp, CompareOp, WhereOp>(
+          [&](Operation *elementwise) {
+            return expandElementwise(elementwise);
+          })
       .Case([&](SumOp sum) {
         return expandReduce(sum, sum.getInput(), sum.getDim(), sum.getKeepdim(),
                             sum.getVecTileAttr(), false);
@@ -741,6 +752,49 @@ void Expander::fitInUnifiedBuffer(Operation *op,
     ++numRetiled;
 }
 
+/// A pto.compare whose only users are the wheres it is the condition of:
+/// its mask is recomputed in each where piece rather than stored, so it stays
+/// on chip (packed in ub) from the compare to the select, as on the hardware.
+bool Expander::isFusedMask(CompareOp op) {
+  Value mask = op.getResult();
+  return !mask.use_empty() && llvm::all_of(mask.getUses(), [&](OpOperand &use) {
+    auto where = dyn_cast<WhereOp>(use.getOwner());
+    return where && use.getOperandNumber() == 0 &&
+           where->getBlock() == op->getBlock();
+  });
+}
+
+/// The piece of `operand` that the piece (`offsets`, `sizes`) of a result of
+/// type `resultType` reads: along a size-1 dim of the operand that the result
+/// broadcasts, its single row/column; a scalar as it is; a fused compare's
+/// mask computed here from its operands' pieces.
+Value Expander::operandPiece(Location loc, Value operand, TileType resultType,
+                             ArrayRef<int64_t> pieceOffsets,
+                             ArrayRef<int64_t> pieceSizes) {
+  auto operandType = dyn_cast<TileType>(operand.getType());
+  if (!operandType)
+    return operand;
+  SmallVector<int64_t, 4> offsets(pieceOffsets), sizes(pieceSizes);
+  for (int64_t d = 0; d < operandType.getRank(); ++d)
+    if (operandType.getDimSize(d) == 1 && resultType.getDimSize(d) != 1) {
+      offsets[d] = 0;
+      sizes[d] = 1;
+    }
+  Operation *compare = operand.getDefiningOp();
+  if (!compare || !fusedCompares.contains(compare))
+    return readPiece(loc, operand, offsets, sizes);
+  OperationState state(compare->getLoc(), compare->getName());
+  for (Value input : compare->getOperands())
+    state.addOperands(operandPiece(loc, input, operandType, offsets, sizes));
+  state.addTypes(
+      TileType::get(builder.getContext(), sizes, operandType.getElementType()));
+  state.addAttributes(compare->getAttrDictionary().getValue());
+  Operation *piece = builder.create(state);
+  stamp(piece, compare);
+  ++numVectorPieces;
+  return piece->getResult(0);
+}
+
 LogicalResult Expander::expandElementwise(Operation *op) {
   Location loc = op->getLoc();
   Value result = op->getResult(0);
@@ -754,21 +808,9 @@ LogicalResult Expander::expandElementwise(Operation *op) {
     return failure();
   for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
     SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
-      auto operandType = dyn_cast<TileType>(operand.getType());
-      if (!operandType) {
-        operands.push_back(operand); // a scalar
-        continue;
-      }
-      // A size-1 dim broadcasts: read its single row/column.
-      SmallVector<int64_t, 4> offsets(piece.offsets), sizes(piece.sizes);
-      for (int64_t d = 0; d < operandType.getRank(); ++d)
-        if (operandType.getDimSize(d) == 1 && resultType.getDimSize(d) != 1) {
-          offsets[d] = 0;
-          sizes[d] = 1;
-        }
-      operands.push_back(readPiece(loc, operand, offsets, sizes));
-    }
+    for (Value operand : op->getOperands())
+      operands.push_back(
+          operandPiece(loc, operand, resultType, piece.offsets, piece.sizes));
     OperationState state(loc, op->getName());
     state.addOperands(operands);
     state.addTypes(TileType::get(builder.getContext(), piece.sizes,

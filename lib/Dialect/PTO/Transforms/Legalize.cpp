@@ -42,6 +42,8 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
       if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp, AbsOp,
               SqrtOp, RsqrtOp, ReciprocalOp>(op))
         widenBF16(op);
+      if (auto compare = dyn_cast<CompareOp>(op))
+        widenBF16Compare(compare);
     }
   }
 
@@ -49,6 +51,12 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
   static TileType governedTile(Operation *op) {
     if (isa<SumOp, AmaxOp, CastOp, TransposeOp, GatherMaskOp>(op))
       return cast<TileType>(op->getOperand(0).getType());
+    // A comparison splits the compared values (its i1 result is a packed
+    // mask on chip).
+    if (auto compare = dyn_cast<CompareOp>(op))
+      return TileType::get(op->getContext(),
+                           compare.getResult().getType().getShape(),
+                           compare.getLhs().getType().getElementType());
     return cast<TileType>(op->getResult(0).getType());
   }
 
@@ -144,6 +152,37 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
 
   /// Computes a bf16 elementwise op in f32 where the vector unit has no bf16
   /// arithmetic: exact widening casts in, one rounding cast out.
+  /// A bf16 comparison where the vector unit has no bf16 arithmetic
+  /// compares the f32 values (exact: every bf16 is an f32); the i1 result
+  /// needs no narrowing.
+  void widenBF16Compare(CompareOp op) {
+    if (!op.getLhs().getType().getElementType().isBF16() ||
+        getPlatformInfo(getArchFor(op)).vectorBF16Arithmetic)
+      return;
+    OpBuilder builder(op);
+    Location loc = op.getLoc();
+    Type f32 = builder.getF32Type();
+    auto scope = op->getAttr(kScopeStampAttrName);
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (Value wide = wideOf.lookup(operand.get())) {
+        operand.set(wide);
+        continue;
+      }
+      Operation *created;
+      if (auto tile = dyn_cast<TileType>(operand.get().getType()))
+        created = builder.create<CastOp>(
+            loc, TileType::get(op.getContext(), tile.getShape(), f32),
+            operand.get(), CastMode::NONE, SaturationMode::OFF,
+            op.getVecTileAttr());
+      else
+        created = builder.create<arith::ExtFOp>(loc, f32, operand.get());
+      if (scope)
+        created->setAttr(kScopeStampAttrName, scope);
+      operand.set(created->getResult(0));
+    }
+    ++numWidened;
+  }
+
   void widenBF16(Operation *op) {
     auto resultType = cast<TileType>(op->getResult(0).getType());
     if (!resultType.getElementType().isBF16() ||

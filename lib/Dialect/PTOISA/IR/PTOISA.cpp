@@ -202,10 +202,11 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!elementType.isBF16() && !elementType.isF16() && !elementType.isF32() &&
       !elementType.isSignlessInteger(8) && !elementType.isSignlessInteger(16) &&
       !elementType.isSignlessInteger(32) &&
-      !elementType.isUnsignedInteger(32)) // TSORT32's uint32 index rows
+      !elementType.isUnsignedInteger(32) && // TSORT32's uint32 index rows
+      !elementType.isUnsignedInteger(8))    // packed masks
     return emitError() << "element type " << elementType
                        << " is not a pto-isa tile element type (bf16, f16, "
-                          "f32, i8, i16, i32, ui32)";
+                          "f32, i8, i16, i32, ui32; ui8 for packed masks)";
   int64_t bytes =
       std::max<unsigned>(1, elementType.getIntOrFloatBitWidth() / 8);
   int64_t blockElems = 32 / bytes; // elements per 32-byte block

@@ -68,6 +68,19 @@ def PTO_SaturationModeAttr : EnumAttr<PTO_Dialect, PTO_SaturationMode, "sat_mode
   let assemblyFormat = "`<` $value `>`";
 }
 
+// PyPTO's comparison ops (hicann/pypto python/pypto/op/comparison.py:
+// OpType EQ/NE/LT/GT/GE/LE), printed as the keyword (`pto.compare ge, ...`).
+def PTO_CmpMode : I32EnumAttr<"CmpMode", "PyPTO comparison (pypto.eq .. pypto.le)", [
+    I32EnumAttrCase<"EQ", 0, "eq">,
+    I32EnumAttrCase<"NE", 1, "ne">,
+    I32EnumAttrCase<"LT", 2, "lt">,
+    I32EnumAttrCase<"GT", 3, "gt">,
+    I32EnumAttrCase<"GE", 4, "ge">,
+    I32EnumAttrCase<"LE", 5, "le">
+  ]> {
+  let cppNamespace = "::mlir::pto";
+}
+
 def PTO_CoreKind : I32EnumAttr<"CoreKind", "the core a task runs on", [
     I32EnumAttrCase<"cube", 0>,    // AIC
     I32EnumAttrCase<"vector", 1>,  // AIV

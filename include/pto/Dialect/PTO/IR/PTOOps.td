@@ -499,6 +499,8 @@ def PTO_FullOp : PTO_VectorOp<"full"> {
   let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
 }
 
+include "pto/Dialect/PTO/IR/PTOMaskOps.td"
+
 //===----------------------------------------------------------------------===//
 // Writes to GM
 //===----------------------------------------------------------------------===//

@@ -6,9 +6,9 @@ include "pto/Dialect/PTO/IR/PTODialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinTypeInterfaces.td"
 
-def PTO_ElementType : AnyTypeOf<[BF16, F16, F32, I8, I16, I32, I64,
+def PTO_ElementType : AnyTypeOf<[BF16, F16, F32, I1, I8, I16, I32, I64,
                                  F8E4M3FN, F8E5M2],
-                                "pto element type (bf16, f16, f32, i8, i16, i32, i64, f8E4M3FN, f8E5M2)">;
+                                "pto element type (bf16, f16, f32, i1, i8, i16, i32, i64, f8E4M3FN, f8E5M2)">;
 
 class PTO_ShapedTypeDef<string name, string typeMnemonic>
     : TypeDef<PTO_Dialect, name, [ShapedTypeInterface]> {

@@ -476,6 +476,8 @@ class PTOISA_ColReduceOp<string mnemonic, string instr> : PTOISA_VectorOp<mnemon
 def PTOISA_TColSumOp : PTOISA_ColReduceOp<"tcolsum", "TCOLSUM">;
 def PTOISA_TColMaxOp : PTOISA_ColReduceOp<"tcolmax", "TCOLMAX">;
 
+include "pto/Dialect/PTOISA/IR/PTOISAMaskOps.td"
+
 //===----------------------------------------------------------------------===//
 // Synchronisation
 //===----------------------------------------------------------------------===//

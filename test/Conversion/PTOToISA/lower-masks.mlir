@@ -1,0 +1,116 @@
+// RUN: pto-opt %s --pto-lower-to-isa -split-input-file -verify-diagnostics | FileCheck %s
+
+// DT_BOOL masks in a vector leaf: a compare writes a packed ui8 mask (one bit
+// per column, [R, ceil(C / 8)] rounded up to 32-byte rows, valid bytes
+// ceil(validCols / 8)), the where in the same leaf reads it.
+
+// CHECK-LABEL: func.func private @sign_sqrt_leaf(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[VR:.*]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         %[[M:.*]] = pto_isa.alloc_tile valid [%[[VR]], %{{.*}}] : !pto_isa.tile<ub, 16x32xui8>
+// CHECK-NEXT:    pto_isa.tcmps %[[X]], %{{.*}} into %[[M]] ge : !pto_isa.tile<ub, 16x64xf32>, f32, !pto_isa.tile<ub, 16x32xui8>
+// CHECK:         %[[N:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.tneg %[[X]] into %[[N]]
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 1x8xi32>
+// CHECK-NEXT:    %[[D:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.tsel %[[M]], %[[X]], %[[N]], %[[T]] into %[[D]]
+// CHECK:         pto_isa.tstore %[[D]]
+func.func private @sign_sqrt_leaf(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %t = pto.view %x[%r, %c0] valid [%v, 64] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+  %m = pto.compare ge, %t, %zero : !pto.tile<16x64xf32>, f32 -> !pto.tile<16x64xi1>
+  %n = pto.neg %t : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  %s = pto.where %m, %t, %n : !pto.tile<16x64xi1>, !pto.tile<16x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %s, %y[%r, %c0] : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// -----
+
+// Tile against tile (tcmp), a scalar on_false (tsels), a scalar on_true
+// (texpands then tsel).
+// CHECK-LABEL: func.func private @tile_and_scalars_leaf(
+// CHECK:         pto_isa.tcmp %{{.*}}, %{{.*}} into %[[M:.*]] gt : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x32xui8>
+// CHECK:         pto_isa.tsels %[[M]], %{{.*}}, %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 8x32xui8>, !pto_isa.tile<ub, 8x64xf32>, f32, !pto_isa.tile<ub, 1x8xi32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.texpands %{{.*}} into %[[F:.*]] : f32, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tsel %[[M]], %[[F]], %{{.*}}, %{{.*}} into
+func.func private @tile_and_scalars_leaf(%x: !pto.tensor<8x64xf32>, %y: !pto.tensor<8x64xf32>, %o: !pto.tensor<8x64xf32>, %p: !pto.tensor<8x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+  %b = pto.view %y[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+  %m = pto.compare gt, %a, %b : !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xi1>
+  %k = pto.where %m, %a, %zero : !pto.tile<8x64xi1>, !pto.tile<8x64xf32>, f32 -> !pto.tile<8x64xf32>
+  %f = pto.where %m, %one, %b : !pto.tile<8x64xi1>, f32, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %k, %o[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  pto.assemble %f, %p[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  return
+}
+
+// -----
+
+// Run-time valid columns: ceil(validCols / 8) bytes of mask.
+// CHECK-LABEL: func.func private @dynamic_columns_leaf(
+// CHECK:         %[[B:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:    %[[M:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %[[B]]] : !pto_isa.tile<ub, 16x32xui8>
+// CHECK-NEXT:    pto_isa.tcmps
+func.func private @dynamic_columns_leaf(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %t = pto.view %x[%r, %c0] valid [%v, %v] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+  %m = pto.compare ge, %t, %zero : !pto.tile<16x64xf32>, f32 -> !pto.tile<16x64xi1>
+  %s = pto.where %m, %t, %zero : !pto.tile<16x64xi1>, !pto.tile<16x64xf32>, f32 -> !pto.tile<16x64xf32>
+  pto.assemble %s, %y[%r, %c0] : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
+  return
+}
+
+// -----
+
+// A broadcast value of a where is expanded to the result first (an [8, 1]
+// column by trowexpand, a [1, 64] row by tcolexpand), then selected.
+// CHECK-LABEL: func.func private @where_broadcast_values_leaf(
+// CHECK:         pto_isa.tcmps %{{.*}}, %{{.*}} into %[[M:.*]] lt
+// CHECK:         pto_isa.trowexpand %{{.*}} into %[[C:.*]] : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tcolexpand %{{.*}} into %[[R:.*]] : !pto_isa.tile<ub, 1x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tsel %[[M]], %[[C]], %[[R]], %{{.*}} into
+func.func private @where_broadcast_values_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1xf32>, %g: !pto.tensor<1x64xf32>, %o: !pto.tensor<8x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %zero = arith.constant 0.0 : f32
+  %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+  %col = pto.view %c[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
+  %row = pto.view %g[0, 0] : !pto.tensor<1x64xf32> -> !pto.tile<1x64xf32>
+  %m = pto.compare lt, %a, %zero : !pto.tile<8x64xf32>, f32 -> !pto.tile<8x64xi1>
+  %k = pto.where %m, %col, %row : !pto.tile<8x64xi1>, !pto.tile<8x1xf32>, !pto.tile<1x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %k, %o[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  return
+}
+
+// -----
+
+// A mask through GM is not lowered yet.
+func.func private @mask_store_leaf(%x: !pto.tensor<8x64xf32>, %o: !pto.tensor<8x64xi1>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %zero = arith.constant 0.0 : f32
+  %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+  %m = pto.compare lt, %a, %zero : !pto.tile<8x64xf32>, f32 -> !pto.tile<8x64xi1>
+  // expected-error @+1 {{'pto.assemble' op moves a DT_BOOL (i1) tile between GM and ub; pto-lower-to-isa keeps masks packed in ub}}
+  pto.assemble %m, %o[0, 0] : !pto.tile<8x64xi1>, !pto.tensor<8x64xi1>
+  return
+}
+
+// -----
+
+// Broadcast operands are not lowered yet.
+func.func private @broadcast_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1xf32>, %o: !pto.tensor<8x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+  %b = pto.view %c[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
+  // expected-error @+1 {{'pto.compare' op broadcasts a [8, 1] operand over [8, 64]; pto-lower-to-isa lowers comparisons on operands of equal shape (and scalars) and a where whose condition has the result's shape}}
+  %m = pto.compare lt, %a, %b : !pto.tile<8x64xf32>, !pto.tile<8x1xf32> -> !pto.tile<8x64xi1>
+  %k = pto.where %m, %a, %a : !pto.tile<8x64xi1>, !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %k, %o[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  return
+}
