@@ -39,11 +39,12 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
         retileReduction(op);
       if (isa<DivOp, ExpOp>(op))
         lowerPrecision(op);
-      if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp, AbsOp,
-              SqrtOp, RsqrtOp, ReciprocalOp>(op))
-        widenBF16(op);
+      // widenBF16 may erase `op`: nothing reads it afterwards.
       if (auto compare = dyn_cast<CompareOp>(op))
         widenBF16Compare(compare);
+      else if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
+                   AbsOp, SqrtOp, RsqrtOp, ReciprocalOp>(op))
+        widenBF16(op);
     }
   }
 
