@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import dtypes as dt
 from .broadcast import align_ranks
 from .graph import Op
-from .ops import _broadcast, _error, _scalar_operand, _vec_tile_attr
+from .ops import _broadcast, _error, _right_operand, _scalar_operand, _vec_tile_attr
 from .tracer import TensorHandle, Tile, current_tracer, tile_type
 
 _FLOAT_OR_I32 = (dt.DT_FP16, dt.DT_BF16, dt.DT_FP32, dt.DT_INT32)
@@ -31,16 +31,8 @@ def _compare(name: str, input, other) -> Tile:
     if a.dtype not in _FLOAT_OR_I32:
         raise _error(f"{what}: compares {a.dtype!r}; comparisons take DT_FP16, DT_BF16, "
                      f"DT_FP32 or DT_INT32 (cast first)")
-    if isinstance(other, (Tile, TensorHandle)):
-        b = tracer.use_tile(other, f"{name}(other)")
-        if a.dtype != b.dtype:
-            raise _error(f"{what}: dtypes {a.dtype!r} and {b.dtype!r} differ; PyPTO requires "
-                         f"one dtype (cast one operand)")
-        shape = _broadcast(a, b, what)
-        rhs = b.value
-    else:
-        shape = a.shape
-        rhs = _scalar_operand(tracer, a, other, f"{name}(other)")
+    shape, rhs = _right_operand(tracer, a, other, name, what,
+                                "PyPTO requires one dtype (cast one operand)")
     fields = {"mode": name, "lhs": a.value, "rhs": rhs, "attrs": _vec_tile_attr(tracer)}
     op = Op("pto.compare", fields, [tile_type(shape, dt.DT_BOOL)], name, tracer.location())
     tracer.insert_op(op)

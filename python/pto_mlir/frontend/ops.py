@@ -466,6 +466,18 @@ def _broadcast(a: Tile, b: Tile, what: str) -> tuple:
     return tuple(shape)
 
 
+def _right_operand(tracer, a: Tile, other, name: str, what: str, dtype_fix: str):
+    """The right operand of a binary op whose left operand is the tile ``a``:
+    a tile or tensor of ``a``'s dtype (broadcast against ``a``) or a number.
+    Returns the result shape and the operand's value."""
+    if isinstance(other, (Tile, TensorHandle)):
+        b = tracer.use_tile(other, f"{name}(other)")
+        if a.dtype != b.dtype:
+            raise _error(f"{what}: dtypes {a.dtype!r} and {b.dtype!r} differ; {dtype_fix}")
+        return _broadcast(a, b, what), b.value
+    return a.shape, _scalar_operand(tracer, a, other, f"{name}(other)")
+
+
 def _binary(name: str, kind: str, input, other, extra_attrs=()) -> Tile:
     tracer = current_tracer(f"pypto.{name}")
     what = f"{name}(input, other)"
@@ -474,16 +486,7 @@ def _binary(name: str, kind: str, input, other, extra_attrs=()) -> Tile:
     from .broadcast import align_ranks
     input, other = align_ranks([input, other], what)
     a = tracer.use_tile(input, f"{name}(input)")
-    if isinstance(other, (Tile, TensorHandle)):
-        b = tracer.use_tile(other, f"{name}(other)")
-        if a.dtype != b.dtype:
-            raise _error(f"{what}: dtypes {a.dtype!r} and {b.dtype!r} differ; cast one "
-                         f"operand (pypto.cast)")
-        shape = _broadcast(a, b, what)
-        rhs = b.value
-    else:
-        shape = a.shape
-        rhs = _scalar_operand(tracer, a, other, f"{name}(other)")
+    shape, rhs = _right_operand(tracer, a, other, name, what, "cast one operand (pypto.cast)")
     attrs = list(extra_attrs) + _vec_tile_attr(tracer)
     fields = {"lhs": a.value, "rhs": rhs, "attrs": attrs}
     return _record(tracer, kind, fields, shape, a.dtype, name)
