@@ -16,7 +16,9 @@ with `vec_tile [16, 16]` (x8 = 65,536 pieces, a 4096 x 4096 tile), `pto.full`
 argument per piece row (x8 = 262,144 pieces, the fuzz seed that made
 pto-merge-leaf-arguments quadratic), `pto.read` + `pto.full` +
 `pto.atomic_add` at the row read (x8 = 5,000: tasks that all conflict),
-tasks alternating with `pto.loop`s (x8 = 2,000 runs of tasks), the exp
+tasks alternating with `pto.loop`s (x8 = 2,000 runs of tasks), loops
+carrying a tile unrolled by 8 (pto-unroll-carried-loops alone, x8 = 4,000
+loops), the exp
 chain through `--pto-ascend-pipeline` (x8 = 5,000), and the same chain
 without vector tiles under `--pto-lint` (every op a finding).
 `--quick` uses 1/16 of the base sizes and x1, x2.
@@ -134,6 +136,38 @@ def loop_runs(runs: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def carried_loops(loops: int) -> str:
+    """`loops` x a pto.loop of 16 iterations carrying a tile (exp of a view,
+    then is_loop_begin ? e : acc + e), as SK-01's kv loop does, each result
+    stored to its own rows; the case unrolls each by 8
+    (pto-unroll-carried-loops), 8 copies per loop."""
+    t, g = "!pto.tile<16x16xf32>", "!pto.tensor<256x16xf32>"
+    vec = "{vec_tile = #pto.vec_tile<[16, 16]>}"
+    o = f"!pto.tensor<{16 * loops}x16xf32>"
+    lines = [f"pto.kernel @carried_loops(%x: {g}, %out: {o}) {{",
+             "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
+             "  %c16 = arith.constant 16 : index"]
+    for i in range(loops):
+        lines += [f"  %init{i} = pto.full 0.0 {vec} : {t}",
+                  f"  %r{i} = pto.loop \"L{i}\" %i{i} = %c0 to %c16 step %c1 "
+                  f"iter_args(%acc{i} = %init{i}) -> ({t}) {{",
+                  f"    %off{i} = arith.muli %i{i}, %c16 : index",
+                  f"    %v{i} = pto.view %x[%off{i}, 0] : {g} -> {t}",
+                  f"    %e{i} = pto.exp %v{i} {vec} : {t} -> {t}",
+                  f"    %first{i} = pto.is_loop_begin %i{i}",
+                  f"    %n{i} = scf.if %first{i} -> ({t}) {{",
+                  f"      scf.yield %e{i} : {t}",
+                  "    } else {",
+                  f"      %s{i} = pto.add %acc{i}, %e{i} {vec} : {t}, {t} -> {t}",
+                  f"      scf.yield %s{i} : {t}",
+                  "    }",
+                  f"    pto.yield %n{i} : {t}",
+                  "  }",
+                  f"  pto.assemble %r{i}, %out[{16 * i}, 0] : {t}, {o}"]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 @dataclass
 class Case:
     name: str
@@ -152,6 +186,9 @@ CASES = [
     Case("wide-leaf", "piece", 32768, wide_leaf, PIPELINE),
     Case("dynamic-atomics", "pair", 625, dynamic_atomics, PIPELINE),
     Case("loop-runs", "run", 250, loop_runs, PIPELINE),
+    # pto-unroll-carried-loops alone: 8 copies of each carried loop's body.
+    Case("carried-loops", "loop", 500, carried_loops,
+         ("-pto-unroll-carried-loops=factors=8",)),
     # The same chain to pto_isa: lowering, memory planning, sync insertion.
     Case("exp-chain-isa", "op", 625, exp_chain, ("--pto-ascend-pipeline",)),
     Case("lint-untiled-chain", "op", 1250, lambda n: exp_chain(n, vec_tile=False),

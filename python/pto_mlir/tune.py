@@ -148,6 +148,45 @@ def _kernels() -> dict:
     }
 
 
+# --- pipeline options ------------------------------------------------------------
+
+# Options of --pto-tile-graph-pipeline searched like the kernel's parameters
+# (docs/Tuning.md#pipeline-options): name -> (pipeline option, card's value:
+# the pipeline's default). `unroll_carried` lists its factors with '/' (a
+# --param value separates candidates with ','), None: loops as written.
+PIPELINE_PARAMS = {
+    "unroll_carried": ("unroll-carried", None),
+    "dynamic_trip_count": ("dynamic-trip-count", 1),
+}
+
+
+def parse_pipeline_value(name: str, text: str):
+    """A --param value of a pipeline option, checked."""
+    text = text.strip()
+    if name == "unroll_carried":
+        if text.lower() == "none":
+            return None
+        factors = [f for f in text.split("/") if f]
+        if not factors or not all(f.isdigit() and int(f) >= 1 for f in factors):
+            raise TuneError(f"unroll_carried '{text}': give factors >= 1 separated by '/' "
+                            "(e.g. 64/32/16/4), or none")
+        return "/".join(str(int(f)) for f in factors)
+    if not text.isdigit() or int(text) < 1:
+        raise TuneError(f"{name} '{text}' is not an integer >= 1")
+    return int(text)
+
+
+def pipeline_flag(values: dict) -> str:
+    """--pto-tile-graph-pipeline with the pipeline options among `values`
+    (those at the pipeline's default are left out)."""
+    opts = []
+    for name, (option, default) in PIPELINE_PARAMS.items():
+        v = values.get(name, default)
+        if v != default:
+            opts.append(f"{option}={str(v).replace('/', ',')}")
+    return "--pto-tile-graph-pipeline" + ("=" + " ".join(opts) if opts else "")
+
+
 # --- the search space --------------------------------------------------------
 
 def platform(arch: str) -> dict:
@@ -273,6 +312,11 @@ def default_space(spec: KernelSpec, p: dict, cases: list) -> dict:
         space["c2_tile"] = cube_tiles(p, card.c2_tile)
         space["v1_tile"] = vec_tiles(p, card.v1_tile, [256, 512, 1024])
         space["v2_tile"] = vec_tiles(p, card.v2_tile, [D])
+        # The kv loop carries the accumulators: kv tiles per body (none, or
+        # PyPTO-style lists), and whether the q-tile loop, whose trip count is
+        # a run-time value, fills the cores (docs/Tuning.md#pipeline-options).
+        space["unroll_carried"] = [None, "64/32/16/4", "16/4"]
+        space["dynamic_trip_count"] = [1, 2 * p["cube_cores"]]
     space["stitch_function_max_num"] = sorted({card.stitch_function_max_num, 128, 256, 1024})
     space["device_sched_mode"] = [0, 1, 2, 3]
     return space
@@ -347,14 +391,15 @@ def _first_error(stderr: str) -> str:
     return stderr.strip().splitlines()[-1][:300] if stderr.strip() else "failed"
 
 
-def compile_tile_graph(opt, source: Path, out: Path) -> tuple[str | None, float]:
+def compile_tile_graph(opt, source: Path, out: Path,
+                       pipeline: str = "--pto-tile-graph-pipeline") -> tuple[str | None, float]:
     """Prunes and compiles one candidate: the verifier (cheap) first, then
-    --pto-tile-graph-pipeline into `out`; returns the reason it was pruned
+    `pipeline` into `out`; returns the reason it was pruned
     (or None) and the tile graph's GM workspace bytes from --pto-report."""
     r = _run([opt, source, "-o", "/dev/null"])
     if r.returncode:
         return "verifier: " + _first_error(r.stderr), 0.0
-    r = _run([opt, source, "--pto-tile-graph-pipeline", "-o", out])
+    r = _run([opt, source, pipeline, "-o", out])
     if r.returncode:
         return "pipeline: " + _first_error(r.stderr), 0.0
     r = _run([opt, out, "--pto-report", "-o", "/dev/null"])
@@ -371,7 +416,7 @@ class Tuner:
 
     def make_config(self, values: dict, case: Case):
         kw = dict(self.base)
-        kw.update(values)
+        kw.update({k: v for k, v in values.items() if k not in PIPELINE_PARAMS})
         kw.update(heads=case.N, head_dim=case.D, arch=ARCHES[self.arch])
         return self.spec.config_class(**kw)
 
@@ -407,7 +452,8 @@ class Tuner:
                 except (ValueError, AssertionError) as e:
                     est.pruned = f"the generator rejects it: {e}"
                     return est
-                pruned, workspace = compile_tile_graph(opt, source, out)
+                pruned, workspace = compile_tile_graph(opt, source, out,
+                                                       pipeline_flag(values))
                 if pruned:
                     est.pruned = pruned
                     return est
@@ -708,12 +754,15 @@ def run(a) -> int:
             raise TuneError(f"--set '{text}': '{name}' is not a field of "
                             f"{spec.config_class.__name__} that can be set")
         base[name] = parse_value(value, fields[name])
+    known = dict(fields, **{n: default for n, (_, default) in PIPELINE_PARAMS.items()})
     space, card = narrow_space(
         default_space(spec, platform(a.arch), cases), a.param, a.only,
-        known=fields, owner=f"{spec.config_class.__name__} ({', '.join(spec.params)})",
-        parse=lambda name, values: [parse_value(v, fields[name])
-                                    for v in values.split(",") if v.strip()],
-        card_value=lambda n: base.get(n, fields[n]), error=TuneError)
+        known=known, owner=f"{spec.config_class.__name__} ({', '.join(spec.params)}) "
+                           f"or the pipeline ({', '.join(PIPELINE_PARAMS)})",
+        parse=lambda name, values: [
+            parse_pipeline_value(name, v) if name in PIPELINE_PARAMS
+            else parse_value(v, fields[name]) for v in values.split(",") if v.strip()],
+        card_value=lambda n: base.get(n, known[n]), error=TuneError)
 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="pto-tune-") as tmp:
@@ -731,12 +780,16 @@ def run(a) -> int:
           + ", ".join(f"{c.name} (weight {c.weight:g})" for c in cases))
     print_search_report(results, card, card_est, best, how, elapsed, a.jobs, a.top,
                         TuneError)
-    kwargs = ", ".join(f"{k}={v!r}" for k, v in {**base, **best.config}.items())
+    fields_best = {k: v for k, v in {**base, **best.config}.items()
+                   if k not in PIPELINE_PARAMS}
+    kwargs = ", ".join(f"{k}={v!r}" for k, v in fields_best.items())
     print(f"  {spec.config_class.__name__}({kwargs})")
+    pipeline = pipeline_flag(best.config)
+    print(f"  compiled with {pipeline}")
     if a.write_config:
         a.write_config.write_text(json.dumps(
-            {"kernel": spec.name, "arch": a.arch, "config": {**base, **best.config},
-             "time_us": best.time_us}, indent=2, default=list) + "\n")
+            {"kernel": spec.name, "arch": a.arch, "config": fields_best,
+             "pipeline": pipeline, "time_us": best.time_us}, indent=2, default=list) + "\n")
     if a.json:
         a.json.write_text(json.dumps([dataclasses.asdict(e) for e in results], indent=1,
                                      default=list) + "\n")

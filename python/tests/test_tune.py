@@ -101,6 +101,29 @@ def test_coordinate_descent_within_budget(tmp_path):
     assert "(weight 0.5)" in r.stdout
 
 
+def test_pipeline_options(tmp_path):
+    """SK-01 with the kv loop unrolled or not (docs/Tuning.md#pipeline-options):
+    each candidate is compiled with its pipeline, the unrolled kernel has fewer
+    launches, and the best one's pipeline is printed and written."""
+    best_json = tmp_path / "best.json"
+    r = tune("--kernel", "sk01", "--case", "B=1,N=1,S1=128,S2=1024,D=128", "--arch", "a3",
+             "--set", "q_tile=64", "--set", "kv_tile=128",
+             "--only", "unroll_carried", "dynamic_trip_count",
+             "--param", "unroll_carried=none,4", "--param", "dynamic_trip_count=1",
+             "--write-config", best_json, "--jobs", "2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = {row[1]: row for row in table(r.stdout)}
+    assert set(rows) == {"card", "unroll_carried=4"}, r.stdout
+    assert int(rows["unroll_carried=4"][5]) < int(rows["card"][5])  # launches
+    written = json.loads(best_json.read_text())
+    assert "unroll_carried" not in written["config"]
+    best = "unroll-carried=4" if float(rows["unroll_carried=4"][2]) < float(rows["card"][2]) \
+        else None
+    assert written["pipeline"] == ("--pto-tile-graph-pipeline=" + best if best
+                                   else "--pto-tile-graph-pipeline")
+    assert f"compiled with {written['pipeline']}" in r.stdout
+
+
 @pytest.mark.parametrize("args, message", [
     (["--kernel", "nope", "--case", "test_05"], "unknown kernel 'nope'; known: sk16, sk01"),
     (["--kernel", "sk16", "--case", "test_99"], "unknown SK-16 case 'test_99'"),
@@ -111,6 +134,10 @@ def test_coordinate_descent_within_budget(tmp_path):
      "'64xq' is not a tuple of integers"),
     (["--kernel", "sk16", "--case", "test_05", "--plot", "p.pdf"],
      "the file must end in .png or .svg"),
+    (["--kernel", "sk01", "--case", "test_05", "--param", "unroll_carried=0/4"],
+     "unroll_carried '0/4': give factors >= 1 separated by '/'"),
+    (["--kernel", "sk01", "--case", "test_05", "--param", "dynamic_trip_count=0"],
+     "dynamic_trip_count '0' is not an integer >= 1"),
 ])
 def test_usage_errors(args, message):
     r = tune(*args)

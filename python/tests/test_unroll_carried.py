@@ -7,6 +7,11 @@ those of the loop as written; the emitted C++ of the GM-accumulator form
 (the form the C++ chain takes) matches the golden. test_09's kv lengths at
 24-row kv tiles give 4, 11 and 6 tiles: whole chunks and remainders of 1 and
 2 tiles for u = 3, a sequence of one chunk and none for u = 4.
+
+With `dynamic-trip-count` (pto-l1-reuse: the q-tile loop, whose trip count
+is a run-time value, assumed to fill the cores) the chunk's Q Kᵀ pieces merge
+into longer operand-stationary tasks; checked at the published FA kernel's
+block shape (benchmarks/run's SK-01 rows), one head, where it changes them.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import pytest
 
 from pto_mlir import codegen, sk01_ir
 from pto_mlir.golden import sk01, sk16
+from pto_mlir.golden.sk16 import Sk16Case
 from pto_mlir.tools import assert_bitwise, run_kernel, run_tool
 
 SMALL = dict(q_tile=40, kv_tile=24, c1_tile=(32, 64, 32, 64, 32, 64),
@@ -40,9 +46,9 @@ def tile_graph_outputs(source, tmp_path, inputs, options: str):
     return out, compiled.read_text()
 
 
-def check_forward(out, inputs):
+def check_forward(out, inputs, case=CASE):
     assert sk01.written_rows(inputs).all()
-    for name, (ok, ratio, err) in sk01.check_outputs(out, inputs, CASE.N, CASE.D).items():
+    for name, (ok, ratio, err) in sk01.check_outputs(out, inputs, case.N, case.D).items():
         assert ok, f"{name}: |out - gold| reaches {ratio:.3g} x the allowed error (max|err| {err:.3g})"
 
 
@@ -69,3 +75,44 @@ def test_emitted_cpp_matches_golden(tmp_path):
     out, _ = codegen.run(exe, tmp_path / "run", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,
                          names=sk01.INPUT_NAMES)
     check_forward(out, inputs)
+
+
+# The published FA kernel's blocks (128 query rows, 256 kv rows per step,
+# 128-wide cube pieces, benchmarks/cost_model.py), one head: a 4-tile
+# sequence (one chunk of 4) and a 3-tile one (the rest), two q blocks each.
+FA_BLOCKS = dict(q_tile=128, kv_tile=256, c1_tile=(128,) * 6, c2_tile=(128,) * 6,
+                 v1_tile=(32, 256), v2_tile=(32, 128))
+ONE_HEAD = Sk16Case("one_head", [256, 256], [1024, 640], 1, 128)
+TRIPS = "unroll-carried=4 dynamic-trip-count=48"
+
+
+def fa_kernel(tmp_path, accumulators: str):
+    path = tmp_path / f"sk01_fa_{accumulators}.mlir"
+    path.write_text(sk01_ir.emit(sk01_ir.Sk01Config(
+        heads=1, head_dim=ONE_HEAD.D, accumulators=accumulators, **FA_BLOCKS)))
+    return path
+
+
+def test_dynamic_trip_count_outputs_bitwise_equal(tmp_path):
+    source = fa_kernel(tmp_path, "iter_args")
+    inputs = sk01.make_inputs(ONE_HEAD, seed=5, fill=np.nan)
+    plain, _ = tile_graph_outputs(source, tmp_path, inputs, "")
+    check_forward(plain, inputs, ONE_HEAD)
+    unrolled, unrolled_ir = tile_graph_outputs(source, tmp_path, inputs, "unroll-carried=4")
+    out, ir = tile_graph_outputs(source, tmp_path, inputs, TRIPS)
+    # The planner merged the chunk's cube pieces differently.
+    assert ir != unrolled_ir
+    assert_bitwise(plain, unrolled, equal_nan=True)
+    assert_bitwise(plain, out, equal_nan=True)
+
+
+def test_dynamic_trip_count_emitted_cpp_matches_golden(tmp_path):
+    """The GM-accumulator form unrolled, with the q-tile loop assumed to fill
+    the cores, through the Ascend pipeline, pto-isa-verify-sync and the host
+    emulation."""
+    inputs = sk01.make_inputs(ONE_HEAD, seed=13, fill=np.nan)
+    exe = codegen.build(fa_kernel(tmp_path, "gm"), tmp_path / "cpp",
+                        pipeline=f"pto-ascend-pipeline{{{TRIPS}}},pto-isa-verify-sync")
+    out, _ = codegen.run(exe, tmp_path / "run", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,
+                         names=sk01.INPUT_NAMES)
+    check_forward(out, inputs, ONE_HEAD)

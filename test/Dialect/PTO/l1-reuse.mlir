@@ -110,6 +110,20 @@
 // STAT16: group 0 (36 x "C1"): merge count 18 (operand-stationary: 3 A x 6 B blocks per task, largest L1 footprint 294912 B, copy-ins 18432 of 27434 compute/store cycles; group 1374 cycles vs 7234 merged by the setting), 2 tasks after, 54 loads removed (1769472 B)
 // STAT16: before 2359296, after 589824 (saved 75.0%)
 //
+// The same loop with a run-time trip count (its bound from pto.dim) counts
+// one instance, as the group alone; dynamic-trip-count=16 says that it runs
+// 16 iterations at once, and the rectangles are those of the static loop.
+// RUN: %python -m pto_mlir.partitioned_matmul --m 768 --n 768 --k 128 --tm 128 --tn 128 --tk 128 --batch 16 \
+// RUN:   | sed 's/%cB = arith.constant 16 : index/%rows = pto.dim %a, 0 : !pto.tensor<12288x128xbf16>\n  %cBm = arith.constant 768 : index\n  %cB = arith.divui %rows, %cBm : index/' > %t.dynamic.mlir
+// RUN: grep -q 'pto.loop "L_batch" %bi = %c0 to %cB' %t.dynamic.mlir && grep -q 'pto.dim %a, 0' %t.dynamic.mlir
+// RUN: pto-opt %t.dynamic.mlir -pto-l1-reuse="report=true stationary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAT
+// RUN: pto-opt %t.dynamic.mlir -pto-l1-reuse="report=true stationary=true dynamic-trip-count=16" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DYN16
+// DYN16: group 0 (36 x "C1"): merge count 18 (operand-stationary: 3 A x 6 B blocks per task,
+// RUN: not pto-opt %t.dynamic.mlir -pto-l1-reuse="stationary=true dynamic-trip-count=0" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DYN0
+// DYN0: error: pto-l1-reuse: dynamic-trip-count = 0 is not a trip count; give the iterations at once to assume for a loop with run-time bounds, at least 1
+//
 // A K chain of 16 steps whose blocks do not fit L1 whole (1 MiB of A, 512
 // KiB of B per tile): the chains are cut into partial sums; each part keeps
 // its B range resident and streams A through two 64 KiB buffers. Alone, 8

@@ -84,9 +84,10 @@ ComputeCycles computeCycles(TaskOp task, const PlatformInfo &platform) {
 /// How many instances of `block` at least run at once: the product of the
 /// static trip counts of the loops around it that carry no value from one
 /// iteration to the next (a loop with iter_args runs its iterations in
-/// turn; a dynamic trip count may be 1), up to `serialised` (exclusive: it
-/// and the loops around it run their iterations in turn, MixExchange.h).
-double staticInstances(Block &block, KernelOp kernel,
+/// turn; a dynamic trip count counts `dynamicTrips`, by default 1: it may
+/// be 1), up to `serialised` (exclusive: it and the loops around it run
+/// their iterations in turn, MixExchange.h).
+double staticInstances(Block &block, KernelOp kernel, int64_t dynamicTrips,
                        Operation *serialised = nullptr) {
   double instances = 1.0;
   for (Operation *op = block.getParentOp(); op && op != kernel.getOperation();
@@ -101,6 +102,8 @@ double staticInstances(Block &block, KernelOp kernel,
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (lower && upper && step && *step > 0 && *upper > *lower)
       instances *= double((*upper - *lower + *step - 1) / *step);
+    else if (!lower || !upper || !step)
+      instances *= double(dynamicTrips);
   }
   return instances;
 }
@@ -189,6 +192,14 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (dynamicTripCount < 1) {
+      getOperation()->emitError()
+          << "pto-l1-reuse: dynamic-trip-count = "
+          << static_cast<int64_t>(dynamicTripCount)
+          << " is not a trip count; give the iterations at once to assume for "
+             "a loop with run-time bounds, at least 1";
+      return signalPassFailure();
+    }
     getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });
   }
 
@@ -216,7 +227,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     SmallVector<SmallVector<TaskOp>> groups =
         groupsOf(block, CoreKind::cube,
                  [](TaskOp task) { return !loadsOf(task).empty(); });
-    double blockInstances = staticInstances(block, kernel);
+    double blockInstances = staticInstances(block, kernel, dynamicTripCount);
     std::optional<pto::detail::MixSerialisation> mixLoops;
     if (mix)
       mixLoops.emplace(block);
@@ -226,7 +237,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       double instances = blockInstances;
       if (mixLoops)
         if (Operation *loop = mixLoops->serialisedLoop(tasks))
-          instances = staticInstances(block, kernel, loop);
+          instances = staticInstances(block, kernel, dynamicTripCount, loop);
       GroupSetting setting = lookupSetting(
           mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting),
           groupId);

@@ -36,6 +36,7 @@ void mlir::pto::buildTileGraphPipeline(
     L1ReusePassOptions l1Reuse;
     l1Reuse.stationary = options.cubeStationary;
     l1Reuse.mix = options.mixExchange;
+    l1Reuse.dynamicTripCount = options.dynamicTripCount;
     kernel.addPass(createL1ReusePass(l1Reuse));
   }
   // After the merges, which concatenate bodies: each vector task in an order

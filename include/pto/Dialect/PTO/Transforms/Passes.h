@@ -65,6 +65,13 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
                      "(pto-unroll-carried-loops factors, e.g. 64,16,4; none: "
                      "as written)")};
 
+  Option<int64_t> dynamicTripCount{
+      *this, "dynamic-trip-count",
+      llvm::cl::desc("Iterations at once that the operand-stationary planner "
+                     "assumes for a loop with run-time bounds and no "
+                     "iter_args (pto-l1-reuse dynamic-trip-count; default 1)"),
+      llvm::cl::init(1)};
+
   /// Copies the switches into another pipeline's options.
   template <typename Other>
   void copySwitchesTo(TileGraphPassSwitches<Other> &other) const {
@@ -75,6 +82,7 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
     other.sinkViews = sinkViews;
     other.schedulePieces = schedulePieces;
     other.mixExchange = mixExchange;
+    other.dynamicTripCount = dynamicTripCount;
     other.unrollCarried = ArrayRef<int64_t>(llvm::to_vector(unrollCarried));
   }
 };

@@ -305,6 +305,13 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
     workspace defined outside the block (one buffer; SK-16's Dvec), the
     loops around both the block and a write to it run their iterations in
     turn, so they do not count as instances at once.
+
+    A loop without iter_args whose trip count is a run-time value counts
+    `dynamic-trip-count` instances (default 1: the compile cannot tell
+    that it runs more than once). A larger value says that its iterations
+    usually fill the cores (SK-01's q-tile loop over long sequences), so the
+    planner trades one instance's latency for fewer, longer tasks; it is a
+    hint for `pto-tune` to search (docs/Tuning.md), like the merge settings.
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
@@ -317,7 +324,12 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
            "Operand-stationary cube tasks: cut a group into rectangles of "
            "tasks sharing A and B blocks where that shortens its modelled "
            "time, the extent chosen from L1, the pipe balance and the cube "
-           "cores (overrides cube_l1_reuse_setting where it applies)">
+           "cores (overrides cube_l1_reuse_setting where it applies)">,
+    Option<"dynamicTripCount", "dynamic-trip-count", "int64_t",
+           /*default=*/"1",
+           "Iterations at once that the operand-stationary planner assumes "
+           "for a loop without iter_args whose trip count is a run-time "
+           "value (default 1: such a loop may run once)">
   ];
   let statistics = [
     Statistic<"numBytesBefore", "gm-to-l1-bytes-before", "GM->L1 copy-in bytes of cube tasks before the pass (per block instance)">,
