@@ -51,13 +51,20 @@ def test_emitted_cpp_matches_golden(case_name, config, build_root, tmp_path):
     sk16.assert_matches_golden(out, gold)
 
 
-def test_emitted_cpp_operand_stationary(tmp_path):
+# test_02's compile (N = 8, D = 128: C1 in rectangles of 4 resident Q / dO
+# blocks and 16 K / V blocks streamed through two buffers, more than L1 holds
+# at once) on a case small enough for the emulation.
+STREAMED = sk16.Sk16Case("streamed", q_seqlens=(192,), kv_seqlens=(160,), N=8, D=128)
+
+
+@pytest.mark.parametrize("case", [sk16.CASES["test_06"], STREAMED], ids=lambda c: c.name)
+def test_emitted_cpp_operand_stationary(case, tmp_path):
     """The operand-stationary cube tasks (docs/TileGraph.md) through the
-    Ascend passes and the sync verifier: C1 rectangles, C2 K chains cut into
-    partial sums added by atomic stores from L0C, the second halves past
-    s1 = 64 guarded empty; the emulation checks every flag pairing and
-    hazard, and dQ/dK/dV match the golden."""
-    case = sk16.CASES["test_06"]
+    Ascend passes and the sync verifier: C1 rectangles (at N = 8 with the
+    K / V blocks streamed), C2 K chains cut into partial sums added by
+    atomic stores from L0C, the later parts past s1 = 64 guarded empty; the
+    emulation checks every flag pairing and hazard, and dQ/dK/dV match the
+    golden."""
     source = tmp_path / "sk16.mlir"
     source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D)))
     exe = codegen.build(source, tmp_path / "build",

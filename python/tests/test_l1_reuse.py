@@ -186,15 +186,22 @@ def test_stationary_grid(name, tmp_path):
             np.testing.assert_allclose(after[key], before[key], rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("case_name", ["test_06", "test_09"])
-def test_sk16_stationary_matches_golden(case_name, tmp_path):
+# test_02's compile (N = 8, D = 128) on a small case: C1 rectangles of 4
+# resident Q / dO blocks x 16 streamed K / V blocks (more than L1 holds at
+# once), C2 K chains in quarters and eighths.
+STREAMED = sk16.Sk16Case("streamed", q_seqlens=(192,), kv_seqlens=(160,), N=8, D=128)
+
+
+@pytest.mark.parametrize("case", [sk16.CASES["test_06"], sk16.CASES["test_09"], STREAMED],
+                         ids=lambda c: c.name)
+def test_sk16_stationary_matches_golden(case, tmp_path):
     """SK-16 at the A3 tiles through the tile-graph passes with the
     operand-stationary mode (the pipelines' default): C1 in rectangles, C2's
-    K chains cut into partial sums (test_06, D = 128: halves and quarters;
-    test_09, D = 64: quarters and eighths, chosen by the model), the golden
-    still matched by pto-run; test_06's later K parts lie past s1 = 64, so
-    the empty-range guard is exercised."""
-    case = sk16.CASES[case_name]
+    K chains cut into partial sums (chosen by the model: test_06, D = 128,
+    eighths; test_09, D = 64, quarters and eighths; streamed, N = 8, D =
+    128, C1's K / V blocks streamed past resident Q / dO), the golden still
+    matched by pto-run; test_06's later K parts lie past s1 = 64, so the
+    empty-range guard is exercised."""
     source = tmp_path / "sk16.mlir"
     source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D)))
     tile_graph = tmp_path / "sk16_tg.mlir"

@@ -99,15 +99,18 @@
 // of its copy-ins and its stores, plus the per-launch cost) against one
 // instance's latency over the instances that run at once. Alone, the group
 // keeps 18 tasks (one wave on the 24 cube cores); inside a loop of 16
-// static iterations throughput counts and the rectangles grow to 3 x 6.
-// Either beats the setting's merge, which it overrides.
+// static iterations throughput counts and the rectangles grow to 3 x 6:
+// the members take each A block in one run, so the 6 B blocks stay
+// resident and the A blocks stream through two buffers (256 KiB, not the
+// 288 KiB of all 9 blocks). Either beats the setting's merge, which it
+// overrides.
 // RUN: %python -m pto_mlir.partitioned_matmul --m 768 --n 768 --k 128 --tm 128 --tn 128 --tk 128 \
 // RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAT
 // STAT: group 0 (36 x "C1"): merge count 2 (operand-stationary: 1 A x 2 B blocks per task, largest L1 footprint 98304 B, copy-ins 55296 of 27434 compute/store cycles; group 5847 cycles vs 9646 merged by the setting), 18 tasks after, 18 loads removed (589824 B)
 // STAT: before 2359296, after 1769472 (saved 25.0%)
 // RUN: %python -m pto_mlir.partitioned_matmul --m 768 --n 768 --k 128 --tm 128 --tn 128 --tk 128 --batch 16 \
 // RUN:   | pto-opt -pto-l1-reuse="report=true stationary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAT16
-// STAT16: group 0 (36 x "C1"): merge count 18 (operand-stationary: 3 A x 6 B blocks per task, largest L1 footprint 294912 B, copy-ins 18432 of 27434 compute/store cycles; group 1374 cycles vs 7234 merged by the setting), 2 tasks after, 54 loads removed (1769472 B)
+// STAT16: group 0 (36 x "C1"): merge count 18 (operand-stationary: 3 A x 6 B blocks per task, largest L1 footprint 262144 B, copy-ins 18432 of 27434 compute/store cycles; group 1374 cycles vs 7234 merged by the setting), 2 tasks after, 54 loads removed (1769472 B)
 // STAT16: before 2359296, after 589824 (saved 75.0%)
 //
 // The same loop with a run-time trip count (its bound from pto.dim) counts

@@ -468,25 +468,26 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       settingCycles = pto::detail::slotsCycles(*whole, slotOf, mask & kSideA,
                                                mask & kSideB);
     }
-    double best = settingCycles;
-    unsigned choice = 0;
-    if (auto plan = pto::detail::planStationary(*whole, best)) {
-      best = plan->cycles;
-      choice = 1;
-    }
+    // Each must beat the setting's merge; among them, whole chains and each
+    // cut compare as the extents of one cut do (`isBetterPlan`: on equal
+    // time, fewer copy-ins).
+    std::optional<pto::detail::StationaryPlan> best =
+        pto::detail::planStationary(*whole, settingCycles);
+    unsigned choice = best ? 1 : 0;
     for (unsigned parts : {2u, 4u, 8u}) {
       std::optional<pto::detail::StationaryProblem> cut =
           stationaryProblem(infos, platform, instances, parts);
       if (!cut)
         continue;
       std::optional<pto::detail::StationaryPlan> plan =
-          pto::detail::planStationary(*cut, best);
-      if (plan && pto::detail::canSplitKChains(tasks, parts)) {
-        best = plan->cycles;
+          pto::detail::planStationary(*cut, settingCycles);
+      if (plan && (!best || pto::detail::isBetterPlan(*plan, *best)) &&
+          pto::detail::canSplitKChains(tasks, parts)) {
+        best = std::move(plan);
         choice = parts;
       }
     }
-    chosenCycles = best;
+    chosenCycles = best ? best->cycles : settingCycles;
     return choice;
   }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <queue>
 #include <set>
 
@@ -62,6 +63,11 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
   struct Rect {
     std::set<unsigned> aBlocks, bBlocks;
     unsigned tasks = 0, stage = 0;
+    // Whether the members, in program order (the merged body's order), take
+    // each A (B) block in one run: then a block of that side is needed only
+    // during its run, the next one loading meanwhile.
+    bool aRuns = true, bRuns = true;
+    std::optional<unsigned> lastA, lastB;
   };
   std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> ids;
   SmallVector<Rect> rects;
@@ -75,6 +81,12 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
     if (inserted)
       rects.emplace_back();
     Rect &rect = rects[it->second];
+    if (rect.lastA != task.first && rect.aBlocks.count(task.first))
+      rect.aRuns = false;
+    if (rect.lastB != task.second && rect.bBlocks.count(task.second))
+      rect.bRuns = false;
+    rect.lastA = task.first;
+    rect.lastB = task.second;
     rect.aBlocks.insert(task.first);
     rect.bBlocks.insert(task.second);
     ++rect.tasks;
@@ -86,27 +98,38 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
   SmallVector<unsigned> stages;
   for (const Rect &rect : rects) {
     int64_t resident = 0, aStep = 0, bStep = 0, aBytes = 0, bBytes = 0;
+    int64_t aLargest = 0, bLargest = 0;
     double load = 0.0;
     for (unsigned x : rect.aBlocks) {
       aBytes += p.aBlocks[x].bytes;
       aStep = std::max(aStep, p.aBlocks[x].stepBytes);
+      aLargest = std::max(aLargest, p.aBlocks[x].bytes);
       load += p.aBlocks[x].loadCycles;
     }
     for (unsigned x : rect.bBlocks) {
       bBytes += p.bBlocks[x].bytes;
       bStep = std::max(bStep, p.bBlocks[x].stepBytes);
+      bLargest = std::max(bLargest, p.bBlocks[x].bytes);
       load += p.bBlocks[x].loadCycles;
     }
     // The shared block stays; the other side streams one K step at a time
-    // through two buffers (double buffering: MTE2 overlaps M).
+    // through two buffers (double buffering: MTE2 overlaps M). With several
+    // blocks on both sides, the side whose blocks come in runs streams by
+    // whole blocks (a block serves every task of its run) through two
+    // buffers while the other side stays resident; else all are resident.
     if (rect.tasks == 1)
       resident = 0; // not merged: the task's own schedule
     else if (rect.bBlocks.size() == 1)
       resident = bBytes + 2 * aStep;
     else if (rect.aBlocks.size() == 1)
       resident = aBytes + 2 * bStep;
-    else
+    else {
       resident = aBytes + bBytes;
+      if (rect.aRuns)
+        resident = std::min(resident, bBytes + 2 * aLargest);
+      if (rect.bRuns)
+        resident = std::min(resident, aBytes + 2 * bLargest);
+    }
     int64_t footprint = resident;
     double work = rect.tasks * p.pieceCycles;
     if (footprint > p.l1Bytes)
@@ -181,6 +204,24 @@ double mlir::pto::detail::slotsCycles(const StationaryProblem &problem,
   return groupCycles(problem, times, stages);
 }
 
+bool mlir::pto::detail::isBetterPlan(const StationaryPlan &plan,
+                                     const StationaryPlan &best) {
+  double slack = kSameCycles * best.cycles;
+  if (plan.cycles < best.cycles - slack)
+    return true;
+  if (plan.cycles > best.cycles + slack)
+    return false;
+  // Equal time: the fewer copy-in cycles (GM->L1: the kernel tensors'
+  // copy-ins share the chip's DDR bandwidth, which the group time leaves
+  // out), then the fewest tasks per rectangle (the most parallel).
+  double loadSlack = kSameCycles * best.loadCycles;
+  if (plan.loadCycles < best.loadCycles - loadSlack)
+    return true;
+  if (plan.loadCycles > best.loadCycles + loadSlack)
+    return false;
+  return plan.a * plan.b < best.a * best.b;
+}
+
 std::optional<StationaryPlan>
 mlir::pto::detail::planStationary(const StationaryProblem &problem,
                                   double baseline) {
@@ -189,8 +230,6 @@ mlir::pto::detail::planStationary(const StationaryProblem &problem,
   Layout layout = layoutOf(problem);
   if (!evaluate(problem, layout, 1, 1))
     return std::nullopt; // one task alone does not fit L1
-  // Relative slack under which two times count as equal (rounding).
-  constexpr double kSame = 1e-9;
   std::optional<StationaryPlan> best;
   for (unsigned a = 1; a <= problem.maxExtent; ++a)
     for (unsigned b = 1; b <= problem.maxExtent; ++b) {
@@ -199,23 +238,11 @@ mlir::pto::detail::planStationary(const StationaryProblem &problem,
       std::optional<StationaryPlan> plan = evaluate(problem, layout, a, b);
       if (!plan || plan->rectangles == problem.tasks.size())
         continue;
-      auto better = [&] {
-        if (!best)
-          return true;
-        double slack = kSame * best->cycles;
-        if (plan->cycles < best->cycles - slack)
-          return true;
-        if (plan->cycles > best->cycles + slack)
-          return false;
-        if (a * b != best->a * best->b)
-          return a * b < best->a * best->b;
-        return plan->loadCycles < best->loadCycles;
-      };
-      if (better())
+      if (!best || isBetterPlan(*plan, *best))
         best = std::move(plan);
     }
   // Merging must shorten the group.
-  if (!best || best->cycles >= baseline * (1 - kSame))
+  if (!best || best->cycles >= baseline * (1 - kSameCycles))
     return std::nullopt;
   return best;
 }

@@ -9,12 +9,14 @@
 // each rectangle loads a blocks of A and b blocks of B once, while its
 // blocks fit L1: a block shared by every task of the rectangle stays
 // resident while the other side streams through two buffers of one K step
-// (a x 1 or 1 x b), else every block of the rectangle is resident. The
-// extent is the one with the least group time (`groupCycles`): the cube
-// cores' throughput over the rectangles (each the slower of its copy-ins and
-// its other pipes, plus the per-launch cost) against the latency of one
-// instance of the group, which fewer, longer tasks and chained K parts
-// lengthen.
+// (a x 1 or 1 x b); with several blocks on both sides, the side whose blocks
+// the members (in program order) take in runs streams whole blocks through
+// two buffers past the other side's resident ones, else every block of the
+// rectangle is resident. The extent is the one with the least group time
+// (`groupCycles`): the cube cores' throughput over the rectangles (each the
+// slower of its copy-ins and its other pipes, plus the per-launch cost)
+// against the latency of one instance of the group, which fewer, longer
+// tasks and chained K parts lengthen; on equal times, the fewer copy-ins.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,14 +85,20 @@ double groupCycles(const StationaryProblem &problem, ArrayRef<double> times,
 double slotsCycles(const StationaryProblem &problem, ArrayRef<unsigned> slotOf,
                    bool shareA = true, bool shareB = true);
 
-/// The extent whose rectangles all fit L1 and take the least group time
-/// (`groupCycles`); on ties the fewest tasks per rectangle (the most
-/// parallel), then the least MTE2. None if no extent of at least two tasks
-/// is shorter than `baseline` (the cycles of what the group would be
-/// otherwise).
-/// Rectangles are cut per connected component of the task/block graph (e.g.
-/// S = Q K^T and dP = dO V^T form two), rows and columns numbered in order
-/// of first appearance. Cost: O(maxExtent^2 x tasks log tasks).
+/// Relative slack under which two group times count as equal (rounding).
+constexpr double kSameCycles = 1e-9;
+
+/// Whether `plan` is preferred to `best`: the shorter group time; on equal
+/// times the fewer copy-in cycles (MTE2), then the fewest tasks per
+/// rectangle.
+bool isBetterPlan(const StationaryPlan &plan, const StationaryPlan &best);
+
+/// The extent whose rectangles all fit L1 and is best by `isBetterPlan`. None
+/// if no extent of at least two tasks is shorter than `baseline` (the cycles of
+/// what the group would be otherwise). Rectangles are cut per connected
+/// component of the task/block graph (e.g. S = Q K^T and dP = dO V^T form two),
+/// rows and columns numbered in order of first appearance. Cost: O(maxExtent^2
+/// x tasks log tasks).
 std::optional<StationaryPlan> planStationary(const StationaryProblem &problem,
                                              double baseline);
 

@@ -389,12 +389,17 @@ public:
             shared += load.bytes;
         if (requireSharing && !bySlot && shared <= bestShared)
           return;
-        Footprint merged = target.footprint;
-        for (auto &[step, loads] : mine.footprint)
-          for (auto &[key, bytes] : loads)
-            merged[step][key] = bytes;
-        if (footprintBytes(merged) > l1Bytes)
-          return;
+        // A slot's rectangle was checked against L1 in its members' order,
+        // where a streamed block is live during its run only
+        // (OperandStationary.h); all of them at once may not fit.
+        if (!bySlot) {
+          Footprint merged = target.footprint;
+          for (auto &[step, loads] : mine.footprint)
+            for (auto &[key, bytes] : loads)
+              merged[step][key] = bytes;
+          if (footprintBytes(merged) > l1Bytes)
+            return;
+        }
         // The target moves down to the task; failing that, the task moves up
         // to the target.
         bool movesUp = false;
