@@ -323,6 +323,10 @@ LogicalResult Interpreter::execGatherMask(GatherMaskOp op) {
   // One pass over the source (vreducev2 reads every valid element).
   if (observer())
     observer()->vectorOp(op, input.numValid());
+  if (!out.data) {
+    env[op.getResult()] = std::move(out);
+    return success();
+  }
   int64_t stride = op.getStride(), phase = op.getPhase();
   int64_t inCols = input.valid.back(), outCols = out.valid.back();
   int64_t rows = outCols == 0 ? 0 : out.numValid() / outCols;
