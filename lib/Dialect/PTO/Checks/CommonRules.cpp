@@ -715,7 +715,7 @@ void mlir::pto::check::checkRecomputedStatistics(KernelOp kernel,
 
   kernel.walk([&](Operation *op) {
     // Row statistics reduce the last dim.
-    if (!isa<SumOp, AmaxOp>(op) ||
+    if (!isReductionOp(op) ||
         op->getAttrOfType<IntegerAttr>("dim").getInt() !=
             cast<TileType>(op->getOperand(0).getType()).getRank() - 1)
       return;

@@ -699,7 +699,7 @@ void Expander::planScopeTiles(ArrayRef<Operation *> ops) {
             it->second.second = i;
           bytes[v] = std::max(bytes.lookup(v), pieceBytes(op, v, halvings));
         }
-        if (isa<SumOp, AmaxOp>(op))
+        if (isReductionOp(op))
           extra[i] = pieceBytes(op, op->getOperand(0), halvings);
       }
       // One sweep over the intervals' ends (linear in the group's size).
