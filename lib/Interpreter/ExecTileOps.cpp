@@ -17,10 +17,12 @@ namespace mlir::pto::interp::detail {
 // Tile ops
 //===----------------------------------------------------------------------===//
 
-template <typename F>
+/// Applies `row(l, lhsStride, r, rhsStride, dst, n)` to every innermost row
+/// of the valid index space (broadcast dims have stride 0).
+template <typename RowF>
 void elementwise(ArrayRef<int64_t> valid, ArrayRef<int64_t> lhsStrides,
                  const float *lhs, ArrayRef<int64_t> rhsStrides,
-                 const float *rhs, float *out, F f) {
+                 const float *rhs, float *out, RowF row) {
   // Pad to rank 4 so that one loop nest serves every rank.
   int64_t rank = valid.size();
   int64_t v[4] = {1, 1, 1, 1}, ls[4] = {0, 0, 0, 0}, rs[4] = {0, 0, 0, 0};
@@ -35,18 +37,7 @@ void elementwise(ArrayRef<int64_t> valid, ArrayRef<int64_t> lhsStrides,
       for (int64_t i2 = 0; i2 < v[2]; ++i2) {
         const float *l = lhs + i0 * ls[0] + i1 * ls[1] + i2 * ls[2];
         const float *r = rhs + i0 * rs[0] + i1 * rs[1] + i2 * rs[2];
-        float *dst = out + o;
-        if (ls[3] == 1 && rs[3] == 1) {
-          for (int64_t i3 = 0; i3 < v[3]; ++i3)
-            dst[i3] = f(l[i3], r[i3]);
-        } else if (ls[3] == 1 && rs[3] == 0) {
-          float scalar = *r;
-          for (int64_t i3 = 0; i3 < v[3]; ++i3)
-            dst[i3] = f(l[i3], scalar);
-        } else {
-          for (int64_t i3 = 0; i3 < v[3]; ++i3)
-            dst[i3] = f(l[i3 * ls[3]], r[i3 * rs[3]]);
-        }
+        row(l, ls[3], r, rs[3], out + o, v[3]);
         o += v[3];
       }
 }
@@ -131,38 +122,22 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
   }
   const float *l = lhs.data->data();
   float *o = out.data->data();
-  llvm::TypeSwitch<Operation *>(op)
-      .Case([&](AddOp) {
-        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
-                    [](float a, float b) { return a + b; });
-      })
-      .Case([&](SubOp) {
-        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
-                    [](float a, float b) { return a - b; });
-      })
-      .Case([&](MulOp) {
-        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
-                    [](float a, float b) { return a * b; });
-      })
-      .Case([&](DivOp) {
-        // INTRINSIC and HIGH_PRECISION both use the correctly rounded host
-        // divide; the hardware's intrinsic differs in the last bits.
-        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
-                    [](float a, float b) { return a / b; });
-      })
-      .Case([&](MaxOp) {
-        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
-                    [](float a, float b) { return std::fmax(a, b); });
-      })
-      .Case([&](MinOp) {
-        elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
-                    [](float a, float b) { return std::fmin(a, b); });
-      })
-      .Case([&](CompareOp compare) {
-        elementwise(
-            *valid, lhsStrides, l, rhsStrides, rhsData, o,
-            [&](float a, float b) { return applyCompare(compare, a, b); });
-      });
+  if (auto arith = dyn_cast<ElementwiseBinaryOpInterface>(op)) {
+    elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,
+                [&](const float *lr, int64_t ls, const float *rr, int64_t rs,
+                    float *dst,
+                    int64_t n) { arith.evaluateRow(lr, ls, rr, rs, dst, n); });
+  } else {
+    auto compare = cast<CompareOp>(op);
+    elementwise(
+        *valid, lhsStrides, l, rhsStrides, rhsData, o,
+        [&](const float *lr, int64_t ls, const float *rr, int64_t rs,
+            float *dst, int64_t n) {
+          mapElementwiseRow(
+              [&](float a, float b) { return applyCompare(compare, a, b); }, lr,
+              ls, rr, rs, dst, n);
+        });
+  }
   bindRounded(result, std::move(out));
   return success();
 }
@@ -178,20 +153,8 @@ LogicalResult Interpreter::execUnary(Operation *op, Value inputValue) {
     env[op->getResult(0)] = std::move(out);
     return success();
   }
-  const float *in = input.data->data();
-  float *o = out.data->data();
-  auto apply = [&](auto f) {
-    for (int64_t i = 0; i < n; ++i)
-      o[i] = f(in[i]);
-  };
-  llvm::TypeSwitch<Operation *>(op)
-      .Case([&](ExpOp) { apply([](float x) { return std::exp(x); }); })
-      .Case([&](NegOp) { apply([](float x) { return -x; }); })
-      .Case([&](AbsOp) { apply([](float x) { return std::fabs(x); }); })
-      .Case([&](SqrtOp) { apply([](float x) { return std::sqrt(x); }); })
-      .Case(
-          [&](RsqrtOp) { apply([](float x) { return 1.0f / std::sqrt(x); }); })
-      .Case([&](ReciprocalOp) { apply([](float x) { return 1.0f / x; }); });
+  cast<ElementwiseUnaryOpInterface>(op).evaluateRow(input.data->data(),
+                                                    out.data->data(), n);
   bindRounded(op->getResult(0), std::move(out));
   return success();
 }
@@ -360,6 +323,10 @@ LogicalResult Interpreter::execGatherMask(GatherMaskOp op) {
   // One pass over the source (vreducev2 reads every valid element).
   if (observer())
     observer()->vectorOp(op, input.numValid());
+  if (!out.data) {
+    env[op.getResult()] = std::move(out);
+    return success();
+  }
   int64_t stride = op.getStride(), phase = op.getPhase();
   int64_t inCols = input.valid.back(), outCols = out.valid.back();
   int64_t rows = outCols == 0 ? 0 : out.numValid() / outCols;

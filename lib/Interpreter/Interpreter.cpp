@@ -241,11 +241,12 @@ LogicalResult Interpreter::execOp(Operation *op) {
       .Case([&](WorkspaceOp workspace) { return execWorkspace(workspace); })
       .Case([&](LaunchOp launch) { return execLaunch(launch); })
       .Case([&](RootCallOp call) { return execRootCall(call); })
-      .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>([&](auto binary) {
+      .Case([&](ElementwiseBinaryOpInterface binary) {
         return execBinary(binary, binary.getLhs(), binary.getRhs());
       })
-      .Case<ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp>(
-          [&](auto unary) { return execUnary(unary, unary.getInput()); })
+      .Case([&](ElementwiseUnaryOpInterface unary) {
+        return execUnary(unary, unary.getInput());
+      })
       .Case([&](SumOp sum) {
         return execReduce(sum, sum.getInput(), sum.getDim(), false);
       })

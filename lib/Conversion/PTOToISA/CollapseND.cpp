@@ -76,8 +76,7 @@ LogicalResult LeafLowering::assignColumnForms() {
       formParent[ra] = rb;
   };
   for (Operation &op : body) {
-    if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, AbsOp, SqrtOp,
-             RsqrtOp, ReciprocalOp, NegOp, CastOp, CompareOp, WhereOp>(op))
+    if (!isElementwiseOp(&op))
       continue;
     Value result = op.getResult(0);
     auto shape = cast<pto::TileType>(result.getType()).getShape();
@@ -129,7 +128,7 @@ LogicalResult LeafLowering::assignColumnForms() {
   // Per-row operands of N-D broadcasts: a column against the result's
   // columns.
   for (Operation &op : body) {
-    if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
+    if (!isa<ElementwiseBinaryOpInterface>(op))
       continue;
     Value result = op.getResult(0);
     ArrayRef<int64_t> res = cast<pto::TileType>(result.getType()).getShape();
@@ -207,13 +206,11 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   // A gathermask keeps the leading dims and selects along the last one,
   // which stays the column dim (its result's last dim fills whole ub rows,
   // lowerGatherMask checks, so it is not a unit dim).
-  bool shapePreserving =
-      isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp, TransposeOp, ExpOp,
-          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp, TopKOp,
-          IndexPutOp, CompareOp, WhereOp>(op);
-  // Reductions and broadcasts check their N-D rules where they are lowered
-  // (lowerReduce, broadcastOf).
-  if (isa<SumOp, AmaxOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
+  bool shapePreserving = isa<ViewOp, AssembleOp, AtomicAddOp, FullOp,
+                             TransposeOp, GatherMaskOp, TopKOp, IndexPutOp>(op);
+  // Elementwise ops keep their operands' shape; reductions and broadcasts
+  // check their N-D rules where they are lowered (lowerReduce, broadcastOf).
+  if (isElementwiseOp(op) || isReductionOp(op))
     shapePreserving = true;
   if (!shapePreserving) {
     for (Type t :

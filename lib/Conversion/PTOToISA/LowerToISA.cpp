@@ -291,8 +291,9 @@ LogicalResult LeafLowering::run() {
             .Case([&](MinOp o) {
               return lowerBinary(o, BinKind::Min, o.getLhs(), o.getRhs());
             })
-            .Case<ExpOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp>(
-                [&](Operation *o) { return lowerUnary(o, o->getOperand(0)); })
+            .Case([&](ElementwiseUnaryOpInterface o) {
+              return lowerUnary(o, o.getInput());
+            })
             .Case([&](CastOp o) { return lowerCast(o); })
             .Case([&](SumOp o) {
               return lowerReduce(o, o.getInput(), o.getDim(), o.getKeepdim(),

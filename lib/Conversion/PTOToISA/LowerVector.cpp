@@ -405,16 +405,39 @@ LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
     return failure();
   auto [vr, vc] = validOf(loc, result);
   Value dst = alloc(loc, *type, vr, vc);
-  TypeSwitch<Operation *>(op)
-      .Case([&](ExpOp exp) {
-        builder.create<pisa::TExpOp>(loc, *src, dst, exp.getPrecision());
-      })
-      .Case([&](AbsOp) { builder.create<pisa::TAbsOp>(loc, *src, dst); })
-      .Case([&](SqrtOp) { builder.create<pisa::TSqrtOp>(loc, *src, dst); })
-      .Case([&](RsqrtOp) { builder.create<pisa::TRsqrtOp>(loc, *src, dst); })
-      .Case(
-          [&](ReciprocalOp) { builder.create<pisa::TRecipOp>(loc, *src, dst); })
-      .Case([&](NegOp) { builder.create<pisa::TNegOp>(loc, *src, dst); });
+  // The pto_isa instruction of each unary op (an op of the unary family
+  // without one is refused, not lowered to nothing).
+  bool lowered =
+      TypeSwitch<Operation *, bool>(op)
+          .Case([&](ExpOp exp) {
+            builder.create<pisa::TExpOp>(loc, *src, dst, exp.getPrecision());
+            return true;
+          })
+          .Case([&](AbsOp) {
+            builder.create<pisa::TAbsOp>(loc, *src, dst);
+            return true;
+          })
+          .Case([&](SqrtOp) {
+            builder.create<pisa::TSqrtOp>(loc, *src, dst);
+            return true;
+          })
+          .Case([&](RsqrtOp) {
+            builder.create<pisa::TRsqrtOp>(loc, *src, dst);
+            return true;
+          })
+          .Case([&](ReciprocalOp) {
+            builder.create<pisa::TRecipOp>(loc, *src, dst);
+            return true;
+          })
+          .Case([&](NegOp) {
+            builder.create<pisa::TNegOp>(loc, *src, dst);
+            return true;
+          })
+          .Default([](Operation *) { return false; });
+  if (!lowered)
+    return op->emitOpError()
+           << "has no pto_isa instruction in pto-lower-to-isa (add its case "
+              "to LeafLowering::lowerUnary)";
   tiles[result] = dst;
   replaced.push_back(op);
   return success();

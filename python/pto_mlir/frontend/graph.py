@@ -202,137 +202,186 @@ class Printer:
             self.print_op(op, depth)
 
     def print_op(self, op: Op, depth: int) -> None:
-        f, b, loc = op.fields, op.block, (" " + op.loc.mlir() if op.loc else "")
-        kind = op.kind
-        if kind == "arith.constant":
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = arith.constant {f['value']} : {op.result.type}{loc}")
-        elif kind == "arith.cmpi":
-            res = self.define(op.result)
-            lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
-            self.emit(depth, f"{res} = arith.cmpi {f['predicate']}, {lhs}, {rhs} : index{loc}")
-        elif kind.startswith("arith."):
-            res = self.define(op.result)
-            lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
-            self.emit(depth, f"{res} = {kind} {lhs}, {rhs} : index{loc}")
-        elif kind == "pto.dim":
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = pto.dim {self.use(f['source'], b)}, {f['dim']} : "
-                             f"{f['source'].type}{loc}")
-        elif kind == "pto.valid_dim":
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = pto.valid_dim {self.use(f['source'], b)}, {f['dim']} : "
-                             f"{f['source'].type}{loc}")
-        elif kind == "pto.read":
-            res = self.define(op.result)
-            idx = ", ".join(self.use(i, b) for i in f["indices"])
-            self.emit(depth, f"{res} = pto.read {self.use(f['tensor'], b)}[{idx}] : "
-                             f"{f['tensor'].type}{loc}")
-        elif kind == "pto.reshape":
-            res = self.define(op.result)
-            inplace = " inplace" if f["inplace"] else ""
-            self.emit(depth, f"{res} = pto.reshape {self.use(f['source'], b)} "
-                             f"{self.mixed(f['shape'], b)}{inplace}"
-                             f"{self.attr_dict(_discardable(op))} : {f['source'].type} -> "
-                             f"{op.result.type}{loc}")
-        elif kind == "pto.view":
-            res = self.define(op.result)
-            valid = (f" valid {self.mixed(f['valid'], b)}" if f["valid"] is not None else "")
-            self.emit(depth, f"{res} = pto.view {self.use(f['source'], b)}"
-                             f"{self.mixed(f['offsets'], b)}{valid}"
-                             f"{self.attr_dict(_discardable(op))} : {f['source'].type} -> "
-                             f"{op.result.type}{loc}")
-        elif kind == "pto.matmul":
-            res = self.define(op.result)
-            attrs = [a for a in ("a_trans", "b_trans") if f[a]] + [f"cube_tile = {f['cube_tile']}"]
-            attrs += _discardable(op)
-            self.emit(depth, f"{res} = pto.matmul {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
-                             f"{self.attr_dict(attrs)} : {f['lhs'].type}, {f['rhs'].type} -> "
-                             f"{op.result.type}{loc}")
-        elif kind in ("pto.add", "pto.sub", "pto.mul", "pto.div", "pto.max", "pto.min"):
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = {kind} {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
-                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
-                             f"{f['lhs'].type}, {f['rhs'].type} -> "
-                             f"{op.result.type}{loc}")
-        elif kind in ("pto.exp", "pto.neg", "pto.abs", "pto.sqrt", "pto.rsqrt",
-                      "pto.reciprocal", "pto.cast"):
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)}"
-                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
-                             f"{f['input'].type} -> "
-                             f"{op.result.type}{loc}")
-        elif kind == "pto.compare":
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = pto.compare {f['mode']}, {self.use(f['lhs'], b)}, "
-                             f"{self.use(f['rhs'], b)}"
-                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
-                             f"{f['lhs'].type}, {f['rhs'].type} -> {op.result.type}{loc}")
-        elif kind == "pto.where":
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = pto.where {self.use(f['condition'], b)}, "
-                             f"{self.use(f['on_true'], b)}, {self.use(f['on_false'], b)}"
-                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
-                             f"{f['condition'].type}, {f['on_true'].type}, "
-                             f"{f['on_false'].type} -> {op.result.type}{loc}")
-        elif kind == "pto.transpose":
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = pto.transpose {self.use(f['input'], b)}, {f['dim0']}, "
-                             f"{f['dim1']}{self.attr_dict(f['attrs'] + _discardable(op))} : "
-                             f"{f['input'].type} -> {op.result.type}{loc}")
-        elif kind == "pto.gathermask":
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = pto.gathermask {self.use(f['input'], b)}, pattern = "
-                             f"{f['pattern_mode']}{self.attr_dict(f['attrs'] + _discardable(op))}"
-                             f" : {f['input'].type} -> {op.result.type}{loc}")
-        elif kind == "pto.topk":
-            values, indices = self.define(op.results[0]), self.define(op.results[1])
-            self.emit(depth, f"{values}, {indices} = pto.topk {self.use(f['input'], b)}, "
-                             f"k = {f['k']}{self.attr_dict(f['attrs'] + _discardable(op))} : "
-                             f"{f['input'].type} -> {op.results[0].type}, "
-                             f"{op.results[1].type}{loc}")
-        elif kind in ("pto.sum", "pto.amax"):
-            res = self.define(op.result)
-            keep = " keepdim" if f["keepdim"] else ""
-            self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)} dim = {f['dim']}{keep}"
-                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
-                             f"{f['input'].type} -> "
-                             f"{op.result.type}{loc}")
-        elif kind == "pto.full":
-            res = self.define(op.result)
-            attrs = self.attr_dict(f["attrs"] + _discardable(op))
-            self.emit(depth, f"{res} = pto.full {f['value']}{attrs} : "
-                             f"{op.result.type}{loc}")
-        elif kind in ("pto.atomic_add", "pto.assemble"):
-            self.emit(depth, f"{kind} {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
-                             f"{self.mixed(f['offsets'], b)}"
-                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
-                             f"{f['src'].type}, {f['dst'].type}{loc}")
-        elif kind == "pto.index_put":
-            acc = " accumulate" if f["accumulate"] else ""
-            self.emit(depth, f"pto.index_put {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
-                             f"[{self.use(f['indices'], b)}] {self.mixed(f['offsets'], b)}{acc}"
-                             f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
-                             f"{f['src'].type}, {f['indices'].type}, {f['dst'].type}{loc}")
-        elif kind == "pto.workspace":
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = pto.workspace : {op.result.type}{loc}")
-        elif kind in ("pto.is_loop_begin", "pto.is_loop_end"):
-            res = self.define(op.result)
-            self.emit(depth, f"{res} = {kind} {self.use(f['index'], b)}{loc}")
-        elif kind == "scf.if":
-            self.emit(depth, f"scf.if {self.use(f['cond'], b)} {{")
-            self.print_block(op.body, depth + 1)
-            if op.else_body.ops:
-                self.emit(depth, "} else {")
-                self.print_block(op.else_body, depth + 1)
-            self.emit(depth, "}" + loc)
-        elif kind == "pto.loop":
-            self.print_loop(op, depth, loc)
-        elif kind == "pto.scope":
-            self.print_scope(op, depth, loc)
-        else:  # pragma: no cover - every kind the tracer creates is above
-            raise AssertionError(f"no printer for {kind}")
+        loc = " " + op.loc.mlir() if op.loc else ""
+        printer = _OP_PRINTERS.get(op.kind)
+        if printer is None and op.kind.startswith("arith."):
+            printer = Printer._print_arith_index
+        if printer is None:  # pragma: no cover - every kind the tracer creates has one
+            raise AssertionError(f"no printer for {op.kind}")
+        printer(self, op, depth, loc)
+
+    # One printer per op kind (or per family printed alike); _OP_PRINTERS,
+    # after the class, maps each kind the tracer creates to its printer.
+
+    def _print_constant(self, op: Op, depth: int, loc: str) -> None:
+        f = op.fields
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = arith.constant {f['value']} : {op.result.type}{loc}")
+
+    def _print_cmpi(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
+        self.emit(depth, f"{res} = arith.cmpi {f['predicate']}, {lhs}, {rhs} : index{loc}")
+
+    def _print_arith_index(self, op: Op, depth: int, loc: str) -> None:
+        f, b, kind = op.fields, op.block, op.kind
+        res = self.define(op.result)
+        lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
+        self.emit(depth, f"{res} = {kind} {lhs}, {rhs} : index{loc}")
+
+    def _print_dim(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = pto.dim {self.use(f['source'], b)}, {f['dim']} : "
+                         f"{f['source'].type}{loc}")
+
+    def _print_valid_dim(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = pto.valid_dim {self.use(f['source'], b)}, {f['dim']} : "
+                         f"{f['source'].type}{loc}")
+
+    def _print_read(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        idx = ", ".join(self.use(i, b) for i in f["indices"])
+        self.emit(depth, f"{res} = pto.read {self.use(f['tensor'], b)}[{idx}] : "
+                         f"{f['tensor'].type}{loc}")
+
+    def _print_reshape(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        inplace = " inplace" if f["inplace"] else ""
+        self.emit(depth, f"{res} = pto.reshape {self.use(f['source'], b)} "
+                         f"{self.mixed(f['shape'], b)}{inplace}"
+                         f"{self.attr_dict(_discardable(op))} : {f['source'].type} -> "
+                         f"{op.result.type}{loc}")
+
+    def _print_view(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        valid = (f" valid {self.mixed(f['valid'], b)}" if f["valid"] is not None else "")
+        self.emit(depth, f"{res} = pto.view {self.use(f['source'], b)}"
+                         f"{self.mixed(f['offsets'], b)}{valid}"
+                         f"{self.attr_dict(_discardable(op))} : {f['source'].type} -> "
+                         f"{op.result.type}{loc}")
+
+    def _print_matmul(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        attrs = [a for a in ("a_trans", "b_trans") if f[a]] + [f"cube_tile = {f['cube_tile']}"]
+        attrs += _discardable(op)
+        self.emit(depth, f"{res} = pto.matmul {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
+                         f"{self.attr_dict(attrs)} : {f['lhs'].type}, {f['rhs'].type} -> "
+                         f"{op.result.type}{loc}")
+
+    def _print_binary(self, op: Op, depth: int, loc: str) -> None:
+        """`%r = kind %lhs, %rhs {attrs} : T, U -> V` (rhs a tile or a scalar)."""
+        f, b, kind = op.fields, op.block, op.kind
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = {kind} {self.use(f['lhs'], b)}, {self.use(f['rhs'], b)}"
+                         f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                         f"{f['lhs'].type}, {f['rhs'].type} -> "
+                         f"{op.result.type}{loc}")
+
+    def _print_one_input(self, op: Op, depth: int, loc: str) -> None:
+        """Unary arithmetic and cast: `%r = kind %input {attrs} : T -> U`."""
+        f, b, kind = op.fields, op.block, op.kind
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)}"
+                         f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                         f"{f['input'].type} -> "
+                         f"{op.result.type}{loc}")
+
+    def _print_compare(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = pto.compare {f['mode']}, {self.use(f['lhs'], b)}, "
+                         f"{self.use(f['rhs'], b)}"
+                         f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                         f"{f['lhs'].type}, {f['rhs'].type} -> {op.result.type}{loc}")
+
+    def _print_where(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = pto.where {self.use(f['condition'], b)}, "
+                         f"{self.use(f['on_true'], b)}, {self.use(f['on_false'], b)}"
+                         f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                         f"{f['condition'].type}, {f['on_true'].type}, "
+                         f"{f['on_false'].type} -> {op.result.type}{loc}")
+
+    def _print_transpose(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = pto.transpose {self.use(f['input'], b)}, {f['dim0']}, "
+                         f"{f['dim1']}{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                         f"{f['input'].type} -> {op.result.type}{loc}")
+
+    def _print_gathermask(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = pto.gathermask {self.use(f['input'], b)}, pattern = "
+                         f"{f['pattern_mode']}{self.attr_dict(f['attrs'] + _discardable(op))}"
+                         f" : {f['input'].type} -> {op.result.type}{loc}")
+
+    def _print_topk(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        values, indices = self.define(op.results[0]), self.define(op.results[1])
+        self.emit(depth, f"{values}, {indices} = pto.topk {self.use(f['input'], b)}, "
+                         f"k = {f['k']}{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                         f"{f['input'].type} -> {op.results[0].type}, "
+                         f"{op.results[1].type}{loc}")
+
+    def _print_reduction(self, op: Op, depth: int, loc: str) -> None:
+        f, b, kind = op.fields, op.block, op.kind
+        res = self.define(op.result)
+        keep = " keepdim" if f["keepdim"] else ""
+        self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)} dim = {f['dim']}{keep}"
+                         f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                         f"{f['input'].type} -> "
+                         f"{op.result.type}{loc}")
+
+    def _print_full(self, op: Op, depth: int, loc: str) -> None:
+        f = op.fields
+        res = self.define(op.result)
+        attrs = self.attr_dict(f["attrs"] + _discardable(op))
+        self.emit(depth, f"{res} = pto.full {f['value']}{attrs} : "
+                         f"{op.result.type}{loc}")
+
+    def _print_store(self, op: Op, depth: int, loc: str) -> None:
+        f, b, kind = op.fields, op.block, op.kind
+        self.emit(depth, f"{kind} {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
+                         f"{self.mixed(f['offsets'], b)}"
+                         f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                         f"{f['src'].type}, {f['dst'].type}{loc}")
+
+    def _print_index_put(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        acc = " accumulate" if f["accumulate"] else ""
+        self.emit(depth, f"pto.index_put {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
+                         f"[{self.use(f['indices'], b)}] {self.mixed(f['offsets'], b)}{acc}"
+                         f"{self.attr_dict(f['attrs'] + _discardable(op))} : "
+                         f"{f['src'].type}, {f['indices'].type}, {f['dst'].type}{loc}")
+
+    def _print_workspace(self, op: Op, depth: int, loc: str) -> None:
+        f = op.fields
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = pto.workspace : {op.result.type}{loc}")
+
+    def _print_loop_predicate(self, op: Op, depth: int, loc: str) -> None:
+        f, b, kind = op.fields, op.block, op.kind
+        res = self.define(op.result)
+        self.emit(depth, f"{res} = {kind} {self.use(f['index'], b)}{loc}")
+
+    def _print_scf_if(self, op: Op, depth: int, loc: str) -> None:
+        f, b = op.fields, op.block
+        self.emit(depth, f"scf.if {self.use(f['cond'], b)} {{")
+        self.print_block(op.body, depth + 1)
+        if op.else_body.ops:
+            self.emit(depth, "} else {")
+            self.print_block(op.else_body, depth + 1)
+        self.emit(depth, "}" + loc)
 
     def print_loop(self, op: Op, depth: int, loc: str) -> None:
         f, b = op.fields, op.block
@@ -378,3 +427,47 @@ class Printer:
             self.emit(depth + 1, "pto.yield " + ", ".join(self.names[v] for v in results)
                       + " : " + ", ".join(v.type for v in results))
         self.emit(depth, "}" + loc)
+
+
+# Op kind -> its printer (a method of Printer). A new op kind adds a row here
+# (and a printer, unless it prints like a family already listed).
+_OP_PRINTERS = {
+    "arith.constant": Printer._print_constant,
+    "arith.cmpi": Printer._print_cmpi,
+    "pto.dim": Printer._print_dim,
+    "pto.valid_dim": Printer._print_valid_dim,
+    "pto.read": Printer._print_read,
+    "pto.reshape": Printer._print_reshape,
+    "pto.view": Printer._print_view,
+    "pto.matmul": Printer._print_matmul,
+    "pto.add": Printer._print_binary,
+    "pto.sub": Printer._print_binary,
+    "pto.mul": Printer._print_binary,
+    "pto.div": Printer._print_binary,
+    "pto.max": Printer._print_binary,
+    "pto.min": Printer._print_binary,
+    "pto.exp": Printer._print_one_input,
+    "pto.neg": Printer._print_one_input,
+    "pto.abs": Printer._print_one_input,
+    "pto.sqrt": Printer._print_one_input,
+    "pto.rsqrt": Printer._print_one_input,
+    "pto.reciprocal": Printer._print_one_input,
+    "pto.cast": Printer._print_one_input,
+    "pto.compare": Printer._print_compare,
+    "pto.where": Printer._print_where,
+    "pto.transpose": Printer._print_transpose,
+    "pto.gathermask": Printer._print_gathermask,
+    "pto.topk": Printer._print_topk,
+    "pto.sum": Printer._print_reduction,
+    "pto.amax": Printer._print_reduction,
+    "pto.full": Printer._print_full,
+    "pto.atomic_add": Printer._print_store,
+    "pto.assemble": Printer._print_store,
+    "pto.index_put": Printer._print_index_put,
+    "pto.workspace": Printer._print_workspace,
+    "pto.is_loop_begin": Printer._print_loop_predicate,
+    "pto.is_loop_end": Printer._print_loop_predicate,
+    "scf.if": Printer._print_scf_if,
+    "pto.loop": Printer.print_loop,
+    "pto.scope": Printer.print_scope,
+}

@@ -78,7 +78,7 @@ void mlir::pto::check::checkManualMasks(KernelOp kernel, RuleReporter &reporter,
     }
     // An elementwise op with a constant-filled tile operand: a 0/1 mask, a
     // -inf fill or a bias tile standing in for a scalar.
-    if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op)) {
+    if (isa<ElementwiseBinaryOpInterface>(op)) {
       for (Value operand : op->getOperands()) {
         // Through casts, views and scope results: the constant is the mask
         // however it reaches the op.
@@ -681,7 +681,7 @@ void mlir::pto::check::checkRecomputedStatistics(KernelOp kernel,
   };
   llvm::MapVector<Operation *, SmallVector<Statistic>> statsOf;
   kernel.walk([&](Operation *op) {
-    if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
+    if (!isa<ElementwiseBinaryOpInterface>(op))
       return;
     for (unsigned i = 0; i < 2; ++i) {
       ViewOp view = getViewOf(op->getOperand(i));
@@ -715,7 +715,7 @@ void mlir::pto::check::checkRecomputedStatistics(KernelOp kernel,
 
   kernel.walk([&](Operation *op) {
     // Row statistics reduce the last dim.
-    if (!isa<SumOp, AmaxOp>(op) ||
+    if (!isReductionOp(op) ||
         op->getAttrOfType<IntegerAttr>("dim").getInt() !=
             cast<TileType>(op->getOperand(0).getType()).getRank() - 1)
       return;

@@ -35,22 +35,22 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     getOperation()->walk([&](Operation *op) { ops.push_back(op); });
     for (Operation *op : ops) {
       padVecTile(op);
-      if (isa<SumOp, AmaxOp>(op))
+      if (isReductionOp(op))
         retileReduction(op);
       if (isa<DivOp, ExpOp>(op))
         lowerPrecision(op);
       // widenBF16 may erase `op`: nothing reads it afterwards.
       if (auto compare = dyn_cast<CompareOp>(op))
         widenBF16Compare(compare);
-      else if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
-                   AbsOp, SqrtOp, RsqrtOp, ReciprocalOp>(op))
+      else if (isa<ElementwiseBinaryOpInterface, ElementwiseUnaryOpInterface>(
+                   op))
         widenBF16(op);
     }
   }
 
   /// The tile a vector op's `vec_tile` governs (as the verifier checks it).
   static TileType governedTile(Operation *op) {
-    if (isa<SumOp, AmaxOp, CastOp, TransposeOp, GatherMaskOp>(op))
+    if (isReductionOp(op) || isa<CastOp, TransposeOp, GatherMaskOp>(op))
       return cast<TileType>(op->getOperand(0).getType());
     // A comparison splits the compared values (its i1 result is a packed
     // mask on chip).

@@ -37,12 +37,8 @@ using namespace mlir::pto;
 
 namespace {
 
-bool isNode(Operation *op) {
-  return isa<MatmulOp, MatmulAccOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
-             ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
-             AmaxOp, FullOp, TransposeOp, GatherMaskOp, TopKOp, CompareOp,
-             WhereOp, AtomicAddOp, AssembleOp, IndexPutOp>(op);
-}
+/// The ops that become (part of) a task: everything that runs on a core.
+bool isNode(Operation *op) { return isCubeOp(op) || isVectorOp(op); }
 
 /// A view producing a tile (of a tensor or of another tile): copied into
 /// each task that reads it.

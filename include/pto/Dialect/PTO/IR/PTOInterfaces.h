@@ -7,6 +7,7 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <cmath>
 #include <memory>
 
 namespace mlir::pto {
@@ -81,9 +82,44 @@ class CubeOpTrait : public OpTrait::TraitBase<ConcreteType, CubeOpTrait> {};
 template <typename ConcreteType>
 class VectorOpTrait : public OpTrait::TraitBase<ConcreteType, VectorOpTrait> {};
 
+template <typename ConcreteType>
+class ElementwiseOpTrait
+    : public OpTrait::TraitBase<ConcreteType, ElementwiseOpTrait> {};
+template <typename ConcreteType>
+class ReductionOpTrait
+    : public OpTrait::TraitBase<ConcreteType, ReductionOpTrait> {};
+
 /// Whether `op` runs on the cube core / a vector core.
 inline bool isCubeOp(Operation *op) { return op->hasTrait<CubeOpTrait>(); }
 inline bool isVectorOp(Operation *op) { return op->hasTrait<VectorOpTrait>(); }
+/// Whether `op` is an elementwise tile op / a one-dim reduction
+/// (PTOInterfaces.td says which ops and what holds for them).
+inline bool isElementwiseOp(Operation *op) {
+  return op->hasTrait<ElementwiseOpTrait>();
+}
+inline bool isReductionOp(Operation *op) {
+  return op->hasTrait<ReductionOpTrait>();
+}
+
+/// `out[i] = f(lhs[i * lhsStride], rhs[i * rhsStride])` for `0 <= i < n`,
+/// with the contiguous and scalar-broadcast cases as their own loops (the
+/// compiler vectorises them). ElementwiseBinaryOpInterface's row evaluation.
+template <typename F>
+void mapElementwiseRow(F f, const float *lhs, int64_t lhsStride,
+                       const float *rhs, int64_t rhsStride, float *out,
+                       int64_t n) {
+  if (lhsStride == 1 && rhsStride == 1) {
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = f(lhs[i], rhs[i]);
+  } else if (lhsStride == 1 && rhsStride == 0) {
+    float scalar = *rhs;
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = f(lhs[i], scalar);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = f(lhs[i * lhsStride], rhs[i * rhsStride]);
+  }
+}
 
 } // namespace mlir::pto
 

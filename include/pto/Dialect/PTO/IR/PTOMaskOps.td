@@ -7,7 +7,7 @@
 #ifndef PTO_MASK_OPS_TD
 #define PTO_MASK_OPS_TD
 
-def PTO_CompareOp : PTO_VectorOp<"compare"> {
+def PTO_CompareOp : PTO_VectorOp<"compare", [PTO_ElementwiseOpTrait]> {
   let summary = "pypto.eq/ne/lt/gt/ge/le: elementwise comparison into a DT_BOOL tile";
   let description = [{
     PyPTO's comparisons (`hicann/pypto/docs/api/operation/pypto-ge.md` and
@@ -34,7 +34,7 @@ def PTO_CompareOp : PTO_VectorOp<"compare"> {
   let hasVerifier = 1;
 }
 
-def PTO_WhereOp : PTO_VectorOp<"where"> {
+def PTO_WhereOp : PTO_VectorOp<"where", [PTO_ElementwiseOpTrait]> {
   let summary = "pypto.where: picks `on_true` where the DT_BOOL mask is set, `on_false` elsewhere";
   let description = [{
     PyPTO's `where(condition, input, other)`

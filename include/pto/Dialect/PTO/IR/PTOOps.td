@@ -316,8 +316,12 @@ class PTO_VectorOp<string mnemonic, list<Trait> traits = []>
     : PTO_Op<mnemonic, !listconcat([Pure, PTO_VectorOpTrait, PTO_ValidShapeIface],
                                    traits)>;
 
-class PTO_BinaryOp<string mnemonic, string pyName, dag extraArgs = (ins)>
-    : PTO_VectorOp<mnemonic> {
+// `evaluate`: the op's value on f32 elements `lhs` and `rhs`, a C++
+// expression (ElementwiseBinaryOpInterface).
+class PTO_BinaryOp<string mnemonic, string pyName, string evaluate,
+                   dag extraArgs = (ins)>
+    : PTO_VectorOp<mnemonic, [PTO_ElementwiseOpTrait,
+          PTO_ElementwiseBinaryOpInterface]> {
   let summary = "pypto." # pyName # ": elementwise with broadcast or a scalar";
   let description = [{
     Both tile operands have the same rank and dtype; a dim of size 1 in one
@@ -335,37 +339,50 @@ class PTO_BinaryOp<string mnemonic, string pyName, dag extraArgs = (ins)>
     $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static float evaluate(float lhs, float rhs) { return }] # evaluate # [{; }
+  }];
 }
 
-def PTO_AddOp : PTO_BinaryOp<"add", "add">;
-def PTO_SubOp : PTO_BinaryOp<"sub", "sub">;
-def PTO_MulOp : PTO_BinaryOp<"mul", "mul">;
-def PTO_DivOp : PTO_BinaryOp<"div", "div",
+def PTO_AddOp : PTO_BinaryOp<"add", "add", "lhs + rhs">;
+def PTO_SubOp : PTO_BinaryOp<"sub", "sub", "lhs - rhs">;
+def PTO_MulOp : PTO_BinaryOp<"mul", "mul", "lhs * rhs">;
+// INTRINSIC and HIGH_PRECISION both evaluate as the correctly rounded host
+// divide; the hardware's intrinsic differs in the last bits.
+def PTO_DivOp : PTO_BinaryOp<"div", "div", "lhs / rhs",
     (ins DefaultValuedAttr<PTO_PrecisionAttr,
          "::mlir::pto::PrecisionType::HIGH_PRECISION">:$precision)>;
-def PTO_MaxOp : PTO_BinaryOp<"max", "maximum">;
-def PTO_MinOp : PTO_BinaryOp<"min", "minimum">;
+def PTO_MaxOp : PTO_BinaryOp<"max", "maximum", "std::fmax(lhs, rhs)">;
+def PTO_MinOp : PTO_BinaryOp<"min", "minimum", "std::fmin(lhs, rhs)">;
 
-class PTO_UnaryOp<string mnemonic, string pyName, dag extraArgs = (ins)>
-    : PTO_VectorOp<mnemonic> {
+// `evaluate`: the op's value on an f32 element `x`, a C++ expression
+// (ElementwiseUnaryOpInterface).
+class PTO_UnaryOp<string mnemonic, string pyName, string evaluate,
+                  dag extraArgs = (ins)>
+    : PTO_VectorOp<mnemonic, [PTO_ElementwiseOpTrait,
+          PTO_ElementwiseUnaryOpInterface]> {
   let summary = "pypto." # pyName # ": elementwise";
   let arguments = !con((ins PTO_AnyTile:$input,
                             OptionalAttr<PTO_VecTileAttr>:$vec_tile), extraArgs);
   let results = (outs PTO_AnyTile:$result);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static float evaluate(float x) { return }] # evaluate # [{; }
+  }];
 }
 
-def PTO_ExpOp : PTO_UnaryOp<"exp", "exp",
+def PTO_ExpOp : PTO_UnaryOp<"exp", "exp", "std::exp(x)",
     (ins DefaultValuedAttr<PTO_PrecisionAttr,
          "::mlir::pto::PrecisionType::INTRINSIC">:$precision)>;
-def PTO_NegOp : PTO_UnaryOp<"neg", "neg">;
-def PTO_AbsOp : PTO_UnaryOp<"abs", "abs">;
-def PTO_SqrtOp : PTO_UnaryOp<"sqrt", "sqrt">;
-def PTO_RsqrtOp : PTO_UnaryOp<"rsqrt", "rsqrt">;
-def PTO_ReciprocalOp : PTO_UnaryOp<"reciprocal", "reciprocal">;
+def PTO_NegOp : PTO_UnaryOp<"neg", "neg", "-x">;
+def PTO_AbsOp : PTO_UnaryOp<"abs", "abs", "std::fabs(x)">;
+def PTO_SqrtOp : PTO_UnaryOp<"sqrt", "sqrt", "std::sqrt(x)">;
+def PTO_RsqrtOp : PTO_UnaryOp<"rsqrt", "rsqrt", "1.0f / std::sqrt(x)">;
+def PTO_ReciprocalOp : PTO_UnaryOp<"reciprocal", "reciprocal", "1.0f / x">;
 
-class PTO_ReduceOp<string mnemonic, string pyName> : PTO_VectorOp<mnemonic> {
+class PTO_ReduceOp<string mnemonic, string pyName>
+    : PTO_VectorOp<mnemonic, [PTO_ReductionOpTrait]> {
   let summary = "pypto." # pyName # ": reduction over one dim of the valid region";
   let description = [{
     Reduces `dim` over the valid region only. With `keepdim` the result keeps
@@ -386,7 +403,7 @@ class PTO_ReduceOp<string mnemonic, string pyName> : PTO_VectorOp<mnemonic> {
 def PTO_SumOp : PTO_ReduceOp<"sum", "sum">;
 def PTO_AmaxOp : PTO_ReduceOp<"amax", "amax">;
 
-def PTO_CastOp : PTO_VectorOp<"cast"> {
+def PTO_CastOp : PTO_VectorOp<"cast", [PTO_ElementwiseOpTrait]> {
   let summary = "pypto.cast: dtype conversion with a rounding mode";
   let description = [{
     `mode` is PyPTO's CastMode; `NONE` means the default of the dtype pair

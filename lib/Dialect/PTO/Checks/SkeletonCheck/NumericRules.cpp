@@ -40,7 +40,7 @@ void Sk16Checker::checkMaskInputs() {
     return;
   llvm::SetVector<Operation *> fromScores = collectTileConsumers(products);
   for (Operation *op : fromScores) {
-    if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))
+    if (!isa<ElementwiseBinaryOpInterface>(op))
       continue;
     for (Value operand : op->getOperands()) {
       auto type = dyn_cast<TileType>(operand.getType());
