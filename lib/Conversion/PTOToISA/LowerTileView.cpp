@@ -47,11 +47,21 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
            << "; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at a "
               "run-time row only when the view is one rectangle and the "
               "offset is in a row dim (before dim "
-           << cs << "): view the GM tensor at that offset instead";
+           << cs << "), and at a run-time column (dim " << cs
+           << "): view the GM tensor at that offset instead";
   };
-  for (unsigned d : runtimeDims)
-    if (d >= cs)
+  // A run-time column goes to TEXTRACT's column operand; the row dims'
+  // run-time offsets to its row operand.
+  Value runtimeCol;
+  for (unsigned d : runtimeDims) {
+    if (d == cs) {
+      runtimeCol = materialize(offsets[d]);
+      continue;
+    }
+    if (d > cs)
       return runtimeOffsetError(d);
+  }
+  llvm::erase(runtimeDims, cs);
   if (from.size() != to.size() || cs != cv)
     return op.emitOpError()
            << "views a " << shapeString(srcType) << " tile as a "
@@ -113,7 +123,7 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
       factor = mul(loc, factor, valid[d]);
     }
     return lowerTileViewPerRun(op, runs, runRows, count, runValid, rowOfRun,
-                               col);
+                               col, runtimeCol);
   }
   FailureOr<Value> src = lookup(op, source);
   FailureOr<pisa::TileType> type = ubTypeFor(op, result);
@@ -137,7 +147,7 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
   Value dst = alloc(loc, *type, vr, vc);
   builder.create<pisa::TExtractOp>(
       loc, *src, dst, rowOfRun(0), col,
-      runtimeDims.empty() ? Value() : materialize(runtimeRow));
+      runtimeDims.empty() ? Value() : materialize(runtimeRow), runtimeCol);
   tiles[result] = dst;
   replaced.push_back(op);
   return success();
