@@ -149,7 +149,8 @@ private:
   LogicalResult lowerTileViewPerRun(ViewOp op, int64_t runs, int64_t runRows,
                                     OpFoldResult count, OpFoldResult runValid,
                                     llvm::function_ref<int64_t(int64_t)> rowOf,
-                                    int64_t col, Value colOffset);
+                                    int64_t col, Value rowOffset,
+                                    Value colOffset);
   LogicalResult lowerBinary(Operation *op, BinKind bin, Value lhs, Value rhs);
   LogicalResult lowerUnary(Operation *op, Value input);
   LogicalResult lowerCast(CastOp op);

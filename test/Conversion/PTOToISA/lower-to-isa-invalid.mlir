@@ -124,16 +124,16 @@ func.func private @vector_in_cube(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<
 // -----
 
 // Views of tiles are TEXTRACT copies of one rectangle of the source's 2-D
-// form at a 32-byte aligned start, static but for a run-time row or column
-// (lower-to-isa.mlir @tile_views, @tile_view_runtime_column); the rest is
-// an error naming the rule: here x[:, %r, :], runs at a run-time row.
-func.func private @view_of_tile_runtime_row_of_runs(%a: !pto.tensor<4x4x16xf32>, %out: !pto.tensor<4x1x16xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
+// form at a 32-byte aligned start, static but for run-time rows and columns
+// (lower-to-isa.mlir @tile_views, @tile_view_runtime_offsets); the rest is
+// an error naming the rule: here an offset in a unit dim after the columns.
+func.func private @view_of_tile_runtime_offset_after_columns(%a: !pto.tensor<16x16x1xf32>, %out: !pto.tensor<16x16x1xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
-  %x = pto.view %a[%c0, %c0, %c0] : !pto.tensor<4x4x16xf32> -> !pto.tile<4x4x16xf32>
-  %e = pto.exp %x : !pto.tile<4x4x16xf32> -> !pto.tile<4x4x16xf32>
-  // expected-error @+1 {{views a [4, 4, 16] tile at a run-time offset in dim 1; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at a run-time row only when the view is one rectangle and the offset is in a row dim (before dim 2), and at a run-time column (dim 2)}}
-  %y = pto.view %e[%c0, %r, %c0] : !pto.tile<4x4x16xf32> -> !pto.tile<4x1x16xf32>
-  pto.assemble %y, %out [%c0, %c0, %c0] : !pto.tile<4x1x16xf32>, !pto.tensor<4x1x16xf32>
+  %x = pto.view %a[%c0, %c0, %c0] : !pto.tensor<16x16x1xf32> -> !pto.tile<16x16x1xf32>
+  %e = pto.exp %x : !pto.tile<16x16x1xf32> -> !pto.tile<16x16x1xf32>
+  // expected-error @+1 {{views a [16, 16, 1] tile at a run-time offset in dim 2, after its column dim 1; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at run-time offsets in the row dims and the column dim only}}
+  %y = pto.view %e[%c0, %c0, %r] : !pto.tile<16x16x1xf32> -> !pto.tile<16x16x1xf32>
+  pto.assemble %y, %out [%c0, %c0, %c0] : !pto.tile<16x16x1xf32>, !pto.tensor<16x16x1xf32>
   return
 }
 

@@ -921,20 +921,32 @@ func.func private @rows_in_runs(%a: !pto.tensor<4x16x32xf32>, %o: !pto.tensor<4x
 
 // -----
 
-// A view of a tile at a run-time column: TEXTRACT's column operand (a leaf
-// shared by launches at columns 0 and 128, mla_prolog's k_nope / value
-// split of a [t, 16, 256] tile).
-// CHECK-LABEL: func.func private @tile_view_runtime_column(
-// CHECK-SAME:    %[[C:[^:]*]]: index)
+// Views of a tile at run-time offsets: a run-time column is TEXTRACT's
+// column operand (a leaf shared by launches at columns 0 and 128,
+// mla_prolog's k_nope / value split of a [t, 16, 256] tile); x[:, %k, :] of
+// [2, 4, 32] is two runs (rows 4b + %k), each a TEXTRACT with the run-time
+// row %k added to its static row 4b, and a TINSERT.
+// CHECK-LABEL: func.func private @tile_view_runtime_offsets(
+// CHECK-SAME:    %[[C:[^:]*]]: index, %[[K:[^:]*]]: index)
 // CHECK:         pto_isa.texp %{{.*}} into %[[E:[^ ]*]] :
 // CHECK:         %[[H:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x128xf16>
 // CHECK-NEXT:    pto_isa.textract %[[E]] cols[%[[C]]] into %[[H]] : !pto_isa.tile<ub, 32x256xf16>, !pto_isa.tile<ub, 32x128xf16>
-func.func private @tile_view_runtime_column(%a: !pto.tensor<2x16x256xf16>, %out: !pto.tensor<2x16x128xf16>, %c: index)
+// CHECK:         pto_isa.textract %{{.*}}[%[[K]]] into %[[R0:[^ ]*]] : !pto_isa.tile<ub, 8x32xf32>, !pto_isa.tile<ub, 1x32xf32>
+// CHECK-NEXT:    pto_isa.tinsert %[[R0]] into %[[V:[^ ]*]] :
+// CHECK:         pto_isa.textract %{{.*}}[%[[K]]] into %[[R1:[^ ]*]] {index_row = 4 : i64}
+// CHECK-NEXT:    pto_isa.tinsert %[[R1]] into %[[V]] {index_row = 1 : i64}
+func.func private @tile_view_runtime_offsets(%a: !pto.tensor<2x16x256xf16>, %out: !pto.tensor<2x16x128xf16>,
+                                             %y: !pto.tensor<2x4x32xf32>, %o: !pto.tensor<2x1x32xf32>,
+                                             %c: index, %k: index)
     attributes {pto.leaf = #pto.core<vector>, pto.arch = #pto.arch<DAV_3510>} {
   %x = pto.view %a[0, 0, 0] : !pto.tensor<2x16x256xf16> -> !pto.tile<2x16x256xf16>
   %e = pto.exp %x : !pto.tile<2x16x256xf16> -> !pto.tile<2x16x256xf16>
   %h = pto.view %e[0, 0, %c] : !pto.tile<2x16x256xf16> -> !pto.tile<2x16x128xf16>
   pto.assemble %h, %out [0, 0, 0] : !pto.tile<2x16x128xf16>, !pto.tensor<2x16x128xf16>
+  %t = pto.view %y[0, 0, 0] : !pto.tensor<2x4x32xf32> -> !pto.tile<2x4x32xf32>
+  %n = pto.neg %t : !pto.tile<2x4x32xf32> -> !pto.tile<2x4x32xf32>
+  %row = pto.view %n[0, %k, 0] : !pto.tile<2x4x32xf32> -> !pto.tile<2x1x32xf32>
+  pto.assemble %row, %o [0, 0, 0] : !pto.tile<2x1x32xf32>, !pto.tensor<2x1x32xf32>
   return
 }
 
