@@ -192,3 +192,22 @@ def test_view_of_a_tile_at_a_runtime_column(tmp_path):
                    ["lo", "hi"], {"x": "f16", "w": "f16", "lo": "f16", "hi": "f16"}, tmp_path,
                    {"lo": kv[..., :128], "hi": kv[..., 128:]}, rtol=2e-3, atol=2e-3,
                    isa_has=(" cols[",))
+
+
+@pypto.frontend.jit
+def pick_row(x: pypto.Tensor([2, 4, 32], F32), z: pypto.Tensor([pypto.DYNAMIC, 1], F32),
+             out: pypto.Tensor([2, 32], F32)):
+    """exp(x)[:, k, :] with k = z.shape[0] - 1 a run-time value: two runs
+    of one row (4b + k), each a TEXTRACT at a run-time row."""
+    pypto.set_vec_tile_shapes(2, 4, 32)
+    t = pypto.exp(pypto.view(x, [2, 4, 32], [0, 0, 0]))
+    k = z.shape[0] - 1
+    pypto.assemble(t[:, k, :], [0, 0], out)
+
+
+def test_view_of_a_tile_at_a_runtime_row_of_runs(tmp_path):
+    x = np.random.default_rng(16).standard_normal((2, 4, 32)).astype(np.float32)
+    z = np.zeros((3, 1), np.float32)
+    _three_columns(pick_row, {"x": x, "z": z, "out": np.zeros((2, 32), np.float32)}, ["out"],
+                   {"x": "f32", "z": "f32", "out": "f32"}, tmp_path,
+                   {"out": np.exp(x)[:, 2, :]}, isa_has=("] into %", "pto_isa.tinsert"))
