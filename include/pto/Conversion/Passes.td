@@ -80,7 +80,8 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
     splits the leaf into its AIC and AIV parts (docs/ISA.md).
   }];
   let dependentDialects = ["::mlir::ptoisa::PTOISADialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // PTO_CONVERSION_PASSES_TD

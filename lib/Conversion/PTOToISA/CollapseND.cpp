@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/Sequence.h"
@@ -231,12 +232,34 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   return success();
 }
 
+/// Ops whose every result row depends only on the same row of their
+/// operands (elementwise, unary, casts, fills, masks, and reductions along
+/// the columns): on a tile whose rows have gaps (a middle dim not valid in
+/// full) they compute the bounding rows, gaps included, and only the valid
+/// rows are ever loaded or stored (lowerGMAccessPerRun).
+bool LeafLowering::isRowLocal(Operation *op) {
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, AbsOp, SqrtOp,
+          RsqrtOp, ReciprocalOp, NegOp, CastOp, FullOp, CompareOp, WhereOp>(op))
+    return true;
+  auto alongColumns = [&](Value input, int64_t dim) {
+    return dim == heldColumnDim(input);
+  };
+  if (auto sum = dyn_cast<SumOp>(op))
+    return alongColumns(sum.getInput(), sum.getDim());
+  if (auto amax = dyn_cast<AmaxOp>(op))
+    return alongColumns(amax.getInput(), amax.getDim());
+  // Loads and stores of GM windows go one run of rows at a time.
+  if (auto view = dyn_cast<ViewOp>(op))
+    return isa<GMTensorType>(view.getSource().getType());
+  return isa<AssembleOp, AtomicAddOp>(op);
+}
+
 /// Rows linearise the dims before the column dim: past the first non-unit
 /// one of them, every dim must be valid in full, or the valid region is no
-/// rectangle in 2-D.
+/// rectangle in 2-D. Row-local ops take such tiles anyway (isRowLocal).
 LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile) {
   ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
-  if (shape.size() == 2)
+  if (shape.size() == 2 || isRowLocal(op))
     return success();
   unsigned c = heldColumnDim(ptoTile);
   SmallVector<OpFoldResult> valid = reifier.reify(op->getLoc(), ptoTile);
@@ -248,7 +271,8 @@ LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile) {
              << " tile whose dim " << d
              << " is not statically valid in full; pto-lower-to-isa collapses "
                 "the dims before the last non-unit one into rows only when "
-                "every one after the first is whole";
+                "every one after the first is whole (elementwise ops, loads "
+                "and stores take such tiles; this op does not)";
     leading |= shape[d] != 1;
   }
   return success();
@@ -266,14 +290,20 @@ LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile) {
 FailureOr<LeafLowering::Window2D>
 LeafLowering::window2D(Operation *op, Value tensor,
                        ArrayRef<OpFoldResult> offsets, Value ptoTile) {
+  return window2D(op, tensor, offsets,
+                  cast<pto::TileType>(ptoTile.getType()).getShape(),
+                  heldColumnDim(ptoTile));
+}
+
+FailureOr<LeafLowering::Window2D>
+LeafLowering::window2D(Operation *op, Value tensor,
+                       ArrayRef<OpFoldResult> offsets,
+                       ArrayRef<int64_t> tileShape, unsigned c) {
   auto type = cast<GMTensorType>(tensor.getType());
   ArrayRef<int64_t> dims = type.getShape();
-  ArrayRef<int64_t> tileShape =
-      cast<pto::TileType>(ptoTile.getType()).getShape();
   Location loc = op->getLoc();
   if (dims.size() == 2)
     return Window2D{tensor, materialize(offsets[0]), materialize(offsets[1])};
-  unsigned c = heldColumnDim(ptoTile);
   for (unsigned d = c + 1; d < dims.size(); ++d)
     if (dims[d] != 1)
       return op->emitOpError()
@@ -359,6 +389,140 @@ LeafLowering::window2D(Operation *op, Value tensor,
   Value row = split == 0 ? materialize(builder.getIndexAttr(0))
                          : linearise(0, split - 1);
   return Window2D{reshaped, row, linearise(split, c)};
+}
+
+/// The first tile dim `g` from which on a load or store of `ptoTile` is one
+/// 2-D GM window per index of dims [0, g) (a run of rows): past the first
+/// non-unit dim of [g, c), every dim is statically valid in full (else the
+/// valid rows have gaps) and covers the tensor dim up to the last non-unit
+/// one (else the rows are not evenly strided in GM). 0: one window.
+unsigned LeafLowering::gmRunSplit(Operation *op, Value tensor, Value ptoTile) {
+  ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
+  ArrayRef<int64_t> dims = cast<GMTensorType>(tensor.getType()).getShape();
+  if (shape.size() == 2)
+    return 0;
+  unsigned c = heldColumnDim(ptoTile);
+  SmallVector<OpFoldResult> valid = reifier.reify(op->getLoc(), ptoTile);
+  auto oneWindowFrom = [&](unsigned g) {
+    std::optional<unsigned> first, last;
+    for (unsigned d = g; d < c; ++d)
+      if (shape[d] != 1) {
+        if (first && getConstantIntValue(valid[d]) != shape[d])
+          return false;
+        first = first.value_or(d);
+        last = d;
+      }
+    if (first)
+      for (unsigned d = *first + 1; d <= *last; ++d)
+        if (shape[d] != dims[d])
+          return false;
+    return true;
+  };
+  unsigned g = 0;
+  while (g < c && !oneWindowFrom(g))
+    ++g;
+  return g;
+}
+
+/// Loads (TLOAD + TINSERT) or stores (TEXTRACT + TSTORE) `ubTile`, the 2-D
+/// form of `ptoTile`, one run of rows per index of the tile dims [0, split):
+/// run o is rows [o * runRows, (o + 1) * runRows) of the ub tile and the
+/// window at the offsets plus o's index in GM. A run past the valid
+/// indices is skipped, statically or under an scf.if when the valid extent
+/// is a run-time value (docs/ISA.md, "N-D tiles").
+LogicalResult LeafLowering::lowerGMAccessPerRun(Operation *op, Value tensor,
+                                                ArrayRef<OpFoldResult> offsets,
+                                                Value ptoTile, Value ubTile,
+                                                unsigned split, bool store,
+                                                bool atomic) {
+  Location loc = op->getLoc();
+  ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
+  unsigned c = heldColumnDim(ptoTile);
+  int64_t runs = 1, runRows = 1;
+  for (unsigned d = 0; d < c; ++d)
+    (d < split ? runs : runRows) *= shape[d];
+  // Each run is a few instructions in straight-line code.
+  constexpr int64_t kMaxRuns = 1024;
+  if (runs > kMaxRuns)
+    return op->emitOpError()
+           << (store ? "stores" : "loads") << " a "
+           << shapeString(cast<pto::TileType>(ptoTile.getType())) << " tile as "
+           << runs
+           << " separate runs of rows (its rows have gaps or are not evenly "
+              "strided in GM past dim "
+           << split << "); pto-lower-to-isa unrolls at most " << kMaxRuns
+           << " runs: make the leading tile dims smaller "
+              "(set_vec_tile_shapes)";
+  auto ubType = cast<pisa::TileType>(ubTile.getType());
+  FailureOr<pisa::TileType> runType =
+      makeTileType(op, pisa::MemorySpace::ub, runRows, ubType.getCols(),
+                   ubType.getElementType(), pisa::TileLayout::nd);
+  if (failed(runType))
+    return failure();
+  SmallVector<OpFoldResult> valid = reifier.reify(loc, ptoTile);
+  OpFoldResult runValid = builder.getIndexAttr(1);
+  for (unsigned d = split; d < c; ++d)
+    runValid = mul(loc, runValid, valid[d]);
+  Value cols = validOf(loc, ptoTile).second;
+  SmallVector<int64_t> runShape(shape);
+  for (unsigned d = 0; d < split; ++d)
+    runShape[d] = 1;
+  for (int64_t o = 0; o < runs; ++o) {
+    SmallVector<int64_t> index(split, 0);
+    for (int64_t rest = o, d = split; d-- > 0;) {
+      index[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    // The run is valid when each of its indices is below the dim's valid
+    // extent.
+    Value inside;
+    bool never = false;
+    SmallVector<OpFoldResult> at(offsets);
+    for (unsigned d = 0; d < split; ++d) {
+      if (std::optional<int64_t> v = getConstantIntValue(valid[d])) {
+        never |= index[d] >= *v;
+      } else {
+        Value below = builder.create<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::slt, constIndex(index[d]),
+            materialize(valid[d]));
+        inside =
+            inside
+                ? builder.create<arith::AndIOp>(loc, inside, below).getResult()
+                : below;
+      }
+      if (index[d] == 0)
+        continue;
+      if (std::optional<int64_t> base = getConstantIntValue(offsets[d]))
+        at[d] = builder.getIndexAttr(*base + index[d]);
+      else
+        at[d] = builder
+                    .create<arith::AddIOp>(loc, materialize(offsets[d]),
+                                           constIndex(index[d]))
+                    .getResult();
+    }
+    if (never)
+      continue;
+    OpBuilder::InsertionGuard guard(builder);
+    if (inside) {
+      auto guardIf = builder.create<scf::IfOp>(loc, inside,
+                                               /*withElseRegion=*/false);
+      builder.setInsertionPoint(guardIf.thenBlock()->getTerminator());
+    }
+    FailureOr<Window2D> window = window2D(op, tensor, at, runShape, c);
+    if (failed(window))
+      return failure();
+    Value run = alloc(loc, *runType, materialize(runValid), cols);
+    if (store) {
+      builder.create<pisa::TExtractOp>(loc, ubTile, run, o * runRows, 0);
+      builder.create<pisa::TStoreOp>(loc, run, window->tensor, window->row,
+                                     window->col, atomic);
+    } else {
+      builder.create<pisa::TLoadOp>(loc, window->tensor, window->row,
+                                    window->col, run, /*transpose=*/false);
+      builder.create<pisa::TInsertOp>(loc, run, ubTile, o * runRows, 0);
+    }
+  }
+  return success();
 }
 
 } // namespace mlir::pto::lower_to_isa

@@ -119,6 +119,15 @@ private:
   };
   FailureOr<Window2D> window2D(Operation *op, Value tensor,
                                ArrayRef<OpFoldResult> offsets, Value ptoTile);
+  FailureOr<Window2D> window2D(Operation *op, Value tensor,
+                               ArrayRef<OpFoldResult> offsets,
+                               ArrayRef<int64_t> tileShape, unsigned c);
+  unsigned gmRunSplit(Operation *op, Value tensor, Value ptoTile);
+  bool isRowLocal(Operation *op);
+  LogicalResult lowerGMAccessPerRun(Operation *op, Value tensor,
+                                    ArrayRef<OpFoldResult> offsets,
+                                    Value ptoTile, Value ubTile, unsigned split,
+                                    bool store, bool atomic);
   LogicalResult assignColumnForms();
   Value formRoot(Value v);
   unsigned heldColumnDim(Value ptoTile);
@@ -140,7 +149,8 @@ private:
   LogicalResult lowerTileViewPerRun(ViewOp op, int64_t runs, int64_t runRows,
                                     OpFoldResult count, OpFoldResult runValid,
                                     llvm::function_ref<int64_t(int64_t)> rowOf,
-                                    int64_t col);
+                                    int64_t col, Value rowOffset,
+                                    Value colOffset);
   LogicalResult lowerBinary(Operation *op, BinKind bin, Value lhs, Value rhs);
   LogicalResult lowerUnary(Operation *op, Value input);
   LogicalResult lowerCast(CastOp op);

@@ -189,11 +189,10 @@ LogicalResult LeafLowering::lowerBinaryPerLeadingIndex(
 /// A view of a tile whose rows are `runs` evenly spaced runs of `runRows`
 /// rows in the source's 2-D form: run o starts at source row `rowOf(o)`;
 /// each is copied (TEXTRACT) and inserted at rows o * runRows of the view.
-LogicalResult
-LeafLowering::lowerTileViewPerRun(ViewOp op, int64_t runs, int64_t runRows,
-                                  OpFoldResult count, OpFoldResult runValid,
-                                  llvm::function_ref<int64_t(int64_t)> rowOf,
-                                  int64_t col) {
+LogicalResult LeafLowering::lowerTileViewPerRun(
+    ViewOp op, int64_t runs, int64_t runRows, OpFoldResult count,
+    OpFoldResult runValid, llvm::function_ref<int64_t(int64_t)> rowOf,
+    int64_t col, Value rowOffset, Value colOffset) {
   Location loc = op.getLoc();
   Value result = op.getResult();
   FailureOr<Value> src = lookup(op, op.getSource());
@@ -210,7 +209,8 @@ LeafLowering::lowerTileViewPerRun(ViewOp op, int64_t runs, int64_t runRows,
   for (int64_t o = 0; o < runs; ++o) {
     Value run = alloc(loc, *runType,
                       rowsAtIndex(loc, o, count, materialize(runValid)), vc);
-    builder.create<pisa::TExtractOp>(loc, *src, run, rowOf(o), col);
+    builder.create<pisa::TExtractOp>(loc, *src, run, rowOf(o), col, rowOffset,
+                                     colOffset);
     builder.create<pisa::TInsertOp>(loc, run, dst, o * runRows, 0);
   }
   tiles[result] = dst;

@@ -44,14 +44,23 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
     return op.emitOpError()
            << "views a " << shapeString(srcType)
            << " tile at a run-time offset in dim " << d
-           << "; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at a "
-              "run-time row only when the view is one rectangle and the "
-              "offset is in a row dim (before dim "
-           << cs << "): view the GM tensor at that offset instead";
+           << ", after its column dim " << cs
+           << "; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at "
+              "run-time offsets in the row dims and the column dim only: view "
+              "the GM tensor at that offset instead";
   };
-  for (unsigned d : runtimeDims)
-    if (d >= cs)
+  // A run-time column goes to TEXTRACT's column operand; the row dims'
+  // run-time offsets to its row operand.
+  Value runtimeCol;
+  for (unsigned d : runtimeDims) {
+    if (d == cs) {
+      runtimeCol = materialize(offsets[d]);
+      continue;
+    }
+    if (d > cs)
       return runtimeOffsetError(d);
+  }
+  llvm::erase(runtimeDims, cs);
   if (from.size() != to.size() || cs != cv)
     return op.emitOpError()
            << "views a " << shapeString(srcType) << " tile as a "
@@ -100,26 +109,8 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
   int64_t runs = 1, runRows = 1;
   for (unsigned d = 0; d < cs; ++d)
     (d < split ? runs : runRows) *= to[d];
-  if (runs > 1 && !runtimeDims.empty())
-    return runtimeOffsetError(runtimeDims.front());
-  if (runs > 1) {
-    // One TEXTRACT + TINSERT per run; the valid runs are a prefix (past the
-    // first non-unit dim every leading dim is whole: expectCollapsible).
-    SmallVector<OpFoldResult> valid = reifier.reify(loc, result);
-    OpFoldResult count = builder.getIndexAttr(1),
-                 runValid = builder.getIndexAttr(1);
-    for (unsigned d = 0; d < cs; ++d) {
-      OpFoldResult &factor = d < split ? count : runValid;
-      factor = mul(loc, factor, valid[d]);
-    }
-    return lowerTileViewPerRun(op, runs, runRows, count, runValid, rowOfRun,
-                               col);
-  }
-  FailureOr<Value> src = lookup(op, source);
-  FailureOr<pisa::TileType> type = ubTypeFor(op, result);
-  if (failed(src) || failed(type))
-    return failure();
   // The run-time part of the first row: offset * (rows per index of d).
+  // The rows are linear in the offsets, so it is the same for every run.
   OpFoldResult runtimeRow = builder.getIndexAttr(0);
   for (unsigned d : runtimeDims) {
     OpFoldResult term = offsets[d];
@@ -133,11 +124,28 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
                                             materialize(term))
                                         .getResult());
   }
+  Value rowOffset = runtimeDims.empty() ? Value() : materialize(runtimeRow);
+  if (runs > 1) {
+    // One TEXTRACT + TINSERT per run; the valid runs are a prefix (past the
+    // first non-unit dim every leading dim is whole: expectCollapsible).
+    SmallVector<OpFoldResult> valid = reifier.reify(loc, result);
+    OpFoldResult count = builder.getIndexAttr(1),
+                 runValid = builder.getIndexAttr(1);
+    for (unsigned d = 0; d < cs; ++d) {
+      OpFoldResult &factor = d < split ? count : runValid;
+      factor = mul(loc, factor, valid[d]);
+    }
+    return lowerTileViewPerRun(op, runs, runRows, count, runValid, rowOfRun,
+                               col, rowOffset, runtimeCol);
+  }
+  FailureOr<Value> src = lookup(op, source);
+  FailureOr<pisa::TileType> type = ubTypeFor(op, result);
+  if (failed(src) || failed(type))
+    return failure();
   auto [vr, vc] = validOf(loc, result);
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TExtractOp>(
-      loc, *src, dst, rowOfRun(0), col,
-      runtimeDims.empty() ? Value() : materialize(runtimeRow));
+  builder.create<pisa::TExtractOp>(loc, *src, dst, rowOfRun(0), col, rowOffset,
+                                   runtimeCol);
   tiles[result] = dst;
   replaced.push_back(op);
   return success();

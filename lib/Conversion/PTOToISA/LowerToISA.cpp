@@ -97,16 +97,25 @@ std::pair<Value, Value> LeafLowering::validOf(Location loc, Value ptoTile) {
   ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
   if (shape.size() == 2)
     return {materialize(valid[0]), materialize(valid[1])};
-  // Collapsed extents (expectCollapsible checked that they are a rectangle);
-  // a unit dim's valid extent (0 or 1) scales its group.
+  // Collapsed extents; a unit dim's valid extent (0 or 1) scales its group.
+  // Past the first non-unit row dim the rows count whole dims: a dim valid
+  // in part leaves gaps, which only row-local ops see (isRowLocal; the
+  // others need whole dims, expectCollapsible), and which loads and stores
+  // skip.
   unsigned c = heldColumnDim(ptoTile);
   OpFoldResult rows = builder.getIndexAttr(1),
                cols = valid.empty() ? builder.getIndexAttr(1) : valid[c];
+  bool leading = false;
   for (unsigned d = 0; d < valid.size(); ++d) {
-    if (d < c)
-      rows = mul(loc, rows, valid[d]);
-    else if (d > c)
+    if (d < c) {
+      bool gapped = leading && shape[d] != 1;
+      rows =
+          mul(loc, rows,
+              gapped ? OpFoldResult(builder.getIndexAttr(shape[d])) : valid[d]);
+      leading |= shape[d] != 1;
+    } else if (d > c) {
       cols = mul(loc, cols, valid[d]);
+    }
   }
   return {materialize(rows), materialize(cols)};
 }
@@ -167,11 +176,17 @@ LogicalResult LeafLowering::lowerStore(Operation *op, Value src, Value dst,
     return failure();
   SmallVector<OpFoldResult> offsets = normalize(
       getMixedValues(staticOffsets, dynamicOffsets, builder.getContext()));
-  FailureOr<Window2D> window = window2D(op, dst, offsets, src);
-  if (failed(window))
-    return failure();
-  builder.create<pisa::TStoreOp>(op->getLoc(), *tile, window->tensor,
-                                 window->row, window->col, atomic);
+  if (unsigned split = gmRunSplit(op, dst, src)) {
+    if (failed(lowerGMAccessPerRun(op, dst, offsets, src, *tile, split,
+                                   /*store=*/true, atomic)))
+      return failure();
+  } else {
+    FailureOr<Window2D> window = window2D(op, dst, offsets, src);
+    if (failed(window))
+      return failure();
+    builder.create<pisa::TStoreOp>(op->getLoc(), *tile, window->tensor,
+                                   window->row, window->col, atomic);
+  }
   // A later view of the written tensor reads the new data: load it again.
   Value written = getAliasedTensor(dst);
   llvm::erase_if(windows, [&](const std::pair<WindowKey, Value> &w) {

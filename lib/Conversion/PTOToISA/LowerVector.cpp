@@ -69,14 +69,23 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
       replaced.push_back(op);
       return success();
     }
-  FailureOr<Window2D> window =
-      window2D(op, op.getSource(), offsets, op.getResult());
-  if (failed(window))
-    return failure();
   auto [vr, vc] = validOf(loc, op.getResult());
-  Value tile = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TLoadOp>(loc, window->tensor, window->row, window->col,
-                                tile, /*transpose=*/false);
+  Value tile;
+  if (unsigned split = gmRunSplit(op, op.getSource(), op.getResult())) {
+    tile = alloc(loc, *type, vr, vc);
+    if (failed(lowerGMAccessPerRun(op, op.getSource(), offsets, op.getResult(),
+                                   tile, split, /*store=*/false,
+                                   /*atomic=*/false)))
+      return failure();
+  } else {
+    FailureOr<Window2D> window =
+        window2D(op, op.getSource(), offsets, op.getResult());
+    if (failed(window))
+      return failure();
+    tile = alloc(loc, *type, vr, vc);
+    builder.create<pisa::TLoadOp>(loc, window->tensor, window->row, window->col,
+                                  tile, /*transpose=*/false);
+  }
   windows.push_back({key, tile});
   tiles[op.getResult()] = tile;
   replaced.push_back(op);

@@ -224,10 +224,13 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
         std::string row = std::to_string(extract.getIndexRow());
         if (Value offset = extract.getRowOffset())
           row = formatv("(uint16_t)({0} + {1})", row, name(offset)).str();
-        guarded(tile(extract.getDst()), formatv("TEXTRACT({0}, {1}, {2}, {3})",
-                                                tile(extract.getDst()).name,
-                                                tile(extract.getSrc()).name,
-                                                row, extract.getIndexCol()));
+        std::string col = std::to_string(extract.getIndexCol());
+        if (Value offset = extract.getColOffset())
+          col = formatv("(uint16_t)({0} + {1})", col, name(offset)).str();
+        guarded(tile(extract.getDst()),
+                formatv("TEXTRACT({0}, {1}, {2}, {3})",
+                        tile(extract.getDst()).name,
+                        tile(extract.getSrc()).name, row, col));
         return success();
       })
       .Case([&](TInsertOp insert) {

@@ -66,30 +66,26 @@ func.func private @rank3_strided_columns(%a: !pto.tensor<16x16x2xf32>) attribute
 
 // -----
 
-func.func private @rank3_partial_rows(%a: !pto.tensor<4x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{reads or writes a '!pto.tensor<4x16x16xf32>' window whose dim 1 (8) is not the whole tensor dim}}
-  %t = pto.view %a[%c0, %c0, %c0] : !pto.tensor<4x16x16xf32> -> !pto.tile<2x8x16xf32>
-  return
-}
-
 // -----
 
-// A unit dim between two non-unit row dims splits the rows into runs: no
-// single row stride (after the last non-unit row dim it would be one).
-func.func private @rank4_rows_in_runs(%a: !pto.tensor<4x3x16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+// Rows with gaps (dim 1 valid in part) reach row-local ops, loads and
+// stores (lower-to-isa.mlir @rows_in_runs); a reduction over the rows would
+// read the gaps.
+func.func private @rank3_partially_valid(%a: !pto.tensor<4x16x16xf32>, %o: !pto.tensor<2x1x16xf32>, %v: index) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{reads or writes a '!pto.tensor<4x3x16x16xf32>' window whose dim 1 (1) is not the whole tensor dim between its non-unit dims 0 and 2: its rows are not evenly strided in GM}}
-  %t = pto.view %a[%c0, %c0, %c0, %c0] : !pto.tensor<4x3x16x16xf32> -> !pto.tile<2x1x16x16xf32>
-  return
-}
-
-// -----
-
-func.func private @rank3_partially_valid(%a: !pto.tensor<4x16x16xf32>, %v: index) attributes {pto.leaf = #pto.core<vector>} {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{has a [2, 16, 16] tile whose dim 1 is not statically valid in full}}
   %t = pto.view %a[%c0, %c0, %c0] valid [2, %v, 16] : !pto.tensor<4x16x16xf32> -> !pto.tile<2x16x16xf32>
+  // expected-error @+1 {{has a [2, 16, 16] tile whose dim 1 is not statically valid in full; pto-lower-to-isa collapses the dims before the last non-unit one into rows only when every one after the first is whole (elementwise ops, loads and stores take such tiles; this op does not)}}
+  %s = pto.sum %t dim = 1 keepdim : !pto.tile<2x16x16xf32> -> !pto.tile<2x1x16xf32>
+  pto.assemble %s, %o [0, 0, 0] : !pto.tile<2x1x16xf32>, !pto.tensor<2x1x16xf32>
+  return
+}
+
+// -----
+
+// Rows in runs are unrolled, one load or store per run, up to 1024 runs.
+func.func private @too_many_runs(%a: !pto.tensor<2048x3x32xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  // expected-error @+1 {{loads a [2048, 2, 32] tile as 2048 separate runs of rows (its rows have gaps or are not evenly strided in GM past dim 1); pto-lower-to-isa unrolls at most 1024 runs}}
+  %t = pto.view %a[0, 0, 0] : !pto.tensor<2048x3x32xf32> -> !pto.tile<2048x2x32xf32>
   return
 }
 
@@ -128,15 +124,16 @@ func.func private @vector_in_cube(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<
 // -----
 
 // Views of tiles are TEXTRACT copies of one rectangle of the source's 2-D
-// form at a 32-byte aligned start, static but for a run-time row
-// (lower-to-isa.mlir @tile_views); the rest is an error naming the rule.
-func.func private @view_of_tile_runtime_column(%a: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x8xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
+// form at a 32-byte aligned start, static but for run-time rows and columns
+// (lower-to-isa.mlir @tile_views, @tile_view_runtime_offsets); the rest is
+// an error naming the rule: here an offset in a unit dim after the columns.
+func.func private @view_of_tile_runtime_offset_after_columns(%a: !pto.tensor<16x16x1xf32>, %out: !pto.tensor<16x16x1xf32>, %r: index) attributes {pto.leaf = #pto.core<vector>} {
   %c0 = arith.constant 0 : index
-  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
-  %e = pto.exp %x : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{views a [16, 16] tile at a run-time offset in dim 1; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at a run-time row only when the view is one rectangle and the offset is in a row dim (before dim 1)}}
-  %y = pto.view %e[%c0, %r] : !pto.tile<16x16xf32> -> !pto.tile<16x8xf32>
-  pto.assemble %y, %out [%c0, %c0] : !pto.tile<16x8xf32>, !pto.tensor<16x8xf32>
+  %x = pto.view %a[%c0, %c0, %c0] : !pto.tensor<16x16x1xf32> -> !pto.tile<16x16x1xf32>
+  %e = pto.exp %x : !pto.tile<16x16x1xf32> -> !pto.tile<16x16x1xf32>
+  // expected-error @+1 {{views a [16, 16, 1] tile at a run-time offset in dim 2, after its column dim 1; pto-lower-to-isa copies sub-tiles of tiles (TEXTRACT) at run-time offsets in the row dims and the column dim only}}
+  %y = pto.view %e[%c0, %c0, %r] : !pto.tile<16x16x1xf32> -> !pto.tile<16x16x1xf32>
+  pto.assemble %y, %out [%c0, %c0, %c0] : !pto.tile<16x16x1xf32>, !pto.tensor<16x16x1xf32>
   return
 }
 

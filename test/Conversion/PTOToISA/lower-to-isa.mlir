@@ -873,6 +873,85 @@ func.func private @strided_rows(%v: !pto.tensor<?x?x32xf32>, %o: !pto.tensor<?x?
 
 // -----
 
+// Rows in runs. A [2, 16, 32] tile whose dim 1 has %v valid rows (a middle
+// dim valid in part) is held as [32, 32] with 2 * 16 rows valid, gaps
+// included: the elementwise op computes them all, and the load and the
+// store go one run of rows per index of dim 0 (TLOAD + TINSERT at row
+// 16 * b, TEXTRACT + TSTORE), each of %v rows. A [2, 1, 8, 32] window of a
+// [2, 3, 8, 32] tensor has rows in runs too (its unit dim 1 does not cover
+// the tensor's 3): one window per index of dim 0. Dim 0's valid extent %n
+// is a run-time value: each run is under an scf.if.
+// CHECK-LABEL: func.func private @rows_in_runs(
+// CHECK-SAME:    %[[A:[^:]*]]: !pto.tensor<4x16x32xf32>, %[[O:[^:]*]]: !pto.tensor<4x16x32xf32>, %[[W:[^:]*]]: !pto.tensor<2x3x8x32xf32>, %[[V:[^:]*]]: index, %[[N:[^:]*]]: index)
+// CHECK-DAG:     %[[A2:.*]] = pto.reshape %[[A]] [64, 32] inplace
+// CHECK-DAG:     %[[W2:.*]] = pto.reshape %[[W]] [48, 32] inplace
+// CHECK:         %[[VR:.*]] = arith.minsi %[[V]], %{{.*}} : index
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile valid [%[[C32:.*]], %[[C32]]] : !pto_isa.tile<ub, 32x32xf32>
+// CHECK:         %[[R0:.*]] = pto_isa.alloc_tile valid [%[[VR]], %[[C32]]] : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.tload %[[A2]][%[[C16:.*]], %{{.*}}] into %[[R0]]
+// CHECK-NEXT:    pto_isa.tinsert %[[R0]] into %[[T]] :
+// CHECK:         %[[R1:.*]] = pto_isa.alloc_tile valid [%[[VR]], %[[C32]]] : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.tload %[[A2]][%[[C32]], %{{.*}}] into %[[R1]]
+// CHECK-NEXT:    pto_isa.tinsert %[[R1]] into %[[T]] {index_row = 16 : i64}
+// CHECK:         pto_isa.tmul %[[T]], %[[T]] into %[[M:[^ ]*]] :
+// CHECK:         pto_isa.textract %[[M]] into %[[S0:[^ ]*]] :
+// CHECK-NEXT:    pto_isa.tstore %[[S0]] into
+// CHECK:         pto_isa.textract %[[M]] into %[[S1:[^ ]*]] {index_row = 16 : i64}
+// CHECK-NEXT:    pto_isa.tstore %[[S1]] into
+// CHECK:         %[[NV:.*]] = arith.minsi %[[N]], %{{.*}} : index
+// CHECK:         %[[IN0:.*]] = arith.cmpi slt, %{{.*}}, %[[NV]] : index
+// CHECK-NEXT:    scf.if %[[IN0]] {
+// CHECK:           pto_isa.tload %[[W2]][%{{.*}}, %{{.*}}] into
+// CHECK-NEXT:      pto_isa.tinsert
+// CHECK:         %[[IN1:.*]] = arith.cmpi slt, %{{.*}}, %[[NV]] : index
+// CHECK-NEXT:    scf.if %[[IN1]] {
+// CHECK:           pto_isa.tload %[[W2]][%[[C32]], %{{.*}}] into
+// CHECK-NEXT:      pto_isa.tinsert %{{.*}} into %{{.*}} {index_row = 8 : i64}
+func.func private @rows_in_runs(%a: !pto.tensor<4x16x32xf32>, %o: !pto.tensor<4x16x32xf32>,
+                                %w: !pto.tensor<2x3x8x32xf32>, %v: index, %n: index)
+    attributes {pto.leaf = #pto.core<vector>} {
+  %x = pto.view %a[1, 0, 0] valid [2, %v, 32] : !pto.tensor<4x16x32xf32> -> !pto.tile<2x16x32xf32>
+  %y = pto.mul %x, %x : !pto.tile<2x16x32xf32>, !pto.tile<2x16x32xf32> -> !pto.tile<2x16x32xf32>
+  pto.assemble %y, %o [1, 0, 0] : !pto.tile<2x16x32xf32>, !pto.tensor<4x16x32xf32>
+  %z = pto.view %w[0, 1, 0, 0] valid [%n, 1, 8, 32] : !pto.tensor<2x3x8x32xf32> -> !pto.tile<2x1x8x32xf32>
+  %e = pto.exp %z : !pto.tile<2x1x8x32xf32> -> !pto.tile<2x1x8x32xf32>
+  pto.assemble %e, %w [0, 2, 0, 0] : !pto.tile<2x1x8x32xf32>, !pto.tensor<2x3x8x32xf32>
+  return
+}
+
+// -----
+
+// Views of a tile at run-time offsets: a run-time column is TEXTRACT's
+// column operand (a leaf shared by launches at columns 0 and 128,
+// mla_prolog's k_nope / value split of a [t, 16, 256] tile); x[:, %k, :] of
+// [2, 4, 32] is two runs (rows 4b + %k), each a TEXTRACT with the run-time
+// row %k added to its static row 4b, and a TINSERT.
+// CHECK-LABEL: func.func private @tile_view_runtime_offsets(
+// CHECK-SAME:    %[[C:[^:]*]]: index, %[[K:[^:]*]]: index)
+// CHECK:         pto_isa.texp %{{.*}} into %[[E:[^ ]*]] :
+// CHECK:         %[[H:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x128xf16>
+// CHECK-NEXT:    pto_isa.textract %[[E]] cols[%[[C]]] into %[[H]] : !pto_isa.tile<ub, 32x256xf16>, !pto_isa.tile<ub, 32x128xf16>
+// CHECK:         pto_isa.textract %{{.*}}[%[[K]]] into %[[R0:[^ ]*]] : !pto_isa.tile<ub, 8x32xf32>, !pto_isa.tile<ub, 1x32xf32>
+// CHECK-NEXT:    pto_isa.tinsert %[[R0]] into %[[V:[^ ]*]] :
+// CHECK:         pto_isa.textract %{{.*}}[%[[K]]] into %[[R1:[^ ]*]] {index_row = 4 : i64}
+// CHECK-NEXT:    pto_isa.tinsert %[[R1]] into %[[V]] {index_row = 1 : i64}
+func.func private @tile_view_runtime_offsets(%a: !pto.tensor<2x16x256xf16>, %out: !pto.tensor<2x16x128xf16>,
+                                             %y: !pto.tensor<2x4x32xf32>, %o: !pto.tensor<2x1x32xf32>,
+                                             %c: index, %k: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.arch = #pto.arch<DAV_3510>} {
+  %x = pto.view %a[0, 0, 0] : !pto.tensor<2x16x256xf16> -> !pto.tile<2x16x256xf16>
+  %e = pto.exp %x : !pto.tile<2x16x256xf16> -> !pto.tile<2x16x256xf16>
+  %h = pto.view %e[0, 0, %c] : !pto.tile<2x16x256xf16> -> !pto.tile<2x16x128xf16>
+  pto.assemble %h, %out [0, 0, 0] : !pto.tile<2x16x128xf16>, !pto.tensor<2x16x128xf16>
+  %t = pto.view %y[0, 0, 0] : !pto.tensor<2x4x32xf32> -> !pto.tile<2x4x32xf32>
+  %n = pto.neg %t : !pto.tile<2x4x32xf32> -> !pto.tile<2x4x32xf32>
+  %row = pto.view %n[0, %k, 0] : !pto.tile<2x4x32xf32> -> !pto.tile<2x1x32xf32>
+  pto.assemble %row, %o [0, 0, 0] : !pto.tile<2x1x32xf32>, !pto.tensor<2x1x32xf32>
+  return
+}
+
+// -----
+
 // A MIX leaf (DAV_3510) whose launch passes an on-chip workspace: the
 // accumulator stored into it moves L0C -> UB (tmov into a ub tile of the
 // accumulator's capacity), the vector view of it is a textract of that

@@ -329,12 +329,23 @@ func.func @textract_ub_unaligned_column(%r: index) {
 
 // -----
 
-// A run-time row is for ub -> ub copies (views of tiles), not L1 -> L0.
+// A run-time row or column is for ub -> ub copies (views of tiles), not
+// L1 -> L0.
 func.func @textract_l1_runtime_row(%r: index) {
   %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l1, 64x64xf32>
   %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l0a, 64x64xf32>
-  // expected-error @+1 {{a run-time row offset is for ub -> ub copies; an L1 -> L0 extraction starts at static indices}}
+  // expected-error @+1 {{a run-time row or column offset is for ub -> ub copies; an L1 -> L0 extraction starts at static indices}}
   pto_isa.textract %s[%r] into %d : !pto_isa.tile<l1, 64x64xf32>, !pto_isa.tile<l0a, 64x64xf32>
+  return
+}
+
+// -----
+
+func.func @textract_l1_runtime_column(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l1, 64x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l0a, 64x64xf32>
+  // expected-error @+1 {{a run-time row or column offset is for ub -> ub copies; an L1 -> L0 extraction starts at static indices}}
+  pto_isa.textract %s cols[%r] into %d : !pto_isa.tile<l1, 64x64xf32>, !pto_isa.tile<l0a, 64x64xf32>
   return
 }
 

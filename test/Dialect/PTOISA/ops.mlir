@@ -138,3 +138,16 @@ func.func @textract_runtime_row(%r: index) {
   pto_isa.textract %s[%r] into %d {index_row = 2 : i64} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x64xf32>
   return
 }
+
+// A ub -> ub TEXTRACT at a run-time column, with or without a run-time row.
+// CHECK-LABEL: func.func @textract_runtime_column
+// CHECK:         pto_isa.textract %{{.*}} cols[%{{.*}}] into %{{.*}} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK:         pto_isa.textract %{{.*}}[%{{.*}}] cols[%{{.*}}] into %{{.*}} {index_col = 8 : i64} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x32xf32>
+func.func @textract_runtime_column(%r: index, %c: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %s cols[%c] into %d : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x32xf32>
+  %e = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x32xf32>
+  pto_isa.textract %s[%r] cols[%c] into %e {index_col = 8 : i64} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x32xf32>
+  return
+}

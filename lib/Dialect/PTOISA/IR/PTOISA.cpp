@@ -434,9 +434,10 @@ LogicalResult TExtractOp::verify() {
                                getDst())))
     return failure();
   TileType src = tileOf(getSrc()), dst = tileOf(getDst());
-  if (getRowOffset() && !vec)
-    return emitOpError() << "a run-time row offset is for ub -> ub copies; "
-                            "an L1 -> L0 extraction starts at static indices";
+  if ((getRowOffset() || getColOffset()) && !vec)
+    return emitOpError() << "a run-time row or column offset is for ub -> ub "
+                            "copies; an L1 -> L0 extraction starts at static "
+                            "indices";
   if (vec && failed(verifyColumnAligned(*this, src, getIndexCol(), "TEXTRACT")))
     return failure();
   return verifySubTileFits(*this, dst, "window", "destination", src, "source",

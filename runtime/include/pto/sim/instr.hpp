@@ -432,6 +432,12 @@ inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow = 0,
                indexRow, indexCol, DstTile::Rows, DstTile::Cols,
                SrcTile::describe().c_str());
   sim::need_nonempty(I, dst, "dst");
+  // pto-isa's A2/A3 ND Vec -> Vec TEXTRACT asserts a 32-byte aligned column
+  // (a run-time column is checked only here).
+  if constexpr (vec)
+    if ((indexCol * sizeof(typename SrcTile::DType)) % 32 != 0)
+      sim::fatal("TEXTRACT: indexCol %u is not on a 32-byte boundary",
+                 indexCol);
   const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
   sim::Core &C = sim::core();
   C.begin(I, cube ? PIPE_MTE1 : PIPE_V);

@@ -137,7 +137,7 @@ def PTOISA_MScatterOp : PTOISA_FixedPipeOp<"mscatter", "MTE3"> {
   let hasVerifier = 1;
 }
 
-def PTOISA_TExtractOp : PTOISA_PipeOp<"textract"> {
+def PTOISA_TExtractOp : PTOISA_PipeOp<"textract", [AttrSizedOperandSegments]> {
   let summary = "TEXTRACT: a tile window -> an l0a/l0b operand tile (MTE1) or a ub tile (V)";
   let description = [{
     Copies the window of `src` starting at `[index_row, index_col]` with the
@@ -146,29 +146,34 @@ def PTOISA_TExtractOp : PTOISA_PipeOp<"textract"> {
     `l0b`, uses the transposing L1->L0 load; the logical matrix is
     preserved). ub -> ub (V) copies an nd sub-tile, e.g. a view of a tile;
     pto-isa (A2/A3) wants `index_col` on a 32-byte boundary. A ub -> ub copy
-    may add a run-time `row_offset` to `index_row` (pto-isa's TEXTRACT takes
-    its window start as run-time values; a view `t[l - 1:l, :]` at a
-    run-time row); the host emulation faults on a window past the source.
+    may add a run-time `row_offset` to `index_row` and a run-time
+    `col_offset` to `index_col` (pto-isa's TEXTRACT takes its window start
+    as run-time values; a view `t[l - 1:l, :]` at a run-time row, or a view
+    at a column a shared leaf receives as an argument); the host emulation
+    faults on a window past the source or a column off a 32-byte boundary.
 
     ```mlir
     pto_isa.textract %t[%r] into %row : !pto_isa.tile<ub, 128x8xf32>, !pto_isa.tile<ub, 1x8xf32>
+    pto_isa.textract %t cols[%c] into %half : !pto_isa.tile<ub, 8x64xf16>, !pto_isa.tile<ub, 8x32xf16>
     ```
   }];
   let arguments = (ins Arg<PTOISA_AnyTile, "source", [MemRead]>:$src,
                        Arg<PTOISA_AnyTile, "destination", [MemWrite]>:$dst,
                        DefaultValuedAttr<I64Attr, "0">:$index_row,
                        DefaultValuedAttr<I64Attr, "0">:$index_col,
-                       Optional<Index>:$row_offset);
+                       Optional<Index>:$row_offset,
+                       Optional<Index>:$col_offset);
   let assemblyFormat = [{
-    $src (`[` $row_offset^ `]`)? `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+    $src (`[` $row_offset^ `]`)? (`cols` `[` $col_offset^ `]`)? `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Value":$src, "::mlir::Value":$dst,
                    "int64_t":$indexRow, "int64_t":$indexCol,
-                   CArg<"::mlir::Value", "{}">:$rowOffset), [{
+                   CArg<"::mlir::Value", "{}">:$rowOffset,
+                   CArg<"::mlir::Value", "{}">:$colOffset), [{
       build($_builder, $_state, src, dst,
             $_builder.getI64IntegerAttr(indexRow),
-            $_builder.getI64IntegerAttr(indexCol), rowOffset);
+            $_builder.getI64IntegerAttr(indexCol), rowOffset, colOffset);
     }]>
   ];
   let hasVerifier = 1;
