@@ -174,3 +174,59 @@ def bad(x: pypto.Tensor([8, 16], pypto.DT_FP32), b: pypto.Tensor([16], pypto.DT_
 """, namespace)
     with pytest.raises(pypto.TraceError, match=re.escape(message)):
         namespace["bad"].trace()
+
+
+@pypto.jit
+def broadcast_masks(x: pypto.Tensor([DYN, D], F32), lim: pypto.Tensor([D], F32),
+                    out: pypto.Tensor([DYN, D], F32), gated: pypto.Tensor([DYN, D], F32)):
+    # Broadcast operands of a compare (an [16, 1] row mean, a [D] row of
+    # limits lifted to [1, D]) and a broadcast [16, 1] condition of a where,
+    # over 16-row blocks with a tail.
+    n = x.shape[0]
+    for i in pypto.loop(pypto.ceildiv(n, 16), idx_name="i"):
+        valid = (n - i * 16).min(16)
+        pypto.set_vec_tile_shapes(16, D)
+        t = pypto.view(x, [16, D], [i * 16, 0], valid_shape=[valid, D])
+        mean = pypto.sum(t, -1, keepdim=True) / float(D)          # [16, 1]
+        above = pypto.where(t > mean, t, mean)                    # tile vs column
+        out[i * 16:, 0:] = pypto.where(pypto.lt(lim, t), lim, above)   # [D] vs tile
+        gated[i * 16:, 0:] = pypto.where(mean >= 0.0, t, -1.0)    # [16, 1] condition
+
+
+def broadcast_masks_golden(x, lim):
+    mean = x.sum(-1, keepdims=True, dtype=np.float32) / np.float32(D)
+    above = np.where(x > mean, x, mean)
+    return {"out": np.where(lim < x, lim, above),
+            "gated": np.where(mean >= 0, x, np.float32(-1.0))}
+
+
+def test_broadcast_compare_and_condition_at_every_level(tmp_path):
+    rng = np.random.default_rng(9)
+    n = 40
+    x = rng.standard_normal((n, D)).astype(np.float32) + 0.1
+    inputs = {"x": x, "lim": rng.standard_normal(D).astype(np.float32) + 1.0,
+              "out": np.zeros((n, D), np.float32), "gated": np.zeros((n, D), np.float32)}
+    kernel = tmp_path / "broadcast_masks.mlir"
+    kernel.write_text(broadcast_masks.trace(x=(None, D), out=(None, D), gated=(None, D)).mlir)
+    text = kernel.read_text()
+    assert "!pto.tile<16x1xf32> -> !pto.tile<16x64xi1>" in text        # compare vs column
+    assert "pto.where %" in text and "!pto.tile<16x1xi1>, !pto.tile<16x64xf32>" in text
+    want = broadcast_masks_golden(x, inputs["lim"])
+    dtypes = {name: "fp32" for name in inputs}
+    tg = tmp_path / "tg.mlir"
+    assert run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg).returncode == 0
+    for level, source in (("pto-run", kernel), ("tile graph", tg)):
+        got, _ = run_kernel(source, tmp_path / level.replace(" ", "_"), inputs, dtypes,
+                            ["out", "gated"])
+        for name in ("out", "gated"):
+            np.testing.assert_allclose(got[name], want[name], rtol=1e-6, atol=1e-6,
+                                       err_msg=f"{level}: {name}")
+    exe = codegen.build(kernel, tmp_path / "cpp")
+    cpp = next((tmp_path / "cpp").glob("*.cpp")).read_text()
+    for instr in ("TROWEXPAND(", "TCOLEXPAND(", "TCMP(", "TSELS(", "CmpMode::NE"):
+        assert instr in cpp, instr
+    got, _ = codegen.run(exe, tmp_path / "cpp", inputs, {n: "f32" for n in inputs},
+                         ["out", "gated"])
+    for name in ("out", "gated"):
+        np.testing.assert_allclose(got[name], want[name], rtol=1e-6, atol=1e-6,
+                                   err_msg=f"C++ on the emulation: {name}")

@@ -205,8 +205,9 @@ std::pair<Value, Value> LeafLowering::rowsOfResult(Operation *user,
 /// `operand` (held in `tile`) expanded to the shape and valid extents of
 /// `user`'s result: a [1, C] operand by tcolexpand, an [R, 1] one by
 /// trowexpand, a [1, 1] one by both; a full operand as it is.
-FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
-                                              Value tile) {
+FailureOr<Value>
+LeafLowering::expandToResult(Operation *user, Value operand, Value tile,
+                             std::optional<pisa::TileType> expandedType) {
   Location loc = user->getLoc();
   Value result = user->getResult(0);
   FailureOr<std::pair<bool, bool>> broadcast = broadcastOf(user, operand);
@@ -215,7 +216,11 @@ FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
   auto [cols, rows] = *broadcast;
   if (!cols && !rows)
     return tile;
-  FailureOr<pisa::TileType> dstType = ubTypeFor(user, result);
+  // The result's tile, unless the caller gives the expanded operand's own
+  // (a compare's operands are not of the i1 result's type).
+  FailureOr<pisa::TileType> dstType =
+      expandedType ? FailureOr<pisa::TileType>(*expandedType)
+                   : ubTypeFor(user, result);
   if (failed(dstType))
     return failure();
   auto [vr, vc] = validOf(loc, result);

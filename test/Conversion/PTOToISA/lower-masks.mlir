@@ -103,14 +103,48 @@ func.func private @mask_store_leaf(%x: !pto.tensor<8x64xf32>, %o: !pto.tensor<8x
 
 // -----
 
-// Broadcast operands are not lowered yet.
-func.func private @broadcast_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1xf32>, %o: !pto.tensor<8x64xf32>)
+// A broadcast operand of a compare is expanded to the result first (the
+// [8, 1] column by trowexpand into the other operand's tile type), then
+// compared; a [1, 64] row against an [8, 1] column expands both.
+// CHECK-LABEL: func.func private @compare_broadcast_leaf(
+// CHECK:         pto_isa.trowexpand %{{.*}} into %[[C:.*]] : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tcmp %{{.*}}, %[[C]] into %[[M:.*]] lt : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x32xui8>
+// CHECK:         pto_isa.tcolexpand %{{.*}} into %[[R:.*]] : !pto_isa.tile<ub, 1x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.trowexpand %{{.*}} into %[[C2:.*]] : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tcmp %[[R]], %[[C2]] into %{{.*}} ge
+func.func private @compare_broadcast_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1xf32>, %g: !pto.tensor<1x64xf32>, %o: !pto.tensor<8x64xf32>, %p: !pto.tensor<8x64xf32>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
   %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
   %b = pto.view %c[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
-  // expected-error @+1 {{'pto.compare' op broadcasts a [8, 1] operand over [8, 64]; pto-lower-to-isa lowers comparisons on operands of equal shape (and scalars) and a where whose condition has the result's shape}}
+  %r = pto.view %g[0, 0] : !pto.tensor<1x64xf32> -> !pto.tile<1x64xf32>
   %m = pto.compare lt, %a, %b : !pto.tile<8x64xf32>, !pto.tile<8x1xf32> -> !pto.tile<8x64xi1>
   %k = pto.where %m, %a, %a : !pto.tile<8x64xi1>, !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %k, %o[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  %n = pto.compare ge, %r, %b : !pto.tile<1x64xf32>, !pto.tile<8x1xf32> -> !pto.tile<8x64xi1>
+  %l = pto.where %n, %a, %a : !pto.tile<8x64xi1>, !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %l, %p[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  return
+}
+
+// -----
+
+// A broadcast condition ([8, 1] mask) goes through numbers: 1.0 / 0.0 by its
+// mask (tsels), expanded (trowexpand), compared with 0 into a full mask.
+// CHECK-LABEL: func.func private @where_broadcast_condition_leaf(
+// CHECK:         pto_isa.tcmp %{{.*}}, %{{.*}} into %[[M:.*]] gt : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x32xui8>
+// CHECK:         pto_isa.texpands %{{.*}} into %[[ONES:.*]] : f32, !pto_isa.tile<ub, 8x8xf32>
+// CHECK:         pto_isa.tsels %[[M]], %[[ONES]], %{{.*}}, %{{.*}} into %[[NUM:.*]] : !pto_isa.tile<ub, 8x32xui8>, !pto_isa.tile<ub, 8x8xf32>, f32, !pto_isa.tile<ub, 1x8xi32>, !pto_isa.tile<ub, 8x8xf32>
+// CHECK:         pto_isa.trowexpand %[[NUM]] into %[[W:.*]] : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tcmps %[[W]], %{{.*}} into %[[FULL:.*]] ne : !pto_isa.tile<ub, 8x64xf32>, f32, !pto_isa.tile<ub, 8x32xui8>
+// CHECK:         pto_isa.tsels %[[FULL]],
+func.func private @where_broadcast_condition_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1xf32>, %d: !pto.tensor<8x1xf32>, %o: !pto.tensor<8x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %zero = arith.constant 0.0 : f32
+  %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+  %b = pto.view %c[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
+  %e = pto.view %d[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
+  %m = pto.compare gt, %b, %e : !pto.tile<8x1xf32>, !pto.tile<8x1xf32> -> !pto.tile<8x1xi1>
+  %k = pto.where %m, %a, %zero : !pto.tile<8x1xi1>, !pto.tile<8x64xf32>, f32 -> !pto.tile<8x64xf32>
   pto.assemble %k, %o[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
   return
 }
