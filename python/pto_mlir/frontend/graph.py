@@ -8,6 +8,8 @@ verifier, the checkers and the interpreter report the user's Python line.
 
 from __future__ import annotations
 
+import contextlib
+
 import re
 from dataclasses import dataclass
 
@@ -104,7 +106,24 @@ class Op:
             yield from walk(value)
 
 
+_insert_watchers: list = []
+
+
+@contextlib.contextmanager
+def watch_inserts():
+    """The ops inserted anywhere while the block runs (a list filled in
+    insertion order)."""
+    seen: list = []
+    _insert_watchers.append(seen)
+    try:
+        yield seen
+    finally:
+        _insert_watchers.remove(seen)
+
+
 def insert_op(block: Block, op: Op, index: int | None = None) -> Op:
+    for seen in _insert_watchers:
+        seen.append(op)
     op.block = block
     if index is None:
         block.ops.append(op)
@@ -214,7 +233,7 @@ class Printer:
         elif kind.startswith("arith."):
             res = self.define(op.result)
             lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
-            self.emit(depth, f"{res} = {kind} {lhs}, {rhs} : index{loc}")
+            self.emit(depth, f"{res} = {kind} {lhs}, {rhs} : {op.result.type}{loc}")
         elif kind == "pto.dim":
             res = self.define(op.result)
             self.emit(depth, f"{res} = pto.dim {self.use(f['source'], b)}, {f['dim']} : "
