@@ -230,3 +230,48 @@ def test_broadcast_compare_and_condition_at_every_level(tmp_path):
     for name in ("out", "gated"):
         np.testing.assert_allclose(got[name], want[name], rtol=1e-6, atol=1e-6,
                                    err_msg=f"C++ on the emulation: {name}")
+
+
+@pypto.jit
+def bool_tensors(x: pypto.Tensor([DYN, D], F32), keep: pypto.Tensor([DYN, D], pypto.DT_BOOL),
+                 y: pypto.Tensor([DYN, D], F32), pos: pypto.Tensor([DYN, D], pypto.DT_BOOL)):
+    # A DT_BOOL input read as a mask and a DT_BOOL output written from one
+    # (GM holds a byte of 0 or 1 per element), over 16-row blocks with a tail.
+    n = x.shape[0]
+    for i in pypto.loop(pypto.ceildiv(n, 16), idx_name="i"):
+        valid = (n - i * 16).min(16)
+        pypto.set_vec_tile_shapes(16, D)
+        t = pypto.view(x, [16, D], [i * 16, 0], valid_shape=[valid, D])
+        k = pypto.view(keep, [16, D], [i * 16, 0], valid_shape=[valid, D])
+        y[i * 16:, 0:] = pypto.where(k, t, 0.0)
+        pos[i * 16:, 0:] = pypto.gt(t, 0.25)
+
+
+def test_bool_tensors_in_gm_at_every_level(tmp_path):
+    rng = np.random.default_rng(21)
+    n = 40
+    x = rng.standard_normal((n, D)).astype(np.float32)
+    keep = rng.random((n, D)) < 0.5
+    inputs = {"x": x, "keep": keep, "y": np.zeros((n, D), np.float32),
+              "pos": np.zeros((n, D), bool)}
+    want = {"y": np.where(keep, x, np.float32(0.0)), "pos": x > 0.25}
+    kernel = tmp_path / "bool_tensors.mlir"
+    kernel.write_text(bool_tensors.trace(x=(None, D), keep=(None, D), y=(None, D),
+                                         pos=(None, D)).mlir)
+    assert "%keep: !pto.tensor<?x64xi1>" in kernel.read_text()
+    dtypes = {"x": "fp32", "keep": "bool", "y": "fp32", "pos": "bool"}
+    tg = tmp_path / "tg.mlir"
+    assert run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg).returncode == 0
+    for level, source in (("pto-run", kernel), ("tile graph", tg)):
+        got, _ = run_kernel(source, tmp_path / level.replace(" ", "_"), inputs, dtypes,
+                            ["y", "pos"])
+        for name in ("y", "pos"):
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{level}: {name}")
+    exe = codegen.build(kernel, tmp_path / "cpp")
+    cpp = next((tmp_path / "cpp").glob("*.cpp")).read_text()
+    assert "reinterpret_cast<__gm__ uint8_t *>" in cpp and "TCVT(" in cpp
+    got, _ = codegen.run(exe, tmp_path / "cpp", inputs,
+                         {"x": "f32", "keep": "bool", "y": "f32", "pos": "bool"}, ["y", "pos"])
+    for name in ("y", "pos"):
+        np.testing.assert_array_equal(np.asarray(got[name]), want[name],
+                                      err_msg=f"C++ on the emulation: {name}")

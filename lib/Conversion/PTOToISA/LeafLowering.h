@@ -158,6 +158,10 @@ private:
   LogicalResult lowerCompare(CompareOp op);
   LogicalResult lowerWhere(WhereOp op);
   LogicalResult expectNoMaskInGM(Operation *op);
+  FailureOr<pisa::TileType> maskBytesTypeFor(Operation *op, Value ptoTile,
+                                             Type elem);
+  FailureOr<Value> maskFromBytes(Operation *op, Value ptoTile, Value bytes);
+  FailureOr<Value> bytesFromMask(Operation *op, Value ptoTile, Value mask);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
   FailureOr<Value>
   expandToResult(Operation *user, Value operand, Value tile,

@@ -195,11 +195,82 @@ LogicalResult LeafLowering::expectNoMaskInGM(Operation *op) {
       llvm::none_of(op->getResultTypes(), isMask))
     return success();
   return op->emitOpError()
-         << "moves a DT_BOOL (i1) tile between GM and ub; pto-lower-to-isa "
-            "keeps masks packed in ub from the pto.compare that makes one to "
-            "the pto.where that reads it (pto-expand-tiles fuses the pair "
-            "into each piece): a mask stored to GM or read from it is not "
-            "lowered yet";
+         << "adds a DT_BOOL (i1) tile into GM atomically; PyPTO's atomic add "
+            "takes numbers, and pto-isa has no atomic add of bytes: store the "
+            "mask with pto.assemble, or add a number (pto.where of 1.0 / 0.0)";
+}
+
+//===----------------------------------------------------------------------===//
+// DT_BOOL in GM: one byte per element
+//===----------------------------------------------------------------------===//
+
+/// A row-major ub tile of the held shape of the i1 tile `ptoTile` in
+/// `elem` (ui8 for the bytes, f16 for their numbers), whole 32-element
+/// rows so TCVT sees equal capacities.
+FailureOr<pisa::TileType>
+LeafLowering::maskBytesTypeFor(Operation *op, Value ptoTile, Type elem) {
+  auto [rows, cols] = heldShape(ptoTile);
+  return makeTileType(op, pisa::MemorySpace::ub, rows, roundUp(cols, 32), elem,
+                      pisa::TileLayout::nd);
+}
+
+/// The packed mask of DT_BOOL bytes loaded from GM (0 or 1 each, PyPTO's
+/// layout): TCVT ui8 -> f16, then TCMPS ne 0 (pto-isa's A2/A3 compares take
+/// f16, f32 or i32, and TCVT widens uint8 to half).
+FailureOr<Value> LeafLowering::maskFromBytes(Operation *op, Value ptoTile,
+                                             Value bytes) {
+  Location loc = op->getLoc();
+  FailureOr<pisa::TileType> halfType =
+      maskBytesTypeFor(op, ptoTile, builder.getF16Type());
+  FailureOr<pisa::TileType> type = maskTypeFor(op, ptoTile);
+  if (failed(halfType) || failed(type))
+    return failure();
+  auto [vr, vc] = validOf(loc, ptoTile);
+  Value numbers = alloc(loc, *halfType, vr, vc);
+  MLIRContext *ctx = builder.getContext();
+  builder.create<pisa::TCvtOp>(
+      loc, bytes, numbers, CastModeAttr::get(ctx, CastMode::NONE),
+      SaturationModeAttr::get(ctx, SaturationMode::OFF));
+  auto [mr, mc] = maskValidOf(loc, ptoTile);
+  Value mask = alloc(loc, *type, mr, mc);
+  Value zero =
+      builder.create<arith::ConstantOp>(loc, builder.getF16FloatAttr(0));
+  builder.create<pisa::TCmpSOp>(loc, numbers, zero, mask,
+                                CmpModeAttr::get(ctx, CmpMode::NE));
+  return mask;
+}
+
+/// DT_BOOL bytes (1 / 0) of the packed mask of `ptoTile`, to store to GM:
+/// TSELS of 1.0 / 0.0 (f16) by the mask, then TCVT f16 -> ui8.
+FailureOr<Value> LeafLowering::bytesFromMask(Operation *op, Value ptoTile,
+                                             Value mask) {
+  Location loc = op->getLoc();
+  Type f16 = builder.getF16Type();
+  FailureOr<pisa::TileType> halfType = maskBytesTypeFor(op, ptoTile, f16);
+  FailureOr<pisa::TileType> byteType = maskBytesTypeFor(
+      op, ptoTile,
+      IntegerType::get(builder.getContext(), 8, IntegerType::Unsigned));
+  FailureOr<pisa::TileType> scratchType =
+      makeTileType(op, pisa::MemorySpace::ub, 1, 8, builder.getI32Type(),
+                   pisa::TileLayout::nd);
+  if (failed(halfType) || failed(byteType) || failed(scratchType))
+    return failure();
+  auto [vr, vc] = validOf(loc, ptoTile);
+  Value one =
+      builder.create<arith::ConstantOp>(loc, builder.getF16FloatAttr(1));
+  Value zero =
+      builder.create<arith::ConstantOp>(loc, builder.getF16FloatAttr(0));
+  Value ones = alloc(loc, *halfType, vr, vc);
+  builder.create<pisa::TExpandSOp>(loc, one, ones);
+  Value scratch = alloc(loc, *scratchType, constIndex(1), constIndex(8));
+  Value numbers = alloc(loc, *halfType, vr, vc);
+  builder.create<pisa::TSelSOp>(loc, mask, ones, zero, scratch, numbers);
+  Value bytes = alloc(loc, *byteType, vr, vc);
+  MLIRContext *ctx = builder.getContext();
+  builder.create<pisa::TCvtOp>(
+      loc, numbers, bytes, CastModeAttr::get(ctx, CastMode::NONE),
+      SaturationModeAttr::get(ctx, SaturationMode::OFF));
+  return bytes;
 }
 
 } // namespace mlir::pto::lower_to_isa

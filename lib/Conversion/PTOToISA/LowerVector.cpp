@@ -60,7 +60,10 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
         getMixedValues(*valid, op.getValidShape(), builder.getContext()));
   WindowKey key{op.getSource(), offsets, explicitValid,
                 llvm::to_vector(op.getResult().getType().getShape()), false};
-  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  // DT_BOOL is loaded as its bytes and packed into a mask (LowerMask.cpp).
+  bool mask = op.getResult().getType().getElementType().isSignlessInteger(1);
+  FailureOr<pisa::TileType> type =
+      mask ? maskTypeFor(op, op.getResult()) : ubTypeFor(op, op.getResult());
   if (failed(type))
     return failure();
   for (auto &[k, tile] : windows)
@@ -74,9 +77,22 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
   if (failed(window))
     return failure();
   auto [vr, vc] = validOf(loc, op.getResult());
-  Value tile = alloc(loc, *type, vr, vc);
+  FailureOr<pisa::TileType> loaded =
+      mask ? maskBytesTypeFor(op, op.getResult(),
+                              IntegerType::get(builder.getContext(), 8,
+                                               IntegerType::Unsigned))
+           : type;
+  if (failed(loaded))
+    return failure();
+  Value tile = alloc(loc, *loaded, vr, vc);
   builder.create<pisa::TLoadOp>(loc, window->tensor, window->row, window->col,
                                 tile, /*transpose=*/false);
+  if (mask) {
+    FailureOr<Value> packed = maskFromBytes(op, op.getResult(), tile);
+    if (failed(packed))
+      return failure();
+    tile = *packed;
+  }
   windows.push_back({key, tile});
   tiles[op.getResult()] = tile;
   replaced.push_back(op);
