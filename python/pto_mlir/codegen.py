@@ -83,11 +83,11 @@ def build(kernel: Path, workdir: Path, pipeline: str = "pto-ascend-pipeline",
 # program reads and writes (runtime/include/pto/runtime/pto_runtime.hpp,
 # npy_descr): bf16 travels as its uint16 bit patterns.
 STORAGE = {"bf16": "<u2", "f16": "<f2", "f32": "<f4", "i8": "|i1", "i16": "<i2",
-           "i32": "<i4", "i64": "<i8"}
+           "i32": "<i4", "i64": "<i8", "i1": "|b1"}
 # The golden's and NumPy's spellings of the same types.
 DTYPE_ALIASES = {"fp32": "f32", "float32": "f32", "fp16": "f16", "float16": "f16",
                  "bfloat16": "bf16", "int8": "i8", "int16": "i16", "int32": "i32",
-                 "int64": "i64"}
+                 "int64": "i64", "bool": "i1"}
 
 
 def element_type(name: str, argument: str = "") -> str:
@@ -115,7 +115,11 @@ def save_npy(path: Path, array, dtype: str, argument: str = "") -> None:
     storage = np.dtype(STORAGE[dtype])
     if dtype.startswith("f") and not np.issubdtype(a.dtype, np.floating):
         raise TypeError(f"argument '{argument}' is {dtype} and needs floats, got {a.dtype}")
-    if dtype.startswith("i"):
+    if dtype == "i1":
+        if a.dtype != np.bool_:
+            raise TypeError(f"argument '{argument}' is i1 (DT_BOOL) and needs a bool array, "
+                            f"got {a.dtype}")
+    elif dtype.startswith("i"):
         if not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"argument '{argument}' is {dtype} and needs integers, got {a.dtype}")
         info = np.iinfo(storage)

@@ -147,6 +147,96 @@ def test_unsupported_combinations_fail_at_their_line():
 
 
 @pypto.jit
+def named_conditions(x: ROWS, y: ROWS):
+    """Conditions combined outside an `if` test: held in variables, negated,
+    mixed with a symbolic comparison and a trace-time bool."""
+    pypto.set_vec_tile_shapes(8, 64)
+    n = x.shape[0] // 8
+    for i in pypto.loop(n, idx_name="i"):
+        t = pypto.view(x, [8, 64], [i * 8, 0])
+        edge = pypto.is_loop_begin(i) or pypto.is_loop_end(i)
+        inner = not edge
+        early = inner and i < 3 and True
+        y[i * 8:, :] = t
+        if early:
+            y[i * 8:, :] = t * 3.0
+        if edge:
+            y[i * 8:, :] = t * 2.0
+
+
+def test_conditions_combined_outside_if_tests_run():
+    traced = named_conditions.trace(x=(None, 64), y=(None, 64))
+    lines = ops(traced.mlir)
+    assert any(re.fullmatch(r"%\w+ = arith.ori %loop_begin_i, %loop_end_i : i1", l)
+               for l in lines), lines
+    assert any(re.fullmatch(r"%\w+ = arith.xori %\w+, %\w+ : i1", l) for l in lines), lines
+    assert any(re.fullmatch(r"%\w+ = arith.andi %\w+, %\w+ : i1", l) for l in lines), lines
+    assert sum(l.startswith("scf.if") for l in lines) == 2   # the two ifs, nothing else
+    for rows in (48, 16):
+        x = np.random.default_rng(rows).standard_normal((rows, 64)).astype(np.float32)
+        y = np.zeros_like(x)
+        traced.run(x, y)
+        factor = np.ones(rows // 8, np.float32)
+        factor[1:3] = 3.0
+        factor[[0, -1]] = 2.0
+        np.testing.assert_array_equal(y, x * np.repeat(factor, 8)[:, None])
+        compiled = np.zeros_like(x)
+        traced.compile().run({"x": x, "y": compiled})
+        np.testing.assert_array_equal(compiled, y)
+
+
+def test_conditions_combined_outside_if_emitted_cpp(tmp_path):
+    from pto_mlir import codegen
+    source = tmp_path / "named_conditions.mlir"
+    source.write_text(named_conditions.trace(x=(None, 64), y=(None, 64)).mlir)
+    exe = codegen.build(source, tmp_path)
+    x = np.random.default_rng(3).standard_normal((40, 64)).astype(np.float32)
+    out, _ = codegen.run(exe, tmp_path, {"x": x, "y": np.zeros_like(x)},
+                         {"x": "f32", "y": "f32"}, ["y"])
+    want = np.zeros_like(x)
+    named_conditions.trace(x=(None, 64), y=(None, 64)).run(x, want)
+    np.testing.assert_array_equal(out["y"], want)
+
+
+def test_trace_time_values_keep_python_and_or_not():
+    seen = []
+
+    def note(value):
+        seen.append(value)
+        return value
+
+    @pypto.jit
+    def plain(x: ROWS, y: ROWS, flag: bool):
+        pypto.set_vec_tile_shapes(8, 64)
+        scale = (note(flag) and 2.0) or note(4.0)      # Python's values, not bools
+        if not flag:
+            scale = -scale
+        y[0:, :] = pypto.view(x, [8, 64], [0, 0]) * scale
+
+    assert "-4.0" in plain.trace(x=(8, 64), y=(8, 64), flag=False).mlir
+    assert seen == [False, 4.0]
+    assert "2.0" in plain.trace(x=(8, 64), y=(8, 64), flag=True).mlir
+    assert seen == [False, 4.0, True]
+
+
+def test_a_combined_condition_that_reads_memory_fails_at_its_line():
+    @pypto.jit
+    def unguarded(x: ROWS, y: ROWS, flags: pypto.Tensor([4], I32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        for i in pypto.loop(x.shape[0] // 8, idx_name="i"):
+            ok = i < 4 and flags[i] > 0
+            if ok:
+                y[i * 8:, :] = pypto.view(x, [8, 64], [i * 8, 0])
+
+    with pytest.raises(TraceError) as e:
+        unguarded.trace(x=(None, 64), y=(None, 64), flags=(4,))
+    assert "ok = i < 4 and flags[i] > 0" in open(__file__).read().splitlines()[
+        e.value.location.line - 1]
+    assert "would be evaluated on every path" in e.value.message
+    assert "'pto.read'" in e.value.message and "`if A and B:`" in e.value.message
+
+
+@pypto.jit
 def clamped_rows(x: ROWS, y: ROWS):
     pypto.set_vec_tile_shapes(8, 64)
     n = x.shape[0]

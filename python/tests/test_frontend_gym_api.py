@@ -149,6 +149,53 @@ def test_batched_matmul_emitted_cpp_matches(tmp_path):
 
 
 @pypto.frontend.jit
+def weighted_sum_bf16(w: pypto.Tensor([pypto.DYNAMIC, 1, pypto.STATIC], F32),
+                      v: pypto.Tensor([pypto.DYNAMIC, pypto.STATIC, pypto.STATIC], F32),
+                      h: pypto.Tensor([pypto.DYNAMIC, 1, pypto.STATIC], BF16)):
+    """kimi_attention_residuals' second matmul: f32 weights [B, 1, L] times f32
+    values [B, L, D] straight to a bf16 result, under its cube tile m = [1, 1]
+    (PyPTO's CheckOperandDtype and CheckCubeTiling accept both)."""
+    bt, l, d = v.shape
+    pypto.set_vec_tile_shapes(1, l, d)
+    for i in pypto.loop(0, bt, 2, name="rows", idx_name="i"):
+        wt = pypto.view(w, [2, 1, l], [i, 0, 0])
+        vt = pypto.view(v, [2, l, d], [i, 0, 0])
+        pypto.set_cube_tile_shapes([1, 1], [16, 16], [32, 32])
+        pypto.assemble(pypto.matmul(wt, vt, BF16), [i, 0, 0], h)
+
+
+def _bf16_round(x):
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16      # round to nearest even
+    return (bits << 16).astype(np.uint32).view(np.float32)
+
+
+def test_f32_matmul_to_bf16_with_an_unaligned_m_tile(tmp_path):
+    from pto_mlir import codegen
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((4, 1, 16)).astype(np.float32)
+    v = rng.standard_normal((4, 16, 32)).astype(np.float32)
+    expected = _bf16_round(w @ v)
+    h = torch.zeros(4, 1, 32, dtype=torch.bfloat16)
+    traced = weighted_sum_bf16.trace(w, v, h)
+    assert "-> !pto.tile<1x32xbf16>" in traced.mlir
+    weighted_sum_bf16(w, v, h)
+    np.testing.assert_allclose(h.float().numpy(), expected, rtol=8e-3, atol=1e-5)
+    bits = np.zeros((4, 1, 32), np.uint16)                   # BF16 as its bit patterns
+    traced.compile().run({"w": w, "v": v, "h": bits})
+    np.testing.assert_array_equal(bits, h.view(torch.int16).numpy().view(np.uint16))
+    source = tmp_path / "weighted_sum_bf16.mlir"
+    source.write_text(traced.mlir)
+    exe = codegen.build(source, tmp_path)
+    result, _ = codegen.run(exe, tmp_path, {"w": w, "v": v, "h": np.zeros((4, 1, 32), np.float32)},
+                            {"w": "f32", "v": "f32", "h": "bf16"}, ["h"])
+    from pto_mlir.golden.bf16 import bf16_bits_to_f32
+    got = bf16_bits_to_f32(np.asarray(result["h"], np.uint16))
+    np.testing.assert_array_equal(got, h.float().numpy())
+
+
+@pypto.frontend.jit
 def bad_batch(a: pypto.Tensor([2, 16, 16], F32), b: pypto.Tensor([3, 16, 16], F32),
               c: pypto.Tensor([3, 16, 16], F32)):
     pypto.set_vec_tile_shapes(1, 16, 16)

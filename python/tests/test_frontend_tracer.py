@@ -326,11 +326,19 @@ def test_elementwise_operand_rules():
 def test_python_control_flow_on_symbols():
     @pypto.jit
     def branch(x: ROWS, y: ROWS):
-        small = x.shape[0] > 0 and x.shape[0] < 9  # a value, not an `if` test
+        small = x.shape[0] > 0 and x.shape[0] < 9  # a value: a run-time condition
+        if small:
+            pass
+
+    assert re.search(r"arith.andi %\w+, %\w+ : i1", trace_rows(branch).mlir)
+
+    @pypto.jit
+    def truth_value(x: ROWS, y: ROWS):
+        return 1 if x.shape[0] > 0 else 0      # a conditional expression is not rewritten
 
     with pytest.raises(TraceError) as e:
-        trace_rows(branch)
-    assert_error_at(e, "small = x.shape[0] > 0 and", "`x_dim0 > 0` compares symbolic scalars")
+        trace_rows(truth_value)
+    assert_error_at(e, "return 1 if x.shape[0] > 0", "`x_dim0 > 0` compares symbolic scalars")
 
     def helper(n):
         if n == 0:

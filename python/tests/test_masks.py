@@ -174,3 +174,104 @@ def bad(x: pypto.Tensor([8, 16], pypto.DT_FP32), b: pypto.Tensor([16], pypto.DT_
 """, namespace)
     with pytest.raises(pypto.TraceError, match=re.escape(message)):
         namespace["bad"].trace()
+
+
+@pypto.jit
+def broadcast_masks(x: pypto.Tensor([DYN, D], F32), lim: pypto.Tensor([D], F32),
+                    out: pypto.Tensor([DYN, D], F32), gated: pypto.Tensor([DYN, D], F32)):
+    # Broadcast operands of a compare (an [16, 1] row mean, a [D] row of
+    # limits lifted to [1, D]) and a broadcast [16, 1] condition of a where,
+    # over 16-row blocks with a tail.
+    n = x.shape[0]
+    for i in pypto.loop(pypto.ceildiv(n, 16), idx_name="i"):
+        valid = (n - i * 16).min(16)
+        pypto.set_vec_tile_shapes(16, D)
+        t = pypto.view(x, [16, D], [i * 16, 0], valid_shape=[valid, D])
+        mean = pypto.sum(t, -1, keepdim=True) / float(D)          # [16, 1]
+        above = pypto.where(t > mean, t, mean)                    # tile vs column
+        out[i * 16:, 0:] = pypto.where(pypto.lt(lim, t), lim, above)   # [D] vs tile
+        gated[i * 16:, 0:] = pypto.where(mean >= 0.0, t, -1.0)    # [16, 1] condition
+
+
+def broadcast_masks_golden(x, lim):
+    mean = x.sum(-1, keepdims=True, dtype=np.float32) / np.float32(D)
+    above = np.where(x > mean, x, mean)
+    return {"out": np.where(lim < x, lim, above),
+            "gated": np.where(mean >= 0, x, np.float32(-1.0))}
+
+
+def test_broadcast_compare_and_condition_at_every_level(tmp_path):
+    rng = np.random.default_rng(9)
+    n = 40
+    x = rng.standard_normal((n, D)).astype(np.float32) + 0.1
+    inputs = {"x": x, "lim": rng.standard_normal(D).astype(np.float32) + 1.0,
+              "out": np.zeros((n, D), np.float32), "gated": np.zeros((n, D), np.float32)}
+    kernel = tmp_path / "broadcast_masks.mlir"
+    kernel.write_text(broadcast_masks.trace(x=(None, D), out=(None, D), gated=(None, D)).mlir)
+    text = kernel.read_text()
+    assert "!pto.tile<16x1xf32> -> !pto.tile<16x64xi1>" in text        # compare vs column
+    assert "pto.where %" in text and "!pto.tile<16x1xi1>, !pto.tile<16x64xf32>" in text
+    want = broadcast_masks_golden(x, inputs["lim"])
+    dtypes = {name: "fp32" for name in inputs}
+    tg = tmp_path / "tg.mlir"
+    assert run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg).returncode == 0
+    for level, source in (("pto-run", kernel), ("tile graph", tg)):
+        got, _ = run_kernel(source, tmp_path / level.replace(" ", "_"), inputs, dtypes,
+                            ["out", "gated"])
+        for name in ("out", "gated"):
+            np.testing.assert_allclose(got[name], want[name], rtol=1e-6, atol=1e-6,
+                                       err_msg=f"{level}: {name}")
+    exe = codegen.build(kernel, tmp_path / "cpp")
+    cpp = next((tmp_path / "cpp").glob("*.cpp")).read_text()
+    for instr in ("TROWEXPAND(", "TCOLEXPAND(", "TCMP(", "TSELS(", "CmpMode::NE"):
+        assert instr in cpp, instr
+    got, _ = codegen.run(exe, tmp_path / "cpp", inputs, {n: "f32" for n in inputs},
+                         ["out", "gated"])
+    for name in ("out", "gated"):
+        np.testing.assert_allclose(got[name], want[name], rtol=1e-6, atol=1e-6,
+                                   err_msg=f"C++ on the emulation: {name}")
+
+
+@pypto.jit
+def bool_tensors(x: pypto.Tensor([DYN, D], F32), keep: pypto.Tensor([DYN, D], pypto.DT_BOOL),
+                 y: pypto.Tensor([DYN, D], F32), pos: pypto.Tensor([DYN, D], pypto.DT_BOOL)):
+    # A DT_BOOL input read as a mask and a DT_BOOL output written from one
+    # (GM holds a byte of 0 or 1 per element), over 16-row blocks with a tail.
+    n = x.shape[0]
+    for i in pypto.loop(pypto.ceildiv(n, 16), idx_name="i"):
+        valid = (n - i * 16).min(16)
+        pypto.set_vec_tile_shapes(16, D)
+        t = pypto.view(x, [16, D], [i * 16, 0], valid_shape=[valid, D])
+        k = pypto.view(keep, [16, D], [i * 16, 0], valid_shape=[valid, D])
+        y[i * 16:, 0:] = pypto.where(k, t, 0.0)
+        pos[i * 16:, 0:] = pypto.gt(t, 0.25)
+
+
+def test_bool_tensors_in_gm_at_every_level(tmp_path):
+    rng = np.random.default_rng(21)
+    n = 40
+    x = rng.standard_normal((n, D)).astype(np.float32)
+    keep = rng.random((n, D)) < 0.5
+    inputs = {"x": x, "keep": keep, "y": np.zeros((n, D), np.float32),
+              "pos": np.zeros((n, D), bool)}
+    want = {"y": np.where(keep, x, np.float32(0.0)), "pos": x > 0.25}
+    kernel = tmp_path / "bool_tensors.mlir"
+    kernel.write_text(bool_tensors.trace(x=(None, D), keep=(None, D), y=(None, D),
+                                         pos=(None, D)).mlir)
+    assert "%keep: !pto.tensor<?x64xi1>" in kernel.read_text()
+    dtypes = {"x": "fp32", "keep": "bool", "y": "fp32", "pos": "bool"}
+    tg = tmp_path / "tg.mlir"
+    assert run_tool("pto-opt", kernel, "--pto-tile-graph-pipeline", "-o", tg).returncode == 0
+    for level, source in (("pto-run", kernel), ("tile graph", tg)):
+        got, _ = run_kernel(source, tmp_path / level.replace(" ", "_"), inputs, dtypes,
+                            ["y", "pos"])
+        for name in ("y", "pos"):
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{level}: {name}")
+    exe = codegen.build(kernel, tmp_path / "cpp")
+    cpp = next((tmp_path / "cpp").glob("*.cpp")).read_text()
+    assert "reinterpret_cast<__gm__ uint8_t *>" in cpp and "TCVT(" in cpp
+    got, _ = codegen.run(exe, tmp_path / "cpp", inputs,
+                         {"x": "f32", "keep": "bool", "y": "f32", "pos": "bool"}, ["y", "pos"])
+    for name in ("y", "pos"):
+        np.testing.assert_array_equal(np.asarray(got[name]), want[name],
+                                      err_msg=f"C++ on the emulation: {name}")

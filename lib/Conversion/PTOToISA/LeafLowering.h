@@ -164,12 +164,18 @@ private:
   // DT_BOOL masks (LowerMask.cpp).
   FailureOr<pisa::TileType> maskTypeFor(Operation *op, Value ptoTile);
   std::pair<Value, Value> maskValidOf(Location loc, Value ptoTile);
-  LogicalResult expectUnbroadcast(Operation *op, Value operand, Value shapeOf);
+  FailureOr<Value> expandMask(WhereOp op, Value mask);
   LogicalResult lowerCompare(CompareOp op);
   LogicalResult lowerWhere(WhereOp op);
   LogicalResult expectNoMaskInGM(Operation *op);
+  FailureOr<pisa::TileType> maskBytesTypeFor(Operation *op, Value ptoTile,
+                                             Type elem);
+  FailureOr<Value> maskFromBytes(Operation *op, Value ptoTile, Value bytes);
+  FailureOr<Value> bytesFromMask(Operation *op, Value ptoTile, Value mask);
   FailureOr<Value> rowBlock(Operation *user, Value rowOperand);
-  FailureOr<Value> expandToResult(Operation *user, Value operand, Value tile);
+  FailureOr<Value>
+  expandToResult(Operation *user, Value operand, Value tile,
+                 std::optional<pisa::TileType> dstType = std::nullopt);
   Value columnsOfResult(Operation *user, Value operand, Value tile);
   std::pair<Value, Value> rowsOfResult(Operation *user, Value operand,
                                        Value tile);

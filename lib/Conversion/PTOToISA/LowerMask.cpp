@@ -39,58 +39,111 @@ std::pair<Value, Value> LeafLowering::maskValidOf(Location loc, Value ptoTile) {
   return {vr, bytes};
 }
 
-/// Compared tiles and the condition of a where must not broadcast: the
-/// packed instructions take equal valid extents (pto-isa asserts them), and
-/// a mask is not expanded.
-LogicalResult LeafLowering::expectUnbroadcast(Operation *op, Value operand,
-                                              Value shapeOf) {
-  if (!isa<pto::TileType>(operand.getType()))
-    return success();
-  if (heldShape(operand) == heldShape(shapeOf))
-    return success();
-  return op->emitOpError()
-         << "broadcasts a "
-         << shapeString(cast<pto::TileType>(operand.getType()))
-         << " operand over "
-         << shapeString(cast<pto::TileType>(shapeOf.getType()))
-         << "; pto-lower-to-isa lowers comparisons on operands of equal shape "
-            "(and scalars) and a where whose condition has the result's "
-            "shape: expand the operand first (e.g. multiply it by pto.full "
-            "of the result shape)";
-}
-
 LogicalResult LeafLowering::lowerCompare(CompareOp op) {
   Location loc = op.getLoc();
   Value result = op.getResult();
-  if (failed(expectUnbroadcast(op, op.getLhs(), result)) ||
-      failed(expectUnbroadcast(op, op.getRhs(), result)))
-    return failure();
   FailureOr<Value> lhs = lookup(op, op.getLhs());
   FailureOr<pisa::TileType> type = maskTypeFor(op, result);
   if (failed(lhs) || failed(type))
     return failure();
+  Value rhs;
+  if (isa<pto::TileType>(op.getRhs().getType())) {
+    FailureOr<Value> held = lookup(op, op.getRhs());
+    if (failed(held))
+      return failure();
+    rhs = *held;
+  }
+  // A broadcast operand ([R, 1], [1, C], or a lower-rank one the front end
+  // lifted) is expanded to the result's shape first, as for the binary ops:
+  // TCMP takes two sources of one type and equal valid extents, so it takes
+  // the other operand's tile type when that one is not broadcast.
+  std::pair<int64_t, int64_t> shape = heldShape(result);
+  auto expand = [&](Value operand, Value held, Value other,
+                    Value otherHeld) -> FailureOr<Value> {
+    if (heldShape(operand) == shape)
+      return held;
+    if (other && heldShape(other) == shape)
+      return expandToResult(op, operand, held,
+                            cast<pisa::TileType>(otherHeld.getType()));
+    Type elem = cast<pto::TileType>(operand.getType()).getElementType();
+    FailureOr<pisa::TileType> expanded = makeTileType(
+        op, pisa::MemorySpace::ub, shape.first,
+        roundUp(shape.second, blockElems(elem)), elem, pisa::TileLayout::nd);
+    if (failed(expanded))
+      return failure();
+    return expandToResult(op, operand, held, *expanded);
+  };
+  Value rhsOperand = rhs ? op.getRhs() : Value();
+  FailureOr<Value> a = expand(op.getLhs(), *lhs, rhsOperand, rhs);
+  if (failed(a))
+    return failure();
   auto [vr, vc] = maskValidOf(loc, result);
   Value mask = alloc(loc, *type, vr, vc);
   auto mode = op.getModeAttr();
-  if (isa<pto::TileType>(op.getRhs().getType())) {
-    FailureOr<Value> rhs = lookup(op, op.getRhs());
-    if (failed(rhs))
+  if (rhs) {
+    FailureOr<Value> b = expand(op.getRhs(), rhs, op.getLhs(), *a);
+    if (failed(b))
       return failure();
-    builder.create<pisa::TCmpOp>(loc, *lhs, *rhs, mask, mode);
+    builder.create<pisa::TCmpOp>(loc, *a, *b, mask, mode);
   } else {
-    builder.create<pisa::TCmpSOp>(loc, *lhs, op.getRhs(), mask, mode);
+    builder.create<pisa::TCmpSOp>(loc, *a, op.getRhs(), mask, mode);
   }
   tiles[result] = mask;
   replaced.push_back(op);
   return success();
 }
 
+/// The packed mask of a broadcast condition ([R, 1] or [1, C]) expanded to
+/// the where's shape. Bits cannot be expanded in place, so the condition
+/// goes through numbers: 1.0 / 0.0 selected by its mask (TSELS), expanded
+/// like a broadcast value (TROWEXPAND / TCOLEXPAND), compared with 0
+/// again (TCMPS ne) into a mask of the result's shape.
+FailureOr<Value> LeafLowering::expandMask(WhereOp op, Value mask) {
+  Location loc = op.getLoc();
+  Value condition = op.getCondition(), result = op.getResult();
+  Type f32 = builder.getF32Type();
+  auto [r, c] = heldShape(condition);
+  auto [rows, cols] = heldShape(result);
+  FailureOr<pisa::TileType> numType =
+      makeTileType(op, pisa::MemorySpace::ub, r, roundUp(c, blockElems(f32)),
+                   f32, pisa::TileLayout::nd);
+  FailureOr<pisa::TileType> wideType =
+      makeTileType(op, pisa::MemorySpace::ub, rows,
+                   roundUp(cols, blockElems(f32)), f32, pisa::TileLayout::nd);
+  FailureOr<pisa::TileType> scratchType =
+      makeTileType(op, pisa::MemorySpace::ub, 1, 8, builder.getI32Type(),
+                   pisa::TileLayout::nd);
+  FailureOr<pisa::TileType> fullType = maskTypeFor(op, result);
+  if (failed(numType) || failed(wideType) || failed(scratchType) ||
+      failed(fullType))
+    return failure();
+  auto [vr, vc] = validOf(loc, condition);
+  Value one =
+      builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(1));
+  Value zero =
+      builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0));
+  Value ones = alloc(loc, *numType, vr, vc);
+  builder.create<pisa::TExpandSOp>(loc, one, ones);
+  Value scratch = alloc(loc, *scratchType, constIndex(1), constIndex(8));
+  Value numbers = alloc(loc, *numType, vr, vc);
+  builder.create<pisa::TSelSOp>(loc, mask, ones, zero, scratch, numbers);
+  FailureOr<Value> wide = expandToResult(op, condition, numbers, *wideType);
+  if (failed(wide))
+    return failure();
+  auto [mr, mc] = maskValidOf(loc, result);
+  Value full = alloc(loc, *fullType, mr, mc);
+  builder.create<pisa::TCmpSOp>(
+      loc, *wide, zero, full,
+      pto::CmpModeAttr::get(builder.getContext(), pto::CmpMode::NE));
+  return full;
+}
+
 LogicalResult LeafLowering::lowerWhere(WhereOp op) {
   Location loc = op.getLoc();
   Value result = op.getResult();
-  if (failed(expectUnbroadcast(op, op.getCondition(), result)))
-    return failure();
   FailureOr<Value> mask = lookup(op, op.getCondition());
+  if (succeeded(mask) && heldShape(op.getCondition()) != heldShape(result))
+    mask = expandMask(op, *mask);
   FailureOr<pisa::TileType> type = ubTypeFor(op, result);
   FailureOr<pisa::TileType> scratchType =
       makeTileType(op, pisa::MemorySpace::ub, 1, 8, builder.getI32Type(),
@@ -142,11 +195,82 @@ LogicalResult LeafLowering::expectNoMaskInGM(Operation *op) {
       llvm::none_of(op->getResultTypes(), isMask))
     return success();
   return op->emitOpError()
-         << "moves a DT_BOOL (i1) tile between GM and ub; pto-lower-to-isa "
-            "keeps masks packed in ub from the pto.compare that makes one to "
-            "the pto.where that reads it (pto-expand-tiles fuses the pair "
-            "into each piece): a mask stored to GM or read from it is not "
-            "lowered yet";
+         << "adds a DT_BOOL (i1) tile into GM atomically; PyPTO's atomic add "
+            "takes numbers, and pto-isa has no atomic add of bytes: store the "
+            "mask with pto.assemble, or add a number (pto.where of 1.0 / 0.0)";
+}
+
+//===----------------------------------------------------------------------===//
+// DT_BOOL in GM: one byte per element
+//===----------------------------------------------------------------------===//
+
+/// A row-major ub tile of the held shape of the i1 tile `ptoTile` in
+/// `elem` (ui8 for the bytes, f16 for their numbers), whole 32-element
+/// rows so TCVT sees equal capacities.
+FailureOr<pisa::TileType>
+LeafLowering::maskBytesTypeFor(Operation *op, Value ptoTile, Type elem) {
+  auto [rows, cols] = heldShape(ptoTile);
+  return makeTileType(op, pisa::MemorySpace::ub, rows, roundUp(cols, 32), elem,
+                      pisa::TileLayout::nd);
+}
+
+/// The packed mask of DT_BOOL bytes loaded from GM (0 or 1 each, PyPTO's
+/// layout): TCVT ui8 -> f16, then TCMPS ne 0 (pto-isa's A2/A3 compares take
+/// f16, f32 or i32, and TCVT widens uint8 to half).
+FailureOr<Value> LeafLowering::maskFromBytes(Operation *op, Value ptoTile,
+                                             Value bytes) {
+  Location loc = op->getLoc();
+  FailureOr<pisa::TileType> halfType =
+      maskBytesTypeFor(op, ptoTile, builder.getF16Type());
+  FailureOr<pisa::TileType> type = maskTypeFor(op, ptoTile);
+  if (failed(halfType) || failed(type))
+    return failure();
+  auto [vr, vc] = validOf(loc, ptoTile);
+  Value numbers = alloc(loc, *halfType, vr, vc);
+  MLIRContext *ctx = builder.getContext();
+  builder.create<pisa::TCvtOp>(
+      loc, bytes, numbers, CastModeAttr::get(ctx, CastMode::NONE),
+      SaturationModeAttr::get(ctx, SaturationMode::OFF));
+  auto [mr, mc] = maskValidOf(loc, ptoTile);
+  Value mask = alloc(loc, *type, mr, mc);
+  Value zero =
+      builder.create<arith::ConstantOp>(loc, builder.getF16FloatAttr(0));
+  builder.create<pisa::TCmpSOp>(loc, numbers, zero, mask,
+                                CmpModeAttr::get(ctx, CmpMode::NE));
+  return mask;
+}
+
+/// DT_BOOL bytes (1 / 0) of the packed mask of `ptoTile`, to store to GM:
+/// TSELS of 1.0 / 0.0 (f16) by the mask, then TCVT f16 -> ui8.
+FailureOr<Value> LeafLowering::bytesFromMask(Operation *op, Value ptoTile,
+                                             Value mask) {
+  Location loc = op->getLoc();
+  Type f16 = builder.getF16Type();
+  FailureOr<pisa::TileType> halfType = maskBytesTypeFor(op, ptoTile, f16);
+  FailureOr<pisa::TileType> byteType = maskBytesTypeFor(
+      op, ptoTile,
+      IntegerType::get(builder.getContext(), 8, IntegerType::Unsigned));
+  FailureOr<pisa::TileType> scratchType =
+      makeTileType(op, pisa::MemorySpace::ub, 1, 8, builder.getI32Type(),
+                   pisa::TileLayout::nd);
+  if (failed(halfType) || failed(byteType) || failed(scratchType))
+    return failure();
+  auto [vr, vc] = validOf(loc, ptoTile);
+  Value one =
+      builder.create<arith::ConstantOp>(loc, builder.getF16FloatAttr(1));
+  Value zero =
+      builder.create<arith::ConstantOp>(loc, builder.getF16FloatAttr(0));
+  Value ones = alloc(loc, *halfType, vr, vc);
+  builder.create<pisa::TExpandSOp>(loc, one, ones);
+  Value scratch = alloc(loc, *scratchType, constIndex(1), constIndex(8));
+  Value numbers = alloc(loc, *halfType, vr, vc);
+  builder.create<pisa::TSelSOp>(loc, mask, ones, zero, scratch, numbers);
+  Value bytes = alloc(loc, *byteType, vr, vc);
+  MLIRContext *ctx = builder.getContext();
+  builder.create<pisa::TCvtOp>(
+      loc, numbers, bytes, CastModeAttr::get(ctx, CastMode::NONE),
+      SaturationModeAttr::get(ctx, SaturationMode::OFF));
+  return bytes;
 }
 
 } // namespace mlir::pto::lower_to_isa

@@ -174,6 +174,10 @@ LogicalResult LeafLowering::lowerStore(Operation *op, Value src, Value dst,
   FailureOr<Value> tile = lookup(op, src);
   if (failed(tile))
     return failure();
+  if (cast<pto::TileType>(src.getType()).getElementType().isSignlessInteger(1))
+    tile = bytesFromMask(op, src, *tile); // DT_BOOL: a byte per element
+  if (failed(tile))
+    return failure();
   SmallVector<OpFoldResult> offsets = normalize(
       getMixedValues(staticOffsets, dynamicOffsets, builder.getContext()));
   if (unsigned split = gmRunSplit(op, dst, src)) {
@@ -251,8 +255,7 @@ LogicalResult LeafLowering::run() {
       continue; // index arithmetic, pto.dim, constants, return
     if (failed(expectLowerableRank(op)))
       return failure();
-    if (isa<ViewOp, AssembleOp, AtomicAddOp>(op) &&
-        failed(expectNoMaskInGM(op)))
+    if (isa<AtomicAddOp>(op) && failed(expectNoMaskInGM(op)))
       return failure();
     builder.setInsertionPoint(op);
     bool isCompute =

@@ -60,7 +60,10 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
         getMixedValues(*valid, op.getValidShape(), builder.getContext()));
   WindowKey key{op.getSource(), offsets, explicitValid,
                 llvm::to_vector(op.getResult().getType().getShape()), false};
-  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  // DT_BOOL is loaded as its bytes and packed into a mask (LowerMask.cpp).
+  bool mask = op.getResult().getType().getElementType().isSignlessInteger(1);
+  FailureOr<pisa::TileType> type =
+      mask ? maskTypeFor(op, op.getResult()) : ubTypeFor(op, op.getResult());
   if (failed(type))
     return failure();
   for (auto &[k, tile] : windows)
@@ -70,9 +73,15 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
       return success();
     }
   auto [vr, vc] = validOf(loc, op.getResult());
-  Value tile;
+  FailureOr<pisa::TileType> loaded =
+      mask ? maskBytesTypeFor(op, op.getResult(),
+                              IntegerType::get(builder.getContext(), 8,
+                                               IntegerType::Unsigned))
+           : type;
+  if (failed(loaded))
+    return failure();
+  Value tile = alloc(loc, *loaded, vr, vc);
   if (unsigned split = gmRunSplit(op, op.getSource(), op.getResult())) {
-    tile = alloc(loc, *type, vr, vc);
     if (failed(lowerGMAccessPerRun(op, op.getSource(), offsets, op.getResult(),
                                    tile, split, /*store=*/false,
                                    /*atomic=*/false)))
@@ -82,9 +91,14 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
         window2D(op, op.getSource(), offsets, op.getResult());
     if (failed(window))
       return failure();
-    tile = alloc(loc, *type, vr, vc);
     builder.create<pisa::TLoadOp>(loc, window->tensor, window->row, window->col,
                                   tile, /*transpose=*/false);
+  }
+  if (mask) {
+    FailureOr<Value> packed = maskFromBytes(op, op.getResult(), tile);
+    if (failed(packed))
+      return failure();
+    tile = *packed;
   }
   windows.push_back({key, tile});
   tiles[op.getResult()] = tile;
@@ -214,8 +228,9 @@ std::pair<Value, Value> LeafLowering::rowsOfResult(Operation *user,
 /// `operand` (held in `tile`) expanded to the shape and valid extents of
 /// `user`'s result: a [1, C] operand by tcolexpand, an [R, 1] one by
 /// trowexpand, a [1, 1] one by both; a full operand as it is.
-FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
-                                              Value tile) {
+FailureOr<Value>
+LeafLowering::expandToResult(Operation *user, Value operand, Value tile,
+                             std::optional<pisa::TileType> expandedType) {
   Location loc = user->getLoc();
   Value result = user->getResult(0);
   FailureOr<std::pair<bool, bool>> broadcast = broadcastOf(user, operand);
@@ -224,7 +239,11 @@ FailureOr<Value> LeafLowering::expandToResult(Operation *user, Value operand,
   auto [cols, rows] = *broadcast;
   if (!cols && !rows)
     return tile;
-  FailureOr<pisa::TileType> dstType = ubTypeFor(user, result);
+  // The result's tile, unless the caller gives the expanded operand's own
+  // (a compare's operands are not of the i1 result's type).
+  FailureOr<pisa::TileType> dstType =
+      expandedType ? FailureOr<pisa::TileType>(*expandedType)
+                   : ubTypeFor(user, result);
   if (failed(dstType))
     return failure();
   auto [vr, vc] = validOf(loc, result);

@@ -105,6 +105,12 @@ LogicalResult CppEmitter::emitGlobalAccess(Operation *op, Value tensor,
            << "pto-to-cpp: GM operand is not a tensor it can name";
   const TensorExpr &gm = it->second;
   std::string element = cppType(gm.type.getElementType());
+  std::string pointer = gm.pointer;
+  // DT_BOOL moves as its bytes (a ui8 tile; docs/ISA.md, "DT_BOOL masks").
+  if (gm.type.getElementType().isSignlessInteger(1)) {
+    element = "uint8_t";
+    pointer = "reinterpret_cast<__gm__ uint8_t *>(" + gm.pointer + ")";
+  }
   std::string ld = gm.dims[1];
   // The GlobalTensor describes exactly the transferred window: the tile's
   // valid region (docs/AscendTarget.md#globaltensor). A DN window holds the
@@ -119,7 +125,7 @@ LogicalResult CppEmitter::emitGlobalAccess(Operation *op, Value tensor,
                 element, shape, stride, transpose ? "DN" : "ND");
   os << formatv("G{0} {0}({1} + ({2} * {3} + {4}), {5}((int){6}, (int){7}), "
                 "{8}((int){3}));\n",
-                g, gm.pointer, name(row), ld, name(col), shape, tile.validRows,
+                g, pointer, name(row), ld, name(col), shape, tile.validRows,
                 tile.validCols, stride);
   os << formatv(call.str().c_str(), g, tile.name) << "\n";
   os.unindent();

@@ -30,6 +30,16 @@ is evaluated only where Python would evaluate it (``if i < n and offs[i] >
 
 (the duplicated branch is traced once per path that reaches it).
 
+Elsewhere (``c = a and b``, ``keep = not first``, an argument), ``and`` /
+``or`` / ``not`` go through ``logic`` and ``negate``: on trace-time values
+they are Python's own (same short-circuit, same results); once a part is a
+run-time condition the combination is one too, an ``arith.andi`` /
+``arith.ori`` / ``arith.xori`` of ``i1`` values. Such a combination has no
+branch to hide its later parts in, so they are evaluated on every path;
+a later part that would record anything but scalar arithmetic (a
+``pto.read`` of a tensor element, a tile op) is an error at its line
+naming the ``if`` form, which keeps Python's order.
+
 The same rewrite routes Python's ``min(a, b, ...)`` and ``max(...)`` through
 ``minmax``: on symbolic scalars (``min(off + tile, rows)``) they become
 ``arith.minsi``/``maxsi`` like ``a.min(b)``; on anything else, and when the
@@ -48,12 +58,17 @@ import textwrap
 import weakref
 
 from .errors import TraceError
+from .graph import Op, watch_inserts
 from .symbolic import Comparison, Scalar
 from .tracer import Condition, current_tracer, user_location
 
 _BRANCHES = "_pto_branches"
 _BRANCH = "_pto_branch"
 _MINMAX = "_pto_minmax"
+_LOGIC = "_pto_logic"
+_NEGATE = "_pto_negate"
+# What a part of a run-time and/or may record: scalar arithmetic only.
+_PURE_KINDS = ("pto.is_loop_begin", "pto.is_loop_end", "pto.dim", "pto.valid_dim")
 _rewritten: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -79,6 +94,72 @@ def branches(test, text: str = ""):
             tracer.leave_branch(frame)
             if not completed and tracer.aborted_loop is None:
                 tracer.aborted_loop = op
+
+
+def _runtime(value) -> bool:
+    return isinstance(value, (Condition, Comparison))
+
+
+def _as_condition(tracer, value, text: str) -> Condition:
+    if isinstance(value, Comparison):
+        return tracer.compare(value, text or value.text())
+    return value
+
+
+def _i1(tracer, kind: str, lhs, rhs, text: str) -> Condition:
+    op = Op(kind, {"lhs": lhs, "rhs": rhs}, ["i1"], "cond", tracer.location())
+    tracer.insert_scalar_op(op)
+    return Condition(op.result, text)
+
+
+def logic(kind: str, text: str, *parts):
+    """``A and B and ...`` (``kind`` "and") or ``A or B ...`` outside an
+    ``if`` test, each part a thunk. Trace-time parts keep Python's
+    semantics; from the first run-time part on, the result is a run-time
+    condition combining the rest with ``arith.andi`` / ``arith.ori``."""
+    value = parts[0]()
+    for part in parts[1:]:
+        if not _runtime(value):
+            if (kind == "and") != bool(value):
+                return value                 # Python's short circuit
+            value = part()
+            continue
+        tracer = current_tracer(f"`{text}` on a run-time condition")
+        first = _as_condition(tracer, value, text)
+        with watch_inserts() as recorded:
+            other = part()
+            if _runtime(other):
+                other = _as_condition(tracer, other, text)
+        impure = [op for op in recorded
+                  if not (op.kind.startswith("arith.") or op.kind in _PURE_KINDS)]
+        if impure:
+            raise TraceError(
+                f"`{text}`: {first.text} is a run-time condition, so the rest of this "
+                f"`{kind}` would be evaluated on every path, and it records "
+                f"'{impure[0].kind}' (reads memory or computes tiles), which Python would "
+                f"skip when the condition decides; write it as an `if` test "
+                f"(`if A {kind} B:`), which keeps Python's order", user_location())
+        if not isinstance(other, Condition):
+            # a trace-time right part decides or drops out: A and True is A,
+            # A and False is False, A or True is True, A or False is A
+            if kind == "and":
+                value = first if other else other
+            else:
+                value = other if other else first
+            continue
+        value = _i1(tracer, "arith.andi" if kind == "and" else "arith.ori",
+                    first.value, other.value, text)
+    return value
+
+
+def negate(value, text: str = ""):
+    """``not A`` outside an ``if`` test: Python's for a trace-time value,
+    ``arith.xori`` with true for a run-time condition."""
+    if not _runtime(value):
+        return not value
+    tracer = current_tracer(f"`{text}` on a run-time condition")
+    cond = _as_condition(tracer, value, text)
+    return _i1(tracer, "arith.xori", cond.value, tracer.constant(1, "i1"), text)
 
 
 def minmax(fn, *args, **kwargs):
@@ -186,6 +267,35 @@ class _RewriteIf(ast.NodeTransformer):
         ast.copy_location(call.func, node)
         return call
 
+    def visit_BoolOp(self, node: ast.BoolOp):
+        """``A and B`` outside an ``if`` test (the tests are unfolded first):
+        ``logic("and", text, lambda: A, lambda: B)``, each part a thunk so
+        Python's short circuit holds for trace-time values."""
+        self.generic_visit(node)
+        if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await))
+               for n in ast.walk(node)):
+            return node                  # would not survive being put in a lambda
+        kind = "and" if isinstance(node.op, ast.And) else "or"
+        thunks = [ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
+                                                kw_defaults=[], defaults=[]), body=v)
+                  for v in node.values]
+        call = ast.Call(func=ast.Name(_LOGIC, ast.Load()),
+                        args=[ast.Constant(kind), ast.Constant(ast.unparse(node)), *thunks],
+                        keywords=[])
+        for new in (call, call.func, *call.args, *(t.args for t in thunks)):
+            ast.copy_location(new, node)
+        return call
+
+    def visit_UnaryOp(self, node: ast.UnaryOp):
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Not):
+            return node
+        call = ast.Call(func=ast.Name(_NEGATE, ast.Load()),
+                        args=[node.operand, ast.Constant(ast.unparse(node))], keywords=[])
+        for new in (call, call.func, call.args[1]):
+            ast.copy_location(new, node)
+        return call
+
     def visit_FunctionDef(self, node):   # nested functions are not traced as kernels
         return node
 
@@ -217,7 +327,8 @@ def _rewrite(fn):
     func = tree.body[0] if tree.body else None
     if not isinstance(func, ast.FunctionDef) or func.name != fn.__name__:
         return None
-    if not any(isinstance(n, ast.If) or _is_minmax_call(n)
+    if not any(isinstance(n, (ast.If, ast.BoolOp)) or _is_minmax_call(n)
+               or (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not))
                for stmt in func.body for n in ast.walk(stmt)):
         return None
     func.decorator_list = []
@@ -234,7 +345,8 @@ def _rewrite(fn):
     freevars = fn.__code__.co_freevars
     maker = ast.FunctionDef(
         name="_pto_make", args=ast.arguments(
-            posonlyargs=[], args=[ast.arg(_BRANCHES), ast.arg(_MINMAX)]
+            posonlyargs=[], args=[ast.arg(_BRANCHES), ast.arg(_MINMAX), ast.arg(_LOGIC),
+                                  ast.arg(_NEGATE)]
             + [ast.arg(v) for v in freevars],
             kwonlyargs=[], kw_defaults=[], defaults=[]),
         body=[func, ast.Return(ast.Name(fn.__name__, ast.Load()))], decorator_list=[],
@@ -250,7 +362,7 @@ def _rewrite(fn):
     namespace: dict = {}
     exec(code, fn.__globals__, namespace)  # noqa: S102 - the kernel's own source
     cells = [c.cell_contents for c in (fn.__closure__ or ())]
-    rewritten = namespace["_pto_make"](branches, minmax, *cells)
+    rewritten = namespace["_pto_make"](branches, minmax, logic, negate, *cells)
     rewritten.__defaults__ = fn.__defaults__
     rewritten.__kwdefaults__ = fn.__kwdefaults__
     return rewritten

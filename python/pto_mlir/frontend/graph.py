@@ -8,6 +8,7 @@ verifier, the checkers and the interpreter report the user's Python line.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 
@@ -104,7 +105,24 @@ class Op:
             yield from walk(value)
 
 
+_insert_watchers: list = []
+
+
+@contextlib.contextmanager
+def watch_inserts():
+    """The ops inserted anywhere while the block runs (a list filled in
+    insertion order)."""
+    seen: list = []
+    _insert_watchers.append(seen)
+    try:
+        yield seen
+    finally:
+        _insert_watchers.remove(seen)
+
+
 def insert_op(block: Block, op: Op, index: int | None = None) -> Op:
+    for seen in _insert_watchers:
+        seen.append(op)
     op.block = block
     if index is None:
         block.ops.append(op)
@@ -228,7 +246,7 @@ class Printer:
         f, b, kind = op.fields, op.block, op.kind
         res = self.define(op.result)
         lhs, rhs = self.use(f["lhs"], b), self.use(f["rhs"], b)
-        self.emit(depth, f"{res} = {kind} {lhs}, {rhs} : index{loc}")
+        self.emit(depth, f"{res} = {kind} {lhs}, {rhs} : {op.result.type}{loc}")
 
     def _print_dim(self, op: Op, depth: int, loc: str) -> None:
         f, b = op.fields, op.block

@@ -382,9 +382,9 @@ class Condition:
         raise _error(f"{self.text} is a run-time condition: branch on it with a plain `if` "
                      f"statement in the @jit kernel's body or in a helper function of the "
                      f"kernel's file (or a @pypto.frontend.function), whose test may combine "
-                     f"conditions with and/or/not (not in a helper of another file, a "
-                     f"`while`, an assignment such as `c = a and b`, or a conditional "
-                     f"expression)")
+                     f"conditions with and/or/not; `c = a and b` / `not a` there make "
+                     f"another run-time condition (not in a helper of another file, a "
+                     f"`while`, an `assert`, or a conditional expression)")
 
     def __repr__(self) -> str:
         return f"Condition({self.text})"

@@ -6,7 +6,8 @@ Every tensor is one ``.npy`` file (format 1.0, little-endian, C order):
   widen with ``bf16_bits_to_f32``, i.e. ``float32(bits << 16)``);
 * ``fp16``  -> ``<f2`` (IEEE binary16, NumPy ``float16``);
 * ``fp32``  -> ``<f4``;
-* ``int32`` -> ``<i4``.
+* ``int32`` -> ``<i4``;
+* ``bool``  -> ``|b1`` (PyPTO's DT_BOOL: one byte of 0 or 1 per element).
 
 The .npy header alone cannot tell a BF16 tensor from a genuine uint16 one, so
 writers also record the logical dtype in a manifest (``case.json`` for SK-16).
@@ -20,7 +21,8 @@ import numpy as np
 
 from .bf16 import f32_to_bf16_bits
 
-STORAGE = {"bf16": np.dtype("<u2"), "fp16": np.dtype("<f2"), "fp32": np.dtype("<f4"), "int32": np.dtype("<i4")}
+STORAGE = {"bf16": np.dtype("<u2"), "fp16": np.dtype("<f2"), "fp32": np.dtype("<f4"),
+           "int32": np.dtype("<i4"), "bool": np.dtype("|b1")}
 
 
 def to_storage(array, dtype_name: str) -> np.ndarray:
@@ -47,6 +49,10 @@ def to_storage(array, dtype_name: str) -> np.ndarray:
         # overflow to +-inf as the cast on the device does.
         with np.errstate(over="ignore"):
             out = a.astype(np.float16, copy=False)
+    elif dtype_name == "bool":
+        if a.dtype != np.bool_:
+            raise TypeError(f"bool tensor needs a bool array, got {a.dtype}")
+        out = a
     elif dtype_name == "fp32":
         if not np.issubdtype(a.dtype, np.floating):
             raise TypeError(f"fp32 tensor needs floats, got {a.dtype}")

@@ -90,27 +90,99 @@ func.func private @where_broadcast_values_leaf(%x: !pto.tensor<8x64xf32>, %c: !p
 
 // -----
 
-// A mask through GM is not lowered yet.
+// DT_BOOL in GM is one byte per element: a stored mask becomes 1.0 / 0.0
+// (tsels, f16), then bytes (tcvt f16 -> ui8), then a tstore; a loaded one is
+// tloaded as bytes, widened (tcvt ui8 -> f16) and compared with 0 (tcmps ne).
+// CHECK-LABEL: func.func private @mask_store_leaf(
+// CHECK:         pto_isa.tcmps %{{.*}}, %{{.*}} into %[[M:.*]] lt
+// CHECK:         pto_isa.texpands %{{.*}} into %[[ONES:.*]] : f16, !pto_isa.tile<ub, 8x64xf16>
+// CHECK:         pto_isa.tsels %[[M]], %[[ONES]], %{{.*}}, %{{.*}} into %[[NUM:.*]] : !pto_isa.tile<ub, 8x32xui8>, !pto_isa.tile<ub, 8x64xf16>, f16
+// CHECK:         pto_isa.tcvt %[[NUM]] into %[[B:.*]] mode <NONE> {{.*}}: !pto_isa.tile<ub, 8x64xf16>, !pto_isa.tile<ub, 8x64xui8>
+// CHECK:         pto_isa.tstore %[[B]] into %{{.*}} : !pto_isa.tile<ub, 8x64xui8>, !pto.tensor<8x64xi1>
 func.func private @mask_store_leaf(%x: !pto.tensor<8x64xf32>, %o: !pto.tensor<8x64xi1>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
   %zero = arith.constant 0.0 : f32
   %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
   %m = pto.compare lt, %a, %zero : !pto.tile<8x64xf32>, f32 -> !pto.tile<8x64xi1>
-  // expected-error @+1 {{'pto.assemble' op moves a DT_BOOL (i1) tile between GM and ub; pto-lower-to-isa keeps masks packed in ub}}
   pto.assemble %m, %o[0, 0] : !pto.tile<8x64xi1>, !pto.tensor<8x64xi1>
   return
 }
 
 // -----
 
-// Broadcast operands are not lowered yet.
-func.func private @broadcast_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1xf32>, %o: !pto.tensor<8x64xf32>)
+// CHECK-LABEL: func.func private @mask_load_leaf(
+// CHECK:         pto_isa.tload %{{.*}} into %[[B:.*]] : !pto.tensor<?x40xi1>, !pto_isa.tile<ub, 16x64xui8>
+// CHECK:         pto_isa.tcvt %[[B]] into %[[H:.*]] mode <NONE> {{.*}}: !pto_isa.tile<ub, 16x64xui8>, !pto_isa.tile<ub, 16x64xf16>
+// CHECK:         pto_isa.tcmps %[[H]], %{{.*}} into %[[M:.*]] ne : !pto_isa.tile<ub, 16x64xf16>, f16, !pto_isa.tile<ub, 16x32xui8>
+// CHECK:         pto_isa.tsels %[[M]],
+func.func private @mask_load_leaf(%x: !pto.tensor<?x40xf32>, %k: !pto.tensor<?x40xi1>, %o: !pto.tensor<?x40xf32>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %a = pto.view %x[%r, %c0] valid [%v, 40] : !pto.tensor<?x40xf32> -> !pto.tile<16x40xf32>
+  %m = pto.view %k[%r, %c0] valid [%v, 40] : !pto.tensor<?x40xi1> -> !pto.tile<16x40xi1>
+  %s = pto.where %m, %a, %zero : !pto.tile<16x40xi1>, !pto.tile<16x40xf32>, f32 -> !pto.tile<16x40xf32>
+  pto.assemble %s, %o[%r, %c0] : !pto.tile<16x40xf32>, !pto.tensor<?x40xf32>
+  return
+}
+
+// -----
+
+// An atomic add of a mask has no meaning in PyPTO (numbers only).
+func.func private @mask_atomic_leaf(%x: !pto.tensor<8x64xf32>, %o: !pto.tensor<8x64xi1>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %zero = arith.constant 0.0 : f32
+  %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+  %m = pto.compare lt, %a, %zero : !pto.tile<8x64xf32>, f32 -> !pto.tile<8x64xi1>
+  // expected-error @+1 {{'pto.atomic_add' op adds a DT_BOOL (i1) tile into GM atomically}}
+  pto.atomic_add %m, %o[0, 0] : !pto.tile<8x64xi1>, !pto.tensor<8x64xi1>
+  return
+}
+
+// -----
+
+// A broadcast operand of a compare is expanded to the result first (the
+// [8, 1] column by trowexpand into the other operand's tile type), then
+// compared; a [1, 64] row against an [8, 1] column expands both.
+// CHECK-LABEL: func.func private @compare_broadcast_leaf(
+// CHECK:         pto_isa.trowexpand %{{.*}} into %[[C:.*]] : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tcmp %{{.*}}, %[[C]] into %[[M:.*]] lt : !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x64xf32>, !pto_isa.tile<ub, 8x32xui8>
+// CHECK:         pto_isa.tcolexpand %{{.*}} into %[[R:.*]] : !pto_isa.tile<ub, 1x64xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.trowexpand %{{.*}} into %[[C2:.*]] : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tcmp %[[R]], %[[C2]] into %{{.*}} ge
+func.func private @compare_broadcast_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1xf32>, %g: !pto.tensor<1x64xf32>, %o: !pto.tensor<8x64xf32>, %p: !pto.tensor<8x64xf32>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
   %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
   %b = pto.view %c[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
-  // expected-error @+1 {{'pto.compare' op broadcasts a [8, 1] operand over [8, 64]; pto-lower-to-isa lowers comparisons on operands of equal shape (and scalars) and a where whose condition has the result's shape}}
+  %r = pto.view %g[0, 0] : !pto.tensor<1x64xf32> -> !pto.tile<1x64xf32>
   %m = pto.compare lt, %a, %b : !pto.tile<8x64xf32>, !pto.tile<8x1xf32> -> !pto.tile<8x64xi1>
   %k = pto.where %m, %a, %a : !pto.tile<8x64xi1>, !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %k, %o[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  %n = pto.compare ge, %r, %b : !pto.tile<1x64xf32>, !pto.tile<8x1xf32> -> !pto.tile<8x64xi1>
+  %l = pto.where %n, %a, %a : !pto.tile<8x64xi1>, !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %l, %p[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  return
+}
+
+// -----
+
+// A broadcast condition ([8, 1] mask) goes through numbers: 1.0 / 0.0 by its
+// mask (tsels), expanded (trowexpand), compared with 0 into a full mask.
+// CHECK-LABEL: func.func private @where_broadcast_condition_leaf(
+// CHECK:         pto_isa.tcmp %{{.*}}, %{{.*}} into %[[M:.*]] gt : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x32xui8>
+// CHECK:         pto_isa.texpands %{{.*}} into %[[ONES:.*]] : f32, !pto_isa.tile<ub, 8x8xf32>
+// CHECK:         pto_isa.tsels %[[M]], %[[ONES]], %{{.*}}, %{{.*}} into %[[NUM:.*]] : !pto_isa.tile<ub, 8x32xui8>, !pto_isa.tile<ub, 8x8xf32>, f32, !pto_isa.tile<ub, 1x8xi32>, !pto_isa.tile<ub, 8x8xf32>
+// CHECK:         pto_isa.trowexpand %[[NUM]] into %[[W:.*]] : !pto_isa.tile<ub, 8x8xf32>, !pto_isa.tile<ub, 8x64xf32>
+// CHECK:         pto_isa.tcmps %[[W]], %{{.*}} into %[[FULL:.*]] ne : !pto_isa.tile<ub, 8x64xf32>, f32, !pto_isa.tile<ub, 8x32xui8>
+// CHECK:         pto_isa.tsels %[[FULL]],
+func.func private @where_broadcast_condition_leaf(%x: !pto.tensor<8x64xf32>, %c: !pto.tensor<8x1xf32>, %d: !pto.tensor<8x1xf32>, %o: !pto.tensor<8x64xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %zero = arith.constant 0.0 : f32
+  %a = pto.view %x[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+  %b = pto.view %c[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
+  %e = pto.view %d[0, 0] : !pto.tensor<8x1xf32> -> !pto.tile<8x1xf32>
+  %m = pto.compare gt, %b, %e : !pto.tile<8x1xf32>, !pto.tile<8x1xf32> -> !pto.tile<8x1xi1>
+  %k = pto.where %m, %a, %zero : !pto.tile<8x1xi1>, !pto.tile<8x64xf32>, f32 -> !pto.tile<8x64xf32>
   pto.assemble %k, %o[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
   return
 }

@@ -987,10 +987,10 @@ func.func @matmul_mixed_dtypes(%a: !pto.tile<64x64xbf16>, %b: !pto.tile<64x64xf1
 
 // -----
 
-func.func @matmul_f32_to_bf16(%a: !pto.tile<64x64xf32>, %b: !pto.tile<64x64xf32>) {
-  // expected-error @+1 {{'pto.matmul' op dtype triple 'f32' x 'f32' -> 'bf16' is not supported on DAV_2201; supported: f16->f16|f32, bf16->bf16|f32, f32->f32, i8->i32}}
+func.func @matmul_f32_to_i32(%a: !pto.tile<64x64xf32>, %b: !pto.tile<64x64xf32>) {
+  // expected-error @+1 {{'pto.matmul' op dtype triple 'f32' x 'f32' -> 'i32' is not supported on DAV_2201; supported: f16|bf16|f32->f16|bf16|f32, i8->i32}}
   %m = pto.matmul %a, %b {cube_tile = #pto.cube_tile<m = [64, 64], k = [64, 64], n = [64, 64]>}
-      : !pto.tile<64x64xf32>, !pto.tile<64x64xf32> -> !pto.tile<64x64xbf16>
+      : !pto.tile<64x64xf32>, !pto.tile<64x64xf32> -> !pto.tile<64x64xi32>
   return
 }
 
@@ -1016,7 +1016,7 @@ func.func @matmul_i32_inputs(%a: !pto.tile<64x64xi32>, %b: !pto.tile<64x64xi32>)
 
 pto.kernel @matmul_fp8_on_dav2201(%a: !pto.tensor<64x64xf8E4M3FN>) {
   %t = pto.view %a[0, 0] : !pto.tensor<64x64xf8E4M3FN> -> !pto.tile<64x64xf8E4M3FN>
-  // expected-error @+1 {{'pto.matmul' op dtype triple 'f8E4M3FN' x 'f8E4M3FN' -> 'f32' is not supported on DAV_2201; supported: f16->f16|f32, bf16->bf16|f32, f32->f32, i8->i32}}
+  // expected-error @+1 {{'pto.matmul' op dtype triple 'f8E4M3FN' x 'f8E4M3FN' -> 'f32' is not supported on DAV_2201; supported: f16|bf16|f32->f16|bf16|f32, i8->i32}}
   %m = pto.matmul %t, %t {cube_tile = #pto.cube_tile<m = [64, 64], k = [64, 64], n = [64, 64]>}
       : !pto.tile<64x64xf8E4M3FN>, !pto.tile<64x64xf8E4M3FN> -> !pto.tile<64x64xf32>
 }
@@ -1025,7 +1025,7 @@ pto.kernel @matmul_fp8_on_dav2201(%a: !pto.tensor<64x64xf8E4M3FN>) {
 
 pto.kernel @matmul_fp8_to_i32_on_dav3510(%a: !pto.tensor<64x64xf8E5M2>) attributes {arch = #pto.arch<DAV_3510>} {
   %t = pto.view %a[0, 0] : !pto.tensor<64x64xf8E5M2> -> !pto.tile<64x64xf8E5M2>
-  // expected-error @+1 {{'pto.matmul' op dtype triple 'f8E5M2' x 'f8E5M2' -> 'i32' is not supported on DAV_3510; supported: f16->f16|f32, bf16->bf16|f32, f32->f32, i8->i32, fp8->f16|bf16|f32}}
+  // expected-error @+1 {{'pto.matmul' op dtype triple 'f8E5M2' x 'f8E5M2' -> 'i32' is not supported on DAV_3510; supported: f16|bf16|f32->f16|bf16|f32, i8->i32, fp8->f16|bf16|f32}}
   %m = pto.matmul %t, %t {cube_tile = #pto.cube_tile<m = [64, 64], k = [64, 64], n = [64, 64]>}
       : !pto.tile<64x64xf8E5M2>, !pto.tile<64x64xf8E5M2> -> !pto.tile<64x64xi32>
 }
@@ -1041,10 +1041,11 @@ func.func @matmul_split_k_bf16(%a: !pto.tile<64x64xbf16>, %b: !pto.tile<64x64xbf
 
 // -----
 
-func.func @matmul_misaligned_m(%a: !pto.tile<500x64xbf16>, %b: !pto.tile<64x64xbf16>) {
+// mL0 is checked only for a transposed A, as PyPTO's CheckCubeTiling does.
+func.func @matmul_misaligned_m_a_trans(%a: !pto.tile<64x500xbf16>, %b: !pto.tile<64x64xbf16>) {
   // expected-error @+1 {{'pto.matmul' op cube tile m = [250, 500]: mL0 = 250 is not a multiple of 16 elements (32-byte alignment for 'bf16'); round it to a multiple of 16}}
-  %m = pto.matmul %a, %b {cube_tile = #pto.cube_tile<m = [250, 500], k = [64, 64], n = [64, 64]>}
-      : !pto.tile<500x64xbf16>, !pto.tile<64x64xbf16> -> !pto.tile<500x64xf32>
+  %m = pto.matmul %a, %b {a_trans, cube_tile = #pto.cube_tile<m = [250, 500], k = [64, 64], n = [64, 64]>}
+      : !pto.tile<64x500xbf16>, !pto.tile<64x64xbf16> -> !pto.tile<500x64xf32>
   return
 }
 
@@ -1069,8 +1070,8 @@ func.func @matmul_misaligned_f32(%a: !pto.tile<64x64xf32>, %b: !pto.tile<64x64xf
 // -----
 
 func.func @matmul_misaligned_i8(%a: !pto.tile<64x64xi8>, %b: !pto.tile<64x64xi8>) {
-  // expected-error @+1 {{'pto.matmul' op cube tile m = [16, 32]: mL0 = 16 is not a multiple of 32 elements (32-byte alignment for 'i8'); round it to a multiple of 32}}
-  %m = pto.matmul %a, %b {cube_tile = #pto.cube_tile<m = [16, 32], k = [64, 64], n = [64, 64]>}
+  // expected-error @+1 {{'pto.matmul' op cube tile k = [16, 32]: kL0 = 16 is not a multiple of 32 elements (32-byte alignment for 'i8'); round it to a multiple of 32}}
+  %m = pto.matmul %a, %b {cube_tile = #pto.cube_tile<m = [16, 32], k = [16, 32], n = [64, 64]>}
       : !pto.tile<64x64xi8>, !pto.tile<64x64xi8> -> !pto.tile<64x64xi32>
   return
 }

@@ -716,14 +716,11 @@ LogicalResult ViewOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Whether `lhs x rhs -> out` is a supported matmul dtype triple on `arch`
-/// (docs/PyPTOModel.md#matmul).
+/// (docs/PyPTOModel.md#matmul): the cube accumulates floats in f32 and the
+/// fixpipe rounds to any of f16, bf16, f32 on the way out.
 static bool isSupportedMatmulTriple(Type in, Type out, Arch arch) {
-  if (in.isF16())
-    return out.isF16() || out.isF32();
-  if (in.isBF16())
-    return out.isBF16() || out.isF32();
-  if (in.isF32())
-    return out.isF32();
+  if (in.isF16() || in.isBF16() || in.isF32())
+    return out.isF16() || out.isBF16() || out.isF32();
   if (isSignlessInt(in, 8))
     return isSignlessInt(out, 32);
   if (isFP8(in))
@@ -773,8 +770,8 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs, TileType rhs,
     return emitOpError() << "dtype triple " << inType << " x "
                          << rhs.getElementType() << " -> " << outType
                          << " is not supported on " << archName(arch)
-                         << "; supported: f16->f16|f32, bf16->bf16|f32, "
-                            "f32->f32, i8->i32"
+                         << "; supported: f16|bf16|f32->f16|bf16|f32, "
+                            "i8->i32"
                          << (getPlatformInfo(arch).supportsFP8
                                  ? ", fp8->f16|bf16|f32"
                                  : "");
@@ -800,7 +797,9 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs, TileType rhs,
                            << align;
     return success();
   };
-  if (failed(checkAligned("m", tile.getM())) ||
+  // mL0 is free unless A is transposed (PyPTO's CheckCubeTiling): the L1
+  // and L0A images round M up to whole fractals (16 rows) either way.
+  if ((aTrans && failed(checkAligned("m", tile.getM()))) ||
       failed(checkAligned("k", tile.getK())) ||
       failed(checkAligned("n", tile.getN())))
     return failure();

@@ -303,13 +303,20 @@ LogicalResult AllocTileOp::verify() {
 // Data movement
 //===----------------------------------------------------------------------===//
 
+/// Whether GM elements of `gm` move to or from tile elements of `tile`
+/// unchanged: equal types, or DT_BOOL (i1, one byte of 0 or 1 per element in
+/// GM, as PyPTO and NumPy hold it) as its bytes (ui8).
+static bool sameBytes(Type gm, Type tile) {
+  return gm == tile || (gm.isSignlessInteger(1) && tile.isUnsignedInteger(8));
+}
+
 LogicalResult TLoadOp::verify() {
   auto src = cast<pto::GMTensorType>(getSrc().getType());
   TileType dst = tileOf(getDst());
   if (src.getRank() != 2)
     return emitOpError() << "source " << src
                          << " must be 2-D; reshape the GM tensor first";
-  if (src.getElementType() != dst.getElementType())
+  if (!sameBytes(src.getElementType(), dst.getElementType()))
     return emitOpError() << "source element type " << src.getElementType()
                          << " differs from the tile's " << dst.getElementType()
                          << "; TLOAD does not convert (load, then tcvt)";
@@ -367,7 +374,7 @@ LogicalResult TStoreOp::verify() {
              << "an Acc store moves at most 4095 columns, the tile "
                 "has "
              << src.getCols() << "; split the store";
-  } else if (from != to) {
+  } else if (!sameBytes(to, from)) {
     return emitOpError()
            << "storing a " << stringifyMemorySpace(src.getSpace())
            << " tile of " << from << " into a tensor of " << to

@@ -251,10 +251,10 @@ inline std::string parse_npy_header(const char *data, size_t size,
   // host we run on) or not applicable ('|').
   const std::string &d = out.descr;
   if (d.size() >= 3 && (d[0] == '<' || d[0] == '=' || d[0] == '|') &&
-      (d[1] == 'f' || d[1] == 'i' || d[1] == 'u') &&
+      (d[1] == 'f' || d[1] == 'i' || d[1] == 'u' || d[1] == 'b') &&
       (d.substr(2) == "1" || d.substr(2) == "2" || d.substr(2) == "4" ||
        d.substr(2) == "8") &&
-      (d[0] != '|' || d.substr(2) == "1"))
+      (d[0] != '|' || d.substr(2) == "1") && (d[1] != 'b' || d == "|b1"))
     out.type = d.substr(1);
   else
     out.type.clear(); // the caller names the dtypes it accepts

@@ -629,6 +629,8 @@ template <class T> inline const char *npy_descr() {
     return "|i1";
   else if constexpr (std::is_same_v<T, uint8_t>)
     return "|u1";
+  else if constexpr (std::is_same_v<T, bool>) // DT_BOOL: a byte of 0 or 1
+    return "|b1";
   else if constexpr (std::is_same_v<T, uint32_t>)
     return "<u4";
   else
@@ -657,6 +659,8 @@ template <class T> inline const char *kind_name() {
     return "i8";
   else if constexpr (std::is_same_v<T, uint8_t>)
     return "u8";
+  else if constexpr (std::is_same_v<T, bool>)
+    return "bool";
   else if constexpr (std::is_same_v<T, uint32_t>)
     return "u32";
   else
@@ -674,6 +678,17 @@ inline std::string dims_str(const std::vector<int64_t> &d) {
     s += ",";
   return s + ")";
 }
+} // namespace detail
+
+namespace detail {
+// DT_BOOL elements are held as one-byte structs: std::vector<bool> packs
+// bits and has no data(). A pointer to the struct is one to its member.
+struct BoolByte {
+  bool value;
+};
+template <class T>
+using StorageOf = std::conditional_t<std::is_same_v<T, bool>, BoolByte, T>;
+static_assert(sizeof(BoolByte) == 1, "DT_BOOL is one byte per element");
 } // namespace detail
 
 template <class T> class HostTensor : public detail::HostTensorBase {
@@ -699,8 +714,8 @@ public:
       detail::die(2, "%s", pto_check::out_of_memory(bytes, what).c_str());
     }
   }
-  T *data() { return storage_.data(); }
-  const T *data() const { return storage_.data(); }
+  T *data() { return reinterpret_cast<T *>(storage_.data()); }
+  const T *data() const { return reinterpret_cast<const T *>(storage_.data()); }
   int64_t dim(int i) const { return dims_.at(size_t(i)); }
   int rank() const { return int(dims_.size()); }
   int64_t numel() const {
@@ -718,7 +733,7 @@ public:
 
 private:
   std::vector<int64_t> dims_;
-  std::vector<T> storage_;
+  std::vector<detail::StorageOf<T>> storage_;
 };
 
 template <class T>

@@ -426,6 +426,8 @@ template <class T> inline const char *type_name() {
     return "int8_t";
   else if constexpr (std::is_same_v<T, uint8_t>)
     return "uint8_t";
+  else if constexpr (std::is_same_v<T, bool>)
+    return "bool";
   else if constexpr (std::is_same_v<T, int16_t>)
     return "int16_t";
   else if constexpr (std::is_same_v<T, uint16_t>)
