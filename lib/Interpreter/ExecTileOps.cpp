@@ -191,7 +191,9 @@ LogicalResult Interpreter::execUnary(Operation *op, Value inputValue) {
       .Case([&](SqrtOp) { apply([](float x) { return std::sqrt(x); }); })
       .Case(
           [&](RsqrtOp) { apply([](float x) { return 1.0f / std::sqrt(x); }); })
-      .Case([&](ReciprocalOp) { apply([](float x) { return 1.0f / x; }); });
+      .Case([&](ReciprocalOp) { apply([](float x) { return 1.0f / x; }); })
+      .Case([&](LogOp) { apply([](float x) { return std::log(x); }); })
+      .Case([&](TanhOp) { apply([](float x) { return std::tanh(x); }); });
   bindRounded(op->getResult(0), std::move(out));
   return success();
 }

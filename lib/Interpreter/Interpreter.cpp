@@ -244,7 +244,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
       .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>([&](auto binary) {
         return execBinary(binary, binary.getLhs(), binary.getRhs());
       })
-      .Case<ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp>(
+      .Case<ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, LogOp, TanhOp>(
           [&](auto unary) { return execUnary(unary, unary.getInput()); })
       .Case([&](SumOp sum) {
         return execReduce(sum, sum.getInput(), sum.getDim(), false);

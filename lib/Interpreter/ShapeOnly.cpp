@@ -56,9 +56,9 @@ static bool isShapeOnlyOp(Operation *op) {
              ValidDimOp, DimOp, ReadOp, CheckViewOp, ReshapeOp, ViewOp,
              MatmulOp, MatmulAccOp, WorkspaceOp, LaunchOp, RootCallOp, AddOp,
              SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp, AbsOp, SqrtOp,
-             RsqrtOp, ReciprocalOp, SumOp, AmaxOp, CastOp, FullOp, TransposeOp,
-             TopKOp, CompareOp, WhereOp, AtomicAddOp, AssembleOp, IndexPutOp>(
-      op);
+             RsqrtOp, ReciprocalOp, LogOp, TanhOp, SumOp, AmaxOp, CastOp,
+             FullOp, TransposeOp, TopKOp, CompareOp, WhereOp, AtomicAddOp,
+             AssembleOp, IndexPutOp>(op);
 }
 
 bool interp::hasShapeOnlySemantics(Operation *op) {

@@ -77,7 +77,8 @@ LogicalResult LeafLowering::assignColumnForms() {
   };
   for (Operation &op : body) {
     if (!isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, AbsOp, SqrtOp,
-             RsqrtOp, ReciprocalOp, NegOp, CastOp, CompareOp, WhereOp>(op))
+             RsqrtOp, ReciprocalOp, LogOp, TanhOp, NegOp, CastOp, CompareOp,
+             WhereOp>(op))
       continue;
     Value result = op.getResult(0);
     auto shape = cast<pto::TileType>(result.getType()).getShape();
@@ -209,8 +210,8 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   // lowerGatherMask checks, so it is not a unit dim).
   bool shapePreserving =
       isa<ViewOp, AssembleOp, AtomicAddOp, CastOp, FullOp, TransposeOp, ExpOp,
-          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp, GatherMaskOp, TopKOp,
-          IndexPutOp, CompareOp, WhereOp>(op);
+          AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, LogOp, TanhOp, NegOp,
+          GatherMaskOp, TopKOp, IndexPutOp, CompareOp, WhereOp>(op);
   // Reductions and broadcasts check their N-D rules where they are lowered
   // (lowerReduce, broadcastOf).
   if (isa<SumOp, AmaxOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op))

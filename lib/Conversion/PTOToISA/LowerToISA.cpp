@@ -291,7 +291,8 @@ LogicalResult LeafLowering::run() {
             .Case([&](MinOp o) {
               return lowerBinary(o, BinKind::Min, o.getLhs(), o.getRhs());
             })
-            .Case<ExpOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, NegOp>(
+            .Case<ExpOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, LogOp, TanhOp,
+                  NegOp>(
                 [&](Operation *o) { return lowerUnary(o, o->getOperand(0)); })
             .Case([&](CastOp o) { return lowerCast(o); })
             .Case([&](SumOp o) {

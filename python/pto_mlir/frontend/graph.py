@@ -256,7 +256,7 @@ class Printer:
                              f"{f['lhs'].type}, {f['rhs'].type} -> "
                              f"{op.result.type}{loc}")
         elif kind in ("pto.exp", "pto.neg", "pto.abs", "pto.sqrt", "pto.rsqrt",
-                      "pto.reciprocal", "pto.cast"):
+                      "pto.reciprocal", "pto.log", "pto.tanh", "pto.cast"):
             res = self.define(op.result)
             self.emit(depth, f"{res} = {kind} {self.use(f['input'], b)}"
                              f"{self.attr_dict(f['attrs'] + _discardable(op))} : "

@@ -253,9 +253,10 @@ LogicalResult Expander::run() {
     if (auto compare = dyn_cast<CompareOp>(op); compare && isFusedMask(compare))
       fusedCompares.insert(op);
     else if (isa<MatmulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp,
-                 NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
-                 AmaxOp, FullOp, TransposeOp, GatherMaskOp, TopKOp, CompareOp,
-                 WhereOp, AtomicAddOp, AssembleOp, IndexPutOp>(op))
+                 NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, LogOp, TanhOp,
+                 CastOp, SumOp, AmaxOp, FullOp, TransposeOp, GatherMaskOp,
+                 TopKOp, CompareOp, WhereOp, AtomicAddOp, AssembleOp,
+                 IndexPutOp>(op))
       ops.push_back(op);
   });
   planScopeTiles(ops);
@@ -291,10 +292,10 @@ LogicalResult Expander::expand(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](MatmulOp matmul) { return expandMatmul(matmul); })
       .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp, AbsOp,
-            SqrtOp, RsqrtOp, ReciprocalOp, CastOp, CompareOp, WhereOp>(
-          [&](Operation *elementwise) {
-            return expandElementwise(elementwise);
-          })
+            SqrtOp, RsqrtOp, ReciprocalOp, LogOp, TanhOp, CastOp, CompareOp,
+            WhereOp>([&](Operation *elementwise) {
+        return expandElementwise(elementwise);
+      })
       .Case([&](SumOp sum) {
         return expandReduce(sum, sum.getInput(), sum.getDim(), sum.getKeepdim(),
                             sum.getVecTileAttr(), false);

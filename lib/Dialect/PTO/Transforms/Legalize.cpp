@@ -37,13 +37,13 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
       padVecTile(op);
       if (isa<SumOp, AmaxOp>(op))
         retileReduction(op);
-      if (isa<DivOp, ExpOp>(op))
+      if (isa<DivOp, ExpOp, LogOp>(op))
         lowerPrecision(op);
       // widenBF16 may erase `op`: nothing reads it afterwards.
       if (auto compare = dyn_cast<CompareOp>(op))
         widenBF16Compare(compare);
       else if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, NegOp,
-                   AbsOp, SqrtOp, RsqrtOp, ReciprocalOp>(op))
+                   AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, LogOp, TanhOp>(op))
         widenBF16(op);
     }
   }

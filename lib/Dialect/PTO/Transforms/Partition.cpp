@@ -39,9 +39,9 @@ namespace {
 
 bool isNode(Operation *op) {
   return isa<MatmulOp, MatmulAccOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
-             ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, CastOp, SumOp,
-             AmaxOp, FullOp, TransposeOp, GatherMaskOp, TopKOp, CompareOp,
-             WhereOp, AtomicAddOp, AssembleOp, IndexPutOp>(op);
+             ExpOp, NegOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, LogOp, TanhOp,
+             CastOp, SumOp, AmaxOp, FullOp, TransposeOp, GatherMaskOp, TopKOp,
+             CompareOp, WhereOp, AtomicAddOp, AssembleOp, IndexPutOp>(op);
 }
 
 /// A view producing a tile (of a tensor or of another tile): copied into

@@ -364,6 +364,24 @@ def PTO_AbsOp : PTO_UnaryOp<"abs", "abs">;
 def PTO_SqrtOp : PTO_UnaryOp<"sqrt", "sqrt">;
 def PTO_RsqrtOp : PTO_UnaryOp<"rsqrt", "rsqrt">;
 def PTO_ReciprocalOp : PTO_UnaryOp<"reciprocal", "reciprocal">;
+def PTO_LogOp : PTO_UnaryOp<"log", "log",
+    (ins DefaultValuedAttr<PTO_PrecisionAttr,
+         "::mlir::pto::PrecisionType::INTRINSIC">:$precision)> {
+  let description = [{
+    The natural logarithm of each element (f16, bf16 or f32 on every
+    architecture, as PyPTO's `log`); `precision` is PyPTO's `precision_type`
+    (`HIGH_PRECISION` becomes `INTRINSIC` on DAV_2201 in `pto-legalize`).
+    Lowered to pto-isa's TLOG.
+  }];
+}
+def PTO_TanhOp : PTO_UnaryOp<"tanh", "tanh"> {
+  let description = [{
+    The hyperbolic tangent of each element (f16, bf16 or f32 on every
+    architecture, as PyPTO's `tanh`). pto-isa has no tanh instruction: the
+    ISA lowering computes `1 - 2 / (exp(2x) + 1)` in f32 (docs/ISA.md,
+    "tanh").
+  }];
+}
 
 class PTO_ReduceOp<string mnemonic, string pyName> : PTO_VectorOp<mnemonic> {
   let summary = "pypto." # pyName # ": reduction over one dim of the valid region";
