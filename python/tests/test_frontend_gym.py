@@ -469,4 +469,4 @@ def test_tile_slices():
 
     with pytest.raises(TraceError) as e:
         assigns.trace()
-    assert_error_at(e, "t[0:8, :] =", "tiles are values and cannot be assigned into")
+    assert_error_at(e, "t[0:8, :] =", "only a whole move (`t[:] = v`) rebinds it")

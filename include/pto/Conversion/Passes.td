@@ -33,7 +33,8 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
       operand of sub/div, a `[1, 1]` operand) `tcolexpand`/`trowexpand` to
       the full shape and the plain instruction;
     - `cast`: `tcvt` with the effective mode (NONE is RINT for f32 -> bf16);
-      exp/abs/sqrt/rsqrt/reciprocal/neg: the unary instructions; `sum`/`amax`
+      exp/abs/sqrt/rsqrt/reciprocal/neg/log: the unary instructions; tanh:
+      `1 - 2 / (exp(2x) + 1)` in f32 (pto-isa has no tanh); `sum`/`amax`
       over dim 1 with keepdim: `trowsum`/`trowmax` into an nd
       `[R, 32/sizeof]` tile with a scratch tile shaped like the source;
       over dim 0 with keepdim: `tcolsum`/`tcolmax` into a `[1, C]` tile;

@@ -153,6 +153,8 @@ private:
                                     Value colOffset);
   LogicalResult lowerBinary(Operation *op, BinKind bin, Value lhs, Value rhs);
   LogicalResult lowerUnary(Operation *op, Value input);
+  Value lowerTanh(Location loc, Value src, pisa::TileType type, Value vr,
+                  Value vc);
   LogicalResult lowerCast(CastOp op);
   LogicalResult lowerReduce(Operation *op, Value input, int64_t dim,
                             bool keepdim, bool isMax);

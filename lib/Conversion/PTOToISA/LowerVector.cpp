@@ -432,6 +432,11 @@ LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
   if (failed(src) || failed(type))
     return failure();
   auto [vr, vc] = validOf(loc, result);
+  if (isa<TanhOp>(op)) {
+    tiles[result] = lowerTanh(loc, *src, *type, vr, vc);
+    replaced.push_back(op);
+    return success();
+  }
   Value dst = alloc(loc, *type, vr, vc);
   // The pto_isa instruction of each unary op (an op of the unary family
   // without one is refused, not lowered to nothing).
@@ -457,6 +462,10 @@ LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
             builder.create<pisa::TRecipOp>(loc, *src, dst);
             return true;
           })
+          .Case([&](LogOp log) {
+            builder.create<pisa::TLogOp>(loc, *src, dst, log.getPrecision());
+            return true;
+          })
           .Case([&](NegOp) {
             builder.create<pisa::TNegOp>(loc, *src, dst);
             return true;
@@ -469,6 +478,50 @@ LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
   tiles[result] = dst;
   replaced.push_back(op);
   return success();
+}
+
+/// pto-isa has no tanh instruction: tanh(x) = 1 - 2 / (exp(2x) + 1), six
+/// vector instructions in f32 (an f16/bf16 source is widened exactly first
+/// and the result rounded back, RINT). The form saturates without a
+/// comparison: exp(2x) = inf gives 1, exp(2x) = 0 gives -1, NaN stays NaN.
+/// Its error is absolute, about 2^-23 near 0 (docs/ISA.md, "tanh").
+Value LeafLowering::lowerTanh(Location loc, Value src, pisa::TileType type,
+                              Value vr, Value vc) {
+  Type f32 = builder.getF32Type();
+  bool narrow = !type.getElementType().isF32();
+  auto wideType =
+      pisa::TileType::get(builder.getContext(), type.getSpace(), type.getRows(),
+                          type.getCols(), f32, type.getLayout());
+  auto constant = [&](float c) -> Value {
+    return builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(c));
+  };
+  auto next = [&]() { return alloc(loc, wideType, vr, vc); };
+  Value x = src;
+  if (narrow) {
+    x = next();
+    builder.create<pisa::TCvtOp>(
+        loc, src, x, CastModeAttr::get(builder.getContext(), CastMode::NONE),
+        SaturationModeAttr::get(builder.getContext(), SaturationMode::OFF));
+  }
+  Value twoX = next();
+  builder.create<pisa::TMulSOp>(loc, x, constant(2.0f), twoX);
+  Value e = next();
+  builder.create<pisa::TExpOp>(loc, twoX, e, PrecisionType::INTRINSIC);
+  Value ePlusOne = next();
+  builder.create<pisa::TAddSOp>(loc, e, constant(1.0f), ePlusOne);
+  Value inverse = next();
+  builder.create<pisa::TRecipOp>(loc, ePlusOne, inverse);
+  Value scaled = next();
+  builder.create<pisa::TMulSOp>(loc, inverse, constant(-2.0f), scaled);
+  Value wide = next();
+  builder.create<pisa::TAddSOp>(loc, scaled, constant(1.0f), wide);
+  if (!narrow)
+    return wide;
+  Value dst = alloc(loc, type, vr, vc);
+  builder.create<pisa::TCvtOp>(
+      loc, wide, dst, CastModeAttr::get(builder.getContext(), CastMode::RINT),
+      SaturationModeAttr::get(builder.getContext(), SaturationMode::OFF));
+  return dst;
 }
 
 LogicalResult LeafLowering::lowerCast(CastOp op) {

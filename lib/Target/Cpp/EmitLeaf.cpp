@@ -353,6 +353,11 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
               o.getSrc(), o.getDst());
         return success();
       })
+      .Case([&](TLogOp o) {
+        unary(withPrecision("TLOG", "LogAlgorithm", o.getPrecision()),
+              o.getSrc(), o.getDst());
+        return success();
+      })
       .Case([&](TAbsOp o) {
         unary("TABS", o.getSrc(), o.getDst());
         return success();

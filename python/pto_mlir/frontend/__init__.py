@@ -29,16 +29,17 @@ loop indices, ``actual_q[b]`` reads, ``.min``) become ``arith`` ops on
 
 from . import dtypes as _dtypes
 from .dtypes import (DT_BF16, DT_BOOL, DT_FP8E4M3, DT_FP8E5M2, DT_FP16, DT_FP32, DT_INT8, DT_INT16,
-                     DT_INT32, DT_INT64, DYN, DYNAMIC, CastMode, DataType, PrecisionType,
-                     SaturationMode, Tensor)
+                     DT_INT32, DT_INT64, DYN, DYNAMIC, CastMode, DataType, Element, PrecisionType,
+                     SaturationMode, Tensor, TileOpFormat)
 from .errors import TraceError
 from .jit import JitFunction, TracedKernel, jit, platform
 from .ops import (abs, add, amax, assemble, atomic_add, cast, ceildiv, cond, deinterleave, div,
-                  exp, experimental, full, gathermask, is_loop_begin, is_loop_end, loop, loop_unroll,
+                  exp, experimental, full, gathermask, is_loop_begin, is_loop_end, log, loop,
+                  loop_unroll,
                   matmul, max, maximum, min, minimum, mul, neg, reciprocal, reshape, rsqrt,
                   set_cube_tile_shapes, set_pass_options, set_semantic_label, set_vec_tile_shapes,
-                  relu, sigmoid, softmax, sqrt, sub, sum, tensor, transpose, view)
-from .composed import amin
+                  relu, sigmoid, softmax, sqrt, sub, sum, tanh, tensor, transpose, view)
+from .composed import amin, clip
 from .norm import rms_norm
 from .masks import eq, ge, gt, le, lt, ne, where
 from .scatter import index_add_, index_put_
@@ -55,17 +56,18 @@ frontend = type("frontend", (), {"jit": staticmethod(jit),
 
 __all__ = [
     "CastMode", "DT_BF16", "DT_BOOL", "DT_FP16", "DT_FP32", "DT_FP8E4M3", "DT_FP8E5M2", "DT_INT16",
-    "DT_INT32", "DT_INT64", "DT_INT8", "DYN", "DYNAMIC", "DataType", "JitFunction",
+    "DT_INT32", "DT_INT64", "DT_INT8", "DYN", "DYNAMIC", "DataType", "Element", "JitFunction",
     "PrecisionType", "SaturationMode", "SymbolicScalar", "Tensor", "TensorHandle", "Tile",
+    "TileOpFormat",
     "TraceError", "TracedKernel", "abs", "add", "amax", "amin", "assemble", "atomic_add", "cast",
-    "ceildiv", "concat", "cond", "deinterleave", "div", "exp", "expand_clone", "experimental",
+    "ceildiv", "clip", "concat", "cond", "deinterleave", "div", "exp", "expand_clone", "experimental",
     "frontend", "full", "gathermask", "index_add_", "index_put_",
     "is_loop_begin",
-    "is_loop_end", "jit", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
+    "is_loop_end", "jit", "log", "loop", "loop_unroll", "matmul", "max", "maximum", "min", "minimum",
     "mul", "neg", "platform", "reciprocal", "relu", "reshape", "rms_norm", "rsqrt",
     "set_cube_tile_shapes",
     "set_pass_options", "set_semantic_label", "set_vec_tile_shapes", "sigmoid", "softmax", "sqrt", "sub", "sum",
-    "tensor", "topk", "transpose", "unsqueeze", "view",
+    "tanh", "tensor", "topk", "transpose", "unsqueeze", "view",
     "eq", "ne", "lt", "le", "gt", "ge", "where",
 ]
 del _dtypes

@@ -35,6 +35,55 @@ ALL_DTYPES = (DT_BF16, DT_FP16, DT_FP32, DT_BOOL, DT_INT8, DT_INT16, DT_INT32, D
               DT_FP8E4M3, DT_FP8E5M2)
 
 
+class TileOpFormat(enum.Enum):
+    """PyPTO's tensor formats
+    (https://github.com/hicann/pypto/blob/master/docs/api/datatype/TileOpFormat.md):
+    ``TILEOP_ND`` is the row-major layout the pto dialect models;
+    ``TILEOP_NZ`` (the fractal layout) is rejected where a tensor is
+    annotated with it."""
+
+    TILEOP_ND = "TILEOP_ND"
+    TILEOP_NZ = "TILEOP_NZ"
+
+
+class Element:
+    """``pypto.Element(dtype, value)``: a scalar constant of a given dtype
+    (https://github.com/hicann/pypto/blob/master/docs/api/element/pypto-Element_constructor.md).
+    It stands wherever a Python number may (the scalar operand of ``add``,
+    ``eq``, ``where``, ...), with its own dtype instead of the tile's: a tile
+    of another dtype is an error at the line. ``dtype`` and ``value`` are
+    read-only, as in PyPTO."""
+
+    __slots__ = ("_dtype", "_value")
+
+    def __init__(self, dtype, data):
+        if not isinstance(dtype, DataType):
+            raise TypeError(f"pypto.Element(dtype, data): dtype must be a pypto DataType "
+                            f"(pypto.DT_FP32, ...), got {dtype!r}")
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            raise TypeError(f"pypto.Element({dtype!r}, data): data must be an int or a float, "
+                            f"got {type(data).__name__} {data!r}")
+        if dtype == DT_BOOL or not (dtype.is_float or dtype.name.startswith("DT_INT")):
+            raise TypeError(f"pypto.Element({dtype!r}, {data!r}): an Element holds a number "
+                            f"of an integer or float dtype")
+        if not dtype.is_float and isinstance(data, float) and not data.is_integer():
+            raise TypeError(f"pypto.Element({dtype!r}, {data!r}): {data!r} is not an integer; "
+                            f"use a float dtype or an integral value")
+        self._dtype = dtype
+        self._value = float(data) if dtype.is_float else int(data)
+
+    @property
+    def dtype(self) -> DataType:
+        return self._dtype
+
+    @property
+    def value(self):
+        return self._value
+
+    def __repr__(self) -> str:
+        return f"Element({self._dtype!r}, {self._value!r})"
+
+
 class _Dynamic:
     """``pypto.DYN``: a dimension known only at run time."""
 
@@ -156,6 +205,8 @@ class Tensor:
         if dtype is not None and not isinstance(dtype, DataType):
             raise TypeError(f"Tensor(shape, dtype): dtype must be a pypto dtype such as "
                             f"DT_BF16 (or left out: taken from the argument), got {dtype!r}")
+        if isinstance(format, TileOpFormat):
+            format = format.value
         if format not in (None, "TILEOP_ND"):
             raise TypeError(f"Tensor(..., format={format!r}): only the ND format "
                             f"(TILEOP_ND) is modelled by the pto dialect")

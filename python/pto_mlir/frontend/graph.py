@@ -470,6 +470,8 @@ _OP_PRINTERS = {
     "pto.sqrt": Printer._print_one_input,
     "pto.rsqrt": Printer._print_one_input,
     "pto.reciprocal": Printer._print_one_input,
+    "pto.log": Printer._print_one_input,
+    "pto.tanh": Printer._print_one_input,
     "pto.cast": Printer._print_one_input,
     "pto.compare": Printer._print_compare,
     "pto.where": Printer._print_where,

@@ -86,7 +86,12 @@ def where(condition, input, other) -> Tile:
         raise _error(f"{what}: input and other have dtypes "
                      f"{tiles['input'].dtype!r} and {tiles['other'].dtype!r}; cast one so "
                      f"both match")
-    dtype = dtypes.pop() if dtypes else dt.DT_FP32
+    # Scalars only: an Element's dtype, else PyPTO's float (DT_FP32).
+    elements = {v.dtype for v in (input, other) if isinstance(v, dt.Element)}
+    if not dtypes and len(elements) > 1:
+        raise _error(f"{what}: input {input!r} and other {other!r} have different dtypes; "
+                     f"give both Elements one dtype")
+    dtype = dtypes.pop() if dtypes else (elements.pop() if elements else dt.DT_FP32)
     if dtype not in (dt.DT_FP16, dt.DT_BF16, dt.DT_FP32, dt.DT_INT16, dt.DT_INT32):
         raise _error(f"{what}: selects {dtype!r} values; where takes DT_FP16, DT_BF16, "
                      f"DT_FP32, DT_INT16 or DT_INT32")

@@ -18,13 +18,26 @@ kernel argument's shape is the caller's, so writing a value of another rank
 into one stays an error; so does a move whose shape change would depend on a
 run-time ``if`` (the name's shape after the ``if`` would depend on the
 branch taken).
+
+A tile (``pypto.full``, the result of an op) moved into, ``t[:] = v``, is
+rebound the same way: ``t`` now holds ``v``'s value, shape and dtype, in
+the same block (liger_cross_entropy keeps a running minimum so across a
+Python-unrolled loop). A tile created outside the ``pypto.loop`` or run-time
+``if`` the move is in is loop-carried or branch-dependent state, which PyPTO
+keeps in the tensor's storage (gated_delta_rule's ``state = full(...)``,
+``state[:] = new_state`` per chunk): the tile then lives in a workspace
+created before that loop or ``if``, holding its value from there, and every
+read of it inside reads the workspace where it happens (the reads already
+traced are rewritten), each move stores into it, and reads after the region
+view it. Such a state keeps its shape and dtype. A partial index
+(``t[0:4, :] = v``) is an error at the line.
 """
 
 from __future__ import annotations
 
 from .errors import TraceError
 from .graph import Op, insert_op
-from .tracer import TensorHandle, Tile, tensor_type, user_location
+from .tracer import TensorHandle, Tile, tensor_type, tile_type, user_location
 
 
 def _error(message: str) -> TraceError:
@@ -65,3 +78,99 @@ def rebind_workspace(tracer, tensor: TensorHandle, value: Tile, what: str) -> bo
     tensor._dims = None
     tensor.valid_shape = None
     return True
+
+
+def _whole(index) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return all(i is Ellipsis or (isinstance(i, slice) and i == slice(None)) for i in items)
+
+
+def _replace_uses(block, old, make_view) -> None:
+    """Every op nested in ``block`` that reads ``old`` reads a fresh view
+    made just before it instead (``make_view(block, index)``)."""
+    def swap(x, fresh):
+        if x is old:
+            return fresh
+        if isinstance(x, list):
+            return [swap(y, fresh) for y in x]
+        if isinstance(x, tuple):
+            return tuple(swap(y, fresh) for y in x)
+        return x
+
+    for op in list(block.ops):
+        if any(v is old for v in op.operand_values()):
+            fresh = make_view(block, block.ops.index(op))
+            op.fields = {k: swap(v, fresh) for k, v in op.fields.items()}
+        for body in (op.body, op.else_body):
+            if body is not None:
+                _replace_uses(body, old, make_view)
+
+
+def _promote(tracer, tile: Tile, control) -> TensorHandle:
+    """Keeps ``tile`` in a workspace from before ``control`` (the outermost
+    ``pto.loop`` / ``scf.if`` between its definition and a move into it):
+    its value is stored there first, and every read of it already traced
+    inside ``control`` reads the workspace where it happens, as PyPTO reads
+    a tensor's storage."""
+    from .ops import _vec_tile_attr
+    outer = control.block
+    at = outer.ops.index(control)
+    shape, dtype, old = tile.shape, tile.dtype, tile.value
+    ws = Op("pto.workspace", {}, [tensor_type(shape, dtype)], f"{old.hint}_state", control.loc)
+    insert_op(outer, ws, at)
+    zeros = [0] * len(shape)
+    store = Op("pto.assemble", {"src": old, "dst": ws.result, "offsets": zeros,
+                                "attrs": _vec_tile_attr(tracer)}, (), "", control.loc)
+    insert_op(outer, store, at + 1)
+
+    def make_view(block, index):
+        view = Op("pto.view", {"source": ws.result, "offsets": zeros, "valid": None},
+                  [tile_type(shape, dtype)], old.hint, control.loc)
+        insert_op(block, view, index)
+        return view.result
+
+    for body in (control.body, control.else_body):
+        if body is not None:
+            _replace_uses(body, old, make_view)
+    return TensorHandle(tracer, ws.result, shape, dtype, f"{old.hint}_state")
+
+
+def move_tile(tracer, tile: Tile, index, value) -> None:
+    """``tile[:] = value``: rebinds ``tile`` to ``value`` (PyPTO's move). A
+    tile created outside the ``pypto.loop`` / run-time ``if`` of the move
+    becomes workspace-backed (``_promote``): the move also stores the value
+    there, and reads after that region ends view it (``Tracer.use_tile``)."""
+    from .ops import _store_tile
+    what = "tile[:] = value"
+    if not _whole(index):
+        raise _error(f"{what}: a tile is a value; only a whole move (`t[:] = v`) rebinds it, "
+                     f"got index {index!r}: write a part into a tensor (pypto.assemble, "
+                     f"`dst[...] = tile`) instead")
+    if not isinstance(value, (Tile, TensorHandle)):
+        raise _error(f"{what}: moves a tile or tensor, got {type(value).__name__} {value!r} "
+                     f"(use pypto.full for a constant tile)")
+    moved = tracer.use_tile(value, what)
+    state = getattr(tile, "carried_state", None)
+    if state is None:
+        block = tracer.frame.block
+        home = tile.value.scope.block if tile.value.scope is not None else tile.value.block
+        control = None
+        while block is not None and block is not home:
+            parent = block.parent_op
+            if parent is not None and parent.kind in ("pto.loop", "scf.if"):
+                control = parent
+            block = block.parent_block
+        if control is not None:
+            if moved.shape != tile.shape or moved.dtype != tile.dtype:
+                raise _error(f"{what}: moves a {list(moved.shape)} {moved.dtype!r} value into a "
+                             f"{list(tile.shape)} {tile.dtype!r} tile kept across "
+                             f"{control.kind} ({control.loc}); loop-carried state keeps its "
+                             f"shape and dtype (cast or reshape the value first)")
+            state = tile.carried_state = _promote(tracer, tile, control)
+    if state is not None:
+        if moved.shape != tile.shape or moved.dtype != tile.dtype:
+            raise _error(f"{what}: moves a {list(moved.shape)} {moved.dtype!r} value into a "
+                         f"{list(tile.shape)} {tile.dtype!r} loop-carried tile; it keeps its "
+                         f"shape and dtype (cast or reshape the value first)")
+        _store_tile(tracer, "assemble", moved, [0] * moved.ndim, state)
+    tile.value, tile.shape, tile.dtype = moved.value, moved.shape, moved.dtype

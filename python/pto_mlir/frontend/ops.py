@@ -441,6 +441,11 @@ def matmul(input, mat2, out_dtype, *, a_trans: bool = False, b_trans: bool = Fal
 
 
 def _scalar_operand(tracer, tile: Tile, value, what: str):
+    if isinstance(value, dt.Element):
+        if value.dtype != tile.dtype:
+            raise _error(f"{what}: {value!r} with a {tile.dtype!r} tile; PyPTO requires one "
+                         f"dtype (make the Element {tile.dtype!r} or cast the tile)")
+        return tracer.constant(value.value, tile.dtype.mlir)
     if isinstance(value, Scalar):
         raise _error(f"{what}: a symbolic (run-time) scalar cannot be a tile operand; "
                      f"only compile-time Python numbers can (e.g. a folded scale)")
@@ -575,6 +580,27 @@ def reciprocal(input) -> Tile:
     return _unary("reciprocal", "pto.reciprocal", input)
 
 
+def _float_unary(name: str, input, extra_attrs=()) -> Tile:
+    """An elementwise op PyPTO defines on DT_FP16, DT_BF16 and DT_FP32 only:
+    another dtype is an error at the line naming the fix."""
+    tracer = current_tracer(f"pypto.{name}")
+    a = tracer.use_tile(input, f"{name}(input)")
+    if a.dtype not in (dt.DT_FP16, dt.DT_BF16, dt.DT_FP32):
+        raise _error(f"{name}(input) is {a.dtype!r}; PyPTO's {name} takes DT_FP16, DT_BF16 or "
+                     f"DT_FP32 (cast first)")
+    return _unary(name, f"pto.{name}", a, extra_attrs)
+
+
+def log(input, precision_type=dt.PrecisionType.INTRINSIC) -> Tile:
+    """``pypto.log``: the natural logarithm (https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-log.md)."""
+    return _float_unary("log", input, [_precision_attr(precision_type, "log")])
+
+
+def tanh(input) -> Tile:
+    """``pypto.tanh`` (https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-tanh.md)."""
+    return _float_unary("tanh", input)
+
+
 def _reduce(name: str, input, dim, keepdim: bool) -> Tile:
     tracer = current_tracer(f"pypto.{name}")
     a = tracer.use_tile(input, f"{name}(input)")
@@ -638,7 +664,10 @@ def full(size, fill_value, dtype) -> Tile:
         raise _error(f"full(dtype) must be a pypto dtype, got {dtype!r}")
     if isinstance(fill_value, bool) or not isinstance(fill_value, (int, float)):
         raise _error(f"full(fill_value) must be a Python number, got {fill_value!r}")
-    fields = {"value": repr(float(fill_value)), "attrs": _vec_tile_attr(tracer)}
+    text = repr(float(fill_value))
+    if "e" in text and "." not in text:   # MLIR float literals need a "." (1e+30 -> 1.0e+30)
+        text = text.replace("e", ".0e")
+    fields = {"value": text, "attrs": _vec_tile_attr(tracer)}
     return _record(tracer, "pto.full", fields, shape, dtype, "full")
 
 

@@ -123,6 +123,14 @@ class _ValueMethods:
         from . import ops
         return ops.sqrt(self)
 
+    def log(self):
+        from . import ops
+        return ops.log(self)
+
+    def tanh(self):
+        from . import ops
+        return ops.tanh(self)
+
     def sigmoid(self):
         from . import ops
         return ops.sigmoid(self)
@@ -331,8 +339,10 @@ class Tile(_ValueMethods):
         return current_tracer("tile slicing").slice_view(self, index)
 
     def __setitem__(self, index, value):
-        raise _error("tiles are values and cannot be assigned into; write into a tensor "
-                     "(`dst[...] = tile`, pypto.assemble) or a pypto.tensor workspace")
+        """``t[:] = v``: PyPTO's move (this Python object now holds ``v``);
+        a partial index is an error (move.py)."""
+        from .move import move_tile
+        move_tile(current_tracer("tile assignment"), self, index, value)
 
     def __rsub__(self, other):
         """``1.0 - t``: a scalar minus a tile (PyPTO's reflected sub)."""
@@ -613,6 +623,9 @@ class Tracer:
             return self.whole_view(tile, what)
         if not isinstance(tile, Tile):
             raise _error(f"{what} takes a tile, got {type(tile).__name__} {tile!r}")
+        if not self._visible(tile.value) and getattr(tile, "carried_state", None) is not None:
+            # A loop-carried tile (move.py) read after its loop: its storage.
+            return self.whole_view(tile.carried_state, what)
         if not self._visible(tile.value):
             raise _error(f"{what}: this tile was computed in {self._where(tile.value.block)} "
                          f"and is used after that loop ends; pypto.loop bodies are separate "
@@ -648,8 +661,25 @@ class Tracer:
 
     def tensor_view_valid(self, tensor: TensorHandle, shape, offsets, explicit):
         """The ``valid`` operands of a view of ``tensor``: the explicit ones,
-        or, for a tensor a reshape gave a valid shape, that shape clipped to
-        the window (docs/Frontend.md)."""
+        or, for a tensor a reshape gave a valid shape (or a workspace the
+        valid shape of the value last moved into it), that shape clipped to
+        the window (docs/Frontend.md). A whole view of a workspace takes the
+        valid shape of the value last moved into it (``ws[:] = v``), where
+        that value is visible here (not from the other branch of a run-time
+        ``if``)."""
+        moved = getattr(tensor, "moved_value", None)
+        if moved is not None and explicit is None and tuple(shape) == tuple(moved.shape) and \
+                all(isinstance(o, int) and o == 0 for o in offsets) and \
+                self._visible(moved.value):
+            # The whole workspace: the moved value's valid extents, read next
+            # to this view (in its scope).
+            valid = []
+            for d in range(len(shape)):
+                op = Op("pto.valid_dim", {"source": moved.value, "dim": d}, ["index"],
+                        f"{tensor.name}_valid{d}", self.location())
+                self.insert_op(op)
+                valid.append(op.result)
+            return valid
         if tensor.valid_shape is None:
             return explicit if explicit is None else self.mixed(explicit, "view(valid_shape)")
         from .shape_ops import tensor_valid_view_extents
@@ -807,6 +837,12 @@ class Tracer:
                 raise _error(f"{what}: dim {dim} of the slice has extent {extent} but the "
                              f"tile has {size}")
         ops.assemble(value, [s for s, _ in parts], tensor)
+        if _whole(index) and tuple(value.shape) == tuple(tensor.static_shape) and \
+                tensor.value.op is not None and tensor.value.op.kind == "pto.workspace":
+            # PyPTO's move: the workspace now is the value, valid shape too
+            # (a [5, 1] tail moved into pypto.tensor([8, 1]) reads as [5, 1]);
+            # read by later views of it (tensor_view_valid).
+            tensor.moved_value = value
 
     def workspace(self, shape, dtype: dt.DataType, name: str) -> TensorHandle:
         """``pypto.tensor(shape, dtype, name)``: a GM workspace tensor of the

@@ -991,3 +991,38 @@ func.func private @mix_root(%a: !pto.tensor<32x32xf32>, %y: !pto.tensor<16x32xf3
   return
 }
 }
+
+// -----
+
+// log is TLOG (its precision kept); tanh, which pto-isa lacks, is
+// 1 - 2 / (exp(2x) + 1) in f32: an f16 source is widened first (TCVT, exact)
+// and the result rounded back (RINT).
+// CHECK-LABEL: func.func private @log_tanh(
+// CHECK-DAG:     %[[MTWO:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK:         pto_isa.tlog %{{.*}} into %[[L:[^ ]*]] {precision = #pto.precision<HIGH_PRECISION>}
+// CHECK:         pto_isa.tmuls %[[L]], %[[TWO]] into %[[T2:[^ ]*]]
+// CHECK-NEXT:    %[[E:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:    pto_isa.texp %[[T2]] into %[[E]] :
+// CHECK:         pto_isa.tadds %[[E]], %[[ONE]] into %[[EP1:[^ ]*]]
+// CHECK:         pto_isa.trecip %[[EP1]] into %[[R:[^ ]*]]
+// CHECK:         pto_isa.tmuls %[[R]], %[[MTWO]] into %[[S:[^ ]*]]
+// CHECK:         pto_isa.tadds %[[S]], %[[ONE]] into %[[TH:[^ ]*]] : !pto_isa.tile<ub, 16x64xf32>, f32, !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         pto_isa.tcvt %{{.*}} into %[[W:[^ ]*]] mode <NONE> {{.*}} : !pto_isa.tile<ub, 16x64xf16>, !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    %[[W2:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:    pto_isa.tmuls %[[W]], %[[TWO]] into %[[W2]]
+// CHECK:         pto_isa.tcvt %{{.*}} into %{{.*}} mode <RINT> {{.*}} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf16>
+// CHECK:         return
+func.func private @log_tanh(%a: !pto.tensor<16x64xf32>, %h: !pto.tensor<16x64xf16>,
+                            %out: !pto.tensor<16x64xf32>, %out16: !pto.tensor<16x64xf16>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1", arch = #pto.arch<DAV_3510>} {
+  %x = pto.view %a[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32>
+  %l = pto.log %x {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  %t = pto.tanh %l : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %t, %out [0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  %y = pto.view %h[0, 0] : !pto.tensor<16x64xf16> -> !pto.tile<16x64xf16>
+  %t16 = pto.tanh %y : !pto.tile<16x64xf16> -> !pto.tile<16x64xf16>
+  pto.assemble %t16, %out16 [0, 0] : !pto.tile<16x64xf16>, !pto.tensor<16x64xf16>
+  return
+}

@@ -1235,6 +1235,32 @@ func.func @unary_result_shape(%a: !pto.tile<64x64xf32>) {
 
 // -----
 
+// log and tanh are PyPTO's float ops (DT_FP16, DT_BF16, DT_FP32) on every
+// architecture.
+pto.kernel @log_of_integers(%x: !pto.tensor<64x64xi32>) attributes {arch = #pto.arch<DAV_3510>} {
+  %t = pto.view %x[0, 0] : !pto.tensor<64x64xi32> -> !pto.tile<64x64xi32>
+  // expected-error @+1 {{'pto.log' op computes on 'i32', which the DAV_3510 vector unit does not support; use f16, bf16 or f32}}
+  %r = pto.log %t : !pto.tile<64x64xi32> -> !pto.tile<64x64xi32>
+}
+
+// -----
+
+func.func @tanh_of_integers(%a: !pto.tile<64x64xi16>) {
+  // expected-error @+1 {{'pto.tanh' op computes on 'i16', which the DAV_2201 vector unit does not support; use f16, bf16 or f32}}
+  %r = pto.tanh %a : !pto.tile<64x64xi16> -> !pto.tile<64x64xi16>
+  return
+}
+
+// -----
+
+func.func @tanh_result_type(%a: !pto.tile<64x64xbf16>) {
+  // expected-error @+1 {{'pto.tanh' op result type '!pto.tile<64x64xf32>' must equal the operand type '!pto.tile<64x64xbf16>'}}
+  %r = pto.tanh %a : !pto.tile<64x64xbf16> -> !pto.tile<64x64xf32>
+  return
+}
+
+// -----
+
 func.func @vec_tile_rank_too_small(%a: !pto.tile<4x64x64xf32>) {
   // expected-error @+1 {{'pto.abs' op vector tile [64, 64] has rank 2 but the op works on rank-3 tiles; give the vector tile at least 3 dims}}
   %r = pto.abs %a {vec_tile = #pto.vec_tile<[64, 64]>} : !pto.tile<4x64x64xf32> -> !pto.tile<4x64x64xf32>

@@ -313,6 +313,9 @@ pto.kernel @unary(%x: !pto.tensor<64x64xf16>, %n: !pto.tensor<64x64xi16>) {
   // CHECK: pto.sqrt %[[X]] : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
   // CHECK: pto.rsqrt %[[X]] : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
   // CHECK: pto.reciprocal %[[X]] {vec_tile = #pto.vec_tile<[1, 4, 16, 16]>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
+  // CHECK: pto.log %[[X]] : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
+  // CHECK: pto.log %[[X]] {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
+  // CHECK: pto.tanh %[[X]] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
   %e = pto.exp %t : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
   %e2 = pto.exp %t {precision = #pto.precision<INTRINSIC>, vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
   %ng = pto.neg %t : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
@@ -320,6 +323,9 @@ pto.kernel @unary(%x: !pto.tensor<64x64xf16>, %n: !pto.tensor<64x64xi16>) {
   %sq = pto.sqrt %t : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
   %rs = pto.rsqrt %t : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
   %rc = pto.reciprocal %t {vec_tile = #pto.vec_tile<[1, 4, 16, 16]>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
+  %lg = pto.log %t : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
+  %lgh = pto.log %t {precision = #pto.precision<HIGH_PRECISION>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
+  %th = pto.tanh %t {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<64x64xf16> -> !pto.tile<64x64xf16>
   // neg and abs also take integers.
   // CHECK: %[[N:.*]] = pto.view %n
   // CHECK: pto.neg %[[N]] : !pto.tile<64x64xi16> -> !pto.tile<64x64xi16>

@@ -969,6 +969,13 @@ LogicalResult ExpOp::verify() {
   return verifyPrecision(*this, getPrecision());
 }
 
+LogicalResult LogOp::verify() {
+  if (failed(verifyUnary(*this, getInput().getType(), getResult().getType(),
+                         getVecTileAttr(), /*floatOnly=*/true)))
+    return failure();
+  return verifyPrecision(*this, getPrecision());
+}
+
 #define PTO_DEFINE_UNARY_VERIFIER(OP, FLOAT_ONLY)                              \
   LogicalResult OP::verify() {                                                 \
     return verifyUnary(*this, getInput().getType(), getResult().getType(),     \
@@ -979,6 +986,7 @@ PTO_DEFINE_UNARY_VERIFIER(AbsOp, false)
 PTO_DEFINE_UNARY_VERIFIER(SqrtOp, true)
 PTO_DEFINE_UNARY_VERIFIER(RsqrtOp, true)
 PTO_DEFINE_UNARY_VERIFIER(ReciprocalOp, true)
+PTO_DEFINE_UNARY_VERIFIER(TanhOp, true)
 #undef PTO_DEFINE_UNARY_VERIFIER
 
 //===----------------------------------------------------------------------===//

@@ -37,7 +37,7 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
       padVecTile(op);
       if (isReductionOp(op))
         retileReduction(op);
-      if (isa<DivOp, ExpOp>(op))
+      if (isa<DivOp, ExpOp, LogOp>(op))
         lowerPrecision(op);
       // widenBF16 may erase `op`: nothing reads it afterwards.
       if (auto compare = dyn_cast<CompareOp>(op))

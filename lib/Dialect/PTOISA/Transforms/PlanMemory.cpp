@@ -234,7 +234,7 @@ static SmallVector<Value> inPlaceSources(Operation *op, Value &dst) {
         return SmallVector<Value>{o.getLhs(), o.getRhs()};
       })
       .Case<TAddSOp, TSubSOp, TMulSOp, TDivSOp, TMaxSOp, TMinSOp, TExpOp,
-            TAbsOp, TSqrtOp, TRsqrtOp, TRecipOp, TNegOp>([&](auto o) {
+            TAbsOp, TSqrtOp, TRsqrtOp, TRecipOp, TLogOp, TNegOp>([&](auto o) {
         dst = o.getDst();
         return SmallVector<Value>{o.getSrc()};
       })

@@ -145,6 +145,7 @@ enum class STPhase { Unspecified = 0, Partial = 2, Final = 3 };
 enum class AccPhase { Unspecified = 0, Partial = 2, Final = 3 };
 enum class DivAlgorithm { DEFAULT = 0, HIGH_PRECISION = 1 };
 enum class ExpAlgorithm { DEFAULT = 0, HIGH_PRECISION = 1 };
+enum class LogAlgorithm { DEFAULT = 0, HIGH_PRECISION = 1 };
 
 // What every instruction returns. Typed events (Event<Op, Op>) are not
 // modelled: the trailing event arguments of instructions are accepted and

@@ -752,6 +752,20 @@ inline RecordEvent TEXP(TileD &dst, TileS &src, E &...) {
   });
 }
 
+template <LogAlgorithm Alg = LogAlgorithm::DEFAULT, class TileD, class TileS,
+          class... E>
+  requires(sim::is_tile_v<TileD> && sim::is_tile_v<TileS> &&
+           sim::events_v<E...>)
+inline RecordEvent TLOG(TileD &dst, TileS &src, E &...) {
+  using T = typename TileD::DType;
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, _Float16>,
+                "TLOG: half or float");
+  // As pto-isa's CPU back end: log in double, rounded once to T.
+  return sim::unary("TLOG", dst, src, [](T a) -> T {
+    return sim::st<T>(float(std::log(double(sim::ld(a)))));
+  });
+}
+
 namespace sim {
 // One conversion over the valid region: clamping to an integer destination's
 // range, or (wrap) wrapping to its width.

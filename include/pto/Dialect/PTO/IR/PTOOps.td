@@ -380,6 +380,24 @@ def PTO_AbsOp : PTO_UnaryOp<"abs", "abs", "std::fabs(x)">;
 def PTO_SqrtOp : PTO_UnaryOp<"sqrt", "sqrt", "std::sqrt(x)">;
 def PTO_RsqrtOp : PTO_UnaryOp<"rsqrt", "rsqrt", "1.0f / std::sqrt(x)">;
 def PTO_ReciprocalOp : PTO_UnaryOp<"reciprocal", "reciprocal", "1.0f / x">;
+def PTO_LogOp : PTO_UnaryOp<"log", "log", "std::log(x)",
+    (ins DefaultValuedAttr<PTO_PrecisionAttr,
+         "::mlir::pto::PrecisionType::INTRINSIC">:$precision)> {
+  let description = [{
+    The natural logarithm of each element (f16, bf16 or f32 on every
+    architecture, as PyPTO's `log`); `precision` is PyPTO's `precision_type`
+    (`HIGH_PRECISION` becomes `INTRINSIC` on DAV_2201 in `pto-legalize`).
+    Lowered to pto-isa's TLOG.
+  }];
+}
+def PTO_TanhOp : PTO_UnaryOp<"tanh", "tanh", "std::tanh(x)"> {
+  let description = [{
+    The hyperbolic tangent of each element (f16, bf16 or f32 on every
+    architecture, as PyPTO's `tanh`). pto-isa has no tanh instruction: the
+    ISA lowering computes `1 - 2 / (exp(2x) + 1)` in f32 (docs/ISA.md,
+    "tanh").
+  }];
+}
 
 class PTO_ReduceOp<string mnemonic, string pyName>
     : PTO_VectorOp<mnemonic, [PTO_ReductionOpTrait]> {

@@ -251,8 +251,9 @@ class PTOISA_VectorOp<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-// The `precision` of TDIV / TDIVS / TEXP: pto-isa's algorithm template
-// argument (DivAlgorithm / ExpAlgorithm, include/pto/common/type.hpp),
+// The `precision` of TDIV / TDIVS / TEXP / TLOG: pto-isa's algorithm template
+// argument (DivAlgorithm / ExpAlgorithm / LogAlgorithm,
+// include/pto/common/type.hpp),
 // INTRINSIC being its DEFAULT.
 defvar PTOISA_PrecisionArg = (ins DefaultValuedAttr<PTO_PrecisionAttr,
                                   "::mlir::pto::PrecisionType::INTRINSIC">:$precision);
@@ -307,6 +308,7 @@ def PTOISA_TAbsOp : PTOISA_UnaryOp<"tabs", "TABS">;
 def PTOISA_TSqrtOp : PTOISA_UnaryOp<"tsqrt", "TSQRT">;
 def PTOISA_TRsqrtOp : PTOISA_UnaryOp<"trsqrt", "TRSQRT">;
 def PTOISA_TRecipOp : PTOISA_UnaryOp<"trecip", "TRECIP">;
+def PTOISA_TLogOp : PTOISA_UnaryOp<"tlog", "TLOG", PTOISA_PrecisionArg>;
 def PTOISA_TNegOp : PTOISA_UnaryOp<"tneg", "TNEG">;
 def PTOISA_TRowExpandOp : PTOISA_UnaryOp<"trowexpand", "TROWEXPAND"> {
   let summary = "TROWEXPAND: dst[i, j] = src[i, 0] (V)";
