@@ -37,6 +37,7 @@ void CostModel::beginRecord(LaunchRecord record) {
   if (record.family.empty())
     record.family = record.leaf;
   record.accessBytes.assign(record.accesses.size(), {0, 0});
+  record.accessRegions.assign(record.accesses.size(), {});
   launches.push_back(std::move(record));
   current = &launches.back();
 }
@@ -47,8 +48,13 @@ void CostModel::launchBegin(const interp::LaunchEvent &event) {
   record.instance = event.instance;
   record.stitch = event.stitch;
   record.deps = event.deps;
-  for (auto [tensor, bits] : event.accesses)
-    record.accesses.push_back({tensor, bits});
+  // Bit 8: ops the observer sees no box for touch the tensor too, so its
+  // regions are the whole tensor.
+  SmallVector<bool, 4> unboxed;
+  for (auto [tensor, bits] : event.accesses) {
+    record.accesses.push_back({tensor, uint8_t(bits & 7)});
+    unboxed.push_back(bits & 8);
+  }
   // Snapshots count launches run before the view; launches are observed in
   // id order, so that is the number of records before it.
   for (const auto &read : event.tileReads) {
@@ -68,9 +74,81 @@ void CostModel::launchBegin(const interp::LaunchEvent &event) {
   record.cube = !kind || kind.getValue() != CoreKind::vector;
   record.mix = kind && kind.getValue() == CoreKind::mix;
   beginRecord(std::move(record));
+  for (auto [k, whole] : llvm::enumerate(unboxed))
+    if (whole)
+      for (unsigned b = 0; b < 3; ++b)
+        if (current->accesses[k].second & (1u << b))
+          current->accessRegions[k][b].whole = true;
 }
 
-void CostModel::launchEnd() { current = nullptr; }
+void CostModel::launchEnd() {
+  if (current)
+    endRecord();
+  current = nullptr;
+}
+
+void CostModel::endRecord() {
+  for (auto [access, regions] :
+       llvm::zip(current->accesses, current->accessRegions))
+    for (unsigned k = 0; k < 3; ++k)
+      if ((access.second & (1u << k)) && regions[k].empty())
+        regions[k].whole = true;
+}
+
+void GMRegion::add(interp::GMBox box) {
+  if (whole)
+    return;
+  if (box.shape.empty() || box.shape.size() != box.offsets.size() ||
+      box.shape.size() != box.sizes.size()) {
+    whole = true;
+    return;
+  }
+  if (llvm::is_contained(box.sizes, 0))
+    return; // touches nothing
+  if (shape.empty()) {
+    shape.assign(box.shape.begin(), box.shape.end());
+    lo.assign(box.offsets.begin(), box.offsets.end());
+    for (auto [o, n] : llvm::zip(box.offsets, box.sizes))
+      hi.push_back(o + n);
+    return;
+  }
+  if (!llvm::equal(shape, box.shape)) {
+    // Another shape of the same storage (a reshape): no common box.
+    whole = true;
+    return;
+  }
+  for (auto [d, o, n] : llvm::enumerate(box.offsets, box.sizes)) {
+    lo[d] = std::min(lo[d], o);
+    hi[d] = std::max(hi[d], o + n);
+  }
+}
+
+bool GMRegion::intersects(const GMRegion &other) const {
+  if (empty() || other.empty())
+    return false;
+  if (whole || other.whole)
+    return true;
+  if (llvm::equal(shape, other.shape)) {
+    for (auto [l0, h0, l1, h1] : llvm::zip(lo, hi, other.lo, other.hi))
+      if (h0 <= l1 || h1 <= l0)
+        return false;
+    return true;
+  }
+  // Two shapes of one row-major storage: compare the element ranges the
+  // boxes span.
+  auto span = [](const GMRegion &r) {
+    int64_t first = 0, last = 0, stride = 1;
+    for (int64_t d = int64_t(r.shape.size()) - 1; d >= 0; --d) {
+      first += r.lo[d] * stride;
+      last += (r.hi[d] - 1) * stride;
+      stride *= r.shape[d];
+    }
+    return std::make_pair(first, last);
+  };
+  auto [first0, last0] = span(*this);
+  auto [first1, last1] = span(other);
+  return first0 <= last1 && first1 <= last0;
+}
 
 void CostModel::stitchFlushAt(Operation *op) {
   // A control-program view makes a tile (a reference to GM on the control
@@ -104,22 +182,24 @@ void CostModel::addPipe(Pipe pipe, double seconds) {
   current->pipeSeconds[pipe] += seconds;
 }
 
-std::array<uint64_t, 2> &CostModel::accessBytes(const void *tensor,
-                                                uint8_t bit) {
+size_t CostModel::accessIndex(const void *tensor, uint8_t bit) {
   auto &acc = current->accesses;
   auto it = llvm::find_if(acc, [&](auto &p) { return p.first == tensor; });
   if (it == acc.end()) {
     acc.push_back({tensor, bit});
     current->accessBytes.push_back({0, 0});
-    return current->accessBytes.back();
+    current->accessRegions.emplace_back();
+    return acc.size() - 1;
   }
   it->second |= bit;
-  return current->accessBytes[it - acc.begin()];
+  return it - acc.begin();
 }
 
 void CostModel::recordRead(const void *tensor, uint64_t size, bool workspace,
-                           uint64_t bytes, bool vectorSide) {
-  accessBytes(tensor, 1)[0] += bytes;
+                           uint64_t bytes, interp::GMBox box, bool vectorSide) {
+  size_t k = accessIndex(tensor, 1);
+  current->accessBytes[k][0] += bytes;
+  current->accessRegions[k][0].add(box);
   TensorTraffic &t = traffic[tensor];
   t.workspace = workspace;
   t.size = size;
@@ -142,8 +222,11 @@ void CostModel::recordRead(const void *tensor, uint64_t size, bool workspace,
 }
 
 void CostModel::recordWrite(const void *tensor, uint64_t size, bool workspace,
-                            uint64_t bytes, bool atomic, bool vectorSide) {
-  accessBytes(tensor, atomic ? 4 : 2)[1] += bytes;
+                            uint64_t bytes, bool atomic, interp::GMBox box,
+                            bool vectorSide) {
+  size_t k = accessIndex(tensor, atomic ? 4 : 2);
+  current->accessBytes[k][1] += bytes;
+  current->accessRegions[k][atomic ? 2 : 1].add(box);
   TensorTraffic &t = traffic[tensor];
   t.workspace = workspace;
   t.size = size;
@@ -203,15 +286,17 @@ static bool feedsMatmul(Operation *view) {
 }
 
 void CostModel::gmRead(Operation *op, const interp::HostTensor *tensor,
-                       bool workspace, uint64_t bytes) {
+                       bool workspace, uint64_t bytes, interp::GMBox box) {
   if (!current)
     return; // control-program reads are not device work
   bool vectorSide = current->mix && op && !feedsMatmul(op);
-  recordRead(tensor, tensor->getStorageSize(), workspace, bytes, vectorSide);
+  recordRead(tensor, tensor->getStorageSize(), workspace, bytes, box,
+             vectorSide);
 }
 
 void CostModel::gmWrite(Operation *op, const interp::HostTensor *tensor,
-                        bool workspace, uint64_t bytes, bool atomic) {
+                        bool workspace, uint64_t bytes, bool atomic,
+                        interp::GMBox box) {
   if (!current)
     return;
   // In a MIX leaf, a store of a matmul result leaves through the fixpipe,
@@ -220,7 +305,7 @@ void CostModel::gmWrite(Operation *op, const interp::HostTensor *tensor,
       op && op->getNumOperands() ? op->getOperand(0).getDefiningOp() : nullptr;
   bool vectorSide =
       current->mix && !isa_and_nonnull<MatmulOp, MatmulAccOp>(source);
-  recordWrite(tensor, tensor->getStorageSize(), workspace, bytes, atomic,
+  recordWrite(tensor, tensor->getStorageSize(), workspace, bytes, atomic, box,
               vectorSide);
 }
 
@@ -361,11 +446,39 @@ llvm::Error CostModel::loadGraph(StringRef text, std::string *warning) {
         uint64_t bytes =
             access->getInteger("bytes").value_or(key->second.second);
         bool workspace = access->getBoolean("workspace").value_or(false);
+        // The region: the box {"shape", "lo", "hi"} (hi exclusive), or the
+        // whole tensor without one.
+        SmallVector<int64_t, 4> shape, lo, sizes;
+        if (const llvm::json::Object *region = access->getObject("region")) {
+          const llvm::json::Array *lists[3] = {region->getArray("shape"),
+                                               region->getArray("lo"),
+                                               region->getArray("hi")};
+          bool ok = lists[0] && lists[1] && lists[2] &&
+                    lists[0]->size() == lists[1]->size() &&
+                    lists[0]->size() == lists[2]->size() && !lists[0]->empty();
+          for (size_t d = 0; ok && d < lists[0]->size(); ++d) {
+            auto n = (*lists[0])[d].getAsInteger();
+            auto l = (*lists[1])[d].getAsInteger();
+            auto h = (*lists[2])[d].getAsInteger();
+            ok = n && l && h && *l >= 0 && *l <= *h && *h <= *n;
+            if (ok) {
+              shape.push_back(*n);
+              lo.push_back(*l);
+              sizes.push_back(*h - *l);
+            }
+          }
+          if (!ok)
+            return fail("launch " + Twine(i) +
+                        ": a region is {\"shape\", \"lo\", \"hi\"}, "
+                        "lists of one length with 0 <= lo <= hi <= shape");
+        }
+        interp::GMBox box{shape, lo, sizes};
         if (kind == "reads")
-          recordRead(key->second.first, key->second.second, workspace, bytes);
+          recordRead(key->second.first, key->second.second, workspace, bytes,
+                     box);
         else
           recordWrite(key->second.first, key->second.second, workspace, bytes,
-                      kind == "atomics");
+                      kind == "atomics", box);
       }
     }
     if (const llvm::json::Array *mm = l->getArray("matmuls"))
@@ -460,8 +573,8 @@ void shareBandwidth(ArrayRef<double> demand, double capacity,
 // - the control AICPU submits device tasks (a stitch, or an unstitched root
 //   call) one after another, `submitUs` each;
 // - a submitted launch is ready once its token deps and every earlier
-//   launch of another root instance with a conflicting access to the same
-//   GM tensor have finished (whole-tensor granularity, the interpreter's);
+//   launch of another root instance with a conflicting access to an
+//   intersecting region of the same GM tensor have finished;
 // - each pool (AIC, AIV) has a ready queue served by the device_sched_mode
 //   policy whenever a core is free (lowest-numbered free core);
 // - a running launch first pays its fixed overhead, then runs its body
@@ -527,18 +640,29 @@ void CostModel::simulate(Report &r) {
   llvm::DenseMap<const void *, Buffers> versions;
   uint64_t nextKey = 0;
   llvm::DenseMap<const void *, uint64_t> plainKeys;
-  std::vector<SmallVector<std::pair<uint64_t, uint8_t>, 4>> keyed(n);
+  // A launch's accesses by buffer key: the kinds (bits 1 read, 2 write,
+  // 4 atomic), the record's access they came from (-1: none) and whether a
+  // tile read makes the read region the whole buffer.
+  struct KeyedAccess {
+    uint64_t key;
+    uint8_t bits;
+    int access;
+    bool wholeRead;
+  };
+  std::vector<SmallVector<KeyedAccess, 4>> keyed(n);
   for (size_t i = 0; i < n; ++i) {
     const LaunchRecord &launch = launches[i];
     int64_t g = launch.stitch >= 0 ? groupOf(launch.stitch) : -1;
-    for (auto [tensor, bits] : launch.accesses) {
+    for (auto [accessIndex, access] : llvm::enumerate(launch.accesses)) {
+      auto [tensor, bits] = access;
+      int a = int(accessIndex);
       auto t = traffic.find(tensor);
       bool workspace = t != traffic.end() && t->second.workspace;
       if (!workspace || g < 0) {
         auto [it, inserted] = plainKeys.try_emplace(tensor, nextKey);
         if (inserted)
           ++nextKey;
-        keyed[i].push_back({it->second, bits});
+        keyed[i].push_back({it->second, bits, a, false});
         continue;
       }
       auto [it, inserted] = versions.try_emplace(tensor);
@@ -558,7 +682,7 @@ void CostModel::simulate(Report &r) {
       }
       if (writes && !llvm::is_contained(v.writers, launch.instance))
         v.writers.push_back(launch.instance);
-      keyed[i].push_back({v.key, bits});
+      keyed[i].push_back({v.key, bits, a, false});
     }
     // A tile read sees the buffer current when the control program viewed
     // it (the launches before its snapshot), not a later instance's.
@@ -579,22 +703,36 @@ void CostModel::simulate(Report &r) {
         key = plain->second;
       }
       auto &acc = keyed[i];
-      auto existing =
-          llvm::find_if(acc, [&](auto &a) { return a.first == key; });
-      if (existing == acc.end())
-        acc.push_back({key, 1});
-      else
-        existing->second |= 1;
+      auto existing = llvm::find_if(acc, [&](auto &a) { return a.key == key; });
+      if (existing == acc.end()) {
+        acc.push_back({key, 1, -1, true});
+      } else {
+        existing->bits |= 1;
+        existing->wholeRead = true;
+      }
     }
   }
+  static const GMRegion wholeRegion = [] {
+    GMRegion r;
+    r.whole = true;
+    return r;
+  }();
+  // The region of `access` (of launch i) with kind k (0 read, 1 write,
+  // 2 atomic).
+  auto regionOf = [&](size_t i, const KeyedAccess &access,
+                      unsigned k) -> const GMRegion & {
+    if ((k == 0 && access.wholeRead) || access.access < 0)
+      return wholeRegion;
+    return launches[i].accessRegions[access.access][k];
+  };
 
   // Unfinished launches per (buffer, access kind), by execution index.
   std::vector<std::array<std::set<size_t>, 3>> unfinished(nextKey);
   for (size_t i = 0; i < n; ++i)
-    for (auto [key, bits] : keyed[i])
+    for (const KeyedAccess &access : keyed[i])
       for (unsigned k = 0; k < 3; ++k)
-        if (bits & (1u << k))
-          unfinished[key][k].insert(i);
+        if (access.bits & (1u << k))
+          unfinished[access.key][k].insert(i);
   std::vector<char> finished(n, 0);
   // An unfinished launch `i` must wait for, or n if none.
   auto blocker = [&](size_t i) -> size_t {
@@ -602,23 +740,28 @@ void CostModel::simulate(Report &r) {
       if (!finished[d])
         return d;
     const LaunchRecord &launch = launches[i];
-    for (auto [tensor, bits] : keyed[i]) {
-      unsigned kinds = 0; // conflicting kinds: 1 read, 2 write, 4 atomic
-      if (bits & 2)
-        kinds |= 7;
-      if (bits & 1)
-        kinds |= 6;
-      if (bits & 4)
-        kinds |= 3;
-      auto &sets = unfinished[tensor];
-      for (unsigned k = 0; k < 3; ++k) {
-        if (!(kinds & (1u << k)))
+    // Kinds an access of kind a conflicts with (bits 1 read, 2 write,
+    // 4 atomic): reads commute with reads, atomics with atomics.
+    static constexpr unsigned conflicts[3] = {6, 7, 3};
+    for (const KeyedAccess &access : keyed[i]) {
+      auto &sets = unfinished[access.key];
+      for (unsigned a = 0; a < 3; ++a) {
+        if (!(access.bits & (1u << a)))
           continue;
-        for (size_t j : sets[k]) {
-          if (j >= i)
-            break;
-          if (launches[j].instance != launch.instance)
-            return j;
+        const GMRegion &mine = regionOf(i, access, a);
+        for (unsigned k = 0; k < 3; ++k) {
+          if (!(conflicts[a] & (1u << k)))
+            continue;
+          for (size_t j : sets[k]) {
+            if (j >= i)
+              break;
+            if (launches[j].instance == launch.instance)
+              continue;
+            const KeyedAccess *theirs = llvm::find_if(
+                keyed[j], [&](auto &x) { return x.key == access.key; });
+            if (mine.intersects(regionOf(j, *theirs, k)))
+              return j;
+          }
         }
       }
     }
@@ -774,10 +917,10 @@ void CostModel::simulate(Report &r) {
       if (launch.mix)
         freeCores[1].insert(std::begin(launch.mixVectorCores),
                             std::end(launch.mixVectorCores));
-      for (auto [key, bits] : keyed[i])
+      for (const KeyedAccess &access : keyed[i])
         for (unsigned k = 0; k < 3; ++k)
-          if (bits & (1u << k))
-            unfinished[key][k].erase(i);
+          if (access.bits & (1u << k))
+            unfinished[access.key][k].erase(i);
       running[j] = running.back();
       running.pop_back();
       SmallVector<size_t, 2> wake = std::move(waiters[i]);
@@ -991,17 +1134,24 @@ void CostModel::writeGraph(raw_ostream &os) const {
         tensors[name] = t != traffic.end() ? t->second.size : 0;
       }
       bool workspace = t != traffic.end() && t->second.workspace;
-      auto entry = [&](uint64_t bytes) {
-        return llvm::json::Object{
+      auto entry = [&](uint64_t bytes, const GMRegion &region) {
+        llvm::json::Object object{
             {"tensor", name}, {"bytes", bytes}, {"workspace", workspace}};
+        if (!region.whole && !region.empty())
+          object["region"] =
+              llvm::json::Object{{"shape", llvm::json::Array(region.shape)},
+                                 {"lo", llvm::json::Array(region.lo)},
+                                 {"hi", llvm::json::Array(region.hi)}};
+        return object;
       };
       std::array<uint64_t, 2> bytes = launch.accessBytes[k];
+      const std::array<GMRegion, 3> &regions = launch.accessRegions[k];
       if (bits & 1)
-        kinds[0].push_back(entry(bytes[0]));
+        kinds[0].push_back(entry(bytes[0], regions[0]));
       if (bits & 4)
-        kinds[2].push_back(entry(bytes[1]));
+        kinds[2].push_back(entry(bytes[1], regions[2]));
       else if (bits & 2)
-        kinds[1].push_back(entry(bytes[1]));
+        kinds[1].push_back(entry(bytes[1], regions[1]));
     }
     list.push_back(llvm::json::Object{
         {"name", launch.leaf},

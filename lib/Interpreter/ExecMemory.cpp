@@ -50,11 +50,13 @@ static constexpr llvm::StringLiteral kOnChipWorkspaceName = "on-chip workspace";
 /// Reports a view of a GM tensor: a read of GM, or of an on-chip workspace
 /// an on-chip move.
 static void reportRead(ExecutionObserver *observer, Operation *op,
-                       const TensorRef &tensor, uint64_t bytes) {
+                       const TensorRef &tensor, uint64_t bytes,
+                       ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
   if (tensor.name == kOnChipWorkspaceName)
     observer->onChipMove(op, bytes, /*write=*/false);
   else
-    observer->gmRead(op, tensor.storage, tensor.name == "workspace", bytes);
+    observer->gmRead(op, tensor.storage, tensor.name == "workspace", bytes,
+                     GMBox{tensor.shape, offsets, sizes});
 }
 
 LogicalResult Interpreter::execView(ViewOp op) {
@@ -95,7 +97,8 @@ LogicalResult Interpreter::execView(ViewOp op) {
       if (observer())
         reportRead(observer(), op, *tensor,
                    uint64_t(tile.numValid()) *
-                       getByteSize(tensor->storage->kind));
+                       getByteSize(tensor->storage->kind),
+                   offsets, tile.valid);
     } else {
       tile.gm = getTile(op.getSource()).gm;
     }
@@ -110,7 +113,8 @@ LogicalResult Interpreter::execView(ViewOp op) {
     const HostTensor &storage = *tensor->storage;
     if (observer())
       reportRead(observer(), op, *tensor,
-                 uint64_t(tile.numValid()) * getByteSize(storage.kind));
+                 uint64_t(tile.numValid()) * getByteSize(storage.kind), offsets,
+                 tile.valid);
     forEachRow(tile.valid, srcStrides, base, dstStrides, 0,
                [&](int64_t s, int64_t d, int64_t n) {
                  if (storage.kind == ElementKind::BF16) {
@@ -174,7 +178,7 @@ LogicalResult Interpreter::execStore(Operation *op, Value srcValue,
       observer()->onChipMove(op, bytes, /*write=*/true);
     else
       observer()->gmWrite(op, dst.storage, dst.name == "workspace", bytes,
-                          atomic);
+                          atomic, GMBox{dst.shape, offsets, src.valid});
   }
   if (!options.numerics) {
     if (atomic)

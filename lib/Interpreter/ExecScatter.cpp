@@ -29,7 +29,9 @@ LogicalResult Interpreter::execIndexPut(IndexPutOp op) {
   if (observer())
     observer()->gmWrite(
         op, dst.storage, dst.name == "workspace",
-        uint64_t(src.numValid()) * getByteSize(dst.storage->kind), accumulate);
+        uint64_t(src.numValid()) * getByteSize(dst.storage->kind), accumulate,
+        // The rows come from index values: any row of the tensor.
+        GMBox{});
   if (!options.numerics) {
     // Which rows are written depends on index values that a shape-only run
     // does not have: the tensor's values are unknown from here on.

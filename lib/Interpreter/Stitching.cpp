@@ -28,7 +28,14 @@ namespace mlir::pto::interp::detail {
 // (conservatively the whole tensor), unless both only read or both only
 // add atomically (docs/PyPTOModel.md#dependencies-inside-a-stitch).
 
-enum : uint8_t { kStitchRead = 1, kStitchWrite = 2, kStitchAtomic = 4 };
+enum : uint8_t {
+  kStitchRead = 1,
+  kStitchWrite = 2,
+  kStitchAtomic = 4,
+  // Touched by an op that reports no box to the observer (a scalar read,
+  // any op other than view / assemble / atomic_add): LaunchEvent::accesses.
+  kStitchUnboxed = 8
+};
 
 /// Per leaf argument, how the leaf accesses it (kStitch* bits).
 ArrayRef<uint8_t> Interpreter::leafAccesses(Operation *leaf) {
@@ -48,7 +55,7 @@ ArrayRef<uint8_t> Interpreter::leafAccesses(Operation *leaf) {
     if (auto view = dyn_cast<ViewOp>(op))
       mark(view.getSource(), kStitchRead);
     else if (auto read = dyn_cast<ReadOp>(op))
-      mark(read.getTensor(), kStitchRead);
+      mark(read.getTensor(), kStitchRead | kStitchUnboxed);
     else if (auto store = dyn_cast<AssembleOp>(op))
       mark(store.getDst(), kStitchWrite);
     else if (auto store = dyn_cast<AtomicAddOp>(op))
@@ -56,7 +63,7 @@ ArrayRef<uint8_t> Interpreter::leafAccesses(Operation *leaf) {
     else if (!isa<DimOp, ReshapeOp>(op))
       for (Value operand : op->getOperands())
         if (isa<GMTensorType>(operand.getType()))
-          mark(operand, kStitchRead | kStitchWrite);
+          mark(operand, kStitchRead | kStitchWrite | kStitchUnboxed);
   });
   return leafAccessCache[leaf] = std::move(bits);
 }

@@ -76,6 +76,21 @@ struct CostModelOptions {
 enum Pipe : unsigned { MTE2, MTE1, M, FIX, V, MTE3, kNumPipes };
 llvm::StringRef getPipeName(unsigned pipe);
 
+/// The part of a GM tensor a launch touches with one kind of access: the
+/// bounding box of its accesses in the shape the tensor was viewed with, or
+/// the whole tensor (an access without a box, or boxes in two shapes).
+/// Launches of different root instances conflict only where such regions
+/// intersect (docs/CostModel.md "Readiness").
+struct GMRegion {
+  bool whole = false;
+  SmallVector<int64_t, 4> shape, lo, hi; // [lo, hi) per dim; empty: nothing
+
+  bool empty() const { return !whole && shape.empty(); }
+  /// Widens the region to cover `box` (an empty `box.shape`: unknown).
+  void add(interp::GMBox box);
+  bool intersects(const GMRegion &other) const;
+};
+
 struct LaunchRecord {
   uint64_t id = 0, instance = 0;
   int64_t stitch = -1;
@@ -89,6 +104,8 @@ struct LaunchRecord {
   // GM tensors (identity) with bits 1 read, 2 write, 4 atomic add.
   SmallVector<std::pair<const void *, uint8_t>, 4> accesses;
   SmallVector<std::array<uint64_t, 2>, 4> accessBytes; // read, written
+  // Per access, the regions read, written and atomically added (bit order).
+  SmallVector<std::array<GMRegion, 3>, 4> accessRegions;
   // Tiles the control program viewed from GM tensors: the tensor and the
   // number of launches observed before the view (what the tile holds).
   SmallVector<std::pair<const void *, uint64_t>, 2> tileReads;
@@ -147,9 +164,9 @@ public:
   void launchBegin(const interp::LaunchEvent &launch) override;
   void launchEnd() override;
   void gmRead(Operation *op, const interp::HostTensor *tensor, bool workspace,
-              uint64_t bytes) override;
+              uint64_t bytes, interp::GMBox box) override;
   void gmWrite(Operation *op, const interp::HostTensor *tensor, bool workspace,
-               uint64_t bytes, bool atomic) override;
+               uint64_t bytes, bool atomic, interp::GMBox box) override;
   void onChipMove(Operation *op, uint64_t bytes, bool write) override;
   void matmul(Operation *op, int64_t m, int64_t n, int64_t k) override;
   void vectorOp(Operation *op, uint64_t elements) override;
@@ -180,11 +197,16 @@ private:
   void addPipe(Pipe pipe, double seconds);
   void beginRecord(LaunchRecord record);
   void recordRead(const void *tensor, uint64_t size, bool workspace,
-                  uint64_t bytes, bool vectorSide = false);
+                  uint64_t bytes, interp::GMBox box, bool vectorSide = false);
   void recordWrite(const void *tensor, uint64_t size, bool workspace,
-                   uint64_t bytes, bool atomic, bool vectorSide = false);
+                   uint64_t bytes, bool atomic, interp::GMBox box,
+                   bool vectorSide = false);
   void recordOnChipMove(uint64_t bytes);
-  std::array<uint64_t, 2> &accessBytes(const void *tensor, uint8_t bit);
+  size_t accessIndex(const void *tensor, uint8_t bit);
+  /// Ends the current record: an access kind no box was reported for (the
+  /// leaf's arguments name it, or a graph file gave no region) covers the
+  /// whole tensor.
+  void endRecord();
   void recordMatmul(int64_t m, int64_t n, int64_t k, int64_t lhsBytes,
                     int64_t rhsBytes);
   void recordVector(uint64_t elements, int64_t width);

@@ -28,13 +28,23 @@ struct LaunchEvent {
   uint64_t instance = 0;     // root call instances of the run, numbered
   int64_t stitch = -1;       // stitches of the run, numbered; -1: unstitched
   SmallVector<uint64_t, 4> deps; // ids of the launches its token deps name
-  // GM tensors (host storage identity) it touches: bits 1 read, 2 write,
-  // 4 atomic add (the interpreter's whole-tensor conflict granularity).
+  // GM tensors (host storage identity) its leaf's arguments name: bits
+  // 1 read, 2 write, 4 atomic add (the interpreter's whole-tensor conflict
+  // granularity), 8 also touched by ops that report no GMBox (scalar reads,
+  // ops other than view / assemble / atomic_add).
   SmallVector<std::pair<const HostTensor *, uint8_t>, 4> accesses;
   // Tile arguments the control program viewed from GM: the tensor and the
   // number of launches run before the view (the tile holds what they wrote).
   // The runtime would read the tensor; the interpreter copied it already.
   SmallVector<std::pair<const HostTensor *, uint64_t>, 2> tileReads;
+};
+
+/// The box of a GM tensor one access touches: offsets and valid extents in
+/// the shape the tensor is viewed with (a reshape views the same storage
+/// with another shape). An empty `shape`: the box is not known (the access
+/// may touch any element, e.g. index_put's rows come from index values).
+struct GMBox {
+  ArrayRef<int64_t> shape, offsets, sizes;
 };
 
 /// Additive hooks for performance models: the interpreter calls them while it
@@ -56,12 +66,13 @@ public:
   virtual void launchBegin(const LaunchEvent &launch) {}
   virtual void launchEnd() {}
   /// pto.view of a GM tensor (`workspace`: a pto.workspace buffer):
-  /// `bytes` valid bytes read.
+  /// `bytes` valid bytes read from `box`.
   virtual void gmRead(Operation *op, const HostTensor *tensor, bool workspace,
-                      uint64_t bytes) {}
-  /// assemble / atomic_add into a GM tensor: `bytes` valid bytes written.
+                      uint64_t bytes, GMBox box) {}
+  /// assemble / atomic_add into a GM tensor: `bytes` valid bytes written to
+  /// `box`.
   virtual void gmWrite(Operation *op, const HostTensor *tensor, bool workspace,
-                       uint64_t bytes, bool atomic) {}
+                       uint64_t bytes, bool atomic, GMBox box) {}
   /// pto.view (`write` false) or assemble (`write` true) of a workspace
   /// marked `pto.on_chip` (docs/TileGraph.md, "On-chip exchanges"): a MIX
   /// task's cube result handed to its vector cores through L0C -> UB, never

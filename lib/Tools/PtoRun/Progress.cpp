@@ -113,14 +113,16 @@ void ProgressReporter::launchEnd() {
     next->launchEnd();
 }
 void ProgressReporter::gmRead(Operation *op, const interp::HostTensor *tensor,
-                              bool workspace, uint64_t bytes) {
+                              bool workspace, uint64_t bytes,
+                              interp::GMBox box) {
   if (next)
-    next->gmRead(op, tensor, workspace, bytes);
+    next->gmRead(op, tensor, workspace, bytes, box);
 }
 void ProgressReporter::gmWrite(Operation *op, const interp::HostTensor *tensor,
-                               bool workspace, uint64_t bytes, bool atomic) {
+                               bool workspace, uint64_t bytes, bool atomic,
+                               interp::GMBox box) {
   if (next)
-    next->gmWrite(op, tensor, workspace, bytes, atomic);
+    next->gmWrite(op, tensor, workspace, bytes, atomic, box);
 }
 void ProgressReporter::onChipMove(Operation *op, uint64_t bytes, bool write) {
   if (next)

@@ -29,9 +29,9 @@ public:
   void launchBegin(const interp::LaunchEvent &launch) override;
   void launchEnd() override;
   void gmRead(Operation *op, const interp::HostTensor *tensor, bool workspace,
-              uint64_t bytes) override;
+              uint64_t bytes, interp::GMBox box) override;
   void gmWrite(Operation *op, const interp::HostTensor *tensor, bool workspace,
-               uint64_t bytes, bool atomic) override;
+               uint64_t bytes, bool atomic, interp::GMBox box) override;
   void onChipMove(Operation *op, uint64_t bytes, bool write) override;
   void matmul(Operation *op, int64_t m, int64_t n, int64_t k) override;
   void vectorOp(Operation *op, uint64_t elements) override;
