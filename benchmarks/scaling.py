@@ -18,7 +18,8 @@ pto-merge-leaf-arguments quadratic), `pto.read` + `pto.full` +
 `pto.atomic_add` at the row read (x8 = 5,000: tasks that all conflict),
 tasks alternating with `pto.loop`s (x8 = 2,000 runs of tasks), loops
 carrying a tile unrolled by 8 (pto-unroll-carried-loops alone, x8 = 4,000
-loops), the exp
+loops), engram's rms_norm + gate as one vector task over UB (x8 = 512
+row pieces), the exp
 chain through `--pto-ascend-pipeline` (x8 = 5,000), and the same chain
 without vector tiles under `--pto-lint` (every op a finding).
 `--quick` uses 1/16 of the base sizes and x1, x2.
@@ -166,6 +167,41 @@ def carried_loops(loops: int) -> str:
                   f"  pto.assemble %r{i}, %out[{16 * i}, 0] : {t}, {o}"]
     lines.append("}")
     return "\n".join(lines) + "\n"
+def norm_rows(pieces: int) -> str:
+    """engram's linear + rms_norm + gate without the matmul, over
+    `pieces` [8, 1024] f32 row pieces (8 x `pieces` rows): the gate over all
+    rows joins them into one vector task over UB, which pto-schedule-pieces
+    reorders piece by piece, each piece's loads (gamma, the second read of
+    its stored row) right before their consumer."""
+    rows = 8 * pieces
+    t, g = f"!pto.tile<{rows}x1024xf32>", f"!pto.tensor<{rows}x1024xf32>"
+    c, v = f"!pto.tile<{rows}x1xf32>", f"!pto.tile<{rows}xf32>"
+    b, bt = "!pto.tensor<1x1024xf32>", "!pto.tile<1x1024xf32>"
+    row = "{vec_tile = #pto.vec_tile<[16, 1024]>}"
+    whole = f"{{vec_tile = #pto.vec_tile<[{rows}]>}}"
+    return "\n".join([
+        f"pto.kernel @norm_rows(%x: {g}, %bias: {b}, %gamma: {b}, %q: {g}, %key: {g},",
+        f"                      %gate: !pto.tensor<{rows}xf32>) {{",
+        "  %inv = arith.constant 9.765625e-04 : f32",
+        "  %one = arith.constant 1.0 : f32",
+        f"  %tx = pto.view %x[0, 0] : {g} -> {t}",
+        f"  %tb = pto.view %bias[0, 0] : {b} -> {bt}",
+        f"  %k = pto.add %tx, %tb {{vec_tile = #pto.vec_tile<[64, 256]>}} : {t}, {bt} -> {t}",
+        f"  pto.assemble %k, %key[0, 0] : {t}, {g}",
+        f"  %sq = pto.mul %k, %k {row} : {t}, {t} -> {t}",
+        f"  %ms = pto.mul %sq, %inv {row} : {t}, f32 -> {t}",
+        f"  %ss = pto.sum %ms dim = 1 keepdim {row} : {t} -> {c}",
+        f"  %r = pto.sqrt %ss {row} : {c} -> {c}",
+        f"  %n = pto.div %k, %r {{precision = #pto.precision<INTRINSIC>, vec_tile = #pto.vec_tile<[16, 1024]>}} : {t}, {c} -> {t}",
+        f"  %tg = pto.view %gamma[0, 0] : {b} -> {bt}",
+        f"  %nk = pto.mul %n, %tg {row} : {t}, {bt} -> {t}",
+        f"  %tq = pto.view %q[0, 0] : {g} -> {t}",
+        f"  %p = pto.mul %nk, %tq {row} : {t}, {t} -> {t}",
+        f"  %sc = pto.sum %p dim = 1 {row} : {t} -> {v}",
+        f"  %ex = pto.exp %sc {{precision = #pto.precision<INTRINSIC>, vec_tile = #pto.vec_tile<[{rows}]>}} : {v} -> {v}",
+        f"  %d = pto.add %ex, %one {whole} : {v}, f32 -> {v}",
+        f"  pto.assemble %d, %gate[0] : {v}, !pto.tensor<{rows}xf32>",
+        "}", ""])
 
 
 @dataclass
@@ -189,6 +225,7 @@ CASES = [
     # pto-unroll-carried-loops alone: 8 copies of each carried loop's body.
     Case("carried-loops", "loop", 500, carried_loops,
          ("-pto-unroll-carried-loops=factors=8",)),
+    Case("norm-rows", "row piece", 64, norm_rows, PIPELINE),
     # The same chain to pto_isa: lowering, memory planning, sync insertion.
     Case("exp-chain-isa", "op", 625, exp_chain, ("--pto-ascend-pipeline",)),
     Case("lint-untiled-chain", "op", 1250, lambda n: exp_chain(n, vec_tile=False),

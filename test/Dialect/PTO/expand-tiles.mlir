@@ -412,6 +412,40 @@ pto.kernel @dynamic_view_checked(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x
   pto.assemble %e, %out[%row, 0] : !pto.tile<64x64xf32>, !pto.tensor<?x64xf32>
 }
 
+// -----
+
+// A matmul result seen through a view that narrows its valid columns (IFA's
+// `pypto.view(sij, ..., valid_shape=[g, actual_s2])`), in [6, 64] vector
+// pieces: each piece is one view of the result's workspace at its own
+// window, its valid columns min(n, 64) clamped as the view rule says, and
+// not a piece of a load of the whole [12, 64] tile. The view of the tile is
+// left dead (pto-run still checks it here; pto-partition drops it).
+// CHECK-LABEL: pto.kernel @view_of_matmul_result(
+// CHECK:         %[[WS:.*]] = pto.workspace : !pto.tensor<12x64xf32>
+// CHECK:         pto.assemble {{.*}}, %[[WS]] [0, 0]
+// CHECK:         %[[N:.*]] = pto.dim %len, 0
+// CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    %[[V:.*]] = arith.minsi %[[N]], %[[C64]]
+// CHECK-NEXT:    pto.view {{.*}} valid [12, %[[N]]] : !pto.tile<12x64xf32> -> !pto.tile<12x64xf32>
+// CHECK-NEXT:    pto.workspace
+// CHECK-NEXT:    %[[P0:.*]] = pto.view %[[WS]][0, 0] valid [6, %[[V]]] : !pto.tensor<12x64xf32> -> !pto.tile<6x64xf32>
+// CHECK-NEXT:    pto.mul %[[P0]]
+// CHECK-NEXT:    pto.assemble
+// CHECK-NEXT:    %[[P1:.*]] = pto.view %[[WS]][6, 0] valid [6, %[[V]]] : !pto.tensor<12x64xf32> -> !pto.tile<6x64xf32>
+// CHECK-NEXT:    pto.mul %[[P1]]
+pto.kernel @view_of_matmul_result(%q: !pto.tensor<12x32xbf16>, %k: !pto.tensor<64x32xbf16>,
+                                  %len: !pto.tensor<?xi32>, %p: !pto.tensor<12x64xf32>) {
+  %scale = arith.constant 5.000000e-01 : f32
+  %tq = pto.view %q[0, 0] : !pto.tensor<12x32xbf16> -> !pto.tile<12x32xbf16>
+  %tk = pto.view %k[0, 0] : !pto.tensor<64x32xbf16> -> !pto.tile<64x32xbf16>
+  %s = pto.matmul %tq, %tk {b_trans, cube_tile = #pto.cube_tile<m = [16, 16], k = [32, 32], n = [64, 64]>}
+      : !pto.tile<12x32xbf16>, !pto.tile<64x32xbf16> -> !pto.tile<12x64xf32>
+  %n = pto.dim %len, 0 : !pto.tensor<?xi32>
+  %v = pto.view %s[0, 0] valid [12, %n] : !pto.tile<12x64xf32> -> !pto.tile<12x64xf32>
+  %m = pto.mul %v, %scale {vec_tile = #pto.vec_tile<[6, 64]>} : !pto.tile<12x64xf32>, f32 -> !pto.tile<12x64xf32>
+  pto.assemble %m, %p[0, 0] : !pto.tile<12x64xf32>, !pto.tensor<12x64xf32>
+}
+
 //--- scope-left.mlir
 
 // pto-expand-tiles needs scopes as stamps.

@@ -102,6 +102,123 @@ pto.kernel @read_after_write(%x: !pto.tensor<128x512xf32>, %y: !pto.tensor<128x5
 
 // -----
 
+!X = !pto.tensor<256x256xf32>
+!G = !pto.tensor<1x256xf32>
+!T = !pto.tile<64x256xf32>
+!R = !pto.tile<1x256xf32>
+
+// Pieces stored to %k and read back, each scaled by a load of %g that
+// nothing in the task writes (engram's rms_norm and its gamma). The reads
+// of %k all become ready with the last store; a load of %g runs right before
+// its consumer instead of holding each piece back until the pull reaches it
+// (before, all four %k pieces of 64 KiB were live at once).
+// CHECK-LABEL: pto.kernel @free_loads(
+// CHECK:         pto.assemble {{.*}}, %k [192, 0]
+// CHECK-NEXT:    %[[K0:.*]] = pto.view %k[0, 0]
+// CHECK-NEXT:    %[[G0:.*]] = pto.view %g[0, 0]
+// CHECK-NEXT:    %[[M0:.*]] = pto.mul %[[K0]], %[[G0]]
+// CHECK-NEXT:    pto.assemble %[[M0]], %y [0, 0]
+// CHECK-NEXT:    %[[K1:.*]] = pto.view %k[64, 0]
+// CHECK-NEXT:    %[[G1:.*]] = pto.view %g[0, 0]
+// CHECK-NEXT:    %[[M1:.*]] = pto.mul %[[K1]], %[[G1]]
+// CHECK-NEXT:    pto.assemble %[[M1]], %y [64, 0]
+pto.kernel @free_loads(%x: !X, %k: !X, %g: !G, %y: !X) {
+  // expected-remark@+1 {{pto-schedule-pieces: vector task "V1" reordered piece by piece: estimated UB peak 331776 -> 132096 bytes (budget 188416)}}
+  pto.task #pto.core<vector> "V1" {
+    %x0 = pto.view %x[0, 0] : !X -> !T
+    %x1 = pto.view %x[64, 0] : !X -> !T
+    %x2 = pto.view %x[128, 0] : !X -> !T
+    %x3 = pto.view %x[192, 0] : !X -> !T
+    %e0 = pto.exp %x0 : !T -> !T
+    %e1 = pto.exp %x1 : !T -> !T
+    %e2 = pto.exp %x2 : !T -> !T
+    %e3 = pto.exp %x3 : !T -> !T
+    pto.assemble %e0, %k[0, 0] : !T, !X
+    pto.assemble %e1, %k[64, 0] : !T, !X
+    pto.assemble %e2, %k[128, 0] : !T, !X
+    pto.assemble %e3, %k[192, 0] : !T, !X
+    %k0 = pto.view %k[0, 0] : !X -> !T
+    %k1 = pto.view %k[64, 0] : !X -> !T
+    %k2 = pto.view %k[128, 0] : !X -> !T
+    %k3 = pto.view %k[192, 0] : !X -> !T
+    %g0 = pto.view %g[0, 0] : !G -> !R
+    %g1 = pto.view %g[0, 0] : !G -> !R
+    %g2 = pto.view %g[0, 0] : !G -> !R
+    %g3 = pto.view %g[0, 0] : !G -> !R
+    %m0 = pto.mul %k0, %g0 : !T, !R -> !T
+    %m1 = pto.mul %k1, %g1 : !T, !R -> !T
+    %m2 = pto.mul %k2, %g2 : !T, !R -> !T
+    %m3 = pto.mul %k3, %g3 : !T, !R -> !T
+    pto.assemble %m0, %y[0, 0] : !T, !X
+    pto.assemble %m1, %y[64, 0] : !T, !X
+    pto.assemble %m2, %y[128, 0] : !T, !X
+    pto.assemble %m3, %y[192, 0] : !T, !X
+  }
+}
+
+// -----
+
+!X = !pto.tensor<256x256xf32>
+!T = !pto.tile<64x256xf32>
+!C = !pto.tile<64x1xf32>
+
+// Rows stored to %k and read back twice, once for their sum and once to be
+// centred by it (the key of engram's rms_norm, read for the sum of squares
+// and for the division). Both reads become ready with the last store: each
+// runs right before its consumer, so a row's second read waits for the sum
+// and not in UB (before, the four first reads ran at once, and the four
+// second reads, identical views, were live from there too once CSE merged
+// them).
+// CHECK-LABEL: pto.kernel @read_twice(
+// CHECK:         pto.assemble {{.*}}, %k [192, 0]
+// CHECK-NEXT:    %[[A0:.*]] = pto.view %k[0, 0]
+// CHECK-NEXT:    %[[S0:.*]] = pto.sum %[[A0]]
+// CHECK-NEXT:    %[[B0:.*]] = pto.view %k[0, 0]
+// CHECK-NEXT:    %[[D0:.*]] = pto.sub %[[B0]], %[[S0]]
+// CHECK-NEXT:    pto.assemble %[[D0]], %y [0, 0]
+// CHECK-NEXT:    %[[A1:.*]] = pto.view %k[64, 0]
+// CHECK-NEXT:    %[[S1:.*]] = pto.sum %[[A1]]
+// CHECK-NEXT:    %[[B1:.*]] = pto.view %k[64, 0]
+pto.kernel @read_twice(%x: !X, %k: !X, %y: !X) {
+  // expected-remark@+1 {{pto-schedule-pieces: vector task "V1" reordered piece by piece: estimated UB peak 335872 -> 133120 bytes (budget 188416)}}
+  pto.task #pto.core<vector> "V1" {
+    %x0 = pto.view %x[0, 0] : !X -> !T
+    %x1 = pto.view %x[64, 0] : !X -> !T
+    %x2 = pto.view %x[128, 0] : !X -> !T
+    %x3 = pto.view %x[192, 0] : !X -> !T
+    %e0 = pto.exp %x0 : !T -> !T
+    %e1 = pto.exp %x1 : !T -> !T
+    %e2 = pto.exp %x2 : !T -> !T
+    %e3 = pto.exp %x3 : !T -> !T
+    pto.assemble %e0, %k[0, 0] : !T, !X
+    pto.assemble %e1, %k[64, 0] : !T, !X
+    pto.assemble %e2, %k[128, 0] : !T, !X
+    pto.assemble %e3, %k[192, 0] : !T, !X
+    %a0 = pto.view %k[0, 0] : !X -> !T
+    %a1 = pto.view %k[64, 0] : !X -> !T
+    %a2 = pto.view %k[128, 0] : !X -> !T
+    %a3 = pto.view %k[192, 0] : !X -> !T
+    %s0 = pto.sum %a0 dim = 1 keepdim : !T -> !C
+    %s1 = pto.sum %a1 dim = 1 keepdim : !T -> !C
+    %s2 = pto.sum %a2 dim = 1 keepdim : !T -> !C
+    %s3 = pto.sum %a3 dim = 1 keepdim : !T -> !C
+    %b0 = pto.view %k[0, 0] : !X -> !T
+    %b1 = pto.view %k[64, 0] : !X -> !T
+    %b2 = pto.view %k[128, 0] : !X -> !T
+    %b3 = pto.view %k[192, 0] : !X -> !T
+    %d0 = pto.sub %b0, %s0 : !T, !C -> !T
+    %d1 = pto.sub %b1, %s1 : !T, !C -> !T
+    %d2 = pto.sub %b2, %s2 : !T, !C -> !T
+    %d3 = pto.sub %b3, %s3 : !T, !C -> !T
+    pto.assemble %d0, %y[0, 0] : !T, !X
+    pto.assemble %d1, %y[64, 0] : !T, !X
+    pto.assemble %d2, %y[128, 0] : !T, !X
+    pto.assemble %d3, %y[192, 0] : !T, !X
+  }
+}
+
+// -----
+
 !X = !pto.tensor<64x128xf32>
 !T = !pto.tile<16x128xf32>
 

@@ -184,6 +184,15 @@ private:
                                builder.create<arith::ConstantIndexOp>(loc, c))
         .getResult();
   }
+  /// a + b folded when either is a constant.
+  OpFoldResult addMixed(Location loc, OpFoldResult a, OpFoldResult b) {
+    if (auto attr = dyn_cast<Attribute>(b))
+      return add(loc, a, cast<IntegerAttr>(attr).getInt());
+    if (auto attr = dyn_cast<Attribute>(a))
+      return add(loc, b, cast<IntegerAttr>(attr).getInt());
+    return builder.create<arith::AddIOp>(loc, cast<Value>(a), cast<Value>(b))
+        .getResult();
+  }
   /// max(v - c, 0) folded when `v` is a constant (then also capped at
   /// `size`: a static valid extent may not exceed the view's shape).
   OpFoldResult clampedSub(Location loc, OpFoldResult v, int64_t c,
@@ -218,6 +227,8 @@ private:
   llvm::DenseSet<Operation *> storedByMatmul;
   // Views of GM read piecewise (and so possibly dead after expansion).
   llvm::SetVector<Operation *> composedViews;
+  /// The full-window views of the workspaces holding matmul results.
+  llvm::DenseSet<Operation *> cubeResultViews;
   // The piece tile of each expanded elementwise result (its full-window view).
   llvm::DenseMap<Value, SmallVector<int64_t, 4>> pieceTiles;
   SmallVector<int64_t, 4> currentTile;
@@ -429,21 +440,49 @@ Value Expander::readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
   auto pieceType =
       TileType::get(builder.getContext(), sizes, type.getElementType());
   // A view of a GM tensor (a program-level view or the full-window view of
-  // a workspace): compose into one view of the tensor.
-  if (auto view = tile.getDefiningOp<ViewOp>();
-      view && isa<GMTensorType>(view.getSource().getType())) {
-    SmallVector<OpFoldResult> valid = reifier.reify(view.getLoc(), tile);
-    SmallVector<OpFoldResult> baseOffsets = getMixedValues(
-        view.getStaticOffsets(), view.getOffsets(), builder.getContext());
+  // a workspace): compose into one view of the tensor. So too through views
+  // of that tile when its data is in GM anyway (a kernel tensor, or a
+  // matmul result, which the cube writes to GM: IFA's `pypto.view(sij, ...,
+  // valid_shape=)`): a piece then loads its own window, not the whole tile
+  // it is cut from (two [12, 2048] f32 tiles did not fit UB). A vector
+  // result stays a view of the tile: its task may keep it in UB.
+  SmallVector<ViewOp> chain;
+  for (Value v = tile; auto view = v.getDefiningOp<ViewOp>();
+       v = view.getSource()) {
+    if (cast<ShapedType>(view.getSource().getType()).getRank() !=
+        type.getRank())
+      break;
+    chain.push_back(view);
+    if (!isa<TileType>(view.getSource().getType()))
+      break;
+  }
+  auto inGM = [&](ViewOp root) {
+    return chain.size() == 1 ||
+           !root.getSource().getDefiningOp<WorkspaceOp>() ||
+           cubeResultViews.contains(root);
+  };
+  if (!chain.empty() && isa<GMTensorType>(chain.back().getSource().getType()) &&
+      inGM(chain.back())) {
+    SmallVector<OpFoldResult> valid =
+        reifier.reify(chain.front().getLoc(), tile);
+    SmallVector<OpFoldResult> baseOffsets(type.getRank(),
+                                          builder.getIndexAttr(0));
+    for (ViewOp view : chain)
+      for (auto [d, offset] : llvm::enumerate(
+               getMixedValues(view.getStaticOffsets(), view.getOffsets(),
+                              builder.getContext())))
+        baseOffsets[d] = addMixed(loc, baseOffsets[d], offset);
     SmallVector<OpFoldResult> pieceOffsets, pieceValid;
     for (size_t d = 0; d < offsets.size(); ++d) {
       pieceOffsets.push_back(add(loc, baseOffsets[d], offsets[d]));
       pieceValid.push_back(clampedSub(loc, valid[d], offsets[d], sizes[d]));
     }
-    ViewOp piece =
-        createView(loc, view.getSource(), pieceOffsets, pieceValid, pieceType);
-    stamp(piece, view);
-    composedViews.insert(view);
+    ViewOp piece = createView(loc, chain.back().getSource(), pieceOffsets,
+                              pieceValid, pieceType);
+    stamp(piece, chain.front());
+    // The views of tiles in between stay, dead: they may fault at run time
+    // (a valid extent past their source's), as other dead views do.
+    composedViews.insert(chain.back());
     return piece;
   }
   // Whole tile: no view needed.
@@ -478,6 +517,8 @@ void Expander::finish(Operation *op, Value result, Value workspace,
   ViewOp whole = createView(op->getLoc(), workspace, zeros, valid, type);
   stamp(whole, op);
   composedViews.insert(whole);
+  if (isa<MatmulOp>(op))
+    cubeResultViews.insert(whole);
   reifier.remember(whole, valid);
   if (!currentTile.empty())
     pieceTiles[whole] = currentTile;

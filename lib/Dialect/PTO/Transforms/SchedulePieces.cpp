@@ -12,8 +12,13 @@
 // in the task are taken in program order, each pulls the ops it needs
 // (operands first, depth first), and every op whose last predecessor has
 // just run runs at once (depth first again), so loads happen as late and
-// consumers as early as the dependencies allow. Each op and each edge is
-// visited a bounded number of times.
+// consumers as early as the dependencies allow. A load (a view of GM) and an
+// op with no predecessor in the task (the load of a norm's gamma) do not run
+// when they become ready but right before their first consumer: otherwise
+// the eager consumers of every piece would stop at such a load, each piece
+// kept in UB until the pull reached it (engram's rms_norm: 128 pieces
+// waiting for their gamma or for the second read of their row). Each op and
+// each edge is visited a bounded number of times.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,10 +119,24 @@ private:
   DenseMap<Operation *, unsigned> index;
   struct Node {
     Operation *op;
-    SmallVector<unsigned, 4> preds, succs;
-    unsigned waiting = 0; // predecessors not yet scheduled
+    SmallVector<unsigned, 4> preds;
+    /// (successor, whether the edge is a GM order edge, not an SSA use).
+    SmallVector<std::pair<unsigned, bool>, 4> succs;
+    unsigned waiting = 0; // predecessors not yet done
     bool scheduled = false;
+    /// Deferred: every predecessor ran, it runs before its first consumer.
+    bool available = false;
+    bool deferred = false;
   };
+  /// Whether `node` is done for the SSA users that wait for it.
+  bool isDone(unsigned node) const {
+    return nodes[node].scheduled || nodes[node].available;
+  }
+  /// Appends `node`'s op and releases the successors waiting for it.
+  void place(unsigned node, SmallVectorImpl<unsigned> &ready);
+  /// One predecessor of `succ` is done: at none left, `succ` is ready (a
+  /// deferred op becomes available and releases its users in turn).
+  void release(unsigned succ, SmallVectorImpl<unsigned> &ready);
   std::vector<Node> nodes;
 };
 
@@ -149,18 +168,60 @@ SmallVector<Operation *> TaskScheduler::schedule() {
   return std::move(order);
 }
 
+void TaskScheduler::release(unsigned succ, SmallVectorImpl<unsigned> &ready) {
+  if (--nodes[succ].waiting != 0)
+    return;
+  if (!nodes[succ].deferred) {
+    ready.push_back(succ);
+    return;
+  }
+  // Available as soon as its predecessors ran, so that a consumer waiting
+  // for it and for other ops runs right after the last of those.
+  SmallVector<unsigned, 4> worklist{succ};
+  while (!worklist.empty()) {
+    Node &node = nodes[worklist.pop_back_val()];
+    node.available = true;
+    for (auto [user, isOrder] : llvm::reverse(node.succs)) {
+      if (isOrder || --nodes[user].waiting != 0)
+        continue;
+      if (nodes[user].deferred)
+        worklist.push_back(user);
+      else
+        ready.push_back(user);
+    }
+  }
+}
+
+void TaskScheduler::place(unsigned current, SmallVectorImpl<unsigned> &ready) {
+  Node &node = nodes[current];
+  node.scheduled = true;
+  order.push_back(node.op);
+  // Reverse, so that the first consumer runs first. A deferred op released
+  // its users when it became available; its GM successors (later writes of
+  // what it reads) wait until it runs.
+  for (auto [succ, isOrder] : llvm::reverse(node.succs))
+    if (isOrder || !node.deferred)
+      release(succ, ready);
+}
+
 void TaskScheduler::emit(Operation *first) {
-  SmallVector<unsigned> ready{index.lookup(first)};
+  unsigned start = index.lookup(first);
+  SmallVector<unsigned> ready;
+  // The walk reaches a deferred op when its consumer needs it.
+  if (nodes[start].deferred) {
+    ++nodes[start].waiting;
+    release(start, ready);
+  } else {
+    ready.push_back(start);
+  }
   while (!ready.empty()) {
-    Node &node = nodes[ready.pop_back_val()];
-    if (node.scheduled)
+    unsigned current = ready.pop_back_val();
+    if (isDone(current))
       continue;
-    node.scheduled = true;
-    order.push_back(node.op);
-    // Reverse, so that the first consumer runs first.
-    for (unsigned succ : llvm::reverse(node.succs))
-      if (--nodes[succ].waiting == 0)
-        ready.push_back(succ);
+    for (unsigned pred : nodes[current].preds)
+      if (nodes[pred].available && !nodes[pred].scheduled)
+        place(pred, ready);
+    place(current, ready);
   }
 }
 
@@ -172,12 +233,11 @@ void TaskScheduler::schedulePart(ArrayRef<Access> part) {
   nodes.reserve(part.size());
   for (auto [i, access] : llvm::enumerate(part)) {
     index[access.first] = i;
-    nodes.push_back({access.first, {}, {}, 0, false});
+    nodes.push_back({access.first, {}, {}});
   }
-  auto addEdge = [&](unsigned from, unsigned to) {
-    nodes[from].succs.push_back(to);
+  auto addEdge = [&](unsigned from, unsigned to, bool isOrder) {
+    nodes[from].succs.push_back({to, isOrder});
     nodes[to].preds.push_back(from);
-    ++nodes[to].waiting;
   };
   // GM order per storage: a read after the storage's last write, a write
   // after the last write and every read since (accesses of one storage are
@@ -196,15 +256,15 @@ void TaskScheduler::schedulePart(ArrayRef<Access> part) {
       StorageOrder &storage = storages[access.storage];
       if (!access.writes()) {
         if (storage.lastWrite && *storage.lastWrite != i)
-          addEdge(*storage.lastWrite, i);
+          addEdge(*storage.lastWrite, i, /*isOrder=*/true);
         storage.readsSinceWrite.push_back(i);
         continue;
       }
       if (storage.lastWrite && *storage.lastWrite != i)
-        addEdge(*storage.lastWrite, i);
+        addEdge(*storage.lastWrite, i, /*isOrder=*/true);
       for (unsigned read : storage.readsSinceWrite)
         if (read != i)
-          addEdge(read, i);
+          addEdge(read, i, /*isOrder=*/true);
       storage.readsSinceWrite.clear();
       storage.lastWrite = i;
     }
@@ -212,25 +272,39 @@ void TaskScheduler::schedulePart(ArrayRef<Access> part) {
       if (Operation *def = operand.getDefiningOp()) {
         auto it = index.find(def);
         if (it != index.end())
-          addEdge(it->second, i);
+          addEdge(it->second, i, /*isOrder=*/false);
       }
   }
+  // Loads and ops with no predecessor run with their first consumer (one
+  // with SSA users; others run where the walk reaches them). One with no
+  // predecessor is available from the start: its users do not wait for it.
+  for (Node &node : nodes) {
+    bool isLoad = isa<ViewOp>(node.op) &&
+                  isa<GMTensorType>(node.op->getOperand(0).getType());
+    node.deferred =
+        (isLoad || node.preds.empty()) &&
+        llvm::any_of(node.succs, [](auto succ) { return !succ.second; });
+    node.available = node.deferred && node.preds.empty();
+  }
+  for (Node &node : nodes)
+    for (auto [succ, isOrder] : node.succs)
+      nodes[succ].waiting += isOrder || !node.available;
   // Pull from the ops nothing in the part waits for, in program order.
   for (unsigned sink = 0; sink < nodes.size(); ++sink) {
-    if (!nodes[sink].succs.empty() || nodes[sink].scheduled)
+    if (!nodes[sink].succs.empty() || isDone(sink))
       continue;
     // Iterative depth-first walk: (node, next predecessor to visit).
     SmallVector<std::pair<unsigned, unsigned>> stack{{sink, 0}};
     while (!stack.empty()) {
       auto &[current, next] = stack.back();
       Node &node = nodes[current];
-      if (node.scheduled) {
+      if (isDone(current)) {
         stack.pop_back();
         continue;
       }
       if (next < node.preds.size()) {
         unsigned pred = node.preds[next++];
-        if (!nodes[pred].scheduled)
+        if (!isDone(pred))
           stack.push_back({pred, 0});
         continue;
       }

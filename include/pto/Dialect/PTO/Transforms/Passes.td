@@ -200,7 +200,11 @@ def SchedulePiecesPass : Pass<"pto-schedule-pieces"> {
     users in the task (in program order) it pulls the ops that op needs,
     operands first, and after each op it runs at once every op that it made
     ready, so that each piece chain runs to its end, its stores and its
-    reduction partial included, before the next piece is loaded. Order
+    reduction partial included, before the next piece is loaded. Loads
+    (views of GM) and ops with no predecessor in the task run right before
+    their first consumer instead of when they become ready, so that no
+    chain stops at them (engram's rms_norm: gamma, and the second read of
+    a stored row). Order
     constraints are the SSA edges and, per GM storage (a kernel argument or
     a `pto.workspace`, through in-place reshapes), reads after the last
     write and writes after every earlier access; an op with regions or
