@@ -17,8 +17,10 @@ argument per piece row (x8 = 262,144 pieces, the fuzz seed that made
 pto-merge-leaf-arguments quadratic), `pto.read` + `pto.full` +
 `pto.atomic_add` at the row read (x8 = 5,000: tasks that all conflict),
 tasks alternating with `pto.loop`s (x8 = 2,000 runs of tasks), the exp
-chain through `--pto-ascend-pipeline` (x8 = 5,000), and the same chain
-without vector tiles under `--pto-lint` (every op a finding).
+chain through `--pto-ascend-pipeline` (x8 = 5,000), loops carrying a tile
+through `--pto-unroll-carried-loops` (x8 = 1,000), MIX leaves through
+`--pto-isa-split-mix` (x8 = 2,000), and the exp chain without vector tiles
+under `--pto-lint` (every op a finding).
 `--quick` uses 1/16 of the base sizes and x1, x2.
 
 Wall times under `-mlir-timing` depend on the machine's load; the process CPU
@@ -134,6 +136,72 @@ def loop_runs(runs: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def carried_loops(loops: int) -> str:
+    """`loops` pto.loops that carry a tile (an exp per iteration summed from
+    the second on, SK-01's accumulation shape), each assembled into GM: the
+    input of `pto-unroll-carried-loops` (chunks of 4, then of 2, then the
+    rest, the list form of PyPTO's unroll_list)."""
+    t, g = "!pto.tile<64x64xf32>", "!pto.tensor<64x64xf32>"
+    src = "!pto.tensor<320x64xf32>"
+    lines = [f"pto.kernel @carried_loops(%x: {src}, %out: {g}) {{",
+             "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
+             "  %c5 = arith.constant 5 : index", "  %c64 = arith.constant 64 : index"]
+    for i in range(loops):
+        lines += [f"  %init{i} = pto.full 0.0 : {t}",
+                  f"  %r{i} = pto.loop \"L{i}\" %i{i} = %c0 to %c5 step %c1 "
+                  f"iter_args(%acc{i} = %init{i}) -> ({t}) {{",
+                  f"    %off{i} = arith.muli %i{i}, %c64 : index",
+                  f"    %v{i} = pto.view %x[%off{i}, 0] : {src} -> {t}",
+                  f"    %e{i} = pto.exp %v{i} : {t} -> {t}",
+                  f"    %first{i} = pto.is_loop_begin %i{i}",
+                  f"    %next{i} = scf.if %first{i} -> ({t}) {{",
+                  f"      scf.yield %e{i} : {t}",
+                  "    } else {",
+                  f"      %s{i} = pto.add %acc{i}, %e{i} : {t}, {t} -> {t}",
+                  f"      scf.yield %s{i} : {t}",
+                  "    }",
+                  f"    pto.yield %next{i} : {t}",
+                  "  }",
+                  f"  pto.assemble %r{i}, %out[0, 0] : {t}, {g}"]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def mix_leaves(leaves: int) -> str:
+    """`leaves` pto_isa MIX leaves on DAV_3510, each a matmul whose two
+    accumulators move L0C -> UB and are scaled and stored by the vector part:
+    the input of `pto-isa-split-mix` (each leaf becomes an AIC and an AIV
+    function joined by intra-block flags)."""
+    def tile(space, shape):
+        return f"!pto_isa.tile<{space}, {shape}xf32>"
+    l1, l0a, l0b = tile("l1", "32x32"), tile("l0a", "16x32"), tile("l0b", "32x32")
+    l0c, ub, g = tile("l0c", "16x32"), tile("ub", "16x32"), "!pto.tensor<32x32xf32>"
+    lines = ["module attributes {pto.arch = #pto.arch<DAV_3510>} {"]
+    for n in range(leaves):
+        lines += [f"func.func private @mix{n}(%a: {g}, %y: {g}) attributes "
+                  "{pto.leaf = #pto.core<mix>} {",
+                  "  %c0 = arith.constant 0 : index", "  %c16 = arith.constant 16 : index",
+                  "  %c32 = arith.constant 32 : index", "  %two = arith.constant 2.0 : f32",
+                  f"  %l1 = pto_isa.alloc_tile valid [%c32, %c32] at 0 : {l1}",
+                  f"  pto_isa.tload %a[%c0, %c0] into %l1 : {g}, {l1}",
+                  f"  %la = pto_isa.alloc_tile valid [%c16, %c32] at 0 : {l0a}",
+                  f"  pto_isa.textract %l1 into %la : {l1}, {l0a}",
+                  f"  %lb = pto_isa.alloc_tile valid [%c32, %c32] at 0 : {l0b}",
+                  f"  pto_isa.textract %l1 into %lb : {l1}, {l0b}"]
+        for k in range(2):
+            lines += [f"  %acc{k} = pto_isa.alloc_tile valid [%c16, %c32] at {2048 * k} : {l0c}",
+                      f"  pto_isa.tmatmul %la, %lb into %acc{k} : {l0a}, {l0b}, {l0c}",
+                      f"  %u{k} = pto_isa.alloc_tile valid [%c16, %c32] at {2048 * k} : {ub}",
+                      f"  pto_isa.tmov %acc{k} into %u{k} : {l0c}, {ub}"]
+        for k in range(2):
+            lines += [f"  %d{k} = pto_isa.alloc_tile valid [%c16, %c32] at {4096 + 2048 * k} : {ub}",
+                      f"  pto_isa.tmuls %u{k}, %two into %d{k} : {ub}, f32, {ub}",
+                      f"  pto_isa.tstore %d{k} into %y[%c{16 * k if k else 0}, %c0] : {ub}, {g}"]
+        lines += ["  return", "}"]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 @dataclass
 class Case:
     name: str
@@ -154,6 +222,11 @@ CASES = [
     Case("loop-runs", "run", 250, loop_runs, PIPELINE),
     # The same chain to pto_isa: lowering, memory planning, sync insertion.
     Case("exp-chain-isa", "op", 625, exp_chain, ("--pto-ascend-pipeline",)),
+    # The passes of the tile-graph and pto_isa pipelines that are off by
+    # default or find nothing to do in the cases above, alone.
+    Case("carried-loops", "loop", 125, carried_loops,
+         ("--pto-unroll-carried-loops=factors=4,2",)),
+    Case("mix-leaves", "function", 250, mix_leaves, ("--pto-isa-split-mix",)),
     Case("lint-untiled-chain", "op", 1250, lambda n: exp_chain(n, vec_tile=False),
          ("--pto-lint",), failing=True),
 ]

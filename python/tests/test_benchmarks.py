@@ -121,10 +121,11 @@ def test_scaling_quick():
     cases = re.findall(r"^\*\*([\w-]+)\*\* \(`pto-opt (.*?)`\)", r.stdout, re.M)
     assert [c[0] for c in cases] == ["big-tile", "atomics", "exp-chain", "wide-leaf",
                                      "dynamic-atomics", "loop-runs", "exp-chain-isa",
-                                     "lint-untiled-chain"], r.stdout
+                                     "carried-loops", "mix-leaves", "lint-untiled-chain"], r.stdout
     rows = re.findall(r"^\s*(\w[\w ]*?)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|-)\s+(flat|GROWS|-)$",
                       r.stdout, re.M)
     labels = [row[0] for row in rows]
-    assert labels.count("in passes") == 8 and labels.count("process CPU") == 8, r.stdout
+    assert labels.count("in passes") == 10 and labels.count("process CPU") == 10, r.stdout
     assert "PartitionPass" in labels and "NBufferMergePass" in labels and "LintPass" in labels
     assert "InsertSyncPass" in labels and "MergeLeafArgumentsPass" in labels
+    assert "UnrollCarriedLoopsPass" in labels and "SplitMixPass" in labels
