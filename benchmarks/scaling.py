@@ -19,7 +19,7 @@ pto-merge-leaf-arguments quadratic), `pto.read` + `pto.full` +
 tasks alternating with `pto.loop`s (x8 = 2,000 runs of tasks), loops
 carrying a tile unrolled by 8 (pto-unroll-carried-loops alone, x8 = 4,000
 loops), engram's rms_norm + gate as one vector task over UB (x8 = 512
-row pieces), the exp
+row pieces), MIX leaves through `--pto-isa-split-mix` (x8 = 2,000), the exp
 chain through `--pto-ascend-pipeline` (x8 = 5,000), and the same chain
 without vector tiles under `--pto-lint` (every op a finding).
 `--quick` uses 1/16 of the base sizes and x1, x2.
@@ -204,6 +204,41 @@ def norm_rows(pieces: int) -> str:
         "}", ""])
 
 
+def mix_leaves(leaves: int) -> str:
+    """`leaves` pto_isa MIX leaves on DAV_3510, each a matmul whose two
+    accumulators move L0C -> UB and are scaled and stored by the vector part:
+    the input of `pto-isa-split-mix` (each leaf becomes an AIC and an AIV
+    function joined by intra-block flags)."""
+    def tile(space, shape):
+        return f"!pto_isa.tile<{space}, {shape}xf32>"
+    l1, l0a, l0b = tile("l1", "32x32"), tile("l0a", "16x32"), tile("l0b", "32x32")
+    l0c, ub, g = tile("l0c", "16x32"), tile("ub", "16x32"), "!pto.tensor<32x32xf32>"
+    lines = ["module attributes {pto.arch = #pto.arch<DAV_3510>} {"]
+    for n in range(leaves):
+        lines += [f"func.func private @mix{n}(%a: {g}, %y: {g}) attributes "
+                  "{pto.leaf = #pto.core<mix>} {",
+                  "  %c0 = arith.constant 0 : index", "  %c16 = arith.constant 16 : index",
+                  "  %c32 = arith.constant 32 : index", "  %two = arith.constant 2.0 : f32",
+                  f"  %l1 = pto_isa.alloc_tile valid [%c32, %c32] at 0 : {l1}",
+                  f"  pto_isa.tload %a[%c0, %c0] into %l1 : {g}, {l1}",
+                  f"  %la = pto_isa.alloc_tile valid [%c16, %c32] at 0 : {l0a}",
+                  f"  pto_isa.textract %l1 into %la : {l1}, {l0a}",
+                  f"  %lb = pto_isa.alloc_tile valid [%c32, %c32] at 0 : {l0b}",
+                  f"  pto_isa.textract %l1 into %lb : {l1}, {l0b}"]
+        for k in range(2):
+            lines += [f"  %acc{k} = pto_isa.alloc_tile valid [%c16, %c32] at {2048 * k} : {l0c}",
+                      f"  pto_isa.tmatmul %la, %lb into %acc{k} : {l0a}, {l0b}, {l0c}",
+                      f"  %u{k} = pto_isa.alloc_tile valid [%c16, %c32] at {2048 * k} : {ub}",
+                      f"  pto_isa.tmov %acc{k} into %u{k} : {l0c}, {ub}"]
+        for k in range(2):
+            lines += [f"  %d{k} = pto_isa.alloc_tile valid [%c16, %c32] at {4096 + 2048 * k} : {ub}",
+                      f"  pto_isa.tmuls %u{k}, %two into %d{k} : {ub}, f32, {ub}",
+                      f"  pto_isa.tstore %d{k} into %y[%c{16 * k if k else 0}, %c0] : {ub}, {g}"]
+        lines += ["  return", "}"]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 @dataclass
 class Case:
     name: str
@@ -228,6 +263,8 @@ CASES = [
     Case("norm-rows", "row piece", 64, norm_rows, PIPELINE),
     # The same chain to pto_isa: lowering, memory planning, sync insertion.
     Case("exp-chain-isa", "op", 625, exp_chain, ("--pto-ascend-pipeline",)),
+    # pto-isa-split-mix alone (off by default: only mix-exchange makes MIX leaves).
+    Case("mix-leaves", "function", 250, mix_leaves, ("--pto-isa-split-mix",)),
     Case("lint-untiled-chain", "op", 1250, lambda n: exp_chain(n, vec_tile=False),
          ("--pto-lint",), failing=True),
 ]

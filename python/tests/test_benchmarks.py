@@ -128,12 +128,12 @@ def test_scaling_quick():
     assert [c[0] for c in cases] == ["big-tile", "atomics", "exp-chain", "wide-leaf",
                                      "dynamic-atomics", "loop-runs", "carried-loops",
                                      "norm-rows",
-                                     "exp-chain-isa",
+                                     "exp-chain-isa", "mix-leaves",
                                      "lint-untiled-chain"], r.stdout
     rows = re.findall(r"^\s*(\w[\w ]*?)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|-)\s+(flat|GROWS|-)$",
                       r.stdout, re.M)
     labels = [row[0] for row in rows]
-    assert labels.count("in passes") == 10 and labels.count("process CPU") == 10, r.stdout
+    assert labels.count("in passes") == 11 and labels.count("process CPU") == 11, r.stdout
     assert "PartitionPass" in labels and "NBufferMergePass" in labels and "LintPass" in labels
-    assert "UnrollCarriedLoopsPass" in labels
     assert "InsertSyncPass" in labels and "MergeLeafArgumentsPass" in labels
+    assert "UnrollCarriedLoopsPass" in labels and "SplitMixPass" in labels

@@ -265,8 +265,9 @@ void GMAccessIndex::insert(unsigned item, const GMAccess &access) {
   unsigned id = entries.size();
   entries.push_back({item, access});
   TensorGroup &group = bases[access.base][access.tensor];
-  Bucket *bucket =
-      access.dims.empty() ? nullptr : &group.buckets[keyOf(access)];
+  std::map<std::string, Bucket>::iterator bucket = group.buckets.end();
+  if (!access.dims.empty())
+    bucket = group.buckets.try_emplace(keyOf(access)).first;
   pto::detail::Box box = boxOf(access);
   for (unsigned k = 0; k < 3; ++k) {
     if (!(access.kind & (1u << k)))
@@ -275,12 +276,13 @@ void GMAccessIndex::insert(unsigned item, const GMAccess &access) {
     if (!access.storage)
       unknownStorage[k].push_back(id);
     group.all[k].push_back(id);
-    if (!bucket) {
+    if (bucket == group.buckets.end()) {
       group.whole[k].push_back(id);
       continue;
     }
-    bucket->entries[k].push_back(id);
-    bucket->boxes[k].insert(item, box);
+    group.bucketsByKind[k].try_emplace(bucket->first, &bucket->second);
+    bucket->second.entries[k].push_back(id);
+    bucket->second.boxes[k].insert(item, box);
   }
 }
 
@@ -321,17 +323,17 @@ void GMAccessIndex::forEachConflict(const GMAccess &access,
       for (unsigned id : group.whole[k])
         fn(entries[id].item);
     });
-    for (const auto &keyAndBucket : group.buckets)
-      forEachOrderedKind(access.kind, [&](unsigned k) {
-        const Bucket &bucket = keyAndBucket.second;
-        if (keyAndBucket.first == key) {
-          bucket.boxes[k].forEachOverlap(box, fn);
-          return;
+    forEachOrderedKind(access.kind, [&](unsigned k) {
+      for (const auto &[bucketKey, bucket] : group.bucketsByKind[k]) {
+        if (bucketKey == key) {
+          bucket->boxes[k].forEachOverlap(box, fn);
+          continue;
         }
-        for (unsigned id : bucket.entries[k])
+        for (unsigned id : bucket->entries[k])
           if (GMAccessAnalysis::mayOverlap(entries[id].access, access))
             fn(entries[id].item);
-      });
+      }
+    });
   }
 }
 

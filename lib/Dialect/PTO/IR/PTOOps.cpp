@@ -251,15 +251,35 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
+/// Calls `fn` on the pto.scope ops in `region` in post-order, as
+/// Operation::walk, until it fails; without a call per op and without entering
+/// tasks: they cannot hold a scope (TaskOp::verifyRegions) and hold most ops
+/// of a partitioned kernel, and KernelOp's verifier runs after every pass.
+static LogicalResult
+forEachScopeOutsideTasks(Region &region,
+                         function_ref<LogicalResult(ScopeOp)> fn) {
+  for (Block &block : region)
+    for (Operation &op : block) {
+      if (op.getNumRegions() != 0 && !isa<TaskOp>(op))
+        for (Region &nested : op.getRegions())
+          if (failed(forEachScopeOutsideTasks(nested, fn)))
+            return failure();
+      if (auto scope = dyn_cast<ScopeOp>(op))
+        if (failed(fn(scope)))
+          return failure();
+    }
+  return success();
+}
+
 LogicalResult KernelOp::verifyRegions() {
   // (Entry block arity and types are checked by FunctionOpInterface.)
   // All scopes of one id carry the same flags (PyPTO consistency check).
   llvm::DenseMap<int64_t, ScopeOp> firstOfId;
-  WalkResult walk = getOperation()->walk([&](ScopeOp scope) {
+  auto check = [&](ScopeOp scope) {
     ScopeAttr attr = scope.getScope();
     auto [it, inserted] = firstOfId.try_emplace(attr.getId(), scope);
     if (inserted || it->second.getScope() == attr)
-      return WalkResult::advance();
+      return success();
     InFlightDiagnostic diag =
         scope.emitOpError()
         << "scope " << attr.getId()
@@ -269,9 +289,9 @@ LogicalResult KernelOp::verifyRegions() {
            "of one id must carry identical flags";
     diag.attachNote(it->second.getLoc())
         << "earlier scope " << attr.getId() << " is here";
-    return WalkResult::interrupt();
-  });
-  return failure(walk.wasInterrupted());
+    return failure();
+  };
+  return forEachScopeOutsideTasks(getBody(), check);
 }
 
 //===----------------------------------------------------------------------===//

@@ -191,6 +191,10 @@ stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
 struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   using Base::Base;
 
+  /// Whether some kernel has cube tasks: without any nothing changes, the
+  /// analyses are kept and the verifier run is skipped.
+  bool sawCubeTasks = false;
+
   void runOnOperation() override {
     if (dynamicTripCount < 1) {
       getOperation()->emitError()
@@ -200,13 +204,17 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
              "a loop with run-time bounds, at least 1";
       return signalPassFailure();
     }
+    sawCubeTasks = false;
     getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });
+    if (!sawCubeTasks)
+      markAllAnalysesPreserved();
   }
 
   void runOnKernel(KernelOp kernel) {
     const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
     int64_t before = cubeLoadBytes(kernel);
     llvm::SetVector<Block *> blocks = blocksWithTasks(kernel, CoreKind::cube);
+    sawCubeTasks |= !blocks.empty();
     for (Block *block : blocks)
       runOnBlock(kernel, *block, platform);
     int64_t after = cubeLoadBytes(kernel);

@@ -30,7 +30,12 @@ std::string dimsStr(ArrayRef<int64_t> dims) {
 }
 
 struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
+  /// Whether any rewrite applied: a kernel left as it was keeps its analyses
+  /// and skips the pass manager's verifier run.
+  bool changed = false;
+
   void runOnOperation() override {
+    changed = false;
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) { ops.push_back(op); });
     for (Operation *op : ops) {
@@ -46,6 +51,8 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
                    op))
         widenBF16(op);
     }
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 
   /// The tile a vector op's `vec_tile` governs (as the verifier checks it).
@@ -78,6 +85,7 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     int64_t block = std::max<int64_t>(1, align / elemBytes);
     dims.back() = (last + block - 1) / block * block;
     op->setAttr("vec_tile", VecTileAttr::get(op->getContext(), dims));
+    changed = true;
     op->emitRemark() << "pto-legalize: vector tile " << dimsStr(attr.getDims())
                      << " padded to " << dimsStr(dims) << ": its last dim "
                      << last << " x " << elemBytes << " B is not " << align
@@ -118,6 +126,7 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     if (bytes() > limit)
       return;
     op->setAttr("vec_tile", VecTileAttr::get(op->getContext(), dims));
+    changed = true;
     op->emitRemark() << "pto-legalize: vector tile " << dimsStr(attr.getDims())
                      << " of " << input << " cuts " << before
                      << " B pieces, over the " << limit
@@ -138,6 +147,7 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
                                : PrecisionType::INTRINSIC);
     if (precision != PrecisionType::HIGH_PRECISION)
       return;
+    changed = true;
     op->setAttr("precision", PrecisionTypeAttr::get(op->getContext(),
                                                     PrecisionType::INTRINSIC));
     op->emitRemark() << "pto-legalize: precision HIGH_PRECISION is not "
@@ -160,6 +170,7 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     if (!op.getLhs().getType().getElementType().isBF16() ||
         getPlatformInfo(getArchFor(op)).vectorBF16Arithmetic)
       return;
+    changed = true;
     OpBuilder builder(op);
     Location loc = op.getLoc();
     Type f32 = builder.getF32Type();
@@ -189,6 +200,7 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     if (!resultType.getElementType().isBF16() ||
         getPlatformInfo(getArchFor(op)).vectorBF16Arithmetic)
       return;
+    changed = true;
     OpBuilder builder(op);
     Location loc = op->getLoc();
     Type f32 = builder.getF32Type();

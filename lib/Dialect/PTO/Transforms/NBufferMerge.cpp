@@ -24,8 +24,15 @@ struct NBufferMergePass
     : public pto::impl::NBufferMergePassBase<NBufferMergePass> {
   using Base::Base;
 
+  /// Whether some kernel has vector tasks: without any nothing changes, the
+  /// analyses are kept and the verifier run is skipped.
+  bool sawVectorTasks = false;
+
   void runOnOperation() override {
+    sawVectorTasks = false;
     getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });
+    if (!sawVectorTasks)
+      markAllAnalysesPreserved();
   }
 
   void runOnKernel(KernelOp kernel) {
@@ -33,6 +40,7 @@ struct NBufferMergePass
     MergeSettingAttr setting =
         mergeSetting(kernel, &PassOptionsAttr::getVecNbufferSetting);
     llvm::SetVector<Block *> blocks = blocksWithTasks(kernel, CoreKind::vector);
+    sawVectorTasks |= !blocks.empty();
     uint64_t before = 0, after = 0;
     for (Block *block : blocks) {
       SmallVector<SmallVector<TaskOp>> groups =

@@ -321,13 +321,20 @@ struct SchedulePiecesPass
     : public pto::impl::SchedulePiecesPassBase<SchedulePiecesPass> {
   using SchedulePiecesPassBase::SchedulePiecesPassBase;
 
+  /// Whether a task was reordered: a kernel left as it was keeps its
+  /// analyses and skips the pass manager's verifier run.
+  bool reordered = false;
+
   void runOnOperation() override {
+    reordered = false;
     GMAccessAnalysis gm(getOperation());
     getOperation()->walk([&](TaskOp task) {
       if (task.getKind() != CoreKind::vector)
         return;
       scheduleTask(task, gm);
     });
+    if (!reordered)
+      markAllAnalysesPreserved();
   }
 
   void scheduleTask(TaskOp task, GMAccessAnalysis &gm) {
@@ -359,6 +366,7 @@ struct SchedulePiecesPass
       for (Operation *op : order)
         op->moveBefore(terminator);
       ++numReordered;
+      reordered = true;
       if (report)
         task.emitRemark() << "pto-schedule-pieces: vector task \""
                           << task.getFamily() << "\" reordered piece by "

@@ -119,6 +119,10 @@ struct SplitMixPass : public ptoisa::impl::SplitMixPassBase<SplitMixPass> {
           !func->hasAttr(kMixAivAttrName) && !func.isExternal())
         mixLeaves.push_back(func);
     });
+    // Nothing to split: the module keeps its analyses and skips the pass
+    // manager's verifier run.
+    if (mixLeaves.empty())
+      return markAllAnalysesPreserved();
     for (func::FuncOp leaf : mixLeaves)
       if (failed(split(leaf, symbols)))
         return signalPassFailure();

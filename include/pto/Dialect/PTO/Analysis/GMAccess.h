@@ -155,6 +155,10 @@ private:
     /// Every access of the tensor, and those of all of it (no dims).
     ByKind all, whole;
     std::map<std::string, Bucket> buckets;
+    /// The buckets holding accesses of each kind bit, in key order: a query
+    /// visits only those (thousands of buckets of atomics at distinct
+    /// run-time rows never order against one another).
+    std::map<StringRef, const Bucket *> bucketsByKind[3];
   };
 
   /// Accesses of one tensor with equal keys compare dim by dim.
