@@ -272,15 +272,29 @@ void LeafLowering::splitAccumulatorRows() {
     }
     return extracts == 1;
   };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Operation *acc : llvm::to_vector(accs))
-      if (llvm::any_of(leftCopies(acc), [&](pisa::AllocTileOp left) {
-            return !leftIsCuttable(left);
-          })) {
-        accs.remove(acc);
-        changed = true;
-      }
+  // A worklist, so each accumulator and each L0A copy is visited once: a
+  // dropped accumulator makes its L0A copies uncuttable, which drops every
+  // other accumulator they feed.
+  SmallVector<Operation *> dropped;
+  for (Operation *acc : accs)
+    if (llvm::any_of(leftCopies(acc), [&](pisa::AllocTileOp left) {
+          return !leftIsCuttable(left);
+        }))
+      dropped.push_back(acc);
+  llvm::SmallPtrSet<Operation *, 16> uncuttable;
+  while (!dropped.empty()) {
+    Operation *acc = dropped.pop_back_val();
+    if (!accs.remove(acc))
+      continue;
+    for (pisa::AllocTileOp left : leftCopies(acc)) {
+      if (!uncuttable.insert(left).second)
+        continue;
+      for (Operation *user : left->getUsers())
+        if (isa<pisa::TMatmulOp, pisa::TMatmulAccOp>(user))
+          if (Operation *other = user->getOperand(2).getDefiningOp();
+              other && accs.contains(other))
+            dropped.push_back(other);
+    }
   }
   if (accs.empty())
     return;
