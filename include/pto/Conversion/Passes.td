@@ -61,7 +61,12 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
     chain still fits); `pto.matmul` becomes `tmatmul` into a new l0c
     accumulator (f32, i32 for i8), each `pto.matmul_acc` a `tmatmul_acc`
     into the same accumulator; stores of a result `tstore` from l0c (the
-    fixpipe converts to the GM element type).
+    fixpipe converts to the GM element type). An accumulator larger than
+    half of l0c that only `tstore`s read is then cut into two row halves
+    (its l0a copies extracted as two half-height tiles, each instruction
+    doubled, the bottom store h rows further down), so that
+    `pto-isa-plan-memory` places the halves at two offsets and the fixpipe
+    store of one overlaps the matmul of the other (L0C double buffering).
 
     A K chain's first step is a `tmatmul`: its k (valid columns of the left
     operand) is 0 only when the whole contraction is empty, and then the

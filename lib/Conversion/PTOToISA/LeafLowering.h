@@ -191,6 +191,8 @@ private:
                             bool trans);
   FailureOr<Value> extractOperand(Location loc, Operation *user, Value l1,
                                   bool left);
+  /// L0C double buffering: accumulators over half of L0C in row halves.
+  void splitAccumulatorRows();
 
   // MIX leaves (LowerMix.cpp).
   bool isOnChip(Value tensor);

@@ -202,4 +202,186 @@ LogicalResult LeafLowering::lowerMatmul(Operation *op, Value acc, Value lhs,
   return success();
 }
 
+/// Whether `acc` is an L0C accumulator the row-half split applies to: more
+/// than half of L0C, an even number of 16-row fractals, written by one
+/// TMATMUL (and TMATMUL_ACC K steps) from an L0A copy of its full height and
+/// read only by TSTOREs (not moved to L1 or UB).
+static bool isSplittableAccumulator(pisa::AllocTileOp acc, int64_t l0cBytes) {
+  pisa::TileType type = acc.getTileType();
+  if (type.getSpace() != pisa::MemorySpace::l0c ||
+      2 * type.getByteSize() <= l0cBytes || type.getRows() % 32 != 0)
+    return false;
+  int writers = 0;
+  for (Operation *user : acc->getUsers()) {
+    if (auto store = dyn_cast<pisa::TStoreOp>(user)) {
+      if (store.getSrc() == acc.getResult())
+        continue;
+      return false;
+    }
+    if (!isa<pisa::TMatmulOp, pisa::TMatmulAccOp>(user) ||
+        user->getOperand(2) != acc.getResult())
+      return false;
+    writers += isa<pisa::TMatmulOp>(user);
+    auto left = user->getOperand(0).getDefiningOp<pisa::AllocTileOp>();
+    if (!left || left.getTileType().getRows() != type.getRows())
+      return false;
+  }
+  return writers == 1;
+}
+
+/// L0C double buffering (docs/ISA.md, "Accumulator row halves"). An
+/// accumulator larger than half of L0C (a 256 x 128 FP32 piece on DAV_2201
+/// is all of it) can only ever sit at offset 0, so each piece's TMATMUL
+/// waits for the previous piece's TSTORE. Cut into two row halves, each a
+/// TMATMUL chain from its own L0A rows (TEXTRACT at row 0 and at half the
+/// height) stored by its own TSTORE, two halves of one piece are live
+/// together, pto-isa-plan-memory places them at two offsets, and the next
+/// piece's first half waits only for this piece's first store: FIX of one
+/// half overlaps M of the other. Each output row is the same dot products in
+/// the same K order, so the numerics are unchanged.
+void LeafLowering::splitAccumulatorRows() {
+  Block &body = func.getBody().front();
+  SetVector<Operation *> accs;
+  for (auto alloc : body.getOps<pisa::AllocTileOp>())
+    if (isSplittableAccumulator(alloc, platform.l0cBytes))
+      accs.insert(alloc);
+  // An L0A copy is cut only if every matmul reading it writes a split
+  // accumulator (a copy kept across pieces feeds several); drop accumulators
+  // until that holds.
+  auto leftCopies = [](Operation *acc) {
+    SmallVector<pisa::AllocTileOp> lefts;
+    for (Operation *user : acc->getUsers())
+      if (isa<pisa::TMatmulOp, pisa::TMatmulAccOp>(user))
+        lefts.push_back(user->getOperand(0).getDefiningOp<pisa::AllocTileOp>());
+    return lefts;
+  };
+  auto leftIsCuttable = [&](pisa::AllocTileOp left) {
+    int extracts = 0;
+    for (Operation *user : left->getUsers()) {
+      if (auto extract = dyn_cast<pisa::TExtractOp>(user)) {
+        if (extract.getDst() != left.getResult() || extract.getRowOffset() ||
+            extract.getIndexRow() != 0 || extract.getIndexCol() != 0)
+          return false;
+        ++extracts;
+        continue;
+      }
+      if (!isa<pisa::TMatmulOp, pisa::TMatmulAccOp>(user) ||
+          user->getOperand(0) != left.getResult() ||
+          !accs.contains(user->getOperand(2).getDefiningOp()))
+        return false;
+    }
+    return extracts == 1;
+  };
+  // A worklist, so each accumulator and each L0A copy is visited once: a
+  // dropped accumulator makes its L0A copies uncuttable, which drops every
+  // other accumulator they feed.
+  SmallVector<Operation *> dropped;
+  for (Operation *acc : accs)
+    if (llvm::any_of(leftCopies(acc), [&](pisa::AllocTileOp left) {
+          return !leftIsCuttable(left);
+        }))
+      dropped.push_back(acc);
+  llvm::SmallPtrSet<Operation *, 16> uncuttable;
+  while (!dropped.empty()) {
+    Operation *acc = dropped.pop_back_val();
+    if (!accs.remove(acc))
+      continue;
+    for (pisa::AllocTileOp left : leftCopies(acc)) {
+      if (!uncuttable.insert(left).second)
+        continue;
+      for (Operation *user : left->getUsers())
+        if (isa<pisa::TMatmulOp, pisa::TMatmulAccOp>(user))
+          if (Operation *other = user->getOperand(2).getDefiningOp();
+              other && accs.contains(other))
+            dropped.push_back(other);
+    }
+  }
+  if (accs.empty())
+    return;
+
+  // Two tiles of half the height in place of `alloc`: valid rows
+  // min(v, h) and max(v - h, 0) (an empty half is skipped by the emitted
+  // guards).
+  auto halvesOf = [&](pisa::AllocTileOp alloc) {
+    pisa::TileType type = alloc.getTileType();
+    int64_t h = type.getRows() / 2;
+    auto halfType = pisa::TileType::get(type.getContext(), type.getSpace(), h,
+                                        type.getCols(), type.getElementType(),
+                                        type.getLayout());
+    Location loc = alloc.getLoc();
+    builder.setInsertionPointAfter(alloc);
+    Value rows = alloc.getValidRows(), height = constIndex(h);
+    Value first = builder.create<arith::MinSIOp>(loc, rows, height);
+    Value rest = builder.create<arith::MaxSIOp>(
+        loc, builder.create<arith::SubIOp>(loc, rows, height), constIndex(0));
+    auto top = builder.create<pisa::AllocTileOp>(
+        loc, halfType, first, alloc.getValidCols(), IntegerAttr());
+    auto bottom = builder.create<pisa::AllocTileOp>(
+        loc, halfType, rest, alloc.getValidCols(), IntegerAttr());
+    return std::pair<Value, Value>(top, bottom);
+  };
+  DenseMap<Value, std::pair<Value, Value>> halves;
+  SmallVector<Operation *> dead;
+  for (Operation *acc : accs) {
+    auto alloc = cast<pisa::AllocTileOp>(acc);
+    halves[alloc.getResult()] = halvesOf(alloc);
+    for (pisa::AllocTileOp left : leftCopies(acc)) {
+      if (halves.count(left.getResult()))
+        continue;
+      halves[left.getResult()] = halvesOf(left);
+      auto [top, bottom] = halves[left.getResult()];
+      for (Operation *user : llvm::to_vector(left->getUsers()))
+        if (auto extract = dyn_cast<pisa::TExtractOp>(user)) {
+          builder.setInsertionPoint(extract);
+          int64_t h = cast<pisa::TileType>(top.getType()).getRows();
+          builder.create<pisa::TExtractOp>(extract.getLoc(), extract.getSrc(),
+                                           top, 0, 0);
+          builder.create<pisa::TExtractOp>(extract.getLoc(), extract.getSrc(),
+                                           bottom, h, 0);
+          dead.push_back(extract);
+        }
+      dead.push_back(left);
+    }
+    dead.push_back(acc);
+  }
+  // Both halves of every instruction in place of the instruction, the top
+  // half first.
+  for (Operation *acc : accs) {
+    auto [accTop, accBottom] = halves.lookup(acc->getResult(0));
+    int64_t h = cast<pisa::TileType>(accTop.getType()).getRows();
+    for (Operation *user : llvm::to_vector(acc->getUsers())) {
+      builder.setInsertionPoint(user);
+      Location loc = user->getLoc();
+      if (auto store = dyn_cast<pisa::TStoreOp>(user)) {
+        builder.create<pisa::TStoreOp>(loc, accTop, store.getDst(),
+                                       store.getRow(), store.getCol(),
+                                       store.getAtomicAdd());
+        Value row =
+            builder.create<arith::AddIOp>(loc, store.getRow(), constIndex(h));
+        builder.create<pisa::TStoreOp>(loc, accBottom, store.getDst(), row,
+                                       store.getCol(), store.getAtomicAdd());
+      } else {
+        auto [leftTop, leftBottom] = halves.lookup(user->getOperand(0));
+        Value rhs = user->getOperand(1);
+        if (isa<pisa::TMatmulOp>(user)) {
+          builder.create<pisa::TMatmulOp>(loc, leftTop, rhs, accTop);
+          builder.create<pisa::TMatmulOp>(loc, leftBottom, rhs, accBottom);
+        } else {
+          builder.create<pisa::TMatmulAccOp>(loc, leftTop, rhs, accTop);
+          builder.create<pisa::TMatmulAccOp>(loc, leftBottom, rhs, accBottom);
+        }
+      }
+      dead.push_back(user);
+    }
+  }
+  // Users before their operands' allocs.
+  llvm::SmallPtrSet<Operation *, 32> erased;
+  for (Operation *op : dead)
+    if (!isa<pisa::AllocTileOp>(op) && erased.insert(op).second)
+      op->erase();
+  for (Operation *op : dead)
+    if (erased.insert(op).second)
+      op->erase();
+}
+
 } // namespace mlir::pto::lower_to_isa

@@ -375,6 +375,8 @@ LogicalResult LeafLowering::run() {
     op->erase();
     erased.insert(op);
   }
+  if (cube)
+    splitAccumulatorRows();
   // One copy of each constant the lowering created, at the function entry.
   DenseMap<Attribute, Operation *> uniqueConstants;
   Block &entry = func.getBody().front();
