@@ -437,6 +437,44 @@ pto.kernel @carried_max(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>
   }
 }
 
+// -----
+
+// A read of a workspace stays before the store that overwrites it: the first
+// matmul reads %ws before the vector store of the second value, the second
+// matmul after it. The matmuls cannot share a cube task (it would run after
+// the overwrite, and the first matmul would read the second value).
+
+// CHECK-LABEL: pto.kernel @read_before_overwrite(
+// CHECK:         %[[WS:.*]] = pto.workspace : !pto.tensor<16x16xf32>
+// CHECK:         pto.task #pto.core<vector> "V1"
+// CHECK:           pto.neg
+// CHECK:           pto.assemble %{{.*}}, %[[WS]] [0, 0]
+// CHECK:         pto.task #pto.core<cube> "C1"
+// CHECK:           %[[OLD:.*]] = pto.view %[[WS]][0, 0]
+// CHECK:           pto.matmul %{{.*}}, %[[OLD]]
+// CHECK:         pto.task #pto.core<vector> "V2"
+// CHECK:           pto.add
+// CHECK:           pto.assemble %{{.*}}, %[[WS]] [0, 0]
+// CHECK:         pto.task #pto.core<cube> "C2"
+// CHECK:           %[[NEW:.*]] = pto.view %[[WS]][0, 0]
+// CHECK:           pto.matmul %{{.*}}, %[[NEW]]
+pto.kernel @read_before_overwrite(%a: !pto.tensor<16x16xf32>, %b: !pto.tensor<16x16xf32>, %x: !pto.tensor<16x16xf32>, %out: !pto.tensor<16x16xf32>) {
+  %ws = pto.workspace : !pto.tensor<16x16xf32>
+  %tx = pto.view %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %first = pto.neg %tx {vec_tile = #pto.vec_tile<[16, 16]>} : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %first, %ws[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  %ta = pto.view %a[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %old = pto.view %ws[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %m1 = pto.matmul %ta, %old {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  %second = pto.add %tx, %tx {vec_tile = #pto.vec_tile<[16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %second, %ws[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+  %tb = pto.view %b[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %new = pto.view %ws[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %m2 = pto.matmul %tb, %new {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  %m3 = pto.matmul %m1, %m2 {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %m3, %out[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
+}
+
 //--- scope-left.mlir
 
 // pto-partition needs scopes as stamps.

@@ -6,7 +6,7 @@
 // store into a workspace region and a view reading an overlapping region.
 // Groups grow by union-find under the scope rules, each merge checked for
 // cycles on the group graph. To stay near-linear on big tiles and long
-// chains, reads and stores find the earlier stores they overlap through a
+// chains, reads and stores find the earlier accesses they must follow in a
 // GMAccessIndex (GMAccess.h), and the group graph keeps a topological order
 // so that a cycle check searches only between the two groups, from the side
 // that runs out first. Each group becomes a pto.task placed at the end
@@ -130,10 +130,12 @@ void BlockPartitioner::buildEdges() {
   dataSuccs.resize(n);
   orderSuccs.resize(n);
   tileSuccs.resize(n);
-  // Stores seen so far, filed by node: a read or store finds the earlier
-  // stores it must follow (GMAccessIndex; atomics commute among themselves).
+  // GM reads and stores seen so far, filed by node: a read finds the earlier
+  // stores it must follow, a store also the earlier reads of what it
+  // overwrites (GMAccessIndex: mustOrder of the kinds; atomics commute among
+  // themselves).
   GMAccessAnalysis gm(nodes.front()->getParentOp());
-  GMAccessIndex stores;
+  GMAccessIndex accesses;
 
   // The nodes whose tile operands come (through views) from `value`'s
   // producer chain: SSA edges, and workspace edges for views of tensors.
@@ -165,8 +167,12 @@ void BlockPartitioner::buildEdges() {
       // Workspace traffic is data; reads of kernel tensors after writes
       // are ordering only.
       auto &succs = isWorkspace ? dataSuccs : orderSuccs;
-      stores.forEachDependence(gm.summarize(view),
-                               [&](unsigned w) { succs[w].insert(consumer); });
+      GMAccessSummary read = gm.summarize(view);
+      accesses.forEachDependence(read, [&](unsigned w) {
+        if (w != consumer)
+          succs[w].insert(consumer);
+      });
+      accesses.insert(consumer, read);
     }
   };
 
@@ -176,14 +182,18 @@ void BlockPartitioner::buildEdges() {
       if (isa<TileType>(operand.getType()))
         addReadEdges(i, operand);
     // Stores keep their order after overlapping stores, except atomics
-    // among themselves (they commute). A pto.index_put chooses its rows at
+    // among themselves (they commute), and after the reads of what they
+    // overwrite: a task reading a workspace must run before the task that
+    // stores the next value into it. A pto.index_put chooses its rows at
     // run time: it reads and writes anywhere in its tensor, ordered after
     // and before every other access to it.
     if (isa<AssembleOp, AtomicAddOp, IndexPutOp>(op)) {
       GMAccessSummary store = gm.summarize(op);
-      stores.forEachDependence(store,
-                               [&](unsigned w) { orderSuccs[w].insert(i); });
-      stores.insert(i, store);
+      accesses.forEachDependence(store, [&](unsigned w) {
+        if (w != i)
+          orderSuccs[w].insert(i);
+      });
+      accesses.insert(i, store);
     }
   }
   // Each list is in node order (a consumer's edges are added while it is
