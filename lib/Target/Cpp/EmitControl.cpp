@@ -16,6 +16,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "pto/Dialect/PTO/Analysis/GMAccess.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "llvm/ADT/StringExtras.h"
@@ -156,6 +157,76 @@ LogicalResult CppEmitter::emitWorkspace(WorkspaceOp workspace,
   return success();
 }
 
+/// A leaf's GM arguments by access kind: what its ops' memory effects say,
+/// atomic for `atomic_add` stores, read and write for an op that names a GM
+/// tensor without saying.
+const SmallVector<uint8_t> &CppEmitter::gmKindsOf(func::FuncOp leaf) {
+  auto [it, inserted] = leafGMKinds.try_emplace(leaf);
+  if (!inserted)
+    return it->second;
+  SmallVector<uint8_t> kinds(leaf.getNumArguments(), 0);
+  auto mark = [&](Value tensor, uint8_t kind) {
+    if (auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor)))
+      if (arg.getOwner()->getParentOp() == leaf.getOperation())
+        kinds[arg.getArgNumber()] |= kind;
+  };
+  leaf->walk([&](Operation *op) {
+    if (isa<ReshapeOp, DimOp>(op))
+      return;
+    bool atomic = false;
+    if (auto store = dyn_cast<ptoisa::TStoreOp>(op))
+      atomic = store.getAtomicAdd();
+    else if (auto scatter = dyn_cast<ptoisa::MScatterOp>(op))
+      atomic = scatter.getAtomicAdd();
+    else if (isa<AtomicAddOp>(op))
+      atomic = true;
+    auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      if (!isa<GMTensorType>(v.getType()))
+        continue;
+      if (!iface) {
+        mark(v, GMAccess::kRead | GMAccess::kWrite);
+        continue;
+      }
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      iface.getEffectsOnValue(v, effects);
+      for (const MemoryEffects::EffectInstance &effect : effects) {
+        if (isa<MemoryEffects::Read>(effect.getEffect()))
+          mark(v, GMAccess::kRead);
+        else if (isa<MemoryEffects::Write>(effect.getEffect()))
+          mark(v, atomic ? GMAccess::kAtomic : GMAccess::kWrite);
+      }
+    }
+  });
+  return it->second = std::move(kinds);
+}
+
+std::string CppEmitter::launchGMUses(LaunchOp launch, func::FuncOp leaf) {
+  SmallVector<uint8_t> kinds = gmKindsOf(leaf);
+  if (auto aiv =
+          leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName))
+    if (auto part = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            launch, aiv.getAttr()))
+      for (auto [kind, inner] : llvm::zip(kinds, gmKindsOf(part)))
+        kind |= inner;
+  SmallVector<std::string> uses;
+  for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
+    if (i >= kinds.size() || !kinds[i] || !isa<GMTensorType>(arg.getType()))
+      continue;
+    // A workspace of the root is the instance's own.
+    if (auto ws = getAliasedTensor(arg).getDefiningOp<WorkspaceOp>())
+      if (ws->getParentOp() == launch->getParentOp())
+        continue;
+    auto tensor = tensors.find(arg);
+    if (tensor == tensors.end())
+      continue;
+    uses.push_back(
+        formatv("{{{0}, {1}}", tensor->second.pointer, unsigned(kinds[i])));
+  }
+  return llvm::join(uses, ", ");
+}
+
 LogicalResult CppEmitter::emitRootOp(Operation *op) {
   if (auto workspace = dyn_cast<WorkspaceOp>(op))
     return emitWorkspace(workspace, "ri");
@@ -173,9 +244,10 @@ LogicalResult CppEmitter::emitRootOp(Operation *op) {
             leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName)) {
       std::string args = callArgs(launch.getArgs());
       os << formatv("const pto_rt::Token {0} = ri.launch_mix(\"{1}\", {{{2}}, "
-                    "[=] {{ {1}({3}); }, [=] {{ {4}({3}); });\n",
+                    "{{{5}}, [=] {{ {1}({3}); }, [=] {{ {4}({3}); });\n",
                     bind(launch.getToken()), launch.getCallee(),
-                    llvm::join(deps, ", "), args, aiv.getValue());
+                    llvm::join(deps, ", "), args, aiv.getValue(),
+                    launchGMUses(launch, leaf));
       return success();
     }
     if (core.getValue() == CoreKind::mix)
@@ -184,10 +256,11 @@ LogicalResult CppEmitter::emitRootOp(Operation *op) {
                 "AIV parts (pto-isa-split-mix)";
     os << formatv(
         "const pto_rt::Token {0} = ri.launch(pto_rt::Core::{1}, \"{2}\", "
-        "{{{3}}, [=] {{ {2}({4}); });\n",
+        "{{{3}}, {{{5}}, [=] {{ {2}({4}); });\n",
         bind(launch.getToken()),
         core.getValue() == CoreKind::cube ? "Cube" : "Vector",
-        launch.getCallee(), llvm::join(deps, ", "), callArgs(launch.getArgs()));
+        launch.getCallee(), llvm::join(deps, ", "), callArgs(launch.getArgs()),
+        launchGMUses(launch, leaf));
     return success();
   }
   return op->emitError() << "pto-to-cpp: '" << op->getName()

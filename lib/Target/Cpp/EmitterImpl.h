@@ -92,6 +92,12 @@ private:
   DenseMap<Operation *, std::pair<SmallVector<SmallVector<unsigned>>, unsigned>>
       rootSlots;
   unsigned rootCallSites = 0;
+  /// Per leaf, how it touches each GM argument (GMAccess kind bits).
+  DenseMap<Operation *, SmallVector<uint8_t>> leafGMKinds;
+  const SmallVector<uint8_t> &gmKindsOf(func::FuncOp leaf);
+  /// `{pointer, kind}` for each GM buffer a launch names that other root
+  /// instances may share (pto_rt::GmUse).
+  std::string launchGMUses(LaunchOp launch, func::FuncOp leaf);
 };
 
 /// The op's source location as a C++ string literal ("file:line:col").

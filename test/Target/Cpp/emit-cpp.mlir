@@ -57,9 +57,9 @@ func.func private @k_root_LOOP_i(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64
                                  %row: index, %rows: index) attributes {pto.root} {
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  // CHECK: const pto_rt::Token [[T0:v[0-9]+]] = ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {}, [=] { k_leaf_V1_0(a0, s[0], a1, s[1], s[2], s[3], v1); });
+  // CHECK: const pto_rt::Token [[T0:v[0-9]+]] = ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {}, {{[{][{]}}a0, 1}, {a1, 4}}, [=] { k_leaf_V1_0(a0, s[0], a1, s[1], s[2], s[3], v1); });
   %t0 = pto.launch @k_leaf_V1_0(%x, %y, %row, %rows, %c64) : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index, index) -> !pto.token
-  // CHECK: ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {[[T0]]}, [=]
+  // CHECK: ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {[[T0]]}, {{[{][{]}}a0, 1}, {a1, 4}}, [=]
   %t1 = pto.launch @k_leaf_V1_0(%x, %y, %row, %rows, %c64) after [%t0] : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index, index) -> !pto.token
   return
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <pto/pto-inst.hpp>
@@ -67,6 +68,15 @@ struct GmBlock {
     pto::sim::gm_unregister(raw);
     std::free(raw);
   }
+};
+
+// The launches of earlier root instances in one device task that a new
+// launch touching one GM buffer must follow (Runtime::order_gm).
+struct GmOrder {
+  int instance = -1; // the latest instance that touched the buffer
+  // Accesses by kind (0 read, 1 write, 2 atomic) of `instance`, and those of
+  // earlier instances that no later access of the buffer dominates.
+  std::vector<int> current[3], earlier[3];
 };
 
 struct Launch {
@@ -169,6 +179,13 @@ inline void check_division(const char *where, int64_t a, int64_t b) {
 
 class Runtime;
 
+// A GM buffer a launch's leaf touches, as a whole, with its access kinds
+// (bits as the compiler's GMAccess: 1 read, 2 write, 4 atomic add).
+struct GmUse {
+  const void *base;
+  int kind;
+};
+
 // The integer scalars of one root call (emitted code). The root instance
 // holds them (RootInstance::hold) until its device task has run, so the
 // launches it registers read them through a plain pointer.
@@ -180,10 +197,19 @@ public:
   template <class T> T *workspace(int64_t elements);
   Token launch(Core core, const char *leaf_name,
                std::initializer_list<Token> after, std::function<void()> body);
+  // `gm`: the GM buffers the leaf touches; the launch also waits for the
+  // earlier launches of other root instances in its device task with a
+  // conflicting access to one of them (docs/Runtime.md).
+  Token launch(Core core, const char *leaf_name,
+               std::initializer_list<Token> after,
+               std::initializer_list<GmUse> gm, std::function<void()> body);
   // A MIX launch (DAV_3510): `aic` on the cube core, `aiv` on both vector
   // cores of its block.
   Token launch_mix(const char *leaf_name, std::initializer_list<Token> after,
                    std::function<void()> aic, std::function<void()> aiv);
+  Token launch_mix(const char *leaf_name, std::initializer_list<Token> after,
+                   std::initializer_list<GmUse> gm, std::function<void()> aic,
+                   std::function<void()> aiv);
   // Keeps the root call's scalars alive as long as this instance (its
   // launches run when the device task runs); returns them.
   const int64_t *hold(Scalars scalars) {
@@ -308,12 +334,64 @@ private:
     int64_t first_id = 0;
     std::vector<std::unique_ptr<RootInstance>> instances;
     std::vector<detail::Launch> launches;
+    std::unordered_map<const void *, detail::GmOrder> gm;
   };
+
+  // Orders launch `me` of root instance `instance` after the earlier
+  // launches of other instances in the pending device task that touch a
+  // buffer of `gm` with a conflicting access (write vs anything, atomic vs
+  // read; reads commute, atomics commute), whole buffer against whole
+  // buffer. Instances register their launches in instance order, so per
+  // buffer it keeps the accesses of the latest instance and those earlier
+  // ones no later access follows: a write follows all of them, so once an
+  // instance wrote the buffer the older accesses are dropped.
+  void order_gm(Task &t, int instance, int me, detail::Launch &L,
+                std::initializer_list<GmUse> gm) {
+    auto follow = [&](int d) {
+      // Only `me` is being registered, so a repeated edge is the last one.
+      detail::Launch &D = t.launches[size_t(d)];
+      if (!D.dependents.empty() && D.dependents.back() == me)
+        return;
+      D.dependents.push_back(me);
+      ++L.waiting;
+    };
+    for (const GmUse &use : gm) {
+      if (!use.base || !(use.kind & 7))
+        continue;
+      detail::GmOrder &o = t.gm[use.base];
+      if (o.instance != instance) {
+        bool wrote = !o.current[1].empty();
+        for (int k = 0; k < 3; ++k) {
+          if (wrote)
+            o.earlier[k].clear();
+          o.earlier[k].insert(o.earlier[k].end(), o.current[k].begin(),
+                              o.current[k].end());
+          o.current[k].clear();
+        }
+        o.instance = instance;
+      }
+      const bool read = use.kind & 1, write = use.kind & 2,
+                 atomic = use.kind & 4;
+      // earlier[k] is followed when the new access must wait for kind k.
+      const bool wait[3] = {write || atomic, true, write || read};
+      for (int k = 0; k < 3; ++k)
+        if (wait[k])
+          for (int d : o.earlier[k])
+            follow(d);
+      if (read)
+        o.current[0].push_back(me);
+      if (write)
+        o.current[1].push_back(me);
+      if (atomic)
+        o.current[2].push_back(me);
+    }
+  }
 
   Token add_launch(int64_t task, Core core, const char *leaf,
                    std::initializer_list<Token> after,
                    std::function<void()> body,
-                   std::function<void()> vec_body = {}) {
+                   std::function<void()> vec_body = {}, int instance = -1,
+                   std::initializer_list<GmUse> gm = {}) {
     if (core == Core::Mix && arch_ != pto::sim::Arch::A950)
       detail::die(3,
                   "MIX launch of leaf '%s' on an architecture without MIX "
@@ -348,6 +426,7 @@ private:
       D.dependents.push_back(me);
       ++L.waiting;
     }
+    order_gm(t, instance, me, L, gm);
     t.launches.push_back(std::move(L));
     ++stats_.launches;
     return Token{t.launches.back().id};
@@ -592,6 +671,23 @@ inline Token RootInstance::launch_mix(const char *leaf_name,
                                       std::function<void()> aiv) {
   return rt_->add_launch(task_, Core::Mix, leaf_name, after, std::move(aic),
                          std::move(aiv));
+}
+
+inline Token RootInstance::launch_mix(const char *leaf_name,
+                                      std::initializer_list<Token> after,
+                                      std::initializer_list<GmUse> gm,
+                                      std::function<void()> aic,
+                                      std::function<void()> aiv) {
+  return rt_->add_launch(task_, Core::Mix, leaf_name, after, std::move(aic),
+                         std::move(aiv), index_, gm);
+}
+
+inline Token RootInstance::launch(Core core, const char *leaf_name,
+                                  std::initializer_list<Token> after,
+                                  std::initializer_list<GmUse> gm,
+                                  std::function<void()> body) {
+  return rt_->add_launch(task_, core, leaf_name, after, std::move(body), {},
+                         index_, gm);
 }
 
 inline Token RootInstance::launch(Core core, const char *leaf_name,
