@@ -133,14 +133,15 @@ def test_tile_graph(kernel, tmp_path):
 
 
 def test_three_d_views_stop_before_cpp(kernel, tmp_path):
-    """pto-lower-to-isa copies a view of a tile (TEXTRACT) only when it keeps
-    the source's columns; the [T, K + 1, 1] column of a [T, K + 1, H] tile
-    does not, so it is refused with a located diagnostic (a limit of the
-    lowering, not of these compositions; the 2-D kernel below reaches C++)."""
+    """The [T, K + 1, 1] column of a [T, K + 1, H] tensor is a window whose
+    columns are strided in GM; pto-lower-to-isa loads row-major 2-D windows
+    only, so it is refused with a located diagnostic naming the fix (a limit
+    of the lowering, not of these compositions; the 2-D kernel below reaches
+    C++)."""
     r = run_tool("pto-opt", kernel, "--pto-ascend-pipeline", "-o", tmp_path / "isa.mlir")
     assert r.returncode != 0
     assert "test_frontend_shape.py" in r.stderr and \
-        "whose last non-unit dim differs from the source's" in r.stderr, r.stderr[-2000:]
+        "whose columns (dim 0) are strided" in r.stderr, r.stderr[-2000:]
 
 
 # The same constructs on 2-D tiles (and [T, 1, H] ones), through every level

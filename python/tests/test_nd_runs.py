@@ -190,8 +190,11 @@ def test_view_of_a_tile_at_a_runtime_column(tmp_path):
     _three_columns(split_heads, {"x": x, "w": w, "lo": np.zeros((16, 2, 128), np.float16),
                                  "hi": np.zeros((16, 2, 128), np.float16)},
                    ["lo", "hi"], {"x": "f16", "w": "f16", "lo": "f16", "hi": "f16"}, tmp_path,
-                   {"lo": kv[..., :128], "hi": kv[..., 128:]}, rtol=2e-3, atol=2e-3,
-                   isa_has=(" cols[",))
+                   {"lo": kv[..., :128], "hi": kv[..., 128:]}, rtol=2e-3, atol=2e-3)
+    # pto-expand-tiles now folds a view of a matmul result into each piece's
+    # own load from the workspace (docs/TileGraph.md), so this kernel no
+    # longer reaches the run-time-column TEXTRACT; lower-to-isa.mlir
+    # (@tile_view_runtime_offsets) covers that lowering at the pass level.
 
 
 @pypto.frontend.jit
