@@ -192,7 +192,8 @@ private:
   FailureOr<Value> extractOperand(Location loc, Operation *user, Value l1,
                                   bool left);
   /// L0C double buffering: accumulators over half of L0C in row halves.
-  void splitAccumulatorRows();
+  /// Erased ops are added to `erased` (they may be in `inserted`).
+  void splitAccumulatorRows(llvm::SmallPtrSetImpl<Operation *> &erased);
 
   // MIX leaves (LowerMix.cpp).
   bool isOnChip(Value tensor);

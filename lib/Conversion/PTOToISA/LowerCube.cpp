@@ -239,7 +239,8 @@ static bool isSplittableAccumulator(pisa::AllocTileOp acc, int64_t l0cBytes) {
 /// piece's first half waits only for this piece's first store: FIX of one
 /// half overlaps M of the other. Each output row is the same dot products in
 /// the same K order, so the numerics are unchanged.
-void LeafLowering::splitAccumulatorRows() {
+void LeafLowering::splitAccumulatorRows(
+    llvm::SmallPtrSetImpl<Operation *> &erased) {
   Block &body = func.getBody().front();
   SetVector<Operation *> accs;
   for (auto alloc : body.getOps<pisa::AllocTileOp>())
@@ -374,14 +375,20 @@ void LeafLowering::splitAccumulatorRows() {
       dead.push_back(user);
     }
   }
-  // Users before their operands' allocs.
-  llvm::SmallPtrSet<Operation *, 32> erased;
+  // Users before their operands' allocs. `done` is this cut's own record (an
+  // address in `erased` may have been reused by an op created above).
+  llvm::SmallPtrSet<Operation *, 32> done;
+  auto eraseOnce = [&](Operation *op) {
+    if (!done.insert(op).second)
+      return;
+    erased.insert(op);
+    op->erase();
+  };
   for (Operation *op : dead)
-    if (!isa<pisa::AllocTileOp>(op) && erased.insert(op).second)
-      op->erase();
+    if (!isa<pisa::AllocTileOp>(op))
+      eraseOnce(op);
   for (Operation *op : dead)
-    if (erased.insert(op).second)
-      op->erase();
+    eraseOnce(op);
 }
 
 } // namespace mlir::pto::lower_to_isa

@@ -376,7 +376,7 @@ LogicalResult LeafLowering::run() {
     erased.insert(op);
   }
   if (cube)
-    splitAccumulatorRows();
+    splitAccumulatorRows(erased);
   // One copy of each constant the lowering created, at the function entry.
   DenseMap<Attribute, Operation *> uniqueConstants;
   Block &entry = func.getBody().front();
