@@ -381,8 +381,10 @@ LogicalResult LeafLowering::run() {
   DenseMap<Attribute, Operation *> uniqueConstants;
   Block &entry = func.getBody().front();
   for (Operation *op : inserted.ops) {
+    if (erased.count(op))
+      continue;
     auto constant = dyn_cast<arith::ConstantOp>(op);
-    if (erased.count(op) || !constant)
+    if (!constant)
       continue;
     Attribute value = constant.getValue();
     if (Operation *first = uniqueConstants.lookup(value)) {
