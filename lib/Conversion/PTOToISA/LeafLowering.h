@@ -167,6 +167,9 @@ private:
   FailureOr<pisa::TileType> maskTypeFor(Operation *op, Value ptoTile);
   std::pair<Value, Value> maskValidOf(Location loc, Value ptoTile);
   FailureOr<Value> expandMask(WhereOp op, Value mask);
+  FailureOr<Value> selectScratch(Operation *op);
+  FailureOr<Value> numbersFromMask(Operation *op, Value mask,
+                                   pisa::TileType type, Value vr, Value vc);
   LogicalResult lowerCompare(CompareOp op);
   LogicalResult lowerWhere(WhereOp op);
   LogicalResult expectNoMaskInGM(Operation *op);

@@ -39,6 +39,37 @@ std::pair<Value, Value> LeafLowering::maskValidOf(Location loc, Value ptoTile) {
   return {vr, bytes};
 }
 
+/// The [1, 8] i32 scratch tile pto-isa's TSEL / TSELS take.
+FailureOr<Value> LeafLowering::selectScratch(Operation *op) {
+  FailureOr<pisa::TileType> type =
+      makeTileType(op, pisa::MemorySpace::ub, 1, 8, builder.getI32Type(),
+                   pisa::TileLayout::nd);
+  if (failed(type))
+    return failure();
+  return alloc(op->getLoc(), *type, constIndex(1), constIndex(8));
+}
+
+/// 1.0 where `mask` is set, 0.0 elsewhere, in the float tile `type` (valid
+/// [vr, vc]): TEXPANDS of 1, then TSELS with 0.
+FailureOr<Value> LeafLowering::numbersFromMask(Operation *op, Value mask,
+                                               pisa::TileType type, Value vr,
+                                               Value vc) {
+  Location loc = op->getLoc();
+  Type elem = type.getElementType();
+  Value one =
+      builder.create<arith::ConstantOp>(loc, builder.getFloatAttr(elem, 1.0));
+  Value zero =
+      builder.create<arith::ConstantOp>(loc, builder.getFloatAttr(elem, 0.0));
+  Value ones = alloc(loc, type, vr, vc);
+  builder.create<pisa::TExpandSOp>(loc, one, ones);
+  FailureOr<Value> scratch = selectScratch(op);
+  if (failed(scratch))
+    return failure();
+  Value numbers = alloc(loc, type, vr, vc);
+  builder.create<pisa::TSelSOp>(loc, mask, ones, zero, *scratch, numbers);
+  return numbers;
+}
+
 LogicalResult LeafLowering::lowerCompare(CompareOp op) {
   Location loc = op.getLoc();
   Value result = op.getResult();
@@ -110,26 +141,18 @@ FailureOr<Value> LeafLowering::expandMask(WhereOp op, Value mask) {
   FailureOr<pisa::TileType> wideType =
       makeTileType(op, pisa::MemorySpace::ub, rows,
                    roundUp(cols, blockElems(f32)), f32, pisa::TileLayout::nd);
-  FailureOr<pisa::TileType> scratchType =
-      makeTileType(op, pisa::MemorySpace::ub, 1, 8, builder.getI32Type(),
-                   pisa::TileLayout::nd);
   FailureOr<pisa::TileType> fullType = maskTypeFor(op, result);
-  if (failed(numType) || failed(wideType) || failed(scratchType) ||
-      failed(fullType))
+  if (failed(numType) || failed(wideType) || failed(fullType))
     return failure();
   auto [vr, vc] = validOf(loc, condition);
-  Value one =
-      builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(1));
-  Value zero =
-      builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0));
-  Value ones = alloc(loc, *numType, vr, vc);
-  builder.create<pisa::TExpandSOp>(loc, one, ones);
-  Value scratch = alloc(loc, *scratchType, constIndex(1), constIndex(8));
-  Value numbers = alloc(loc, *numType, vr, vc);
-  builder.create<pisa::TSelSOp>(loc, mask, ones, zero, scratch, numbers);
-  FailureOr<Value> wide = expandToResult(op, condition, numbers, *wideType);
+  FailureOr<Value> numbers = numbersFromMask(op, mask, *numType, vr, vc);
+  if (failed(numbers))
+    return failure();
+  FailureOr<Value> wide = expandToResult(op, condition, *numbers, *wideType);
   if (failed(wide))
     return failure();
+  Value zero =
+      builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0));
   auto [mr, mc] = maskValidOf(loc, result);
   Value full = alloc(loc, *fullType, mr, mc);
   builder.create<pisa::TCmpSOp>(
@@ -145,10 +168,7 @@ LogicalResult LeafLowering::lowerWhere(WhereOp op) {
   if (succeeded(mask) && heldShape(op.getCondition()) != heldShape(result))
     mask = expandMask(op, *mask);
   FailureOr<pisa::TileType> type = ubTypeFor(op, result);
-  FailureOr<pisa::TileType> scratchType =
-      makeTileType(op, pisa::MemorySpace::ub, 1, 8, builder.getI32Type(),
-                   pisa::TileLayout::nd);
-  if (failed(mask) || failed(type) || failed(scratchType))
+  if (failed(mask) || failed(type))
     return failure();
   std::pair<Value, Value> valid = validOf(loc, result);
   Value vr = valid.first, vc = valid.second;
@@ -170,16 +190,18 @@ LogicalResult LeafLowering::lowerWhere(WhereOp op) {
   FailureOr<Value> onTrue = tileOf(op.getOnTrue());
   if (failed(onTrue))
     return failure();
-  Value scratch = alloc(loc, *scratchType, constIndex(1), constIndex(8));
+  FailureOr<Value> scratch = selectScratch(op);
+  if (failed(scratch))
+    return failure();
   Value dst = alloc(loc, *type, vr, vc);
   if (!isa<pto::TileType>(op.getOnFalse().getType())) {
-    builder.create<pisa::TSelSOp>(loc, *mask, *onTrue, op.getOnFalse(), scratch,
-                                  dst);
+    builder.create<pisa::TSelSOp>(loc, *mask, *onTrue, op.getOnFalse(),
+                                  *scratch, dst);
   } else {
     FailureOr<Value> onFalse = tileOf(op.getOnFalse());
     if (failed(onFalse))
       return failure();
-    builder.create<pisa::TSelOp>(loc, *mask, *onTrue, *onFalse, scratch, dst);
+    builder.create<pisa::TSelOp>(loc, *mask, *onTrue, *onFalse, *scratch, dst);
   }
   tiles[result] = dst;
   replaced.push_back(op);
@@ -250,25 +272,16 @@ FailureOr<Value> LeafLowering::bytesFromMask(Operation *op, Value ptoTile,
   FailureOr<pisa::TileType> byteType = maskBytesTypeFor(
       op, ptoTile,
       IntegerType::get(builder.getContext(), 8, IntegerType::Unsigned));
-  FailureOr<pisa::TileType> scratchType =
-      makeTileType(op, pisa::MemorySpace::ub, 1, 8, builder.getI32Type(),
-                   pisa::TileLayout::nd);
-  if (failed(halfType) || failed(byteType) || failed(scratchType))
+  if (failed(halfType) || failed(byteType))
     return failure();
   auto [vr, vc] = validOf(loc, ptoTile);
-  Value one =
-      builder.create<arith::ConstantOp>(loc, builder.getF16FloatAttr(1));
-  Value zero =
-      builder.create<arith::ConstantOp>(loc, builder.getF16FloatAttr(0));
-  Value ones = alloc(loc, *halfType, vr, vc);
-  builder.create<pisa::TExpandSOp>(loc, one, ones);
-  Value scratch = alloc(loc, *scratchType, constIndex(1), constIndex(8));
-  Value numbers = alloc(loc, *halfType, vr, vc);
-  builder.create<pisa::TSelSOp>(loc, mask, ones, zero, scratch, numbers);
+  FailureOr<Value> numbers = numbersFromMask(op, mask, *halfType, vr, vc);
+  if (failed(numbers))
+    return failure();
   Value bytes = alloc(loc, *byteType, vr, vc);
   MLIRContext *ctx = builder.getContext();
   builder.create<pisa::TCvtOp>(
-      loc, numbers, bytes, CastModeAttr::get(ctx, CastMode::NONE),
+      loc, *numbers, bytes, CastModeAttr::get(ctx, CastMode::NONE),
       SaturationModeAttr::get(ctx, SaturationMode::OFF));
   return bytes;
 }
