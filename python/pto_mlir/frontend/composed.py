@@ -23,17 +23,24 @@ from .tracer import TensorHandle, Tile, current_tracer, user_location
 _AMIN_TYPES = (dt.DT_FP16, dt.DT_BF16, dt.DT_FP32)
 
 
+def _input_tile(name: str, input, dtypes: tuple, dtypes_text: str) -> Tile:
+    """The tile of `name`'s input (a tensor or a tile) of one of `dtypes`; a
+    located trace error otherwise."""
+    tracer = current_tracer(f"pypto.{name}")
+    if not isinstance(input, (Tile, TensorHandle)):
+        raise TraceError(f"{name}(input) must be a tensor or a tile, got {input!r}",
+                         user_location())
+    a = tracer.use_tile(input, f"{name}(input)")
+    if a.dtype not in dtypes:
+        raise TraceError(f"{name}(input) is {a.dtype!r}; PyPTO's {name} takes {dtypes_text}",
+                         user_location())
+    return a
+
+
 def amin(input, dim, keepdim: bool = False) -> Tile:
     """``pypto.amin(x, dim, keepdim)``: ``neg(amax(neg(x), dim, keepdim))``."""
     from . import ops
-    tracer = current_tracer("pypto.amin")
-    if not isinstance(input, (Tile, TensorHandle)):
-        raise TraceError(f"amin(input) must be a tensor or a tile, got {input!r}",
-                         user_location())
-    a = tracer.use_tile(input, "amin(input)")
-    if a.dtype not in _AMIN_TYPES:
-        raise TraceError(f"amin(input) is {a.dtype!r}; PyPTO's amin takes DT_FP16, DT_BF16 or "
-                         f"DT_FP32", user_location())
+    a = _input_tile("amin", input, _AMIN_TYPES, "DT_FP16, DT_BF16 or DT_FP32")
     return ops.neg(ops.amax(ops.neg(a), dim, keepdim))
 
 
@@ -48,14 +55,8 @@ def _no_bound(bound, sign: float) -> bool:
 def clip(input, min=None, max=None) -> Tile:  # noqa: A002 - PyPTO's names
     """``pypto.clip(x, min, max)``: ``minimum(maximum(x, min), max)``."""
     from . import ops
-    tracer = current_tracer("pypto.clip")
-    if not isinstance(input, (Tile, TensorHandle)):
-        raise TraceError(f"clip(input) must be a tensor or a tile, got {input!r}",
-                         user_location())
-    a = tracer.use_tile(input, "clip(input)")
-    if a.dtype not in _CLIP_TYPES:
-        raise TraceError(f"clip(input) is {a.dtype!r}; PyPTO's clip takes DT_FP32, DT_FP16, "
-                         f"DT_BF16, DT_INT32 or DT_INT16", user_location())
+    a = _input_tile("clip", input, _CLIP_TYPES,
+                    "DT_FP32, DT_FP16, DT_BF16, DT_INT32 or DT_INT16")
     if not _no_bound(min, -1.0):
         a = ops.maximum(a, min)
     if not _no_bound(max, 1.0):
