@@ -159,3 +159,33 @@ func.func @in_place(%x: !pto.tensor<96x256xf32>) {
   pto_isa.tstore %keep into %x[%c0, %c0] : !pto_isa.tile<ub, 8x256xf32>, !pto.tensor<96x256xf32>
   return
 }
+
+// -----
+
+// L0C ping-pong: each accumulator avoids the bytes of the one that died
+// last while another fit exists, so three 64 KiB accumulators stored in turn
+// take 0, 64 KiB, 0 (the next TMATMUL need not wait for the previous
+// TSTORE). A 128 KiB one has no other fit and takes 0 after all.
+// CHECK-LABEL: func.func @l0c_ping_pong
+// CHECK:         pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<l0c, 128x128xf32>
+// CHECK-NEXT:    pto_isa.tstore
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 65536 : !pto_isa.tile<l0c, 128x128xf32>
+// CHECK-NEXT:    pto_isa.tstore
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<l0c, 128x128xf32>
+// CHECK-NEXT:    pto_isa.tstore
+// CHECK-NEXT:    pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<l0c, 256x128xf32>
+// expected-remark @+1 {{memory plan of @l0c_ping_pong: l0c 131072 B peak live, 131072 B used of 131072}}
+func.func @l0c_ping_pong(%ws: !pto.tensor<512x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %a = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %a into %ws[%c0, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<512x128xf32>
+  %b = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %b into %ws[%c128, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<512x128xf32>
+  %c = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %c into %ws[%c256, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<512x128xf32>
+  %d = pto_isa.alloc_tile valid [%c256, %c128] : !pto_isa.tile<l0c, 256x128xf32>
+  pto_isa.tstore %d into %ws[%c256, %c0] : !pto_isa.tile<l0c, 256x128xf32>, !pto.tensor<512x128xf32>
+  return
+}

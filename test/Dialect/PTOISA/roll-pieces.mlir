@@ -1,5 +1,5 @@
 // RUN: pto-opt %s --pto-isa-roll-pieces -split-input-file | FileCheck %s
-// RUN: pto-opt %s --pto-isa-roll-pieces --pto-isa-plan-memory --pto-isa-insert-sync --pto-isa-verify-sync -split-input-file -o /dev/null
+// RUN: pto-opt %s --pto-isa-roll-pieces --pto-isa-plan-memory --pto-isa-insert-sync --pto-isa-verify-sync -split-input-file | FileCheck %s --check-prefix=SYNC
 
 // Four row pieces of one vector op: load, exp, store per piece, the row
 // offset a constant in arithmetic progression (0, 16, 32, 48) and the valid
@@ -155,5 +155,130 @@ func.func @too_small(%in: !pto.tensor<64x64xf32>, %out: !pto.tensor<64x64xf32>) 
   %a1 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
   pto_isa.tload %in[%c16, %c0] into %a1 : !pto.tensor<64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
   pto_isa.tstore %a1 into %out[%c16, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// Pieces whose L0C accumulator is at most half of L0C (128 x 128 FP32 of
+// DAV_2201's 128 KiB) roll two per iteration, the fifth after the loop:
+// the body holds two accumulators, which pto-isa-plan-memory places at two
+// offsets, so one half's store overlaps the other half's matmul.
+// CHECK-LABEL: func.func @acc_pairs
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:         scf.for %{{[^ ]*}} = %{{[^ ]*}} to %[[TWO]]
+// CHECK:           %[[A:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l0c, 128x128xf32>
+// CHECK-NEXT:      pto_isa.tmatmul %{{.*}}, %{{.*}} into %[[A]]
+// CHECK-NEXT:      pto_isa.tstore %[[A]]
+// CHECK:           %[[B:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l0c, 128x128xf32>
+// CHECK-NEXT:      pto_isa.tmatmul %{{.*}}, %{{.*}} into %[[B]]
+// CHECK-NEXT:      pto_isa.tstore %[[B]]
+// CHECK-NEXT:    }
+// CHECK:         pto_isa.tload %{{.*}}[%c512, %c0]
+// CHECK:         pto_isa.tstore %{{.*}} into %{{.*}}[%c512, %c0]
+// CHECK-NEXT:    return
+// SYNC-LABEL: func.func @acc_pairs
+// SYNC:         scf.for
+// SYNC:           pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<l0c, 128x128xf32>
+// SYNC:           pto_isa.wait_flag FIX -> M, [[F0:[0-7]]]
+// SYNC-NEXT:      pto_isa.tmatmul
+// SYNC:           pto_isa.alloc_tile {{.*}} at 65536 : !pto_isa.tile<l0c, 128x128xf32>
+// SYNC:           pto_isa.wait_flag FIX -> M, [[F1:[0-7]]]
+// SYNC-NEXT:      pto_isa.tmatmul
+// SYNC:         }
+func.func @acc_pairs(%a: !pto.tensor<640x64xbf16>, %b: !pto.tensor<64x128xbf16>,
+    %out: !pto.tensor<640x128xf32>) attributes {pto.leaf = #pto.core<cube>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %c384 = arith.constant 384 : index
+  %c512 = arith.constant 512 : index
+  %rl1 = pto_isa.alloc_tile valid [%c64, %c128] : !pto_isa.tile<l1, 64x128xbf16>
+  pto_isa.tload %b[%c0, %c0] into %rl1 : !pto.tensor<64x128xbf16>, !pto_isa.tile<l1, 64x128xbf16>
+  %r = pto_isa.alloc_tile valid [%c64, %c128] : !pto_isa.tile<l0b, 64x128xbf16>
+  pto_isa.textract %rl1 into %r : !pto_isa.tile<l1, 64x128xbf16>, !pto_isa.tile<l0b, 64x128xbf16>
+  %l1_0 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l1, 128x64xbf16>
+  pto_isa.tload %a[%c0, %c0] into %l1_0 : !pto.tensor<640x64xbf16>, !pto_isa.tile<l1, 128x64xbf16>
+  %l0a_0 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l0a, 128x64xbf16>
+  pto_isa.textract %l1_0 into %l0a_0 : !pto_isa.tile<l1, 128x64xbf16>, !pto_isa.tile<l0a, 128x64xbf16>
+  %acc0 = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tmatmul %l0a_0, %r into %acc0 : !pto_isa.tile<l0a, 128x64xbf16>, !pto_isa.tile<l0b, 64x128xbf16>, !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %acc0 into %out[%c0, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<640x128xf32>
+  %l1_1 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l1, 128x64xbf16>
+  pto_isa.tload %a[%c128, %c0] into %l1_1 : !pto.tensor<640x64xbf16>, !pto_isa.tile<l1, 128x64xbf16>
+  %l0a_1 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l0a, 128x64xbf16>
+  pto_isa.textract %l1_1 into %l0a_1 : !pto_isa.tile<l1, 128x64xbf16>, !pto_isa.tile<l0a, 128x64xbf16>
+  %acc1 = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tmatmul %l0a_1, %r into %acc1 : !pto_isa.tile<l0a, 128x64xbf16>, !pto_isa.tile<l0b, 64x128xbf16>, !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %acc1 into %out[%c128, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<640x128xf32>
+  %l1_2 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l1, 128x64xbf16>
+  pto_isa.tload %a[%c256, %c0] into %l1_2 : !pto.tensor<640x64xbf16>, !pto_isa.tile<l1, 128x64xbf16>
+  %l0a_2 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l0a, 128x64xbf16>
+  pto_isa.textract %l1_2 into %l0a_2 : !pto_isa.tile<l1, 128x64xbf16>, !pto_isa.tile<l0a, 128x64xbf16>
+  %acc2 = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tmatmul %l0a_2, %r into %acc2 : !pto_isa.tile<l0a, 128x64xbf16>, !pto_isa.tile<l0b, 64x128xbf16>, !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %acc2 into %out[%c256, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<640x128xf32>
+  %l1_3 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l1, 128x64xbf16>
+  pto_isa.tload %a[%c384, %c0] into %l1_3 : !pto.tensor<640x64xbf16>, !pto_isa.tile<l1, 128x64xbf16>
+  %l0a_3 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l0a, 128x64xbf16>
+  pto_isa.textract %l1_3 into %l0a_3 : !pto_isa.tile<l1, 128x64xbf16>, !pto_isa.tile<l0a, 128x64xbf16>
+  %acc3 = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tmatmul %l0a_3, %r into %acc3 : !pto_isa.tile<l0a, 128x64xbf16>, !pto_isa.tile<l0b, 64x128xbf16>, !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %acc3 into %out[%c384, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<640x128xf32>
+  %l1_4 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l1, 128x64xbf16>
+  pto_isa.tload %a[%c512, %c0] into %l1_4 : !pto.tensor<640x64xbf16>, !pto_isa.tile<l1, 128x64xbf16>
+  %l0a_4 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l0a, 128x64xbf16>
+  pto_isa.textract %l1_4 into %l0a_4 : !pto_isa.tile<l1, 128x64xbf16>, !pto_isa.tile<l0a, 128x64xbf16>
+  %acc4 = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tmatmul %l0a_4, %r into %acc4 : !pto_isa.tile<l0a, 128x64xbf16>, !pto_isa.tile<l0b, 64x128xbf16>, !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %acc4 into %out[%c512, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<640x128xf32>
+  return
+}
+
+// -----
+
+// Three such pieces stay straight-line (a loop of one pair would not be a
+// loop); the planner alternates their accumulators all the same.
+// CHECK-LABEL: func.func @acc_three
+// CHECK-NOT:     scf.for
+// CHECK:         return
+// SYNC-LABEL: func.func @acc_three
+// SYNC:         at 0 : !pto_isa.tile<l0c, 128x128xf32>
+// SYNC:         at 65536 : !pto_isa.tile<l0c, 128x128xf32>
+// SYNC:         at 0 : !pto_isa.tile<l0c, 128x128xf32>
+func.func @acc_three(%a: !pto.tensor<640x64xbf16>, %b: !pto.tensor<64x128xbf16>,
+    %out: !pto.tensor<640x128xf32>) attributes {pto.leaf = #pto.core<cube>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %c384 = arith.constant 384 : index
+  %c512 = arith.constant 512 : index
+  %rl1 = pto_isa.alloc_tile valid [%c64, %c128] : !pto_isa.tile<l1, 64x128xbf16>
+  pto_isa.tload %b[%c0, %c0] into %rl1 : !pto.tensor<64x128xbf16>, !pto_isa.tile<l1, 64x128xbf16>
+  %r = pto_isa.alloc_tile valid [%c64, %c128] : !pto_isa.tile<l0b, 64x128xbf16>
+  pto_isa.textract %rl1 into %r : !pto_isa.tile<l1, 64x128xbf16>, !pto_isa.tile<l0b, 64x128xbf16>
+  %l1_0 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l1, 128x64xbf16>
+  pto_isa.tload %a[%c0, %c0] into %l1_0 : !pto.tensor<640x64xbf16>, !pto_isa.tile<l1, 128x64xbf16>
+  %l0a_0 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l0a, 128x64xbf16>
+  pto_isa.textract %l1_0 into %l0a_0 : !pto_isa.tile<l1, 128x64xbf16>, !pto_isa.tile<l0a, 128x64xbf16>
+  %acc0 = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tmatmul %l0a_0, %r into %acc0 : !pto_isa.tile<l0a, 128x64xbf16>, !pto_isa.tile<l0b, 64x128xbf16>, !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %acc0 into %out[%c0, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<640x128xf32>
+  %l1_1 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l1, 128x64xbf16>
+  pto_isa.tload %a[%c128, %c0] into %l1_1 : !pto.tensor<640x64xbf16>, !pto_isa.tile<l1, 128x64xbf16>
+  %l0a_1 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l0a, 128x64xbf16>
+  pto_isa.textract %l1_1 into %l0a_1 : !pto_isa.tile<l1, 128x64xbf16>, !pto_isa.tile<l0a, 128x64xbf16>
+  %acc1 = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tmatmul %l0a_1, %r into %acc1 : !pto_isa.tile<l0a, 128x64xbf16>, !pto_isa.tile<l0b, 64x128xbf16>, !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %acc1 into %out[%c128, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<640x128xf32>
+  %l1_2 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l1, 128x64xbf16>
+  pto_isa.tload %a[%c256, %c0] into %l1_2 : !pto.tensor<640x64xbf16>, !pto_isa.tile<l1, 128x64xbf16>
+  %l0a_2 = pto_isa.alloc_tile valid [%c128, %c64] : !pto_isa.tile<l0a, 128x64xbf16>
+  pto_isa.textract %l1_2 into %l0a_2 : !pto_isa.tile<l1, 128x64xbf16>, !pto_isa.tile<l0a, 128x64xbf16>
+  %acc2 = pto_isa.alloc_tile valid [%c128, %c128] : !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tmatmul %l0a_2, %r into %acc2 : !pto_isa.tile<l0a, 128x64xbf16>, !pto_isa.tile<l0b, 64x128xbf16>, !pto_isa.tile<l0c, 128x128xf32>
+  pto_isa.tstore %acc2 into %out[%c256, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<640x128xf32>
   return
 }

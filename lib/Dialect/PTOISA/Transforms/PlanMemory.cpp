@@ -23,6 +23,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <queue>
 #include <set>
 #include <tuple>
@@ -63,8 +64,10 @@ private:
   void numberOps();
   std::vector<Buffer> buffersOf(ArrayRef<AllocTileOp> allocs, bool inPlace);
   int64_t capacity(MemorySpace space) const;
-  /// First fit; false if the space overflows.
-  bool place(MemorySpace space, std::vector<Buffer> &buffers, int64_t &end);
+  /// First fit; false if the space overflows. With `pingPong`, a tile
+  /// avoids the bytes of the tile that died last when it fits elsewhere.
+  bool place(MemorySpace space, std::vector<Buffer> &buffers, int64_t &end,
+             bool pingPong);
   LogicalResult reportOverflow(MemorySpace space, std::vector<Buffer> &buffers,
                                int64_t end);
   /// The largest total of simultaneously live bytes, and the tiles then live.
@@ -150,7 +153,7 @@ int64_t FunctionPlanner::peak(MutableArrayRef<Buffer> buffers,
 }
 
 bool FunctionPlanner::place(MemorySpace space, std::vector<Buffer> &buffers,
-                            int64_t &end) {
+                            int64_t &end, bool pingPong) {
   int64_t align = platform.bufferAlignBytes;
   // Program order of first use; the larger tile first on a tie.
   llvm::stable_sort(buffers, [](const Buffer &a, const Buffer &b) {
@@ -165,20 +168,52 @@ bool FunctionPlanner::place(MemorySpace space, std::vector<Buffer> &buffers,
   std::priority_queue<std::pair<int64_t, size_t>,
                       std::vector<std::pair<int64_t, size_t>>, std::greater<>>
       byEnd;
+  // The tile that died last (popped last: deaths pop in order of end).
+  std::optional<size_t> lastDead;
+  auto firstFit = [&](const Buffer &buf,
+                      std::optional<std::pair<int64_t, int64_t>> avoid) {
+    int64_t offset = 0;
+    auto skip = [&](int64_t lo, int64_t hi) {
+      if (offset + buf.bytes <= lo)
+        return true;
+      offset = std::max(offset, roundUp(hi, align));
+      return false;
+    };
+    bool avoided = !avoid;
+    for (auto [lo, hi, j] : taken) {
+      if (buffers[j].start > buf.end)
+        continue;
+      // `avoid` as one more taken range, in its place in offset order.
+      if (!avoided && avoid->first <= lo) {
+        avoided = true;
+        if (skip(avoid->first, avoid->second))
+          return offset;
+      }
+      if (skip(lo, hi))
+        return offset;
+    }
+    if (!avoided)
+      skip(avoid->first, avoid->second);
+    return offset;
+  };
   for (size_t i = 0; i < buffers.size(); ++i) {
     Buffer &buf = buffers[i];
     while (!byEnd.empty() && byEnd.top().first < buf.start) {
       const Buffer &dead = buffers[byEnd.top().second];
       taken.erase({dead.offset, dead.offset + dead.bytes, byEnd.top().second});
+      lastDead = byEnd.top().second;
       byEnd.pop();
     }
-    int64_t offset = 0;
-    for (auto [lo, hi, j] : taken) {
-      if (buffers[j].start > buf.end)
-        continue;
-      if (offset + buf.bytes <= lo)
-        break;
-      offset = std::max(offset, roundUp(hi, align));
+    // Ping-pong (L0C): the tile that died last may still be draining (its
+    // FIX store), so the next accumulator takes other bytes where there are
+    // some, and its TMATMUL need not wait for that store.
+    int64_t offset = firstFit(buf, std::nullopt);
+    if (pingPong && lastDead) {
+      const Buffer &dead = buffers[*lastDead];
+      int64_t apart =
+          firstFit(buf, std::make_pair(dead.offset, dead.offset + dead.bytes));
+      if (apart + buf.bytes <= capacity(space))
+        offset = apart;
     }
     buf.offset = offset;
     end = std::max(end, offset + buf.bytes);
@@ -345,11 +380,15 @@ LogicalResult FunctionPlanner::run() {
     // destination's write) only where that does not fit.
     int64_t end = 0;
     bool inPlace = false;
+    // Accumulators ping-pong between L0C offsets (docs/ISA.md, "Memory
+    // planning") unless that alone makes the space overflow.
+    bool pingPong = space == MemorySpace::l0c;
     std::vector<Buffer> buffers = buffersOf(it->second, /*inPlace=*/false);
-    if (!place(space, buffers, end)) {
+    if (!place(space, buffers, end, pingPong) &&
+        !(pingPong && place(space, buffers, end, /*pingPong=*/false))) {
       inPlace = true;
       buffers = buffersOf(it->second, /*inPlace=*/true);
-      if (!place(space, buffers, end))
+      if (!place(space, buffers, end, /*pingPong=*/false))
         return reportOverflow(space, buffers, end);
     }
     for (Buffer &buf : buffers)

@@ -22,7 +22,13 @@
 //   * a scalar that differs per group becomes `c0 + %i * step` when the
 //     groups use integer constants in arithmetic progression, otherwise an
 //     element of a `tensor.from_elements` built before the loop
-//     (`tensor.extract` in the body; the C++ emitter prints a local array).
+//     (`tensor.extract` in the body; the C++ emitter prints a local array);
+//   * groups holding L0C accumulators of at most half of L0C are rolled two
+//     per iteration (an odd last group stays after the loop; fewer than four
+//     stay straight-line): pto-isa-plan-memory then gives the two halves of
+//     the body two L0C offsets, and the FIX store of one overlaps the M of
+//     the other, also across iterations (ping-pong on the iteration
+//     parity). The halves are rolled further each on its own.
 //
 // Each iteration runs exactly the ops of one group in their order, so the
 // instructions, their operands and their order are those of the unrolled
@@ -32,6 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -63,10 +70,20 @@ constexpr size_t kMaxPeriods = 48;
 /// Phases tried per stretch when the first does not pass the exact check.
 constexpr size_t kMaxPhases = 4;
 
-/// `count` groups of `period` ops starting at op `start` of the block.
+/// `count` groups of `period` ops starting at op `start` of the block. A
+/// paired run's groups are two of the original groups each (`period` is
+/// twice theirs).
 struct Run {
   size_t start = 0, period = 0, count = 0;
+  bool paired = false;
   size_t saved() const { return count < 2 ? 0 : period * (count - 1); }
+};
+
+/// A loop made by the roller; `secondHalf` is the first op of a paired
+/// loop's second group in the body.
+struct RolledLoop {
+  scf::ForOp loop;
+  Operation *secondHalf = nullptr;
 };
 
 /// Operand `operand` of op `offset` of each group: a scalar from before the
@@ -81,13 +98,17 @@ static bool isScalar(Type type) {
   return type.isIndex() || isa<IntegerType, FloatType>(type);
 }
 
+/// Rolls the ops of `block` strictly between `after` and `before` (null:
+/// the block's start, its terminator).
 class BlockRoller {
 public:
-  BlockRoller(Block &block, unsigned minSaved)
-      : block(block), minSaved(minSaved) {}
+  BlockRoller(Block &block, unsigned minSaved, int64_t l0cBytes,
+              Operation *after = nullptr, Operation *before = nullptr)
+      : block(block), minSaved(minSaved), l0cBytes(l0cBytes), after(after),
+        before(before) {}
 
   /// Rolls runs until none is left; returns the loops created.
-  SmallVector<scf::ForOp> run();
+  SmallVector<RolledLoop> run();
 
 private:
   void collect();
@@ -101,11 +122,15 @@ private:
                         SmallVectorImpl<VaryingOperand> &varying) const;
   bool usedOutside(const Run &run) const;
   bool worthRolling(const Run &run) const;
+  /// Whether a group of `run` holds L0C tiles of at most half of L0C.
+  bool holdsHalfL0C(const Run &run) const;
   std::optional<std::pair<Run, SmallVector<VaryingOperand>>> findBest();
-  scf::ForOp roll(const Run &run, ArrayRef<VaryingOperand> varying);
+  RolledLoop roll(const Run &run, ArrayRef<VaryingOperand> varying);
 
   Block &block;
   unsigned minSaved;
+  int64_t l0cBytes;
+  Operation *after, *before;
   SmallVector<Operation *> ops;
   DenseMap<Operation *, size_t> index;
   SmallVector<llvm::hash_code> hashes;
@@ -117,7 +142,9 @@ void BlockRoller::collect() {
   ops.clear();
   index.clear();
   hashes.clear();
-  for (Operation &op : block.without_terminator()) {
+  auto it = after ? std::next(after->getIterator()) : block.begin();
+  auto end = before ? before->getIterator() : block.without_terminator().end();
+  for (Operation &op : llvm::make_range(it, end)) {
     index[&op] = ops.size();
     ops.push_back(&op);
     hashes.push_back(signature(&op));
@@ -256,6 +283,15 @@ bool BlockRoller::worthRolling(const Run &run) const {
   return false;
 }
 
+bool BlockRoller::holdsHalfL0C(const Run &run) const {
+  int64_t bytes = 0;
+  for (size_t r = 0; r < run.period; ++r)
+    if (auto alloc = dyn_cast<AllocTileOp>(ops[run.start + r]))
+      if (alloc.getTileType().getSpace() == MemorySpace::l0c)
+        bytes += alloc.getTileType().getByteSize();
+  return bytes > 0 && 2 * bytes <= l0cBytes;
+}
+
 std::optional<std::pair<Run, SmallVector<VaryingOperand>>>
 BlockRoller::findBest() {
   collect();
@@ -321,6 +357,17 @@ BlockRoller::findBest() {
     }
     if (!worthRolling(run) || usedOutside(run))
       continue;
+    // Two groups per iteration where both accumulators fit L0C at once (a
+    // loop of one accumulator would reuse its bytes every iteration).
+    if (holdsHalfL0C(run)) {
+      if (run.count < 4)
+        continue;
+      Run paired{run.start, 2 * run.period, run.count / 2, /*paired=*/true};
+      if (matchingGroups(paired, varying) != paired.count ||
+          !worthRolling(paired) || usedOutside(paired))
+        continue;
+      run = paired;
+    }
     if (!best || run.saved() > best->first.saved())
       best = std::make_pair(run, std::move(varying));
   }
@@ -346,7 +393,7 @@ progression(ArrayRef<Value> values) {
   return std::make_pair(ints[0], step);
 }
 
-scf::ForOp BlockRoller::roll(const Run &run, ArrayRef<VaryingOperand> varying) {
+RolledLoop BlockRoller::roll(const Run &run, ArrayRef<VaryingOperand> varying) {
   Operation *first = ops[run.start];
   Location loc = first->getLoc();
   OpBuilder b(first);
@@ -418,8 +465,11 @@ scf::ForOp BlockRoller::roll(const Run &run, ArrayRef<VaryingOperand> varying) {
     operandValue[{v.offset, v.operand}] = valueFor(v);
 
   IRMapping mapping;
+  Operation *secondHalf = nullptr;
   for (size_t r = 0; r < run.period; ++r) {
     Operation *clone = b.clone(*ops[run.start + r], mapping);
+    if (run.paired && r == run.period / 2)
+      secondHalf = clone;
     for (unsigned i = 0; i < clone->getNumOperands(); ++i) {
       auto it = operandValue.find({r, i});
       if (it != operandValue.end())
@@ -432,14 +482,32 @@ scf::ForOp BlockRoller::roll(const Run &run, ArrayRef<VaryingOperand> varying) {
     for (Value constant : {source.base, source.stride})
       if (constant && constant.use_empty())
         constant.getDefiningOp()->erase();
-  return loop;
+  return {loop, secondHalf};
 }
 
-SmallVector<scf::ForOp> BlockRoller::run() {
-  SmallVector<scf::ForOp> loops;
+SmallVector<RolledLoop> BlockRoller::run() {
+  SmallVector<RolledLoop> loops;
   while (auto best = findBest())
     loops.push_back(roll(best->first, best->second));
   return loops;
+}
+
+/// Rolls the range of `block` between `after` and `before`, then the new
+/// loop bodies: a paired body as its two halves, each on its own, so that no
+/// loop joins them again.
+static void rollRange(Block &block, unsigned minSaved, int64_t l0cBytes,
+                      Operation *after, Operation *before) {
+  for (RolledLoop rolled :
+       BlockRoller(block, minSaved, l0cBytes, after, before).run()) {
+    Block &body = *rolled.loop.getBody();
+    if (!rolled.secondHalf) {
+      rollRange(body, minSaved, l0cBytes, nullptr, nullptr);
+      continue;
+    }
+    rollRange(body, minSaved, l0cBytes, nullptr, rolled.secondHalf);
+    rollRange(body, minSaved, l0cBytes, rolled.secondHalf->getPrevNode(),
+              nullptr);
+  }
 }
 
 namespace {
@@ -461,15 +529,10 @@ struct RollPiecesPass
       if (auto kind = func->getAttrOfType<pto::CoreKindAttr>("pto.leaf");
           kind && kind.getValue() == pto::CoreKind::mix)
         return WalkResult::skip();
-      // Blocks to roll: the function's, then every new loop body.
-      SmallVector<Block *> worklist;
+      int64_t l0cBytes =
+          getSpaceCapacity(pto::getArchFor(func), MemorySpace::l0c);
       for (Block &block : func.getFunctionBody())
-        worklist.push_back(&block);
-      while (!worklist.empty()) {
-        Block *block = worklist.pop_back_val();
-        for (scf::ForOp loop : BlockRoller(*block, minSavedOps).run())
-          worklist.push_back(loop.getBody());
-      }
+        rollRange(block, minSavedOps, l0cBytes, nullptr, nullptr);
       return WalkResult::skip();
     });
   }

@@ -33,7 +33,16 @@ def RollPiecesPass : Pass<"pto-isa-roll-pieces", "::mlir::ModuleOp"> {
       a `tensor.from_elements` built before the loop (`tensor.extract`; the
       C++ emitter prints a local array);
     * only groups holding a `pto_isa` instruction, and runs that save at
-      least `min-saved-ops` ops, are rolled.
+      least `min-saved-ops` ops, are rolled;
+    * groups holding L0C tiles of at most half of L0C (an accumulator that
+      is not all of it) are rolled two per iteration, an odd last group
+      staying after the loop, and runs of fewer than four such groups stay
+      straight-line. The body then holds two accumulators, which
+      `pto-isa-plan-memory` places at two offsets, so the store of one
+      overlaps the matmul of the other, within an iteration and across
+      (ping-pong on the iteration parity; `pto-isa-insert-sync` gives each
+      half its own loop-carried flag). Each half of such a body is rolled
+      further on its own, never the two together.
 
     Each iteration executes the ops of one group in their order, so the
     instructions, their operands and their order are those of the input.
@@ -65,6 +74,11 @@ def PlanMemoryPass : Pass<"pto-isa-plan-memory", "::mlir::ModuleOp"> {
       aligned to `PlatformInfo::bufferAlignBytes`; tiles whose live ranges
       are disjoint share bytes (buffer reuse). Offsets already present are
       replaced;
+    - L0C ping-pong: an L0C tile avoids the bytes of the L0C tile that died
+      last when it fits elsewhere, so consecutive accumulators alternate
+      between offsets and a `TMATMUL` need not wait for the previous
+      accumulator's `TSTORE` (FIX overlaps M). Dropped when that alone
+      makes L0C overflow;
     - only when a space overflows so: in-place reuse, where the destination
       of an elementwise instruction takes the bytes of a source of the same
       tile type that dies at that instruction;
