@@ -6,9 +6,9 @@
 // the next iteration's matmul into the same half by its own loop-carried
 // FIX -> M flag (primed before the loop, drained after it). The emulation
 // runs it clean and the product matches NumPy.
+// RUN: pto-opt %s --pto-isa-roll-pieces --pto-isa-plan-memory --pto-isa-insert-sync | pto-translate --pto-to-cpp -o %t.good.cpp
 // RUN: pto-opt %s --pto-isa-roll-pieces --pto-isa-plan-memory --pto-isa-insert-sync -o %t.good.mlir
 // RUN: FileCheck %s --check-prefix=SYNC < %t.good.mlir
-// RUN: pto-translate --pto-to-cpp %t.good.mlir -o %t.good.cpp
 // RUN: %{cxx} -std=c++20 -D__CPU_SIM -DPTO_HOST_MAIN -O0 -pthread -I%{pto_src_root}/runtime/include %t.good.cpp -o %t.good
 // RUN: rm -rf %t.in %t.out && mkdir -p %t.in %t.out
 // RUN: %python -c "import numpy as n; r = n.random.default_rng(3); n.save('%t.in/a.npy', r.standard_normal((640, 64)).astype(n.float16)); n.save('%t.in/b.npy', r.standard_normal((64, 128)).astype(n.float16)); n.save('%t.in/out.npy', n.zeros((640, 128), n.float32))"
