@@ -189,3 +189,25 @@ func.func private @mixed_loop(%a: !pto.tensor<16x16xf32>)
   return
 }
 }
+
+// -----
+
+// Two windows in one slot, the first still read after the second move: the
+// split parts would deadlock.
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @ring_deadlock(%y: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %acc = pto_isa.alloc_tile valid [%c32, %c32] at 0 : !pto_isa.tile<l0c, 32x32xf32>
+  %w0 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %acc into %w0 : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  %w1 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  // expected-error @+1 {{refills UB ring slot 0 before the AIV's last read of the slot's previous tile; the AIC would wait for the slot to be freed while the AIV waits for this move (deadlock): give tiles read together different slots (pto_isa.ring_slot)}}
+  pto_isa.textract %acc into %w1 {index_row = 16 : i64} : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %w0 into %y[%c0, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
+  pto_isa.tstore %w1 into %y[%c16, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
+  return
+}
+}

@@ -224,6 +224,24 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
               "leave mix-exchange off";
   }
 
+  // A refill of a slot follows, in the leaf's order, every read of the
+  // slot's previous tile: then that order is a schedule of the two parts in
+  // which each wait follows its set, and they cannot deadlock.
+  DenseMap<int64_t, Operation *> lastMoveInto;
+  for (auto [k, move] : llvm::enumerate(moves)) {
+    if (Operation *previous = lastMoveInto.lookup(slotOf[k]))
+      for (Operation *user : movedTile(previous).getUsers())
+        if (Operation *top = body.findAncestorOpInBlock(*user);
+            top && top != previous && !top->isBeforeInBlock(move))
+          return move->emitOpError()
+                 << "refills UB ring slot " << slotOf[k]
+                 << " before the AIV's last read of the slot's previous tile; "
+                    "the AIC would wait for the slot to be freed while the "
+                    "AIV waits for this move (deadlock): give tiles read "
+                    "together different slots (pto_isa.ring_slot)";
+    lastMoveInto[slotOf[k]] = move;
+  }
+
   // The AIV part: a copy of the leaf without the cube part.
   IRMapping mapping;
   auto aiv = cast<func::FuncOp>(leaf->clone(mapping));
