@@ -157,6 +157,9 @@ def _kernels() -> dict:
 PIPELINE_PARAMS = {
     "unroll_carried": ("unroll-carried", None),
     "dynamic_trip_count": ("dynamic-trip-count", 1),
+    # DAV_3510: MIX tasks handing cube results to the vector cores on chip
+    # (docs/TileGraph.md#on-chip-exchanges); wins or loses with the lengths.
+    "mix_exchange": ("mix-exchange", False),
 }
 
 
@@ -171,6 +174,10 @@ def parse_pipeline_value(name: str, text: str):
             raise TuneError(f"unroll_carried '{text}': give factors >= 1 separated by '/' "
                             "(e.g. 64/32/16/4), or none")
         return "/".join(str(int(f)) for f in factors)
+    if name == "mix_exchange":
+        if text.lower() not in ("true", "false"):
+            raise TuneError(f"mix_exchange '{text}' is not true or false")
+        return text.lower() == "true"
     if not text.isdigit() or int(text) < 1:
         raise TuneError(f"{name} '{text}' is not an integer >= 1")
     return int(text)
@@ -183,7 +190,8 @@ def pipeline_flag(values: dict) -> str:
     for name, (option, default) in PIPELINE_PARAMS.items():
         v = values.get(name, default)
         if v != default:
-            opts.append(f"{option}={str(v).replace('/', ',')}")
+            text = str(v).lower() if isinstance(v, bool) else str(v).replace('/', ',')
+            opts.append(f"{option}={text}")
     return "--pto-tile-graph-pipeline" + ("=" + " ".join(opts) if opts else "")
 
 

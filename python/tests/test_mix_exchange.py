@@ -150,16 +150,16 @@ def test_mix_launch_holds_two_vector_cores(mix, tmp_path):
     assert time_us == pytest.approx(20.0 if mix else 10.0, abs=1e-6)
 
 
-# Tiles whose MIX tasks fit the emitted form: every moved accumulator of a
-# MIX task stays in AIV 0's UB until read, and a task moves at most 16
-# (docs/ISA.md, "MIX leaves").
+# Small tiles: a MIX task's moved windows all fit a ring of distinct UB
+# slots (docs/ISA.md, "MIX leaves"); test_sk16_ring_at_dav3510_tiles
+# refills them.
 EMITTED = dict(s1_tile=128, s2_tile=128, c_tile=(64, 128, 64, 128, 64, 128),
                v_tile_s=(32, 64), v_tile_d=(64, 64))
 
 
 def test_sk16_on_chip_emitted_cpp(tmp_path):
     """The on-chip form is executable: the Ascend pipeline with
-    mix-exchange=true lowers the MIX tasks (S and dP moved L0C -> UB),
+    mix-exchange=true lowers the MIX tasks (S and dP windows moved L0C -> UB),
     splits them into AIC and AIV kernels with intra-block flags, and the
     emitted C++ runs on the emulation (flags and cross-core hazards
     checked) against the golden, as pto-run does on the same tile graph."""
@@ -182,11 +182,49 @@ def test_sk16_on_chip_emitted_cpp(tmp_path):
     exe = codegen.build(source, tmp_path / "build",
                         pipeline=f"pto-ascend-pipeline{{{MIX}}},pto-isa-verify-sync")
     cpp = (tmp_path / "build" / "sk16.cpp").read_text()
-    assert "ri.launch_mix(" in cpp and "TMOV(" in cpp and "wait_intra_block(PIPE_S" in cpp
+    assert "ri.launch_mix(" in cpp and "set_intra_block(PIPE_FIX" in cpp
+    assert "wait_intra_block(PIPE_S" in cpp
     out, _ = codegen.run(exe, tmp_path / "run", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
                          names=sk16.INPUT_NAMES)
     sk16.assert_matches_golden(out, gold)
     # MIX launches on worker threads, in a shuffled ready order.
     out, _ = codegen.run(exe, tmp_path / "threads", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
                          "--threads", "2", "--shuffle-seed", "3", names=sk16.INPUT_NAMES)
+    sk16.assert_matches_golden(out, gold)
+
+
+def test_sk16_ring_at_dav3510_tiles(tmp_path):
+    """SK-16 at the DAV_3510 compile's tiles (test_02's: 2 x 4-block
+    rectangles of 256 x 128 FP32 cube pieces, 64 x 128 vector pieces), one
+    1024 x 1024 block pair: each MIX task moves 64 accumulator windows of
+    32 KiB, 2 MiB, far more than an AIV's UB. They take turns in a ring of
+    UB slots (the AIC waits for the AIV's "slot free" flag before each
+    refill, docs/ISA.md "MIX leaves"); the emitted C++ runs on the emulation
+    (flags, deadlock and cross-core hazards checked) and matches the golden,
+    as the tile graph does in pto-run."""
+    from pto_mlir import codegen
+    case = sk16.Sk16Case("ring", [1024], [1024], 1, 128)
+    source = tmp_path / "sk16.mlir"
+    source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D,
+                                                      arch="DAV_3510", v_tile_s=(64, 128))))
+    inputs = sk16.make_inputs(case, seed=9)
+    gold = sk16.golden_backward(inputs, case.N, case.D)
+    graph = tmp_path / "tg.mlir"
+    r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline={MIX}", "-o", graph)
+    assert r.returncode == 0, r.stderr[-3000:]
+    interpreted, _ = run_kernel(graph, tmp_path / "tg", inputs, sk16.DTYPES,
+                                sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
+    sk16.assert_matches_golden(interpreted, gold)
+    exe = codegen.build(source, tmp_path / "build",
+                        pipeline=f"pto-ascend-pipeline{{{MIX}}},pto-isa-verify-sync")
+    cpp = (tmp_path / "build" / "sk16.cpp").read_text()
+    # One MIX leaf's AIC part: its window moves exceed UB (256 KiB) many
+    # times over, and it refills slots after the AIV freed them.
+    aic = cpp[cpp.index("AICORE void sk16_attention_backward_leaf_M1_0("):]
+    aic = aic[:aic.index("#endif")]
+    moves = aic.count("set_intra_block(PIPE_FIX, ")  # one "filled" per move
+    assert moves * 64 * 128 * 4 > 4 * 256 * 1024, moves
+    assert "wait_intra_block(PIPE_FIX, " in aic
+    out, _ = codegen.run(exe, tmp_path / "run", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                         names=sk16.INPUT_NAMES)
     sk16.assert_matches_golden(out, gold)

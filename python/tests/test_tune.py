@@ -138,6 +138,8 @@ def test_pipeline_options(tmp_path):
      "unroll_carried '0/4': give factors >= 1 separated by '/'"),
     (["--kernel", "sk01", "--case", "test_05", "--param", "dynamic_trip_count=0"],
      "dynamic_trip_count '0' is not an integer >= 1"),
+    (["--kernel", "sk16", "--case", "test_05", "--param", "mix_exchange=maybe"],
+     "mix_exchange 'maybe' is not true or false"),
 ])
 def test_usage_errors(args, message):
     r = tune(*args)
@@ -149,3 +151,12 @@ def test_usage_errors(args, message):
 def test_launcher_in_build_bin():
     r = run_tool("pto-tune", "--help")
     assert r.returncode == 0 and "--kernel" in r.stdout, r.stderr
+
+
+def test_mix_exchange_pipeline_flag():
+    """mix_exchange (docs/Tuning.md#pipeline-options) reaches the pipeline
+    only when it differs from the default."""
+    from pto_mlir.tune import pipeline_flag
+    assert pipeline_flag({"mix_exchange": False}) == "--pto-tile-graph-pipeline"
+    assert pipeline_flag({"mix_exchange": True, "dynamic_trip_count": 48}) == (
+        "--pto-tile-graph-pipeline=dynamic-trip-count=48 mix-exchange=true")

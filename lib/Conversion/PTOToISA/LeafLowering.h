@@ -97,6 +97,11 @@ public:
   void setOnChipArguments(llvm::SmallDenseSet<unsigned> args) {
     onChipArgs = std::move(args);
   }
+  /// MIX leaves: the exchange store whose piece holds each exchange view
+  /// at every launch (pairExchangeViews).
+  void setExchangePairing(DenseMap<Operation *, Operation *> pairing) {
+    exchangeStoreOf = std::move(pairing);
+  }
 
 private:
   // Types and values.
@@ -203,6 +208,8 @@ private:
   bool feedsOnlyMatmuls(ViewOp op);
   LogicalResult lowerExchangeStore(AssembleOp op);
   LogicalResult lowerExchangeView(ViewOp op);
+  void sinkExchangeStores();
+  LogicalResult assignRingSlots();
 
   // Both.
   LogicalResult lowerStore(Operation *op, Value src, Value dst,
@@ -242,16 +249,23 @@ private:
   /// 2-D reshapes of N-D GM tensors: (tensor, first column dim, column dim)
   /// -> reshape.
   DenseMap<std::tuple<Value, unsigned, unsigned>, Value> tensors2D;
-  /// MIX leaves: on-chip exchange arguments, and the accumulator pieces
-  /// moved to UB (tensor, static offsets and shape of the stored piece).
+  /// MIX leaves: on-chip exchange arguments, the store holding each
+  /// exchange view, and the accumulator (l0c) each lowered store left in
+  /// L0C for the views to take their windows from.
   llvm::SmallDenseSet<unsigned> onChipArgs;
-  struct ExchangePiece {
-    Value tensor;
-    SmallVector<int64_t> offsets, shape;
-    Value ub;
-  };
-  SmallVector<ExchangePiece> exchangePieces;
+  DenseMap<Operation *, Operation *> exchangeStoreOf;
+  DenseMap<Operation *, Value> storedAccumulator;
 };
+
+/// MIX leaves: for each view of an on-chip exchange (an argument in
+/// `onChipArgs`), the store of `leaf` whose piece holds the view's window at
+/// every one of `launches` (offsets evaluated with each launch's constant
+/// arguments; with no launch, the leaf's constants). An error names a view
+/// no store holds, or held by different stores at different launches.
+FailureOr<DenseMap<Operation *, Operation *>>
+pairExchangeViews(func::FuncOp leaf,
+                  const llvm::SmallDenseSet<unsigned> &onChipArgs,
+                  ArrayRef<LaunchOp> launches);
 
 } // namespace mlir::pto::lower_to_isa
 

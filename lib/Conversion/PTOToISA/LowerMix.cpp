@@ -2,43 +2,174 @@
 //
 // A MIX leaf (pto-mix-exchange) holds the cube part of its tasks and the
 // vector part that reads the cube results. A cube result stored into an
-// on-chip exchange (`pto.on_chip` workspace) is moved L0C -> UB with `tmov`
-// (pto-isa A5 TMOV Acc -> Vec, the fixpipe, SingleModeVec0) into a UB tile
-// of AIV 0, and the vector views of it are TEXTRACT copies of that tile;
-// every other op lowers as in a cube or a vector leaf. pto-isa-split-mix
-// later separates the two parts and adds the intra-block flags
+// on-chip exchange (`pto.on_chip` workspace) stays in L0C; each vector view
+// of it is a TEXTRACT of the view's window from the accumulator into a UB
+// tile of AIV 0 (pto-isa A5 TExtractAccToVec through the fixpipe,
+// SingleModeVec0), issued by the AIC. Every other op lowers as in a cube or
+// a vector leaf. The moved tiles share a few UB ring slots, reused once the
+// AIV has read them; pto-isa-plan-memory places each slot once and
+// pto-isa-split-mix separates the two parts and adds the intra-block flags
 // (docs/ISA.md, "MIX leaves").
 //
 //===----------------------------------------------------------------------===//
 
 #include "LeafLowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::pto;
 using namespace mlir::pto::lower_to_isa;
 
+namespace {
+
+/// The value of an index offset at `launch` (null: the leaf alone):
+/// a constant, a leaf argument the launch passes as a constant, or the
+/// sum / difference / product of such.
+std::optional<int64_t> evaluate(OpFoldResult ofr, LaunchOp launch,
+                                unsigned depth = 0) {
+  if (std::optional<int64_t> c = getConstantIntValue(ofr))
+    return c;
+  auto value = dyn_cast<Value>(ofr);
+  if (!value || depth > 8)
+    return std::nullopt;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (!launch || !arg.getOwner()->isEntryBlock() ||
+        arg.getArgNumber() >= launch.getArgs().size())
+      return std::nullopt;
+    APInt c;
+    if (matchPattern(launch.getArgs()[arg.getArgNumber()], m_ConstantInt(&c)))
+      return c.getSExtValue();
+    return std::nullopt;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return std::nullopt;
+  std::optional<int64_t> a = evaluate(def->getOperand(0), launch, depth + 1);
+  std::optional<int64_t> b = evaluate(def->getOperand(1), launch, depth + 1);
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(def))
+    return *a + *b;
+  if (isa<arith::SubIOp>(def))
+    return *a - *b;
+  return *a * *b;
+}
+
+SmallVector<OpFoldResult> offsetsOf(ViewOp op) {
+  return getMixedValues(op.getStaticOffsets(), op.getOffsets(),
+                        op.getContext());
+}
+SmallVector<OpFoldResult> offsetsOf(AssembleOp op) {
+  return getMixedValues(op.getStaticOffsets(), op.getOffsets(),
+                        op.getContext());
+}
+
+/// Where `view`'s window starts in `store`'s piece, dim by dim, at `launch`:
+/// none when an offset is unknown there, `false` when the piece does not
+/// hold the window.
+std::optional<bool> holds(AssembleOp store, ViewOp view, LaunchOp launch) {
+  SmallVector<OpFoldResult> at = offsetsOf(view), from = offsetsOf(store);
+  ArrayRef<int64_t> shape = view.getResult().getType().getShape();
+  ArrayRef<int64_t> piece =
+      cast<pto::TileType>(store.getSrc().getType()).getShape();
+  if (at.size() != from.size() || shape.size() != piece.size())
+    return false;
+  for (size_t d = 0; d < at.size(); ++d) {
+    int64_t delta;
+    if (at[d] == from[d]) {
+      delta = 0;
+    } else {
+      std::optional<int64_t> a = evaluate(at[d], launch),
+                             b = evaluate(from[d], launch);
+      if (!a || !b)
+        return std::nullopt;
+      delta = *a - *b;
+    }
+    if (delta < 0 || delta + shape[d] > piece[d])
+      return false;
+  }
+  return true;
+}
+
+bool isExchange(Value tensor, const llvm::SmallDenseSet<unsigned> &onChip,
+                Block &entry) {
+  auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor));
+  return arg && arg.getOwner() == &entry && onChip.contains(arg.getArgNumber());
+}
+
+} // namespace
+
 namespace mlir::pto::lower_to_isa {
 
-/// The offsets of a store or view of an exchange as constants (pto-outline
-/// passes them as arguments that useConstantArguments folded), or none.
-static std::optional<SmallVector<int64_t>>
-constantOffsets(ArrayRef<OpFoldResult> offsets) {
-  SmallVector<int64_t> result;
-  for (OpFoldResult ofr : offsets) {
-    std::optional<int64_t> c = getConstantIntValue(ofr);
-    if (!c)
-      return std::nullopt;
-    result.push_back(*c);
+FailureOr<DenseMap<Operation *, Operation *>>
+pairExchangeViews(func::FuncOp leaf,
+                  const llvm::SmallDenseSet<unsigned> &onChipArgs,
+                  ArrayRef<LaunchOp> launches) {
+  DenseMap<Operation *, Operation *> pairing;
+  if (onChipArgs.empty() || !leaf.getBody().hasOneBlock())
+    return pairing;
+  Block &entry = leaf.getBody().front();
+  SmallVector<LaunchOp> at(launches);
+  if (at.empty())
+    at.push_back(LaunchOp()); // the leaf's own constants
+  // Stores seen so far, per exchange tensor.
+  DenseMap<Value, SmallVector<AssembleOp>> stores;
+  for (Operation &op : entry) {
+    if (auto store = dyn_cast<AssembleOp>(op);
+        store && isExchange(store.getDst(), onChipArgs, entry)) {
+      stores[getAliasedTensor(store.getDst())].push_back(store);
+      continue;
+    }
+    auto view = dyn_cast<ViewOp>(op);
+    if (!view || !isExchange(view.getSource(), onChipArgs, entry))
+      continue;
+    auto &candidates = stores[getAliasedTensor(view.getSource())];
+    // The first launch chooses the piece (a scan of the stores of that
+    // exchange); every other launch must agree (one check each).
+    AssembleOp chosen;
+    for (auto [i, launch] : llvm::enumerate(at)) {
+      if (!chosen) {
+        bool unknown = false;
+        for (AssembleOp store : candidates) {
+          std::optional<bool> h = holds(store, view, launch);
+          unknown |= !h.has_value();
+          if (h.value_or(false))
+            chosen = store;
+        }
+        if (!chosen)
+          return view.emitOpError()
+                 << "views an on-chip exchange at "
+                 << (unknown ? "an offset not known at launch "
+                             : "a window that no earlier accumulator of this "
+                               "MIX leaf stored at launch ")
+                 << i
+                 << (unknown ? " (neither a constant there nor the stored "
+                               "piece's own offset)"
+                             : "")
+                 << "; the vector part reads only windows of what its cube "
+                    "part left in L0C: compile with mix-exchange=false";
+        continue;
+      }
+      std::optional<bool> h = holds(chosen, view, launch);
+      if (!h.value_or(false))
+        return view.emitOpError()
+               << "views an on-chip exchange whose window lies in a "
+                  "different stored piece at launch "
+               << i
+               << " than at launch 0 (pto-outline shares this leaf between "
+                  "tasks with different piece layouts); compile with "
+                  "mix-exchange=false";
+    }
+    pairing[view] = chosen;
   }
-  return result;
+  return pairing;
 }
 
 bool LeafLowering::isOnChip(Value tensor) {
-  auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor));
-  return arg && arg.getOwner() == &func.getBody().front() &&
-         onChipArgs.contains(arg.getArgNumber());
+  return isExchange(tensor, onChipArgs, func.getBody().front());
 }
 
 bool LeafLowering::feedsOnlyMatmuls(ViewOp op) {
@@ -46,20 +177,60 @@ bool LeafLowering::feedsOnlyMatmuls(ViewOp op) {
          llvm::all_of(op->getUsers(), llvm::IsaPred<MatmulOp, MatmulAccOp>);
 }
 
-/// The accumulator moves whole into a UB tile of its own capacity (TMOV
-/// needs equal capacities) and the workspace's element type (the fixpipe
-/// converts), valid over the accumulator's valid region.
+/// Each exchange store, with the matmul chain that computes it, moves down
+/// to just before the first view reading it: the AIC then produces the
+/// pieces in the order the AIV reads them, so a few accumulators and a few
+/// UB ring slots are live at a time instead of all of them. Not for a chain
+/// whose operands come from a GM tensor the leaf writes (its loads happen
+/// at the matmul).
+void LeafLowering::sinkExchangeStores() {
+  Block &body = func.getBody().front();
+  DenseMap<Operation *, unsigned> position;
+  llvm::DenseSet<Value> written;
+  for (auto [i, op] : llvm::enumerate(body)) {
+    position[&op] = i;
+    if (auto store = dyn_cast<AssembleOp>(op);
+        store && !isOnChip(store.getDst()))
+      written.insert(getAliasedTensor(store.getDst()));
+    else if (auto atomic = dyn_cast<AtomicAddOp>(op))
+      written.insert(getAliasedTensor(atomic.getDst()));
+  }
+  DenseMap<Operation *, Operation *> firstReader;
+  for (auto [view, store] : exchangeStoreOf) {
+    Operation *&first = firstReader[store];
+    if (!first || position[view] < position[first])
+      first = view;
+  }
+  for (auto [storeOp, first] : firstReader) {
+    auto store = cast<AssembleOp>(storeOp);
+    // The chain: the stored value's matmul and the matmul_acc steps before
+    // it, each used only by the next.
+    SmallVector<Operation *> chain{store};
+    Value value = store.getSrc();
+    bool movable = true;
+    while (Operation *def = value.getDefiningOp()) {
+      if (!isa<MatmulOp, MatmulAccOp>(def) || !value.hasOneUse() ||
+          def->getBlock() != &body)
+        break;
+      chain.push_back(def);
+      for (Value operand : def->getOperands())
+        if (auto view = operand.getDefiningOp<ViewOp>())
+          movable &= !written.contains(getAliasedTensor(view.getSource()));
+      auto acc = dyn_cast<MatmulAccOp>(def);
+      if (!acc)
+        break;
+      value = acc.getAcc();
+    }
+    if (!movable)
+      continue;
+    for (Operation *op : llvm::reverse(chain))
+      op->moveBefore(first);
+  }
+}
+
+/// The accumulator stays in L0C: the views of the piece take their windows
+/// from it.
 LogicalResult LeafLowering::lowerExchangeStore(AssembleOp op) {
-  std::optional<SmallVector<int64_t>> at = constantOffsets(normalize(
-      getMixedValues(op.getStaticOffsets(), op.getOffsets(), op.getContext())));
-  if (!at)
-    return op.emitOpError()
-           << "stores into an on-chip exchange at an offset that is not the "
-              "same constant at every launch of this leaf (pto-outline "
-              "shares it between tasks); the vector part finds the moved "
-              "piece it views by static offsets: compile with "
-              "mix-exchange=false, or with blocks whose MIX tasks are not "
-              "shared";
   FailureOr<Value> acc = lookup(op, op.getSrc());
   if (failed(acc))
     return failure();
@@ -68,68 +239,126 @@ LogicalResult LeafLowering::lowerExchangeStore(AssembleOp op) {
     return op.emitOpError() << "stores a " << accType
                             << " into an on-chip exchange; only accumulators "
                                "(l0c) move to UB";
-  pisa::AllocTileOp accAlloc = pisa::getAlloc(*acc);
-  if (!accAlloc)
-    return op.emitOpError() << "stores an accumulator without an alloc_tile";
-  Type elem = cast<GMTensorType>(op.getDst().getType()).getElementType();
-  FailureOr<pisa::TileType> ubType =
-      makeTileType(op, pisa::MemorySpace::ub, accType.getRows(),
-                   accType.getCols(), elem, pisa::TileLayout::nd);
-  if (failed(ubType))
-    return failure();
-  Location loc = op.getLoc();
-  Value ub =
-      alloc(loc, *ubType, accAlloc.getValidRows(), accAlloc.getValidCols());
-  builder.create<pisa::TMovOp>(loc, *acc, ub);
-  exchangePieces.push_back(
-      {getAliasedTensor(op.getDst()), *at,
-       llvm::to_vector(cast<pto::TileType>(op.getSrc().getType()).getShape()),
-       ub});
+  storedAccumulator[op] = *acc;
   replaced.push_back(op);
   return success();
 }
 
-/// A vector view of an exchange: a TEXTRACT of its window from the UB tile
-/// of the stored piece that holds it (pto-mix-exchange checked that one
-/// piece does).
+/// A vector view of an exchange: the AIC's TEXTRACT of its window from the
+/// accumulator of the stored piece that holds it (pairExchangeViews), at
+/// the window's offset in the piece (a run-time value where the shared
+/// leaf's offsets differ between launches).
 LogicalResult LeafLowering::lowerExchangeView(ViewOp op) {
-  std::optional<SmallVector<int64_t>> offsets = constantOffsets(normalize(
-      getMixedValues(op.getStaticOffsets(), op.getOffsets(), op.getContext())));
-  if (!offsets)
-    return op.emitOpError()
-           << "views an on-chip exchange at an offset that is not the same "
-              "constant at every launch of this leaf (pto-outline shares it "
-              "between tasks); the vector part finds the moved piece it views "
-              "by static offsets: compile with mix-exchange=false, or with "
-              "blocks whose MIX tasks are not shared";
-  ArrayRef<int64_t> at = *offsets;
+  if (op->use_empty()) {
+    replaced.push_back(op);
+    return success();
+  }
   ArrayRef<int64_t> shape = op.getResult().getType().getShape();
-  if (at.size() != 2)
-    return op.emitOpError() << "views a rank-" << at.size()
+  if (shape.size() != 2)
+    return op.emitOpError() << "views a rank-" << shape.size()
                             << " on-chip exchange; the L0C -> UB move hands "
-                               "over 2-D accumulator tiles";
-  Value tensor = getAliasedTensor(op.getSource());
-  const ExchangePiece *piece = nullptr;
-  for (const ExchangePiece &p : exchangePieces)
-    if (p.tensor == tensor && p.offsets.size() == 2 && p.offsets[0] <= at[0] &&
-        at[0] + shape[0] <= p.offsets[0] + p.shape[0] &&
-        p.offsets[1] <= at[1] && at[1] + shape[1] <= p.offsets[1] + p.shape[1])
-      piece = &p;
-  if (!piece)
+                               "over 2-D accumulator windows";
+  Operation *storeOp = exchangeStoreOf.lookup(op);
+  Value acc = storeOp ? storedAccumulator.lookup(storeOp) : Value();
+  if (!acc)
     return op.emitOpError()
-           << "views an on-chip exchange at [" << at[0] << ", " << at[1]
-           << "] that no earlier accumulator of this MIX leaf stored; the "
-              "vector part reads only what its cube part moved to UB";
-  int64_t row = at[0] - piece->offsets[0], col = at[1] - piece->offsets[1];
+           << "views an on-chip exchange that no earlier accumulator of this "
+              "MIX leaf stored; the vector part reads only what its cube "
+              "part left in L0C";
+  auto store = cast<AssembleOp>(storeOp);
+  SmallVector<OpFoldResult> at = normalize(offsetsOf(op)),
+                            from = normalize(offsetsOf(store));
+  Location loc = op.getLoc();
+  int64_t index[2] = {0, 0};
+  Value runtime[2];
+  for (int d = 0; d < 2; ++d) {
+    if (at[d] == from[d])
+      continue;
+    std::optional<int64_t> a = getConstantIntValue(at[d]),
+                           b = getConstantIntValue(from[d]);
+    if (a && b) {
+      index[d] = *a - *b;
+      continue;
+    }
+    runtime[d] = builder.create<arith::SubIOp>(loc, materialize(at[d]),
+                                               materialize(from[d]));
+  }
   FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
   if (failed(type))
     return failure();
-  Location loc = op.getLoc();
   auto [vr, vc] = validOf(loc, op.getResult());
   Value tile = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TExtractOp>(loc, piece->ub, tile, row, col);
+  auto extract = builder.create<pisa::TExtractOp>(
+      loc, acc, tile, index[0], index[1], runtime[0], runtime[1]);
+  (void)extract;
   tiles[op.getResult()] = tile;
   replaced.push_back(op);
+  return success();
+}
+
+/// The moved tiles (TEXTRACT l0c -> ub) share ring slots: move j takes a
+/// slot whose previous tile the AIV last read before move j in the leaf's
+/// order (so the leaf's own order is a schedule in which every slot-free
+/// wait follows its set: no deadlock), else a new slot while the ring
+/// stays within half of UB and the flags (one "filled" and one "free" per
+/// slot, 16 per AIV) last. Marks each tile's alloc_tile with its slot for
+/// pto-isa-plan-memory and pto-isa-split-mix.
+LogicalResult LeafLowering::assignRingSlots() {
+  Block &body = func.getBody().front();
+  DenseMap<Operation *, int64_t> position;
+  for (auto [i, op] : llvm::enumerate(body))
+    position[&op] = i;
+  SmallVector<pisa::TExtractOp> moves;
+  int64_t slotBytes = 0;
+  for (Operation &op : body)
+    if (auto extract = dyn_cast<pisa::TExtractOp>(op);
+        extract &&
+        cast<pisa::TileType>(extract.getSrc().getType()).getSpace() ==
+            pisa::MemorySpace::l0c) {
+      moves.push_back(extract);
+      slotBytes = std::max(
+          slotBytes,
+          cast<pisa::TileType>(extract.getDst().getType()).getByteSize());
+    }
+  if (moves.empty())
+    return success();
+  int64_t ub =
+      pisa::getSpaceCapacity(pto::getArchFor(func), pisa::MemorySpace::ub);
+  constexpr int64_t kMaxSlots = 8; // 2 flags each, 16 per AIV
+  int64_t maxSlots = std::clamp<int64_t>(
+      ub / 2 / std::max<int64_t>(slotBytes, 1), 1, kMaxSlots);
+  SmallVector<int64_t> lastRead; // per slot: its current tile's last read
+  Builder b(func.getContext());
+  for (pisa::TExtractOp move : moves) {
+    int64_t at = position[move], last = at;
+    for (Operation *user : move.getDst().getUsers())
+      if (Operation *top = body.findAncestorOpInBlock(*user);
+          top && top != move)
+        last = std::max(last, position[top]);
+    // A new slot while the ring may grow (the AIC runs that many moves
+    // ahead), else the free slot read longest ago.
+    int64_t slot = -1;
+    if (static_cast<int64_t>(lastRead.size()) < maxSlots) {
+      slot = lastRead.size();
+      lastRead.push_back(0);
+    }
+    if (slot < 0)
+      for (auto [s, end] : llvm::enumerate(lastRead))
+        if (end < at && (slot < 0 || end < lastRead[slot]))
+          slot = s;
+    if (slot < 0) {
+      return move.emitOpError()
+             << "needs a UB ring slot while the AIV still reads all "
+             << maxSlots << " (" << slotBytes
+             << " B each, half of UB and at most " << kMaxSlots
+             << "): the vector part holds too many moved windows at once; "
+                "use smaller vector pieces (v_tile) or leave mix-exchange "
+                "off";
+    }
+    lastRead[slot] = last;
+    pisa::getAlloc(move.getDst())
+        ->setAttr(pisa::kRingSlotAttrName, b.getI64IntegerAttr(slot));
+  }
   return success();
 }
 

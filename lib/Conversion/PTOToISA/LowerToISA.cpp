@@ -230,6 +230,8 @@ LogicalResult LeafLowering::run() {
     return failure();
   bool cube = kind == CoreKind::cube;
   Block &body = func.getBody().front();
+  if (mix)
+    sinkExchangeStores();
   for (Operation &opRef : llvm::make_early_inc_range(body)) {
     Operation *op = &opRef;
     if (op->getNumRegions() != 0) {
@@ -411,7 +413,7 @@ LogicalResult LeafLowering::run() {
       }
     }
   }
-  return success();
+  return mix ? assignRingSlots() : success();
 }
 
 } // namespace mlir::pto::lower_to_isa
@@ -555,10 +557,22 @@ struct LowerToISAPass : public pto::impl::LowerToISAPassBase<LowerToISAPass> {
     useConstantArguments(getOperation(), leaves);
     llvm::DenseMap<Operation *, llvm::SmallDenseSet<unsigned>> onChip =
         onChipArguments(getOperation(), leaves);
+    llvm::StringMap<SmallVector<LaunchOp>> launches;
+    if (!onChip.empty())
+      getOperation().walk([&](LaunchOp launch) {
+        launches[launch.getCallee()].push_back(launch);
+      });
     for (auto [func, kind] : leaves) {
       LeafLowering lowering(func, kind);
-      if (kind == CoreKind::mix)
-        lowering.setOnChipArguments(onChip.lookup(func));
+      if (kind == CoreKind::mix) {
+        llvm::SmallDenseSet<unsigned> args = onChip.lookup(func);
+        FailureOr<DenseMap<Operation *, Operation *>> pairing =
+            pairExchangeViews(func, args, launches.lookup(func.getSymName()));
+        if (failed(pairing))
+          return signalPassFailure();
+        lowering.setOnChipArguments(std::move(args));
+        lowering.setExchangePairing(std::move(*pairing));
+      }
       if (failed(lowering.run()))
         return signalPassFailure();
     }

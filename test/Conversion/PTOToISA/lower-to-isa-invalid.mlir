@@ -7,7 +7,8 @@ func.func private @mix(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.c
 
 // -----
 
-// A MIX leaf's vector part reads only what its cube part moved to UB.
+// A MIX leaf's vector part reads only windows of what its cube part left
+// in L0C.
 func.func private @mix_unstored(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x16xf32>, %y: !pto.tensor<32x16xf32>)
     attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
   %c0 = arith.constant 0 : index
@@ -15,7 +16,7 @@ func.func private @mix_unstored(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x
   %a0 = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
   %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
   pto.assemble %s, %ws [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
-  // expected-error @+1 {{views an on-chip exchange at [16, 0] that no earlier accumulator of this MIX leaf stored; the vector part reads only what its cube part moved to UB}}
+  // expected-error @+1 {{views an on-chip exchange at a window that no earlier accumulator of this MIX leaf stored at launch 0; the vector part reads only windows of what its cube part left in L0C: compile with mix-exchange=false}}
   %v = pto.view %ws[%c16, %c0] : !pto.tensor<32x16xf32> -> !pto.tile<16x16xf32>
   pto.assemble %v, %y [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
   return
@@ -302,24 +303,56 @@ func.func private @two_column_forms(%x: !pto.tensor<2x4x16x1xf32>, %z: !pto.tens
 
 // -----
 
-// Two launches share the leaf and store at different offsets: which moved
-// piece a view reads is not known at compile time.
-func.func private @mix_shared(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x16xf32>, %r: index)
+// Two launches share the leaf: at the first the view's window lies in the
+// stored piece, at the second (the piece stored 16 rows further down) it
+// does not: the pairing is per launch, and must hold at every launch.
+func.func private @mix_shared(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x16xf32>, %y: !pto.tensor<16x16xf32>, %r: index)
     attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
   %c0 = arith.constant 0 : index
   %a0 = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
   %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
-  // expected-error @+1 {{stores into an on-chip exchange at an offset that is not the same constant at every launch of this leaf (pto-outline shares it between tasks)}}
   pto.assemble %s, %ws [%r, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
+  // expected-error @+1 {{views an on-chip exchange whose window lies in a different stored piece at launch 1 than at launch 0 (pto-outline shares this leaf between tasks with different piece layouts); compile with mix-exchange=false}}
+  %v = pto.view %ws[%c0, %c0] : !pto.tensor<32x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %v, %y [%c0, %c0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
   return
 }
 
-func.func private @mix_shared_root(%a: !pto.tensor<16x16xf32>)
+func.func private @mix_shared_root(%a: !pto.tensor<16x16xf32>, %y: !pto.tensor<16x16xf32>)
     attributes {pto.root, pto.arch = #pto.arch<DAV_3510>} {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x16xf32>
-  %t0 = pto.launch @mix_shared(%a, %ws, %c0) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, index) -> !pto.token
-  %t1 = pto.launch @mix_shared(%a, %ws, %c16) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, index) -> !pto.token
+  %t0 = pto.launch @mix_shared(%a, %ws, %y, %c0) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, !pto.tensor<16x16xf32>, index) -> !pto.token
+  %t1 = pto.launch @mix_shared(%a, %ws, %y, %c16) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, !pto.tensor<16x16xf32>, index) -> !pto.token
+  return
+}
+
+
+// -----
+
+// Two 64 KiB windows read together: the ring (half of UB: one such slot)
+// cannot hold both while the AIV reads them.
+func.func private @mix_ring_full(%a: !pto.tensor<128x128xf32>, %ws: !pto.tensor<256x128xf32>, %y: !pto.tensor<128x128xf32>)
+    attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<128x128xf32> -> !pto.tile<128x128xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [128, 128], k = [128, 128], n = [128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
+  pto.assemble %s, %ws [%c0, %c0] : !pto.tile<128x128xf32>, !pto.tensor<256x128xf32>
+  %t = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [128, 128], k = [128, 128], n = [128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
+  pto.assemble %t, %ws [%c128, %c0] : !pto.tile<128x128xf32>, !pto.tensor<256x128xf32>
+  %v0 = pto.view %ws[%c0, %c0] : !pto.tensor<256x128xf32> -> !pto.tile<128x128xf32>
+  // expected-error @+1 {{needs a UB ring slot while the AIV still reads all 1 (65536 B each, half of UB and at most 8): the vector part holds too many moved windows at once; use smaller vector pieces (v_tile) or leave mix-exchange off}}
+  %v1 = pto.view %ws[%c128, %c0] : !pto.tensor<256x128xf32> -> !pto.tile<128x128xf32>
+  %d = pto.add %v0, %v1 : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
+  pto.assemble %d, %y [%c0, %c0] : !pto.tile<128x128xf32>, !pto.tensor<128x128xf32>
+  return
+}
+
+func.func private @mix_ring_full_root(%a: !pto.tensor<128x128xf32>, %y: !pto.tensor<128x128xf32>)
+    attributes {pto.root, pto.arch = #pto.arch<DAV_3510>} {
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<256x128xf32>
+  %t = pto.launch @mix_ring_full(%a, %ws, %y) : (!pto.tensor<128x128xf32>, !pto.tensor<256x128xf32>, !pto.tensor<128x128xf32>) -> !pto.token
   return
 }

@@ -953,19 +953,17 @@ func.func private @tile_view_runtime_offsets(%a: !pto.tensor<2x16x256xf16>, %out
 // -----
 
 // A MIX leaf (DAV_3510) whose launch passes an on-chip workspace: the
-// accumulator stored into it moves L0C -> UB (tmov into a ub tile of the
-// accumulator's capacity), the vector view of it is a textract of that
-// tile at the view's offset inside the piece; views feeding only matmuls
-// are loaded at the matmul, the other ops lower as in cube and vector
-// leaves.
+// accumulator stored into it stays in L0C, the vector view of it is the
+// AIC's textract of the view's window from the accumulator (l0c -> ub, at
+// the view's offset inside the piece) into a tile of UB ring slot 0; views
+// feeding only matmuls are loaded at the matmul, the other ops lower as in
+// cube and vector leaves.
 // CHECK-LABEL: func.func private @mix_leaf(
 // CHECK:         %[[ACC:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<l0c, 32x32xf32>
 // CHECK-NEXT:    pto_isa.tmatmul %{{.*}}, %{{.*}} into %[[ACC]]
-// CHECK-NEXT:    %[[U:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 32x32xf32>
-// CHECK-NEXT:    pto_isa.tmov %[[ACC]] into %[[U]] : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 32x32xf32>
 // CHECK-NOT:     pto_isa.tstore %[[ACC]]
-// CHECK:         %[[V:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 16x32xf32>
-// CHECK-NEXT:    pto_isa.textract %[[U]] into %[[V]] {index_row = 16 : i64} : !pto_isa.tile<ub, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK:         %[[V:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[ACC]] into %[[V]] {index_row = 16 : i64} : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
 // CHECK:         pto_isa.tmuls %[[V]]
 // CHECK:         pto_isa.tstore %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<16x32xf32>
 module attributes {pto.arch = #pto.arch<DAV_3510>} {
@@ -988,6 +986,45 @@ func.func private @mix_root(%a: !pto.tensor<32x32xf32>, %y: !pto.tensor<16x32xf3
     attributes {pto.root} {
   %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x32xf32>
   %t = pto.launch @mix_leaf(%a, %ws, %y) : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>, !pto.tensor<16x32xf32>) -> !pto.token
+  return
+}
+}
+
+// -----
+
+// A MIX leaf shared by two launches that store and view at different rows
+// (pto-outline passes the offsets): the pairing is made per launch (the
+// view's window lies in the stored piece at both), and the window's row in
+// the piece is a run-time value, the view's row less the store's.
+// CHECK-LABEL: func.func private @mix_pairs(
+// CHECK-SAME:    %{{[^:]*}}: !pto.tensor<16x16xf32>, %{{[^:]*}}: !pto.tensor<32x16xf32>, %{{[^:]*}}: !pto.tensor<32x16xf32>, %[[R:[^:]*]]: index, %[[RV:[^:]*]]: index)
+// CHECK:         %[[ACC:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<l0c, 16x16xf32>
+// CHECK:         %[[AT:.*]] = arith.subi %[[RV]], %[[R]] : index
+// CHECK:         %[[V:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 8x16xf32>
+// CHECK-NEXT:    pto_isa.textract %[[ACC]][%[[AT]]] into %[[V]] : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 8x16xf32>
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @mix_pairs(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x16xf32>, %y: !pto.tensor<32x16xf32>, %r: index, %rv: index)
+    attributes {pto.leaf = #pto.core<mix>, pto.family = "M1"} {
+  %c0 = arith.constant 0 : index
+  %two = arith.constant 2.0 : f32
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [16, 16], k = [16, 16], n = [16, 16]>} : !pto.tile<16x16xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  pto.assemble %s, %ws [%r, %c0] : !pto.tile<16x16xf32>, !pto.tensor<32x16xf32>
+  %v = pto.view %ws[%rv, %c0] : !pto.tensor<32x16xf32> -> !pto.tile<8x16xf32>
+  %d = pto.mul %v, %two : !pto.tile<8x16xf32>, f32 -> !pto.tile<8x16xf32>
+  pto.assemble %d, %y [%rv, %c0] : !pto.tile<8x16xf32>, !pto.tensor<32x16xf32>
+  return
+}
+
+func.func private @mix_pairs_root(%a: !pto.tensor<16x16xf32>, %y: !pto.tensor<32x16xf32>)
+    attributes {pto.root} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c24 = arith.constant 24 : index
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x16xf32>
+  %t0 = pto.launch @mix_pairs(%a, %ws, %y, %c0, %c8) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x16xf32>, index, index) -> !pto.token
+  %t1 = pto.launch @mix_pairs(%a, %ws, %y, %c16, %c24) : (!pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x16xf32>, index, index) -> !pto.token
   return
 }
 }

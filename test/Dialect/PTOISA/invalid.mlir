@@ -301,8 +301,19 @@ func.func @tstore_l1_3510(%g: !pto.tensor<?x64xbf16>, %r: index) attributes {pto
 func.func @textract_src(%r: index) {
   %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l0c, 64x64xf32>
   %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l0a, 64x64xf32>
-  // expected-error @+1 {{source is an l0c tile, but this instruction takes l1 or ub here}}
+  // expected-error @+1 {{destination is an l0a tile, but this instruction takes ub here; move the data with a supported path first}}
   pto_isa.textract %s into %d : !pto_isa.tile<l0c, 64x64xf32>, !pto_isa.tile<l0a, 64x64xf32>
+  return
+}
+
+// -----
+
+// An accumulator window reaches UB only on DAV_3510 (MIX leaves).
+func.func @textract_l0c_ub_a3(%r: index) attributes {pto.arch = #pto.arch<DAV_2201>} {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<l0c, 64x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
+  // expected-error @+1 {{there is no l0c -> ub path on DAV_2201 (A2/A3: 910B/910C); go through GM (tstore, then tload)}}
+  pto_isa.textract %s into %d : !pto_isa.tile<l0c, 64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
   return
 }
 
@@ -1054,7 +1065,7 @@ func.func @mscatter_rank(%g: !pto.tensor<2x16x64xf32>, %r: index) {
 // -----
 
 func.func @set_intra_block_outside_mix() attributes {pto.leaf = #pto.core<cube>, pto.arch = #pto.arch<DAV_3510>} {
-  // expected-error @+1 {{signals the AIVs of a MIX block; it belongs in the AIC part of a MIX leaf (pto.leaf = #pto.core<mix>), which pto-isa-split-mix forms}}
+  // expected-error @+1 {{signals between the cores of a MIX block; it belongs in the AIC part of a MIX leaf (pto.leaf = #pto.core<mix>) or its AIV part, which pto-isa-split-mix forms}}
   pto_isa.set_intra_block FIX, 0
   return
 }
@@ -1078,7 +1089,7 @@ func.func @set_intra_block_id() attributes {pto.leaf = #pto.core<mix>, pto.arch 
 // -----
 
 func.func @wait_intra_block_outside_mix() attributes {pto.leaf = #pto.core<vector>, pto.arch = #pto.arch<DAV_3510>} {
-  // expected-error @+1 {{waits for the AIC of a MIX block; it belongs in the vector part of a MIX leaf (a vector leaf with 'pto.mix_aic'), which pto-isa-split-mix forms}}
+  // expected-error @+1 {{waits for another core of a MIX block; it belongs in the vector part of a MIX leaf (a vector leaf with 'pto.mix_aic') or its AIC part, which pto-isa-split-mix forms}}
   pto_isa.wait_intra_block S, 0
   return
 }

@@ -189,3 +189,30 @@ func.func @l0c_ping_pong(%ws: !pto.tensor<512x128xf32>) {
   pto_isa.tstore %d into %ws[%c256, %c0] : !pto_isa.tile<l0c, 256x128xf32>, !pto.tensor<512x128xf32>
   return
 }
+
+// -----
+
+// A MIX leaf's UB ring slot: the windows the AIC moves into slot 0 share one
+// address, live from the entry to the last read of the slot's last tile, so
+// %t (read between the two moves) gets bytes of its own.
+// CHECK-LABEL: func.func @ring_slot
+// CHECK:         pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 4096 : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x64xf32>
+// expected-remark @+1 {{memory plan of @ring_slot: ub 8192 B peak live, 8192 B used of}}
+func.func @ring_slot(%out: !pto.tensor<16x64xf32>) attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %two = arith.constant 2.0 : f32
+  %acc = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<l0c, 16x64xf32>
+  %w0 = pto_isa.alloc_tile valid [%c16, %c64] {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.textract %acc into %w0 : !pto_isa.tile<l0c, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %t = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tmuls %w0, %two into %t : !pto_isa.tile<ub, 16x64xf32>, f32, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %t into %out[%c0, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<16x64xf32>
+  %w1 = pto_isa.alloc_tile valid [%c16, %c64] {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.textract %acc into %w1 : !pto_isa.tile<l0c, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %w1 into %out[%c0, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<16x64xf32>
+  return
+}

@@ -62,6 +62,48 @@ func.func private @m(%a: !pto.tensor<32x32xf32>, %y: !pto.tensor<32x32xf32>)
 
 // -----
 
+// A ring: two accumulator windows (textract l0c -> ub) take turns in UB
+// slot 0. The AIC sets "filled" (0) after each move and waits for "free"
+// (1) before the refill; the AIV waits for "filled" before its first read
+// of each window and sets "free" on the pipe of its last read of the first
+// one (not of the last: nothing refills it), as pto-isa's TPUSH / TPOP do.
+// CHECK-LABEL: func.func private @ring(
+// CHECK:         pto_isa.textract %{{.*}} into %{{.*}} : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.set_intra_block FIX, 0
+// CHECK:         pto_isa.wait_intra_block FIX, 1
+// CHECK-NEXT:    pto_isa.textract %{{.*}} into %{{.*}} {index_row = 16 : i64} : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.set_intra_block FIX, 0
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func private @ring_aiv(
+// CHECK:         pto_isa.wait_intra_block S, 0
+// CHECK-NEXT:    pto_isa.tmuls
+// CHECK-NEXT:    pto_isa.set_intra_block V, 1
+// CHECK:         pto_isa.wait_intra_block S, 0
+// CHECK-NEXT:    pto_isa.tstore
+// CHECK-NOT:     pto_isa.set_intra_block
+// CHECK:         return
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @ring(%y: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %two = arith.constant 2.0 : f32
+  %acc = pto_isa.alloc_tile valid [%c32, %c32] at 0 : !pto_isa.tile<l0c, 32x32xf32>
+  %w0 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %acc into %w0 : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  %d = pto_isa.alloc_tile valid [%c16, %c32] at 2048 : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tmuls %w0, %two into %d : !pto_isa.tile<ub, 16x32xf32>, f32, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %d into %y[%c0, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
+  %w1 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %acc into %w1 {index_row = 16 : i64} : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %w1 into %y[%c16, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
+  return
+}
+}
+
+// -----
+
 // Only the moves are ordered between the AIC and the AIV: a GM tensor the
 // vector part writes and the cube part reads is an error.
 module attributes {pto.arch = #pto.arch<DAV_3510>} {
@@ -121,7 +163,7 @@ func.func private @seventeen_moves()
   %u15 = pto_isa.alloc_tile valid [%c16, %c16] at 15360 : !pto_isa.tile<ub, 16x16xf32>
   pto_isa.tmov %acc into %u15 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
   %u16 = pto_isa.alloc_tile valid [%c16, %c16] at 16384 : !pto_isa.tile<ub, 16x16xf32>
-  // expected-error @+1 {{is L0C -> UB move 17 of 17 in this MIX leaf; each move has its own intra-block flag and AIV 0 has 16: use fewer, larger cube pieces per MIX task (cube_tile) or leave mix-exchange off}}
+  // expected-error @+1 {{is L0C -> UB move 17 of 17 in this MIX leaf, in 17 UB slots needing 17 intra-block flags; AIV 0 has 16: use fewer, larger cube pieces per MIX task (cube_tile) or leave mix-exchange off}}
   pto_isa.tmov %acc into %u16 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
   return
 }
@@ -144,6 +186,28 @@ func.func private @mixed_loop(%a: !pto.tensor<16x16xf32>)
     pto_isa.tload %a[%c0, %c0] into %l1 : !pto.tensor<16x16xf32>, !pto_isa.tile<l1, 16x16xf32>
     pto_isa.tload %a[%c0, %c0] into %x : !pto.tensor<16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
   }
+  return
+}
+}
+
+// -----
+
+// Two windows in one slot, the first still read after the second move: the
+// split parts would deadlock.
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @ring_deadlock(%y: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %acc = pto_isa.alloc_tile valid [%c32, %c32] at 0 : !pto_isa.tile<l0c, 32x32xf32>
+  %w0 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %acc into %w0 : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  %w1 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  // expected-error @+1 {{refills UB ring slot 0 before the AIV's last read of the slot's previous tile; the AIC would wait for the slot to be freed while the AIV waits for this move (deadlock): give tiles read together different slots (pto_isa.ring_slot)}}
+  pto_isa.textract %acc into %w1 {index_row = 16 : i64} : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %w0 into %y[%c0, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
+  pto_isa.tstore %w1 into %y[%c16, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
   return
 }
 }

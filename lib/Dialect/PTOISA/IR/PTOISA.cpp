@@ -427,21 +427,32 @@ static LogicalResult verifySubTileFits(Operation *op, TileType inner,
 }
 
 LogicalResult TExtractOp::verify() {
-  // l1 -> l0a/l0b (cube operands) or ub -> ub (a sub-tile).
-  bool vec = tileOf(getSrc()).getSpace() == MemorySpace::ub;
+  // l1 -> l0a/l0b (cube operands), ub -> ub (a sub-tile) or, on DAV_3510,
+  // l0c -> ub (an accumulator window through the fixpipe, MIX leaves).
+  MemorySpace from = tileOf(getSrc()).getSpace();
+  bool vec = from == MemorySpace::ub;
+  bool l0cToUb = from == MemorySpace::l0c;
   SmallVector<MemorySpace, 2> dstSpaces;
-  if (vec)
+  if (vec || l0cToUb)
     dstSpaces = {MemorySpace::ub};
   else
     dstSpaces = {MemorySpace::l0a, MemorySpace::l0b};
-  if (failed(expectSpace(*this, "source", getSrc(),
-                         {MemorySpace::l1, MemorySpace::ub})) ||
+  if (failed(
+          expectSpace(*this, "source", getSrc(),
+                      {MemorySpace::l1, MemorySpace::ub, MemorySpace::l0c})) ||
       failed(expectSpace(*this, "destination", getDst(), dstSpaces)) ||
-      failed(expectSameElement(*this, "source", getSrc(), "destination",
-                               getDst())))
+      (!l0cToUb && failed(expectSameElement(*this, "source", getSrc(),
+                                            "destination", getDst()))))
     return failure();
+  if (l0cToUb) {
+    const pto::PlatformInfo &info =
+        pto::getPlatformInfo(pto::getArchFor(*this));
+    if (!info.hasL0CToUB)
+      return emitOpError() << "there is no l0c -> ub path on " << info.name
+                           << "; go through GM (tstore, then tload)";
+  }
   TileType src = tileOf(getSrc()), dst = tileOf(getDst());
-  if ((getRowOffset() || getColOffset()) && !vec)
+  if ((getRowOffset() || getColOffset()) && !vec && !l0cToUb)
     return emitOpError() << "a run-time row or column offset is for ub -> ub "
                             "copies; an L1 -> L0 extraction starts at static "
                             "indices";
@@ -489,7 +500,14 @@ LogicalResult TInsertOp::verify() {
 }
 
 Pipe TExtractOp::getPipe() {
-  return tileOf(getSrc()).getSpace() == MemorySpace::ub ? Pipe::V : Pipe::MTE1;
+  switch (tileOf(getSrc()).getSpace()) {
+  case MemorySpace::ub:
+    return Pipe::V;
+  case MemorySpace::l0c:
+    return Pipe::FIX;
+  default:
+    return Pipe::MTE1;
+  }
 }
 
 Pipe TMovOp::getPipe() {
@@ -886,11 +904,22 @@ static std::optional<pto::CoreKind> leafKindOf(Operation *op) {
   return kind.getValue();
 }
 
+/// The AIV part of a split MIX leaf: a vector leaf linked to its AIC.
+static bool isMixAiv(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  return leafKindOf(op) == pto::CoreKind::vector &&
+         func->hasAttr(kMixAicAttrName);
+}
+
 LogicalResult SetIntraBlockOp::verify() {
+  // The AIV signals a freed ring slot to its AIC.
+  if (isMixAiv(*this))
+    return success();
   if (leafKindOf(*this) != pto::CoreKind::mix)
-    return emitOpError() << "signals the AIVs of a MIX block; it belongs in "
-                            "the AIC part of a MIX leaf (pto.leaf = "
-                            "#pto.core<mix>), which pto-isa-split-mix forms";
+    return emitOpError() << "signals between the cores of a MIX block; it "
+                            "belongs in the AIC part of a MIX leaf (pto.leaf "
+                            "= #pto.core<mix>) or its AIV part, which "
+                            "pto-isa-split-mix forms";
   if (getPipe() == Pipe::V)
     return emitOpError() << "is issued by the AIC, which has no V pipe; set "
                             "it on the pipe of the instruction it follows "
@@ -899,15 +928,14 @@ LogicalResult SetIntraBlockOp::verify() {
 }
 
 LogicalResult WaitIntraBlockOp::verify() {
-  auto func = (*this)->getParentOfType<func::FuncOp>();
-  if (leafKindOf(*this) != pto::CoreKind::vector ||
-      !func->hasAttr(kMixAicAttrName))
-    return emitOpError() << "waits for the AIC of a MIX block; it belongs in "
-                            "the vector part of a MIX leaf (a vector leaf "
-                            "with '"
-                         << kMixAicAttrName
-                         << "'), which pto-isa-split-mix forms";
-  return success();
+  // The AIC waits for a ring slot its AIV freed; the AIV for a move.
+  if (isMixAiv(*this) || leafKindOf(*this) == pto::CoreKind::mix)
+    return success();
+  return emitOpError() << "waits for another core of a MIX block; it belongs "
+                          "in the vector part of a MIX leaf (a vector leaf "
+                          "with '"
+                       << kMixAicAttrName
+                       << "') or its AIC part, which pto-isa-split-mix forms";
 }
 
 LogicalResult MScatterOp::verify() {

@@ -45,6 +45,8 @@ struct Buffer {
   // reused in place by op n's destination ends at 2n - 1, before it.
   int64_t start, end;
   int64_t offset = -1;
+  /// The other tiles of a MIX leaf's UB ring slot: they take these bytes.
+  SmallVector<AllocTileOp> sharing;
 };
 
 static int64_t roundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
@@ -285,7 +287,8 @@ static SmallVector<Value> inPlaceSources(Operation *op, Value &dst) {
       .Default([](Operation *) { return SmallVector<Value>{}; });
 }
 
-/// A ub tile that a MIX leaf's cube part writes with an L0C -> UB tmov.
+/// A ub tile that a MIX leaf's cube part writes from L0C (tmov or
+/// textract).
 static bool isMovedFromL0C(AllocTileOp alloc) {
   auto func = alloc->getParentOfType<func::FuncOp>();
   auto kind = func ? func->getAttrOfType<pto::CoreKindAttr>("pto.leaf")
@@ -293,10 +296,13 @@ static bool isMovedFromL0C(AllocTileOp alloc) {
   if (!kind || kind.getValue() != pto::CoreKind::mix)
     return false;
   return llvm::any_of(alloc->getUsers(), [&](Operation *user) {
-    auto move = dyn_cast<TMovOp>(user);
-    return move && move.getDst() == alloc.getResult() &&
-           cast<TileType>(move.getSrc().getType()).getSpace() ==
-               MemorySpace::l0c;
+    Value src, dst;
+    if (auto move = dyn_cast<TMovOp>(user))
+      src = move.getSrc(), dst = move.getDst();
+    else if (auto extract = dyn_cast<TExtractOp>(user))
+      src = extract.getSrc(), dst = extract.getDst();
+    return dst == alloc.getResult() &&
+           cast<TileType>(src.getType()).getSpace() == MemorySpace::l0c;
   });
 }
 
@@ -305,6 +311,7 @@ std::vector<Buffer> FunctionPlanner::buffersOf(ArrayRef<AllocTileOp> allocs,
   int64_t align = platform.bufferAlignBytes;
   std::vector<Buffer> buffers;
   DenseMap<Value, size_t> index;
+  std::map<int64_t, size_t> ringSlots;
   for (AllocTileOp alloc : allocs) {
     Block *block = alloc->getBlock();
     int64_t start = std::numeric_limits<int64_t>::max(), end = -1;
@@ -323,6 +330,20 @@ std::vector<Buffer> FunctionPlanner::buffersOf(ArrayRef<AllocTileOp> allocs,
     // the vector part shares its bytes before its last read.
     if (isMovedFromL0C(alloc))
       start = -2;
+    // The tiles of one ring slot are one buffer, live until the last read
+    // of the slot's last tile (pto-isa-split-mix orders the refills).
+    if (auto slot = alloc->getAttrOfType<IntegerAttr>(kRingSlotAttrName)) {
+      auto [it, first] = ringSlots.try_emplace(slot.getInt(), buffers.size());
+      if (!first) {
+        Buffer &shared = buffers[it->second];
+        shared.bytes = std::max(
+            shared.bytes, roundUp(alloc.getTileType().getByteSize(), align));
+        shared.start = std::min(shared.start, start);
+        shared.end = std::max(shared.end, end);
+        shared.sharing.push_back(alloc);
+        continue;
+      }
+    }
     index[alloc.getResult()] = buffers.size();
     buffers.push_back(
         {alloc, roundUp(alloc.getTileType().getByteSize(), align), start, end});
@@ -391,8 +412,11 @@ LogicalResult FunctionPlanner::run() {
       if (!place(space, buffers, end, /*pingPong=*/false))
         return reportOverflow(space, buffers, end);
     }
-    for (Buffer &buf : buffers)
+    for (Buffer &buf : buffers) {
       buf.alloc.setOffsetAttr(b.getI64IntegerAttr(buf.offset));
+      for (AllocTileOp alloc : buf.sharing)
+        alloc.setOffsetAttr(b.getI64IntegerAttr(buf.offset));
+    }
     os << (summary.empty() ? "" : ", ") << stringifyMemorySpace(space) << " "
        << peak(buffers, nullptr) << " B peak live, " << end << " B used of "
        << capacity(space)

@@ -3,9 +3,11 @@
 // A lowered MIX leaf (DAV_3510) holds cube instructions, vector instructions
 // and the L0C -> UB moves between them. The AIC runs the cube part and the
 // moves; AIV 0 runs the vector part. The leaf keeps the AIC's code, a new
-// vector leaf gets the AIV's, and one intra-block flag per move orders the
-// AIV's first read of the moved tile after the move (docs/ISA.md,
-// "MIX leaves").
+// vector leaf gets the AIV's. The moved tiles sit in UB ring slots: per
+// slot a "filled" flag orders the AIV's first read of a moved tile after
+// the move, and a "free" flag orders the next move into the slot after the
+// AIV's last read of it, as pto-isa's TPUSH / TPOP ring FIFOs do
+// (docs/ISA.md, "MIX leaves").
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,12 +37,32 @@ Part join(Part a, Part b) {
   return static_cast<Part>(static_cast<int>(a) | static_cast<int>(b));
 }
 
+/// An L0C -> UB move (a whole accumulator with tmov, a window with
+/// textract): the AIC writes the AIV's UB.
 bool isMoveToUB(Operation *op) {
-  auto move = dyn_cast<TMovOp>(op);
-  return move &&
-         cast<TileType>(move.getSrc().getType()).getSpace() ==
-             MemorySpace::l0c &&
-         cast<TileType>(move.getDst().getType()).getSpace() == MemorySpace::ub;
+  Value src, dst;
+  if (auto move = dyn_cast<TMovOp>(op))
+    src = move.getSrc(), dst = move.getDst();
+  else if (auto extract = dyn_cast<TExtractOp>(op))
+    src = extract.getSrc(), dst = extract.getDst();
+  else
+    return false;
+  return cast<TileType>(src.getType()).getSpace() == MemorySpace::l0c &&
+         cast<TileType>(dst.getType()).getSpace() == MemorySpace::ub;
+}
+
+Value movedTile(Operation *move) {
+  if (auto tmov = dyn_cast<TMovOp>(move))
+    return tmov.getDst();
+  return cast<TExtractOp>(move).getDst();
+}
+
+/// The pipe an instruction runs on (the AIV's last read of a ring slot
+/// frees it there); the scalar unit for anything else.
+Pipe pipeOf(Operation *op) {
+  Pipe pipe = Pipe::S;
+  op->walk([&](PipeOpInterface inner) { pipe = inner.getPipe(); });
+  return pipe;
 }
 
 /// Which core runs `op`: an instruction touching L1/L0 tiles (and an
@@ -136,7 +158,7 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
     return leaf.emitOpError() << "has more than one block; pto-isa-split-mix "
                                  "splits straight-line MIX leaves";
   Block &body = leaf.getBody().front();
-  SmallVector<TMovOp> moves;
+  SmallVector<Operation *> moves;
   llvm::DenseSet<Value> reads[2], writes[2];
   for (Operation &op : body) {
     Part part = partOf(&op);
@@ -146,21 +168,21 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
                 "and AIV parts must be separate ops (pto-isa-roll-pieces "
                 "leaves MIX leaves straight-line)";
     if (isMoveToUB(&op))
-      moves.push_back(cast<TMovOp>(op));
+      moves.push_back(&op);
     bool nestedMove = false;
     if (op.getNumRegions() != 0)
       op.walk([&](Operation *inner) { nestedMove |= isMoveToUB(inner); });
     if (nestedMove)
       return op.emitOpError()
-             << "holds an L0C -> UB tmov; each move needs its own UB tile "
-                "and intra-block flag, so moves must be at the top level";
+             << "holds an L0C -> UB move; each move fills a ring slot with "
+                "its own flags, so moves must be at the top level";
     if (part == Part::Cube || part == Part::Vector) {
       int k = part == Part::Cube ? 0 : 1;
       op.walk(
           [&](Operation *inner) { gmAccesses(inner, reads[k], writes[k]); });
     }
   }
-  // The AIC never waits for the AIV, and GM is not ordered between them.
+  // Only the moves are ordered between the AIC and the AIV, not GM.
   for (int k = 0; k < 2; ++k)
     for (Value tensor : writes[k])
       if (reads[1 - k].contains(tensor) || writes[1 - k].contains(tensor))
@@ -172,13 +194,53 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
                   "moves are ordered between the AIC and the AIV: keep such "
                   "exchanges in separate tasks (the workspace is not "
                   "pto.on_chip)";
-  if (moves.size() > static_cast<size_t>(kIntraBlockFlags))
-    return moves[kIntraBlockFlags].emitOpError()
+  // The ring slot of each move (pto-lower-to-isa's pto_isa.ring_slot); a
+  // move without one has a slot of its own.
+  SmallVector<int64_t> slotOf;
+  int64_t numSlots = 0;
+  bool ring = false;
+  for (Operation *move : moves) {
+    AllocTileOp alloc = getAlloc(movedTile(move));
+    auto slot = alloc ? alloc->getAttrOfType<IntegerAttr>(kRingSlotAttrName)
+                      : IntegerAttr();
+    ring |= static_cast<bool>(slot);
+    slotOf.push_back(slot ? slot.getInt() : numSlots);
+    numSlots = std::max(numSlots, slotOf.back() + 1);
+  }
+  // One "filled" flag per slot (0..numSlots-1) and, when slots are reused,
+  // one "free" flag (numSlots + slot): AIV 0 has 16.
+  int64_t flagsNeeded = numSlots < static_cast<int64_t>(moves.size()) || ring
+                            ? 2 * numSlots
+                            : numSlots;
+  if (flagsNeeded > kIntraBlockFlags) {
+    Operation *culprit =
+        moves[std::min<size_t>(kIntraBlockFlags, moves.size() - 1)];
+    return culprit->emitOpError()
            << "is L0C -> UB move " << kIntraBlockFlags + 1 << " of "
-           << moves.size() << " in this MIX leaf; each move has its own "
-           << "intra-block flag and AIV 0 has " << kIntraBlockFlags
+           << moves.size() << " in this MIX leaf, in " << numSlots
+           << " UB slots needing " << flagsNeeded
+           << " intra-block flags; AIV 0 has " << kIntraBlockFlags
            << ": use fewer, larger cube pieces per MIX task (cube_tile) or "
               "leave mix-exchange off";
+  }
+
+  // A refill of a slot follows, in the leaf's order, every read of the
+  // slot's previous tile: then that order is a schedule of the two parts in
+  // which each wait follows its set, and they cannot deadlock.
+  DenseMap<int64_t, Operation *> lastMoveInto;
+  for (auto [k, move] : llvm::enumerate(moves)) {
+    if (Operation *previous = lastMoveInto.lookup(slotOf[k]))
+      for (Operation *user : movedTile(previous).getUsers())
+        if (Operation *top = body.findAncestorOpInBlock(*user);
+            top && top != previous && !top->isBeforeInBlock(move))
+          return move->emitOpError()
+                 << "refills UB ring slot " << slotOf[k]
+                 << " before the AIV's last read of the slot's previous tile; "
+                    "the AIC would wait for the slot to be freed while the "
+                    "AIV waits for this move (deadlock): give tiles read "
+                    "together different slots (pto_isa.ring_slot)";
+    lastMoveInto[slotOf[k]] = move;
+  }
 
   // The AIV part: a copy of the leaf without the cube part.
   IRMapping mapping;
@@ -190,27 +252,52 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
   aiv->setAttr(kMixAicAttrName, FlatSymbolRefAttr::get(leaf.getSymNameAttr()));
   leaf->setAttr(kMixAivAttrName, FlatSymbolRefAttr::get(aiv.getSymNameAttr()));
 
+  // Whether move k's slot is filled again later (its tile must be freed).
+  SmallVector<bool> refilled(moves.size(), false);
+  {
+    llvm::DenseSet<int64_t> seen;
+    for (size_t k = moves.size(); k-- > 0;)
+      refilled[k] = !seen.insert(slotOf[k]).second;
+  }
   Block &aivBody = aiv.getBody().front();
   erasePart(aivBody, Part::Cube);
   // Wait for move k right before the first op of the AIV reading its tile
-  // (or at the end: every set is consumed).
+  // (or at the end: every set is consumed); after the last op reading it,
+  // free the slot when the AIC fills it again.
   for (auto [k, move] : llvm::enumerate(moves)) {
-    Value tile = mapping.lookup(move.getDst());
-    Operation *first = aivBody.getTerminator();
+    Value tile = mapping.lookup(movedTile(move));
+    Operation *first = aivBody.getTerminator(), *last = nullptr;
     for (Operation *user : tile.getUsers())
-      if (Operation *top = aivBody.findAncestorOpInBlock(*user))
+      if (Operation *top = aivBody.findAncestorOpInBlock(*user)) {
         if (top->isBeforeInBlock(first))
           first = top;
-    OpBuilder(first).create<WaitIntraBlockOp>(move.getLoc(), Pipe::S, k);
+        if (!last || last->isBeforeInBlock(top))
+          last = top;
+      }
+    OpBuilder(first).create<WaitIntraBlockOp>(move->getLoc(), Pipe::S,
+                                              slotOf[k]);
+    if (!refilled[k])
+      continue;
+    OpBuilder builder(ctx);
+    if (last)
+      builder.setInsertionPointAfter(last);
+    else
+      builder.setInsertionPoint(first);
+    builder.create<SetIntraBlockOp>(
+        move->getLoc(), last ? pipeOf(last) : Pipe::S, numSlots + slotOf[k]);
   }
   eraseDead(aivBody);
 
   erasePart(body, Part::Vector);
   eraseDead(body);
+  llvm::DenseSet<int64_t> filled;
   for (auto [k, move] : llvm::enumerate(moves)) {
     OpBuilder builder(move);
+    if (!filled.insert(slotOf[k]).second)
+      builder.create<WaitIntraBlockOp>(move->getLoc(), Pipe::FIX,
+                                       numSlots + slotOf[k]);
     builder.setInsertionPointAfter(move);
-    builder.create<SetIntraBlockOp>(move.getLoc(), Pipe::FIX, k);
+    builder.create<SetIntraBlockOp>(move->getLoc(), Pipe::FIX, slotOf[k]);
   }
   return success();
 }

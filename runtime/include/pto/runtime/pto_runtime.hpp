@@ -458,9 +458,10 @@ private:
     return *p;
   }
 
-  // A MIX launch: the AIVs start their kernel (fresh checker state), the
-  // AIC runs its part (TMOV Acc -> Vec writes the AIV's UB, set_intra_block
-  // signals it), then each AIV runs its part; every set must be waited.
+  // A MIX launch: the AIVs start their kernel (fresh checker state), then
+  // the AIC's part (TMOV / TEXTRACT Acc -> Vec write the AIV's UB,
+  // set_intra_block signals it) and the AIVs' parts run interleaved at the
+  // intra-block flags; every set must be waited.
   void exec_mix(detail::Launch &L, pto::sim::Core &aic, int block) {
     MixPair &pair = mix_pair(aic);
     pto::sim::MixBlock &mb = pair.block;
@@ -500,13 +501,18 @@ private:
     aic.subblock = 0;
     aic.check_sync = opt_.check_sync;
     aic.check_hazards = opt_.check_hazards;
-    run(aic, L.body, true);
+    // The three cores as threads passing one baton (the AIC waits for ring
+    // slots its AIVs free, docs/Runtime.md "MIX launches").
+    mb.run([&](int who) {
+      if (who == 0)
+        run(aic, L.body, true);
+      else
+        run(*pair.aiv[who - 1], L.vec_body, false);
+    });
     aic.set_ub_peer(nullptr);
     aic.mix = nullptr;
-    for (auto &v : pair.aiv) {
-      run(*v, L.vec_body, false);
+    for (auto &v : pair.aiv)
       v->mix = nullptr;
-    }
     mb.end();
   }
 

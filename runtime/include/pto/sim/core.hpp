@@ -4,6 +4,10 @@
 
 #include <pto/sim/base.hpp>
 
+#include <condition_variable>
+#include <functional>
+#include <thread>
+
 namespace pto::sim {
 
 enum class Arch { A3, A950 };
@@ -251,6 +255,19 @@ public:
     if (upto > seen_[pipe][q])
       seen_[pipe][q] = upto;
   }
+  // set_intra_block on an AIV (a ring slot freed for the AIC): what `pipe`
+  // has completed and is ordered after, as set_flag snapshots it.
+  void snapshot(int pipe, uint32_t (&snap)[8]) {
+    join_scalar(pipe);
+    std::memcpy(snap, seen_[pipe], sizeof snap);
+    snap[pipe] = issued_[pipe];
+  }
+  // The AIC's wait for that flag: its FIX instructions reaching this UB are
+  // ordered after everything the snapshot holds.
+  void order_remote_after(int pipe, const uint32_t (&snap)[8]) {
+    for (int q = 0; q < 8; ++q)
+      order_after(pipe, q, snap[q]);
+  }
 
 private:
   struct Flag {
@@ -306,6 +323,15 @@ private:
     }
     if (seen_[p][q] >= t)
       return;
+    if (kind_ == CoreKind::Vector && p == PIPE_FIX)
+      fatal("hazard %s on %s byte offset %u (0x%x): %s on the AIC's FIX pipe "
+            "%s bytes %s by %s on %s without synchronisation (this AIV's read "
+            "and the AIC's move into the ring slot are not ordered: missing "
+            "wait_intra_block on this AIV before it reads a filled slot, or "
+            "on the AIC before it refills a slot the AIV frees with "
+            "set_intra_block)",
+            kind, space_name(s), at, at, cur_name_, verb, past,
+            names_[q][t - 1], pipe_name(q));
     if (kind_ == CoreKind::Vector && q == PIPE_FIX)
       fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by "
             "%s on the AIC's FIX pipe without synchronisation (missing "
@@ -337,13 +363,19 @@ private:
 
 // The cores of one MIX launch on DAV_3510: an AIC and its two AIVs, and the
 // intra-block flags between them (pto-isa A5 `set_intra_block` /
-// `wait_intra_block`, include/pto/npu/a5/TSync.hpp: the AIC addresses
-// AIV1's flag `id` as `id + 16`; each AIV waits its own `id`). A flag
-// counts: every set is consumed by one wait. A set snapshots how many of
-// the AIC's remote UB writes its pipe has completed; the wait orders the
-// AIV's pipe after them. The launch runs the AIC's part, then each AIV's
-// (docs/Runtime.md, "MIX launches"): a valid schedule as long as the AIC
-// never waits for an AIV, which the emitted MIX leaves never do.
+// `wait_intra_block`, include/pto/npu/a5/TSync.hpp and TPush.hpp: the AIC
+// addresses AIV1's flag `id` as `id + 16`, and sees AIV1's flag `id` as
+// `id + 16`; each AIV sets and waits its own `id`). A flag counts: every set
+// is consumed by one wait. An AIC set snapshots how many of its remote UB
+// writes (FIX) have completed and the AIV's wait orders its pipe after
+// them; an AIV set (a ring slot freed) snapshots what its pipe has
+// completed and the AIC's wait orders its later FIX writes into that UB
+// after it. The three cores run as threads that hand one baton around
+// (docs/Runtime.md, "MIX launches"): the AIVs start; a core runs until it
+// waits for a flag nobody set yet, then a core that can go on runs; a set
+// for a core waiting on that flag passes the baton to it (the consumer
+// reads a slot before the producer may touch it again, so a missing wait
+// shows as a hazard on the slot). No core able to go on is a deadlock.
 class MixBlock {
 public:
   static constexpr int kFlags = 16;
@@ -351,56 +383,177 @@ public:
   Core *aiv[2] = {nullptr, nullptr};
 
   void set(Core &from, int pipe, int id) {
-    if (&from != aic)
-      fatal("set_intra_block(%s, %d): only the AIC signals the AIVs in the "
-            "emitted MIX leaves",
-            pipe_name(pipe), id);
-    if (id < 0 || id >= 2 * kFlags)
+    if (id < 0 || id >= (&from == aic ? 2 * kFlags : kFlags))
       fatal("set_intra_block(%s, %d): flag id outside [0, %d)", pipe_name(pipe),
-            id, 2 * kFlags);
-    Core &to = *aiv[id / kFlags];
-    // The AIC's FIX instructions reached the AIV as remote FIX accesses, in
-    // issue order; `pipe` has completed all of them when it is FIX itself.
-    uint32_t done = pipe == PIPE_FIX || pipe == PIPE_ALL ? to.issued(PIPE_FIX)
-                                                         : fix_seen(from, pipe);
-    pending_[id].push_back(done);
+            id, &from == aic ? 2 * kFlags : kFlags);
+    Pending p{};
+    int queue;
+    if (&from == aic) {
+      Core &to = *aiv[id / kFlags];
+      // The AIC's FIX instructions reached the AIV as remote FIX accesses,
+      // in issue order; `pipe` has completed all of them when it is FIX.
+      p.fix = pipe == PIPE_FIX || pipe == PIPE_ALL ? to.issued(PIPE_FIX)
+                                                   : fix_seen(from, pipe, to);
+      queue = id;
+    } else {
+      from.snapshot(pipe, p.snap);
+      queue = 2 * kFlags + sub_of(from) * kFlags + id;
+    }
+    pending_[queue].push_back(p);
+    // The core waiting for this flag goes on first.
+    int target = &from == aic ? 1 + id / kFlags : 0;
+    if (state_[target] == Blocked && waits_on_[target] == queue)
+      pass_baton(index_of(from), /*blocked=*/false);
   }
   void wait(Core &at, int pipe, int id) {
-    if (id < 0 || id >= kFlags)
+    const bool onAic = &at == aic;
+    if (id < 0 || id >= (onAic ? 2 * kFlags : kFlags))
       fatal("wait_intra_block(%s, %d): flag id outside [0, %d)",
-            pipe_name(pipe), id, kFlags);
-    const int sub = &at == aiv[1] ? 1 : 0;
-    auto &q = pending_[sub * kFlags + id];
-    if (q.empty())
-      fatal("wait_intra_block(%s, %d) on AIV%d without a pending "
-            "set_intra_block from the AIC (it would wait forever)",
-            pipe_name(pipe), id, sub);
-    at.order_after(pipe, PIPE_FIX, q.front());
-    q.erase(q.begin());
+            pipe_name(pipe), id, onAic ? 2 * kFlags : kFlags);
+    const int sub = onAic ? id / kFlags : sub_of(at);
+    const int queue = onAic ? 2 * kFlags + id : sub * kFlags + id % kFlags;
+    const int me = index_of(at);
+    while (pending_[queue].empty()) {
+      waits_on_[me] = queue;
+      pass_baton(me, /*blocked=*/true);
+    }
+    Pending p = pending_[queue].front();
+    pending_[queue].erase(pending_[queue].begin());
+    if (!onAic)
+      at.order_after(pipe, PIPE_FIX, p.fix);
+    else if (pipe == PIPE_FIX || pipe == PIPE_S || pipe == PIPE_ALL)
+      aiv[sub]->order_remote_after(PIPE_FIX, p.snap);
   }
   // After the launch: a set nobody waited for would leak into the next one.
   void end() {
-    for (int id = 0; id < 2 * kFlags; ++id)
-      if (!pending_[id].empty())
+    for (int q = 0; q < kQueues; ++q)
+      if (!pending_[q].empty()) {
+        const bool toAic = q >= 2 * kFlags;
+        const int id = toAic ? (q - 2 * kFlags) % kFlags : q % kFlags;
+        const int sub = toAic ? (q - 2 * kFlags) / kFlags : q / kFlags;
+        if (toAic)
+          fatal("MIX launch ended with %zu pending set_intra_block(%d) from "
+                "AIV%d (no wait_intra_block(%d) on the AIC consumed it)",
+                pending_[q].size(), id, sub, id + sub * kFlags);
         fatal("MIX launch ended with %zu pending set_intra_block(%d) (no "
               "wait_intra_block on AIV%d consumed it)",
-              pending_[id].size(), id % kFlags, id / kFlags);
+              pending_[q].size(), id, sub);
+      }
   }
   void reset() {
     for (auto &q : pending_)
       q.clear();
+    for (int i = 0; i < 3; ++i)
+      state_[i] = Runnable, waits_on_[i] = -1;
+    turn_ = 1;
+  }
+
+  // ---- the baton ------------------------------------------------------------
+  // Runs `bodies[i]` (0: AIC, 1: AIV 0, 2: AIV 1) on threads of their own,
+  // one at a time, and returns when all have finished.
+  void run(const std::function<void(int)> &body) {
+    std::thread threads[3];
+    for (int i = 0; i < 3; ++i)
+      threads[i] = std::thread([this, i, &body] {
+        {
+          std::unique_lock<std::mutex> l(mu_);
+          cv_.wait(l, [&] { return turn_ == i; });
+        }
+        body(i);
+        state_[i] = Done;
+        pass_baton(i, /*blocked=*/false);
+      });
+    for (auto &t : threads)
+      t.join();
   }
 
 private:
+  enum State { Runnable, Blocked, Done };
+  struct Pending {
+    uint32_t fix;     // AIC -> AIV: remote FIX writes completed
+    uint32_t snap[8]; // AIV -> AIC: what the AIV's pipe had completed
+  };
+  static constexpr int kQueues = 4 * kFlags;
+
+  int sub_of(Core &c) const { return &c == aiv[1] ? 1 : 0; }
+  int index_of(Core &c) const { return &c == aic ? 0 : 1 + sub_of(c); }
+  bool can_run(int i) const {
+    return state_[i] == Runnable ||
+           (state_[i] == Blocked && !pending_[waits_on_[i]].empty());
+  }
+  // Hands the baton from `me` to the next core that can go on (the one
+  // waiting for the flag just set, when `me` set it) and, unless `me` has
+  // finished, waits until it comes back.
+  void pass_baton(int me, bool blocked) {
+    std::unique_lock<std::mutex> l(mu_);
+    if (state_[me] != Done)
+      state_[me] = blocked ? Blocked : Runnable;
+    int next = -1;
+    if (!blocked && state_[me] == Runnable) {
+      // A set: the waiting core first.
+      for (int k = 1; k < 3 && next < 0; ++k) {
+        int i = (me + k) % 3;
+        if (state_[i] == Blocked && can_run(i))
+          next = i;
+      }
+    } else {
+      for (int k = 1; k <= 3 && next < 0; ++k) {
+        int i = (me + k) % 3;
+        if (state_[i] != Done && can_run(i))
+          next = i;
+      }
+    }
+    if (next < 0) {
+      if (state_[me] != Done && can_run(me))
+        return; // nobody else to run: go on
+      bool all = true;
+      std::string who;
+      for (int i = 0; i < 3; ++i) {
+        if (state_[i] == Done)
+          continue;
+        all = false;
+        const int q = waits_on_[i];
+        char b[160];
+        std::snprintf(b, sizeof b, "%s%s waits for flag %d%s",
+                      who.empty() ? "" : "; ",
+                      i == 0   ? "the AIC"
+                      : i == 1 ? "AIV0"
+                               : "AIV1",
+                      q >= 2 * kFlags ? q - 2 * kFlags : q % kFlags,
+                      q >= 2 * kFlags ? " (from an AIV)" : " (from the AIC)");
+        who += b;
+      }
+      if (!all)
+        fatal("MIX launch deadlocked: every core waits for a flag nobody "
+              "will set (wait_intra_block without a set_intra_block the "
+              "other core reaches first): %s",
+              who.c_str());
+      turn_ = -1;
+      cv_.notify_all();
+      return;
+    }
+    if (next == me)
+      return;
+    turn_ = next;
+    cv_.notify_all();
+    if (state_[me] == Done)
+      return;
+    cv_.wait(l, [&] { return turn_ == me; });
+  }
+
   // Remote FIX writes the AIC's `pipe` is known to be ordered after: all
   // of them once it saw every FIX instruction issued so far.
-  uint32_t fix_seen(Core &from, int pipe) {
-    Core &to = *aiv[0];
+  uint32_t fix_seen(Core &from, int pipe, Core &to) {
     return from.seen(pipe, PIPE_FIX) >= from.issued(PIPE_FIX)
                ? to.issued(PIPE_FIX)
                : 0;
   }
-  std::vector<uint32_t> pending_[2 * kFlags];
+  std::vector<Pending> pending_[kQueues];
+  State state_[3] = {Runnable, Runnable, Runnable};
+  int waits_on_[3] = {-1, -1, -1};
+  int turn_ = 1;
+  std::mutex mu_;
+  std::condition_variable cv_;
 };
 
 // ---- The current core (thread-local) ----------------------------------------

@@ -407,51 +407,84 @@ inline RecordEvent TSTORE(GlobalData &dst, TileData &src, E &...) {
   return {};
 }
 
-// L1 -> L0A/L0B window copy (or Vec -> Vec).
+// L1 -> L0A/L0B window copy, Vec -> Vec, or (DAV_3510, the AIC of a MIX
+// launch) an Acc window through the fixpipe into its AIV's UB (pto-isa A5
+// TExtractAccToVec, SingleModeVec0, include/pto/npu/a5/TExtract.hpp).
 template <class DstTile, class SrcTile, class... E>
   requires(sim::is_tile_v<DstTile> && sim::is_tile_v<SrcTile> &&
            sim::events_v<E...>)
 inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow = 0,
                             uint16_t indexCol = 0, E &...) {
   static const char *I = "TEXTRACT";
+  constexpr bool toUb =
+      SrcTile::Loc == TileType::Acc && DstTile::Loc == TileType::Vec;
   static_assert(
-      std::is_same_v<typename DstTile::DType, typename SrcTile::DType>,
+      toUb || std::is_same_v<typename DstTile::DType, typename SrcTile::DType>,
       "TEXTRACT: equal element types");
   constexpr bool cube =
       SrcTile::Loc == TileType::Mat &&
       (DstTile::Loc == TileType::Left || DstTile::Loc == TileType::Right);
   constexpr bool vec =
       SrcTile::Loc == TileType::Vec && DstTile::Loc == TileType::Vec;
-  static_assert(cube || vec, "TEXTRACT: Mat -> Left/Right or Vec -> Vec");
-  if constexpr (cube)
-    static_assert(SrcTile::SFractal != SLayout::NoneBox,
-                  "TEXTRACT: the Mat source must be Nz or Zn");
-  if (indexRow + DstTile::Rows > SrcTile::Rows ||
-      indexCol + DstTile::Cols > SrcTile::Cols)
-    sim::fatal("TEXTRACT: window (%u, %u) + %dx%d exceeds the source %s",
-               indexRow, indexCol, DstTile::Rows, DstTile::Cols,
-               SrcTile::describe().c_str());
-  sim::need_nonempty(I, dst, "dst");
-  // pto-isa's A2/A3 ND Vec -> Vec TEXTRACT asserts a 32-byte aligned column
-  // (a run-time column is checked only here).
-  if constexpr (vec)
-    if ((indexCol * sizeof(typename SrcTile::DType)) % 32 != 0)
-      sim::fatal("TEXTRACT: indexCol %u is not on a 32-byte boundary",
-                 indexCol);
-  const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-  sim::Core &C = sim::core();
-  C.begin(I, cube ? PIPE_MTE1 : PIPE_V);
-  const auto *s = src.data(I);
-  if (C.check_hazards)
-    C.access(sim::space_of(SrcTile::Loc),
-             src.addr() +
-                 uint32_t((indexRow * SrcTile::Cols + indexCol) * sizeof(*s)),
-             uint32_t(((vr - 1) * SrcTile::Cols + vc) * sizeof(*s)), false);
-  sim::touch_valid(C, dst, true);
-  sim::map_valid(dst, I, [&](int r, int c) {
-    return s[(indexRow + r) * SrcTile::Cols + indexCol + c];
-  });
-  return {};
+  static_assert(cube || vec || toUb,
+                "TEXTRACT: Mat -> Left/Right, Vec -> Vec or Acc -> Vec");
+  if constexpr (toUb) {
+    if (sim::core().arch() != sim::Arch::A950 || !sim::core().ub_peer())
+      sim::fatal("TEXTRACT Acc -> Vec: the L0C -> UB path exists on DAV_3510 "
+                 "only, from the AIC of a MIX launch to its AIV");
+    sim::need_nonempty(I, dst, "dst");
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (indexRow + vr > src.GetValidRow() || indexCol + vc > src.GetValidCol())
+      sim::fatal("TEXTRACT Acc -> Vec: window (%u, %u) + %dx%d exceeds the "
+                 "accumulator's valid %dx%d",
+                 indexRow, indexCol, vr, vc, src.GetValidRow(),
+                 src.GetValidCol());
+    sim::Core &C = sim::core();
+    C.begin(I, PIPE_FIX);
+    const auto *s = src.data(I);
+    if (C.check_hazards)
+      C.access(sim::space_of(SrcTile::Loc),
+               src.addr() +
+                   uint32_t((indexRow * SrcTile::Cols + indexCol) * sizeof(*s)),
+               uint32_t(((vr - 1) * SrcTile::Cols + vc) * sizeof(*s)), false);
+    sim::touch_valid(C, dst, true);
+    using DT = typename DstTile::DType;
+    sim::map_valid(dst, I, [&](int r, int c) -> DT {
+      return sim::fix_convert<DT>(
+          s[(indexRow + r) * SrcTile::Cols + indexCol + c]);
+    });
+    return {};
+  } else {
+    if constexpr (cube)
+      static_assert(SrcTile::SFractal != SLayout::NoneBox,
+                    "TEXTRACT: the Mat source must be Nz or Zn");
+    if (indexRow + DstTile::Rows > SrcTile::Rows ||
+        indexCol + DstTile::Cols > SrcTile::Cols)
+      sim::fatal("TEXTRACT: window (%u, %u) + %dx%d exceeds the source %s",
+                 indexRow, indexCol, DstTile::Rows, DstTile::Cols,
+                 SrcTile::describe().c_str());
+    sim::need_nonempty(I, dst, "dst");
+    // pto-isa's A2/A3 ND Vec -> Vec TEXTRACT asserts a 32-byte aligned column
+    // (a run-time column is checked only here).
+    if constexpr (vec)
+      if ((indexCol * sizeof(typename SrcTile::DType)) % 32 != 0)
+        sim::fatal("TEXTRACT: indexCol %u is not on a 32-byte boundary",
+                   indexCol);
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    sim::Core &C = sim::core();
+    C.begin(I, cube ? PIPE_MTE1 : PIPE_V);
+    const auto *s = src.data(I);
+    if (C.check_hazards)
+      C.access(sim::space_of(SrcTile::Loc),
+               src.addr() +
+                   uint32_t((indexRow * SrcTile::Cols + indexCol) * sizeof(*s)),
+               uint32_t(((vr - 1) * SrcTile::Cols + vc) * sizeof(*s)), false);
+    sim::touch_valid(C, dst, true);
+    sim::map_valid(dst, I, [&](int r, int c) {
+      return s[(indexRow + r) * SrcTile::Cols + indexCol + c];
+    });
+    return {};
+  }
 }
 
 // Vec -> Vec window insert (pto-isa common/pto_instr.hpp TINSERT; A2/A3

@@ -33,6 +33,11 @@ AllocTileOp getAlloc(Value tile);
 constexpr llvm::StringLiteral kMixAicAttrName = "pto.mix_aic";
 /// On a MIX leaf after pto-isa-split-mix: the symbol of its vector part.
 constexpr llvm::StringLiteral kMixAivAttrName = "pto.mix_aiv";
+/// On the alloc_tile of a UB tile the AIC of a MIX leaf fills (L0C -> UB):
+/// the ring slot it occupies. Tiles of one slot share their bytes
+/// (pto-isa-plan-memory); pto-isa-split-mix orders each refill after the
+/// AIV's last read of the slot's previous tile.
+constexpr llvm::StringLiteral kRingSlotAttrName = "pto_isa.ring_slot";
 } // namespace mlir::ptoisa
 
 #endif // PTO_DIALECT_PTOISA_IR_PTOISA_H

@@ -534,14 +534,19 @@ def PTOISA_PipeBarrierOp : PTOISA_Op<"pipe_barrier"> {
 //===----------------------------------------------------------------------===//
 
 def PTOISA_SetIntraBlockOp : PTOISA_Op<"set_intra_block"> {
-  let summary = "set_intra_block(pipe, id): the AIC signals an AIV of its block";
+  let summary = "set_intra_block(pipe, id): one core of a MIX block signals another";
   let description = [{
     In the AIC part of a MIX leaf (`pto.leaf = #pto.core<mix>`, DAV_3510):
     signals flag `id` of AIV 0 (ids 0..15; AIV 1's are 16..31) once every
-    instruction issued on `pipe` so far has completed. Each set is consumed
-    by one `wait_intra_block` of the AIV (pto-isa A5 `set_intra_block`, used
-    by `include/pto/npu/a5/TSync.hpp` for its cross-core events).
-    `pto-isa-split-mix` puts one after each L0C -> UB `tmov`, on FIX.
+    instruction issued on `pipe` so far has completed. In the AIV part (a
+    vector leaf with `pto.mix_aic`): signals the AIC's flag `id` (0..15;
+    the AIC sees AIV 1's as 16..31). Each set is consumed by one
+    `wait_intra_block` of the other core (pto-isa A5 `set_intra_block`,
+    used by `include/pto/npu/a5/TSync.hpp` for its cross-core events and by
+    `TPush.hpp` / `TPop.hpp` for their ring FIFOs). `pto-isa-split-mix`
+    puts one after each move into a ring slot (AIC, FIX: the slot is
+    filled) and one after the AIV's last read of a slot that is filled
+    again later (on that read's pipe: the slot is free).
 
     ```mlir
     pto_isa.set_intra_block FIX, 0
@@ -554,12 +559,13 @@ def PTOISA_SetIntraBlockOp : PTOISA_Op<"set_intra_block"> {
 }
 
 def PTOISA_WaitIntraBlockOp : PTOISA_Op<"wait_intra_block"> {
-  let summary = "wait_intra_block(pipe, id): an AIV waits for its AIC";
+  let summary = "wait_intra_block(pipe, id): one core of a MIX block waits for another";
   let description = [{
     In the vector part of a MIX leaf (a vector leaf with `pto.mix_aic`):
     holds `pipe` (`S`: the scalar unit, so every later instruction) until
     the AIC's `set_intra_block` of flag `id` (0..15) has fired, consuming
-    it.
+    it. In the AIC part: holds `pipe` (FIX before a move into a ring slot)
+    until AIV 0's set of flag `id` has fired.
 
     ```mlir
     pto_isa.wait_intra_block S, 0
