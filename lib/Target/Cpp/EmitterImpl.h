@@ -49,7 +49,7 @@ enum class FunctionKind { Leaf, Root, Control };
 struct LeafBound {
   std::map<std::string, int64_t> alternatives;
   std::string str(bool lower) const;
-  bool merge(const LeafBound &other, bool lower);
+  void merge(const LeafBound &other, bool lower);
 };
 
 /// An inclusive range of an index value in a leaf.

@@ -51,7 +51,7 @@ std::string LeafBound::str(bool lower) const {
                  llvm::join(parts, ", "));
 }
 
-bool LeafBound::merge(const LeafBound &other, bool lower) {
+void LeafBound::merge(const LeafBound &other, bool lower) {
   for (const auto &[sym, c] : other.alternatives) {
     auto [it, inserted] = alternatives.try_emplace(sym, c);
     if (!inserted)
@@ -62,7 +62,6 @@ bool LeafBound::merge(const LeafBound &other, bool lower) {
     alternatives.clear();
     alternatives[text] = 0;
   }
-  return true;
 }
 
 static LeafBound constantBound(int64_t c) {
