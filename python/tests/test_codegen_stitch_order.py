@@ -1,12 +1,16 @@
 """Stitched root instances that touch the same GM buffer (docs/Runtime.md,
 "Launches of different root instances"): the emitted program orders a launch
-after the earlier conflicting launches of other instances in its device task,
-so under shuffled launch order and host threads it computes what pto-run
-(instance order) computes. Both kernels stitch all eight iterations of their
-root loop into one device task (pto-plan-stitch's default depth)."""
+after the earlier launches of other instances in its device task whose
+access intersects its own with a conflicting kind, so under shuffled launch
+order and host threads it computes what pto-run (instance order) computes,
+and instances that touch disjoint regions do not wait for one another (the
+runtime's `gm_waits` count, --stats). Every kernel stitches all eight
+iterations of its root loop into one device task (pto-plan-stitch's default
+depth), one launch of one leaf per instance."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -49,27 +53,96 @@ pto.kernel @accumulate(%x: !pto.tensor<64x64xf32>, %y: !pto.tensor<8x64xf32>) {
 }
 """
 
-KERNELS = {"last_writer": (LAST_WRITER, lambda x: 2 * x[56:64]),
-           "accumulate": (ACCUMULATE, lambda x: sum(x[8 * i:8 * i + 8] * 2.0**(7 - i)
-                                                    for i in range(8)))}
+# Every iteration stores its block into its own 8 rows of y: disjoint
+# regions of one buffer, never ordered.
+DISJOINT_ROWS = """\
+pto.kernel @disjoint_rows(%x: !pto.tensor<64x64xf32>, %y: !pto.tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  pto.loop "L" %i = %c0 to %c8 step %c1 {
+    %r = arith.muli %i, %c8 : index
+    %t = pto.view %x[%r, %c0] : !pto.tensor<64x64xf32> -> !pto.tile<8x64xf32>
+    %u = pto.add %t, %t : !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+    pto.assemble %u, %y[%r, 0] : !pto.tile<8x64xf32>, !pto.tensor<64x64xf32>
+  }
+}
+"""
+
+# Every iteration stores its block into its own 64 columns of the same 8
+# rows: boxes apart whose byte spans interleave, never ordered.
+DISJOINT_COLUMNS = """\
+pto.kernel @disjoint_columns(%x: !pto.tensor<64x64xf32>, %y: !pto.tensor<8x512xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  pto.loop "L" %i = %c0 to %c8 step %c1 {
+    %r = arith.muli %i, %c8 : index
+    %c = arith.muli %i, %c64 : index
+    %t = pto.view %x[%r, %c0] : !pto.tensor<64x64xf32> -> !pto.tile<8x64xf32>
+    %u = pto.add %t, %t : !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+    pto.assemble %u, %y[0, %c] : !pto.tile<8x64xf32>, !pto.tensor<8x512xf32>
+  }
+}
+"""
+
+# Every iteration stores 16 rows from row 8i of y: each block overlaps the
+# next one's by 8 rows, so each store follows the previous one and rows
+# 8i..8i+8 come from iteration i (the last writer), the last 8 from 7.
+OVERLAP = """\
+pto.kernel @overlap(%x: !pto.tensor<128x64xf32>, %y: !pto.tensor<72x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  pto.loop "L" %i = %c0 to %c8 step %c1 {
+    %r = arith.muli %i, %c16 : index
+    %o = arith.muli %i, %c8 : index
+    %t = pto.view %x[%r, %c0] : !pto.tensor<128x64xf32> -> !pto.tile<16x64xf32>
+    %u = pto.add %t, %t : !pto.tile<16x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.assemble %u, %y[%o, 0] : !pto.tile<16x64xf32>, !pto.tensor<72x64xf32>
+  }
+}
+"""
+
+
+def overlap_golden(x):
+    blocks = [2 * x[16 * i:16 * i + 8] for i in range(8)] + [2 * x[16 * 7 + 8:128]]
+    return np.concatenate(blocks)
+
+
+# kernel: (text, x rows, y shape, golden of x, cross-instance waits). The
+# stores of the ordered kernels each wait for the previous instance's only.
+KERNELS = {"last_writer": (LAST_WRITER, 64, (8, 64), lambda x: 2 * x[56:64], 7),
+           "accumulate": (ACCUMULATE, 64, (8, 64),
+                          lambda x: sum(x[8 * i:8 * i + 8] * 2.0**(7 - i) for i in range(8)), 7),
+           "overlap": (OVERLAP, 128, (72, 64), overlap_golden, 7),
+           "disjoint_rows": (DISJOINT_ROWS, 64, (64, 64), lambda x: 2 * x, 0),
+           "disjoint_columns": (DISJOINT_COLUMNS, 64, (8, 512),
+                                lambda x: np.concatenate([2 * x[8 * i:8 * i + 8]
+                                                          for i in range(8)], axis=1), 0)}
 ORDERS = [[], ["--shuffle-seed", 1], ["--shuffle-seed", 7], ["--shuffle-seed", 23],
           ["--threads", 3], ["--threads", 2, "--shuffle-seed", 5]]
 
 
 @pytest.mark.parametrize("kernel", sorted(KERNELS))
 def test_instances_sharing_a_buffer_keep_instance_order(kernel, tmp_path):
-    text, golden = KERNELS[kernel]
+    text, rows, y_shape, golden, waits = KERNELS[kernel]
     path = tmp_path / f"{kernel}.mlir"
     path.write_text(text)
     cpp = codegen.emit_cpp(path, tmp_path / "build")
     # One device task of all eight instances, each one launch of one leaf.
     assert "stitch_plan<depth = 128" in (tmp_path / "build" / f"{kernel}.isa.mlir").read_text()
     exe = codegen.compile_cpp(cpp)
-    x = np.arange(64 * 64, dtype=np.float32).reshape(64, 64) / 64
-    inputs = {"x": x, "y": np.zeros((8, 64), np.float32)}
+    x = np.arange(rows * 64, dtype=np.float32).reshape(rows, 64) / 64
+    inputs = {"x": x, "y": np.zeros(y_shape, np.float32)}
     dtypes = {"x": "f32", "y": "f32"}
     ref, _ = run_kernel(path, tmp_path / "interp", inputs, {"x": "fp32", "y": "fp32"}, ["y"])
     np.testing.assert_array_equal(ref["y"], golden(x))
     for order in ORDERS:
-        out, _ = codegen.run(exe, tmp_path / "cpp", inputs, dtypes, ["y"], *order)
+        out, proc = codegen.run(exe, tmp_path / "cpp", inputs, dtypes, ["y"], *order, "--stats")
         np.testing.assert_array_equal(out["y"], ref["y"], err_msg=f"order {order}")
+        stats = re.search(r"pto_rt stats: .*", proc.stderr).group(0)
+        assert "root_instances=8 launches=8 " in stats, stats
+        assert f"gm_waits={waits}" in stats.split(), stats

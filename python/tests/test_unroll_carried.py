@@ -109,10 +109,19 @@ def test_dynamic_trip_count_outputs_bitwise_equal(tmp_path):
 def test_dynamic_trip_count_emitted_cpp_matches_golden(tmp_path):
     """The GM-accumulator form unrolled, with the q-tile loop assumed to fill
     the cores, through the Ascend pipeline, pto-isa-verify-sync and the host
-    emulation."""
+    emulation; in submission order, shuffled and on host threads (stitched
+    instances ordered where their GM regions intersect, docs/Runtime.md),
+    with the same outputs bit for bit."""
     inputs = sk01.make_inputs(ONE_HEAD, seed=13, fill=np.nan)
     exe = codegen.build(fa_kernel(tmp_path, "gm"), tmp_path / "cpp",
                         pipeline=f"pto-ascend-pipeline{{{TRIPS}}},pto-isa-verify-sync")
-    out, _ = codegen.run(exe, tmp_path / "run", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,
-                         names=sk01.INPUT_NAMES)
-    check_forward(out, inputs, ONE_HEAD)
+    first = None
+    for order in ([], ["--shuffle-seed", 3], ["--threads", 3],
+                  ["--threads", 2, "--shuffle-seed", 11]):
+        out, _ = codegen.run(exe, tmp_path / "run", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,
+                             *order, names=sk01.INPUT_NAMES)
+        check_forward(out, inputs, ONE_HEAD)
+        if first is None:
+            first = out
+        else:
+            assert_bitwise(first, out, equal_nan=True)

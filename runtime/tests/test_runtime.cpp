@@ -2,9 +2,11 @@
 // atomics, error attribution, and a HostMain program (case "host").
 #include <pto/runtime/pto_runtime.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -185,6 +187,116 @@ static void case_atomic() {
   std::printf("atomic ok\n");
 }
 
+// Launches of different root instances in one device task wait for each
+// other where their GM regions intersect with conflicting kinds
+// (docs/Runtime.md); `gm_waits` counts those waits. Each instance of a
+// scenario is one launch per listed use, in one device task.
+static void case_gm_regions() {
+  static float a[16 * 64], b[16 * 64];
+  using U = pto_rt::GmUse;
+  const int R = 1, W = 2, A = 4, F = sizeof(float);
+  struct Scenario {
+    const char *name;
+    std::vector<std::vector<U>> instances;
+    int64_t waits;
+    bool chain = false; // each instance waits for the one before
+  };
+  const std::vector<Scenario> scenarios = {
+      {"disjoint rows",
+       {{{a, W, F, 64, 0, 8, 0, 64}}, {{a, W, F, 64, 8, 16, 0, 64}}},
+       0},
+      {"overlapping rows",
+       {{{a, W, F, 64, 0, 8, 0, 64}}, {{a, W, F, 64, 7, 9, 0, 64}}},
+       1,
+       true},
+      {"disjoint columns",
+       {{{a, W, F, 64, 0, 8, 0, 32}}, {{a, W, F, 64, 0, 8, 32, 64}}},
+       0},
+      {"overlapping columns",
+       {{{a, W, F, 64, 0, 8, 0, 33}}, {{a, W, F, 64, 0, 8, 32, 64}}},
+       1,
+       true},
+      // Two shapes of one buffer (a reshape): their byte spans intersect.
+      {"other shape",
+       {{{a, W, F, 64, 0, 8, 0, 32}}, {{a, W, F, 128, 0, 4, 64, 128}}},
+       1,
+       true},
+      {"other shape apart",
+       {{{a, W, F, 64, 0, 8, 0, 64}}, {{a, W, F, 128, 4, 8, 0, 128}}},
+       0},
+      {"reads commute",
+       {{{a, R, F, 64, 0, 8, 0, 64}}, {{a, R, F, 64, 0, 8, 0, 64}}},
+       0},
+      {"atomics commute",
+       {{{a, A, F, 64, 0, 8, 0, 64}}, {{a, A, F, 64, 0, 8, 0, 64}}},
+       0},
+      {"atomic after read",
+       {{{a, R, F, 64, 0, 8, 0, 64}}, {{a, A, F, 64, 4, 12, 0, 64}}},
+       1,
+       true},
+      {"whole buffer", {{{a, W, F, 64, 0, 8, 0, 64}}, {{a, R}}}, 1, true},
+      {"other buffer", {{{a, W}}, {{b, W}}}, 0},
+      {"empty region",
+       {{{a, W, F, 64, 0, 8, 0, 64}}, {{a, W, F, 64, 4, 4, 0, 64}}},
+       0},
+      // Launches of one instance are ordered by their tokens only.
+      {"one instance",
+       {{{a, W, F, 64, 0, 8, 0, 64}, {a, W, F, 64, 0, 8, 0, 64}}},
+       0},
+      // Instance 1's write contains instance 0's: instance 2 waits for it
+      // alone.
+      {"contained",
+       {{{a, W, F, 64, 0, 8, 0, 64}},
+        {{a, W, F, 64, 0, 16, 0, 64}},
+        {{a, R, F, 64, 0, 4, 0, 64}}},
+       2,
+       true},
+      {"contained by whole",
+       {{{a, R, F, 64, 0, 8, 0, 64}}, {{a, W}}, {{a, R}}},
+       2,
+       true},
+      // Instance 1's write only overlaps instance 0's: instance 2's read of
+      // rows instance 1 did not write waits for instance 0.
+      {"not contained",
+       {{{a, W, F, 64, 0, 8, 0, 64}},
+        {{a, W, F, 64, 4, 12, 0, 64}},
+        {{a, R, F, 64, 0, 2, 0, 64}}},
+       2},
+      // Every instance reads all of a and adds atomically into one row of
+      // it: each read and each add waits for the earlier instances' adds
+      // and reads (1 + 1 + 2 + 2).
+      {"reads then atomics",
+       {{{a, R}, {a, A, F, 64, 0, 1, 0, 64}},
+        {{a, R}, {a, A, F, 64, 1, 2, 0, 64}},
+        {{a, R}, {a, A, F, 64, 2, 3, 0, 64}}},
+       6},
+  };
+  for (const Scenario &sc : scenarios)
+    for (int threads : {0, 2})
+      for (uint64_t seed : {0, 3, 8}) {
+        pto_rt::Runtime rt(opts(threads, seed));
+        std::mutex mu;
+        std::vector<int> order;
+        for (size_t i = 0; i < sc.instances.size(); ++i)
+          rt.root_call("r", 1, 16, [&, i](pto_rt::RootInstance &ri) {
+            for (const U &use : sc.instances[i])
+              ri.launch(Core::Vector, "l", {}, {use}, [&, i] {
+                std::lock_guard<std::mutex> l(mu);
+                order.push_back(int(i));
+              });
+          });
+        rt.finish();
+        EXPECT(rt.stats().gm_waits == sc.waits,
+               "%s: %lld cross-instance waits, expected %lld", sc.name,
+               (long long)rt.stats().gm_waits, (long long)sc.waits);
+        if (sc.chain)
+          EXPECT(std::is_sorted(order.begin(), order.end()),
+                 "%s: threads=%d seed=%llu ran the instances out of order",
+                 sc.name, threads, (unsigned long long)seed);
+      }
+  std::printf("gm regions ok\n");
+}
+
 static void case_identity() {
   pto_rt::Runtime::Options o = opts();
   o.cube_cores = 2;
@@ -342,6 +454,8 @@ int main(int argc, char **argv) {
     case_deps();
   else if (c == "atomic")
     case_atomic();
+  else if (c == "gm_regions")
+    case_gm_regions();
   else if (c == "identity")
     case_identity();
   else if (c == "leaf_error")

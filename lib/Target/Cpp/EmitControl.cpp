@@ -202,14 +202,54 @@ const SmallVector<uint8_t> &CppEmitter::gmKindsOf(func::FuncOp leaf) {
   return it->second = std::move(kinds);
 }
 
+/// `text` with the leaf-argument symbols of LeafBound (`@i@`, `@i.d@`)
+/// replaced by the launch's operands.
+static std::string
+substituteArguments(StringRef text,
+                    function_ref<std::string(unsigned, int)> argument) {
+  std::string out;
+  while (!text.empty()) {
+    size_t at = text.find('@');
+    out += text.take_front(at).str();
+    if (at == StringRef::npos)
+      break;
+    text = text.drop_front(at + 1);
+    size_t close = text.find('@');
+    StringRef symbol = text.take_front(close);
+    text = text.drop_front(close + 1);
+    auto [index, dim] = symbol.split('.');
+    unsigned i = 0, d = 0;
+    index.getAsInteger(10, i);
+    bool isDim = !dim.getAsInteger(10, d);
+    out += argument(i, isDim ? int(d) : -1);
+  }
+  return out;
+}
+
 std::string CppEmitter::launchGMUses(LaunchOp launch, func::FuncOp leaf) {
   SmallVector<uint8_t> kinds = gmKindsOf(leaf);
+  LeafGMRegions regions = gmRegionsOf(leaf);
   if (auto aiv =
           leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName))
     if (auto part = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-            launch, aiv.getAttr()))
+            launch, aiv.getAttr())) {
       for (auto [kind, inner] : llvm::zip(kinds, gmKindsOf(part)))
         kind |= inner;
+      for (auto [mine, inner] : llvm::zip(regions, gmRegionsOf(part)))
+        for (auto [region, other] : llvm::zip(mine, inner)) {
+          region.whole |= other.whole;
+          if (other.known)
+            region.add(other.lo, other.end);
+        }
+    }
+  auto operand = [&](unsigned i, int dim) -> std::string {
+    Value arg = launch.getArgs()[i];
+    if (dim < 0)
+      return "(int64_t)" + name(arg);
+    auto tensor = tensors.find(arg);
+    return tensor == tensors.end() ? "<<unknown dim>>"
+                                   : "(int64_t)" + tensor->second.dims[dim];
+  };
   SmallVector<std::string> uses;
   for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
     if (i >= kinds.size() || !kinds[i] || !isa<GMTensorType>(arg.getType()))
@@ -221,8 +261,37 @@ std::string CppEmitter::launchGMUses(LaunchOp launch, func::FuncOp leaf) {
     auto tensor = tensors.find(arg);
     if (tensor == tensors.end())
       continue;
-    uses.push_back(
-        formatv("{{{0}, {1}}", tensor->second.pointer, unsigned(kinds[i])));
+    const TensorExpr &gm = tensor->second;
+    // Kinds with one region travel as one use, in kind order.
+    std::map<std::string, unsigned> byRegion;
+    SmallVector<std::string> order;
+    for (unsigned k = 0; k < 3; ++k) {
+      if (!(kinds[i] & (1u << k)))
+        continue;
+      const LeafRegion &region = regions[i][k];
+      std::string text;
+      if (region.known && !region.whole && gm.dims.size() == 2) {
+        SmallVector<std::string> box;
+        for (int d = 0; d < 2; ++d) {
+          box.push_back(region.lo[d] ? substituteArguments(
+                                           region.lo[d]->str(true), operand)
+                                     : "0");
+          box.push_back(region.end[d] ? substituteArguments(
+                                            region.end[d]->str(false), operand)
+                                      : "(int64_t)" + gm.dims[d]);
+        }
+        text = formatv(", sizeof({0}), {1}, {2}",
+                       cppType(gm.type.getElementType()), gm.dims[1],
+                       llvm::join(box, ", "));
+      }
+      auto [it, inserted] = byRegion.try_emplace(text, 0);
+      if (inserted)
+        order.push_back(text);
+      it->second |= 1u << k;
+    }
+    for (const std::string &text : order)
+      uses.push_back(
+          formatv("{{{0}, {1}{2}}", gm.pointer, byRegion[text], text));
   }
   return llvm::join(uses, ", ");
 }

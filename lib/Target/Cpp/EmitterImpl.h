@@ -18,6 +18,11 @@
 #include "mlir/Support/IndentedOstream.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <array>
+#include <map>
+#include <optional>
+#include <vector>
+
 namespace mlir::pto::cpp_emitter {
 
 /// A GM tensor in C++: a pointer expression and one expression per dim.
@@ -35,6 +40,50 @@ struct TileExpr {
 };
 
 enum class FunctionKind { Leaf, Root, Control };
+
+/// A bound of an index value in a leaf (LeafGMRegions.cpp): the least (a
+/// lower bound) or the greatest (an upper one) of `symbol + constant` over
+/// its alternatives. A symbol is C++ text over the leaf's arguments, `@i@`
+/// for argument i and `@i.d@` for dim d of tensor argument i; empty for a
+/// constant.
+struct LeafBound {
+  std::map<std::string, int64_t> alternatives;
+  std::string str(bool lower) const;
+  void merge(const LeafBound &other, bool lower);
+};
+
+/// An inclusive range of an index value in a leaf.
+struct LeafInterval {
+  LeafBound lo, hi;
+};
+
+/// Interval arithmetic on a leaf's index computations, memoised.
+class LeafBounds {
+public:
+  explicit LeafBounds(func::FuncOp leaf) : leaf(leaf) {}
+  /// Bounds of `v`, or none when it is not computed from what the analysis
+  /// follows.
+  std::optional<LeafInterval> get(Value v);
+
+private:
+  std::optional<LeafInterval> compute(Value v);
+  func::FuncOp leaf;
+  DenseMap<Value, std::optional<LeafInterval>> memo;
+};
+
+/// The box of a 2-D GM argument that a leaf's accesses of one kind touch:
+/// per dim [lo, end), none where the bound is unknown (the whole dim);
+/// `whole`: the whole buffer.
+struct LeafRegion {
+  bool known = false, whole = false;
+  std::optional<LeafBound> lo[2], end[2];
+  void add(const std::optional<LeafBound> lo[2],
+           const std::optional<LeafBound> end[2]);
+};
+
+/// Per leaf argument, its regions by GMAccess kind bit (read, write,
+/// atomic).
+using LeafGMRegions = std::vector<std::array<LeafRegion, 3>>;
 
 class CppEmitter {
 public:
@@ -95,8 +144,13 @@ private:
   /// Per leaf, how it touches each GM argument (GMAccess kind bits).
   DenseMap<Operation *, SmallVector<uint8_t>> leafGMKinds;
   const SmallVector<uint8_t> &gmKindsOf(func::FuncOp leaf);
-  /// `{pointer, kind}` for each GM buffer a launch names that other root
-  /// instances may share (pto_rt::GmUse).
+  /// Per leaf, the regions of its GM arguments it touches.
+  DenseMap<Operation *, LeafGMRegions> leafGMRegions;
+  const LeafGMRegions &gmRegionsOf(func::FuncOp leaf);
+  /// `{pointer, kind[, element bytes, row elements, rows, columns]}` for
+  /// each GM buffer a launch names that other root instances may share
+  /// (pto_rt::GmUse): the region its leaf touches, per group of access kinds
+  /// with one region.
   std::string launchGMUses(LaunchOp launch, func::FuncOp leaf);
 };
 

@@ -6,7 +6,7 @@
 // RUN: %python -c "import numpy as n; x = n.arange(40 * 64, dtype=n.float32).reshape(40, 64); n.save('%t.in/x.npy', x); n.save('%t.in/y.npy', n.ones_like(x))"
 // RUN: %t.exe --inputs %t.in --outputs %t.out --threads 2 --stats 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: %python -c "import numpy as n; x = n.load('%t.in/x.npy'); y = n.load('%t.out/y.npy'); assert (y == 1 + 4 * x).all(), abs(y - 1 - 4 * x).max(); print('ok')" | FileCheck %s --check-prefix=GOLD
-// STATS: device_tasks=1 root_instances=3 launches=6
+// STATS: device_tasks=1 root_instances=3 launches=6 gm_waits=0
 // GOLD: ok
 
 // A lowered, planned, synchronised vector leaf, a root launching it twice and
@@ -57,9 +57,11 @@ func.func private @k_root_LOOP_i(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64
                                  %row: index, %rows: index) attributes {pto.root} {
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  // CHECK: const pto_rt::Token [[T0:v[0-9]+]] = ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {}, {{[{][{]}}a0, 1}, {a1, 4}}, [=] { k_leaf_V1_0(a0, s[0], a1, s[1], s[2], s[3], v1); });
+  // Each GM use carries the box the leaf touches (rows [row, row + rows) of
+  // the 64-wide x and y; its tiles' valid extents), in the launch's operands.
+  // CHECK: const pto_rt::Token [[T0:v[0-9]+]] = ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {}, {{[{][{]}}a0, 1, sizeof(float), 64, (int64_t)s[2], (int64_t)s[2] + (int64_t)s[3], int64_t(0), (int64_t)v1}, {a1, 4, sizeof(float), 64, (int64_t)s[2], (int64_t)s[2] + (int64_t)s[3], int64_t(0), (int64_t)v1}}, [=] { k_leaf_V1_0(a0, s[0], a1, s[1], s[2], s[3], v1); });
   %t0 = pto.launch @k_leaf_V1_0(%x, %y, %row, %rows, %c64) : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index, index) -> !pto.token
-  // CHECK: ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {[[T0]]}, {{[{][{]}}a0, 1}, {a1, 4}}, [=]
+  // CHECK: ri.launch(pto_rt::Core::Vector, "k_leaf_V1_0", {[[T0]]}, {{[{][{]}}a0, 1, {{.*}}}, {a1, 4, {{.*}}}}, [=]
   %t1 = pto.launch @k_leaf_V1_0(%x, %y, %row, %rows, %c64) after [%t0] : (!pto.tensor<?x64xf32>, !pto.tensor<?x64xf32>, index, index, index) -> !pto.token
   return
 }

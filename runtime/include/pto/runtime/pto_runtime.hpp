@@ -13,6 +13,7 @@
 #include <functional>
 #include <initializer_list>
 #include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -70,13 +71,58 @@ struct GmBlock {
   }
 };
 
-// The launches of earlier root instances in one device task that a new
-// launch touching one GM buffer must follow (Runtime::order_gm).
-struct GmOrder {
-  int instance = -1; // the latest instance that touched the buffer
-  // Accesses by kind (0 read, 1 write, 2 atomic) of `instance`, and those of
-  // earlier instances that no later access of the buffer dominates.
-  std::vector<int> current[3], earlier[3];
+// One GM access of a launch, filed per access kind for the ordering of
+// launches of different root instances (Runtime::order_gm).
+struct GmEntry {
+  int launch, instance;
+  bool whole; // the whole buffer
+  bool box;   // rows x columns in a row-major matrix of `row_elems`
+  int64_t elem_bytes, row_elems, row_lo, row_hi, col_lo, col_hi;
+  int64_t span_lo, span_hi; // its bytes lie in [span_lo, span_hi)
+};
+
+// Whether two accesses of one buffer may touch a common byte: their boxes
+// intersect when both are boxes of one matrix shape, else their byte spans.
+inline bool gm_intersect(const GmEntry &a, const GmEntry &b) {
+  if (a.whole || b.whole)
+    return true;
+  if (a.span_hi <= b.span_lo || b.span_hi <= a.span_lo)
+    return false;
+  if (a.box && b.box && a.elem_bytes == b.elem_bytes &&
+      a.row_elems == b.row_elems)
+    return a.row_lo < b.row_hi && b.row_lo < a.row_hi && a.col_lo < b.col_hi &&
+           b.col_lo < a.col_hi;
+  return true;
+}
+
+// Whether every byte `inner` touches lies in `outer`.
+inline bool gm_contains(const GmEntry &outer, const GmEntry &inner) {
+  if (outer.whole)
+    return true;
+  if (inner.whole)
+    return false;
+  if (outer.box && inner.box && outer.elem_bytes == inner.elem_bytes &&
+      outer.row_elems == inner.row_elems)
+    return outer.row_lo <= inner.row_lo && inner.row_hi <= outer.row_hi &&
+           outer.col_lo <= inner.col_lo && inner.col_hi <= outer.col_hi;
+  // Whole rows: the span is exactly the bytes touched.
+  const bool contiguous =
+      outer.box && outer.col_lo == 0 && outer.col_hi == outer.row_elems;
+  return contiguous && outer.span_lo <= inner.span_lo &&
+         inner.span_hi <= outer.span_hi;
+}
+
+// The accesses of one GM buffer by the launches of one device task, per
+// kind (0 read, 1 write, 2 atomic): those of the whole buffer, and the
+// others by the first byte of their span, so that a query visits only the
+// spans that start within the longest filed span before its end.
+struct GmBuffer {
+  std::vector<GmEntry> entries;
+  std::vector<int> whole[3];
+  std::multimap<int64_t, int> spans[3];
+  int64_t longest[3] = {0, 0, 0};
+  int instance = -1;       // the latest instance that touched the buffer
+  std::vector<int> writes; // its write entries
 };
 
 struct Launch {
@@ -179,11 +225,17 @@ inline void check_division(const char *where, int64_t a, int64_t b) {
 
 class Runtime;
 
-// A GM buffer a launch's leaf touches, as a whole, with its access kinds
-// (bits as the compiler's GMAccess: 1 read, 2 write, 4 atomic add).
+// A GM buffer a launch's leaf touches with its access kinds (bits as the
+// compiler's GMAccess: 1 read, 2 write, 4 atomic add) and, when the emitter
+// knows it, the region: rows [row_lo, row_hi) x columns [col_lo, col_hi) of
+// the buffer seen as a row-major matrix of `row_elems` elements of
+// `elem_bytes` bytes per row. `row_elems == 0` (the two-field form) is the
+// whole buffer; an empty region touches nothing.
 struct GmUse {
   const void *base;
   int kind;
+  int64_t elem_bytes = 0, row_elems = 0;
+  int64_t row_lo = 0, row_hi = 0, col_lo = 0, col_hi = 0;
 };
 
 // The integer scalars of one root call (emitted code). The root instance
@@ -245,8 +297,10 @@ public:
     bool print_stats = false;
     bool poison_workspaces = true;
   };
+  // gm_waits: the launches a launch waits for because an earlier root
+  // instance of its device task touches an intersecting GM region.
   struct Stats {
-    int64_t device_tasks, root_instances, launches;
+    int64_t device_tasks, root_instances, launches, gm_waits;
   };
 
   explicit Runtime(Options o) : opt_(std::move(o)) {
@@ -320,9 +374,10 @@ public:
       stats_printed_ = true;
       std::fprintf(
           stderr,
-          "pto_rt stats: device_tasks=%lld root_instances=%lld launches=%lld\n",
+          "pto_rt stats: device_tasks=%lld root_instances=%lld launches=%lld "
+          "gm_waits=%lld\n",
           (long long)stats_.device_tasks, (long long)stats_.root_instances,
-          (long long)stats_.launches);
+          (long long)stats_.launches, (long long)stats_.gm_waits);
     }
   }
   Stats stats() const { return stats_; }
@@ -334,56 +389,112 @@ private:
     int64_t first_id = 0;
     std::vector<std::unique_ptr<RootInstance>> instances;
     std::vector<detail::Launch> launches;
-    std::unordered_map<const void *, detail::GmOrder> gm;
+    std::unordered_map<const void *, detail::GmBuffer> gm;
   };
 
   // Orders launch `me` of root instance `instance` after the earlier
-  // launches of other instances in the pending device task that touch a
-  // buffer of `gm` with a conflicting access (write vs anything, atomic vs
-  // read; reads commute, atomics commute), whole buffer against whole
-  // buffer. Instances register their launches in instance order, so per
-  // buffer it keeps the accesses of the latest instance and those earlier
-  // ones no later access follows: a write follows all of them, so once an
-  // instance wrote the buffer the older accesses are dropped.
+  // launches of other instances in the pending device task whose access to
+  // a buffer of `gm` intersects (gm_intersect) one of `me` with a
+  // conflicting kind: write vs anything, atomic vs read (reads commute,
+  // atomics commute). Instances register their launches in instance order.
+  // When a new instance first touches a buffer, the writes of the previous
+  // one drop the older accesses they contain: those writes follow them, so
+  // whatever intersects a dropped access and must wait for it waits for the
+  // write. A query visits the whole-buffer accesses of the kinds it waits
+  // for and the spans starting within the longest span before its end.
   void order_gm(Task &t, int instance, int me, detail::Launch &L,
                 std::initializer_list<GmUse> gm) {
-    auto follow = [&](int d) {
+    auto follow = [&](const detail::GmEntry &e) {
+      if (e.instance == instance)
+        return;
       // Only `me` is being registered, so a repeated edge is the last one.
-      detail::Launch &D = t.launches[size_t(d)];
+      detail::Launch &D = t.launches[size_t(e.launch)];
       if (!D.dependents.empty() && D.dependents.back() == me)
         return;
       D.dependents.push_back(me);
       ++L.waiting;
+      ++stats_.gm_waits;
     };
     for (const GmUse &use : gm) {
       if (!use.base || !(use.kind & 7))
         continue;
-      detail::GmOrder &o = t.gm[use.base];
-      if (o.instance != instance) {
-        bool wrote = !o.current[1].empty();
-        for (int k = 0; k < 3; ++k) {
-          if (wrote)
-            o.earlier[k].clear();
-          o.earlier[k].insert(o.earlier[k].end(), o.current[k].begin(),
-                              o.current[k].end());
-          o.current[k].clear();
-        }
-        o.instance = instance;
+      detail::GmEntry u{
+          me, instance, use.row_elems <= 0, false, 0, 0, 0, 0, 0, 0, 0, 0};
+      if (!u.whole) {
+        if (use.row_hi <= use.row_lo || use.col_hi <= use.col_lo ||
+            use.elem_bytes <= 0)
+          continue; // touches nothing
+        u.elem_bytes = use.elem_bytes;
+        u.row_elems = use.row_elems;
+        u.row_lo = use.row_lo;
+        u.row_hi = use.row_hi;
+        u.col_lo = use.col_lo;
+        u.col_hi = use.col_hi;
+        u.box = use.col_lo >= 0 && use.col_hi <= use.row_elems;
+        u.span_lo = (use.row_lo * use.row_elems + use.col_lo) * use.elem_bytes;
+        u.span_hi =
+            ((use.row_hi - 1) * use.row_elems + use.col_hi) * use.elem_bytes;
+      }
+      detail::GmBuffer &b = t.gm[use.base];
+      if (b.instance != instance) {
+        for (int w : b.writes)
+          drop_contained(b, b.entries[size_t(w)]);
+        b.writes.clear();
+        b.instance = instance;
       }
       const bool read = use.kind & 1, write = use.kind & 2,
                  atomic = use.kind & 4;
-      // earlier[k] is followed when the new access must wait for kind k.
+      // Kind k's accesses are followed when the new access must wait for
+      // them.
       const bool wait[3] = {write || atomic, true, write || read};
-      for (int k = 0; k < 3; ++k)
-        if (wait[k])
-          for (int d : o.earlier[k])
-            follow(d);
-      if (read)
-        o.current[0].push_back(me);
-      if (write)
-        o.current[1].push_back(me);
-      if (atomic)
-        o.current[2].push_back(me);
+      for (int k = 0; k < 3; ++k) {
+        if (!wait[k])
+          continue;
+        for (int e : b.whole[k])
+          follow(b.entries[size_t(e)]);
+        auto it = u.whole
+                      ? b.spans[k].begin()
+                      : b.spans[k].lower_bound(u.span_lo - b.longest[k] + 1);
+        for (; it != b.spans[k].end() && (u.whole || it->first < u.span_hi);
+             ++it) {
+          const detail::GmEntry &e = b.entries[size_t(it->second)];
+          if (detail::gm_intersect(u, e))
+            follow(e);
+        }
+      }
+      for (int k = 0; k < 3; ++k) {
+        if (!(use.kind & (1 << k)))
+          continue;
+        const int id = int(b.entries.size());
+        b.entries.push_back(u);
+        if (u.whole) {
+          b.whole[k].push_back(id);
+        } else {
+          b.spans[k].emplace(u.span_lo, id);
+          b.longest[k] = std::max(b.longest[k], u.span_hi - u.span_lo);
+        }
+        if (k == 1)
+          b.writes.push_back(id);
+      }
+    }
+  }
+
+  // Drops the accesses of instances before `w`'s that the write `w`
+  // contains (gm_contains); `w` follows each of them.
+  static void drop_contained(detail::GmBuffer &b, const detail::GmEntry &w) {
+    auto dropped = [&](int e) {
+      const detail::GmEntry &x = b.entries[size_t(e)];
+      return x.instance < w.instance && detail::gm_contains(w, x);
+    };
+    for (int k = 0; k < 3; ++k) {
+      if (w.whole)
+        b.whole[k].erase(
+            std::remove_if(b.whole[k].begin(), b.whole[k].end(), dropped),
+            b.whole[k].end());
+      auto it =
+          w.whole ? b.spans[k].begin() : b.spans[k].lower_bound(w.span_lo);
+      while (it != b.spans[k].end() && (w.whole || it->first < w.span_hi))
+        it = dropped(it->second) ? b.spans[k].erase(it) : std::next(it);
     }
   }
 
@@ -420,8 +531,8 @@ private:
       if (d.id < t.first_id)
         continue; // completed in an earlier device task
       detail::Launch &D = t.launches[size_t(d.id - t.first_id)];
-      if (std::find(D.dependents.begin(), D.dependents.end(), me) !=
-          D.dependents.end())
+      // Only `me` is being registered, so a repeated token is the last edge.
+      if (!D.dependents.empty() && D.dependents.back() == me)
         continue;
       D.dependents.push_back(me);
       ++L.waiting;
@@ -641,7 +752,7 @@ private:
 
   Options opt_;
   pto::sim::Arch arch_ = pto::sim::Arch::A3;
-  Stats stats_{0, 0, 0};
+  Stats stats_{0, 0, 0, 0};
   bool stats_printed_ = false;
   std::unique_ptr<Task> pending_;
   int pending_site_ = 0;
