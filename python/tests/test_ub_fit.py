@@ -16,7 +16,13 @@ NumPy (docs/Legalization.md, "Vector tasks over UB").
   through a view that narrows its valid columns, in [6, 2048] f32 pieces.
   pto-expand-tiles composes the view into each piece's load, so a piece reads
   its own window of the matmul's workspace; before, each piece loaded the
-  whole [12, 2048] tile (two of them, 196608 bytes)."""
+  whole [12, 2048] tile (two of them, 196608 bytes).
+- ``norm_decay`` is qwen3_5_9b gated_delta_rule's first vector task: the l2
+  norms of k and q are stored for a matmul and used again after a row that
+  needs every piece of g, so every order keeps them in UB across it
+  (plan-memory: "needs 198656 bytes"). pto-schedule-pieces reads the pieces
+  it stored back from their workspace windows after that peak, as PyPTO
+  spills a live buffer to GM and copies it in at its next use."""
 
 from __future__ import annotations
 
@@ -115,6 +121,64 @@ def softmax_golden(i):
     return {"p": e, "m": m, "s": e.sum(1, keepdims=True)}
 
 
+# gated_delta_rule's first vector task (qwen3_5_9b): the l2 norms of k and
+# q, stored for a matmul, then read again after a row of g that depends on
+# every piece of g (its last row), so no order ends their pieces early.
+DECAY = """
+pto.kernel @norm_decay(
+    %k: !pto.tensor<128x128xf32>,
+    %q: !pto.tensor<128x128xf32>,
+    %gc: !pto.tensor<128x1xf32>,
+    %kq: !pto.tensor<128x128xf32>,
+    %out: !pto.tensor<128x128xf32>)
+    attributes {arch = #pto.arch<DAV_2201>} {
+  %cst = arith.constant 1.0e-06 : f32
+  %cst_1 = arith.constant 5.0e-01 : f32
+  %cst_2 = arith.constant 0.0e+00 : f32
+  %kv = pto.view %k[0, 0] : !pto.tensor<128x128xf32> -> !pto.tile<128x128xf32>
+  %qv = pto.view %q[0, 0] : !pto.tensor<128x128xf32> -> !pto.tile<128x128xf32>
+  %mul = pto.mul %kv, %kv {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
+  %sum = pto.sum %mul dim = 1 keepdim {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32> -> !pto.tile<128x1xf32>
+  %add = pto.add %sum, %cst {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x1xf32>, f32 -> !pto.tile<128x1xf32>
+  %rsqrt = pto.rsqrt %add {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x1xf32> -> !pto.tile<128x1xf32>
+  %kn = pto.mul %kv, %rsqrt {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x1xf32> -> !pto.tile<128x128xf32>
+  %mul_1 = pto.mul %qv, %qv {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
+  %sum_1 = pto.sum %mul_1 dim = 1 keepdim {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32> -> !pto.tile<128x1xf32>
+  %add_1 = pto.add %sum_1, %cst {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x1xf32>, f32 -> !pto.tile<128x1xf32>
+  %rsqrt_1 = pto.rsqrt %add_1 {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x1xf32> -> !pto.tile<128x1xf32>
+  %qn = pto.mul %qv, %rsqrt_1 {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x1xf32> -> !pto.tile<128x128xf32>
+  %kb = pto.mul %kn, %cst_1 {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, f32 -> !pto.tile<128x128xf32>
+  %matmul = pto.matmul %kb, %qn {b_trans, cube_tile = #pto.cube_tile<m = [128, 128], k = [128, 128], n = [128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
+  pto.assemble %matmul, %kq[0, 0] {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, !pto.tensor<128x128xf32>
+  %view = pto.view %gc[0, 0] : !pto.tensor<128x1xf32> -> !pto.tile<128x1xf32>
+  %g = pto.add %view, %cst_2 {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x1xf32>, f32 -> !pto.tile<128x1xf32>
+  %view_1 = pto.view %g[127, 0] : !pto.tile<128x1xf32> -> !pto.tile<1x1xf32>
+  %last = pto.add %view_1, %cst_2 {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<1x1xf32>, f32 -> !pto.tile<1x1xf32>
+  %sub = pto.sub %last, %g {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<1x1xf32>, !pto.tile<128x1xf32> -> !pto.tile<128x1xf32>
+  %exp = pto.exp %sub {precision = #pto.precision<INTRINSIC>, vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x1xf32> -> !pto.tile<128x1xf32>
+  %mul_2 = pto.mul %kn, %exp {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x1xf32> -> !pto.tile<128x128xf32>
+  %add_2 = pto.add %qn, %kb {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
+  %add_3 = pto.add %mul_2, %add_2 {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
+  pto.assemble %add_3, %out[0, 0] {vec_tile = #pto.vec_tile<[128, 128]>} : !pto.tile<128x128xf32>, !pto.tensor<128x128xf32>
+}
+"""
+
+
+def decay_inputs():
+    rng = np.random.default_rng(16)
+    f = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
+    return {"k": f(128, 128), "q": f(128, 128),
+            "gc": np.cumsum(-0.05 * np.abs(f(128, 1)), axis=0).astype(np.float32),
+            "kq": np.zeros((128, 128), np.float32), "out": np.zeros((128, 128), np.float32)}
+
+
+def decay_golden(i):
+    k, q, gc = (i[n].astype(np.float64) for n in ("k", "q", "gc"))
+    kn = k / np.sqrt((k * k).sum(1, keepdims=True) + 1e-6)
+    qn = q / np.sqrt((q * q).sum(1, keepdims=True) + 1e-6)
+    return {"kq": 0.5 * kn @ qn.T, "out": kn * np.exp(gc[-1] - gc) + qn + 0.5 * kn}
+
+
 CASES = {
     "norm_gate": (NORM, norm_inputs, norm_golden,
                   {"x": "fp32", "bias": "fp32", "gamma": "fp32", "q": "fp32",
@@ -122,6 +186,9 @@ CASES = {
     "scores_softmax": (SOFTMAX, softmax_inputs, softmax_golden,
                        {"q": "bf16", "k": "bf16", "len": "int32", "p": "fp32", "m": "fp32",
                         "s": "fp32"}, ["p", "m", "s"]),
+    "norm_decay": (DECAY, decay_inputs, decay_golden,
+                   {"k": "fp32", "q": "fp32", "gc": "fp32", "kq": "fp32", "out": "fp32"},
+                   ["kq", "out"]),
 }
 
 

@@ -553,15 +553,40 @@ LogicalResult CppEmitter::emitScalarTable(Operation *op) {
   return success();
 }
 
+LogicalResult CppEmitter::declareScalarResults(Operation *op,
+                                               ValueRange initial) {
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    std::string type = cppType(result.getType());
+    if (type.empty())
+      return op->emitError()
+             << "pto-to-cpp: result #" << i << " of type " << result.getType()
+             << " is carried out of a region; the control program carries "
+                "scalars only (tiles and tensors live in workspaces after the "
+                "tile-graph pipeline)";
+    std::string init = initial.empty() ? "{}" : " = " + name(initial[i]);
+    os << formatv("{0} {1}{2};\n", type, bind(result), init);
+  }
+  return success();
+}
+
+void CppEmitter::assignYielded(Operation *yield) {
+  for (auto [target, value] :
+       llvm::zip(yield->getParentOp()->getResults(), yield->getOperands()))
+    os << formatv("{0} = {1};\n", name(target), name(value));
+}
+
 LogicalResult CppEmitter::emitScf(Operation *op, FunctionKind kind) {
   if (isa<scf::YieldOp>(op)) {
-    if (op->getNumOperands())
-      return op->emitError() << "pto-to-cpp prints scf regions without results";
+    if (!isa<scf::IfOp>(op->getParentOp()) && op->getNumOperands())
+      return op->emitError() << "pto-to-cpp prints scf.for without results";
+    assignYielded(op);
     return success();
   }
-  if (op->getNumResults())
-    return op->emitError() << "pto-to-cpp prints scf regions without results";
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    // Results are variables both branches assign (scf.if with results has
+    // an else region).
+    if (failed(declareScalarResults(op, {})))
+      return failure();
     os << "if (" << name(ifOp.getCondition()) << ") {\n";
     os.indent();
     if (failed(emitBlock(ifOp.getThenRegion().front(), kind)))
@@ -578,6 +603,8 @@ LogicalResult CppEmitter::emitScf(Operation *op, FunctionKind kind) {
     return success();
   }
   auto forOp = cast<scf::ForOp>(op);
+  if (forOp.getNumResults())
+    return op->emitError() << "pto-to-cpp prints scf.for without results";
   std::string iv = bind(forOp.getInductionVar());
   os << formatv("for (int64_t {0} = {1}; {0} < {2}; {0} += {3}) {{\n", iv,
                 name(forOp.getLowerBound()), name(forOp.getUpperBound()),

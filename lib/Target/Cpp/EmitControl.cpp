@@ -361,11 +361,11 @@ LogicalResult CppEmitter::emitControl(KernelOp kernel) {
 
 LogicalResult CppEmitter::emitControlOp(Operation *op) {
   if (auto loop = dyn_cast<LoopOp>(op)) {
-    if (!loop.getInitArgs().empty() || loop.getNumResults())
-      return loop.emitError()
-             << "pto-to-cpp: loop '" << loop.getName()
-             << "' carries values; the control program carries none after the "
-                "tile-graph pipeline";
+    // Carried scalars (valid extents a workspace move carries across
+    // iterations): a variable per result, updated by the yield; the body
+    // reads a copy taken at the top of each iteration.
+    if (failed(declareScalarResults(loop, loop.getInitArgs())))
+      return failure();
     Block &body = loop.getBody().front();
     std::string iv = bind(body.getArgument(0));
     std::string lb = name(loop.getLowerBound()),
@@ -382,14 +382,21 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
         "uint64_t({0}) <= uint64_t({3}) ? {2} : {0} + {3}) {{  // {4}\n",
         iv, lb, ub, step, loop.getName());
     os.indent();
+    for (auto [arg, carried] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+      os << formatv("const {0} {1} = {2};\n", cppType(arg.getType()), bind(arg),
+                    name(carried));
     if (failed(emitBlock(body, FunctionKind::Control)))
       return failure();
     os.unindent();
     os << "}\n";
     return success();
   }
-  if (isa<YieldOp>(op))
+  if (isa<YieldOp>(op)) {
+    if (isa<LoopOp>(op->getParentOp()))
+      assignYielded(op);
     return success();
+  }
   if (isa<IsLoopBeginOp, IsLoopEndOp>(op)) {
     Value index = op->getOperand(0);
     auto arg = dyn_cast<BlockArgument>(index);

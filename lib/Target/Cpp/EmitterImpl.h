@@ -111,6 +111,11 @@ private:
                                  Value col, const TileExpr &tile,
                                  bool transpose, StringRef call);
   LogicalResult emitControlOp(Operation *op);
+  /// Declares a variable per result of the region op `op` (scalars only),
+  /// initialised from `initial` (a loop's inits) or zero.
+  LogicalResult declareScalarResults(Operation *op, ValueRange initial);
+  /// Assigns a terminator's operands to its parent op's result variables.
+  void assignYielded(Operation *yield);
   LogicalResult emitRootOp(Operation *op);
   /// Per argument of `root`, its slots in the root's scalar array: one per
   /// dynamic dim of a tensor, one per integer (shared by integer arguments

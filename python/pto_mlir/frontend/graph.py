@@ -392,13 +392,31 @@ class Printer:
         res = self.define(op.result)
         self.emit(depth, f"{res} = {kind} {self.use(f['index'], b)}{loc}")
 
+    def _results_prefix(self, op: Op) -> str:
+        """``%a, %b = `` for an op with results (valid extents carried out of
+        an ``scf.if`` or ``pto.loop``, valid_flow.py), else nothing."""
+        if not op.results:
+            return ""
+        return ", ".join(self.define(r) for r in op.results) + " = "
+
+    def _print_yield(self, kind: str, values, block: Block, depth: int) -> None:
+        if values:
+            self.emit(depth, f"{kind} " + ", ".join(self.use(v, block) for v in values)
+                      + " : " + ", ".join(v.type for v in values))
+
     def _print_scf_if(self, op: Op, depth: int, loc: str) -> None:
         f, b = op.fields, op.block
-        self.emit(depth, f"scf.if {self.use(f['cond'], b)} {{")
+        types = (" -> (" + ", ".join(r.type for r in op.results) + ")") if op.results else ""
+        # Results are named after the branches are printed (they are defined
+        # after them), but printed before: reserve the names first.
+        prefix = self._results_prefix(op)
+        self.emit(depth, f"{prefix}scf.if {self.use(f['cond'], b)}{types} {{")
         self.print_block(op.body, depth + 1)
-        if op.else_body.ops:
+        self._print_yield("scf.yield", f.get("then_yield"), op.body, depth + 1)
+        if op.else_body.ops or op.results:
             self.emit(depth, "} else {")
             self.print_block(op.else_body, depth + 1)
+            self._print_yield("scf.yield", f.get("else_yield"), op.else_body, depth + 1)
         self.emit(depth, "}" + loc)
 
     def print_loop(self, op: Op, depth: int, loc: str) -> None:
@@ -421,9 +439,18 @@ class Printer:
             attrs.append("parallel")
         attr_text = (" attributes {" + ", ".join(attrs) + "}") if attrs else ""
         name_text = f["name"].replace("\\", "\\\\").replace('"', '\\"')
-        self.emit(depth, f'pto.loop "{name_text}" {self.names[iv]} = {self.use(f["lb"], b)} to '
-                         f'{self.use(f["ub"], b)} step {self.use(f["step"], b)}{attr_text} {{')
+        carried = ""
+        if op.results:
+            pairs = ", ".join(f"{self.define(arg)} = {self.use(init, b)}"
+                              for arg, init in zip(op.body.args[1:], f["inits"]))
+            carried = (f" iter_args({pairs}) -> ("
+                       + ", ".join(r.type for r in op.results) + ")")
+        prefix = self._results_prefix(op)
+        self.emit(depth, f'{prefix}pto.loop "{name_text}" {self.names[iv]} = '
+                         f'{self.use(f["lb"], b)} to {self.use(f["ub"], b)} step '
+                         f'{self.use(f["step"], b)}{carried}{attr_text} {{')
         self.print_block(op.body, depth + 1)
+        self._print_yield("pto.yield", f.get("yields"), op.body, depth + 1)
         self.emit(depth, "}" + loc)
 
     def print_scope(self, op: Op, depth: int, loc: str) -> None:

@@ -605,6 +605,8 @@ class JitFunction:
                             list(tracer.kernel_params))
 
     def _print(self, tracer: Tracer, arch: str) -> str:
+        from .valid_flow import resolve as resolve_moved_valid
+        resolve_moved_valid(tracer)
         resolve_scope_results(tracer.kernel_body)
         idx_names = {op.fields["idx_name"] for op in _all_ops(tracer.kernel_body)
                      if op.kind == "pto.loop"}

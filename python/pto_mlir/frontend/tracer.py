@@ -661,25 +661,16 @@ class Tracer:
 
     def tensor_view_valid(self, tensor: TensorHandle, shape, offsets, explicit):
         """The ``valid`` operands of a view of ``tensor``: the explicit ones,
-        or, for a tensor a reshape gave a valid shape (or a workspace the
-        valid shape of the value last moved into it), that shape clipped to
+        or, for a tensor a reshape gave a valid shape, that shape clipped to
         the window (docs/Frontend.md). A whole view of a workspace takes the
-        valid shape of the value last moved into it (``ws[:] = v``), where
-        that value is visible here (not from the other branch of a run-time
-        ``if``)."""
-        moved = getattr(tensor, "moved_value", None)
-        if moved is not None and explicit is None and tuple(shape) == tuple(moved.shape) and \
-                all(isinstance(o, int) and o == 0 for o in offsets) and \
-                self._visible(moved.value):
-            # The whole workspace: the moved value's valid extents, read next
-            # to this view (in its scope).
-            valid = []
-            for d in range(len(shape)):
-                op = Op("pto.valid_dim", {"source": moved.value, "dim": d}, ["index"],
-                        f"{tensor.name}_valid{d}", self.location())
-                self.insert_op(op)
-                valid.append(op.result)
-            return valid
+        valid shape of the value last moved into it (``ws[:] = v``) on the
+        path to the view, resolved after tracing (valid_flow.py)."""
+        if explicit is None and tensor.value.op is not None and \
+                tensor.value.op.kind == "pto.workspace" and \
+                tuple(shape) == tuple(tensor.static_shape) and \
+                all(isinstance(o, int) and o == 0 for o in offsets):
+            from .valid_flow import MovedValid
+            return MovedValid(tensor.value)
         if tensor.valid_shape is None:
             return explicit if explicit is None else self.mixed(explicit, "view(valid_shape)")
         from .shape_ops import tensor_valid_view_extents
@@ -841,8 +832,9 @@ class Tracer:
                 tensor.value.op is not None and tensor.value.op.kind == "pto.workspace":
             # PyPTO's move: the workspace now is the value, valid shape too
             # (a [5, 1] tail moved into pypto.tensor([8, 1]) reads as [5, 1]);
-            # read by later views of it (tensor_view_valid).
-            tensor.moved_value = value
+            # read by later whole views of it on the same path (valid_flow.py).
+            from .valid_flow import record_move
+            record_move(self, tensor.value, value.value, tensor.static_shape)
 
     def workspace(self, shape, dtype: dt.DataType, name: str) -> TensorHandle:
         """``pypto.tensor(shape, dtype, name)``: a GM workspace tensor of the

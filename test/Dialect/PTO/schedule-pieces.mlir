@@ -255,3 +255,52 @@ pto.kernel @too_big(%x: !X, %y: !X) {
     pto.assemble %y0, %y[0, 0] : !T, !X
   }
 }
+
+// -----
+
+!X = !pto.tensor<384x128xf32>
+!T = !pto.tile<128x128xf32>
+!G = !pto.tile<1x128xf32>
+
+// Three 64 KiB pieces stored into a workspace, then scaled by a row read
+// back from it after all three stores (gated_delta_rule's g_last): every
+// order keeps the three live across that read (262,656 bytes with the row
+// and a product). The pieces the task stored are read back from their
+// windows (with their valid extents) after the peak instead, one at a time
+// while the estimate is over; the row read and every store keep their
+// place, each piece's store right after it (the piece-by-piece order).
+// CHECK-LABEL: pto.kernel @reload(
+// CHECK:         pto.assemble %{{.*}}, %[[W:.*]] [0, 0]
+// CHECK:         pto.assemble %{{.*}}, %[[W]] [128, 0]
+// CHECK:         pto.assemble %{{.*}}, %[[W]] [256, 0]
+// CHECK-NEXT:    %[[G:.*]] = pto.view %[[W]][0, 0] : !pto.tensor<384x128xf32> -> !pto.tile<1x128xf32>
+// CHECK-NEXT:    %[[R0:.*]] = pto.view %[[W]][0, 0] valid [128, 128] : !pto.tensor<384x128xf32> -> !pto.tile<128x128xf32>
+// CHECK-NEXT:    pto.mul %[[R0]], %[[G]]
+// CHECK-NEXT:    pto.assemble
+// CHECK-NEXT:    %[[R1:.*]] = pto.view %[[W]][128, 0] valid [128, 128]
+// CHECK-NEXT:    pto.mul %[[R1]], %[[G]]
+// CHECK-NEXT:    pto.assemble
+// CHECK-NEXT:    %[[R2:.*]] = pto.view %[[W]][256, 0] valid [128, 128]
+// CHECK-NEXT:    pto.mul %[[R2]], %[[G]]
+pto.kernel @reload(%x: !X, %y: !X) {
+  %w = pto.workspace : !X
+  // expected-remark@+1 {{pto-schedule-pieces: vector task "V1" reads 3 stored tile(s) back from GM after the peak: estimated UB peak 262656 -> 131584 bytes (budget 188416)}}
+  pto.task #pto.core<vector> "V1" {
+    %x0 = pto.view %x[0, 0] : !X -> !T
+    %x1 = pto.view %x[128, 0] : !X -> !T
+    %x2 = pto.view %x[256, 0] : !X -> !T
+    %e0 = pto.exp %x0 : !T -> !T
+    %e1 = pto.exp %x1 : !T -> !T
+    %e2 = pto.exp %x2 : !T -> !T
+    pto.assemble %e0, %w[0, 0] : !T, !X
+    pto.assemble %e1, %w[128, 0] : !T, !X
+    pto.assemble %e2, %w[256, 0] : !T, !X
+    %g = pto.view %w[0, 0] : !X -> !G
+    %y0 = pto.mul %e0, %g : !T, !G -> !T
+    %y1 = pto.mul %e1, %g : !T, !G -> !T
+    %y2 = pto.mul %e2, %g : !T, !G -> !T
+    pto.assemble %y0, %y[0, 0] : !T, !X
+    pto.assemble %y1, %y[128, 0] : !T, !X
+    pto.assemble %y2, %y[256, 0] : !T, !X
+  }
+}

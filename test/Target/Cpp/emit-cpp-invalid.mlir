@@ -33,9 +33,9 @@ func.func private @leaf() attributes {pto.leaf = #pto.core<mix>} {
 pto.kernel @k(%x: !pto.tensor<?x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @below {{loop 'L' carries values}}
-  %r = pto.loop "L" %i = %c0 to %c1 step %c1 iter_args(%a = %c0) -> (index) {
-    pto.yield %a : index
+  // expected-error @below {{pto-to-cpp: result #0 of type '!pto.tensor<?x64xf32>' is carried out of a region; the control program carries scalars only (tiles and tensors live in workspaces after the tile-graph pipeline)}}
+  %r = pto.loop "L" %i = %c0 to %c1 step %c1 iter_args(%a = %x) -> (!pto.tensor<?x64xf32>) {
+    pto.yield %a : !pto.tensor<?x64xf32>
   }
   pto.return
 }

@@ -25,7 +25,10 @@
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "pto/Dialect/PTO/Analysis/GMAccess.h"
+#include "pto/Dialect/PTO/IR/PTOInterfaces.h"
 #include "pto/Dialect/PTO/IR/Platform.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -316,6 +319,112 @@ void TaskScheduler::schedulePart(ArrayRef<Access> part) {
   }
 }
 
+/// A tile of the task that the task also stored whole into a workspace
+/// window, still live at the UB peak.
+struct StoredTile {
+  Value tile;
+  AssembleOp store;
+  /// The first op after the peak that reads `tile`.
+  Operation *firstLateUser = nullptr;
+  int64_t bytes = 0;
+};
+
+/// One step of the reload legalization: when `body`'s order keeps more than
+/// `budget` bytes of UB live, the largest tile live at the peak that the
+/// task already stored into a `pto.workspace` window is read back from that
+/// window by its uses after the peak (a `pto.view` with the tile's valid
+/// extents right before the first of them), so it dies at the peak. This is
+/// PyPTO's spill (a GM copy-out, then a new UB buffer and a copy-in at the
+/// next use; docs/Legalization.md) with the copy-out already in the task.
+/// Only when nothing between the store and the reload may write the window.
+/// Returns whether it reloaded one.
+static bool reloadStoredTile(Block &body, int64_t budget,
+                             GMAccessAnalysis &gm) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  Peak peak = estimatePeak(ops);
+  if (peak.bytes <= budget)
+    return false;
+  DenseMap<Operation *, size_t> position;
+  for (auto [i, op] : llvm::enumerate(ops))
+    position[op] = i;
+  auto positionOf = [&](Operation *user) -> std::optional<size_t> {
+    Operation *anchor = body.findAncestorOpInBlock(*user);
+    auto it = anchor ? position.find(anchor) : position.end();
+    if (it == position.end())
+      return std::nullopt;
+    return it->second;
+  };
+  std::optional<StoredTile> best;
+  for (size_t i = 0; i <= peak.at; ++i) {
+    for (Value tile : ops[i]->getResults()) {
+      int64_t bytes = ubBytes(tile);
+      if (!bytes || (best && best->bytes >= bytes))
+        continue;
+      AssembleOp store;
+      size_t storeAt = 0, firstLate = ops.size();
+      for (Operation *user : tile.getUsers()) {
+        std::optional<size_t> at = positionOf(user);
+        if (!at)
+          continue;
+        if (*at > peak.at) {
+          firstLate = std::min(firstLate, *at);
+          continue;
+        }
+        auto assemble = dyn_cast<AssembleOp>(user);
+        if (!assemble || assemble.getSrc() != tile || store)
+          continue;
+        auto tensor = dyn_cast<GMTensorType>(assemble.getDst().getType());
+        if (!assemble.getDst().getDefiningOp<WorkspaceOp>() || !tensor ||
+            !tensor.hasStaticShape() || !assemble.getOffsets().empty())
+          continue;
+        // The window lies inside the workspace: the store wrote it whole.
+        auto shape = cast<TileType>(tile.getType()).getShape();
+        bool inside = shape.size() == tensor.getShape().size();
+        for (auto [offset, size, dim] :
+             llvm::zip(assemble.getStaticOffsets(), shape, tensor.getShape()))
+          inside &= offset >= 0 && offset + size <= dim;
+        if (inside) {
+          store = assemble;
+          storeAt = *at;
+        }
+      }
+      if (!store || firstLate == ops.size())
+        continue;
+      GMAccessSummary stored = gm.summarize(store);
+      if (stored.unknown || stored.accesses.size() != 1)
+        continue;
+      bool clobbered = false;
+      for (size_t j = storeAt + 1; j < firstLate && !clobbered; ++j) {
+        GMAccessSummary between = gm.summarize(ops[j]);
+        clobbered = between.unknown ||
+                    GMAccessAnalysis::clobbers(between, stored.accesses[0]);
+      }
+      if (!clobbered)
+        best = StoredTile{tile, store, ops[firstLate], bytes};
+    }
+  }
+  if (!best)
+    return false;
+  OpBuilder builder(best->firstLateUser);
+  Location loc = best->store.getLoc();
+  SmallVector<OpFoldResult> valid = reifyValidShape(builder, loc, best->tile);
+  SmallVector<int64_t> staticValid;
+  SmallVector<Value> dynamicValid;
+  dispatchIndexOpFoldResults(valid, dynamicValid, staticValid);
+  auto reload = builder.create<ViewOp>(
+      loc, best->tile.getType(), best->store.getDst(), ValueRange{},
+      builder.getDenseI64ArrayAttr(best->store.getStaticOffsets()),
+      dynamicValid, builder.getDenseI64ArrayAttr(staticValid));
+  size_t peakAt = peak.at;
+  best->tile.replaceUsesWithIf(reload.getResult(), [&](OpOperand &use) {
+    std::optional<size_t> at = positionOf(use.getOwner());
+    return at && *at > peakAt;
+  });
+  return true;
+}
+
 namespace {
 struct SchedulePiecesPass
     : public pto::impl::SchedulePiecesPassBase<SchedulePiecesPass> {
@@ -361,13 +470,17 @@ struct SchedulePiecesPass
       return;
     SmallVector<Operation *> order = TaskScheduler(task, gm).schedule();
     Peak after = estimatePeak(order);
-    if (after.bytes < before.bytes) {
+    // On a tie over the budget the piece-by-piece order is kept too: its
+    // stores follow each piece, which the reloads below need.
+    bool lower = after.bytes < before.bytes;
+    if (lower || (after.bytes == before.bytes && after.bytes > budget)) {
       Operation *terminator = body.getTerminator();
       for (Operation *op : order)
         op->moveBefore(terminator);
-      ++numReordered;
       reordered = true;
-      if (report)
+      if (lower)
+        ++numReordered;
+      if (lower && report)
         task.emitRemark() << "pto-schedule-pieces: vector task \""
                           << task.getFamily() << "\" reordered piece by "
                           << "piece: estimated UB peak " << before.bytes
@@ -376,6 +489,29 @@ struct SchedulePiecesPass
     } else {
       order = std::move(current);
       after = before;
+    }
+    // Still over: read tiles the task stored back from GM after the peak,
+    // one at a time (each step lowers the estimate at its peak; a task
+    // reloads at most as many tiles as it stores).
+    if (after.bytes > budget) {
+      unsigned reloads = 0;
+      while (reloadStoredTile(body, budget, gm))
+        ++reloads;
+      if (reloads) {
+        numReloaded += reloads;
+        reordered = true;
+        order.clear();
+        for (Operation &op : body.without_terminator())
+          order.push_back(&op);
+        Peak reloaded = estimatePeak(order);
+        if (report)
+          task.emitRemark()
+              << "pto-schedule-pieces: vector task \"" << task.getFamily()
+              << "\" reads " << reloads << " stored tile(s) back from GM "
+              << "after the peak: estimated UB peak " << after.bytes << " -> "
+              << reloaded.bytes << " bytes (budget " << budget << ")";
+        after = reloaded;
+      }
     }
     // Over the budget in every order tried: pto-isa-plan-memory (with
     // in-place reuse) has the last word and names the tiles if it fails.

@@ -213,6 +213,19 @@ def SchedulePiecesPass : Pass<"pto-schedule-pieces"> {
     when its estimate is lower. Only the order changes, so every output
     stays bitwise equal. Linear in the task's ops and uses.
 
+    A task still over the budget in that order reads tiles it already
+    stored back from GM: the largest tile live at the estimated peak that
+    the task assembled whole into a `pto.workspace` window (static offsets,
+    inside the workspace), with nothing between that store and its next use
+    that may write the window, is read by its uses after the peak through a
+    `pto.view` of the window with the tile's valid extents, placed before
+    the first of them; repeated while the estimate is over. PyPTO spills a
+    live UB buffer to a GM workspace and copies it in at its next use
+    (docs/Legalization.md#vector-tasks-over-ub); here the copy-out is the
+    task's own store. The view reads what the store wrote, so outputs stay
+    bitwise equal. Each step is linear in the task; a task takes at most
+    one step per stored tile.
+
     With `report=true` each reordered task gets a remark with the bytes
     before and after, and a task still over the budget in the best order
     found a warning at the op at the peak with the bytes and the fix (a
@@ -225,7 +238,8 @@ def SchedulePiecesPass : Pass<"pto-schedule-pieces"> {
            "A remark per reordered task with its UB estimate before and after">
   ];
   let statistics = [
-    Statistic<"numReordered", "reordered-tasks", "Vector tasks whose pieces were reordered">
+    Statistic<"numReordered", "reordered-tasks", "Vector tasks whose pieces were reordered">,
+    Statistic<"numReloaded", "reloaded-tiles", "Stored tiles read back from GM after a UB peak">
   ];
 }
 
