@@ -208,6 +208,10 @@ struct TaskInfo {
 using Footprint = std::map<int64_t, std::map<uint64_t, int64_t>>;
 
 int64_t footprintBytes(const Footprint &fp);
+/// footprintBytes of `base` with `added`'s entries laid over it, without
+/// building the merged footprint (the planner asks this of every target it
+/// considers for a task).
+int64_t mergedFootprintBytes(const Footprint &base, const Footprint &added);
 
 struct Plan {
   /// Member indices into the group, in program order, and which member's
@@ -392,14 +396,9 @@ public:
         // A slot's rectangle was checked against L1 in its members' order,
         // where a streamed block is live during its run only
         // (OperandStationary.h); all of them at once may not fit.
-        if (!bySlot) {
-          Footprint merged = target.footprint;
-          for (auto &[step, loads] : mine.footprint)
-            for (auto &[key, bytes] : loads)
-              merged[step][key] = bytes;
-          if (footprintBytes(merged) > l1Bytes)
-            return;
-        }
+        if (!bySlot &&
+            mergedFootprintBytes(target.footprint, mine.footprint) > l1Bytes)
+          return;
         // The target moves down to the task; failing that, the task moves up
         // to the target.
         bool movesUp = false;
