@@ -444,6 +444,38 @@ pto.kernel @view_of_matmul_result(%q: !pto.tensor<12x32xbf16>, %k: !pto.tensor<6
   pto.assemble %m, %p[0, 0] : !pto.tile<12x64xf32>, !pto.tensor<12x64xf32>
 }
 
+// -----
+
+// Constants are kept once where they dominate: the second loop's pieces get
+// their own 16 (the first loop's is not visible there), both reuse the
+// kernel's 0.
+// CHECK-LABEL: pto.kernel @constants_per_scope(
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK:         pto.loop "A"
+// CHECK:           %[[C16A:.*]] = arith.constant 16 : index
+// CHECK-NOT:       arith.constant
+// CHECK:           arith.maxsi %{{.*}}, %[[ZERO]] : index
+// CHECK:         pto.loop "B"
+// CHECK:           %[[C16B:.*]] = arith.constant 16 : index
+// CHECK-NOT:       arith.constant
+// CHECK:           arith.maxsi %{{.*}}, %[[ZERO]] : index
+pto.kernel @constants_per_scope(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  pto.loop "A" %i = %c0 to %c2 step %c1 {
+    %off = arith.muli %i, %c32 : index
+    %t = pto.view %x[%off, 0] : !pto.tensor<?x64xf32> -> !pto.tile<32x64xf32>
+    pto.atomic_add %t, %out[%off, 0] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xf32>, !pto.tensor<?x64xf32>
+  }
+  pto.loop "B" %j = %c0 to %c2 step %c1 {
+    %off = arith.muli %j, %c32 : index
+    %t = pto.view %x[%off, 0] : !pto.tensor<?x64xf32> -> !pto.tile<32x64xf32>
+    pto.atomic_add %t, %out[%off, 0] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xf32>, !pto.tensor<?x64xf32>
+  }
+}
+
 //--- scope-left.mlir
 
 // pto-expand-tiles needs scopes as stamps.
