@@ -275,6 +275,7 @@ pto.kernel @full(%out: !pto.tensor<24x64xf32>) {
 // store's dynamic base offset plus the piece offset.
 
 // CHECK-LABEL: pto.kernel @atomic_add_pieces(
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK:         pto.loop "L" %i
 // CHECK-NEXT:      %[[OFF:.*]] = arith.muli %i, %{{.*}} : index
 // CHECK:           %[[VALID:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
@@ -282,13 +283,10 @@ pto.kernel @full(%out: !pto.tensor<24x64xf32>) {
 // CHECK-NEXT:      pto.atomic_add %[[P0]], %out [%[[OFF]], 0] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
 // CHECK-NEXT:      %[[C16:.*]] = arith.constant 16 : index
 // CHECK-NEXT:      %[[OFF1:.*]] = arith.addi %[[OFF]], %[[C16]] : index
-// CHECK-NEXT:      %[[C16B:.*]] = arith.constant 16 : index
-// CHECK-NEXT:      %[[REST:.*]] = arith.subi %[[VALID]], %[[C16B]] : index
-// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:      %[[REST:.*]] = arith.subi %[[VALID]], %[[C16]] : index
 // CHECK-NEXT:      %[[VALID1:.*]] = arith.maxsi %[[REST]], %[[ZERO]] : index
 // CHECK-NEXT:      %[[P1:.*]] = pto.view %x[%[[OFF1]], 0] valid [%[[VALID1]], 64] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
-// CHECK-NEXT:      %[[C16C:.*]] = arith.constant 16 : index
-// CHECK-NEXT:      %[[DST1:.*]] = arith.addi %[[OFF]], %[[C16C]] : index
+// CHECK-NEXT:      %[[DST1:.*]] = arith.addi %[[OFF]], %[[C16]] : index
 // CHECK-NEXT:      pto.atomic_add %[[P1]], %out [%[[DST1]], 0] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
 // CHECK-NEXT:    }
 pto.kernel @atomic_add_pieces(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x64xf32>) {
@@ -310,16 +308,16 @@ pto.kernel @atomic_add_pieces(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x64x
 // max(valid - offset, 0) of the reified valid shape.
 
 // CHECK-LABEL: pto.kernel @dynamic_valid(
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK:         %[[WS:.*]] = pto.workspace : !pto.tensor<32x64xf32>
 // CHECK-NEXT:    pto.view %x[0, 0] valid [%[[VALID:.*]], 64] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+// CHECK:         %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         pto.view %x[16, 0] valid [%{{.*}}, 64]
 // CHECK:         %[[WS2:.*]] = pto.workspace : !pto.tensor<32x64xf32>
 // CHECK-NEXT:    %[[R0:.*]] = pto.view %[[WS]][0, 0] valid [%[[VALID]], 64] : !pto.tensor<32x64xf32> -> !pto.tile<16x64xf32>
 // CHECK-NEXT:    %[[N0:.*]] = pto.neg %[[R0]]
 // CHECK-NEXT:    pto.assemble %[[N0]], %[[WS2]] [0, 0]
-// CHECK-NEXT:    %[[C16:.*]] = arith.constant 16 : index
 // CHECK-NEXT:    %[[REST:.*]] = arith.subi %[[VALID]], %[[C16]] : index
-// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[VALID1:.*]] = arith.maxsi %[[REST]], %[[ZERO]] : index
 // CHECK-NEXT:    %[[R1:.*]] = pto.view %[[WS]][16, 0] valid [%[[VALID1]], 64] : !pto.tensor<32x64xf32> -> !pto.tile<16x64xf32>
 // CHECK-NEXT:    %[[N1:.*]] = pto.neg %[[R1]]
@@ -395,9 +393,9 @@ pto.kernel @retile_to_ub(%x: !pto.tensor<256x128xf32>, %out: !pto.tensor<256x128
 
 // CHECK-LABEL: pto.kernel @dynamic_view_checked(
 // CHECK-SAME:      %[[X:.*]]: !pto.tensor<?x64xf32>, %{{.*}}: !pto.tensor<?x64xf32>, %[[RT:.*]]: !pto.tensor<2xi32>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[ROW:.*]] = pto.read %[[RT]]
 // CHECK-NEXT:    %[[ROWS:.*]] = pto.read %[[RT]]
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : index
 // CHECK-NEXT:    pto.check_view %[[X]][%[[ROW]], %[[C0]]] valid [%[[ROWS]], %[[C64]]] : !pto.tensor<?x64xf32>
 // CHECK-COUNT-2: pto.view %[[X]]
@@ -444,6 +442,38 @@ pto.kernel @view_of_matmul_result(%q: !pto.tensor<12x32xbf16>, %k: !pto.tensor<6
   %v = pto.view %s[0, 0] valid [12, %n] : !pto.tile<12x64xf32> -> !pto.tile<12x64xf32>
   %m = pto.mul %v, %scale {vec_tile = #pto.vec_tile<[6, 64]>} : !pto.tile<12x64xf32>, f32 -> !pto.tile<12x64xf32>
   pto.assemble %m, %p[0, 0] : !pto.tile<12x64xf32>, !pto.tensor<12x64xf32>
+}
+
+// -----
+
+// Constants are kept once where they dominate: the second loop's pieces get
+// their own 16 (the first loop's is not visible there), both reuse the
+// kernel's 0.
+// CHECK-LABEL: pto.kernel @constants_per_scope(
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK:         pto.loop "A"
+// CHECK:           %[[C16A:.*]] = arith.constant 16 : index
+// CHECK-NOT:       arith.constant
+// CHECK:           arith.maxsi %{{.*}}, %[[ZERO]] : index
+// CHECK:         pto.loop "B"
+// CHECK:           %[[C16B:.*]] = arith.constant 16 : index
+// CHECK-NOT:       arith.constant
+// CHECK:           arith.maxsi %{{.*}}, %[[ZERO]] : index
+pto.kernel @constants_per_scope(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  pto.loop "A" %i = %c0 to %c2 step %c1 {
+    %off = arith.muli %i, %c32 : index
+    %t = pto.view %x[%off, 0] : !pto.tensor<?x64xf32> -> !pto.tile<32x64xf32>
+    pto.atomic_add %t, %out[%off, 0] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xf32>, !pto.tensor<?x64xf32>
+  }
+  pto.loop "B" %j = %c0 to %c2 step %c1 {
+    %off = arith.muli %j, %c32 : index
+    %t = pto.view %x[%off, 0] : !pto.tensor<?x64xf32> -> !pto.tile<32x64xf32>
+    pto.atomic_add %t, %out[%off, 0] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xf32>, !pto.tensor<?x64xf32>
+  }
 }
 
 //--- scope-left.mlir

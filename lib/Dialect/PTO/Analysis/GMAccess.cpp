@@ -46,15 +46,24 @@ GMAccess::Range GMAccessAnalysis::rangeOf(Value dynamicOffset,
     range.unknown = true;
     return range;
   }
-  const IndexPoly &form = forms.get(dynamicOffset);
-  if (form.overflow) {
-    range.unknown = true;
-    return range;
+  auto [it, inserted] = offsetRanges.try_emplace(dynamicOffset);
+  GMAccess::Range &offset = it->second;
+  if (inserted) {
+    const IndexPoly &form = forms.get(dynamicOffset);
+    if (form.overflow) {
+      offset.unknown = true;
+    } else {
+      offset.lo = form.getConstantTerm();
+      IndexPoly symbolic = form.withoutConstant();
+      if (!symbolic.terms.empty())
+        offset.symbolic = symbolic.str();
+    }
   }
-  range.lo = form.getConstantTerm();
-  IndexPoly symbolic = form.withoutConstant();
-  if (!symbolic.terms.empty())
-    range.symbolic = symbolic.str();
+  range.unknown = offset.unknown;
+  if (!range.unknown) {
+    range.lo = offset.lo;
+    range.symbolic = offset.symbolic;
+  }
   return range;
 }
 

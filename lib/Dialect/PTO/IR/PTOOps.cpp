@@ -260,7 +260,10 @@ forEachScopeOutsideTasks(Region &region,
                          function_ref<LogicalResult(ScopeOp)> fn) {
   for (Block &block : region)
     for (Operation &op : block) {
-      if (op.getNumRegions() != 0 && !isa<TaskOp>(op))
+      // Scopes hold a region: the many ops without one are passed over.
+      if (op.getNumRegions() == 0)
+        continue;
+      if (!isa<TaskOp>(op))
         for (Region &nested : op.getRegions())
           if (failed(forEachScopeOutsideTasks(nested, fn)))
             return failure();

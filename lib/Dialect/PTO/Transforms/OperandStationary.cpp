@@ -230,12 +230,29 @@ mlir::pto::detail::planStationary(const StationaryProblem &problem,
   Layout layout = layoutOf(problem);
   if (!evaluate(problem, layout, 1, 1))
     return std::nullopt; // one task alone does not fit L1
+  // An extent past a component's rows (columns) cuts it like its row
+  // (column) count: the rectangles, and so the plan but for its extents, are
+  // those of the clamped extents, evaluated once.
+  unsigned rows = 1, cols = 1;
+  for (auto [row, col] : llvm::zip_equal(layout.row, layout.col)) {
+    rows = std::max(rows, row + 1);
+    cols = std::max(cols, col + 1);
+  }
+  std::map<std::pair<unsigned, unsigned>, std::optional<StationaryPlan>> cuts;
   std::optional<StationaryPlan> best;
   for (unsigned a = 1; a <= problem.maxExtent; ++a)
     for (unsigned b = 1; b <= problem.maxExtent; ++b) {
       if (a * b < 2)
         continue;
-      std::optional<StationaryPlan> plan = evaluate(problem, layout, a, b);
+      std::pair<unsigned, unsigned> cut(std::min(a, rows), std::min(b, cols));
+      auto [it, inserted] = cuts.try_emplace(cut);
+      if (inserted)
+        it->second = evaluate(problem, layout, cut.first, cut.second);
+      std::optional<StationaryPlan> plan = it->second;
+      if (plan) {
+        plan->a = a;
+        plan->b = b;
+      }
       if (!plan || plan->rectangles == problem.tasks.size())
         continue;
       if (!best || isBetterPlan(*plan, *best))

@@ -156,6 +156,38 @@ int64_t footprintBytes(const Footprint &fp) {
   return every + worst;
 }
 
+/// Bytes of one K step's loads of `base` with `added` laid over it (either
+/// may be absent).
+static int64_t stepBytes(const std::map<uint64_t, int64_t> *base,
+                         const std::map<uint64_t, int64_t> *added) {
+  int64_t total = 0;
+  if (added)
+    for (auto &[key, bytes] : *added)
+      total += bytes;
+  if (base)
+    for (auto &[key, bytes] : *base)
+      if (!added || !added->count(key))
+        total += bytes;
+  return total;
+}
+
+int64_t mergedFootprintBytes(const Footprint &base, const Footprint &added) {
+  auto stepOf = [](const Footprint &fp, int64_t step) {
+    auto it = fp.find(step);
+    return it == fp.end() ? nullptr : &it->second;
+  };
+  int64_t every =
+      stepBytes(stepOf(base, kEveryStep), stepOf(added, kEveryStep));
+  int64_t worst = 0;
+  for (auto &[step, loads] : base)
+    if (step != kEveryStep)
+      worst = std::max(worst, stepBytes(&loads, stepOf(added, step)));
+  for (auto &[step, loads] : added)
+    if (step != kEveryStep && !base.count(step))
+      worst = std::max(worst, stepBytes(nullptr, &loads));
+  return every + worst;
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//

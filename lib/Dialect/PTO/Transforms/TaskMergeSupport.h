@@ -40,6 +40,7 @@
 #include <optional>
 #include <queue>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -208,6 +209,10 @@ struct TaskInfo {
 using Footprint = std::map<int64_t, std::map<uint64_t, int64_t>>;
 
 int64_t footprintBytes(const Footprint &fp);
+/// footprintBytes of `base` with `added`'s entries laid over it, without
+/// building the merged footprint (the planner asks this of every target it
+/// considers for a task).
+int64_t mergedFootprintBytes(const Footprint &base, const Footprint &added);
 
 struct Plan {
   /// Member indices into the group, in program order, and which member's
@@ -392,14 +397,9 @@ public:
         // A slot's rectangle was checked against L1 in its members' order,
         // where a streamed block is live during its run only
         // (OperandStationary.h); all of them at once may not fit.
-        if (!bySlot) {
-          Footprint merged = target.footprint;
-          for (auto &[step, loads] : mine.footprint)
-            for (auto &[key, bytes] : loads)
-              merged[step][key] = bytes;
-          if (footprintBytes(merged) > l1Bytes)
-            return;
-        }
+        if (!bySlot &&
+            mergedFootprintBytes(target.footprint, mine.footprint) > l1Bytes)
+          return;
         // The target moves down to the task; failing that, the task moves up
         // to the target.
         bool movesUp = false;
@@ -547,30 +547,25 @@ private:
   /// units with many accesses (not worth comparing).
   unsigned conflictClassOf(ArrayRef<unsigned> unit) {
     constexpr size_t kMaxAccesses = 64;
-    std::vector<std::string> accesses;
-    bool unknown = false;
+    ClassKey key;
     for (unsigned node : unit) {
       const GMAccessSummary &s = summary(node);
-      unknown |= s.unknown;
+      key.first |= s.unknown;
       for (const GMAccess &a : s.accesses) {
-        if (accesses.size() >= kMaxAccesses)
+        if (key.second.size() >= kMaxAccesses)
           return (1u << 31) + uniqueClasses++;
-        std::string key;
-        llvm::raw_string_ostream os(key);
-        os << a.base.getAsOpaquePointer() << ' '
-           << a.tensor.getAsOpaquePointer() << ' ' << unsigned(a.kind);
+        AccessKey access{a.base.getAsOpaquePointer(),
+                         a.tensor.getAsOpaquePointer(),
+                         a.kind,
+                         {}};
         for (const GMAccess::Range &d : a.dims)
-          os << '\x1f' << d.unknown << d.symbolic << '\x1f' << d.lo << ' '
-             << d.size;
-        accesses.push_back(std::move(key));
+          std::get<3>(access).emplace_back(d.unknown, d.symbolic, d.lo, d.size);
+        key.second.push_back(std::move(access));
       }
     }
-    llvm::sort(accesses);
-    accesses.erase(std::unique(accesses.begin(), accesses.end()),
-                   accesses.end());
-    std::string key = unknown ? "?" : "";
-    for (const std::string &a : accesses)
-      key += a + '\x1e';
+    llvm::sort(key.second);
+    key.second.erase(std::unique(key.second.begin(), key.second.end()),
+                     key.second.end());
     return classes.try_emplace(std::move(key), classes.size() + 1)
         .first->second;
   }
@@ -603,7 +598,14 @@ private:
   // references stay valid.
   std::unordered_map<unsigned, GMAccessSummary> summaries;
   DenseMap<std::pair<unsigned, unsigned>, bool> conflictMemo;
-  std::map<std::string, unsigned> classes;
+  // A unit's GM accesses as compared values (base, tensor, kind, per dim
+  // unknown / symbolic / lo / size), sorted and unique, and whether it has
+  // unknown effects.
+  using AccessKey =
+      std::tuple<const void *, const void *, unsigned,
+                 std::vector<std::tuple<bool, std::string, int64_t, int64_t>>>;
+  using ClassKey = std::pair<bool, std::vector<AccessKey>>;
+  std::map<ClassKey, unsigned> classes;
   unsigned uniqueClasses = 0;
 };
 

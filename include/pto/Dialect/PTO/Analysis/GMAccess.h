@@ -112,6 +112,10 @@ private:
   // Pto.read values are their own atoms here: two reads of one location
   // may see different data when a write comes between them.
   IndexForms forms{/*loopsByRange=*/false, /*readsByValue=*/true};
+  /// Per dynamic offset, its range at size 0 (normal form split into the
+  /// constant and the symbolic part): many accesses share an offset, and
+  /// printing the symbolic part is most of what a range costs.
+  DenseMap<Value, GMAccess::Range> offsetRanges;
 };
 
 /// The GM accesses of a growing sequence of items (tasks, graph nodes, ops),
