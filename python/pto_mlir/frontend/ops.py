@@ -8,6 +8,7 @@ location."""
 from __future__ import annotations
 
 import re
+import warnings
 
 from . import dtypes as dt
 from .errors import TraceError
@@ -143,8 +144,18 @@ def set_pass_options(**options) -> None:
                              f"`if`: the pto "
                              f"dialect carries merge settings per kernel; set it at kernel "
                              f"level or in @jit(pass_options=...)")
-            from .jit import merge_setting_text
-            tracer.pass_option_overrides[key] = merge_setting_text(key, value)
+            from .jit import OptionRemark, merge_setting_text, split_merge_setting
+            modelled, unmodelled = split_merge_setting(key, value)
+            if unmodelled:
+                # PyPTO's func keys and labels name groups of its own graph;
+                # carried in pto.pypto_options as @jit carries them.
+                loc = tracer.location()
+                warnings.warn_explicit(
+                    f"set_pass_options({key}=...) group keys {sorted(unmodelled)} (func keys, "
+                    f"semantic labels of PyPTO's graph): not modelled by pto-mlir; carried in "
+                    f"pto.pypto_options and ignored", OptionRemark, loc.file, loc.line)
+                tracer.unmodelled_pass_options.setdefault(key, {}).update(unmodelled)
+            tracer.pass_option_overrides[key] = merge_setting_text(key, modelled)
         elif key in _UNMODELLED_PASS_OPTIONS:
             raise _error(f"set_pass_options({key}=...) is not modelled by the pto dialect yet "
                          f"(950 OoO/MIX scheduling)")
