@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace mlir::pto::interp::detail {
 
@@ -335,6 +336,69 @@ LogicalResult Interpreter::execGatherMask(GatherMaskOp op) {
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < outCols; ++c)
       o[r * outCols + c] = in[r * inCols + phase + c * stride];
+  env[op.getResult()] = std::move(out);
+  return success();
+}
+
+LogicalResult Interpreter::execBitcast(BitcastOp op) {
+  const TileValue &input = getTile(op.getInput());
+  Type from = op.getInput().getType().getElementType();
+  Type to = op.getResult().getType().getElementType();
+  std::optional<ElementKind> fromKind = getElementKind(from),
+                             toKind = getElementKind(to);
+  if (!fromKind || !toKind)
+    return op.emitError() << "pto-run: bitcasts of " << from << " to " << to
+                          << " are not executed; the interpreter holds bf16, "
+                             "f16, f32, i8, i16, i32 and i64 tiles";
+  FailureOr<SmallVector<int64_t, 4>> valid = inferValid(op);
+  if (failed(valid))
+    return failure();
+  TileValue out = newTile(op.getResult(), *valid);
+  // A reinterpretation moves no data on chip (pto-isa's TRESHAPE renames
+  // the bytes); it costs no vector work.
+  if (!out.data) {
+    env[op.getResult()] = std::move(out);
+    return success();
+  }
+  // Each valid row's bytes, read as the other type: tiles hold floats, so
+  // the row goes through its element encoding.
+  int64_t inCols = input.valid.back(), outCols = out.valid.back();
+  int64_t rows = inCols == 0 ? 0 : input.numValid() / inCols;
+  if (outCols == 0)
+    rows = 0;
+  HostTensor in(*fromKind, {inCols}), res(*toKind, {outCols});
+  const float *src = input.data->data();
+  float *dst = out.data->data();
+  bool fromFloat = from.isF32() || from.isF16() || from.isBF16();
+  bool toFloat = to.isF32() || to.isF16() || to.isBF16();
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < inCols; ++c) {
+      float x = src[r * inCols + c];
+      if (fromFloat)
+        in.storeFloat(c, x);
+      else
+        in.storeInt(c, static_cast<int64_t>(x));
+    }
+    std::memcpy(res.bytes.data(), in.bytes.data(),
+                outCols * getByteSize(*toKind));
+    for (int64_t c = 0; c < outCols; ++c) {
+      if (toFloat) {
+        dst[r * outCols + c] = res.loadFloat(c);
+        continue;
+      }
+      // Integer tiles hold their values as floats, exact up to 2^24: a
+      // wider i32 / i64 value would be silently rounded.
+      int64_t v = res.loadInt(c);
+      if (static_cast<int64_t>(static_cast<float>(v)) != v)
+        return op.emitError()
+               << "pto-run: the bitcast to " << to << " gives " << v
+               << " at row " << r << ", column " << c
+               << ", which the interpreter's integer tiles (held as floats, "
+                  "exact up to 2^24) cannot hold; reinterpret as a float "
+                  "type or as i8 / i16";
+      dst[r * outCols + c] = static_cast<float>(v);
+    }
+  }
   env[op.getResult()] = std::move(out);
   return success();
 }

@@ -257,6 +257,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
       .Case([&](FullOp full) { return execFull(full); })
       .Case([&](TransposeOp transpose) { return execTranspose(transpose); })
       .Case([&](GatherMaskOp gather) { return execGatherMask(gather); })
+      .Case([&](BitcastOp bitcast) { return execBitcast(bitcast); })
       .Case([&](TopKOp topk) { return execTopK(topk); })
       .Case([&](CompareOp compare) { return execCompare(compare); })
       .Case([&](WhereOp where) { return execWhere(where); })

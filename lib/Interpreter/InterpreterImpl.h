@@ -180,6 +180,9 @@ public:
   Extent ceilDiv(Extent a, int64_t divisor) override {
     return llvm::divideCeil(a.getConstant(), divisor);
   }
+  Extent mul(Extent a, int64_t factor) override {
+    return a.getConstant() * factor;
+  }
 
 private:
   Interpreter &interp;
@@ -231,6 +234,7 @@ private:
   LogicalResult execFull(FullOp op);
   LogicalResult execTranspose(TransposeOp op);
   LogicalResult execGatherMask(GatherMaskOp op);
+  LogicalResult execBitcast(BitcastOp op);
   LogicalResult execTopK(TopKOp op);
   LogicalResult execCompare(CompareOp op);
   LogicalResult execWhere(WhereOp op);

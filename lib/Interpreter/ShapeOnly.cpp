@@ -61,8 +61,8 @@ static bool isShapeOnlyOp(Operation *op) {
   return isa<LoopOp, ScopeOp, TaskOp, scf::IfOp, IsLoopBeginOp, IsLoopEndOp,
              ValidDimOp, DimOp, ReadOp, CheckViewOp, ReshapeOp, ViewOp,
              MatmulOp, MatmulAccOp, WorkspaceOp, LaunchOp, RootCallOp, FullOp,
-             TransposeOp, GatherMaskOp, TopKOp, AtomicAddOp, AssembleOp,
-             IndexPutOp>(op);
+             TransposeOp, GatherMaskOp, BitcastOp, TopKOp, AtomicAddOp,
+             AssembleOp, IndexPutOp>(op);
 }
 
 bool interp::hasShapeOnlySemantics(Operation *op) {

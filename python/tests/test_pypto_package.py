@@ -159,6 +159,23 @@ def test_string_merge_keys_inside_the_kernel():
     assert "vec_nbuffer_setting = {-1 : 4}" in pypto.frontend.jit(body).trace().mlir
 
 
+def test_func_merge_keys_inside_the_kernel_are_carried():
+    """PyPTO's func keys in a kernel-level set_pass_options (mhc_pre's
+    {"DEFAULT": 4, "func8_3": 1}) are carried in pto.pypto_options with a
+    remark at the line, as @jit carries them; the modelled entries apply."""
+    def body(x: pypto.Tensor([8, 16], F32), y: pypto.Tensor([8, 16], F32)):
+        pypto.set_pass_options(vec_nbuffer_setting={"DEFAULT": 4, "func8_3": 1})
+        pypto.set_vec_tile_shapes(8, 16)
+        pypto.assemble(pypto.view(x, [8, 16], [0, 0]), [0, 0], y)
+    kernel = pypto.frontend.jit(pass_options={"vec_nbuffer_setting": {"func7_0": 3}})(body)
+    with pytest.warns(pypto.OptionRemark, match=r"set_pass_options\(vec_nbuffer_setting=...\) "
+                                                r"group keys \['func8_3'\]") as record:
+        mlir = kernel.trace().mlir
+    assert any(w.filename == __file__ for w in record)
+    assert "vec_nbuffer_setting = {-1 : 4}" in mlir
+    assert '"vec_nbuffer_setting" = {"func7_0" = 3 : i64, "func8_3" = 1 : i64}' in mlir
+
+
 # -- calling with torch tensors ---------------------------------------------------------
 
 torch = pytest.importorskip("torch")

@@ -625,6 +625,38 @@ static void case_gather_mask() {
   }
 }
 
+// TRESHAPE names the loaded f32 tile's bytes as i8: the destination, assigned
+// elsewhere first, is re-pointed at the source (pto-isa A2/A3), so storing it
+// writes the f32 values' bytes.
+static void case_treshape() {
+  std::vector<float> in(4 * 8);
+  std::vector<int8_t> out(4 * 32, 0);
+  for (int i = 0; i < 4 * 8; ++i)
+    in[size_t(i)] = float(i) * 1.25f - 7.0f;
+  run_leaf(pto_rt::Core::Vector, [&] {
+    using S =
+        Tile<TileType::Vec, float, 4, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using D =
+        Tile<TileType::Vec, int8_t, 4, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    S a(4, 8);
+    D b(4, 32);
+    TASSIGN(a, 0), TASSIGN(b, 4096);
+    GlobalTensor<float, Shape<1, 1, 1, 4, 8>, Stride<1, 1, 1, 8, 1>> gi(
+        in.data());
+    GlobalTensor<int8_t, Shape<1, 1, 1, 4, 32>, Stride<1, 1, 1, 32, 1>> go(
+        out.data());
+    TLOAD(a, gi);
+    TRESHAPE(b, a);
+    EXPECT(b.addr() == a.addr(), "TRESHAPE: dst at offset %u, src at %u",
+           b.addr(), a.addr());
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, b);
+  });
+  EXPECT(std::memcmp(out.data(), in.data(), out.size()) == 0,
+         "TRESHAPE: the stored bytes differ from the f32 tile's");
+}
+
 // The sort instructions as a row top-k uses them: TCI makes the index row,
 // TSORT32 sorts 32-element blocks into (value, index) pairs (one idx row for
 // every row), a 2-list TMRGSORT merges a 64-element row's two blocks and the
@@ -1077,6 +1109,8 @@ int main(int argc, char **argv) {
     case_trans();
   else if (c == "gather_mask")
     case_gather_mask();
+  else if (c == "treshape")
+    case_treshape();
   else if (c == "sort")
     case_sort();
   else if (negative.count(c)) {

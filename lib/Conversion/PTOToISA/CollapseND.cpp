@@ -207,8 +207,9 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   // A gathermask keeps the leading dims and selects along the last one,
   // which stays the column dim (its result's last dim fills whole ub rows,
   // lowerGatherMask checks, so it is not a unit dim).
-  bool shapePreserving = isa<ViewOp, AssembleOp, AtomicAddOp, FullOp,
-                             TransposeOp, GatherMaskOp, TopKOp, IndexPutOp>(op);
+  bool shapePreserving =
+      isa<ViewOp, AssembleOp, AtomicAddOp, FullOp, TransposeOp, GatherMaskOp,
+          BitcastOp, TopKOp, IndexPutOp>(op);
   // Elementwise ops keep their operands' shape; reductions and broadcasts
   // check their N-D rules where they are lowered (lowerReduce, broadcastOf).
   if (isElementwiseOp(op) || isReductionOp(op))
@@ -222,7 +223,7 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
                << " operand or result; pto-lower-to-isa collapses tiles of "
                   "other ranks to 2-D only for views, stores and vector ops "
                   "(elementwise and broadcasts, unary, cast, full, "
-                  "reductions, a transpose of unit dims, gathermask, "
+                  "reductions, a transpose of unit dims, gathermask, bitcast, "
                   "compare, where, "
                   "index_put); reshape to 2-D before this op";
   }

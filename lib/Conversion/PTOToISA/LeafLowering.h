@@ -161,6 +161,7 @@ private:
   Value lowerTanh(Location loc, Value src, pisa::TileType type, Value vr,
                   Value vc);
   LogicalResult lowerCast(CastOp op);
+  LogicalResult lowerBitcast(BitcastOp op);
   LogicalResult lowerReduce(Operation *op, Value input, int64_t dim,
                             bool keepdim, bool isMax);
   LogicalResult lowerFull(FullOp op);

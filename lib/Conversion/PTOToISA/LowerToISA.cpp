@@ -326,6 +326,7 @@ LogicalResult LeafLowering::run() {
             .Case([&](FullOp o) { return lowerFull(o); })
             .Case([&](TransposeOp o) { return lowerTranspose(o); })
             .Case([&](GatherMaskOp o) { return lowerGatherMask(o); })
+            .Case([&](BitcastOp o) { return lowerBitcast(o); })
             .Case([&](TopKOp o) { return lowerTopK(o); })
             .Case([&](CompareOp o) { return lowerCompare(o); })
             .Case([&](WhereOp o) { return lowerWhere(o); })

@@ -546,6 +546,47 @@ LogicalResult LeafLowering::lowerCast(CastOp op) {
   return success();
 }
 
+LogicalResult LeafLowering::lowerBitcast(BitcastOp op) {
+  // pto-isa's TRESHAPE renames the source's bytes: every element keeps its
+  // byte offset, so the two tiles must lay out their rows alike (the same
+  // rows, the last dim as the columns, equal bytes per padded row).
+  Location loc = op.getLoc();
+  FailureOr<Value> src = lookup(op, op.getInput());
+  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  if (failed(src) || failed(type))
+    return failure();
+  auto srcType = cast<pisa::TileType>(src->getType());
+  unsigned last = op.getInput().getType().getRank() - 1;
+  if (srcType.getSpace() != pisa::MemorySpace::ub)
+    return op.emitOpError()
+           << "reinterprets a tile held in "
+           << pisa::stringifyMemorySpace(srcType.getSpace())
+           << "; pto-lower-to-isa renames ub tiles only (TRESHAPE keeps the "
+              "buffer): bring the value to ub first (a vector op or a "
+              "store and view)";
+  if (heldColumnDim(op.getInput()) != last ||
+      heldColumnDim(op.getResult()) != last ||
+      srcType.getRows() != type->getRows() ||
+      srcType.getCols() * srcType.getElementByteSize() !=
+          type->getCols() * type->getElementByteSize())
+    return op.emitOpError()
+           << "reinterprets " << srcType << " as " << *type
+           << ", whose rows are laid out differently in ub (rows "
+           << srcType.getRows() << " vs " << type->getRows()
+           << ", bytes per row "
+           << srcType.getCols() * srcType.getElementByteSize() << " vs "
+           << type->getCols() * type->getElementByteSize()
+           << "); TRESHAPE keeps every byte in place, so the last dim must "
+              "be the column dim of both with equal padded row bytes: "
+              "reinterpret a 2-D tile whose last dim is not a unit dim";
+  auto [vr, vc] = validOf(loc, op.getResult());
+  Value dst = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TReshapeOp>(loc, *src, dst);
+  tiles[op.getResult()] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
 LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
                                         bool keepdim, bool isMax) {
   // In the 2-D form of the input ([rows of the leading dims, columns]): a

@@ -451,6 +451,13 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
                              types, args));
         return success();
       })
+      .Case([&](TReshapeOp o) {
+        // A rename of bytes (no data moves), so not guarded by the valid
+        // extents: dst must name src's bytes even when nothing is valid.
+        os << formatv("TRESHAPE({0}, {1});\n", tile(o.getDst()).name,
+                      tile(o.getSrc()).name);
+        return success();
+      })
       .Case([&](TGatherMaskOp o) {
         static const char *patterns[] = {"P0101", "P1010", "P0001", "P0010",
                                          "P0100", "P1000", "P1111"};

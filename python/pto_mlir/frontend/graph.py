@@ -500,6 +500,7 @@ _OP_PRINTERS = {
     "pto.log": Printer._print_one_input,
     "pto.tanh": Printer._print_one_input,
     "pto.cast": Printer._print_one_input,
+    "pto.bitcast": Printer._print_one_input,
     "pto.compare": Printer._print_compare,
     "pto.where": Printer._print_where,
     "pto.transpose": Printer._print_transpose,

@@ -631,8 +631,16 @@ class JitFunction:
         if settings:
             attrs.append("pass_options = #pto.pass_options<" + ", ".join(
                 f"{k} = {settings[k]}" for k in _PASS_OPTIONS if k in settings) + ">")
-        if self._unmodelled_text:
-            attrs.append("pto.pypto_options = " + self._unmodelled_text)
+        unmodelled_text = self._unmodelled_text
+        if tracer.unmodelled_pass_options:
+            merged = {group: dict(options) if isinstance(options, dict) else options
+                      for group, options in self.unmodelled_options.items()}
+            passes = merged.setdefault("pass_options", {})
+            for key, groups in tracer.unmodelled_pass_options.items():
+                passes[key] = {**passes.get(key, {}), **groups}
+            unmodelled_text = option_attr_text(merged, "set_pass_options")
+        if unmodelled_text:
+            attrs.append("pto.pypto_options = " + unmodelled_text)
         header = f"pto.kernel @{self.fn.__name__}("
         lines = [f"// Traced from {self.fn.__code__.co_filename} by pto_mlir.frontend.",
                  header + ("\n    " + ",\n    ".join(args) if args else "") + ")",

@@ -8,6 +8,7 @@ location."""
 from __future__ import annotations
 
 import re
+import warnings
 
 from . import dtypes as dt
 from .errors import TraceError
@@ -143,8 +144,18 @@ def set_pass_options(**options) -> None:
                              f"`if`: the pto "
                              f"dialect carries merge settings per kernel; set it at kernel "
                              f"level or in @jit(pass_options=...)")
-            from .jit import merge_setting_text
-            tracer.pass_option_overrides[key] = merge_setting_text(key, value)
+            from .jit import OptionRemark, merge_setting_text, split_merge_setting
+            modelled, unmodelled = split_merge_setting(key, value)
+            if unmodelled:
+                # PyPTO's func keys and labels name groups of its own graph;
+                # carried in pto.pypto_options as @jit carries them.
+                loc = tracer.location()
+                warnings.warn_explicit(
+                    f"set_pass_options({key}=...) group keys {sorted(unmodelled)} (func keys, "
+                    f"semantic labels of PyPTO's graph): not modelled by pto-mlir; carried in "
+                    f"pto.pypto_options and ignored", OptionRemark, loc.file, loc.line)
+                tracer.unmodelled_pass_options.setdefault(key, {}).update(unmodelled)
+            tracer.pass_option_overrides[key] = merge_setting_text(key, modelled)
         elif key in _UNMODELLED_PASS_OPTIONS:
             raise _error(f"set_pass_options({key}=...) is not modelled by the pto dialect yet "
                          f"(950 OoO/MIX scheduling)")
@@ -319,14 +330,17 @@ def tensor(shape=None, dtype=None, name: str = ""):
     return tracer.workspace(tuple(dims), dtype, hint)
 
 
-def view(input, shape, offsets, *, valid_shape=None, dtype=None) -> Tile:
+def view(input, shape=None, offsets=None, *, valid_shape=None, dtype=None) -> Tile:
     """``pypto.view(x, [T, D], [off0, off1], valid_shape=[a, D])``: a static
     window at (possibly symbolic) offsets with a (possibly symbolic) valid
-    shape."""
+    shape. ``pypto.view(x, dtype=DT_INT8)``: the whole of ``x`` read as
+    another dtype (``pto.bitcast``)."""
     tracer = current_tracer("pypto.view")
     if dtype is not None:
-        raise _error("view(dtype=...) (reinterpreting the bytes) is not modelled by the pto "
-                     "dialect")
+        return _view_dtype(tracer, input, shape, offsets, valid_shape, dtype)
+    if shape is None or offsets is None:
+        raise _error("view(input, shape, offsets) needs the window's shape and offsets (only "
+                     "view(input, dtype=...) reinterprets the whole input without them)")
     if isinstance(input, Tile):
         source = tracer.use_tile(input, "view(input)")
         rank = source.ndim
@@ -358,6 +372,41 @@ def view(input, shape, offsets, *, valid_shape=None, dtype=None) -> Tile:
     fields = {"source": source.value, "offsets": tracer.mixed(offsets, "view(offsets)"),
               "valid": valid}
     return _record(tracer, "pto.view", fields, shape, source.dtype, "view")
+
+
+def _view_dtype(tracer, input, shape, offsets, valid_shape, dtype) -> Tile:
+    """PyPTO's ``view(x, dtype=dt)`` (https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-view.md):
+    the bytes of all of ``x`` read as ``dt``; the last dim (and its valid
+    extent) scaled by ``itemsize(x) / itemsize(dt)``. PyPTO's
+    ``python/pypto/operation.py`` then ignores ``shape``, ``offsets`` and
+    ``valid_shape``; here they are accepted only where they name the whole
+    input, so a window meant to be reinterpreted is not silently dropped."""
+    if not isinstance(dtype, dt.DataType):
+        raise _error(f"view(dtype={dtype!r}) must be a pypto dtype such as DT_INT8")
+    a = tracer.use_tile(input, "view(input)")
+    if offsets is not None and not isinstance(offsets, (list, tuple)):
+        offsets = [offsets]
+    if shape is not None and list(_static_list(shape, "view(shape)")) != list(a.shape) or \
+            offsets is not None and any(not (isinstance(o, int) and o == 0) for o in offsets) or \
+            valid_shape is not None:
+        raise _error("view(..., dtype=...) reinterprets the whole input: PyPTO ignores shape, "
+                     "offsets and valid_shape when dtype is given, so a window here would be "
+                     "lost; take the window first (v = pypto.view(x, shape, offsets, "
+                     "valid_shape=...)), then pypto.view(v, dtype=...)")
+    if dtype == a.dtype:
+        return a
+    if dt.DT_BOOL in (a.dtype, dtype):
+        raise _error(f"view({a.dtype!r} -> {dtype!r}, dtype=...): a DT_BOOL mask is packed bits "
+                     f"on chip, not bytes; use pypto.cast or pypto.where instead")
+    last = a.shape[-1] if a.shape else 1
+    if (last * a.dtype.itemsize) % dtype.itemsize != 0:
+        raise _error(f"view(dtype={dtype!r}): the last dim {last} x {a.dtype.itemsize} B "
+                     f"({a.dtype!r}) is not a whole number of {dtype.itemsize}-byte "
+                     f"{dtype!r} elements; PyPTO requires last dim x factor to be an integer "
+                     f"(factor = {a.dtype.itemsize} / {dtype.itemsize})")
+    shape = tuple(a.shape[:-1]) + (last * a.dtype.itemsize // dtype.itemsize,)
+    fields = {"input": a.value, "attrs": _vec_tile_attr(tracer)}
+    return _record(tracer, "pto.bitcast", fields, shape, dtype, "viewed")
 
 
 def _store(kind: str, src, offsets, dst) -> None:

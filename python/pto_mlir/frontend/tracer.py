@@ -433,6 +433,9 @@ class Tracer:
         self.num_constants = 0
         self.combine_axis = None
         self.pass_option_overrides: dict = {}
+        # Group keys of kernel-level merge settings that PyPTO names by its
+        # own graph (func keys, semantic labels): carried unmodelled.
+        self.unmodelled_pass_options: dict = {}
         self.aborted_loop = None
         self.loop_count = 0
         self.finished = False

@@ -6,7 +6,7 @@ Every tensor is one ``.npy`` file (format 1.0, little-endian, C order):
   widen with ``bf16_bits_to_f32``, i.e. ``float32(bits << 16)``);
 * ``fp16``  -> ``<f2`` (IEEE binary16, NumPy ``float16``);
 * ``fp32``  -> ``<f4``;
-* ``int32`` -> ``<i4``;
+* ``int8`` -> ``|i1``, ``int16`` -> ``<i2``, ``int32`` -> ``<i4``;
 * ``bool``  -> ``|b1`` (PyPTO's DT_BOOL: one byte of 0 or 1 per element).
 
 The .npy header alone cannot tell a BF16 tensor from a genuine uint16 one, so
@@ -22,7 +22,8 @@ import numpy as np
 from .bf16 import f32_to_bf16_bits
 
 STORAGE = {"bf16": np.dtype("<u2"), "fp16": np.dtype("<f2"), "fp32": np.dtype("<f4"),
-           "int32": np.dtype("<i4"), "bool": np.dtype("|b1")}
+           "int8": np.dtype("|i1"), "int16": np.dtype("<i2"), "int32": np.dtype("<i4"),
+           "bool": np.dtype("|b1")}
 
 
 def to_storage(array, dtype_name: str) -> np.ndarray:
@@ -59,9 +60,10 @@ def to_storage(array, dtype_name: str) -> np.ndarray:
         out = a
     else:
         if not np.issubdtype(a.dtype, np.integer):
-            raise TypeError(f"int32 tensor needs integers, got {a.dtype}")
-        if a.size and (a.min() < -(2**31) or a.max() >= 2**31):
-            raise ValueError("int32 tensor out of range")
+            raise TypeError(f"{dtype_name} tensor needs integers, got {a.dtype}")
+        bits = STORAGE[dtype_name].itemsize * 8
+        if a.size and (a.min() < -(2**(bits - 1)) or a.max() >= 2**(bits - 1)):
+            raise ValueError(f"{dtype_name} tensor out of range")
         out = a
     return np.ascontiguousarray(out, dtype=STORAGE[dtype_name])
 

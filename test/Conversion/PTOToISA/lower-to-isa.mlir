@@ -1063,3 +1063,22 @@ func.func private @log_tanh(%a: !pto.tensor<16x64xf32>, %h: !pto.tensor<16x64xf1
   pto.assemble %t16, %out16 [0, 0] : !pto.tile<16x64xf16>, !pto.tensor<16x64xf16>
   return
 }
+
+// -----
+
+// A bitcast: TRESHAPE names the loaded f32 tile's bytes as i8 (the same rows,
+// 32 bytes per row), with the valid columns scaled by 4.
+// CHECK-LABEL: func.func private @bitcast_leaf(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.tload
+// CHECK:         %[[D:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 16x32xi8>
+// CHECK-NEXT:    pto_isa.treshape %[[X]] into %[[D]] : !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x32xi8>
+// CHECK:         pto_isa.tstore %[[D]]
+func.func private @bitcast_leaf(%x: !pto.tensor<?x8xf32>, %y: !pto.tensor<?x32xi8>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %x[%r, %c0] valid [%v, 8] : !pto.tensor<?x8xf32> -> !pto.tile<16x8xf32>
+  %u = pto.bitcast %t : !pto.tile<16x8xf32> -> !pto.tile<16x32xi8>
+  pto.assemble %u, %y[%r, %c0] : !pto.tile<16x32xi8>, !pto.tensor<?x32xi8>
+  return
+}

@@ -489,3 +489,25 @@ pto.kernel @scope_left(%x: !pto.tensor<16x64xf32>, %out: !pto.tensor<16x64xf32>)
   }
   pto.assemble %e, %out[0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
 }
+
+// -----
+
+// A bitcast by its vec_tile over the input: each [8, 8] f32 piece is read as
+// its [8, 32] bytes on its own and lands at its column offset x 4.
+
+// CHECK-LABEL: pto.kernel @bitcast_pieces(
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<16x64xi8>
+// CHECK-NEXT:    %[[X0:.*]] = pto.view %x[0, 0] valid [8, 8] : !pto.tensor<16x16xf32> -> !pto.tile<8x8xf32>
+// CHECK-NEXT:    %[[B0:.*]] = pto.bitcast %[[X0]] {vec_tile = #pto.vec_tile<[8, 8]>} : !pto.tile<8x8xf32> -> !pto.tile<8x32xi8>
+// CHECK-NEXT:    pto.assemble %[[B0]], %[[WS]] [0, 0] : !pto.tile<8x32xi8>, !pto.tensor<16x64xi8>
+// CHECK-NEXT:    %[[X1:.*]] = pto.view %x[0, 8] valid [8, 8] : !pto.tensor<16x16xf32> -> !pto.tile<8x8xf32>
+// CHECK-NEXT:    %[[B1:.*]] = pto.bitcast %[[X1]] {{.*}} -> !pto.tile<8x32xi8>
+// CHECK-NEXT:    pto.assemble %[[B1]], %[[WS]] [0, 32] : !pto.tile<8x32xi8>, !pto.tensor<16x64xi8>
+// CHECK-NEXT:    %[[X2:.*]] = pto.view %x[8, 0] valid [8, 8]
+// CHECK-NEXT:    %[[B2:.*]] = pto.bitcast %[[X2]]
+// CHECK-NEXT:    pto.assemble %[[B2]], %[[WS]] [8, 0]
+pto.kernel @bitcast_pieces(%x: !pto.tensor<16x16xf32>, %o: !pto.tensor<16x64xi8>) {
+  %t = pto.view %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+  %r = pto.bitcast %t {vec_tile = #pto.vec_tile<[8, 8]>} : !pto.tile<16x16xf32> -> !pto.tile<16x64xi8>
+  pto.assemble %r, %o[0, 0] : !pto.tile<16x64xi8>, !pto.tensor<16x64xi8>
+}

@@ -1926,3 +1926,35 @@ func.func @index_put_vec_tile(%v: !pto.tile<8x16xf32>, %i: !pto.tile<8xi32>, %ou
   pto.index_put %v, %out[%i] [0, 0] {vec_tile = #pto.vec_tile<[8, 16, 1]>} : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
   return
 }
+
+// -----
+
+func.func @bitcast_partial_element(%x: !pto.tile<4x6xi8>) {
+  // expected-error @+1 {{'pto.bitcast' op reads the 6 x 1 B of the input's last dim ('i8') as 'f32' elements of 4 B, which is not a whole number; PyPTO requires last dim x bytes('i8') to be a multiple of bytes('f32'): view a last dim that is a multiple of 4}}
+  %y = "pto.bitcast"(%x) : (!pto.tile<4x6xi8>) -> !pto.tile<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @bitcast_shape(%x: !pto.tile<4x8xf32>) {
+  // expected-error @+1 {{'pto.bitcast' op result type '!pto.tile<8x16xi8>' must have shape [4, 32] (the last dim of [4, 8] scaled by 4 / 1, the element sizes)}}
+  %y = pto.bitcast %x : !pto.tile<4x8xf32> -> !pto.tile<8x16xi8>
+  return
+}
+
+// -----
+
+func.func @bitcast_mask(%x: !pto.tile<4x32xi1>) {
+  // expected-error @+1 {{'pto.bitcast' op reinterprets 'i1' as 'i8': an i1 mask is packed bits on chip, not bytes; cast it (pto.cast, pypto.cast) instead}}
+  %y = pto.bitcast %x : !pto.tile<4x32xi1> -> !pto.tile<4x32xi8>
+  return
+}
+
+// -----
+
+func.func @bitcast_vec_tile(%x: !pto.tile<4x64xi8>) {
+  // expected-error @+1 {{'pto.bitcast' op vector tile [4, 20]: last dim 20 x 1 B ('i8') = 20 B is not 32-byte aligned}}
+  %y = pto.bitcast %x {vec_tile = #pto.vec_tile<[4, 20]>} : !pto.tile<4x64xi8> -> !pto.tile<4x16xf32>
+  return
+}

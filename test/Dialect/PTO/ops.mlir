@@ -689,3 +689,19 @@ pto.kernel @index_put(%out: !pto.tensor<?x16xf32>, %src: !pto.tensor<?x16xf32>,
   // CHECK: pto.index_put %[[V]], %out[%[[I]]] [%{{.*}}, 0] : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
   pto.index_put %v, %out[%i] [%c0, 0] : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
 }
+
+// pto.bitcast (PyPTO's view(x, dtype=)): an f32 row read as its 32 bytes, an
+// i8 row read back as f32, bf16 as i16 (same width) and a 3-D tile with a
+// vector tile.
+// CHECK-LABEL: func.func @bitcast
+// CHECK: pto.bitcast %{{.*}} : !pto.tile<4x8xf32> -> !pto.tile<4x32xi8>
+// CHECK: pto.bitcast %{{.*}} : !pto.tile<4x32xi8> -> !pto.tile<4x8xf32>
+// CHECK: pto.bitcast %{{.*}} : !pto.tile<16x64xbf16> -> !pto.tile<16x64xi16>
+// CHECK: pto.bitcast %{{.*}} {vec_tile = #pto.vec_tile<[1, 8, 16]>} : !pto.tile<2x8x16xf32> -> !pto.tile<2x8x32xf16>
+func.func @bitcast(%a: !pto.tile<4x8xf32>, %b: !pto.tile<16x64xbf16>, %c: !pto.tile<2x8x16xf32>) -> (!pto.tile<4x8xf32>, !pto.tile<16x64xi16>, !pto.tile<2x8x32xf16>) {
+  %bytes = pto.bitcast %a : !pto.tile<4x8xf32> -> !pto.tile<4x32xi8>
+  %back = pto.bitcast %bytes : !pto.tile<4x32xi8> -> !pto.tile<4x8xf32>
+  %bits = pto.bitcast %b : !pto.tile<16x64xbf16> -> !pto.tile<16x64xi16>
+  %halves = pto.bitcast %c {vec_tile = #pto.vec_tile<[1, 8, 16]>} : !pto.tile<2x8x16xf32> -> !pto.tile<2x8x32xf16>
+  return %back, %bits, %halves : !pto.tile<4x8xf32>, !pto.tile<16x64xi16>, !pto.tile<2x8x32xf16>
+}

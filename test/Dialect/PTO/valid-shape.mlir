@@ -348,3 +348,29 @@ pto.kernel @topk_valid(%x: !pto.tensor<16x64xf32>) {
     %v, %ix = pto.topk %w, k = 8 : !pto.tile<16x64xf32> -> !pto.tile<16x8xf32>, !pto.tile<16x8xi32>
   }
 }
+
+// -----
+
+// pto.bitcast: the last dim's valid extent scaled by the element sizes,
+// rounded down when widening (PyPTO's valid * bytes(in) / bytes(out)).
+
+// CHECK-LABEL: pto.kernel @bitcast_valid(
+pto.kernel @bitcast_valid(%x: !pto.tensor<16x64xi8>, %y: !pto.tensor<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  pto.loop "L" %i = %c0 to %c4 step %c1 {
+    // expected-remark @+1 {{result #0 valid shape [16, 61]}}
+    %v = pto.view %x[0, 0] valid [16, 61] : !pto.tensor<16x64xi8> -> !pto.tile<16x64xi8>
+    // expected-remark @+1 {{result #0 valid shape [16, 15]}}
+    %f = pto.bitcast %v : !pto.tile<16x64xi8> -> !pto.tile<16x16xf32>
+    // expected-remark @+1 {{result #0 valid shape [16, 60]}}
+    %b = pto.bitcast %f : !pto.tile<16x16xf32> -> !pto.tile<16x64xi8>
+    // expected-remark @+1 {{result #0 valid shape [16, min(i, 16)]}}
+    %w = pto.view %y[0, 0] valid [16, %i] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32>
+    // expected-remark @+1 {{result #0 valid shape [16, min(i, 16)*2]}}
+    %h = pto.bitcast %w : !pto.tile<16x16xf32> -> !pto.tile<16x32xbf16>
+    // expected-remark @+1 {{result #0 valid shape [16, ceildiv(max(min(i, 16)*2 - 1, 0), 2)]}}
+    %g = pto.bitcast %h : !pto.tile<16x32xbf16> -> !pto.tile<16x16xf32>
+  }
+}

@@ -1108,3 +1108,13 @@ func.func @intra_block_ok() attributes {pto.leaf = #pto.core<vector>, pto.mix_ai
   pto_isa.wait_intra_block S, 15
   return
 }
+
+// -----
+
+func.func @treshape_rows(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x8xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 8x64xi8>
+  // expected-error @+1 {{'pto_isa.treshape' op renames the bytes of '!pto_isa.tile<ub, 16x8xf32>' as '!pto_isa.tile<ub, 8x64xi8>': TRESHAPE needs the same rows (16 vs 8) and bytes per row (32 vs 64) so that every element keeps its place}}
+  pto_isa.treshape %s into %d : !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 8x64xi8>
+  return
+}

@@ -151,3 +151,12 @@ func.func @textract_runtime_column(%r: index, %c: index) {
   pto_isa.textract %s[%r] cols[%c] into %e {index_col = 8 : i64} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x32xf32>
   return
 }
+
+// CHECK-LABEL: func.func @treshape
+// CHECK: pto_isa.treshape %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x32xi8>
+func.func @treshape(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x8xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x32xi8>
+  pto_isa.treshape %s into %d : !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x32xi8>
+  return
+}

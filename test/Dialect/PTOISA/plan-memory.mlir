@@ -216,3 +216,30 @@ func.func @ring_slot(%out: !pto.tensor<16x64xf32>) attributes {pto.leaf = #pto.c
   pto_isa.tstore %w1 into %out[%c0, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<16x64xf32>
   return
 }
+
+// -----
+
+// TRESHAPE points its destination at its source's bytes: %b gets %a's
+// offset, and the two are one buffer live until %b's last use, so %e
+// (loaded after %a's last read but while %b is still stored) does not take
+// those bytes.
+// CHECK-LABEL: func.func @treshape_alias
+// CHECK:         pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 0 : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 0 : !pto_isa.tile<ub, 16x32xi8>
+// CHECK-NEXT:    pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] at 512 : !pto_isa.tile<ub, 16x8xf32>
+// expected-remark @+1 {{memory plan of @treshape_alias: ub 1024 B peak live, 1024 B used of 188416}}
+func.func @treshape_alias(%in: !pto.tensor<32x8xf32>, %out: !pto.tensor<16x32xi8>, %out2: !pto.tensor<16x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %a = pto_isa.alloc_tile valid [%c16, %c8] : !pto_isa.tile<ub, 16x8xf32>
+  %b = pto_isa.alloc_tile valid [%c16, %c32] : !pto_isa.tile<ub, 16x32xi8>
+  %e = pto_isa.alloc_tile valid [%c16, %c8] : !pto_isa.tile<ub, 16x8xf32>
+  pto_isa.tload %in[%c0, %c0] into %a : !pto.tensor<32x8xf32>, !pto_isa.tile<ub, 16x8xf32>
+  pto_isa.treshape %a into %b : !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x32xi8>
+  pto_isa.tload %in[%c16, %c0] into %e : !pto.tensor<32x8xf32>, !pto_isa.tile<ub, 16x8xf32>
+  pto_isa.tstore %b into %out[%c0, %c0] : !pto_isa.tile<ub, 16x32xi8>, !pto.tensor<16x32xi8>
+  pto_isa.tstore %e into %out2[%c0, %c0] : !pto_isa.tile<ub, 16x8xf32>, !pto.tensor<16x8xf32>
+  return
+}

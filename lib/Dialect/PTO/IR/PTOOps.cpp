@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::pto;
 using mlir::pto::detail::shapeStr;
@@ -1186,6 +1188,38 @@ static CastRule getCastRule(Type from, Type to, Arch arch) {
   if (is950 && isFP8(from) && (to.isF32() || to.isF16() || to.isBF16()))
     return {true, {}, M::NONE};
   return {};
+}
+
+LogicalResult BitcastOp::verify() {
+  TileType input = getInput().getType(), result = getResult().getType();
+  Type from = input.getElementType(), to = result.getElementType();
+  if (from.isInteger(1) || to.isInteger(1))
+    return emitOpError() << "reinterprets " << from << " as " << to
+                         << ": an i1 mask is packed bits on chip, not bytes; "
+                            "cast it (pto.cast, pypto.cast) instead";
+  int64_t fromBytes = input.getElementByteSize();
+  int64_t toBytes = result.getElementByteSize();
+  int64_t last = input.getShape().back();
+  if ((last * fromBytes) % toBytes != 0)
+    return emitOpError() << "reads the " << last << " x " << fromBytes
+                         << " B of the input's last dim (" << from << ") as "
+                         << to << " elements of " << toBytes
+                         << " B, which is not a whole number; PyPTO requires "
+                            "last dim x bytes("
+                         << from << ") to be a multiple of bytes(" << to
+                         << "): view a last dim that is a multiple of "
+                         << toBytes / std::gcd(fromBytes, toBytes);
+  SmallVector<int64_t> expected(input.getShape());
+  expected.back() = last * fromBytes / toBytes;
+  if (result.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result type " << result << " must have shape "
+                         << shapeStr(expected) << " (the last dim of "
+                         << shapeStr(input.getShape()) << " scaled by "
+                         << fromBytes << " / " << toBytes
+                         << ", the element sizes)";
+  // The vector tile governs the input; its 32-byte-aligned splits of the
+  // last dim hold whole result elements (at most 8 bytes each).
+  return verifyVecTile(*this, getVecTileAttr(), input);
 }
 
 LogicalResult CastOp::verify() {

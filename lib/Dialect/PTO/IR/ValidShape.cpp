@@ -189,6 +189,26 @@ ExtentsOr GatherMaskOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
   return valid;
 }
 
+ExtentsOr BitcastOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  ExtentsOr valid = algebra.validShapeOf(getInput());
+  if (failed(valid))
+    return failure();
+  // PyPTO's valid * bytes(input) / bytes(result), rounded down; the sizes
+  // are powers of two, so one divides the other. floor(v / k) is
+  // ceildiv(max(v - (k - 1), 0), k).
+  int64_t from = getInput().getType().getElementByteSize();
+  int64_t to = getResult().getType().getElementByteSize();
+  Extent &last = valid->back();
+  if (from >= to)
+    last = algebra.mul(last, from / to);
+  else
+    last = algebra.ceilDiv(
+        algebra.max(algebra.sub(last, algebra.constant(to / from - 1)),
+                    algebra.constant(0)),
+        to / from);
+  return valid;
+}
+
 ExtentsOr FullOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
   SmallVector<Extent> valid;
   for (int64_t d : getResult().getType().getShape())
@@ -289,6 +309,13 @@ public:
     if (a.isConstant())
       return llvm::divideCeil(a.getConstant(), divisor);
     return build<arith::CeilDivSIOp>(a, Extent(divisor));
+  }
+  Extent mul(Extent a, int64_t factor) override {
+    if (factor == 1)
+      return a;
+    if (a.isConstant())
+      return a.getConstant() * factor;
+    return build<arith::MulIOp>(a, Extent(factor));
   }
 
   Location loc;

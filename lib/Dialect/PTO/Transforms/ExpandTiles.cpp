@@ -196,6 +196,7 @@ private:
   LogicalResult expandFull(FullOp op);
   LogicalResult expandTranspose(TransposeOp op);
   LogicalResult expandGatherMask(GatherMaskOp op);
+  LogicalResult expandBitcast(BitcastOp op);
   LogicalResult expandTopK(TopKOp op);
   /// An op whose output piece depends on one input piece: the vector tile
   /// cuts `input`; `mapBox` maps an input piece's offsets and sizes to its
@@ -370,6 +371,7 @@ LogicalResult Expander::expand(Operation *op) {
       .Case([&](FullOp full) { return expandFull(full); })
       .Case([&](TransposeOp transpose) { return expandTranspose(transpose); })
       .Case([&](GatherMaskOp gather) { return expandGatherMask(gather); })
+      .Case([&](BitcastOp bitcast) { return expandBitcast(bitcast); })
       .Case([&](TopKOp topk) { return expandTopK(topk); })
       .Case([&](AtomicAddOp store) {
         return expandStore(store, store.getSrc(), store.getDst(),
@@ -1079,6 +1081,23 @@ LogicalResult Expander::expandGatherMask(GatherMaskOp op) {
         return builder.create<GatherMaskOp>(op.getLoc(), pieceTypes[0], piece,
                                             op.getPatternModeAttr(),
                                             op.getVecTileAttr());
+      });
+}
+
+LogicalResult Expander::expandBitcast(BitcastOp op) {
+  // The vector tile governs the input; each input piece is read as the
+  // other type on its own and lands at its last-dim offset scaled by the
+  // element sizes (a split of the last dim is 32-byte aligned, so it holds
+  // whole result elements).
+  return expandPerInputPiece(
+      op, op.getInput(), {op.getResult()}, op.getVecTileAttr(),
+      [&](SmallVectorImpl<int64_t> &offsets, SmallVectorImpl<int64_t> &sizes) {
+        offsets.back() = op.scaleLast(offsets.back());
+        sizes.back() = op.scaleLast(sizes.back());
+      },
+      [&](Value piece, ArrayRef<TileType> pieceTypes) -> Operation * {
+        return builder.create<BitcastOp>(op.getLoc(), pieceTypes[0], piece,
+                                         op.getVecTileAttr());
       });
 }
 

@@ -57,7 +57,8 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
 
   /// The tile a vector op's `vec_tile` governs (as the verifier checks it).
   static TileType governedTile(Operation *op) {
-    if (isReductionOp(op) || isa<CastOp, TransposeOp, GatherMaskOp>(op))
+    if (isReductionOp(op) ||
+        isa<CastOp, TransposeOp, GatherMaskOp, BitcastOp>(op))
       return cast<TileType>(op->getOperand(0).getType());
     // A comparison splits the compared values (its i1 result is a packed
     // mask on chip).

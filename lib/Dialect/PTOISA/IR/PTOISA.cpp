@@ -765,6 +765,25 @@ LogicalResult TTransOp::verify() {
   return success();
 }
 
+LogicalResult TReshapeOp::verify() {
+  if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
+      failed(expectRowMajorUB(*this, "destination", getDst())))
+    return failure();
+  TileType src = tileOf(getSrc()), dst = tileOf(getDst());
+  int64_t srcRow = src.getCols() * src.getElementByteSize();
+  int64_t dstRow = dst.getCols() * dst.getElementByteSize();
+  if (src.getRows() != dst.getRows() || srcRow != dstRow)
+    return emitOpError() << "renames the bytes of " << src << " as " << dst
+                         << ": TRESHAPE needs the same rows (" << src.getRows()
+                         << " vs " << dst.getRows() << ") and bytes per row ("
+                         << srcRow << " vs " << dstRow
+                         << ") so that every element keeps its place";
+  if (src.getElementType().isInteger(1) || dst.getElementType().isInteger(1))
+    return emitOpError() << "renames an i1 mask tile; masks are packed bits, "
+                            "TRESHAPE renames bytes";
+  return success();
+}
+
 LogicalResult TGatherMaskOp::verify() {
   if (failed(expectRowMajorUB(*this, "source", getSrc())) ||
       failed(expectRowMajorUB(*this, "destination", getDst())))

@@ -45,7 +45,8 @@ struct Buffer {
   // reused in place by op n's destination ends at 2n - 1, before it.
   int64_t start, end;
   int64_t offset = -1;
-  /// The other tiles of a MIX leaf's UB ring slot: they take these bytes.
+  /// Other tiles placed at these bytes: the rest of a MIX leaf's UB ring
+  /// slot, and tiles that TRESHAPE points here.
   SmallVector<AllocTileOp> sharing;
 };
 
@@ -65,6 +66,8 @@ struct FunctionPlanner {
 private:
   void numberOps();
   std::vector<Buffer> buffersOf(ArrayRef<AllocTileOp> allocs, bool inPlace);
+  void mergeRenamed(std::vector<Buffer> &buffers,
+                    const DenseMap<Value, size_t> &index);
   int64_t capacity(MemorySpace space) const;
   /// First fit; false if the space overflows. With `pingPong`, a tile
   /// avoids the bytes of the tile that died last when it fits elsewhere.
@@ -348,8 +351,10 @@ std::vector<Buffer> FunctionPlanner::buffersOf(ArrayRef<AllocTileOp> allocs,
     buffers.push_back(
         {alloc, roundUp(alloc.getTileType().getByteSize(), align), start, end});
   }
-  if (!inPlace)
+  if (!inPlace) {
+    mergeRenamed(buffers, index);
     return buffers;
+  }
   // A source dying at the instruction that first writes a destination of
   // its type ends just before it, so the destination may take its bytes.
   // Only instructions in the allocs' block: inside a loop body the source
@@ -378,7 +383,47 @@ std::vector<Buffer> FunctionPlanner::buffersOf(ArrayRef<AllocTileOp> allocs,
       }
     }
   }
+  mergeRenamed(buffers, index);
   return buffers;
+}
+
+/// TRESHAPE points its destination at its source's bytes (pto-isa A2/A3):
+/// the two tiles are one buffer, live from the first use of either to the
+/// last, so no other tile takes those bytes while either is read.
+void FunctionPlanner::mergeRenamed(std::vector<Buffer> &buffers,
+                                   const DenseMap<Value, size_t> &index) {
+  std::vector<size_t> parent(buffers.size());
+  for (size_t i = 0; i < parent.size(); ++i)
+    parent[i] = i;
+  std::function<size_t(size_t)> root = [&](size_t i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  bool merged = false;
+  func->walk([&](TReshapeOp reshape) {
+    auto src = index.find(reshape.getSrc()), dst = index.find(reshape.getDst());
+    if (src == index.end() || dst == index.end())
+      return;
+    size_t a = root(src->second), b = root(dst->second);
+    if (a == b)
+      return;
+    Buffer &keep = buffers[a], &gone = buffers[b];
+    keep.start = std::min(keep.start, gone.start);
+    keep.end = std::max(keep.end, gone.end);
+    keep.bytes = std::max(keep.bytes, gone.bytes);
+    keep.sharing.push_back(gone.alloc);
+    keep.sharing.append(gone.sharing.begin(), gone.sharing.end());
+    parent[b] = a;
+    merged = true;
+  });
+  if (!merged)
+    return;
+  std::vector<Buffer> kept;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (root(i) == i)
+      kept.push_back(std::move(buffers[i]));
+  buffers = std::move(kept);
 }
 
 LogicalResult FunctionPlanner::run() {

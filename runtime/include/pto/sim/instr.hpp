@@ -529,6 +529,30 @@ inline RecordEvent TINSERT(DstTile &dst, SrcTile &src, uint16_t indexRow,
   return {};
 }
 
+// TRESHAPE(dst, src) (pto-isa include/pto/npu/a2a3/TReshape.hpp): dst is
+// pointed at src's bytes (TASSIGN to src's address); nothing moves. Same
+// tile type location, equal total bytes, both boxed or both not; the
+// element types are free (a2a3), so the bytes are read as dst's type.
+template <class DstTile, class SrcTile, class... E>
+  requires(sim::is_tile_v<DstTile> && sim::is_tile_v<SrcTile> &&
+           sim::events_v<E...>)
+inline RecordEvent TRESHAPE(DstTile &dst, SrcTile &src, E &...) {
+  static_assert(DstTile::Loc == SrcTile::Loc,
+                "TRESHAPE: src and dst live in the same buffer (tile type)");
+  static_assert(
+      sizeof(typename DstTile::DType) * DstTile::Rows * DstTile::Cols ==
+          sizeof(typename SrcTile::DType) * SrcTile::Rows * SrcTile::Cols,
+      "TRESHAPE: src and dst must span the same number of bytes");
+  static_assert((DstTile::SFractal == SLayout::NoneBox) ==
+                    (SrcTile::SFractal == SLayout::NoneBox),
+                "TRESHAPE: a boxed and a plain tile do not share a layout");
+  if (!src.assigned())
+    sim::fatal("TRESHAPE: %s is used before TASSIGN",
+               SrcTile::describe().c_str());
+  dst.bind(src.addr());
+  return {};
+}
+
 template <class DstTile, class SrcTile, class... E>
   requires(sim::is_tile_v<DstTile> && sim::is_tile_v<SrcTile> &&
            sim::events_v<E...>)

@@ -45,6 +45,8 @@ public:
   virtual Extent sub(Extent a, Extent b) = 0;
   /// `ceil(a / divisor)` for `a >= 0` and a positive compile-time divisor.
   virtual Extent ceilDiv(Extent a, int64_t divisor) = 0;
+  /// `a * factor` for a positive compile-time factor.
+  virtual Extent mul(Extent a, int64_t factor) = 0;
 
   /// The extent of entry `i` of a mixed static/dynamic list, as stored by
   /// ops with `static_*` arrays and variadic index operands.

@@ -527,6 +527,39 @@ def PTO_GatherMaskOp : PTO_VectorOp<"gathermask"> {
   }];
 }
 
+def PTO_BitcastOp : PTO_VectorOp<"bitcast"> {
+  let summary = "pypto.view(x, dtype=): the tile's bytes read as another dtype";
+  let description = [{
+    PyPTO's `view(x, dtype=dt)` (its `OP_VIEW_TYPE`): the result holds the
+    input's bytes unchanged, read as elements of another type. The leading
+    dims are kept; the last dim is scaled by the ratio of the element sizes,
+    `last * bytes(input) / bytes(result)`, and must come out whole (a
+    narrowing f32 -> i8 multiplies it by 4; a widening i8 -> f32 needs a
+    multiple of 4). The valid extent of the last dim is scaled the same way,
+    rounded down (PyPTO's `valid * bytes(input) / bytes(result)`); the
+    others are the input's. Any element types of whole bytes (not i1: a mask
+    is bits). A vector tile governs the input; a widening needs its last dim
+    to scale to a whole number too, so no piece splits a result element.
+
+    ```mlir
+    %b = pto.bitcast %x : !pto.tile<4x8xf32> -> !pto.tile<4x32xi8>
+    ```
+  }];
+  let arguments = (ins PTO_AnyTile:$input,
+                       OptionalAttr<PTO_VecTileAttr>:$vec_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `extent` elements of the input's last dim as result elements (rounded
+    /// down).
+    int64_t scaleLast(int64_t extent) {
+      return extent * getInput().getType().getElementByteSize() /
+             getResult().getType().getElementByteSize();
+    }
+  }];
+}
+
 def PTO_FullOp : PTO_VectorOp<"full"> {
   let summary = "a tile filled with one constant (fully valid)";
   let arguments = (ins F64Attr:$value, OptionalAttr<PTO_VecTileAttr>:$vec_tile);

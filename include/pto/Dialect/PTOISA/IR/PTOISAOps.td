@@ -376,6 +376,28 @@ def PTOISA_TTransOp : PTOISA_VectorOp<"ttrans"> {
   }];
 }
 
+def PTOISA_TReshapeOp : PTOISA_VectorOp<"treshape"> {
+  let summary = "TRESHAPE: dst names src's bytes as another element type";
+  let description = [{
+    pto-isa's `TRESHAPE(dst, src)` on A2/A3 points `dst` at `src`'s bytes
+    (`TASSIGN(dst, src.data())`, include/pto/npu/a2a3/TReshape.hpp): no data
+    moves, and any element types of equal total bytes qualify. Both tiles
+    are row-major ub tiles with the same rows and the same bytes per row.
+    `pto-isa-plan-memory` gives `dst` the offset of `src` and one live range
+    for both, so the bytes stay put while either is used; the sync model
+    then sees the two as the same bytes.
+
+    ```mlir
+    pto_isa.treshape %src into %dst : !pto_isa.tile<ub, 4x8xf32>, !pto_isa.tile<ub, 4x32xi8>
+    ```
+  }];
+  let arguments = (ins Arg<PTOISA_AnyTile, "", [MemRead]>:$src,
+                       Arg<PTOISA_AnyTile, "", [MemWrite]>:$dst);
+  let assemblyFormat = [{
+    $src `into` $dst attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+}
+
 def PTOISA_TGatherMaskOp : PTOISA_VectorOp<"tgather_mask"> {
   let summary = "TGATHER<..., MaskPattern>: keeps the columns a fixed bit pattern selects (V)";
   let description = [{
