@@ -148,7 +148,8 @@ void BlockPartitioner::buildEdges() {
   SmallVector<unsigned> nodeOf;       // access id -> node
   SmallVector<GMAccessSummary> filed; // access id -> its summary
   llvm::BitVector retired;            // access id -> retired
-  unsigned numRetired = 0, numLive = 0;
+  SmallVector<unsigned> indexed;      // the ids in `accesses`, in order
+  unsigned numRetired = 0;
   std::map<std::string, SmallVector<unsigned, 2>> byExactRegion;
   auto exactRegion = [](const GMAccess &access) -> std::string {
     std::string key;
@@ -166,12 +167,12 @@ void BlockPartitioner::buildEdges() {
     unsigned id = nodeOf.size();
     nodeOf.push_back(node);
     retired.push_back(false);
-    ++numLive;
+    indexed.push_back(id);
     accesses.insert(id, one);
     filed.push_back(std::move(one));
     return id;
   };
-  // Files `summary` as `node`'s; returns the id of its only access, if one.
+  // Files `summary` as `node`'s, one id per access.
   auto file = [&](unsigned node, const GMAccessSummary &summary) {
     if (summary.unknown) {
       GMAccessSummary unknown;
@@ -200,15 +201,14 @@ void BlockPartitioner::buildEdges() {
       if (id != store && !retired.test(id)) {
         retired.set(id);
         ++numRetired;
-        --numLive;
       }
     ids.assign({store});
-    if (numRetired < 64 || numRetired < numLive)
+    if (numRetired < 64 || 2 * numRetired < indexed.size())
       return;
     accesses = GMAccessIndex();
-    for (unsigned id = 0, e = filed.size(); id < e; ++id)
-      if (!retired.test(id))
-        accesses.insert(id, filed[id]);
+    llvm::erase_if(indexed, [&](unsigned id) { return retired.test(id); });
+    for (unsigned id : indexed)
+      accesses.insert(id, filed[id]);
     numRetired = 0;
   };
   auto forEachDependence = [&](const GMAccessSummary &summary,
