@@ -20,8 +20,13 @@ tasks alternating with `pto.loop`s (x8 = 2,000 runs of tasks), loops
 carrying a tile unrolled by 8 (pto-unroll-carried-loops alone, x8 = 4,000
 loops), engram's rms_norm + gate as one vector task over UB (x8 = 512
 row pieces), MIX leaves through `--pto-isa-split-mix` (x8 = 2,000), the exp
-chain through `--pto-ascend-pipeline` (x8 = 5,000), and the same chain
-without vector tiles under `--pto-lint` (every op a finding).
+chain through `--pto-ascend-pipeline` (x8 = 5,000), the same chain
+without vector tiles under `--pto-lint` (every op a finding), one long
+straight-line pto_isa function through `pto-isa-insert-sync` (x8 = 8,000
+groups of 4 instructions), rounds of stores and views of one workspace
+region (x8 = 2,000), and a launch graph of many root instances on regions of
+one tensor scheduled by `pto-run --sim-graph` (x8 = 16,000 launches: no
+pass timing, the process's wall and CPU time).
 `--quick` uses 1/16 of the base sizes and x1, x2.
 
 Wall times under `-mlir-timing` depend on the machine's load; the process CPU
@@ -32,6 +37,7 @@ test: python/tests/test_benchmarks.py only checks the tables are well formed.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import resource
 import subprocess
@@ -239,6 +245,75 @@ def mix_leaves(leaves: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def sync_chain(groups: int) -> str:
+    """One pto_isa function of `groups` x (tload a row block of GM into one
+    of four UB input buffers, texp into one of four output buffers, tabs in
+    place, tstore to the row block): 4 instructions per group, each buffer
+    reused every fourth group (RAW, WAR and WAW flags between MTE2, V and
+    MTE3), every row block a GM window of its own: the input of
+    `pto-isa-insert-sync`, as a straight-line leaf of that many pieces is."""
+    t = "!pto_isa.tile<ub, 16x64xf32>"
+    g = f"!pto.tensor<{16 * groups}x64xf32>"
+    lines = [f"func.func @sync_chain(%g: {g}, %o: {g}) {{",
+             "  %c0 = arith.constant 0 : index", "  %c16 = arith.constant 16 : index",
+             "  %c64 = arith.constant 64 : index"]
+    for k in range(4):
+        lines.append(f"  %a{k} = pto_isa.alloc_tile valid [%c16, %c64] at {4096 * k} : {t}")
+        lines.append(f"  %b{k} = pto_isa.alloc_tile valid [%c16, %c64] at "
+                     f"{16384 + 4096 * k} : {t}")
+    for i in range(groups):
+        k = i % 4
+        lines += [f"  %r{i} = arith.constant {16 * i} : index",
+                  f"  pto_isa.tload %g[%r{i}, %c0] into %a{k} : {g}, {t}",
+                  f"  pto_isa.texp %a{k} into %b{k} : {t}, {t}",
+                  f"  pto_isa.tabs %b{k} into %b{k} : {t}, {t}",
+                  f"  pto_isa.tstore %b{k} into %o[%r{i}, %c0] : {t}, {g}"]
+    lines += ["  return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def workspace_rounds(rounds: int) -> str:
+    """`rounds` x (view one of four row blocks of a workspace, exp, store into
+    the next block): many stores into and reads of the same regions of one
+    workspace, each region overwritten every fourth round (pto-partition's
+    read-after-write, write-after-read and write-after-write edges)."""
+    t, w = "!pto.tile<16x16xf32>", "!pto.tensor<64x16xf32>"
+    g = "!pto.tensor<16x16xf32>"
+    vec = "{vec_tile = #pto.vec_tile<[16, 16]>}"
+    lines = [f"pto.kernel @workspace_rounds(%x: {g}, %out: {g}) {{",
+             f"  %ws = pto.workspace : {w}",
+             f"  %x0 = pto.view %x[0, 0] : {g} -> {t}",
+             f"  pto.assemble %x0, %ws[0, 0] : {t}, {w}"]
+    for i in range(rounds):
+        lines += [f"  %v{i} = pto.view %ws[{16 * (i % 4)}, 0] : {w} -> {t}",
+                  f"  %e{i} = pto.exp %v{i} {vec} : {t} -> {t}",
+                  f"  pto.assemble %e{i}, %ws[{16 * ((i + 1) % 4)}, 0] : {t}, {w}"]
+    lines += [f"  %l = pto.view %ws[{16 * (rounds % 4)}, 0] : {w} -> {t}",
+              f"  pto.assemble %l, %out[0, 0] : {t}, {g}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def region_launches(launches: int) -> str:
+    """A launch graph (docs/CostModel.md, "Launch graphs") of `launches`
+    vector launches of as many root instances, 1024 per stitch (one device
+    task each, submitted at once), each reading its own 16-row block of `x`
+    and writing its block of `y`; every fourth also writes the two blocks
+    before its own (overlapping regions): the readiness check of the
+    scheduler compares a launch with the unfinished launches of other
+    instances on the same tensor."""
+    rows = 16 * launches
+    out = []
+    for i in range(launches):
+        lo = 16 * i if i % 4 else 16 * max(0, i - 2)
+        out.append({"name": "piece", "pool": "vector", "instance": i, "stitch": i // 1024,
+                    "reads": [{"tensor": "x", "bytes": 262144, "region": {
+                        "shape": [rows, 64], "lo": [16 * i, 0], "hi": [16 * i + 16, 64]}}],
+                    "writes": [{"tensor": "y", "bytes": 4096, "region": {
+                        "shape": [rows, 64], "lo": [lo, 0], "hi": [16 * i + 16, 64]}}],
+                    "vector_elements": 1024})
+    return json.dumps({"tensors": {"x": rows * 256, "y": rows * 256}, "launches": out})
+
+
 @dataclass
 class Case:
     name: str
@@ -247,6 +322,8 @@ class Case:
     emit: Callable[[int], str]
     args: tuple[str, ...]
     failing: bool = False  # the command reports errors (exit code 1) by design
+    tool: str = "pto-opt"  # pto-run: no pass timing, the process alone
+    suffix: str = ".mlir"
 
 
 PIPELINE = ("--pto-tile-graph-pipeline",)
@@ -267,6 +344,13 @@ CASES = [
     Case("mix-leaves", "function", 250, mix_leaves, ("--pto-isa-split-mix",)),
     Case("lint-untiled-chain", "op", 1250, lambda n: exp_chain(n, vec_tile=False),
          ("--pto-lint",), failing=True),
+    # pto-isa-insert-sync alone on one long straight-line function.
+    Case("insert-sync", "group", 1000, sync_chain, ("--pto-isa-insert-sync",)),
+    Case("workspace-rounds", "round", 250, workspace_rounds, PIPELINE),
+    # The cost model's scheduler alone on a launch graph (what a
+    # `pto-run --simulate --no-numerics` run records and then schedules).
+    Case("region-readiness", "launch", 2000, region_launches,
+         ("--sim-graph", "--simulate=a3"), tool="pto-run", suffix=".json"),
 ]
 
 TIMING = re.compile(r"^\s+([\d.]+) \(\s*[\d.]+%\)\s+(\w+)$", re.M)
@@ -278,14 +362,21 @@ def run_timed(path: Path, case: Case, repeat: int) -> tuple[dict, float]:
     best, best_cpu = None, 0.0
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        r = subprocess.run([str(tool("pto-opt")), str(path), *case.args, "-mlir-timing",
-                            "-o", "/dev/null"], capture_output=True, text=True)
+        timing = ["-mlir-timing", "-o", "/dev/null"] if case.tool == "pto-opt" else []
+        started = time.perf_counter()
+        r = subprocess.run([str(tool(case.tool)), str(path), *case.args, *timing],
+                           capture_output=True, text=True)
+        elapsed = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if r.returncode not in ((0, 1) if case.failing else (0,)) or "Total" not in r.stderr:
-            raise SystemExit(f"pto-opt {' '.join(case.args)} on {path} failed "
+        if r.returncode not in ((0, 1) if case.failing else (0,)) or (
+                timing and "Total" not in r.stderr):
+            raise SystemExit(f"{case.tool} {' '.join(case.args)} on {path} failed "
                              f"({r.returncode}):\n{r.stderr[-3000:]}")
-        wall = {name: float(t) for t, name in TIMING.findall(r.stderr)}
-        wall["passes"] = wall["Total"] - wall.get("Parser", 0) - wall.get("Output", 0)
+        if timing:
+            wall = {name: float(t) for t, name in TIMING.findall(r.stderr)}
+            wall["passes"] = wall["Total"] - wall.get("Parser", 0) - wall.get("Output", 0)
+        else:  # no pass manager: the process's wall time stands for it
+            wall = {"passes": elapsed}
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if best is None or wall["passes"] < best["passes"]:
             best, best_cpu = wall, cpu
@@ -332,7 +423,7 @@ def scaling(rep, quick: bool, sizes: list[int] | None = None,
             units = [base * s for s in sizes]
             results = []
             for n in units:
-                path = Path(tmp) / f"{case.name}_{n}.mlir"
+                path = Path(tmp) / f"{case.name}_{n}{case.suffix}"
                 path.write_text(case.emit(n))
                 started = time.perf_counter()
                 wall, cpu = run_timed(path, case, repeat)
@@ -354,10 +445,13 @@ def scaling(rep, quick: bool, sizes: list[int] | None = None,
             for name in names:
                 per_unit = [r[0].get(name, 0.0) / n for r, n in zip(results, units)]
                 row(name, per_unit, results[-1][0].get(name, 0.0) >= 0.02 * last_passes)
-            row("in passes", [r[0]["passes"] / n for r, n in zip(results, units)], True)
+            row("in passes" if case.tool == "pto-opt" else "process wall",
+                [r[0]["passes"] / n for r, n in zip(results, units)], True)
             row("process CPU", [r[1] / n for r, n in zip(results, units)], True)
-            rep.text(f"**{case.name}** (`pto-opt {' '.join(case.args)}`): "
-                     + ", ".join(f"x{s} = {n} {case.unit}s" for s, n in zip(sizes, units))
+            plural = "es" if case.unit.endswith("ch") else "s"
+            rep.text(f"**{case.name}** (`{case.tool} {' '.join(case.args)}`): "
+                     + ", ".join(f"x{s} = {n} {case.unit}{plural}"
+                                 for s, n in zip(sizes, units))
                      + f"; {sum(r[2] for r in results):.1f} s wall for all sizes.")
             rep.table(["entry"] + [f"x{s} µs/{case.unit}" for s in sizes]
                       + [f"x{sizes[-1]} / x{sizes[0]}", "verdict"], rows)

@@ -8,7 +8,8 @@ tiles and device_sched_mode, seeded from the card's configuration; the card's
 and the tuned configuration's modelled time in the same run, the search time,
 and whether the tuned kernel still computes the golden through `pto-run`
 (SK-16 test_02 and SK-01 4K; the SK-01 16K golden would need the 16K x 16K
-score matrix in NumPy).
+score matrix in NumPy) and through its emitted C++ on the host emulation (every
+case, at the case's heads and head dim with short sequences).
 
     benchmarks/tune.py [--quick] [--budget N]
 
@@ -70,6 +71,54 @@ def golden_ok(kernel_name: str, best_mlir: Path, case: sk16.Sk16Case, tmp: Path)
     return "yes" if not bad else "NO (" + ", ".join(bad) + ")"
 
 
+def golden_cpp(kernel_name: str, config_json: Path, arch: str, case: sk16.Sk16Case,
+               tmp: Path) -> str:
+    """Builds the tuned configuration's emitted C++ (pto-ascend-pipeline,
+    pto-to-cpp, the host emulation) and runs it against the golden at a
+    reduced shape of `case`: its heads and head dim (compiled in), sequences
+    short enough for the emulation (the tiles stay the tuned ones, the
+    lengths are run-time values). "yes", or "NO" with the reason."""
+    from pto_mlir import codegen, sk01_ir, sk16_ir
+    from pto_mlir.tune import ARCHES
+
+    fields = {k: tuple(v) if isinstance(v, list) else v
+              for k, v in json.loads(config_json.read_text())["config"].items()
+              if k not in ("heads", "head_dim", "arch")}
+    small = sk16.Sk16Case(f"{case.name}-cpp", CPP_SEQLENS[kernel_name][0],
+                          CPP_SEQLENS[kernel_name][1], case.N, case.D, benchmark_only=True)
+    workdir = tmp / f"{config_json.stem}_cpp"
+    workdir.mkdir(exist_ok=True)
+    source = workdir / f"{kernel_name}.mlir"
+    common = dict(heads=case.N, head_dim=case.D, arch=ARCHES[arch], **fields)
+    if kernel_name == "sk16":
+        source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(**common)))
+    else:
+        # The C++ chain takes SK-01 with its accumulators in GM (docs/SK01.md).
+        source.write_text(sk01_ir.emit(sk01_ir.Sk01Config(accumulators="gm", **common)))
+    mod = sk16 if kernel_name == "sk16" else sk01
+    try:
+        exe = codegen.build(source, workdir)
+        inputs = mod.make_inputs(small, seed=42)
+        out, _ = codegen.run(exe, workdir, inputs, mod.DTYPES, mod.OUTPUT_NAMES,
+                             names=mod.INPUT_NAMES)
+    except RuntimeError as e:
+        lines = [l for l in str(e).splitlines() if l.strip()]
+        reason = next((l for l in lines if "error" in l), lines[0] if lines else "failed")
+        return "NO (" + reason.strip()[:160] + ")"
+    if kernel_name == "sk16":
+        gold = sk16.golden_backward(inputs, small.N, small.D)
+        bad = [n for n in sk16.OUTPUT_NAMES if not sk16.check_close(out[n], gold[n])[0]]
+    else:
+        result = sk01.check_outputs(out, inputs, small.N, small.D)
+        bad = [n for n, (ok, _, _) in result.items() if not ok]
+    return "yes" if not bad else "NO (" + ", ".join(bad) + ")"
+
+
+# The reduced sequence lengths (q, kv per batch) of the C++ check: SK-16's
+# as in python/tests/test_codegen_sk16.py's test_02 compile on a small case.
+CPP_SEQLENS = {"sk16": ((192,), (160,)), "sk01": ((384,), (320,))}
+
+
 def tune_benchmark(rep, quick: bool, budget: int | None = None) -> dict:
     rep.heading("pto-tune vs the cards' configurations (benchmarks/tune.py)")
     budget = budget or (6 if quick else 10)
@@ -84,11 +133,13 @@ def tune_benchmark(rep, quick: bool, budget: int | None = None) -> dict:
             tag = f"{kernel}_{case.split(',')[2] if '=' in case else case}_{arch}"
             tag = tag.replace("=", "")
             every, best = tmp / f"{tag}.json", tmp / f"{tag}_best.mlir"
+            best_config = tmp / f"{tag}_best.json"
             t0 = time.perf_counter()
             r = subprocess.run([str(tool("pto-tune")), "--kernel", kernel, "--case", case,
                                 "--arch", arch, "--only", *SEARCH[kernel], "--budget",
                                 str(budget), "--json", str(every), "--emit-best", str(best),
-                                "--no-progress"], capture_output=True, text=True)
+                                "--write-config", str(best_config), "--no-progress"],
+                               capture_output=True, text=True)
             search_s = time.perf_counter() - t0
             if r.returncode:
                 raise SystemExit(f"pto-tune {kernel} {case} {arch} failed:\n"
@@ -100,19 +151,24 @@ def tune_benchmark(rep, quick: bool, budget: int | None = None) -> dict:
             ok = [e for e in estimates if e["ok"]]
             top = min(ok, key=lambda e: e["time_us"])
             how = next(l for l in r.stdout.splitlines() if l.startswith("search: "))
-            golden = "-"
+            golden = golden_cpp_result = "-"
             if not quick and not (kernel == "sk01" and "16384" in case):
                 parsed = _case(kernel, case)
                 golden = golden_ok(kernel, best, parsed, tmp)
+            if not quick:
+                golden_cpp_result = golden_cpp(kernel, best_config, arch, _case(kernel, case),
+                                               tmp)
             rows.append([kernel.upper().replace("SK", "SK-"), case, arch,
                          f"{card_us:.1f}", f"{top['time_us']:.1f}",
                          f"{card_us / top['time_us']:.3f}",
                          best_line.split(": ", 1)[1].rsplit(":", 1)[0],
                          f"{len(estimates)}", f"{sum(not e['ok'] for e in estimates)}",
-                         f"{search_s:.0f}", golden])
+                         f"{search_s:.0f}", golden, golden_cpp_result])
             results[tag] = {"card_us": card_us, "tuned_us": top["time_us"],
-                            "search_s": search_s, "golden": golden, "how": how}
-            print(f"  ({tag}: {how})")
+                            "search_s": search_s, "golden": golden,
+                            "golden_cpp": golden_cpp_result, "how": how}
+            print(f"  ({tag}: {how}; golden {golden}; golden C++ {golden_cpp_result})",
+                  flush=True)
     rep.text(f"`pto-tune --only {' '.join(SEARCH['sk16'])}` (SK-16) / "
              f"`{' '.join(SEARCH['sk01'])}` (SK-01), budget {budget} estimated "
              "configurations, coordinate descent from the card's configuration where "
@@ -120,9 +176,14 @@ def tune_benchmark(rep, quick: bool, budget: int | None = None) -> dict:
              "card's and of the best configuration in the same run; *search s*: wall "
              "time of the whole pto-tune run on this machine's 2 shared cores; "
              "*golden*: the tuned kernel run through pto-run on the case's data "
-             "against the NumPy golden. Model outputs, not measurements.")
+             "against the NumPy golden; *golden C++*: the tuned configuration through "
+             "pto-ascend-pipeline and pto-to-cpp, built against the host emulation and run "
+             "against the golden at the case's heads and head dim with short sequences "
+             f"(SK-16 q/kv {CPP_SEQLENS['sk16'][0][0]}/{CPP_SEQLENS['sk16'][1][0]}, SK-01 "
+             f"{CPP_SEQLENS['sk01'][0][0]}/{CPP_SEQLENS['sk01'][1][0]}). Model outputs, "
+             "not measurements.")
     rep.table(["kernel", "case", "arch", "card us", "tuned us", "speed-up", "tuned config",
-               "estimated", "pruned", "search s", "golden"], rows)
+               "estimated", "pruned", "search s", "golden", "golden C++"], rows)
     return results
 
 

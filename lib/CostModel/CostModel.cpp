@@ -17,7 +17,9 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -569,6 +571,108 @@ void shareBandwidth(ArrayRef<double> demand, double capacity,
 }
 } // namespace
 
+namespace {
+/// The unfinished launches with one kind of access to one buffer, for the
+/// readiness check: the earliest one a launch must wait for is found through
+/// an index of their regions' first dim, not by visiting every unfinished
+/// launch (a stitch of 1024 root instances storing disjoint rows of one
+/// tensor made the check quadratic). Regions of the shape the index was
+/// built for are filed by their row range in a grid whose cell is the
+/// smallest power of two not below the range (at most two cells per region);
+/// whole regions and other shapes of the storage are compared one by one.
+class UnfinishedRegions {
+public:
+  void insert(size_t j, const GMRegion *region) {
+    // A launch's first access to the buffer speaks for it (as a scan that
+    // looks its access up by buffer would find).
+    if (!regions.try_emplace(j, region).second || region->empty())
+      return; // an empty region intersects nothing
+    all.insert(j);
+    if (region->whole)
+      return void(wide.insert(j));
+    if (shape.empty())
+      shape = region->shape;
+    if (!llvm::equal(shape, region->shape))
+      return void(wide.insert(j));
+    auto [shift, first, last] = cellsOf(*region);
+    for (int64_t cell = first; cell <= last; ++cell)
+      grids[shift][cell].insert(j);
+  }
+
+  void erase(size_t j) {
+    auto it = regions.find(j);
+    if (it == regions.end())
+      return;
+    const GMRegion *region = it->second;
+    regions.erase(it);
+    if (region->empty())
+      return;
+    all.erase(j);
+    if (wide.erase(j))
+      return;
+    auto [shift, first, last] = cellsOf(*region);
+    auto &grid = grids[shift];
+    for (int64_t cell = first; cell <= last; ++cell) {
+      auto c = grid.find(cell);
+      c->second.erase(j);
+      if (c->second.empty())
+        grid.erase(c);
+    }
+  }
+
+  /// The smallest j < i filed here whose region intersects `mine` and that
+  /// `accept`s, or `none`.
+  template <typename Accept>
+  size_t first(size_t i, const GMRegion &mine, Accept accept,
+               size_t none) const {
+    size_t best = none;
+    auto scan = [&](const std::set<size_t> &entries) {
+      for (size_t j : entries) {
+        if (j >= i || j >= best)
+          break;
+        if (accept(j) && mine.intersects(*regions.lookup(j))) {
+          best = j;
+          break;
+        }
+      }
+    };
+    if (mine.empty())
+      return none;
+    if (mine.whole || !llvm::equal(shape, mine.shape)) {
+      scan(all);
+      return best;
+    }
+    scan(wide);
+    for (const auto &[shift, grid] : grids) {
+      int64_t firstCell = mine.lo[0] >> shift,
+              lastCell = (mine.hi[0] - 1) >> shift;
+      if (uint64_t(lastCell - firstCell) >= grid.size()) {
+        for (const auto &cell : grid)
+          scan(cell.second);
+        continue;
+      }
+      for (int64_t cell = firstCell; cell <= lastCell; ++cell)
+        if (auto c = grid.find(cell); c != grid.end())
+          scan(c->second);
+    }
+    return best;
+  }
+
+private:
+  static std::tuple<unsigned, int64_t, int64_t>
+  cellsOf(const GMRegion &region) {
+    unsigned shift = llvm::Log2_64_Ceil(
+        uint64_t(std::max<int64_t>(1, region.hi[0] - region.lo[0])));
+    return {shift, region.lo[0] >> shift, (region.hi[0] - 1) >> shift};
+  }
+
+  SmallVector<int64_t, 4> shape; // the shape of the grid's regions
+  std::set<size_t> all, wide;
+  std::map<unsigned, std::map<int64_t, std::set<size_t>>> grids;
+  llvm::DenseMap<size_t, const GMRegion *> regions;
+};
+} // namespace
+
 // A discrete-event simulation of the runtime (docs/CostModel.md):
 // - the control AICPU submits device tasks (a stitch, or an unstitched root
 //   call) one after another, `submitUs` each;
@@ -727,12 +831,12 @@ void CostModel::simulate(Report &r) {
   };
 
   // Unfinished launches per (buffer, access kind), by execution index.
-  std::vector<std::array<std::set<size_t>, 3>> unfinished(nextKey);
+  std::vector<std::array<UnfinishedRegions, 3>> unfinished(nextKey);
   for (size_t i = 0; i < n; ++i)
     for (const KeyedAccess &access : keyed[i])
       for (unsigned k = 0; k < 3; ++k)
         if (access.bits & (1u << k))
-          unfinished[access.key][k].insert(i);
+          unfinished[access.key][k].insert(i, &regionOf(i, access, k));
   std::vector<char> finished(n, 0);
   // An unfinished launch `i` must wait for, or n if none.
   auto blocker = [&](size_t i) -> size_t {
@@ -752,16 +856,12 @@ void CostModel::simulate(Report &r) {
         for (unsigned k = 0; k < 3; ++k) {
           if (!(conflicts[a] & (1u << k)))
             continue;
-          for (size_t j : sets[k]) {
-            if (j >= i)
-              break;
-            if (launches[j].instance == launch.instance)
-              continue;
-            const KeyedAccess *theirs = llvm::find_if(
-                keyed[j], [&](auto &x) { return x.key == access.key; });
-            if (mine.intersects(regionOf(j, *theirs, k)))
-              return j;
-          }
+          size_t j = sets[k].first(
+              i, mine,
+              [&](size_t j) { return launches[j].instance != launch.instance; },
+              n);
+          if (j != n)
+            return j;
         }
       }
     }

@@ -77,3 +77,37 @@ def test_read_of_workspace_stays_before_its_overwrite(passes, tmp_path):
     actual = run(transformed, inputs, tmp_path / "transformed")
     assert np.array_equal(expected, actual), (
         f"after {' '.join(passes)}: max |diff| {np.abs(expected - actual).max()}")
+
+
+def rounds_kernel(rounds: int) -> str:
+    """`rounds` x (view one of four row blocks of a workspace, double it,
+    store it into the next block), then the last block stored out: each
+    block is overwritten exactly while earlier views and stores of it are
+    filed (pto-partition retires those, docs/TileGraph.md)."""
+    w = "!pto.tensor<64x16xf32>"
+    lines = [f"pto.kernel @rounds(%x: {G}, %out: {G}) {{",
+             f"  %ws = pto.workspace : {w}",
+             f"  %x0 = pto.view %x[0, 0] : {G} -> {T}",
+             f"  pto.assemble %x0, %ws[0, 0] : {T}, {w}"]
+    for i in range(rounds):
+        lines += [f"  %v{i} = pto.view %ws[{16 * (i % 4)}, 0] : {w} -> {T}",
+                  f"  %d{i} = pto.add %v{i}, %v{i} {VEC} : {T}, {T} -> {T}",
+                  f"  pto.assemble %d{i}, %ws[{16 * ((i + 1) % 4)}, 0] : {T}, {w}"]
+    lines += [f"  %l = pto.view %ws[{16 * (rounds % 4)}, 0] : {w} -> {T}",
+              f"  pto.assemble %l, %out[0, 0] : {T}, {G}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("rounds", [5, 11])
+def test_rounds_over_one_workspace_keep_their_order(rounds, tmp_path):
+    rng = np.random.default_rng(5)
+    inputs = {"x": rng.integers(-3, 4, size=(16, 16)).astype(np.float32),
+              "out": np.zeros((16, 16), np.float32)}
+    source = tmp_path / "rounds.mlir"
+    source.write_text(rounds_kernel(rounds))
+    expected = run(source, inputs, tmp_path / "program")
+    assert np.array_equal(expected, inputs["x"] * 2.0 ** rounds), "pto-run on the program"
+    transformed = tmp_path / "transformed.mlir"
+    result = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", transformed)
+    assert result.returncode == 0, result.stderr
+    assert np.array_equal(expected, run(transformed, inputs, tmp_path / "transformed"))

@@ -23,6 +23,7 @@
 #include "pto/Support/UnionFind.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -136,6 +137,87 @@ void BlockPartitioner::buildEdges() {
   // themselves).
   GMAccessAnalysis gm(nodes.front()->getParentOp());
   GMAccessIndex accesses;
+  // A store that overwrites exactly the constant region of earlier accesses
+  // retires them: whatever must follow one of them must follow the store
+  // too, which follows them (so order edges stay transitively), and a later
+  // read cannot see the data they stored. Each access is filed under an id
+  // of its own (an op's reads of other regions stay live); retired ids are
+  // skipped and dropped from the index (rebuilt from the live ones once they
+  // are the majority), so that rounds of stores and reads of one workspace
+  // region cost what the live accesses cost, not the region's history.
+  SmallVector<unsigned> nodeOf;       // access id -> node
+  SmallVector<GMAccessSummary> filed; // access id -> its summary
+  llvm::BitVector retired;            // access id -> retired
+  SmallVector<unsigned> indexed;      // the ids in `accesses`, in order
+  unsigned numRetired = 0;
+  std::map<std::string, SmallVector<unsigned, 2>> byExactRegion;
+  auto exactRegion = [](const GMAccess &access) -> std::string {
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    os << access.base.getAsOpaquePointer() << ' '
+       << access.tensor.getAsOpaquePointer();
+    for (const GMAccess::Range &range : access.dims) {
+      if (range.unknown || !range.symbolic.empty())
+        return {};
+      os << ' ' << range.lo << ':' << range.size;
+    }
+    return key;
+  };
+  auto fileOne = [&](unsigned node, GMAccessSummary one) {
+    unsigned id = nodeOf.size();
+    nodeOf.push_back(node);
+    retired.push_back(false);
+    indexed.push_back(id);
+    accesses.insert(id, one);
+    filed.push_back(std::move(one));
+    return id;
+  };
+  // Files `summary` as `node`'s, one id per access.
+  auto file = [&](unsigned node, const GMAccessSummary &summary) {
+    if (summary.unknown) {
+      GMAccessSummary unknown;
+      unknown.unknown = true;
+      fileOne(node, std::move(unknown));
+    }
+    for (const GMAccess &access : summary.accesses) {
+      GMAccessSummary one;
+      one.accesses.push_back(access);
+      unsigned id = fileOne(node, std::move(one));
+      std::string region = exactRegion(access);
+      if (!region.empty())
+        byExactRegion[region].push_back(id);
+    }
+  };
+  auto retireOverwritten = [&](const GMAccessSummary &summary) {
+    if (summary.unknown || summary.accesses.size() != 1 ||
+        summary.accesses.front().kind != GMAccess::kWrite)
+      return;
+    std::string region = exactRegion(summary.accesses.front());
+    if (region.empty())
+      return;
+    SmallVector<unsigned, 2> &ids = byExactRegion[region];
+    unsigned store = ids.back(); // the store's own access, filed last
+    for (unsigned id : ids)
+      if (id != store && !retired.test(id)) {
+        retired.set(id);
+        ++numRetired;
+      }
+    ids.assign({store});
+    if (numRetired < 64 || 2 * numRetired < indexed.size())
+      return;
+    accesses = GMAccessIndex();
+    llvm::erase_if(indexed, [&](unsigned id) { return retired.test(id); });
+    for (unsigned id : indexed)
+      accesses.insert(id, filed[id]);
+    numRetired = 0;
+  };
+  auto forEachDependence = [&](const GMAccessSummary &summary,
+                               function_ref<void(unsigned)> fn) {
+    accesses.forEachDependence(summary, [&](unsigned id) {
+      if (!retired.test(id))
+        fn(nodeOf[id]);
+    });
+  };
 
   // The nodes whose tile operands come (through views) from `value`'s
   // producer chain: SSA edges, and workspace edges for views of tensors.
@@ -168,11 +250,11 @@ void BlockPartitioner::buildEdges() {
       // are ordering only.
       auto &succs = isWorkspace ? dataSuccs : orderSuccs;
       GMAccessSummary read = gm.summarize(view);
-      accesses.forEachDependence(read, [&](unsigned w) {
+      forEachDependence(read, [&](unsigned w) {
         if (w != consumer)
           succs[w].insert(consumer);
       });
-      accesses.insert(consumer, read);
+      file(consumer, read);
     }
   };
 
@@ -189,11 +271,13 @@ void BlockPartitioner::buildEdges() {
     // and before every other access to it.
     if (isa<AssembleOp, AtomicAddOp, IndexPutOp>(op)) {
       GMAccessSummary store = gm.summarize(op);
-      accesses.forEachDependence(store, [&](unsigned w) {
+      forEachDependence(store, [&](unsigned w) {
         if (w != i)
           orderSuccs[w].insert(i);
       });
-      accesses.insert(i, store);
+      file(i, store);
+      if (isa<AssembleOp>(op))
+        retireOverwritten(store);
     }
   }
   // Each list is in node order (a consumer's edges are added while it is

@@ -46,6 +46,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <array>
 #include <map>
@@ -101,8 +102,27 @@ struct BlockCtx {
   Operation *regionOp = nullptr;   // the op holding `block` (null: function)
   scf::ForOp loop;                 // set: `block` is this loop's body
   SmallVector<Operation *> anchor; // id -> op of `block` that issued it last
+  /// The ids anchored in `block`, in walk order (a region op's after it).
+  SmallVector<unsigned> anchored;
+  /// The (id, op) anchorings of ids already issued when `op` began: a new
+  /// instance of an access an earlier snapshot of this block may hold (the
+  /// loop body's carried accesses, ids issued before an enclosing op). In
+  /// block order of the ops.
+  SmallVector<std::pair<unsigned, Operation *>> reanchored;
   DenseMap<Operation *, Snapshot> after;
   SmallVector<Record> records;
+  /// Per (pair, id), for the records of flags: the latest end in block
+  /// order (null: none) and whether one ends with the block (a null end);
+  /// for the [R, R] records of region ops: the latest R and the latest
+  /// before it. A flag's record starts before the op the walk is at, so
+  /// whether a triple is taken from x on is whether its latest end comes
+  /// after x; a region op's record counts unless it is the op the walk is in
+  /// (an scf.if's then block, seen from its else block). Eight lookups per
+  /// query instead of a scan of every flag of the block.
+  Operation *lastEnd[kNumPipes * kNumPipes][8] = {};
+  bool endsWithBlock[kNumPipes * kNumPipes][8] = {};
+  Operation *lastRegion[kNumPipes * kNumPipes][8] = {};
+  Operation *prevRegion[kNumPipes * kNumPipes][8] = {};
   uint8_t forbidden[kNumPipes * kNumPipes] = {};
   uint8_t used[kNumPipes * kNumPipes] = {};
   Bits carried;                       // loop body: the body's accesses
@@ -120,13 +140,50 @@ struct BlockCtx {
 
 unsigned pairOf(unsigned q, unsigned p) { return q * kNumPipes + p; }
 
-/// Whether `a` comes before `b` in their block; null a = block start,
-/// null b = block end.
-bool before(Operation *a, Operation *b) {
-  if (!a || !b)
-    return true;
-  return a != b && a->isBeforeInBlock(b);
-}
+/// Positions of ops in their blocks, kept across the pass's insertions.
+/// `Operation::isBeforeInBlock` renumbers the whole block once the few free
+/// order indices between two ops are used up, which the flags and barriers
+/// inserted into one gap do all the time: a block of n instructions cost
+/// O(n) per inserted op. Here a block is numbered once with wide gaps and an
+/// inserted op takes the middle of its gap (the block is renumbered only
+/// when a gap is used up, after 32 halvings).
+class OpOrder {
+public:
+  uint64_t of(Operation *op) {
+    auto it = keys.find(op);
+    if (it != keys.end())
+      return it->second;
+    renumber(op->getBlock());
+    return keys.lookup(op);
+  }
+  /// Gives `op`, just inserted into a numbered block, its position.
+  void inserted(Operation *op) {
+    Block *block = op->getBlock();
+    if (!numbered.contains(block))
+      return; // numbered with the rest of its block when first asked
+    Operation *prev = op->getPrevNode(), *next = op->getNextNode();
+    uint64_t lo = prev ? keys.lookup(prev) : 0;
+    uint64_t hi = next ? keys.lookup(next) : lo + 2 * kStride;
+    if (hi - lo < 2) {
+      renumber(block);
+      return;
+    }
+    keys[op] = lo + (hi - lo) / 2;
+  }
+
+private:
+  static constexpr uint64_t kStride = uint64_t(1) << 32;
+  void renumber(Block *block) {
+    numbered.insert(block);
+    uint64_t key = kStride;
+    for (Operation &op : *block) {
+      keys[&op] = key;
+      key += kStride;
+    }
+  }
+  DenseMap<Operation *, uint64_t> keys;
+  llvm::DenseSet<Block *> numbered;
+};
 
 class Inserter {
 public:
@@ -164,15 +221,37 @@ private:
                   unsigned p, Operation *x, Operation *w);
   bool insertCarriedFlag(BlockCtx *cur, BlockCtx &ctx, State &st, unsigned q,
                          unsigned p, Operation *w, const Bits &needed);
-  /// Accesses that ran again in the blocks from `cur` up to, not including,
-  /// `owner` (or that a loop among them carries).
-  Bits reissuedBelow(BlockCtx &cur, BlockCtx &owner);
+  /// Drops from `known` the accesses that ran again in the blocks from
+  /// `cur` up to, not including, `owner` (or that a loop among them carries).
+  void dropReissuedBelow(BlockCtx &cur, BlockCtx &owner, Bits &known);
+  /// Records that `op` of `ctx` is now the anchor of access `id`; `wasIssued`:
+  /// `id` was issued when `op` began.
+  void anchor(BlockCtx &ctx, unsigned id, Operation *op, bool wasIssued);
   void insertBarrier(State &st, Operation *w, Pipe pipe);
   uint8_t occupied(BlockCtx &ctx, unsigned pair, Operation *x, Operation *w);
+  /// The triples of `ctx` in flight after `x` (their records end after it)
+  /// that started before `w`.
+  uint8_t pendingAfter(BlockCtx &ctx, unsigned pair, Operation *x,
+                       Operation *w);
+  void addRecord(BlockCtx &ctx, Record record);
+
+  /// Whether `a` comes before `b` in their block; null a = block start,
+  /// null b = block end.
+  bool before(Operation *a, Operation *b) {
+    if (!a || !b)
+      return true;
+    return a != b && order.of(a) < order.of(b);
+  }
+  /// Positions `op`, just created by `builder`.
+  template <typename OpT> OpT placed(OpT op) {
+    order.inserted(op.getOperation());
+    return op;
+  }
 
   FunctionOpInterface func;
   Stats &stats;
   OpBuilder builder;
+  OpOrder order;
   bool failedWalk = false;
 
   // One entry per access.
@@ -431,10 +510,10 @@ void Inserter::processBlock(BlockCtx &ctx, State &st) {
       if (it != opIds.end()) {
         resolve(ctx, st, op, it->second);
         for (unsigned id : it->second) {
+          anchor(ctx, id, op, st.issued.test(id));
           st.issued.set(id);
           for (Bits &covered : st.covered)
             covered.reset(id);
-          ctx.anchor[id] = op;
         }
       }
       recordAfter(ctx, st, op);
@@ -446,7 +525,7 @@ void Inserter::processBlock(BlockCtx &ctx, State &st) {
       insertBarrier(st, op, Pipe::ALL);
       builder.setInsertionPointAfter(ctx.pointAfter(op));
       ctx.epilogueEnd[op] =
-          PipeBarrierOp::create(builder, op->getLoc(), Pipe::ALL);
+          placed(PipeBarrierOp::create(builder, op->getLoc(), Pipe::ALL));
       ++stats.barriersAll;
       recordAfter(ctx, st, op);
       continue;
@@ -454,17 +533,33 @@ void Inserter::processBlock(BlockCtx &ctx, State &st) {
     auto it = regionIds.find(op);
     if (it == regionIds.end() || it->second.none())
       continue;
-    Bits inside = it->second;
+    const Bits &inside = it->second;
+    SmallVector<unsigned> insideIds, wasIssued;
+    for (unsigned id : inside.set_bits()) {
+      insideIds.push_back(id);
+      if (st.issued.test(id))
+        wasIssued.push_back(id);
+    }
     if (auto ifOp = dyn_cast<scf::IfOp>(op))
       processIf(ctx, st, ifOp);
     else if (auto forOp = dyn_cast<scf::ForOp>(op))
       processFor(ctx, st, forOp);
     else
       processOpaque(ctx, st, op);
-    for (unsigned id : inside.set_bits())
-      ctx.anchor[id] = op;
+    for (unsigned id : insideIds)
+      anchor(ctx, id, op, false);
+    for (unsigned id : wasIssued)
+      ctx.reanchored.push_back({id, op});
     recordAfter(ctx, st, op);
   }
+}
+
+void Inserter::anchor(BlockCtx &ctx, unsigned id, Operation *op,
+                      bool wasIssued) {
+  ctx.anchor[id] = op;
+  ctx.anchored.push_back(id);
+  if (wasIssued)
+    ctx.reanchored.push_back({id, op});
 }
 
 void Inserter::makeChild(BlockCtx &parent, BlockCtx &child, Operation *op,
@@ -476,9 +571,9 @@ void Inserter::makeChild(BlockCtx &parent, BlockCtx &child, Operation *op,
   for (unsigned pair = 0; pair < kNumPipes * kNumPipes; ++pair)
     child.forbidden[pair] = parent.forbidden[pair];
   // Triples pending across `op` in the parent stay taken inside it.
-  for (const Record &r : parent.records)
-    if (before(r.start, op) && (!r.end || before(op, r.end)))
-      child.forbidden[r.pair] |= uint8_t(1u << r.id);
+  for (unsigned pair = 0; pair < kNumPipes * kNumPipes; ++pair)
+    if (parent.used[pair])
+      child.forbidden[pair] |= pendingAfter(parent, pair, op, op);
 }
 
 void Inserter::finishChild(BlockCtx &parent, BlockCtx &child, Operation *op) {
@@ -489,7 +584,7 @@ void Inserter::finishChild(BlockCtx &parent, BlockCtx &child, Operation *op) {
     parent.used[pair] |= used;
     for (unsigned id = 0; id < 8; ++id)
       if (used & (1u << id))
-        parent.records.push_back({pair, id, op, op});
+        addRecord(parent, {pair, id, op, op});
   }
 }
 
@@ -578,7 +673,8 @@ void Inserter::processOpaque(BlockCtx &ctx, State &st, Operation *op) {
   }
   st.issued |= regionIds[op];
   builder.setInsertionPointAfter(ctx.pointAfter(op));
-  ctx.epilogueEnd[op] = PipeBarrierOp::create(builder, op->getLoc(), Pipe::ALL);
+  ctx.epilogueEnd[op] =
+      placed(PipeBarrierOp::create(builder, op->getLoc(), Pipe::ALL));
   ++stats.barriersAll;
   for (Bits &covered : st.covered)
     covered = st.issued;
@@ -586,7 +682,7 @@ void Inserter::processOpaque(BlockCtx &ctx, State &st, Operation *op) {
 
 void Inserter::insertBarrier(State &st, Operation *w, Pipe pipe) {
   builder.setInsertionPoint(w);
-  PipeBarrierOp::create(builder, w->getLoc(), pipe);
+  placed(PipeBarrierOp::create(builder, w->getLoc(), pipe));
   if (pipe == Pipe::ALL) {
     ++stats.barriersAll;
     for (Bits &covered : st.covered)
@@ -715,11 +811,42 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
 
 uint8_t Inserter::occupied(BlockCtx &ctx, unsigned pair, Operation *x,
                            Operation *w) {
-  uint8_t taken = ctx.forbidden[pair];
-  for (const Record &r : ctx.records)
-    if (r.pair == pair && before(x, r.end) && before(r.start, w))
-      taken |= uint8_t(1u << r.id);
+  return ctx.forbidden[pair] | pendingAfter(ctx, pair, x, w);
+}
+
+uint8_t Inserter::pendingAfter(BlockCtx &ctx, unsigned pair, Operation *x,
+                               Operation *w) {
+  uint8_t taken = 0;
+  for (unsigned id = 0; id < 8; ++id) {
+    Operation *region = ctx.lastRegion[pair][id];
+    if (region == w)
+      region = ctx.prevRegion[pair][id];
+    if (ctx.endsWithBlock[pair][id] ||
+        (ctx.lastEnd[pair][id] && before(x, ctx.lastEnd[pair][id])) ||
+        (region && before(x, region)))
+      taken |= uint8_t(1u << id);
+  }
   return taken;
+}
+
+void Inserter::addRecord(BlockCtx &ctx, Record record) {
+  ctx.records.push_back(record);
+  if (record.start && record.start == record.end) {
+    // A region op's record; they come in walk order.
+    Operation *&last = ctx.lastRegion[record.pair][record.id];
+    if (last != record.start) {
+      ctx.prevRegion[record.pair][record.id] = last;
+      last = record.start;
+    }
+    return;
+  }
+  if (!record.end) {
+    ctx.endsWithBlock[record.pair][record.id] = true;
+    return;
+  }
+  Operation *&last = ctx.lastEnd[record.pair][record.id];
+  if (!last || before(last, record.end))
+    last = record.end;
 }
 
 static unsigned lowestFree(uint8_t taken) {
@@ -729,16 +856,15 @@ static unsigned lowestFree(uint8_t taken) {
   return 8;
 }
 
-Bits Inserter::reissuedBelow(BlockCtx &cur, BlockCtx &owner) {
-  Bits again(numIds());
+void Inserter::dropReissuedBelow(BlockCtx &cur, BlockCtx &owner, Bits &known) {
+  // The ids each block anchored, not a scan of every access per block: a
+  // flag from deep inside a long function costs what those blocks issued.
   for (BlockCtx *d = &cur; d && d != &owner; d = d->parent) {
-    for (unsigned id = 0, e = numIds(); id < e; ++id)
-      if (d->anchor[id])
-        again.set(id);
+    for (unsigned id : d->anchored)
+      known.reset(id);
     if (d->loop)
-      again |= d->carried;
+      known.reset(d->carried);
   }
-  return again;
 }
 
 bool Inserter::insertFlag(BlockCtx *cur, BlockCtx &ctx, State &st, unsigned q,
@@ -752,7 +878,7 @@ bool Inserter::insertFlag(BlockCtx *cur, BlockCtx &ctx, State &st, unsigned q,
     for (const Record &r : ctx.records)
       if (r.pair == pair && r.end && before(x, r.end) && before(r.end, w))
         ends.push_back(r.end);
-    llvm::sort(ends, [](Operation *a, Operation *b) { return before(a, b); });
+    llvm::sort(ends, [&](Operation *a, Operation *b) { return before(a, b); });
     setAfter = nullptr;
     for (Operation *end : ends) {
       taken = occupied(ctx, pair, end, w);
@@ -767,22 +893,26 @@ bool Inserter::insertFlag(BlockCtx *cur, BlockCtx &ctx, State &st, unsigned q,
   unsigned id = lowestFree(taken);
   auto src = static_cast<Pipe>(q), dst = static_cast<Pipe>(p);
   builder.setInsertionPointAfter(ctx.pointAfter(setAfter));
-  auto set = SetFlagOp::create(builder, x->getLoc(), src, dst, id);
+  auto set = placed(SetFlagOp::create(builder, x->getLoc(), src, dst, id));
   builder.setInsertionPoint(w);
-  auto wait = WaitFlagOp::create(builder, w->getLoc(), src, dst, id);
-  ctx.records.push_back({pair, id, set, wait});
+  auto wait = placed(WaitFlagOp::create(builder, w->getLoc(), src, dst, id));
+  addRecord(ctx, {pair, id, set, wait});
   ctx.used[pair] |= uint8_t(1u << id);
   // The snapshot speaks of the instances issued up to x; an access issued
   // again since then (a later instruction of the block, or a carried access
   // of the loop re-issued in this iteration) is a new instance it does not
   // cover.
   Bits known = ctx.after[x].bits[q];
-  for (unsigned i : known.set_bits())
-    if (ctx.anchor[i] && before(x, ctx.anchor[i]))
-      known.reset(i);
+  // Only an access issued before x and anchored again after it can be such
+  // an instance: those of `reanchored` past x (a suffix), not every bit.
+  auto from = llvm::partition_point(ctx.reanchored, [&](const auto &entry) {
+    return !before(x, entry.second);
+  });
+  for (const auto &entry : llvm::make_range(from, ctx.reanchored.end()))
+    known.reset(entry.first);
   // Waited before a region op from inside it: what ran inside it since is
   // not covered either.
-  known.reset(reissuedBelow(*cur, ctx));
+  dropReissuedBelow(*cur, ctx, known);
   st.covered[p] |= known;
   ++stats.flags;
   return true;
@@ -803,37 +933,36 @@ bool Inserter::insertCarriedFlag(BlockCtx *cur, BlockCtx &ctx, State &st,
   unsigned pair = pairOf(q, p);
   // The triple is taken for the whole loop: every interval of the body and
   // whatever spans the loop outside.
-  uint8_t taken = ctx.forbidden[pair];
-  for (const Record &r : ctx.records)
-    if (r.pair == pair)
-      taken |= uint8_t(1u << r.id);
+  uint8_t taken = ctx.forbidden[pair] | ctx.used[pair];
   if (taken == 0xff)
     return false;
   unsigned id = lowestFree(taken);
   auto src = static_cast<Pipe>(q), dst = static_cast<Pipe>(p);
   Operation *loop = ctx.loop;
   builder.setInsertionPoint(loop);
-  auto prime = SetFlagOp::create(builder, loop->getLoc(), src, dst, id);
+  auto prime = placed(SetFlagOp::create(builder, loop->getLoc(), src, dst, id));
   BlockCtx &parent = *ctx.parent;
   builder.setInsertionPointAfter(parent.pointAfter(loop));
-  auto drain = WaitFlagOp::create(builder, loop->getLoc(), src, dst, id);
+  auto drain =
+      placed(WaitFlagOp::create(builder, loop->getLoc(), src, dst, id));
   parent.epilogueEnd[loop] = drain;
   builder.setInsertionPoint(w);
-  WaitFlagOp::create(builder, w->getLoc(), src, dst, id);
+  placed(WaitFlagOp::create(builder, w->getLoc(), src, dst, id));
   builder.setInsertionPointAfter(ctx.pointAfter(x));
-  SetFlagOp::create(builder, x->getLoc(), src, dst, id);
-  ctx.records.push_back({pair, id, nullptr, nullptr});
+  placed(SetFlagOp::create(builder, x->getLoc(), src, dst, id));
+  addRecord(ctx, {pair, id, nullptr, nullptr});
   ctx.used[pair] |= uint8_t(1u << id);
-  ctx.parent->records.push_back({pair, id, prime, drain});
+  addRecord(*ctx.parent, {pair, id, prime, drain});
   ctx.parent->used[pair] |= uint8_t(1u << id);
   ctx.carriedFlags.push_back({q, p, x});
   // The previous iteration's accesses of q up to the set (not those that
   // ran again inside the region op the wait precedes).
-  Bits again = reissuedBelow(*cur, ctx);
+  Bits orderedNow(numIds());
   for (unsigned id : ctx.carried.set_bits())
-    if (pipes[id] == q && !ctx.anchor[id] && !before(x, ctx.topAnchor[id]) &&
-        !again.test(id))
-      st.covered[p].set(id);
+    if (pipes[id] == q && !ctx.anchor[id] && !before(x, ctx.topAnchor[id]))
+      orderedNow.set(id);
+  dropReissuedBelow(*cur, ctx, orderedNow);
+  st.covered[p] |= orderedNow;
   // And what q issued before the loop: the prime (first iteration) and the
   // set of the previous iteration both come after it.
   for (unsigned id : st.issued.set_bits())
