@@ -96,8 +96,9 @@ private:
   DenseMap<Operation *, SmallVector<uint8_t>> leafGMKinds;
   const SmallVector<uint8_t> &gmKindsOf(func::FuncOp leaf);
   /// `{pointer, kind}` for each GM buffer a launch names that other root
-  /// instances may share (pto_rt::GmUse).
-  std::string launchGMUses(LaunchOp launch, func::FuncOp leaf);
+  /// instances may share (pto_rt::GmUse); an error at the launch for a GM
+  /// argument the leaf touches that names no tensor this emitter bound.
+  FailureOr<std::string> launchGMUses(LaunchOp launch, func::FuncOp leaf);
 };
 
 /// The op's source location as a C++ string literal ("file:line:col").
