@@ -69,23 +69,19 @@ LogicalResult Interpreter::execView(ViewOp op) {
   if (auto staticValid = op.getStaticValidShape())
     explicitValid = mixedValues(*staticValid, op.getValidShape());
 
-  // The parent's extents: a tensor's dims, or a tile's valid extents.
-  SmallVector<int64_t, 4> parent;
-  StringRef what;
-  std::string parentName;
+  // Against a tensor's dims, or a tile's valid extents.
+  const int64_t *validOrNull =
+      explicitValid.empty() ? nullptr : explicitValid.data();
+  std::string rule;
   if (auto *tensor = std::get_if<TensorRef>(&env.at(op.getSource()))) {
-    parent = tensor->shape;
-    what = "tensor";
-    parentName = tensor->name.str();
+    std::string name = tensor->name.str();
+    rule = pto_check::view("tensor", name.c_str(), tensor->shape.data(),
+                           offsets.data(), validOrNull, offsets.size());
     flushAtomics(tensor->storage);
   } else {
-    parent = getTile(op.getSource()).valid;
-    what = "the valid region of tile";
-    parentName = "source";
+    rule = pto_check::tile_view(getTile(op.getSource()).valid.data(),
+                                offsets.data(), validOrNull, offsets.size());
   }
-  std::string rule = pto_check::view(
-      what.str().c_str(), parentName.c_str(), parent.data(), offsets.data(),
-      explicitValid.empty() ? nullptr : explicitValid.data(), offsets.size());
   if (!rule.empty())
     return op.emitError() << "pto-run: " << rule;
 

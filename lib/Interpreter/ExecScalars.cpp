@@ -1,8 +1,8 @@
 //===- ExecScalars.cpp - scalars, reads, reshapes
 //---------------------------===//
 //
-// pto-run semantics of scalar arithmetic, pto.read, pto.check_view and
-// pto.reshape.
+// pto-run semantics of scalar arithmetic, pto.read, pto.check_view,
+// pto.check_tile_view and pto.reshape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -188,6 +188,22 @@ LogicalResult Interpreter::execCheckView(CheckViewOp op) {
   std::string rule = pto_check::view(
       "tensor", name.c_str(), tensor.shape.data(), offsets.data(),
       valid.empty() ? nullptr : valid.data(), offsets.size());
+  if (!rule.empty())
+    return op.emitError() << "pto-run: " << rule;
+  return success();
+}
+
+LogicalResult Interpreter::execCheckTileView(CheckTileViewOp op) {
+  SmallVector<int64_t, 4> source, offsets, valid;
+  for (Value v : op.getSourceValid())
+    source.push_back(getInt(v));
+  for (Value v : op.getOffsets())
+    offsets.push_back(getInt(v));
+  for (Value v : op.getValidShape())
+    valid.push_back(getInt(v));
+  std::string rule = pto_check::tile_view(
+      source.data(), offsets.data(), valid.empty() ? nullptr : valid.data(),
+      offsets.size());
   if (!rule.empty())
     return op.emitError() << "pto-run: " << rule;
   return success();

@@ -227,6 +227,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
       })
       .Case([&](ReadOp read) { return execRead(read); })
       .Case([&](CheckViewOp check) { return execCheckView(check); })
+      .Case([&](CheckTileViewOp check) { return execCheckTileView(check); })
       .Case([&](ReshapeOp reshape) { return execReshape(reshape); })
       .Case([&](ViewOp view) { return execView(view); })
       .Case([&](MatmulOp matmul) {

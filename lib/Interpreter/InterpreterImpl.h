@@ -212,6 +212,7 @@ private:
   LogicalResult execArith(Operation *op);
   LogicalResult execRead(ReadOp op);
   LogicalResult execCheckView(CheckViewOp op);
+  LogicalResult execCheckTileView(CheckTileViewOp op);
   LogicalResult execReshape(ReshapeOp op);
   // Tiles.
   LogicalResult execView(ViewOp op);

@@ -59,9 +59,9 @@ static bool isShapeOnlyOp(Operation *op) {
   if (isElementwiseOp(op) || isReductionOp(op))
     return true;
   return isa<LoopOp, ScopeOp, TaskOp, scf::IfOp, IsLoopBeginOp, IsLoopEndOp,
-             ValidDimOp, DimOp, ReadOp, CheckViewOp, ReshapeOp, ViewOp,
-             MatmulOp, MatmulAccOp, WorkspaceOp, LaunchOp, RootCallOp, FullOp,
-             TransposeOp, GatherMaskOp, BitcastOp, TopKOp, AtomicAddOp,
+             ValidDimOp, DimOp, ReadOp, CheckViewOp, CheckTileViewOp, ReshapeOp,
+             ViewOp, MatmulOp, MatmulAccOp, WorkspaceOp, LaunchOp, RootCallOp,
+             FullOp, TransposeOp, GatherMaskOp, BitcastOp, TopKOp, AtomicAddOp,
              AssembleOp, IndexPutOp>(op);
 }
 

@@ -170,7 +170,7 @@ bool Interpreter::isStitchSafe(Operation *op) {
   if (auto read = dyn_cast<ReadOp>(op))
     return !stitchWritten.contains(getTensor(read.getTensor()).storage);
   if (isa<scf::IfOp, IsLoopBeginOp, IsLoopEndOp, DimOp, ReshapeOp, WorkspaceOp,
-          CheckViewOp>(op))
+          CheckViewOp, CheckTileViewOp>(op))
     return true;
   return op->getDialect() && op->getDialect()->getNamespace() == "arith";
 }

@@ -226,7 +226,8 @@ substituteArguments(StringRef text,
   return out;
 }
 
-std::string CppEmitter::launchGMUses(LaunchOp launch, func::FuncOp leaf) {
+FailureOr<std::string> CppEmitter::launchGMUses(LaunchOp launch,
+                                                func::FuncOp leaf) {
   SmallVector<uint8_t> kinds = gmKindsOf(leaf);
   LeafGMRegions regions = gmRegionsOf(leaf);
   if (auto aiv =
@@ -258,9 +259,26 @@ std::string CppEmitter::launchGMUses(LaunchOp launch, func::FuncOp leaf) {
     if (auto ws = getAliasedTensor(arg).getDefiningOp<WorkspaceOp>())
       if (ws->getParentOp() == launch->getParentOp())
         continue;
+    // Every GM value of a root that verifies is bound here: roots are
+    // isolated from above, their tensors are arguments (emitRoot), workspaces
+    // (emitWorkspace) or reshapes of those (emitOp), and any other op with a
+    // GM result fails at its own definition (no C++ type, or not allowed in
+    // a root). Should a new root op break that, skipping the argument would
+    // drop this launch's ordering against other instances (the stitch-order
+    // guarantee), so it is an error.
     auto tensor = tensors.find(arg);
     if (tensor == tensors.end())
-      continue;
+      return launch.emitError()
+             << "pto-to-cpp: argument " << i << " of the launch of leaf @"
+             << leaf.getSymName()
+             << " is a GM tensor that names no kernel argument or workspace "
+                "of the root (defined by "
+             << (arg.getDefiningOp()
+                     ? arg.getDefiningOp()->getName().getStringRef()
+                     : StringRef("a block argument"))
+             << "); the runtime could not order the launch by it: pass the "
+                "root's tensor argument, a pto.workspace or a pto.reshape of "
+                "one";
     const TensorExpr &gm = tensor->second;
     // Kinds with one region travel as one use, in kind order.
     std::map<std::string, unsigned> byRegion;
@@ -309,14 +327,16 @@ LogicalResult CppEmitter::emitRootOp(Operation *op) {
     SmallVector<std::string> deps;
     for (Value dep : launch.getDeps())
       deps.push_back(name(dep));
+    FailureOr<std::string> gmUses = launchGMUses(launch, leaf);
+    if (failed(gmUses))
+      return failure();
     if (auto aiv =
             leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName)) {
       std::string args = callArgs(launch.getArgs());
       os << formatv("const pto_rt::Token {0} = ri.launch_mix(\"{1}\", {{{2}}, "
                     "{{{5}}, [=] {{ {1}({3}); }, [=] {{ {4}({3}); });\n",
                     bind(launch.getToken()), launch.getCallee(),
-                    llvm::join(deps, ", "), args, aiv.getValue(),
-                    launchGMUses(launch, leaf));
+                    llvm::join(deps, ", "), args, aiv.getValue(), *gmUses);
       return success();
     }
     if (core.getValue() == CoreKind::mix)
@@ -329,7 +349,7 @@ LogicalResult CppEmitter::emitRootOp(Operation *op) {
         bind(launch.getToken()),
         core.getValue() == CoreKind::cube ? "Cube" : "Vector",
         launch.getCallee(), llvm::join(deps, ", "), callArgs(launch.getArgs()),
-        launchGMUses(launch, leaf));
+        *gmUses);
     return success();
   }
   return op->emitError() << "pto-to-cpp: '" << op->getName()
@@ -447,6 +467,20 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
                   whereLiteral(op), tensorName(check.getTensor()),
                   llvm::join(it->second.dims, ", "), llvm::join(offsets, ", "),
                   llvm::join(valid, ", "));
+    return success();
+  }
+  if (auto check = dyn_cast<CheckTileViewOp>(op)) {
+    auto names = [&](ValueRange values) {
+      SmallVector<std::string> result;
+      for (Value v : values)
+        result.push_back(name(v));
+      return llvm::join(result, ", ");
+    };
+    os << formatv("if (const std::string rule = pto_check::tile_view({{{0}}, "
+                  "{{{1}}, {{{2}}); !rule.empty())\n",
+                  names(check.getSourceValid()), names(check.getOffsets()),
+                  names(check.getValidShape()));
+    os << formatv("  pto_rt::fault({0}, rule);\n", whereLiteral(op));
     return success();
   }
   if (auto call = dyn_cast<RootCallOp>(op)) {

@@ -155,8 +155,9 @@ private:
   /// `{pointer, kind[, element bytes, row elements, rows, columns]}` for
   /// each GM buffer a launch names that other root instances may share
   /// (pto_rt::GmUse): the region its leaf touches, per group of access kinds
-  /// with one region.
-  std::string launchGMUses(LaunchOp launch, func::FuncOp leaf);
+  /// with one region; an error at the launch for a GM argument the leaf
+  /// touches that names no tensor this emitter bound.
+  FailureOr<std::string> launchGMUses(LaunchOp launch, func::FuncOp leaf);
 };
 
 /// The op's source location as a C++ string literal ("file:line:col").

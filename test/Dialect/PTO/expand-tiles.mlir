@@ -417,13 +417,19 @@ pto.kernel @dynamic_view_checked(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x
 // pieces: each piece is one view of the result's workspace at its own
 // window, its valid columns min(n, 64) clamped as the view rule says, and
 // not a piece of a load of the whole [12, 64] tile. The view of the tile is
-// left dead (pto-run still checks it here; pto-partition drops it).
+// left dead (pto-partition drops it), so its own rule is checked where it
+// stood: its explicit extents against the matmul result's valid region
+// (pto.check_tile_view, what pto-run checks at the view).
 // CHECK-LABEL: pto.kernel @view_of_matmul_result(
 // CHECK:         %[[WS:.*]] = pto.workspace : !pto.tensor<12x64xf32>
 // CHECK:         pto.assemble {{.*}}, %[[WS]] [0, 0]
 // CHECK:         %[[N:.*]] = pto.dim %len, 0
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C12:.*]] = arith.constant 12 : index
 // CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : index
-// CHECK-NEXT:    %[[V:.*]] = arith.minsi %[[N]], %[[C64]]
+// CHECK-NEXT:    pto.check_tile_view [%[[C0]], %[[C0]]] valid [%[[C12]], %[[N]]] of [%[[C12]], %[[C64]]]
+// CHECK-NEXT:    %[[C64B:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    %[[V:.*]] = arith.minsi %[[N]], %[[C64B]]
 // CHECK-NEXT:    pto.view {{.*}} valid [12, %[[N]]] : !pto.tile<12x64xf32> -> !pto.tile<12x64xf32>
 // CHECK-NEXT:    pto.workspace
 // CHECK-NEXT:    %[[P0:.*]] = pto.view %[[WS]][0, 0] valid [6, %[[V]]] : !pto.tensor<12x64xf32> -> !pto.tile<6x64xf32>
@@ -474,6 +480,40 @@ pto.kernel @constants_per_scope(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x6
     %t = pto.view %x[%off, 0] : !pto.tensor<?x64xf32> -> !pto.tile<32x64xf32>
     pto.atomic_add %t, %out[%off, 0] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<32x64xf32>, !pto.tensor<?x64xf32>
   }
+}
+
+// -----
+
+// Views of a tile whose valid rows are known at run time only (a view of a
+// tensor at a run-time offset): a static window inside the tile's shape may
+// still pass its valid region, so it is checked against the reified extents.
+// A view inside the valid region statically, or without explicit extents at
+// offsets >= 0 (the view rule clamps), needs no check.
+// CHECK-LABEL: pto.kernel @view_of_dynamic_tile(
+// CHECK:         pto.dim %x, 0
+// CHECK:         %[[ROW:.*]] = pto.read
+// CHECK:         pto.check_view
+// CHECK-NEXT:    %[[LEFT:.*]] = arith.subi %{{.*}}, %[[ROW]]
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[POS:.*]] = arith.maxsi %[[LEFT]], %[[C0]]
+// CHECK-NEXT:    %[[C16:.*]] = arith.constant 16 : index
+// CHECK-NEXT:    %[[ROWS:.*]] = arith.minsi %[[POS]], %[[C16]]
+// CHECK:         %[[T:.*]] = pto.view %x[%[[ROW]], 0]
+// CHECK-NEXT:    %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[C0B:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    pto.check_tile_view [%[[C8]], %[[C0B]]] valid [%[[C8]], %[[C64]]] of [%[[ROWS]], %[[C64]]]
+// CHECK-NOT:     pto.check_tile_view
+pto.kernel @view_of_dynamic_tile(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<16x64xf32>, %rt: !pto.tensor<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %row = pto.read %rt[%c0] : !pto.tensor<1xi32>
+  %t = pto.view %x[%row, 0] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+  %hi = pto.view %t[8, 0] valid [8, 64] : !pto.tile<16x64xf32> -> !pto.tile<8x64xf32>
+  %lo = pto.view %t[0, 0] valid [0, 64] : !pto.tile<16x64xf32> -> !pto.tile<8x64xf32>
+  %mid = pto.view %t[4, 0] : !pto.tile<16x64xf32> -> !pto.tile<8x64xf32>
+  %s = pto.add %hi, %lo {vec_tile = #pto.vec_tile<[8, 64]>} : !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+  %e = pto.add %s, %mid {vec_tile = #pto.vec_tile<[8, 64]>} : !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %e, %out[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<16x64xf32>
 }
 
 //--- scope-left.mlir

@@ -711,6 +711,21 @@ pto.kernel @check_view_operand_count(%x: !pto.tensor<?x4xf32>) {
 
 // -----
 
+pto.kernel @check_tile_view_operand_count(%x: !pto.tensor<?x4xf32>) {
+  %i = arith.constant 0 : index
+  // expected-error @+1 {{'pto.check_tile_view' op has 1 offsets, 2 valid extents and 2 source extents; give one offset and one source extent per dim of the tile (at least one), and one valid extent per dim (or none)}}
+  pto.check_tile_view [%i] valid [%i, %i] of [%i, %i]
+}
+
+// -----
+
+pto.kernel @check_tile_view_rank_zero(%x: !pto.tensor<?x4xf32>) {
+  // expected-error @+1 {{'pto.check_tile_view' op has 0 offsets, 0 valid extents and 0 source extents; give one offset and one source extent per dim of the tile (at least one)}}
+  pto.check_tile_view [] valid [] of []
+}
+
+// -----
+
 pto.kernel @dim_out_of_range(%x: !pto.tensor<?x4xi32>) {
   // expected-error @+1 {{'pto.dim' op dim 2 is out of range for a rank-2 tensor}}
   %d = pto.dim %x, 2 : !pto.tensor<?x4xi32>

@@ -83,6 +83,10 @@ pto.kernel @loops(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x64xf32>,
     pto.check_view %x[%b_idx, %c0] valid [%q_len, %w] : !pto.tensor<?x64xf32>
     // CHECK: pto.check_view %x[%b_idx, %[[C0]]] valid [] : !pto.tensor<?x64xf32>
     pto.check_view %x[%b_idx, %c0] valid [] : !pto.tensor<?x64xf32>
+    // CHECK: pto.check_tile_view [%b_idx, %[[C0]]] valid [%[[Q]], %[[W]]] of [%[[N]], %[[W]]]
+    pto.check_tile_view [%b_idx, %c0] valid [%q_len, %w] of [%n, %w]
+    // CHECK: pto.check_tile_view [%b_idx, %[[C0]]] valid [] of [%[[N]], %[[W]]]
+    pto.check_tile_view [%b_idx, %c0] valid [] of [%n, %w]
     // Nested loop with every optional attribute, carrying a tile and an index.
     // CHECK: %[[INIT:.*]] = pto.full 0.000000e+00 : !pto.tile<1x64xf32>
     %init = pto.full 0.0 : !pto.tile<1x64xf32>

@@ -35,6 +35,11 @@ pto.kernel @checks(%x: !pto.tensor<?x2x32xf32>, %offsets: !pto.tensor<?xi32>) {
   pto.loop "L" %i = %c0 to %tiles step %b {
     // CHECK: pto_rt::check_view("{{.*}}emit-cpp-checks.mlir:[[@LINE+1]]:{{[0-9]+}}", "x", {[[ROWS]], 64}, {v{{[0-9]+}}, v{{[0-9]+}}}, {v{{[0-9]+}}, v{{[0-9]+}}});
     pto.check_view %x2[%i, %c0] valid [%q, %c64] : !pto.tensor<?x64xf32>
+    // A view of a tile, against the tile's valid region (the same rule and
+    // words as pto-run's at the view).
+    // CHECK: if (const std::string rule = pto_check::tile_view({[[A]], v{{[0-9]+}}}, {v{{[0-9]+}}, v{{[0-9]+}}}, {v{{[0-9]+}}, v{{[0-9]+}}}); !rule.empty())
+    // CHECK-NEXT: pto_rt::fault("{{.*}}emit-cpp-checks.mlir:[[@LINE+1]]:{{[0-9]+}}", rule);
+    pto.check_tile_view [%i, %c0] valid [%q, %c64] of [%a, %c64]
   }
   pto.return
 }

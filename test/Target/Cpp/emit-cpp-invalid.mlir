@@ -56,3 +56,20 @@ func.func private @leaf(%r: index) attributes {pto.leaf = #pto.core<vector>} {
   %t = tensor.from_elements %r, %r : tensor<1x2xindex>
   return
 }
+
+// -----
+
+// A launch's GM arguments order it against other root instances (its
+// GmUse list), so each must be a tensor the emitter bound: a root argument,
+// a workspace or a reshape of one. A GM value made any other way stops at
+// its own definition, before the launch could use it (EmitControl's
+// launchGMUses relies on this and reports the launch otherwise).
+func.func private @leaf(%x: !pto.tensor<16x64xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  return
+}
+func.func private @root(%x: !pto.tensor<16x64xf32>, %y: !pto.tensor<16x64xf32>, %c: i1) attributes {pto.root} {
+  // expected-error @below {{pto-to-cpp: no C++ type for '!pto.tensor<16x64xf32>'}}
+  %s = arith.select %c, %x, %y : !pto.tensor<16x64xf32>
+  %t = pto.launch @leaf(%s) : (!pto.tensor<16x64xf32>) -> !pto.token
+  return
+}

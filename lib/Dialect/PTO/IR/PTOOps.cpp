@@ -566,6 +566,19 @@ LogicalResult CheckViewOp::verify() {
   return success();
 }
 
+LogicalResult CheckTileViewOp::verify() {
+  int64_t rank = static_cast<int64_t>(getSourceValid().size());
+  int64_t numValid = static_cast<int64_t>(getValidShape().size());
+  if (rank == 0 || static_cast<int64_t>(getOffsets().size()) != rank ||
+      (numValid != 0 && numValid != rank))
+    return emitOpError() << "has " << getOffsets().size() << " offsets, "
+                         << numValid << " valid extents and " << rank
+                         << " source extents; give one offset and one source "
+                            "extent per dim of the tile (at least one), and "
+                            "one valid extent per dim (or none)";
+  return success();
+}
+
 LogicalResult DimOp::verify() {
   int64_t rank = getSource().getType().getRank();
   int64_t dim = static_cast<int64_t>(getDim());

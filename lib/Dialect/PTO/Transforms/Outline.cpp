@@ -96,7 +96,7 @@ struct Run {
 /// allocating a workspace or checking a view, no regions.
 bool isTransparent(Operation *op) {
   // A view check is hoisted with them: it then runs before the launches.
-  if (isa<WorkspaceOp, CheckViewOp>(op))
+  if (isa<WorkspaceOp, CheckViewOp, CheckTileViewOp>(op))
     return true;
   return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
          !op->hasTrait<OpTrait::IsTerminator>();

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -393,6 +394,22 @@ inline std::string view(const char *what, const char *name,
     }
   }
   return "";
+}
+
+// pto.view of a tile, whose extents are its source's run-time valid region
+// (`source_valid`); the tile has no name of its own. pto-run checks it at
+// the view, the tile graph and emitted programs at pto.check_tile_view.
+inline std::string tile_view(const int64_t *source_valid,
+                             const int64_t *offsets, const int64_t *valid,
+                             size_t rank) {
+  return view("the valid region of tile", "source", source_valid, offsets,
+              valid, rank);
+}
+inline std::string tile_view(std::initializer_list<int64_t> source_valid,
+                             std::initializer_list<int64_t> offsets,
+                             std::initializer_list<int64_t> valid) {
+  return tile_view(source_valid.begin(), offsets.begin(),
+                   valid.size() ? valid.begin() : nullptr, offsets.size());
 }
 
 // ---------------------------------------------------------------------------

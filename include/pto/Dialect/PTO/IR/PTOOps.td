@@ -220,6 +220,40 @@ def PTO_CheckViewOp : PTO_Op<"check_view", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+// Unknown effects for the same reason as pto.check_view.
+def PTO_CheckTileViewOp : PTO_Op<"check_tile_view", [AttrSizedOperandSegments]> {
+  let summary = "run-time check of a tile view's offsets and valid extents";
+  let description = [{
+    Stops the run (a kernel fault, exit 3) unless every offset is >= 0 and
+    every valid extent `e` (when given: one per dim, or none) is >= 0 and,
+    when > 0, fits the source tile's valid region: `offset + e <= source`,
+    where `source` lists the run-time valid extents of the viewed tile.
+    That is the rule `pto.view` of a tile applies in `pto-run`, with the
+    same message.
+
+    `pto-expand-tiles` puts one before each view of a tile that may fail it
+    (dynamic offsets, or explicit valid extents not statically inside):
+    the expanded pieces read such a view's window straight from their own
+    load, with extents clamped to the source, and the view itself dies. It
+    stays in the control program (before the launches of the view's
+    pieces); `pto-run` and emitted programs check it with the same rule and
+    message (docs/Guarantees.md). A view of a tile whose extents are known
+    only through `pto.valid_dim` (loop-carried, an `scf.if` result) gets
+    none: it is not composed into loads and runs as a view.
+
+    ```mlir
+    pto.check_tile_view [%c0, %c0] valid [%c12, %n] of [%c12, %c2048]
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$offsets, Variadic<Index>:$valid_shape,
+                       Variadic<Index>:$source_valid);
+  let assemblyFormat = [{
+    ` ` `[` $offsets `]` `valid` ` ` `[` $valid_shape `]` `of` ` ` `[` $source_valid `]`
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def PTO_DimOp : PTO_Op<"dim", [Pure]> {
   let summary = "a dimension of a GM tensor (`x.shape[i]`)";
   let arguments = (ins PTO_AnyTensor:$source, I64Attr:$dim);
