@@ -428,8 +428,7 @@ pto.kernel @dynamic_view_checked(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x
 // CHECK-NEXT:    %[[C12:.*]] = arith.constant 12 : index
 // CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : index
 // CHECK-NEXT:    pto.check_tile_view [%[[C0]], %[[C0]]] valid [%[[C12]], %[[N]]] of [%[[C12]], %[[C64]]]
-// CHECK-NEXT:    %[[C64B:.*]] = arith.constant 64 : index
-// CHECK-NEXT:    %[[V:.*]] = arith.minsi %[[N]], %[[C64B]]
+// CHECK-NEXT:    %[[V:.*]] = arith.minsi %[[N]], %[[C64]]
 // CHECK-NEXT:    pto.view {{.*}} valid [12, %[[N]]] : !pto.tile<12x64xf32> -> !pto.tile<12x64xf32>
 // CHECK-NEXT:    pto.workspace
 // CHECK-NEXT:    %[[P0:.*]] = pto.view %[[WS]][0, 0] valid [6, %[[V]]] : !pto.tensor<12x64xf32> -> !pto.tile<6x64xf32>
@@ -491,18 +490,17 @@ pto.kernel @constants_per_scope(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x6
 // offsets >= 0 (the view rule clamps), needs no check.
 // CHECK-LABEL: pto.kernel @view_of_dynamic_tile(
 // CHECK:         pto.dim %x, 0
-// CHECK:         %[[ROW:.*]] = pto.read
-// CHECK:         pto.check_view
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[ROW:.*]] = pto.read
+// CHECK-NEXT:    pto.check_view
 // CHECK-NEXT:    %[[LEFT:.*]] = arith.subi %{{.*}}, %[[ROW]]
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[POS:.*]] = arith.maxsi %[[LEFT]], %[[C0]]
+// CHECK-NEXT:    %[[POS:.*]] = arith.maxsi %[[LEFT]], %[[ZERO]]
 // CHECK-NEXT:    %[[C16:.*]] = arith.constant 16 : index
 // CHECK-NEXT:    %[[ROWS:.*]] = arith.minsi %[[POS]], %[[C16]]
 // CHECK:         %[[T:.*]] = pto.view %x[%[[ROW]], 0]
 // CHECK-NEXT:    %[[C8:.*]] = arith.constant 8 : index
-// CHECK-NEXT:    %[[C0B:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : index
-// CHECK-NEXT:    pto.check_tile_view [%[[C8]], %[[C0B]]] valid [%[[C8]], %[[C64]]] of [%[[ROWS]], %[[C64]]]
+// CHECK-NEXT:    pto.check_tile_view [%[[C8]], %[[ZERO]]] valid [%[[C8]], %[[C64]]] of [%[[ROWS]], %[[C64]]]
 // CHECK-NOT:     pto.check_tile_view
 pto.kernel @view_of_dynamic_tile(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<16x64xf32>, %rt: !pto.tensor<1xi32>) {
   %c0 = arith.constant 0 : index

@@ -61,7 +61,7 @@
 // CHECK-NOT:  set_intra_block
 // The exchange never reaches GM: no workspace is allocated for it.
 // CHECK:      float *[[WS:v[0-9]+]] = nullptr; // on chip (L0C -> UB), no GM
-// CHECK:      ri.launch_mix("k_leaf_M1_0", {}, {{[{][{]}}a0, 1, sizeof(float), 32, int64_t(0), int64_t(32), int64_t(0), int64_t(32)}, {a1, 1, {{.*}}}, {a2, 2, {{.*}}}}, [=] { k_leaf_M1_0([[ARGS:.*]]); }, [=] { k_leaf_M1_0_aiv([[ARGS]]); });
+// CHECK:      ri.launch_mix("k_leaf_M1_0", {}, {{[{][{]}}a0, 1, sizeof(float), 128, int64_t(0), int64_t(384), int64_t(0), int64_t(128)}, {a1, 1, {{.*}}}, {a2, 2, {{.*}}}}, [=] { k_leaf_M1_0([[ARGS:.*]]); }, [=] { k_leaf_M1_0_aiv([[ARGS]]); });
 // CHECK-NOT:  m.output("a"
 // CHECK:      m.output("y", t2);
 
