@@ -150,19 +150,24 @@ def test_workspace_and_run_time_if():
     ops = body(text)
     expected = """\
 %acc = pto.workspace : !pto.tensor<8x64xf32>
-pto.loop "I" %i = %c0 to %c4 step %c1 {
+%acc_valid0_1, %acc_valid1_1 = pto.loop "I" %i = %c0 to %c4 step %c1 iter_args(%acc_valid0 = %c8, %acc_valid1 = %c64) -> (index, index) {
 %mul = arith.muli %j, %c32 : index
 %mul_1 = arith.muli %i, %c8 : index
 %add = arith.addi %mul, %mul_1 : index
 %t = pto.view %x[%add, 0] : !pto.tensor<?x64xf32> -> !pto.tile<8x64xf32>
 %loop_begin_i = pto.is_loop_begin %i
-scf.if %loop_begin_i {
+%acc_valid0_2, %acc_valid1_2 = scf.if %loop_begin_i -> (index, index) {
 pto.assemble %t, %acc[0, 0] {vec_tile = #pto.vec_tile<[8, 64]>} : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+%acc_valid0_3 = pto.valid_dim %t, 0 : !pto.tile<8x64xf32>
+%acc_valid1_3 = pto.valid_dim %t, 1 : !pto.tile<8x64xf32>
+scf.yield %acc_valid0_3, %acc_valid1_3 : index, index
 } else {
 %a = pto.view %acc[0, 0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
 %loop_end_i = pto.is_loop_end %i
-scf.if %loop_end_i {
+%acc_valid0_4, %acc_valid1_4 = scf.if %loop_end_i -> (index, index) {
 """
+    # The moves into acc carry their valid extents around the loop and out
+    # of each if (PyPTO's move hands over the moved value's valid shape).
     assert expected in ops, ops
     assert "pypto.tensor([8, 64], F32" in line_of(text, "pto.workspace")
     assert "if pypto.is_loop_begin(i):" in line_of(text, "%loop_begin_i = pto.is_loop_begin")
