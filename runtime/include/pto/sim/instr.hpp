@@ -433,27 +433,12 @@ inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow = 0,
       sim::fatal("TEXTRACT Acc -> Vec: the L0C -> UB path exists on DAV_3510 "
                  "only, from the AIC of a MIX launch to its AIV");
     sim::need_nonempty(I, dst, "dst");
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    if (indexRow + vr > src.GetValidRow() || indexCol + vc > src.GetValidCol())
+    if (indexRow + dst.GetValidRow() > src.GetValidRow() ||
+        indexCol + dst.GetValidCol() > src.GetValidCol())
       sim::fatal("TEXTRACT Acc -> Vec: window (%u, %u) + %dx%d exceeds the "
                  "accumulator's valid %dx%d",
-                 indexRow, indexCol, vr, vc, src.GetValidRow(),
-                 src.GetValidCol());
-    sim::Core &C = sim::core();
-    C.begin(I, PIPE_FIX);
-    const auto *s = src.data(I);
-    if (C.check_hazards)
-      C.access(sim::space_of(SrcTile::Loc),
-               src.addr() +
-                   uint32_t((indexRow * SrcTile::Cols + indexCol) * sizeof(*s)),
-               uint32_t(((vr - 1) * SrcTile::Cols + vc) * sizeof(*s)), false);
-    sim::touch_valid(C, dst, true);
-    using DT = typename DstTile::DType;
-    sim::map_valid(dst, I, [&](int r, int c) -> DT {
-      return sim::fix_convert<DT>(
-          s[(indexRow + r) * SrcTile::Cols + indexCol + c]);
-    });
-    return {};
+                 indexRow, indexCol, dst.GetValidRow(), dst.GetValidCol(),
+                 src.GetValidRow(), src.GetValidCol());
   } else {
     if constexpr (cube)
       static_assert(SrcTile::SFractal != SLayout::NoneBox,
@@ -470,21 +455,26 @@ inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow = 0,
       if ((indexCol * sizeof(typename SrcTile::DType)) % 32 != 0)
         sim::fatal("TEXTRACT: indexCol %u is not on a 32-byte boundary",
                    indexCol);
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    sim::Core &C = sim::core();
-    C.begin(I, cube ? PIPE_MTE1 : PIPE_V);
-    const auto *s = src.data(I);
-    if (C.check_hazards)
-      C.access(sim::space_of(SrcTile::Loc),
-               src.addr() +
-                   uint32_t((indexRow * SrcTile::Cols + indexCol) * sizeof(*s)),
-               uint32_t(((vr - 1) * SrcTile::Cols + vc) * sizeof(*s)), false);
-    sim::touch_valid(C, dst, true);
-    sim::map_valid(dst, I, [&](int r, int c) {
-      return s[(indexRow + r) * SrcTile::Cols + indexCol + c];
-    });
-    return {};
   }
+  const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+  sim::Core &C = sim::core();
+  C.begin(I, toUb ? PIPE_FIX : cube ? PIPE_MTE1 : PIPE_V);
+  const auto *s = src.data(I);
+  if (C.check_hazards)
+    C.access(sim::space_of(SrcTile::Loc),
+             src.addr() +
+                 uint32_t((indexRow * SrcTile::Cols + indexCol) * sizeof(*s)),
+             uint32_t(((vr - 1) * SrcTile::Cols + vc) * sizeof(*s)), false);
+  sim::touch_valid(C, dst, true);
+  sim::map_valid(dst, I, [&](int r, int c) {
+    const auto value = s[(indexRow + r) * SrcTile::Cols + indexCol + c];
+    // L0C -> UB converts on the way out, as the fixpipe does.
+    if constexpr (toUb)
+      return sim::fix_convert<typename DstTile::DType>(value);
+    else
+      return value;
+  });
+  return {};
 }
 
 // Vec -> Vec window insert (pto-isa common/pto_instr.hpp TINSERT; A2/A3
