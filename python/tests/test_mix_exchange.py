@@ -22,7 +22,7 @@ import pytest
 
 from pto_mlir import sk16_ir
 from pto_mlir.golden import sk16
-from pto_mlir.tools import compile_tile_graph, run_kernel, run_tool
+from pto_mlir.tools import compile_tile_graph, run_kernel, run_tile_graph, run_tool
 
 # Small tiles: several blocks per sequence (with tails), cube pieces of
 # 64 x 64 and vector pieces inside them (32 x 64: each reads one cube piece,
@@ -157,6 +157,15 @@ EMITTED = dict(s1_tile=128, s2_tile=128, c_tile=(64, 128, 64, 128, 64, 128),
                v_tile_s=(32, 64), v_tile_d=(64, 64))
 
 
+def _sk16_tile_graph_matches(source, tmp_path, inputs, gold) -> str:
+    """SK-16 compiled to the tile graph with MIX, run through pto-run and
+    checked against the golden; the tile graph's text."""
+    interpreted, _ = run_tile_graph(source, tmp_path / "tg", inputs, sk16.DTYPES,
+                                    sk16.OUTPUT_NAMES, options=MIX, names=sk16.INPUT_NAMES)
+    sk16.assert_matches_golden(interpreted, gold)
+    return (tmp_path / "tg" / "tile_graph.mlir").read_text()
+
+
 def test_sk16_on_chip_emitted_cpp(tmp_path):
     """The on-chip form is executable: the Ascend pipeline with
     mix-exchange=true lowers the MIX tasks (S and dP windows moved L0C -> UB),
@@ -171,13 +180,7 @@ def test_sk16_on_chip_emitted_cpp(tmp_path):
     inputs = sk16.make_inputs(case, seed=5)
     gold = sk16.golden_backward(inputs, case.N, case.D)
     # The tile graph in pto-run.
-    graph = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline={MIX}", "-o", graph)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert "{pto.on_chip}" in graph.read_text()
-    interpreted, _ = run_kernel(graph, tmp_path / "tg", inputs, sk16.DTYPES,
-                                sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
-    sk16.assert_matches_golden(interpreted, gold)
+    assert "{pto.on_chip}" in _sk16_tile_graph_matches(source, tmp_path, inputs, gold)
     # The emitted program.
     exe = codegen.build(source, tmp_path / "build",
                         pipeline=f"pto-ascend-pipeline{{{MIX}}},pto-isa-verify-sync")
@@ -209,12 +212,7 @@ def test_sk16_ring_at_dav3510_tiles(tmp_path):
                                                       arch="DAV_3510", v_tile_s=(64, 128))))
     inputs = sk16.make_inputs(case, seed=9)
     gold = sk16.golden_backward(inputs, case.N, case.D)
-    graph = tmp_path / "tg.mlir"
-    r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline={MIX}", "-o", graph)
-    assert r.returncode == 0, r.stderr[-3000:]
-    interpreted, _ = run_kernel(graph, tmp_path / "tg", inputs, sk16.DTYPES,
-                                sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
-    sk16.assert_matches_golden(interpreted, gold)
+    _sk16_tile_graph_matches(source, tmp_path, inputs, gold)
     exe = codegen.build(source, tmp_path / "build",
                         pipeline=f"pto-ascend-pipeline{{{MIX}}},pto-isa-verify-sync")
     cpp = (tmp_path / "build" / "sk16.cpp").read_text()
