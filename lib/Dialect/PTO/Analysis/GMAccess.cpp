@@ -56,7 +56,8 @@ GMAccess::Range GMAccessAnalysis::rangeOf(Value dynamicOffset,
       offset.lo = form.getConstantTerm();
       IndexPoly symbolic = form.withoutConstant();
       if (!symbolic.terms.empty())
-        offset.symbolic = symbolic.str();
+        offset.symbolic =
+            StringAttr::get(dynamicOffset.getContext(), symbolic.str());
     }
   }
   range.unknown = offset.unknown;
@@ -228,7 +229,8 @@ void GMAccessAnalysis::print(const GMAccess &access, llvm::raw_ostream &os) {
       os << '?';
       return;
     }
-    std::string symbolic = range.symbolic;
+    std::string symbolic =
+        range.symbolic ? range.symbolic.getValue().str() : std::string();
     while (address.match(symbolic))
       symbolic = address.sub("", symbolic);
     if (!symbolic.empty())
@@ -238,16 +240,33 @@ void GMAccessAnalysis::print(const GMAccess &access, llvm::raw_ostream &os) {
   os << ']';
 }
 
+void GMAccessAnalysis::forget(Operation *op) {
+  auto forgetValue = [&](Value value) {
+    offsetRanges.erase(value);
+    forms.forget(value);
+  };
+  op->walk([&](Operation *nested) {
+    for (Value result : nested->getResults())
+      forgetValue(result);
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          forgetValue(arg);
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // GMAccessIndex
 //===----------------------------------------------------------------------===//
 
-std::string GMAccessIndex::keyOf(const GMAccess &access) {
-  std::string key = std::to_string(access.dims.size());
-  for (const GMAccess::Range &range : access.dims) {
-    key += '\x1f';
-    key += range.unknown ? "?" : range.symbolic;
-  }
+/// The key of an unknown dim: no attribute has this address.
+static const void *const kUnknownDim = reinterpret_cast<const void *>(1);
+
+GMAccessIndex::Key GMAccessIndex::keyOf(const GMAccess &access) {
+  Key key;
+  for (const GMAccess::Range &range : access.dims)
+    key.push_back(range.unknown ? kUnknownDim
+                                : range.symbolic.getAsOpaquePointer());
   return key;
 }
 
@@ -274,9 +293,14 @@ void GMAccessIndex::insert(unsigned item, const GMAccess &access) {
   unsigned id = entries.size();
   entries.push_back({item, access});
   TensorGroup &group = bases[access.base][access.tensor];
-  std::map<std::string, Bucket>::iterator bucket = group.buckets.end();
-  if (!access.dims.empty())
-    bucket = group.buckets.try_emplace(keyOf(access)).first;
+  Bucket *bucket = nullptr;
+  if (!access.dims.empty()) {
+    Key key = keyOf(access);
+    auto [it, inserted] = group.buckets.try_emplace(key);
+    bucket = &it->second;
+    if (inserted)
+      bucket->key = std::move(key);
+  }
   pto::detail::Box box = boxOf(access);
   for (unsigned k = 0; k < 3; ++k) {
     if (!(access.kind & (1u << k)))
@@ -285,13 +309,14 @@ void GMAccessIndex::insert(unsigned item, const GMAccess &access) {
     if (!access.storage)
       unknownStorage[k].push_back(id);
     group.all[k].push_back(id);
-    if (bucket == group.buckets.end()) {
+    if (!bucket) {
       group.whole[k].push_back(id);
       continue;
     }
-    group.bucketsByKind[k].try_emplace(bucket->first, &bucket->second);
-    bucket->second.entries[k].push_back(id);
-    bucket->second.boxes[k].insert(item, box);
+    if (bucket->entries[k].empty())
+      group.bucketsByKind[k].push_back(bucket);
+    bucket->entries[k].push_back(id);
+    bucket->boxes[k].insert(item, box);
   }
 }
 
@@ -316,7 +341,7 @@ void GMAccessIndex::forEachConflict(const GMAccess &access,
   auto base = bases.find(access.base);
   if (base == bases.end())
     return;
-  std::string key = keyOf(access);
+  Key key = keyOf(access);
   pto::detail::Box box = boxOf(access);
   for (const auto &tensorAndGroup : base->second) {
     const TensorGroup &group = tensorAndGroup.second;
@@ -333,8 +358,8 @@ void GMAccessIndex::forEachConflict(const GMAccess &access,
         fn(entries[id].item);
     });
     forEachOrderedKind(access.kind, [&](unsigned k) {
-      for (const auto &[bucketKey, bucket] : group.bucketsByKind[k]) {
-        if (bucketKey == key) {
+      for (const Bucket *bucket : group.bucketsByKind[k]) {
+        if (bucket->key == key) {
           bucket->boxes[k].forEachOverlap(box, fn);
           continue;
         }

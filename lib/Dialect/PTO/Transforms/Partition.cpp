@@ -28,6 +28,10 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <map>
+#include <optional>
+#include <tuple>
+
 namespace mlir::pto {
 #define GEN_PASS_DEF_PARTITIONPASS
 #include "pto/Dialect/PTO/Transforms/Passes.h.inc"
@@ -150,16 +154,18 @@ void BlockPartitioner::buildEdges() {
   llvm::BitVector retired;            // access id -> retired
   SmallVector<unsigned> indexed;      // the ids in `accesses`, in order
   unsigned numRetired = 0;
-  std::map<std::string, SmallVector<unsigned, 2>> byExactRegion;
-  auto exactRegion = [](const GMAccess &access) -> std::string {
-    std::string key;
-    llvm::raw_string_ostream os(key);
-    os << access.base.getAsOpaquePointer() << ' '
-       << access.tensor.getAsOpaquePointer();
+  // A constant region: base, tensor and per dim its offset and size.
+  using ExactRegion =
+      std::tuple<const void *, const void *, SmallVector<int64_t, 8>>;
+  std::map<ExactRegion, SmallVector<unsigned, 2>> byExactRegion;
+  auto exactRegion = [](const GMAccess &access) -> std::optional<ExactRegion> {
+    ExactRegion key{access.base.getAsOpaquePointer(),
+                    access.tensor.getAsOpaquePointer(),
+                    {}};
     for (const GMAccess::Range &range : access.dims) {
-      if (range.unknown || !range.symbolic.empty())
-        return {};
-      os << ' ' << range.lo << ':' << range.size;
+      if (range.unknown || range.symbolic)
+        return std::nullopt;
+      std::get<2>(key).append({range.lo, range.size});
     }
     return key;
   };
@@ -183,19 +189,18 @@ void BlockPartitioner::buildEdges() {
       GMAccessSummary one;
       one.accesses.push_back(access);
       unsigned id = fileOne(node, std::move(one));
-      std::string region = exactRegion(access);
-      if (!region.empty())
-        byExactRegion[region].push_back(id);
+      if (std::optional<ExactRegion> region = exactRegion(access))
+        byExactRegion[std::move(*region)].push_back(id);
     }
   };
   auto retireOverwritten = [&](const GMAccessSummary &summary) {
     if (summary.unknown || summary.accesses.size() != 1 ||
         summary.accesses.front().kind != GMAccess::kWrite)
       return;
-    std::string region = exactRegion(summary.accesses.front());
-    if (region.empty())
+    std::optional<ExactRegion> region = exactRegion(summary.accesses.front());
+    if (!region)
       return;
-    SmallVector<unsigned, 2> &ids = byExactRegion[region];
+    SmallVector<unsigned, 2> &ids = byExactRegion[std::move(*region)];
     unsigned store = ids.back(); // the store's own access, filed last
     for (unsigned id : ids)
       if (id != store && !retired.test(id)) {

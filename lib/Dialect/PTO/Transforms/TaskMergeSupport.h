@@ -559,7 +559,8 @@ private:
                          a.kind,
                          {}};
         for (const GMAccess::Range &d : a.dims)
-          std::get<3>(access).emplace_back(d.unknown, d.symbolic, d.lo, d.size);
+          std::get<3>(access).emplace_back(
+              d.unknown, d.symbolic.getAsOpaquePointer(), d.lo, d.size);
         key.second.push_back(std::move(access));
       }
     }
@@ -603,7 +604,7 @@ private:
   // unknown effects.
   using AccessKey =
       std::tuple<const void *, const void *, unsigned,
-                 std::vector<std::tuple<bool, std::string, int64_t, int64_t>>>;
+                 std::vector<std::tuple<bool, const void *, int64_t, int64_t>>>;
   using ClassKey = std::pair<bool, std::vector<AccessKey>>;
   std::map<ClassKey, unsigned> classes;
   unsigned uniqueClasses = 0;

@@ -18,6 +18,7 @@
 #ifndef PTO_DIALECT_PTO_ANALYSIS_GMACCESS_H
 #define PTO_DIALECT_PTO_ANALYSIS_GMACCESS_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "pto/Dialect/PTO/Analysis/IndexForm.h"
 #include "pto/Support/BoxIndex.h"
@@ -28,7 +29,6 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <map>
-#include <string>
 #include <vector>
 
 namespace mlir::pto {
@@ -37,10 +37,12 @@ namespace mlir::pto {
 struct GMAccess {
   enum Kind : uint8_t { kRead = 1, kWrite = 2, kAtomic = 4 };
 
-  /// The range of one dim: `symbolic + [lo, lo + size)`. An empty `symbolic`
-  /// is a static range; `unknown` covers the whole dim.
+  /// The range of one dim: `symbolic + [lo, lo + size)`. A null `symbolic`
+  /// is a static range; `unknown` covers the whole dim. The symbolic part is
+  /// the printed normal form, uniqued in the context: equal parts are one
+  /// attribute, so ranges compare and copy without touching the text.
   struct Range {
-    std::string symbolic;
+    StringAttr symbolic;
     int64_t lo = 0, size = 0;
     bool unknown = false;
   };
@@ -99,6 +101,11 @@ public:
   /// Prints an access as `read 'q'[a*64 + 0:64, 0:128]` (for tests).
   void print(const GMAccess &access, llvm::raw_ostream &os);
 
+  /// Drops what the analysis remembers about the values `op` and its nested
+  /// ops define, before `op` is erased: a value created later at the same
+  /// address must not find them.
+  void forget(Operation *op);
+
   Operation *getRoot() const { return root; }
 
 private:
@@ -151,22 +158,26 @@ private:
   };
   /// Filed access ids (into `entries`) per kind bit (read, write, atomic).
   using ByKind = SmallVector<unsigned, 1>[3];
+  /// Per dim, the symbolic part of the range (null: static; `kUnknownDim`).
+  using Key = SmallVector<const void *, 4>;
   struct Bucket {
+    Key key;
     ByKind entries;
     detail::BoxIndex boxes[3];
   };
   struct TensorGroup {
     /// Every access of the tensor, and those of all of it (no dims).
     ByKind all, whole;
-    std::map<std::string, Bucket> buckets;
-    /// The buckets holding accesses of each kind bit, in key order: a query
-    /// visits only those (thousands of buckets of atomics at distinct
-    /// run-time rows never order against one another).
-    std::map<StringRef, const Bucket *> bucketsByKind[3];
+    std::map<Key, Bucket> buckets;
+    /// The buckets holding accesses of each kind bit, in order of their
+    /// first such access: a query visits only those (thousands of buckets
+    /// of atomics at distinct run-time rows never order against one
+    /// another).
+    SmallVector<const Bucket *> bucketsByKind[3];
   };
 
   /// Accesses of one tensor with equal keys compare dim by dim.
-  static std::string keyOf(const GMAccess &access);
+  static Key keyOf(const GMAccess &access);
   static detail::Box boxOf(const GMAccess &access);
   /// Calls `visit(k)` for the kind bits whose accesses `later` must follow.
   template <typename Fn>

@@ -74,6 +74,10 @@ public:
   /// this object.
   const IndexPoly &get(Value v);
   std::string key(Value v) { return get(v).str(); }
+  /// Drops the form of `v` (about to be erased; its users are erased first,
+  /// so no form kept refers to it): the references get() handed out for it
+  /// become invalid.
+  void forget(Value v) { memo.erase(v); }
   /// The atom key of a loop's induction variable.
   std::string getLoopAtom(Value iv);
   /// The value an atom stands for (the first one seen with that key).
