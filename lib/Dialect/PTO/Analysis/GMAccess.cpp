@@ -54,10 +54,9 @@ GMAccess::Range GMAccessAnalysis::rangeOf(Value dynamicOffset,
       offset.unknown = true;
     } else {
       offset.lo = form.getConstantTerm();
-      IndexPoly symbolic = form.withoutConstant();
-      if (!symbolic.terms.empty())
-        offset.symbolic =
-            StringAttr::get(dynamicOffset.getContext(), symbolic.str());
+      if (form.hasNonConstantTerms())
+        offset.symbolic = StringAttr::get(dynamicOffset.getContext(),
+                                          form.strWithoutConstant());
     }
   }
   range.unknown = offset.unknown;

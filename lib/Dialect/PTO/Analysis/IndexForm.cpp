@@ -105,18 +105,28 @@ std::vector<std::string> IndexPoly::getAtoms() const {
   return atoms;
 }
 
-std::string IndexPoly::str() const {
-  if (terms.empty())
-    return "0";
+/// The text of `terms`, optionally without the constant term.
+static std::string printTerms(const std::map<Monomial, int64_t> &terms,
+                              bool withConstant) {
   std::string s;
   for (auto &[mono, c] : terms) {
+    if (mono.empty() && !withConstant)
+      continue;
     if (!s.empty())
       s += " + ";
     s += std::to_string(c);
-    for (const std::string &a : mono)
-      s += "*" + a;
+    for (const std::string &a : mono) {
+      s += '*';
+      s += a;
+    }
   }
-  return s;
+  return s.empty() ? "0" : s;
+}
+
+std::string IndexPoly::str() const { return printTerms(terms, true); }
+
+std::string IndexPoly::strWithoutConstant() const {
+  return printTerms(terms, false);
 }
 
 //===----------------------------------------------------------------------===//

@@ -239,6 +239,9 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     std::optional<pto::detail::MixSerialisation> mixLoops;
     if (mix)
       mixLoops.emplace(block);
+    // The GM accesses of the block's ops, for the planners of all groups.
+    std::optional<BlockAccesses> accesses;
+    accesses.emplace(block);
     for (auto [groupId, tasks] : llvm::enumerate(groups)) {
       // Tasks that pto-mix-exchange will merge with their vector readers
       // wait where those readers wait (MixExchange.h).
@@ -268,8 +271,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       double settingCycles = 0.0, stationaryCycles = 0.0; // group cycles
       if (stationary)
         splitParts =
-            chooseStationary(block, groupTasks, setting, platform, instances,
-                             settingCycles, stationaryCycles);
+            chooseStationary(*accesses, block, groupTasks, setting, platform,
+                             instances, settingCycles, stationaryCycles);
       llvm::DenseSet<Operation *> laterParts;
       if (splitParts > 1) {
         SmallVector<TaskOp> later;
@@ -277,12 +280,14 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         for (TaskOp task : later)
           laterParts.insert(task);
         sinkLaterParts(block, groupTasks, later);
+        // The split created and erased ops.
+        accesses.emplace(block);
       }
 
       // Task infos against the block as it is now.
       ValueNumbering vn;
       SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, groupTasks);
-      GroupPlanner planner(block, infos, platform.l1Bytes);
+      GroupPlanner planner(*accesses, infos, platform.l1Bytes);
 
       std::optional<pto::detail::StationaryPlan> stationaryPlan;
       if (splitParts)
@@ -316,7 +321,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       for (auto [targetIndex, members] : llvm::enumerate(chosen.targets)) {
         if (members.size() < 2)
           continue;
-        Block &body = mergeMembers(infos, members, chosen.hosts[targetIndex]);
+        Block &body =
+            mergeMembers(*accesses, infos, members, chosen.hosts[targetIndex]);
         merged += members.size() - 1;
         // Remove duplicate loads: the first identical load stays.
         DenseMap<Operation *, const Load *> loadOf;
@@ -333,13 +339,13 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
             continue;
           op.getResult(0).replaceAllUsesWith(it->second.getResult());
           removedBytes += load->bytes;
-          op.erase();
+          accesses->erase(&op);
           ++removed;
         }
         // Index arithmetic only the removed copies used.
         for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
           if (isMemoryEffectFree(&op) && isOpTriviallyDead(&op))
-            op.erase();
+            accesses->erase(&op);
       }
       numTasksMerged += merged;
       numLoadsRemoved += removed;
@@ -388,7 +394,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
              << " loads removed (" << removedBytes << " B)";
       }
     }
-    runCubeNBuffer(kernel, block, platform);
+    runCubeNBuffer(kernel, block, platform, *accesses);
   }
 
   /// The merge of the group by its `cube_l1_reuse_setting` (count and
@@ -448,8 +454,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   /// (`pto::detail::groupCycles`, which weighs the cube cores' throughput
   /// against one instance's latency), which must beat the setting's merge
   /// costed the same way (docs/TileGraph.md). Sets both times (cycles).
-  unsigned chooseStationary(Block &block, ArrayRef<TaskOp> tasks,
-                            const GroupSetting &setting,
+  unsigned chooseStationary(BlockAccesses &accesses, Block &block,
+                            ArrayRef<TaskOp> tasks, const GroupSetting &setting,
                             const PlatformInfo &platform, double instances,
                             double &settingCycles, double &chosenCycles) {
     ValueNumbering vn;
@@ -462,7 +468,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     if (setting.count && *setting.count <= 1) {
       settingCycles = pto::detail::stationaryCycles(*whole);
     } else {
-      GroupPlanner planner(block, infos, platform.l1Bytes);
+      GroupPlanner planner(accesses, infos, platform.l1Bytes);
       int64_t count = 1;
       unsigned mask = kAllSides, minTasks = 1;
       Plan plan = settingPlan(planner, setting, tasks.size(), platform, count,
@@ -581,7 +587,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   /// value): N isomorphic cube tasks of the groups left by phase 1 become
   /// one, sharing nothing, while their copy-ins fit L1 per K step.
   void runCubeNBuffer(KernelOp kernel, Block &block,
-                      const PlatformInfo &platform) {
+                      const PlatformInfo &platform, BlockAccesses &accesses) {
     MergeSettingAttr setting =
         mergeSetting(kernel, &PassOptionsAttr::getCubeNbufferSetting);
     if (!setting)
@@ -601,7 +607,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         ValueNumbering vn;
         SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
         auto [left, merged] =
-            mergeUnshared(block, infos, *count, platform.l1Bytes);
+            mergeUnshared(accesses, infos, *count, platform.l1Bytes);
         tasksAfter = left;
         numTasksMerged += merged;
       }

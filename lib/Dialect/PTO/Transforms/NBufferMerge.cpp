@@ -45,10 +45,12 @@ struct NBufferMergePass
     for (Block *block : blocks) {
       SmallVector<SmallVector<TaskOp>> groups =
           groupsOf(*block, CoreKind::vector, [](TaskOp) { return true; });
+      BlockAccesses accesses(*block);
       for (auto [groupId, tasks] : llvm::enumerate(groups)) {
         before += tasks.size();
-        after += mergeGroup(tasks, lookupSetting(setting, groupId).count,
-                            groupId, platform);
+        after +=
+            mergeGroup(accesses, tasks, lookupSetting(setting, groupId).count,
+                       groupId, platform);
       }
     }
     numTasksBefore += before;
@@ -62,8 +64,9 @@ struct NBufferMergePass
 
   /// Merges one group with the setting's count (automatic without one);
   /// returns the number of tasks left.
-  unsigned mergeGroup(ArrayRef<TaskOp> tasks, std::optional<int64_t> count,
-                      unsigned groupId, const PlatformInfo &platform) {
+  unsigned mergeGroup(BlockAccesses &accesses, ArrayRef<TaskOp> tasks,
+                      std::optional<int64_t> count, unsigned groupId,
+                      const PlatformInfo &platform) {
     TaskOp first = tasks.front();
     Location loc = first.getLoc();
     std::string family = first.getFamily().str();
@@ -77,7 +80,7 @@ struct NBufferMergePass
     if (n > 1) {
       // Vector tasks carry no loads: no capacity bound (each member's pieces
       // fit UB on their own, pto-expand-tiles).
-      tasksAfter = mergeUnshared(block, taskInfos(block, tasks), n,
+      tasksAfter = mergeUnshared(accesses, taskInfos(block, tasks), n,
                                  std::numeric_limits<int64_t>::max())
                        .first;
     }

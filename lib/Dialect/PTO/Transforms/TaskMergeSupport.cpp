@@ -101,12 +101,20 @@ std::vector<uintptr_t> signature(TaskOp task) {
     // Index constants are offsets too (index arithmetic copied into tasks).
     bool indexConstant =
         isa<arith::ConstantOp>(op) && op->getResult(0).getType().isIndex();
-    NamedAttrList attrs;
-    for (NamedAttribute attr : op->getAttrs())
-      if (attr.getName() != staticOffsets && attr.getName() != staticValid &&
-          !indexConstant)
-        attrs.push_back(attr);
-    sig.push_back(ptr(attrs.getDictionary(ctx).getAsOpaquePointer()));
+    // The attributes but those (one uniqued dictionary; rebuilt only when
+    // something is left out).
+    DictionaryAttr all = op->getAttrDictionary();
+    DictionaryAttr kept = all;
+    if (indexConstant) {
+      kept = DictionaryAttr::get(ctx);
+    } else if (all.contains(staticOffsets) || all.contains(staticValid)) {
+      NamedAttrList attrs;
+      for (NamedAttribute attr : all)
+        if (attr.getName() != staticOffsets && attr.getName() != staticValid)
+          attrs.push_back(attr);
+      kept = attrs.getDictionary(ctx);
+    }
+    sig.push_back(ptr(kept.getAsOpaquePointer()));
     // Which dims are static is structure; their values are parameters.
     if (auto view = dyn_cast<ViewOp>(op)) {
       for (int64_t off : view.getStaticOffsets())
@@ -343,9 +351,10 @@ SmallVector<TaskInfo, 8> cubeTaskInfos(ValueNumbering &vn, Block &block,
 
 /// Moves the bodies of a plan target's members into its host task, in
 /// program order, and erases the other members; returns the merged body.
-Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
-                    unsigned hostIndex) {
+Block &mergeMembers(BlockAccesses &accesses, ArrayRef<TaskInfo> infos,
+                    ArrayRef<unsigned> members, unsigned hostIndex) {
   TaskOp host = infos[hostIndex].task;
+  accesses.invalidate(host);
   Block &body = host.getBody().front();
   Operation *hostFirst = &body.front();
   bool afterHost = false;
@@ -358,7 +367,7 @@ Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
     for (Operation &op : llvm::make_early_inc_range(
              task.getBody().front().without_terminator()))
       op.moveBefore(afterHost ? body.getTerminator() : hostFirst);
-    task.erase();
+    accesses.erase(task);
   }
   return body;
 }
@@ -366,16 +375,16 @@ Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
 /// N-buffering: merges the group `n` at a time, sharing nothing, while the
 /// loads `infos` carry fit `capacity` per K step. Returns the tasks left and
 /// the tasks merged into another.
-std::pair<unsigned, unsigned> mergeUnshared(Block &block,
+std::pair<unsigned, unsigned> mergeUnshared(BlockAccesses &accesses,
                                             ArrayRef<TaskInfo> infos, int64_t n,
                                             int64_t capacity) {
-  GroupPlanner planner(block, infos, capacity);
+  GroupPlanner planner(accesses, infos, capacity);
   Plan plan = planner.plan(n, /*sideMask=*/0, /*minTasks=*/1,
                            /*requireSharing=*/false);
   unsigned merged = 0;
   for (auto [targetIndex, members] : llvm::enumerate(plan.targets))
     if (members.size() > 1) {
-      mergeMembers(infos, members, plan.hosts[targetIndex]);
+      mergeMembers(accesses, infos, members, plan.hosts[targetIndex]);
       merged += members.size() - 1;
     }
   return {plan.tasksAfter, merged};

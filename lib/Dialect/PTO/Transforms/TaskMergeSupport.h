@@ -37,11 +37,11 @@
 
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 namespace mlir::pto::taskmerge {
@@ -125,6 +125,38 @@ GMAccessSummary summarize(GMAccessAnalysis &gm, Operation *root);
 inline bool conflict(const GMAccessSummary &a, const GMAccessSummary &b) {
   return GMAccessAnalysis::dependsOn(a, b);
 }
+
+/// The GM accesses of one block's ops, shared by the planners of all its
+/// groups: one analysis, so that each offset is normalised once per block
+/// rather than once per group, and each op summarized (`summarize`) once
+/// until its body changes. Whoever changes a body calls `invalidate`, whoever
+/// erases an op erases it through `erase`; other rewrites of the block
+/// (new ops, ops erased elsewhere) need a fresh BlockAccesses.
+class BlockAccesses {
+public:
+  explicit BlockAccesses(Block &block) : gm(block.getParentOp()) {}
+
+  /// The summary of `op`: valid until `op` is invalidated or erased.
+  const GMAccessSummary &summary(Operation *op) {
+    std::unique_ptr<GMAccessSummary> &slot = summaries[op];
+    if (!slot)
+      slot = std::make_unique<GMAccessSummary>(summarize(gm, op));
+    return *slot;
+  }
+  /// `op`'s body changed: its summary is computed again when next asked.
+  void invalidate(Operation *op) { summaries.erase(op); }
+  /// Erases `op`, forgetting what is known about it and its nested ops (a
+  /// later op at the same address must not find it).
+  void erase(Operation *op) {
+    op->walk([&](Operation *nested) { summaries.erase(nested); });
+    gm.forget(op);
+    op->erase();
+  }
+
+private:
+  GMAccessAnalysis gm;
+  DenseMap<Operation *, std::unique_ptr<GMAccessSummary>> summaries;
+};
 
 /// The GM accesses of a growing set of ops (a merge target), indexed so
 /// that whether an op conflicts with any of them costs no scan of them all
@@ -226,8 +258,11 @@ struct Plan {
 
 class GroupPlanner {
 public:
-  GroupPlanner(Block &block, ArrayRef<TaskInfo> group, int64_t l1Bytes)
-      : gm(block.getParentOp()), group(group), l1Bytes(l1Bytes) {
+  /// Plans `group` (of `accesses`' block, which must not change while the
+  /// planner is in use).
+  GroupPlanner(BlockAccesses &accesses, ArrayRef<TaskInfo> group,
+               int64_t l1Bytes)
+      : accesses(accesses), group(group), l1Bytes(l1Bytes) {
     // The ops from the group's first task to its last, numbered as
     // `taskInfos` numbers them (from the earliest task): only units between
     // two members are ever compared.
@@ -241,6 +276,7 @@ public:
     for (Operation *op = first; op && nodes.size() <= last;
          op = op->getNextNode())
       nodes.push_back(op);
+    summaries.assign(nodes.size(), nullptr);
   }
 
   /// Greedy merge with count `n`, sharing on `sideMask` loads, keeping at
@@ -527,10 +563,10 @@ public:
 
 private:
   const GMAccessSummary &summary(unsigned node) {
-    auto [it, inserted] = summaries.try_emplace(node);
-    if (inserted)
-      it->second = summarize(gm, nodes[node]);
-    return it->second;
+    const GMAccessSummary *&known = summaries[node];
+    if (!known)
+      known = &accesses.summary(nodes[node]);
+    return *known;
   }
 
   bool conflicts(unsigned a, unsigned b) {
@@ -591,13 +627,13 @@ private:
     return false;
   }
 
-  GMAccessAnalysis gm;
+  BlockAccesses &accesses;
   ArrayRef<TaskInfo> group;
   int64_t l1Bytes;
   std::vector<Operation *> nodes;
-  // Only the units compared are summarized: by node, node-based so that
-  // references stay valid.
-  std::unordered_map<unsigned, GMAccessSummary> summaries;
+  // Only the units compared are summarized (by the block's BlockAccesses):
+  // per node, once looked up.
+  std::vector<const GMAccessSummary *> summaries;
   DenseMap<std::pair<unsigned, unsigned>, bool> conflictMemo;
   // A unit's GM accesses as compared values (base, tensor, kind, per dim
   // unknown / symbolic / lo / size), sorted and unique, and whether it has
@@ -652,14 +688,15 @@ SmallVector<TaskInfo, 8> cubeTaskInfos(ValueNumbering &vn, Block &block,
                                        ArrayRef<TaskOp> tasks);
 
 /// Moves the bodies of a plan target's members into its host task, in
-/// program order, and erases the other members; returns the merged body.
-Block &mergeMembers(ArrayRef<TaskInfo> infos, ArrayRef<unsigned> members,
-                    unsigned hostIndex);
+/// program order, and erases the other members (through `accesses`, which
+/// forgets the host's summary too); returns the merged body.
+Block &mergeMembers(BlockAccesses &accesses, ArrayRef<TaskInfo> infos,
+                    ArrayRef<unsigned> members, unsigned hostIndex);
 
 /// N-buffering: merges the group `n` at a time, sharing nothing, while the
 /// loads `infos` carry fit `capacity` per K step. Returns the tasks left and
 /// the tasks merged into another.
-std::pair<unsigned, unsigned> mergeUnshared(Block &block,
+std::pair<unsigned, unsigned> mergeUnshared(BlockAccesses &accesses,
                                             ArrayRef<TaskInfo> infos, int64_t n,
                                             int64_t capacity);
 

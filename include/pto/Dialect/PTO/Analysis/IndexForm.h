@@ -53,6 +53,12 @@ struct IndexPoly {
   std::vector<std::string> getAtoms() const;
   /// A canonical text: equal polynomials give equal strings.
   std::string str() const;
+  /// withoutConstant().str(), without building that polynomial.
+  std::string strWithoutConstant() const;
+  /// Whether some term is not constant.
+  bool hasNonConstantTerms() const {
+    return terms.size() > terms.count(Monomial());
+  }
   bool operator==(const IndexPoly &other) const {
     return terms == other.terms && !overflow && !other.overflow;
   }
