@@ -277,6 +277,7 @@ public:
          op = op->getNextNode())
       nodes.push_back(op);
     summaries.assign(nodes.size(), nullptr);
+    accessIds.resize(nodes.size());
   }
 
   /// Greedy merge with count `n`, sharing on `sideMask` loads, keeping at
@@ -585,26 +586,41 @@ private:
     constexpr size_t kMaxAccesses = 64;
     ClassKey key;
     for (unsigned node : unit) {
-      const GMAccessSummary &s = summary(node);
-      key.first |= s.unknown;
-      for (const GMAccess &a : s.accesses) {
-        if (key.second.size() >= kMaxAccesses)
-          return (1u << 31) + uniqueClasses++;
-        AccessKey access{a.base.getAsOpaquePointer(),
-                         a.tensor.getAsOpaquePointer(),
-                         a.kind,
-                         {}};
-        for (const GMAccess::Range &d : a.dims)
-          std::get<3>(access).emplace_back(
-              d.unknown, d.symbolic.getAsOpaquePointer(), d.lo, d.size);
-        key.second.push_back(std::move(access));
-      }
+      key.first |= summary(node).unknown;
+      ArrayRef<unsigned> ids = accessIdsOf(node);
+      if (key.second.size() + ids.size() > kMaxAccesses)
+        return (1u << 31) + uniqueClasses++;
+      key.second.append(ids.begin(), ids.end());
     }
     llvm::sort(key.second);
     key.second.erase(std::unique(key.second.begin(), key.second.end()),
                      key.second.end());
     return classes.try_emplace(std::move(key), classes.size() + 1)
         .first->second;
+  }
+
+  /// Per GM access of `node`'s summary, a number equal for accesses with
+  /// equal compared values (base, tensor, kind, per dim unknown / symbolic /
+  /// lo / size): a target's class is then a set of numbers, not of tuples
+  /// rebuilt each time the target grows.
+  ArrayRef<unsigned> accessIdsOf(unsigned node) {
+    std::optional<SmallVector<unsigned, 4>> &ids = accessIds[node];
+    if (ids)
+      return *ids;
+    ids.emplace();
+    for (const GMAccess &a : summary(node).accesses) {
+      AccessKey access{a.base.getAsOpaquePointer(),
+                       a.tensor.getAsOpaquePointer(),
+                       a.kind,
+                       {}};
+      for (const GMAccess::Range &d : a.dims)
+        std::get<3>(access).emplace_back(
+            d.unknown, d.symbolic.getAsOpaquePointer(), d.lo, d.size);
+      ids->push_back(
+          accessKeys.try_emplace(std::move(access), accessKeys.size())
+              .first->second);
+    }
+    return *ids;
   }
 
   /// Whether two units (original node indices) touch a common GM region,
@@ -635,13 +651,16 @@ private:
   // per node, once looked up.
   std::vector<const GMAccessSummary *> summaries;
   DenseMap<std::pair<unsigned, unsigned>, bool> conflictMemo;
-  // A unit's GM accesses as compared values (base, tensor, kind, per dim
-  // unknown / symbolic / lo / size), sorted and unique, and whether it has
-  // unknown effects.
+  // A GM access as compared values (base, tensor, kind, per dim unknown /
+  // symbolic / lo / size), numbered; per node, its accesses' numbers.
   using AccessKey =
       std::tuple<const void *, const void *, unsigned,
                  std::vector<std::tuple<bool, const void *, int64_t, int64_t>>>;
-  using ClassKey = std::pair<bool, std::vector<AccessKey>>;
+  std::map<AccessKey, unsigned> accessKeys;
+  std::vector<std::optional<SmallVector<unsigned, 4>>> accessIds;
+  // A unit's access numbers, sorted and unique, and whether it has unknown
+  // effects.
+  using ClassKey = std::pair<bool, SmallVector<unsigned, 8>>;
   std::map<ClassKey, unsigned> classes;
   unsigned uniqueClasses = 0;
 };
