@@ -272,7 +272,8 @@ pto.kernel @full(%out: !pto.tensor<24x64xf32>) {
 // An atomic_add of a view is split by its vec_tile: each piece is one view of
 // the GM tensor (the piece offset added to the view's dynamic offset, the
 // explicit valid extent max(valid - offset, 0)) and one atomic_add at the
-// store's dynamic base offset plus the piece offset.
+// store's dynamic base offset plus the piece offset: the same sum as the
+// view's, built once.
 
 // CHECK-LABEL: pto.kernel @atomic_add_pieces(
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
@@ -286,8 +287,7 @@ pto.kernel @full(%out: !pto.tensor<24x64xf32>) {
 // CHECK-NEXT:      %[[REST:.*]] = arith.subi %[[VALID]], %[[C16]] : index
 // CHECK-NEXT:      %[[VALID1:.*]] = arith.maxsi %[[REST]], %[[ZERO]] : index
 // CHECK-NEXT:      %[[P1:.*]] = pto.view %x[%[[OFF1]], 0] valid [%[[VALID1]], 64] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
-// CHECK-NEXT:      %[[DST1:.*]] = arith.addi %[[OFF]], %[[C16]] : index
-// CHECK-NEXT:      pto.atomic_add %[[P1]], %out [%[[DST1]], 0] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
+// CHECK-NEXT:      pto.atomic_add %[[P1]], %out [%[[OFF1]], 0] {vec_tile = #pto.vec_tile<[16, 64]>} : !pto.tile<16x64xf32>, !pto.tensor<?x64xf32>
 // CHECK-NEXT:    }
 pto.kernel @atomic_add_pieces(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x64xf32>) {
   %c0 = arith.constant 0 : index
@@ -305,20 +305,21 @@ pto.kernel @atomic_add_pieces(%x: !pto.tensor<?x64xf32>, %out: !pto.tensor<?x64x
 
 // Dynamic valid extents flow through the workspace: the consumer of an
 // expanded result reads each piece with the explicit valid extent
-// max(valid - offset, 0) of the reified valid shape.
+// max(valid - offset, 0) of the reified valid shape, the same value as the
+// producer's piece of that offset, built once.
 
 // CHECK-LABEL: pto.kernel @dynamic_valid(
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK:         %[[WS:.*]] = pto.workspace : !pto.tensor<32x64xf32>
 // CHECK-NEXT:    pto.view %x[0, 0] valid [%[[VALID:.*]], 64] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
 // CHECK:         %[[C16:.*]] = arith.constant 16 : index
-// CHECK:         pto.view %x[16, 0] valid [%{{.*}}, 64]
+// CHECK-NEXT:    %[[REST:.*]] = arith.subi %[[VALID]], %[[C16]] : index
+// CHECK-NEXT:    %[[VALID1:.*]] = arith.maxsi %[[REST]], %[[ZERO]] : index
+// CHECK-NEXT:    pto.view %x[16, 0] valid [%[[VALID1]], 64]
 // CHECK:         %[[WS2:.*]] = pto.workspace : !pto.tensor<32x64xf32>
 // CHECK-NEXT:    %[[R0:.*]] = pto.view %[[WS]][0, 0] valid [%[[VALID]], 64] : !pto.tensor<32x64xf32> -> !pto.tile<16x64xf32>
 // CHECK-NEXT:    %[[N0:.*]] = pto.neg %[[R0]]
 // CHECK-NEXT:    pto.assemble %[[N0]], %[[WS2]] [0, 0]
-// CHECK-NEXT:    %[[REST:.*]] = arith.subi %[[VALID]], %[[C16]] : index
-// CHECK-NEXT:    %[[VALID1:.*]] = arith.maxsi %[[REST]], %[[ZERO]] : index
 // CHECK-NEXT:    %[[R1:.*]] = pto.view %[[WS]][16, 0] valid [%[[VALID1]], 64] : !pto.tensor<32x64xf32> -> !pto.tile<16x64xf32>
 // CHECK-NEXT:    %[[N1:.*]] = pto.neg %[[R1]]
 // CHECK-NEXT:    pto.assemble %[[N1]], %[[WS2]] [16, 0]

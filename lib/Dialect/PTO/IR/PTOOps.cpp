@@ -93,14 +93,16 @@ LogicalResult mlir::pto::detail::verifyVecTile(Operation *op, VecTileAttr tile,
            << " but the op works on rank-" << governed.getRank()
            << " tiles; give the vector tile at least " << governed.getRank()
            << " dims";
-  int64_t elemBytes = governed.getElementByteSize();
-  const PlatformInfo &platform = getPlatformInfo(getArchFor(op));
   // A last dim covering the tile's whole last dim (an f32 [N, 1] column) is
   // padded to a 32-byte block by pto-legalize, as the ub row is; only an
   // unaligned split of the dim is an error, in PyPTO too
-  // (docs/Legalization.md).
-  if ((dims.back() * elemBytes) % platform.bufferAlignBytes != 0 &&
-      dims.back() < governed.getShape().back())
+  // (docs/Legalization.md). The architecture (a walk up to the kernel) only
+  // for a split: this runs on every vector op after every pass.
+  if (dims.back() >= governed.getShape().back())
+    return success();
+  int64_t elemBytes = governed.getElementByteSize();
+  const PlatformInfo &platform = getPlatformInfo(getArchFor(op));
+  if ((dims.back() * elemBytes) % platform.bufferAlignBytes != 0)
     return op->emitOpError()
            << "vector tile " << shapeStr(dims) << ": last dim " << dims.back()
            << " x " << elemBytes << " B (" << governed.getElementType()
@@ -898,11 +900,9 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs, TileType rhs,
 /// vector ALU has no bf16 arithmetic; SK-16 casts to f32 explicitly).
 static LogicalResult verifyArithmeticDType(Operation *op, Type elementType,
                                            bool floatOnly) {
-  Arch arch = getArchFor(op);
-  const PlatformInfo &platform = getPlatformInfo(arch);
   // bf16 without bf16 vector arithmetic is computed in f32 by pto-legalize
-  // (PyPTO's AutoCast does the same).
-  (void)platform;
+  // (PyPTO's AutoCast does the same): the same types on every architecture,
+  // named in the message only.
   bool ok =
       elementType.isF16() || elementType.isF32() || elementType.isBF16() ||
       (!floatOnly &&
@@ -910,7 +910,7 @@ static LogicalResult verifyArithmeticDType(Operation *op, Type elementType,
   if (ok)
     return success();
   return op->emitOpError() << "computes on " << elementType << ", which the "
-                           << archName(arch)
+                           << archName(getArchFor(op))
                            << " vector unit does not support; use "
                            << (floatOnly ? "f16, bf16 or f32"
                                          : "f16, bf16, f32, i16 or i32");

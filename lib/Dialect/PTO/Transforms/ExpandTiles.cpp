@@ -5,10 +5,12 @@
 // result is stored piecewise into a pto.workspace and read back piecewise by
 // its consumers. Pieces are addressed at static offsets, and carry explicit
 // valid extents `max(valid - offset, 0)` computed from the reified valid shape,
-// so the dynamic valid shapes of the program flow through unchanged.
+// so the dynamic valid shapes of the program flow through unchanged. The
+// pieces' index arithmetic is then one op per value (UniqueIndexArithmetic.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "UniqueIndexArithmetic.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 #include "pto/Support/UnionFind.h"
 
@@ -108,75 +110,19 @@ bool halveOutermost(SmallVectorImpl<int64_t> &tile) {
   return true;
 }
 
-/// The constants visible at a point of the walk in `uniqueConstants`: those
-/// before it in its block and in the enclosing blocks (value -> op), with the
-/// values each open block added, to forget them when it closes.
-struct VisibleConstants {
-  DenseMap<Attribute, Operation *> byValue;
-  SmallVector<Attribute> added;
-};
-
-/// Replaces each arith.constant by an equal one that dominates it (earlier in
-/// its block or in an enclosing one), as CSE would: expansion builds a fresh
-/// constant for every offset and extent of every piece, about a third of the
-/// kernel's ops on SK-16, and every later pass and verifier run would walk
-/// them. Only constants: which other values two pieces share decides the
-/// outlined leaves' arguments.
-static void uniqueConstants(Region &region, VisibleConstants &visible,
-                            SmallVectorImpl<Operation *> &dead) {
-  for (Block &block : region) {
-    size_t mark = visible.added.size();
-    for (Operation &op : block) {
-      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-        auto [it, inserted] =
-            visible.byValue.try_emplace(constant.getValue(), &op);
-        if (inserted) {
-          visible.added.push_back(constant.getValue());
-          continue;
-        }
-        Operation *existing = it->second;
-        if (isa<UnknownLoc>(existing->getLoc()) &&
-            !isa<UnknownLoc>(op.getLoc()))
-          existing->setLoc(op.getLoc());
-        op.replaceAllUsesWith(existing);
-        dead.push_back(&op);
-        continue;
-      }
-      for (Region &nested : op.getRegions()) {
-        if (op.hasTrait<OpTrait::IsIsolatedFromAbove>()) {
-          VisibleConstants isolated;
-          uniqueConstants(nested, isolated, dead);
-        } else {
-          uniqueConstants(nested, visible, dead);
-        }
-      }
-    }
-    for (size_t i = visible.added.size(); i > mark; --i)
-      visible.byValue.erase(visible.added[i - 1]);
-    visible.added.truncate(mark);
-  }
-}
-
-static void uniqueConstants(Operation *root) {
-  SmallVector<Operation *> dead;
-  for (Region &region : root->getRegions()) {
-    VisibleConstants visible;
-    uniqueConstants(region, visible, dead);
-  }
-  for (Operation *op : dead)
-    op->erase();
-}
-
 class Expander {
 public:
   using Statistic = ::mlir::Pass::Statistic;
   Expander(Operation *root, Statistic &matmulPieces, Statistic &vectorPieces,
            Statistic &workspaces, Statistic &retiled)
-      : root(root), builder(root->getContext()), reifier(builder),
+      : root(root), builder(root->getContext(), &recorder), reifier(builder),
         numMatmulPieces(matmulPieces), numVectorPieces(vectorPieces),
         numWorkspaces(workspaces), numRetiled(retiled) {}
 
   LogicalResult run();
+
+  /// The ops expansion built (some erased since).
+  const llvm::DenseSet<Operation *> &built() const { return recorder.built; }
 
 private:
   LogicalResult expand(Operation *op);
@@ -273,7 +219,16 @@ private:
                     ArrayRef<OpFoldResult> valid, TileType type);
   void foldValidDims();
 
+  struct Recorder : OpBuilder::Listener {
+    llvm::DenseSet<Operation *> built;
+    void notifyOperationInserted(Operation *op,
+                                 OpBuilder::InsertPoint) override {
+      built.insert(op);
+    }
+  };
+
   Operation *root;
+  Recorder recorder;
   OpBuilder builder;
   ValidShapeReifier reifier;
   Statistic &numMatmulPieces;
@@ -1302,7 +1257,7 @@ struct ExpandTilesPass
                       numWorkspaces, numRetiled);
     if (failed(expander.run()))
       return signalPassFailure();
-    uniqueConstants(getOperation());
+    pto::detail::uniqueIndexArithmetic(getOperation(), expander.built());
   }
 };
 

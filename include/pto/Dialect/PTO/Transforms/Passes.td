@@ -87,6 +87,9 @@ def ExpandTilesPass : Pass<"pto-expand-tiles"> {
     fused_swiglu_bwd_b_kernel's [128, 128] f32 chain keeps six pieces
     live, 384 KiB, and goes to [32, 128].
     Scope stamps (`pto-flatten-scopes`) are copied onto every new op.
+    The index arithmetic the pieces need (constants, composed offsets,
+    `max(valid - offset, 0)`) is left one op per value where it dominates,
+    as CSE would: pieces reading one window share its offsets and extents.
     Run `pto-flatten-scopes` first.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
