@@ -26,7 +26,9 @@ straight-line pto_isa function through `pto-isa-insert-sync` (x8 = 8,000
 groups of 4 instructions), rounds of stores and views of one workspace
 region (x8 = 2,000), and a launch graph of many root instances on regions of
 one tensor scheduled by `pto-run --sim-graph` (x8 = 16,000 launches: no
-pass timing, the process's wall and CPU time).
+pass timing, the process's wall and CPU time), and modules of many small
+compiled kernels with a scatter each through `pto-translate --pto-to-cpp`
+(x8 = 2,000 kernels; the process's wall and CPU time).
 `--quick` uses 1/16 of the base sizes and x1, x2.
 
 Wall times under `-mlir-timing` depend on the machine's load; the process CPU
@@ -293,6 +295,31 @@ def workspace_rounds(rounds: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def scatter_kernels(kernels: int) -> str:
+    """`kernels` small kernels in one module, each scattering a row block into
+    its target at indexed rows (`pto.index_put` accumulate, an MSCATTER in the
+    C++), compiled by `pto-opt --pto-ascend-pipeline`: the input of
+    `pto-translate --pto-to-cpp`, which names each scatter's target by the
+    tensor its call sites pass (module-level: the launches and root calls of
+    every kernel)."""
+    t, idx = "!pto.tile<8x16xf32>", "!pto.tile<8xi32>"
+    vec = "{vec_tile = #pto.vec_tile<[8, 16]>}"
+    lines = []
+    for k in range(kernels):
+        lines += [f"pto.kernel @scatter_{k}(%target: !pto.tensor<64x16xf32>, "
+                  "%rows: !pto.tensor<8xi32>, %upd: !pto.tensor<8x16xf32>) {",
+                  f"  %r = pto.view %rows[0] : !pto.tensor<8xi32> -> {idx}",
+                  f"  %u = pto.view %upd[0, 0] : !pto.tensor<8x16xf32> -> {t}",
+                  f"  %e = pto.exp %u {vec} : {t} -> {t}",
+                  f"  pto.index_put %e, %target[%r] [0, 0] accumulate {vec} : "
+                  f"{t}, {idx}, !pto.tensor<64x16xf32>", "}"]
+    r = subprocess.run([str(tool("pto-opt")), "-", "--pto-ascend-pipeline"],
+                       input="\n".join(lines) + "\n", capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit(f"pto-opt --pto-ascend-pipeline failed:\n{r.stderr[-3000:]}")
+    return r.stdout
+
+
 def region_launches(launches: int) -> str:
     """A launch graph (docs/CostModel.md, "Launch graphs") of `launches`
     vector launches of as many root instances, 1024 per stitch (one device
@@ -322,7 +349,7 @@ class Case:
     emit: Callable[[int], str]
     args: tuple[str, ...]
     failing: bool = False  # the command reports errors (exit code 1) by design
-    tool: str = "pto-opt"  # pto-run: no pass timing, the process alone
+    tool: str = "pto-opt"  # pto-run, pto-translate: no pass timing, the process alone
     suffix: str = ".mlir"
 
 
@@ -351,6 +378,9 @@ CASES = [
     # `pto-run --simulate --no-numerics` run records and then schedules).
     Case("region-readiness", "launch", 2000, region_launches,
          ("--sim-graph", "--simulate=a3"), tool="pto-run", suffix=".json"),
+    # pto-translate alone on many compiled kernels in one module.
+    Case("scatter-kernels", "kernel", 250, scatter_kernels, ("--pto-to-cpp",),
+         tool="pto-translate"),
 ]
 
 TIMING = re.compile(r"^\s+([\d.]+) \(\s*[\d.]+%\)\s+(\w+)$", re.M)

@@ -322,7 +322,7 @@ LogicalResult Interpreter::execWorkspace(WorkspaceOp op) {
 
 LogicalResult Interpreter::execCall(Operation *call, FlatSymbolRefAttr callee,
                                     ValueRange args) {
-  auto fn = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(
+  auto fn = symbolTables.lookupNearestSymbolFrom<FunctionOpInterface>(
       call, callee.getAttr());
   if (!fn || fn.isExternal())
     return call->emitError() << "pto-run: cannot find the body of " << callee;

@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -297,6 +298,9 @@ private:
   bool inStitchFlush = false;
   llvm::DenseSet<HostTensor *> stitchWritten;
   llvm::DenseMap<Operation *, SmallVector<uint8_t>> leafAccessCache;
+  /// The callee of every executed launch and call: one symbol table per
+  /// module, not a scan of the module per execution.
+  SymbolTableCollection symbolTables;
   // ExecutionObserver bookkeeping (only used when options.observer is set).
   ExecutionObserver *observer() const { return options.observer; }
   uint64_t nextLaunchId = 0, nextInstanceId = 0, currentInstance = 0;

@@ -71,7 +71,7 @@ ArrayRef<uint8_t> Interpreter::leafAccesses(Operation *leaf) {
 LogicalResult Interpreter::execLaunch(LaunchOp launch) {
   if (!recordingSlot) {
     env[launch.getToken()] = std::monostate();
-    auto leaf = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(
+    auto leaf = symbolTables.lookupNearestSymbolFrom<FunctionOpInterface>(
         launch, launch.getCalleeAttr());
     if (!observer() || !leaf)
       return execCall(launch, launch.getCalleeAttr(), launch.getArgs());
@@ -99,7 +99,7 @@ LogicalResult Interpreter::execLaunch(LaunchOp launch) {
     observer()->launchEnd();
     return result;
   }
-  auto fn = SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(
+  auto fn = symbolTables.lookupNearestSymbolFrom<FunctionOpInterface>(
       launch, launch.getCalleeAttr());
   if (!fn || fn.isExternal())
     return launch.emitError()

@@ -124,19 +124,22 @@ def test_scaling_quick():
     r = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "scaling.py"), "--quick"],
                        capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
-    cases = re.findall(r"^\*\*([\w-]+)\*\* \(`(pto-opt|pto-run) (.*?)`\)", r.stdout, re.M)
+    cases = re.findall(r"^\*\*([\w-]+)\*\* \(`(pto-opt|pto-run|pto-translate) (.*?)`\)",
+                       r.stdout, re.M)
     assert [c[0] for c in cases] == ["big-tile", "atomics", "exp-chain", "wide-leaf",
                                      "dynamic-atomics", "loop-runs", "carried-loops",
                                      "norm-rows",
                                      "exp-chain-isa", "mix-leaves",
                                      "lint-untiled-chain", "insert-sync",
-                                     "workspace-rounds", "region-readiness"], r.stdout
+                                     "workspace-rounds", "region-readiness",
+                                     "scatter-kernels"], r.stdout
     assert [c[1] for c in cases].count("pto-run") == 1, cases
+    assert [c[1] for c in cases].count("pto-translate") == 1, cases
     rows = re.findall(r"^\s*(\w[\w ]*?)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|-)\s+(flat|GROWS|-)$",
                       r.stdout, re.M)
     labels = [row[0] for row in rows]
-    assert labels.count("in passes") == 13 and labels.count("process CPU") == 14, r.stdout
-    assert labels.count("process wall") == 1, r.stdout
+    assert labels.count("in passes") == 13 and labels.count("process CPU") == 15, r.stdout
+    assert labels.count("process wall") == 2, r.stdout
     assert "PartitionPass" in labels and "NBufferMergePass" in labels and "LintPass" in labels
     assert "InsertSyncPass" in labels and "MergeLeafArgumentsPass" in labels
     assert "UnrollCarriedLoopsPass" in labels and "SplitMixPass" in labels

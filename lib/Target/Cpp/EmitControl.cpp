@@ -80,6 +80,21 @@ LogicalResult CppEmitter::emitRoot(func::FuncOp func) {
   return success();
 }
 
+ArrayRef<Operation *> CppEmitter::callSitesOf(FunctionOpInterface callee) {
+  if (!callSitesKnown) {
+    callee->getParentOfType<ModuleOp>().walk([&](Operation *op) {
+      OperandRange args = op->getOperands();
+      if (FlatSymbolRefAttr target = getCalleeAndArgs(op, args))
+        callSites[target.getValue()].push_back(op);
+    });
+    callSitesKnown = true;
+  }
+  auto found = callSites.find(SymbolTable::getSymbolName(callee).getValue());
+  if (found == callSites.end())
+    return {};
+  return found->second;
+}
+
 const SmallVector<SmallVector<unsigned>> &
 CppEmitter::scalarSlots(func::FuncOp root, unsigned &count) {
   auto known = rootSlots.find(root);
@@ -87,15 +102,7 @@ CppEmitter::scalarSlots(func::FuncOp root, unsigned &count) {
     count = known->second.second;
     return known->second.first;
   }
-  if (!rootCallsKnown) {
-    root->getParentOfType<ModuleOp>().walk(
-        [&](RootCallOp call) { rootCalls[call.getCallee()].push_back(call); });
-    rootCallsKnown = true;
-  }
-  auto found = rootCalls.find(root.getSymName());
-  ArrayRef<Operation *> calls;
-  if (found != rootCalls.end())
-    calls = found->second;
+  ArrayRef<Operation *> calls = callSitesOf(root);
   // An integer argument travels once per distinct list of values its calls
   // pass: SK-16's control program hands one piece extent to many launches.
   std::map<SmallVector<const void *>, unsigned> byValues;
@@ -138,7 +145,7 @@ LogicalResult CppEmitter::emitWorkspace(WorkspaceOp workspace,
       workspace->hasAttr(kOnChipAttrName) &&
       llvm::all_of(workspace->getUsers(), [&](Operation *user) {
         auto launch = dyn_cast<LaunchOp>(user);
-        auto leaf = launch ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        auto leaf = launch ? symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
                                  launch, launch.getCalleeAttr())
                            : func::FuncOp();
         return leaf && leaf->hasAttr(ptoisa::kMixAivAttrName);
@@ -232,7 +239,7 @@ FailureOr<std::string> CppEmitter::launchGMUses(LaunchOp launch,
   LeafGMRegions regions = gmRegionsOf(leaf);
   if (auto aiv =
           leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName))
-    if (auto part = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+    if (auto part = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
             launch, aiv.getAttr())) {
       for (auto [kind, inner] : llvm::zip(kinds, gmKindsOf(part)))
         kind |= inner;
@@ -318,7 +325,7 @@ LogicalResult CppEmitter::emitRootOp(Operation *op) {
   if (auto workspace = dyn_cast<WorkspaceOp>(op))
     return emitWorkspace(workspace, "ri");
   if (auto launch = dyn_cast<LaunchOp>(op)) {
-    auto leaf = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+    auto leaf = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
         launch, launch.getCalleeAttr());
     auto core = leaf ? leaf->getAttrOfType<CoreKindAttr>("pto.leaf") : nullptr;
     if (!core)
@@ -487,7 +494,7 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     int64_t depth = call.getStitch() ? call.getStitch()->getDepth() : 1;
     // The scalars travel in one shared array (see emitRoot), the pointers
     // as arguments; the runtime may run the root after this block ends.
-    auto root = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+    auto root = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
     if (!root)
       return call.emitError() << "pto-to-cpp: root '" << call.getCallee()
@@ -526,7 +533,8 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
 }
 
 /// Kernel arguments some leaf writes (through roots, launches and reshapes).
-static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel) {
+static llvm::SmallBitVector
+writtenKernelArgs(KernelOp kernel, SymbolTableCollection &symbolTables) {
   ModuleOp module = kernel->getParentOfType<ModuleOp>();
   DenseMap<Operation *, llvm::SmallBitVector> memo;
   std::function<llvm::SmallBitVector(FunctionOpInterface)> written =
@@ -539,7 +547,7 @@ static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel) {
     if (auto aiv =
             func->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName))
       if (auto part =
-              module.lookupSymbol<FunctionOpInterface>(aiv.getValue())) {
+              symbolTables.lookupSymbolIn<FunctionOpInterface>(module, aiv)) {
         llvm::SmallBitVector inner = written(part);
         if (inner.size() == bits.size())
           bits |= inner;
@@ -564,7 +572,8 @@ static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel) {
       FlatSymbolRefAttr callee = getCalleeAndArgs(op, args);
       if (!callee)
         return;
-      auto target = module.lookupSymbol<FunctionOpInterface>(callee.getValue());
+      auto target =
+          symbolTables.lookupSymbolIn<FunctionOpInterface>(module, callee);
       if (!target)
         return;
       llvm::SmallBitVector inner = written(target);
@@ -579,7 +588,7 @@ static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel) {
 }
 
 void CppEmitter::emitHostMain(KernelOp kernel) {
-  llvm::SmallBitVector outputs = writtenKernelArgs(kernel);
+  llvm::SmallBitVector outputs = writtenKernelArgs(kernel, symbolTables);
   os << "#if defined(PTO_HOST_MAIN)\n"
         "// Runs the kernel on DIR/<argument>.npy files (every argument is an "
         "input;\n// the arguments it writes are saved to OUTDIR).\n"

@@ -68,31 +68,28 @@ LogicalResult CppEmitter::emitLeaf(func::FuncOp func) {
 /// every launch / root call of it ("workspace" for workspaces), or "" when
 /// the call sites disagree: a leaf is shared by isomorphic tasks, so its
 /// run-time faults name a tensor only when that name is the same for all.
-static std::string calledTensorName(Value tensor, unsigned depth = 0) {
+std::string CppEmitter::calledTensorName(Value tensor, unsigned depth) {
   auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor));
   auto func =
       arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
   if (!func)
     return tensorName(tensor);
-  auto module = func->getParentOfType<ModuleOp>();
-  if (!module || depth > 4)
+  if (!func->getParentOfType<ModuleOp>() || depth > 4)
     return "";
   std::optional<std::string> common;
-  bool agree = true;
-  module.walk([&](Operation *op) {
-    OperandRange args = op->getOperands();
-    FlatSymbolRefAttr callee = getCalleeAndArgs(op, args);
-    if (!agree || !callee || callee.getValue() != func.getSymName())
-      return;
+  for (Operation *call : callSitesOf(func)) {
+    OperandRange args = call->getOperands();
+    getCalleeAndArgs(call, args);
     std::string name =
         arg.getArgNumber() < args.size()
             ? calledTensorName(args[arg.getArgNumber()], depth + 1)
             : "";
     if (!common)
       common = name;
-    agree &= *common == name;
-  });
-  return agree && common ? *common : "";
+    else if (*common != name)
+      return "";
+  }
+  return common ? *common : "";
 }
 
 LogicalResult CppEmitter::emitGlobalAccess(Operation *op, Value tensor,

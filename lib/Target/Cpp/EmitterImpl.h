@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -140,9 +141,17 @@ private:
   DenseMap<Value, TensorExpr> tensors;
   DenseMap<Value, TileExpr> tiles;
   unsigned counter = 0;
-  /// The root_calls of each root, and the roots' scalar slots (scalarSlots).
-  llvm::StringMap<SmallVector<Operation *>> rootCalls;
-  bool rootCallsKnown = false;
+  /// The launches and root_calls of `callee`, in module order. One walk of
+  /// the module finds those of every function: a walk per function would
+  /// make translation quadratic in the number of kernels.
+  ArrayRef<Operation *> callSitesOf(FunctionOpInterface callee);
+  llvm::StringMap<SmallVector<Operation *>> callSites;
+  bool callSitesKnown = false;
+  /// The name a GM tensor of a leaf or root has at all its call sites.
+  std::string calledTensorName(Value tensor, unsigned depth = 0);
+  /// Symbol lookups: one table per module instead of a scan per lookup.
+  SymbolTableCollection symbolTables;
+  /// The roots' scalar slots (scalarSlots).
   DenseMap<Operation *, std::pair<SmallVector<SmallVector<unsigned>>, unsigned>>
       rootSlots;
   unsigned rootCallSites = 0;

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -52,7 +53,8 @@ struct Origin {
 
 class Reporter {
 public:
-  Reporter(ModuleOp module, llvm::raw_ostream &os) : module(module), os(os) {
+  Reporter(ModuleOp module, llvm::raw_ostream &os)
+      : module(module), symbols(module), os(os) {
     module.walk([&](RootCallOp call) { callOf[call.getCallee()] = call; });
   }
 
@@ -64,6 +66,8 @@ private:
   Origin trace(Value value, LaunchOp launch, func::FuncOp root);
 
   ModuleOp module;
+  /// One table: ModuleOp::lookupSymbol scans the module per call.
+  SymbolTable symbols;
   llvm::raw_ostream &os;
   llvm::StringMap<RootCallOp> callOf;
 };
@@ -101,7 +105,7 @@ void Reporter::reportKernel(KernelOp kernel) {
   llvm::StringSet<> leavesUsed;
   unsigned totalLaunches = 0;
   for (RootCallOp call : calls) {
-    auto root = module.lookupSymbol<func::FuncOp>(call.getCallee());
+    auto root = symbols.lookup<func::FuncOp>(call.getCallee());
     if (!root)
       continue;
     std::map<std::string, unsigned> families;
@@ -116,7 +120,7 @@ void Reporter::reportKernel(KernelOp kernel) {
     });
     root.walk([&](LaunchOp launch) {
       ++launches;
-      auto leaf = module.lookupSymbol<func::FuncOp>(launch.getCallee());
+      auto leaf = symbols.lookup<func::FuncOp>(launch.getCallee());
       if (!leaf)
         return;
       leavesUsed.insert(leaf.getSymName());

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -52,7 +53,7 @@ const char *fill(CoreKind kind) {
 class GraphWriter {
 public:
   GraphWriter(ModuleOp module, llvm::raw_ostream &os)
-      : module(module), os(os) {}
+      : module(module), symbols(module), os(os) {}
 
   void write() {
     os << "digraph \"pto tile graph\" {\n"
@@ -144,7 +145,7 @@ private:
       nodeOf[launch.getToken()] = node;
       if (first.empty())
         first = node;
-      auto leaf = module.lookupSymbol<func::FuncOp>(launch.getCalleeAttr());
+      auto leaf = symbols.lookup<func::FuncOp>(launch.getCallee());
       std::string label = launch.getCallee().str();
       const char *colour = "white";
       if (leaf) {
@@ -195,6 +196,8 @@ private:
   }
 
   ModuleOp module;
+  /// One table: ModuleOp::lookupSymbol scans the module per call.
+  SymbolTable symbols;
   llvm::raw_ostream &os;
   unsigned counter = 0;
   llvm::StringMap<SmallVector<std::string>> callsOf, launchesOf;
