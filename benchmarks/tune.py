@@ -11,9 +11,10 @@ and whether the tuned kernel still computes the golden through `pto-run`
 score matrix in NumPy) and through its emitted C++ on the host emulation (every
 case, at the case's heads and head dim with short sequences).
 
-    benchmarks/tune.py [--quick] [--budget N]
+    benchmarks/tune.py [--quick] [--budget N] [--kernels sk16 sk01]
 
 --quick: SK-16 test_08 and SK-01 S = 1024, budget 6, no golden runs.
+--kernels: only these kernels' rows (default: both).
 """
 
 from __future__ import annotations
@@ -119,13 +120,15 @@ def golden_cpp(kernel_name: str, config_json: Path, arch: str, case: sk16.Sk16Ca
 CPP_SEQLENS = {"sk16": ((192,), (160,)), "sk01": ((384,), (320,))}
 
 
-def tune_benchmark(rep, quick: bool, budget: int | None = None) -> dict:
+def tune_benchmark(rep, quick: bool, budget: int | None = None,
+                   kernels=("sk16", "sk01")) -> dict:
     rep.heading("pto-tune vs the cards' configurations (benchmarks/tune.py)")
     budget = budget or (6 if quick else 10)
     runs = [("sk16", "test_08" if quick else "test_02", "a3"),
             ("sk16", "test_08" if quick else "test_02", "950")]
     sizes = [1024] if quick else [4096, 16384]
     runs += [("sk01", f"B=1,N=1,S1={s},S2={s},D=128", "a3") for s in sizes]
+    runs = [r for r in runs if r[0] in kernels]
     rows, results = [], {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -199,9 +202,10 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--budget", type=int)
+    p.add_argument("--kernels", nargs="+", choices=("sk16", "sk01"), default=("sk16", "sk01"))
     a = p.parse_args()
     from scaling import PlainReport
-    tune_benchmark(PlainReport(), a.quick, a.budget)
+    tune_benchmark(PlainReport(), a.quick, a.budget, a.kernels)
     return 0
 
 

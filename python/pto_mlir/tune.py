@@ -4,8 +4,9 @@ A kernel whose tile parameters are compile-time values (a generator in
 ``pto_mlir``: ``sk16`` = ``sk16_ir.Sk16Config``, ``sk01`` = ``sk01_ir.Sk01Config``)
 is compiled at each candidate configuration and estimated with
 ``pto-run --simulate=ARCH --no-numerics`` (docs/CostModel.md#estimates-without-numerics)
-on the cases to tune for, weighted. Configurations the verifier rejects are
-pruned before anything is estimated. Candidates are estimated in parallel
+on the cases to tune for, weighted. Configurations the verifier, the
+tile-graph pipeline or the Ascend pipeline up to memory planning (the C++
+path) rejects are pruned before anything is estimated. Candidates are estimated in parallel
 (one process per core).
 
 The search space is one list of values per parameter; the defaults derive
@@ -83,6 +84,10 @@ class KernelSpec:
     params: tuple
     flops: Callable
     inputs: Callable  # (case, directory) -> pto-run --input flags (shapes + offset files)
+    # The configuration in the form the Ascend pipeline and the C++ chain
+    # take, where that differs from the one estimated (SK-01: accumulators
+    # in GM, docs/SK01.md); None: the same.
+    lowered: Callable | None = None
 
 
 def _cu(seqlens) -> list:
@@ -144,7 +149,8 @@ def _kernels() -> dict:
              "stitch_function_max_num", "device_sched_mode"),
             # 4 * s1 * s2 * D per (b, h): the two matmuls
             lambda c: sum(4 * a * b * c.D * c.N for a, b in zip(c.q_seqlens, c.kv_seqlens)),
-            _sk01_inputs),
+            _sk01_inputs,
+            lambda cfg: dataclasses.replace(cfg, accumulators="gm")),
     }
 
 
@@ -399,6 +405,25 @@ def _first_error(stderr: str) -> str:
     return stderr.strip().splitlines()[-1][:300] if stderr.strip() else "failed"
 
 
+def lowering_flags(values: dict) -> list:
+    """The Ascend pipeline up to memory planning with the candidate's
+    pipeline options: the tile-graph pipeline as pto-ascend-pipeline runs it
+    (split-mix), pto-lower-to-isa, pto-isa-roll-pieces, pto-isa-plan-memory.
+    It rejects what the lowered leaves cannot hold (a transfer or an
+    instruction out of range, a buffer that does not fit) before any C++."""
+    options = pipeline_flag(values).partition("=")[2]
+    tile_graph = "--pto-tile-graph-pipeline=" + " ".join(
+        o for o in (options, "split-mix=true") if o)
+    return [tile_graph, "--pto-lower-to-isa", "--pto-isa-roll-pieces",
+            "--pto-isa-plan-memory"]
+
+
+def check_lowering(opt, source: Path, values: dict) -> str | None:
+    """Why the Ascend pipeline rejects `source` at `values`, or None."""
+    r = _run([opt, source, *lowering_flags(values), "-o", "/dev/null"])
+    return "lowering: " + _first_error(r.stderr) if r.returncode else None
+
+
 def compile_tile_graph(opt, source: Path, out: Path,
                        pipeline: str = "--pto-tile-graph-pipeline") -> tuple[str | None, float]:
     """Prunes and compiles one candidate: the verifier (cheap) first, then
@@ -416,9 +441,10 @@ def compile_tile_graph(opt, source: Path, out: Path,
 
 class Tuner:
     def __init__(self, spec: KernelSpec, arch: str, cases: list, workdir: Path,
-                 base: dict | None = None):
+                 base: dict | None = None, check_lowering: bool = True):
         self.spec, self.arch, self.cases, self.workdir = spec, arch, cases, workdir
         self.base = base or {}
+        self.check_lowering = check_lowering
         self.cache: dict = {}
         self.lock = threading.Lock()
 
@@ -462,6 +488,12 @@ class Tuner:
                     return est
                 pruned, workspace = compile_tile_graph(opt, source, out,
                                                        pipeline_flag(values))
+                if not pruned and self.check_lowering:
+                    lowered = source
+                    if self.spec.lowered:
+                        lowered = directory / f"k_n{case.N}_d{case.D}_lowered.mlir"
+                        lowered.write_text(self.spec.emit(self.spec.lowered(cfg)))
+                    pruned = check_lowering(opt, lowered, values)
                 if pruned:
                     est.pruned = pruned
                     return est
@@ -718,6 +750,9 @@ def main(argv=None) -> int:
     p.add_argument("--plot", type=Path, help="Pareto plot of time vs workspace (.png/.svg)")
     p.add_argument("--json", type=Path, help="every estimate as JSON")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-lowering-check", action="store_true",
+                   help="do not prune configurations the Ascend pipeline rejects "
+                        "(pto-lower-to-isa and memory planning; the C++ path)")
     a = p.parse_args(argv)
     # Run as `python -m pto_mlir.tune`, this module is __main__ and
     # pto_mlir.tune (which tune_mlir imports) a second copy: catch both.
@@ -774,7 +809,8 @@ def run(a) -> int:
 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="pto-tune-") as tmp:
-        tuner = Tuner(spec, a.arch, cases, Path(tmp), base)
+        tuner = Tuner(spec, a.arch, cases, Path(tmp), base,
+                      check_lowering=not a.no_lowering_check)
         show = sys.stderr.isatty() and not a.no_progress
         results, how = search(tuner, space, card, a.budget, a.jobs, show)
         card_est = tuner.estimate(card)

@@ -73,8 +73,20 @@ def test_emitted_cpp_at_the_a3_tiles(build_root, tmp_path):
     check_case("test_09", "a3", build_root, tmp_path)
 
 
-def check_case(case_name: str, config: str, build_root: str, tmp_path: Path):
-    case = sk16.CASES[case_name]
+def test_emitted_cpp_at_the_a3_tiles_d128(build_root, tmp_path):
+    """The A3 tiles at D = 128: each P V leaf keeps eight 64 KiB blocks of V
+    for its eight 128-row pieces plus the streamed P block, more than L1
+    holds; pto-isa-plan-memory loads some V blocks again instead of keeping
+    them (docs/ISA.md, "Memory planning"), and the program still computes
+    the golden. One head, two sequences, the first longer
+    than one 2048-row q tile and one full kv tile (2304 x 2048: every V
+    block of the P V leaves is read, some of them loaded again)."""
+    case = sk16.Sk16Case("a3_d128", (2304, 64), (2048, 256), 1, 128, benchmark_only=True)
+    check_case(case, "a3", build_root, tmp_path)
+
+
+def check_case(case_name, config: str, build_root: str, tmp_path: Path):
+    case = sk16.CASES[case_name] if isinstance(case_name, str) else case_name
     inputs = sk01.make_inputs(case, seed=42, fill=np.nan)
     exe = executable(build_root, case.N, case.D, config)
     out, _ = codegen.run(exe, tmp_path, inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,

@@ -160,3 +160,27 @@ def test_mix_exchange_pipeline_flag():
     assert pipeline_flag({"mix_exchange": False}) == "--pto-tile-graph-pipeline"
     assert pipeline_flag({"mix_exchange": True, "dynamic_trip_count": 48}) == (
         "--pto-tile-graph-pipeline=dynamic-trip-count=48 mix-exchange=true")
+
+
+def test_lowering_rejects_are_pruned():
+    """A configuration the verifier and the tile-graph pipeline accept but the
+    Ascend pipeline rejects (docs/Tuning.md#search) is pruned with the
+    lowering's reason: SK-01 (its GM-accumulator form, the one the C++ chain
+    takes) with [32, 256] V1 tiles at the card's cube tiles has a V1 leaf
+    that does not fit UB. With --no-lowering-check it is estimated."""
+    args = ["--kernel", "sk01", "--case", "B=1,N=1,S1=256,S2=256,D=128", "--arch", "a3",
+            "--only", "v1_tile", "--param", "v1_tile=32x256", "--jobs", "2"]
+    r = tune(*args)
+    assert r.returncode == 0, r.stdout + r.stderr
+    pruned = [l for l in r.stdout.splitlines() if l.startswith("pruned: ")]
+    assert len(pruned) == 1, r.stdout
+    assert pruned[0].startswith("pruned: v1_tile=32x256: "), pruned
+    assert re.search(r"lowering: leaf @sk01_attention_forward_leaf_V1_\d+ does not fit ub "
+                     r"of DAV_2201", pruned[0]), pruned
+    assert "1 pruned" in r.stdout
+    rows = {row[1] for row in table(r.stdout)}
+    assert rows == {"card"}, r.stdout
+    r = tune(*args, "--no-lowering-check")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0 pruned" in r.stdout, r.stdout
+    assert {row[1] for row in table(r.stdout)} == {"card", "v1_tile=32x256"}, r.stdout

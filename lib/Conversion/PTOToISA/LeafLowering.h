@@ -5,7 +5,8 @@
 // LowerVector.cpp (vector ops), LowerCube.cpp (matmul chains),
 // LowerTileView.cpp (views of tiles), CollapseND.cpp (tiles of rank other
 // than 2), LowerPerLeadingIndex.cpp (N-D ops as one instruction per
-// leading index) and LowerMask.cpp (DT_BOOL masks).
+// leading index), LowerMask.cpp (DT_BOOL masks) and SplitTransfers.cpp
+// (long GM <-> UB transfers in chunks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,10 @@ namespace pisa = mlir::ptoisa;
 enum class BinKind { Add, Sub, Mul, Div, Max, Min };
 
 inline int64_t roundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+/// The most rows one GM <-> UB transfer moves on A2/A3 (a 12-bit burst
+/// count; SplitTransfers.cpp).
+constexpr int64_t kMaxUbTransferRows = 4095;
 
 /// The pto_isa instruction of `k` on equal shapes (LowerVector.cpp).
 void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs, Value rhs,
@@ -203,6 +208,9 @@ private:
   /// L0C double buffering: accumulators over half of L0C in row halves.
   /// Erased ops are added to `erased` (they may be in `inserted`).
   void splitAccumulatorRows(llvm::SmallPtrSetImpl<Operation *> &erased);
+  /// GM <-> UB transfers of more than kMaxUbTransferRows rows as chunks
+  /// (SplitTransfers.cpp).
+  void splitLongTransfers(llvm::SmallPtrSetImpl<Operation *> &erased);
 
   // MIX leaves (LowerMix.cpp).
   bool isOnChip(Value tensor);

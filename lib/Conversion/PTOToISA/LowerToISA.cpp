@@ -380,6 +380,7 @@ LogicalResult LeafLowering::run() {
   }
   if (cube)
     splitAccumulatorRows(erased);
+  splitLongTransfers(erased);
   // One copy of each constant the lowering created, at the function entry.
   DenseMap<Attribute, Operation *> uniqueConstants;
   Block &entry = func.getBody().front();

@@ -1082,3 +1082,67 @@ func.func private @bitcast_leaf(%x: !pto.tensor<?x8xf32>, %y: !pto.tensor<?x32xi
   pto.assemble %u, %y[%r, %c0] : !pto.tile<16x32xi8>, !pto.tensor<?x32xi8>
   return
 }
+
+// -----
+
+// Long transfers (docs/ISA.md, "Long transfers"): a GM <-> UB transfer
+// moves at most 4095 rows on A2/A3. A tile only copied GM -> GM through UB
+// (SK-01's [4096, 1] l and m at q_tile = 4096) becomes chunks of at most
+// that many rows, each loaded and stored on its own, valid rows
+// min(max(v - start, 0), rows); no whole tile.
+// CHECK-LABEL: func.func private @long_copy(
+// CHECK-SAME:    %[[WS:[^:]*]]: !pto.tensor<4096x1xf32>, %[[OUT:[^:]*]]: !pto.tensor<?x1xf32>, %[[R:[^:]*]]: index, %[[V:[^:]*]]: index)
+// CHECK-DAG:     %[[C2048:.*]] = arith.constant 2048 : index
+// CHECK:         %[[VR:.*]] = arith.minsi %[[V]], %{{.*}} : index
+// CHECK-NEXT:    %[[R0:.*]] = arith.maxsi %[[VR]], %{{.*}} : index
+// CHECK-NEXT:    %[[V0:.*]] = arith.minsi %[[R0]], %[[C2048]] : index
+// CHECK-NEXT:    %[[T0:.*]] = pto_isa.alloc_tile valid [%[[V0]], %{{.*}}] : !pto_isa.tile<ub, 2048x8xf32>
+// CHECK-NEXT:    %[[S1:.*]] = arith.subi %[[VR]], %[[C2048]] : index
+// CHECK-NEXT:    %[[R1:.*]] = arith.maxsi %[[S1]], %{{.*}} : index
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[R1]], %[[C2048]] : index
+// CHECK-NEXT:    %[[T1:.*]] = pto_isa.alloc_tile valid [%[[V1]], %{{.*}}] : !pto_isa.tile<ub, 2048x8xf32>
+// CHECK-NEXT:    pto_isa.tload %[[WS]][%{{.*}}, %{{.*}}] into %[[T0]]
+// CHECK-NEXT:    pto_isa.tload %[[WS]][%[[C2048]], %{{.*}}] into %[[T1]]
+// CHECK-NEXT:    pto_isa.tstore %[[T0]] into %[[OUT]][%[[R]], %{{.*}}]
+// CHECK-NEXT:    %[[R2048:.*]] = arith.addi %[[R]], %[[C2048]] : index
+// CHECK-NEXT:    pto_isa.tstore %[[T1]] into %[[OUT]][%[[R2048]], %{{.*}}]
+// CHECK-NOT:     4096x8xf32
+// CHECK:         return
+func.func private @long_copy(%ws: !pto.tensor<4096x1xf32>, %out: !pto.tensor<?x1xf32>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %ws[%c0, %c0] valid [%v, 1] : !pto.tensor<4096x1xf32> -> !pto.tile<4096x1xf32>
+  pto.assemble %x, %out [%r, %c0] : !pto.tile<4096x1xf32>, !pto.tensor<?x1xf32>
+  return
+}
+
+// -----
+
+// A long tile that is computed on stays whole: each chunk (at most 1024
+// rows, so that a chunk beside the >= 128 KiB tile stays small) is loaded and
+// inserted at its rows, and for the store extracted and stored, one after
+// another.
+// CHECK-LABEL: func.func private @long_compute(
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 4500x8xf32>
+// CHECK-COUNT-5: pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 900x8xf32>
+// CHECK:         pto_isa.tload %{{.*}} into %[[C0:.*]] : !pto.tensor<4500x1xf32>, !pto_isa.tile<ub, 900x8xf32>
+// CHECK-NEXT:    pto_isa.tinsert %[[C0]] into %[[X]] : !pto_isa.tile<ub, 900x8xf32>, !pto_isa.tile<ub, 4500x8xf32>
+// CHECK-NEXT:    pto_isa.tload %{{.*}} into %[[C1:.*]] : !pto.tensor<4500x1xf32>, !pto_isa.tile<ub, 900x8xf32>
+// CHECK-NEXT:    pto_isa.tinsert %[[C1]] into %[[X]] {index_row = 900 : i64}
+// CHECK:         pto_isa.tinsert %{{.*}} into %[[X]] {index_row = 3600 : i64}
+// CHECK:         pto_isa.texp %[[X]] into %[[E:.*]] : !pto_isa.tile<ub, 4500x8xf32>
+// CHECK:         pto_isa.textract %[[E]] into %[[D0:.*]] : !pto_isa.tile<ub, 4500x8xf32>, !pto_isa.tile<ub, 900x8xf32>
+// CHECK-NEXT:    pto_isa.tstore %[[D0]] into
+// CHECK-NEXT:    pto_isa.textract %[[E]] into %[[D1:.*]] {index_row = 900 : i64}
+// CHECK-NEXT:    arith.addi
+// CHECK-NEXT:    pto_isa.tstore %[[D1]] into
+// CHECK-NOT:     pto_isa.tload
+// CHECK:         return
+func.func private @long_compute(%ws: !pto.tensor<4500x1xf32>, %out: !pto.tensor<?x1xf32>, %r: index, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %ws[%c0, %c0] valid [%v, 1] : !pto.tensor<4500x1xf32> -> !pto.tile<4500x1xf32>
+  %e = pto.exp %x : !pto.tile<4500x1xf32> -> !pto.tile<4500x1xf32>
+  pto.assemble %e, %out [%r, %c0] : !pto.tile<4500x1xf32>, !pto.tensor<?x1xf32>
+  return
+}

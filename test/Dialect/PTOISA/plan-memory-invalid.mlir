@@ -38,3 +38,33 @@ func.func @ub_overflow(%x: !pto.tensor<96x256xf32>) {
   pto_isa.tstore %b into %x[%c0, %c0] : !pto_isa.tile<ub, 96x256xf32>, !pto.tensor<96x256xf32>
   return
 }
+
+// -----
+
+// An L1 window of a tensor the function also writes is not loaded again
+// (GM may have changed between the reads): three 256 KiB windows read again
+// after the last load overflow L1.
+// expected-error @+1 {{leaf @no_reload_of_written_tensor does not fit l1 of DAV_2201 (A2/A3: 910B/910C): needs 786432 bytes, capacity 524288 bytes; 3 tiles of 786432 bytes are live at the peak}}
+func.func @no_reload_of_written_tensor(%x: !pto.tensor<1024x512xbf16>, %ws: !pto.tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  // expected-note @+1 {{live at the peak}}
+  %a = pto_isa.alloc_tile valid [%c256, %c512] : !pto_isa.tile<l1, 256x512xbf16>
+  // expected-note @+1 {{live at the peak}}
+  %b = pto_isa.alloc_tile valid [%c256, %c512] : !pto_isa.tile<l1, 256x512xbf16>
+  // expected-note @+1 {{live at the peak}}
+  %c = pto_isa.alloc_tile valid [%c256, %c512] : !pto_isa.tile<l1, 256x512xbf16>
+  %l0 = pto_isa.alloc_tile valid [%c64, %c256] : !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.tload %x[%c0, %c0] into %a : !pto.tensor<1024x512xbf16>, !pto_isa.tile<l1, 256x512xbf16>
+  pto_isa.tload %x[%c256, %c0] into %b : !pto.tensor<1024x512xbf16>, !pto_isa.tile<l1, 256x512xbf16>
+  pto_isa.textract %a into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.textract %b into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.tload %x[%c512, %c0] into %c : !pto.tensor<1024x512xbf16>, !pto_isa.tile<l1, 256x512xbf16>
+  pto_isa.textract %c into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.textract %a into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.textract %b into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.tstore %a into %x[%c0, %c0] : !pto_isa.tile<l1, 256x512xbf16>, !pto.tensor<1024x512xbf16>
+  return
+}

@@ -243,3 +243,46 @@ func.func @treshape_alias(%in: !pto.tensor<32x8xf32>, %out: !pto.tensor<16x32xi8
   pto_isa.tstore %e into %out2[%c0, %c0] : !pto_isa.tile<ub, 16x8xf32>, !pto.tensor<16x8xf32>
   return
 }
+
+// -----
+
+// L1 windows loaded again instead of kept (docs/ISA.md, "Memory planning"):
+// %a and %b are read again after %c is loaded, and the three 256 KiB
+// windows do not fit the 512 KiB of L1 together. They are copies of GM the
+// function does not write, so the planner drops the one read again furthest
+// ahead (%b) after its first read and loads it again, a clone of its alloc
+// and tload, just before the later read, which then reads the copy. %c
+// takes %b's bytes in between, the copy %a's after its last read.
+// CHECK-LABEL: func.func @reload_l1_window
+// CHECK:         %[[A:.*]] = pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<l1, 256x512xbf16>
+// CHECK-NEXT:    %[[B:.*]] = pto_isa.alloc_tile {{.*}} at 262144 : !pto_isa.tile<l1, 256x512xbf16>
+// CHECK-NEXT:    %[[C:.*]] = pto_isa.alloc_tile {{.*}} at 262144 : !pto_isa.tile<l1, 256x512xbf16>
+// CHECK:         pto_isa.tload %{{.*}}[%[[C256:.*]], %[[C0:.*]]] into %[[B]]
+// CHECK:         pto_isa.textract %[[B]] into
+// CHECK:         pto_isa.tload %{{.*}} into %[[C]]
+// CHECK:         pto_isa.textract %[[C]] into
+// CHECK-NEXT:    pto_isa.textract %[[A]] into
+// CHECK-NEXT:    %[[B2:.*]] = pto_isa.alloc_tile {{.*}} at 0 : !pto_isa.tile<l1, 256x512xbf16>
+// CHECK-NEXT:    pto_isa.tload %{{.*}}[%[[C256]], %[[C0]]] into %[[B2]]
+// CHECK-NEXT:    pto_isa.textract %[[B2]] into
+// CHECK-NEXT:    return
+// expected-remark @+1 {{memory plan of @reload_l1_window: l1 524288 B peak live, 524288 B used of 524288 (GM windows loaded again: 1), l0a 32768 B peak live, 32768 B used of 65536}}
+func.func @reload_l1_window(%x: !pto.tensor<1024x512xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %a = pto_isa.alloc_tile valid [%c256, %c512] : !pto_isa.tile<l1, 256x512xbf16>
+  %b = pto_isa.alloc_tile valid [%c256, %c512] : !pto_isa.tile<l1, 256x512xbf16>
+  %c = pto_isa.alloc_tile valid [%c256, %c512] : !pto_isa.tile<l1, 256x512xbf16>
+  %l0 = pto_isa.alloc_tile valid [%c64, %c256] : !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.tload %x[%c0, %c0] into %a : !pto.tensor<1024x512xbf16>, !pto_isa.tile<l1, 256x512xbf16>
+  pto_isa.tload %x[%c256, %c0] into %b : !pto.tensor<1024x512xbf16>, !pto_isa.tile<l1, 256x512xbf16>
+  pto_isa.textract %a into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.textract %b into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.tload %x[%c512, %c0] into %c : !pto.tensor<1024x512xbf16>, !pto_isa.tile<l1, 256x512xbf16>
+  pto_isa.textract %c into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.textract %a into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  pto_isa.textract %b into %l0 : !pto_isa.tile<l1, 256x512xbf16>, !pto_isa.tile<l0a, 64x256xbf16>
+  return
+}

@@ -15,6 +15,8 @@
 
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
 
+#include "ReloadSplit.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
@@ -444,7 +446,7 @@ LogicalResult FunctionPlanner::run() {
     // Separate bytes for every live tile keep the pipes free to overlap;
     // in-place reuse (which orders a source's readers before the
     // destination's write) only where that does not fit.
-    int64_t end = 0;
+    int64_t end = 0, reloads = 0;
     bool inPlace = false;
     // Accumulators ping-pong between L0C offsets (docs/ISA.md, "Memory
     // planning") unless that alone makes the space overflow.
@@ -454,8 +456,27 @@ LogicalResult FunctionPlanner::run() {
         !(pingPong && place(space, buffers, end, /*pingPong=*/false))) {
       inPlace = true;
       buffers = buffersOf(it->second, /*inPlace=*/true);
-      if (!place(space, buffers, end, /*pingPong=*/false))
-        return reportOverflow(space, buffers, end);
+      if (!place(space, buffers, end, /*pingPong=*/false)) {
+        // L1 windows are copies of GM the leaf does not write: drop some
+        // between reads and load them again (docs/ISA.md, "Memory
+        // planning"), then plan the space anew.
+        if (space == MemorySpace::l1)
+          reloads = splitLiveRangesByReload(func, space, capacity(space),
+                                            platform.bufferAlignBytes);
+        if (!reloads)
+          return reportOverflow(space, buffers, end);
+        span.clear();
+        numberOps();
+        it->second.clear();
+        func->walk([&](AllocTileOp alloc) {
+          if (alloc.getTileType().getSpace() == space)
+            it->second.push_back(alloc);
+        });
+        inPlace = false;
+        buffers = buffersOf(it->second, /*inPlace=*/false);
+        if (!place(space, buffers, end, /*pingPong=*/false))
+          return reportOverflow(space, buffers, end);
+      }
     }
     for (Buffer &buf : buffers) {
       buf.alloc.setOffsetAttr(b.getI64IntegerAttr(buf.offset));
@@ -466,6 +487,8 @@ LogicalResult FunctionPlanner::run() {
        << peak(buffers, nullptr) << " B peak live, " << end << " B used of "
        << capacity(space)
        << (inPlace ? " (dying sources reused in place)" : "");
+    if (reloads)
+      os << " (GM windows loaded again: " << reloads << ")";
   }
   if (report)
     mlir::emitRemark(func->getLoc())

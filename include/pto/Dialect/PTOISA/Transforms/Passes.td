@@ -82,6 +82,11 @@ def PlanMemoryPass : Pass<"pto-isa-plan-memory", "::mlir::ModuleOp"> {
     - only when a space overflows so: in-place reuse, where the destination
       of an elementwise instruction takes the bytes of a source of the same
       tile type that dies at that instruction;
+    - only when L1 still overflows: L1 tiles that one `tload` fills from a
+      GM tensor the function does not write, and that are only read
+      afterwards, are dropped between reads and loaded again (a clone of
+      their alloc and `tload`) before the later read, the one read again
+      furthest ahead first, until the live bytes fit;
     - DAV_2201 keeps UB `[184 KiB, 192 KiB)` free by default
       (`reserve-ub-scratch`): pto-isa's A2/A3 mode-1 row-broadcast ops
       without a tmp tile and some TCVT paths use it as implicit scratch
