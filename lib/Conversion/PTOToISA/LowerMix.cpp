@@ -19,6 +19,10 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+
 using namespace mlir;
 using namespace mlir::pto;
 using namespace mlir::pto::lower_to_isa;
@@ -94,6 +98,82 @@ std::optional<bool> holds(AssembleOp store, ViewOp view, LaunchOp launch) {
   return true;
 }
 
+/// The offsets of `op` at `launch`, all dims; none if one is unknown there.
+template <typename OpT>
+std::optional<SmallVector<int64_t, 2>> evaluateAll(OpT op, LaunchOp launch) {
+  SmallVector<int64_t, 2> values;
+  for (OpFoldResult ofr : offsetsOf(op)) {
+    std::optional<int64_t> v = evaluate(ofr, launch);
+    if (!v)
+      return std::nullopt;
+    values.push_back(*v);
+  }
+  return values;
+}
+
+/// The stores of one exchange seen so far, found by the cells of a grid
+/// (the first known piece's shape) that their pieces cover at the first
+/// launch, so that a view checks only the stores whose piece can hold its
+/// window's first element instead of every store (near-linear pairing).
+/// Stores whose offsets are unknown at that launch are only listed (they
+/// never hold a window there; the diagnostic scans them).
+struct ExchangeStores {
+  SmallVector<AssembleOp> all; // program order
+  SmallVector<int64_t, 2> cell;
+  std::map<SmallVector<int64_t, 2>, SmallVector<unsigned, 1>> byCell;
+
+  void add(AssembleOp store, LaunchOp launch) {
+    all.push_back(store);
+    std::optional<SmallVector<int64_t, 2>> at = evaluateAll(store, launch);
+    ArrayRef<int64_t> piece =
+        cast<pto::TileType>(store.getSrc().getType()).getShape();
+    if (!at || at->size() != piece.size() ||
+        llvm::any_of(piece, [](int64_t n) { return n <= 0; }))
+      return;
+    if (cell.empty())
+      cell.assign(piece.begin(), piece.end());
+    if (cell.size() != piece.size())
+      return;
+    // Every cell the piece covers: from its first to its last element.
+    SmallVector<int64_t, 2> first, last, index;
+    for (size_t d = 0; d < piece.size(); ++d) {
+      first.push_back(llvm::divideFloorSigned((*at)[d], cell[d]));
+      last.push_back(llvm::divideFloorSigned((*at)[d] + piece[d] - 1, cell[d]));
+    }
+    index = first;
+    while (true) {
+      byCell[index].push_back(all.size() - 1);
+      size_t d = 0;
+      for (; d < index.size(); ++d) {
+        if (index[d] < last[d]) {
+          ++index[d];
+          break;
+        }
+        index[d] = first[d];
+      }
+      if (d == index.size())
+        break;
+    }
+  }
+
+  /// The stores that may hold a window starting at `at` (program order);
+  /// all of them when `at` is unknown.
+  SmallVector<AssembleOp>
+  candidates(std::optional<SmallVector<int64_t, 2>> at) {
+    if (!at || cell.size() != at->size())
+      return all;
+    SmallVector<int64_t, 2> index;
+    for (size_t d = 0; d < at->size(); ++d)
+      index.push_back(llvm::divideFloorSigned((*at)[d], cell[d]));
+    SmallVector<AssembleOp> found;
+    auto it = byCell.find(index);
+    if (it != byCell.end())
+      for (unsigned i : it->second)
+        found.push_back(all[i]);
+    return found;
+  }
+};
+
 bool isExchange(Value tensor, const llvm::SmallDenseSet<unsigned> &onChip,
                 Block &entry) {
   auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor));
@@ -116,30 +196,36 @@ pairExchangeViews(func::FuncOp leaf,
   if (at.empty())
     at.push_back(LaunchOp()); // the leaf's own constants
   // Stores seen so far, per exchange tensor.
-  DenseMap<Value, SmallVector<AssembleOp>> stores;
+  DenseMap<Value, ExchangeStores> stores;
   for (Operation &op : entry) {
     if (auto store = dyn_cast<AssembleOp>(op);
         store && isExchange(store.getDst(), onChipArgs, entry)) {
-      stores[getAliasedTensor(store.getDst())].push_back(store);
+      stores[getAliasedTensor(store.getDst())].add(store, at.front());
       continue;
     }
     auto view = dyn_cast<ViewOp>(op);
     if (!view || !isExchange(view.getSource(), onChipArgs, entry))
       continue;
-    auto &candidates = stores[getAliasedTensor(view.getSource())];
-    // The first launch chooses the piece (a scan of the stores of that
-    // exchange); every other launch must agree (one check each).
+    ExchangeStores &exchange = stores[getAliasedTensor(view.getSource())];
+    // The first launch chooses the piece (the last earlier store holding
+    // the window, among those the grid finds); every other launch must
+    // agree (one check each).
     AssembleOp chosen;
     for (auto [i, launch] : llvm::enumerate(at)) {
       if (!chosen) {
         bool unknown = false;
+        SmallVector<AssembleOp> candidates =
+            exchange.candidates(evaluateAll(view, launch));
         for (AssembleOp store : candidates) {
           std::optional<bool> h = holds(store, view, launch);
           unknown |= !h.has_value();
           if (h.value_or(false))
             chosen = store;
         }
-        if (!chosen)
+        if (!chosen) {
+          // The diagnostic says whether an offset was unknown: every store.
+          for (AssembleOp store : exchange.all)
+            unknown |= !holds(store, view, launch).has_value();
           return view.emitOpError()
                  << "views an on-chip exchange at "
                  << (unknown ? "an offset not known at launch "
@@ -151,6 +237,7 @@ pairExchangeViews(func::FuncOp leaf,
                              : "")
                  << "; the vector part reads only windows of what its cube "
                     "part left in L0C: compile with mix-exchange=false";
+        }
         continue;
       }
       std::optional<bool> h = holds(chosen, view, launch);
