@@ -15,13 +15,11 @@
 
 #include "LeafLowering.h"
 
+#include "pto/Support/BoxIndex.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
-
-#include "llvm/Support/MathExtras.h"
-
-#include <map>
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -111,66 +109,43 @@ std::optional<SmallVector<int64_t, 2>> evaluateAll(OpT op, LaunchOp launch) {
   return values;
 }
 
-/// The stores of one exchange seen so far, found by the cells of a grid
-/// (the first known piece's shape) that their pieces cover at the first
-/// launch, so that a view checks only the stores whose piece can hold its
-/// window's first element instead of every store (near-linear pairing).
-/// Stores whose offsets are unknown at that launch are only listed (they
-/// never hold a window there; the diagnostic scans them).
+/// The stores of one exchange seen so far, their pieces at the first
+/// launch filed in a `BoxIndex`, so that a view checks only the stores whose
+/// piece overlaps its window there instead of every store (near-linear
+/// pairing). Stores whose offsets are unknown at that launch are only
+/// listed: they never hold a window there (the diagnostic scans them).
 struct ExchangeStores {
   SmallVector<AssembleOp> all; // program order
-  SmallVector<int64_t, 2> cell;
-  std::map<SmallVector<int64_t, 2>, SmallVector<unsigned, 1>> byCell;
+  pto::detail::BoxIndex pieces;
 
   void add(AssembleOp store, LaunchOp launch) {
     all.push_back(store);
     std::optional<SmallVector<int64_t, 2>> at = evaluateAll(store, launch);
     ArrayRef<int64_t> piece =
         cast<pto::TileType>(store.getSrc().getType()).getShape();
-    if (!at || at->size() != piece.size() ||
-        llvm::any_of(piece, [](int64_t n) { return n <= 0; }))
-      return;
-    if (cell.empty())
-      cell.assign(piece.begin(), piece.end());
-    if (cell.size() != piece.size())
-      return;
-    // Every cell the piece covers: from its first to its last element.
-    SmallVector<int64_t, 2> first, last, index;
-    for (size_t d = 0; d < piece.size(); ++d) {
-      first.push_back(llvm::divideFloorSigned((*at)[d], cell[d]));
-      last.push_back(llvm::divideFloorSigned((*at)[d] + piece[d] - 1, cell[d]));
-    }
-    index = first;
-    while (true) {
-      byCell[index].push_back(all.size() - 1);
-      size_t d = 0;
-      for (; d < index.size(); ++d) {
-        if (index[d] < last[d]) {
-          ++index[d];
-          break;
-        }
-        index[d] = first[d];
-      }
-      if (d == index.size())
-        break;
-    }
+    if (at && at->size() == piece.size())
+      pieces.insert(all.size() - 1,
+                    {SmallVector<int64_t>(at->begin(), at->end()),
+                     SmallVector<int64_t>(piece.begin(), piece.end())});
   }
 
-  /// The stores that may hold a window starting at `at` (program order);
-  /// all of them when `at` is unknown.
-  SmallVector<AssembleOp>
-  candidates(std::optional<SmallVector<int64_t, 2>> at) {
-    if (!at || cell.size() != at->size())
+  /// The stores that may hold `view`'s window at `launch` (program order);
+  /// all of them when its offsets are unknown there.
+  SmallVector<AssembleOp> candidates(ViewOp view, LaunchOp launch) {
+    std::optional<SmallVector<int64_t, 2>> at = evaluateAll(view, launch);
+    ArrayRef<int64_t> shape = view.getResult().getType().getShape();
+    if (!at || at->size() != shape.size())
       return all;
-    SmallVector<int64_t, 2> index;
-    for (size_t d = 0; d < at->size(); ++d)
-      index.push_back(llvm::divideFloorSigned((*at)[d], cell[d]));
-    SmallVector<AssembleOp> found;
-    auto it = byCell.find(index);
-    if (it != byCell.end())
-      for (unsigned i : it->second)
-        found.push_back(all[i]);
-    return found;
+    SmallVector<unsigned> found;
+    pieces.forEachOverlap({SmallVector<int64_t>(at->begin(), at->end()),
+                           SmallVector<int64_t>(shape.begin(), shape.end())},
+                          [&](unsigned i) { found.push_back(i); });
+    llvm::sort(found);
+    found.erase(llvm::unique(found), found.end());
+    SmallVector<AssembleOp> stores;
+    for (unsigned i : found)
+      stores.push_back(all[i]);
+    return stores;
   }
 };
 
@@ -208,14 +183,13 @@ pairExchangeViews(func::FuncOp leaf,
       continue;
     ExchangeStores &exchange = stores[getAliasedTensor(view.getSource())];
     // The first launch chooses the piece (the last earlier store holding
-    // the window, among those the grid finds); every other launch must
-    // agree (one check each).
+    // the window, among those whose pieces overlap it); every other launch
+    // must agree (one check each).
     AssembleOp chosen;
     for (auto [i, launch] : llvm::enumerate(at)) {
       if (!chosen) {
         bool unknown = false;
-        SmallVector<AssembleOp> candidates =
-            exchange.candidates(evaluateAll(view, launch));
+        SmallVector<AssembleOp> candidates = exchange.candidates(view, launch);
         for (AssembleOp store : candidates) {
           std::optional<bool> h = holds(store, view, launch);
           unknown |= !h.has_value();
