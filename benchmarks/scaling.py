@@ -19,7 +19,9 @@ pto-merge-leaf-arguments quadratic), `pto.read` + `pto.full` +
 tasks alternating with `pto.loop`s (x8 = 2,000 runs of tasks), loops
 carrying a tile unrolled by 8 (pto-unroll-carried-loops alone, x8 = 4,000
 loops), engram's rms_norm + gate as one vector task over UB (x8 = 512
-row pieces), MIX leaves through `--pto-isa-split-mix` (x8 = 2,000), the exp
+row pieces), MIX leaves through `--pto-isa-split-mix` (x8 = 2,000), one
+MIX leaf's exchange pieces through `--pto-lower-to-isa` (x8 = 4,000 views
+paired with their pieces and moved L0C -> UB), the exp
 chain through `--pto-ascend-pipeline` (x8 = 5,000), the same chain
 without vector tiles under `--pto-lint` (every op a finding), one long
 straight-line pto_isa function through `pto-isa-insert-sync` (x8 = 8,000
@@ -247,6 +249,38 @@ def mix_leaves(leaves: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def mix_pieces(pieces: int) -> str:
+    """One MIX leaf on DAV_3510 whose matmul result is stored as `pieces`
+    16 x 16 pieces of an on-chip exchange, each piece's lower half viewed,
+    doubled and stored by the vector part: `pto-lower-to-isa` pairs each
+    view with the piece that holds it (pairExchangeViews) and moves it
+    L0C -> UB through the ring."""
+    rows = 16 * pieces
+    ws, y = f"!pto.tensor<{rows}x16xf32>", f"!pto.tensor<{rows // 2}x16xf32>"
+    t, h, a = "!pto.tile<16x16xf32>", "!pto.tile<8x16xf32>", "!pto.tensor<16x16xf32>"
+    lines = ["module attributes {pto.arch = #pto.arch<DAV_3510>} {",
+             f"func.func private @mix_leaf(%a: {a}, %ws: {ws}, %y: {y}) attributes "
+             '{pto.leaf = #pto.core<mix>, pto.family = "M1"} {',
+             "  %c0 = arith.constant 0 : index", "  %two = arith.constant 2.0 : f32",
+             f"  %a0 = pto.view %a[%c0, %c0] : {a} -> {t}",
+             f"  %s = pto.matmul %a0, %a0 {{cube_tile = #pto.cube_tile<m = [16, 16], "
+             f"k = [16, 16], n = [16, 16]>}} : {t}, {t} -> {t}"]
+    for i in range(pieces):
+        lines += [f"  %r{i} = arith.constant {16 * i} : index",
+                  f"  %h{i} = arith.constant {16 * i + 8} : index",
+                  f"  %o{i} = arith.constant {8 * i} : index",
+                  f"  pto.assemble %s, %ws [%r{i}, %c0] : {t}, {ws}",
+                  f"  %v{i} = pto.view %ws[%h{i}, %c0] : {ws} -> {h}",
+                  f"  %d{i} = pto.mul %v{i}, %two : {h}, f32 -> {h}",
+                  f"  pto.assemble %d{i}, %y [%o{i}, %c0] : {h}, {y}"]
+    lines += ["  return", "}",
+              f"func.func private @mix_root(%a: {a}, %y: {y}) attributes {{pto.root}} {{",
+              f"  %ws = pto.workspace {{pto.on_chip}} : {ws}",
+              f"  %t = pto.launch @mix_leaf(%a, %ws, %y) : ({a}, {ws}, {y}) -> !pto.token",
+              "  return", "}", "}"]
+    return "\n".join(lines) + "\n"
+
+
 def sync_chain(groups: int) -> str:
     """One pto_isa function of `groups` x (tload a row block of GM into one
     of four UB input buffers, texp into one of four output buffers, tabs in
@@ -369,6 +403,9 @@ CASES = [
     Case("exp-chain-isa", "op", 625, exp_chain, ("--pto-ascend-pipeline",)),
     # pto-isa-split-mix alone (off by default: only mix-exchange makes MIX leaves).
     Case("mix-leaves", "function", 250, mix_leaves, ("--pto-isa-split-mix",)),
+    # pto-lower-to-isa alone on one MIX leaf: each exchange view paired with
+    # its stored piece (a grid of the pieces), then moved L0C -> UB.
+    Case("mix-pieces", "piece", 500, mix_pieces, ("--pto-lower-to-isa",)),
     Case("lint-untiled-chain", "op", 1250, lambda n: exp_chain(n, vec_tile=False),
          ("--pto-lint",), failing=True),
     # pto-isa-insert-sync alone on one long straight-line function.

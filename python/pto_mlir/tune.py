@@ -164,8 +164,9 @@ PIPELINE_PARAMS = {
     "unroll_carried": ("unroll-carried", None),
     "dynamic_trip_count": ("dynamic-trip-count", 1),
     # DAV_3510: MIX tasks handing cube results to the vector cores on chip
-    # (docs/TileGraph.md#on-chip-exchanges); wins or loses with the lengths.
-    "mix_exchange": ("mix-exchange", False),
+    # (docs/TileGraph.md#on-chip-exchanges), the pipeline's default; wins or
+    # loses with the lengths.
+    "mix_exchange": ("mix-exchange", True),
 }
 
 

@@ -129,7 +129,7 @@ def test_scaling_quick():
     assert [c[0] for c in cases] == ["big-tile", "atomics", "exp-chain", "wide-leaf",
                                      "dynamic-atomics", "loop-runs", "carried-loops",
                                      "norm-rows",
-                                     "exp-chain-isa", "mix-leaves",
+                                     "exp-chain-isa", "mix-leaves", "mix-pieces",
                                      "lint-untiled-chain", "insert-sync",
                                      "workspace-rounds", "region-readiness",
                                      "scatter-kernels"], r.stdout
@@ -138,7 +138,7 @@ def test_scaling_quick():
     rows = re.findall(r"^\s*(\w[\w ]*?)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|-)\s+(flat|GROWS|-)$",
                       r.stdout, re.M)
     labels = [row[0] for row in rows]
-    assert labels.count("in passes") == 13 and labels.count("process CPU") == 15, r.stdout
+    assert labels.count("in passes") == 14 and labels.count("process CPU") == 16, r.stdout
     assert labels.count("process wall") == 2, r.stdout
     assert "PartitionPass" in labels and "NBufferMergePass" in labels and "LintPass" in labels
     assert "InsertSyncPass" in labels and "MergeLeafArgumentsPass" in labels

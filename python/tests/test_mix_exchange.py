@@ -10,6 +10,8 @@ vector cores on chip (docs/TileGraph.md#on-chip-exchanges).
 - A DAV_2201 kernel is left unchanged; so is a 950 kernel whose vector
   pieces straddle two cube pieces (the A3 tiles' 64 x 256 S pieces over
   256 x 128 cube pieces).
+- It is the pipelines' default for DAV_3510 kernels; `mix-exchange=false`
+  keeps every exchange in GM.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pto_mlir.tools import compile_tile_graph, run_kernel, run_tile_graph, run_t
 # as the on-chip move requires).
 SMALL = dict(s1_tile=256, s2_tile=256, c_tile=(64, 128, 64, 128, 64, 128),
              v_tile_s=(32, 64), v_tile_d=(64, 64))
-STATIONARY = "cube-stationary=true"
+STATIONARY = "cube-stationary=true mix-exchange=false"
 MIX = "cube-stationary=true mix-exchange=true"
 NUM = r"([0-9.]+)"
 
@@ -106,6 +108,16 @@ def test_sk16_on_chip_matches_golden(tmp_path):
     assert workspace["before"] - workspace["after"] == pytest.approx(
         2 * float(on_chip.group(1)), abs=1e-3)
     assert re.search(r"family M1: \d+ launches", reports["after"])
+
+
+def test_default_on_dav3510(tmp_path):
+    """The tile-graph pipeline's defaults on a DAV_3510 kernel are the MIX
+    form; mix-exchange=false is the operand-stationary GM form."""
+    case = sk16.CASES["test_08"]
+    default = compile_sk16(tmp_path, case, "").read_text()
+    assert default == compile_sk16(tmp_path, case, MIX).read_text()
+    assert "{pto.on_chip}" in default
+    assert "#pto.core<mix>" not in compile_sk16(tmp_path, case, STATIONARY).read_text()
 
 
 def test_unchanged_on_a3(tmp_path):
@@ -197,10 +209,10 @@ def test_sk16_on_chip_emitted_cpp(tmp_path):
 
 
 def test_sk16_ring_at_dav3510_tiles(tmp_path):
-    """SK-16 at the DAV_3510 compile's tiles (test_02's: 2 x 4-block
-    rectangles of 256 x 128 FP32 cube pieces, 64 x 128 vector pieces), one
-    1024 x 1024 block pair: each MIX task moves 64 accumulator windows of
-    32 KiB, 2 MiB, far more than an AIV's UB. They take turns in a ring of
+    """SK-16 at the DAV_3510 compile's tiles (test_02's: rectangles of
+    256 x 128 FP32 cube pieces, 64 x 128 vector pieces), one 1024 x 1024
+    block pair: each MIX task moves accumulator windows of 32 KiB, far more
+    than an AIV's UB. They take turns in a ring of
     UB slots (the AIC waits for the AIV's "slot free" flag before each
     refill, docs/ISA.md "MIX leaves"); the emitted C++ runs on the emulation
     (flags, deadlock and cross-core hazards checked) and matches the golden,

@@ -157,9 +157,9 @@ def test_mix_exchange_pipeline_flag():
     """mix_exchange (docs/Tuning.md#pipeline-options) reaches the pipeline
     only when it differs from the default."""
     from pto_mlir.tune import pipeline_flag
-    assert pipeline_flag({"mix_exchange": False}) == "--pto-tile-graph-pipeline"
-    assert pipeline_flag({"mix_exchange": True, "dynamic_trip_count": 48}) == (
-        "--pto-tile-graph-pipeline=dynamic-trip-count=48 mix-exchange=true")
+    assert pipeline_flag({"mix_exchange": True}) == "--pto-tile-graph-pipeline"
+    assert pipeline_flag({"mix_exchange": False, "dynamic_trip_count": 48}) == (
+        "--pto-tile-graph-pipeline=dynamic-trip-count=48 mix-exchange=false")
 
 
 def test_lowering_rejects_are_pruned():

@@ -15,6 +15,8 @@
 
 #include "LeafLowering.h"
 
+#include "pto/Support/BoxIndex.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -94,6 +96,59 @@ std::optional<bool> holds(AssembleOp store, ViewOp view, LaunchOp launch) {
   return true;
 }
 
+/// The offsets of `op` at `launch`, all dims; none if one is unknown there.
+template <typename OpT>
+std::optional<SmallVector<int64_t, 2>> evaluateAll(OpT op, LaunchOp launch) {
+  SmallVector<int64_t, 2> values;
+  for (OpFoldResult ofr : offsetsOf(op)) {
+    std::optional<int64_t> v = evaluate(ofr, launch);
+    if (!v)
+      return std::nullopt;
+    values.push_back(*v);
+  }
+  return values;
+}
+
+/// The stores of one exchange seen so far, their pieces at the first
+/// launch filed in a `BoxIndex`, so that a view checks only the stores whose
+/// piece overlaps its window there instead of every store (near-linear
+/// pairing). Stores whose offsets are unknown at that launch are only
+/// listed: they never hold a window there (the diagnostic scans them).
+struct ExchangeStores {
+  SmallVector<AssembleOp> all; // program order
+  pto::detail::BoxIndex pieces;
+
+  void add(AssembleOp store, LaunchOp launch) {
+    all.push_back(store);
+    std::optional<SmallVector<int64_t, 2>> at = evaluateAll(store, launch);
+    ArrayRef<int64_t> piece =
+        cast<pto::TileType>(store.getSrc().getType()).getShape();
+    if (at && at->size() == piece.size())
+      pieces.insert(all.size() - 1,
+                    {SmallVector<int64_t>(at->begin(), at->end()),
+                     SmallVector<int64_t>(piece.begin(), piece.end())});
+  }
+
+  /// The stores that may hold `view`'s window at `launch` (program order);
+  /// all of them when its offsets are unknown there.
+  SmallVector<AssembleOp> candidates(ViewOp view, LaunchOp launch) {
+    std::optional<SmallVector<int64_t, 2>> at = evaluateAll(view, launch);
+    ArrayRef<int64_t> shape = view.getResult().getType().getShape();
+    if (!at || at->size() != shape.size())
+      return all;
+    SmallVector<unsigned> found;
+    pieces.forEachOverlap({SmallVector<int64_t>(at->begin(), at->end()),
+                           SmallVector<int64_t>(shape.begin(), shape.end())},
+                          [&](unsigned i) { found.push_back(i); });
+    llvm::sort(found);
+    found.erase(llvm::unique(found), found.end());
+    SmallVector<AssembleOp> stores;
+    for (unsigned i : found)
+      stores.push_back(all[i]);
+    return stores;
+  }
+};
+
 bool isExchange(Value tensor, const llvm::SmallDenseSet<unsigned> &onChip,
                 Block &entry) {
   auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor));
@@ -116,30 +171,35 @@ pairExchangeViews(func::FuncOp leaf,
   if (at.empty())
     at.push_back(LaunchOp()); // the leaf's own constants
   // Stores seen so far, per exchange tensor.
-  DenseMap<Value, SmallVector<AssembleOp>> stores;
+  DenseMap<Value, ExchangeStores> stores;
   for (Operation &op : entry) {
     if (auto store = dyn_cast<AssembleOp>(op);
         store && isExchange(store.getDst(), onChipArgs, entry)) {
-      stores[getAliasedTensor(store.getDst())].push_back(store);
+      stores[getAliasedTensor(store.getDst())].add(store, at.front());
       continue;
     }
     auto view = dyn_cast<ViewOp>(op);
     if (!view || !isExchange(view.getSource(), onChipArgs, entry))
       continue;
-    auto &candidates = stores[getAliasedTensor(view.getSource())];
-    // The first launch chooses the piece (a scan of the stores of that
-    // exchange); every other launch must agree (one check each).
+    ExchangeStores &exchange = stores[getAliasedTensor(view.getSource())];
+    // The first launch chooses the piece (the last earlier store holding
+    // the window, among those whose pieces overlap it); every other launch
+    // must agree (one check each).
     AssembleOp chosen;
     for (auto [i, launch] : llvm::enumerate(at)) {
       if (!chosen) {
         bool unknown = false;
+        SmallVector<AssembleOp> candidates = exchange.candidates(view, launch);
         for (AssembleOp store : candidates) {
           std::optional<bool> h = holds(store, view, launch);
           unknown |= !h.has_value();
           if (h.value_or(false))
             chosen = store;
         }
-        if (!chosen)
+        if (!chosen) {
+          // The diagnostic says whether an offset was unknown: every store.
+          for (AssembleOp store : exchange.all)
+            unknown |= !holds(store, view, launch).has_value();
           return view.emitOpError()
                  << "views an on-chip exchange at "
                  << (unknown ? "an offset not known at launch "
@@ -151,6 +211,7 @@ pairExchangeViews(func::FuncOp leaf,
                              : "")
                  << "; the vector part reads only windows of what its cube "
                     "part left in L0C: compile with mix-exchange=false";
+        }
         continue;
       }
       std::optional<bool> h = holds(chosen, view, launch);

@@ -69,11 +69,23 @@
 // RUN:   "-pto-l1-reuse=stationary=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOMIX
 // RUN: pto-opt %t.sk16-a3.mlir -pto-legalize -pto-flatten-scopes -pto-hoist-invariants -pto-expand-tiles -pto-partition -pto-nbuffer-merge \
 // RUN:   "-pto-l1-reuse=stationary=true mix=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOMIX
-// MIX: group 0 ({{[0-9]+}} x "C1"): {{.*}} (planned as MIX tasks: 1 instances at once, not 2)
+// MIX: group 0 ({{[0-9]+}} x "C1"): {{.*}} (planned as MIX tasks: 1 instances at once, not 2, beside {{[1-9][0-9]*}} cycles of the block's other cube tasks)
 // MIX-NOT: planned as MIX tasks
 // NOMIX-NOT: planned as MIX tasks
 // NOMIX: group 0 ({{[0-9]+}} x "C1")
 // NOMIX-NOT: planned as MIX tasks
+//
+// The serialised group is planned after the block's other cube groups
+// (C2), whose work the AICs run beside its instances: at test_02's
+// DAV_3510 tiles (8 heads, D = 128, 64 x 128 vector pieces) C1 takes 2 x 8
+// rectangles, half as many MIX tasks as the 2 x 4 that filling the 32 AICs
+// with one instance alone would take, and fewer copy-ins.
+// RUN: %python -m pto_mlir.sk16_ir --heads 8 --head-dim 128 --v-tile-s 64,128 --arch DAV_3510 > %t.sk16-950-d128.mlir
+// RUN: pto-opt %t.sk16-950-d128.mlir -pto-legalize -pto-flatten-scopes -pto-hoist-invariants -pto-expand-tiles -pto-partition -pto-nbuffer-merge \
+// RUN:   "-pto-l1-reuse=stationary=true mix=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERLAP
+// OVERLAP: group 1 (16 x "C2")
+// OVERLAP: group 2 (8 x "C2")
+// OVERLAP: group 0 (256 x "C1"): merge count 16 (operand-stationary: 2 A x 8 B blocks per task, {{.*}} (planned as MIX tasks: 1 instances at once, not 8, beside {{[1-9][0-9]*}} cycles of the block's other cube tasks), 16 tasks after
 // Dynamic offsets in a batch loop (row offset b * 64 + r): loads are
 // identical when their offsets are the same value, computed once in the
 // block or separately inside each task; rows stay apart.

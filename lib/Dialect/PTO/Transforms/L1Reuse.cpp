@@ -108,6 +108,19 @@ double staticInstances(Block &block, KernelOp kernel, int64_t dynamicTrips,
   return instances;
 }
 
+/// The cycles of cube task `task` as it is: the slower of its copy-ins and
+/// its other pipes (double buffering overlaps them), plus one launch.
+double taskCycles(TaskOp task, const PlatformInfo &platform,
+                  double launchCycles) {
+  double load = 0.0;
+  for (ViewOp view : loadsOf(task))
+    load += double(loadBytes(view)) / (isWorkspace(view.getSource())
+                                           ? platform.perf.aicRates.l2Read
+                                           : platform.perf.aicRates.ddrRead);
+  ComputeCycles c = computeCycles(task, platform);
+  return std::max({load, c.m, c.mte1, c.fix}) + launchCycles;
+}
+
 /// The operand-stationary planning problem of a group of cube tasks, each
 /// cut into `parts` equal ranges of its K steps (1: whole tasks; more: the
 /// tasks `splitKChains` would make, in its order): each (part of a) task's
@@ -118,12 +131,13 @@ double staticInstances(Block &block, KernelOp kernel, int64_t dynamicTrips,
 /// `later`) wait for their chain's first part.
 std::optional<pto::detail::StationaryProblem>
 stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
-                  double instances, unsigned parts = 1,
+                  double instances, double overlap, unsigned parts = 1,
                   const llvm::DenseSet<Operation *> *later = nullptr) {
   pto::detail::StationaryProblem problem;
   problem.l1Bytes = platform.l1Bytes;
   problem.cores = platform.cubeCores;
   problem.instances = instances;
+  problem.overlapCycles = overlap;
   // The cost model's assumed cost of one launch (docs/CostModel.md), read
   // from its defaults so that the two stay one figure.
   problem.launchCycles =
@@ -236,19 +250,46 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         groupsOf(block, CoreKind::cube,
                  [](TaskOp task) { return !loadsOf(task).empty(); });
     double blockInstances = staticInstances(block, kernel, dynamicTripCount);
-    std::optional<pto::detail::MixSerialisation> mixLoops;
-    if (mix)
-      mixLoops.emplace(block);
+    // Tasks that pto-mix-exchange will merge with their vector readers
+    // wait where those readers wait (MixExchange.h): their instances run in
+    // turn, beside the block's other cube tasks. Those groups are planned
+    // first, so that a serialised group is planned against the work they
+    // leave for the cores.
     // The GM accesses of the block's ops, for the planners of all groups.
     std::optional<BlockAccesses> accesses;
     accesses.emplace(block);
-    for (auto [groupId, tasks] : llvm::enumerate(groups)) {
-      // Tasks that pto-mix-exchange will merge with their vector readers
-      // wait where those readers wait (MixExchange.h).
-      double instances = blockInstances;
-      if (mixLoops)
-        if (Operation *loop = mixLoops->serialisedLoop(tasks))
-          instances = staticInstances(block, kernel, dynamicTripCount, loop);
+    SmallVector<Operation *> serialised(groups.size(), nullptr);
+    if (mix) {
+      pto::detail::MixSerialisation mixLoops(block);
+      for (auto [groupId, tasks] : llvm::enumerate(groups))
+        serialised[groupId] = mixLoops.serialisedLoop(tasks);
+    }
+    SmallVector<unsigned> order;
+    for (unsigned pass : {0u, 1u})
+      for (unsigned groupId = 0; groupId < groups.size(); ++groupId)
+        if ((serialised[groupId] != nullptr) == (pass == 1))
+          order.push_back(groupId);
+    // The cycles of the block's cube tasks, summed once when the first
+    // serialised group needs them and kept current across the later ones'
+    // merges (none: to be summed again).
+    std::optional<double> cubeCycles;
+    double launchCycles =
+        cost::CostModelOptions{}.launchOverheadUs * platform.clockGHz * 1e3;
+    for (unsigned groupId : order) {
+      MutableArrayRef<TaskOp> tasks = groups[groupId];
+      double instances = blockInstances, overlap = 0.0, ownCycles = 0.0;
+      if (Operation *loop = serialised[groupId]) {
+        instances = staticInstances(block, kernel, dynamicTripCount, loop);
+        if (!cubeCycles) {
+          cubeCycles = 0.0;
+          for (auto task : block.getOps<TaskOp>())
+            if (task.getKind() == CoreKind::cube)
+              *cubeCycles += taskCycles(task, platform, launchCycles);
+        }
+        for (TaskOp task : tasks)
+          ownCycles += taskCycles(task, platform, launchCycles);
+        overlap = std::max(0.0, *cubeCycles - ownCycles);
+      }
       GroupSetting setting = lookupSetting(
           mergeSetting(kernel, &PassOptionsAttr::getCubeL1ReuseSetting),
           groupId);
@@ -272,7 +313,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       if (stationary)
         splitParts =
             chooseStationary(*accesses, block, groupTasks, setting, platform,
-                             instances, settingCycles, stationaryCycles);
+                             instances, overlap, settingCycles,
+                             stationaryCycles);
       llvm::DenseSet<Operation *> laterParts;
       if (splitParts > 1) {
         SmallVector<TaskOp> later;
@@ -291,8 +333,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
 
       std::optional<pto::detail::StationaryPlan> stationaryPlan;
       if (splitParts)
-        if (auto problem =
-                stationaryProblem(infos, platform, instances, 1, &laterParts))
+        if (auto problem = stationaryProblem(infos, platform, instances,
+                                             overlap, 1, &laterParts))
           stationaryPlan = pto::detail::planStationary(
               *problem, std::numeric_limits<double>::infinity());
       if (!stationaryPlan && setting.count && *setting.count <= 1) {
@@ -301,6 +343,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
                           << tasks.size() << " x \"" << family
                           << "\"): merge count 1 (cube_l1_reuse_setting), "
                              "not merged, no operand-stationary extent";
+        if (splitParts > 1)
+          cubeCycles.reset(); // the K split replaced the group's tasks
         continue;
       }
       unsigned mask = kAllSides;
@@ -349,6 +393,22 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       }
       numTasksMerged += merged;
       numLoadsRemoved += removed;
+      if (cubeCycles && serialised[groupId]) {
+        // The group's tasks now: each target's host stands for its members.
+        llvm::DenseSet<unsigned> erased;
+        for (auto [targetIndex, members] : llvm::enumerate(chosen.targets))
+          if (members.size() >= 2)
+            for (unsigned m : members)
+              if (m != chosen.hosts[targetIndex])
+                erased.insert(m);
+        double after = 0.0;
+        for (auto [i, info] : llvm::enumerate(infos))
+          if (!erased.contains(i))
+            after += taskCycles(info.task, platform, launchCycles);
+        *cubeCycles += after - ownCycles;
+      } else if (cubeCycles) {
+        cubeCycles.reset();
+      }
 
       if (report) {
         InFlightDiagnostic diag = emitRemark(loc);
@@ -380,7 +440,9 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
           diag << " (planned as MIX tasks: "
                << llvm::formatv("{0:F0}", instances)
                << " instances at once, not "
-               << llvm::formatv("{0:F0}", blockInstances) << ")";
+               << llvm::formatv("{0:F0}", blockInstances) << ", beside "
+               << llvm::formatv("{0:F0}", overlap)
+               << " cycles of the block's other cube tasks)";
         if (!stationaryPlan && setting.count)
           diag << " (cube_l1_reuse_setting)";
         else if (!stationaryPlan)
@@ -457,11 +519,12 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   unsigned chooseStationary(BlockAccesses &accesses, Block &block,
                             ArrayRef<TaskOp> tasks, const GroupSetting &setting,
                             const PlatformInfo &platform, double instances,
-                            double &settingCycles, double &chosenCycles) {
+                            double overlap, double &settingCycles,
+                            double &chosenCycles) {
     ValueNumbering vn;
     SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
     std::optional<pto::detail::StationaryProblem> whole =
-        stationaryProblem(infos, platform, instances);
+        stationaryProblem(infos, platform, instances, overlap);
     settingCycles = chosenCycles = 0.0;
     if (!whole)
       return 0;
@@ -490,7 +553,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     unsigned choice = best ? 1 : 0;
     for (unsigned parts : {2u, 4u, 8u}) {
       std::optional<pto::detail::StationaryProblem> cut =
-          stationaryProblem(infos, platform, instances, parts);
+          stationaryProblem(infos, platform, instances, overlap, parts);
       if (!cut)
         continue;
       std::optional<pto::detail::StationaryPlan> plan =

@@ -174,7 +174,10 @@ double mlir::pto::detail::groupCycles(const StationaryProblem &problem,
     }
     latency += end;
   }
-  return std::max(total / cores, latency / std::max(1.0, problem.instances));
+  double overlap = problem.overlapCycles;
+  return std::max((total + overlap) / cores,
+                  latency / std::max(1.0, problem.instances)) -
+         overlap / cores;
 }
 
 double mlir::pto::detail::slotsCycles(const StationaryProblem &problem,

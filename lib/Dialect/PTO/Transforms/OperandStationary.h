@@ -57,6 +57,10 @@ struct StationaryProblem {
   double launchCycles = 0.0;
   unsigned cores = 1;
   double instances = 1.0;
+  /// Per instance, the cycles of the block's other cube tasks, which the
+  /// cores run beside a group whose instances run in turn (MIX tasks,
+  /// MixExchange.h): its latency hides behind that work too. 0: none.
+  double overlapCycles = 0.0;
 };
 
 struct StationaryPlan {
@@ -75,7 +79,9 @@ struct StationaryPlan {
 /// throughput, sum(time + launch) / cores, and one instance's latency
 /// (per stage, the greedy longest-first schedule of its tasks on the
 /// cores; the stages one after another) over the instances that share the
-/// cores. O(tasks log tasks).
+/// cores. With `overlapCycles`, the throughput term also counts that work
+/// (and the result leaves it out again, so group times stay comparable).
+/// O(tasks log tasks).
 double groupCycles(const StationaryProblem &problem, ArrayRef<double> times,
                    ArrayRef<unsigned> stages);
 

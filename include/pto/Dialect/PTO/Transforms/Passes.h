@@ -56,8 +56,9 @@ struct TileGraphPassSwitches : public PassPipelineOptions<Derived> {
       *this, "mix-exchange",
       llvm::cl::desc("On DAV_3510, MIX tasks that hand cube results to the "
                      "vector cores through L0C -> UB (pto-mix-exchange; "
-                     "docs/TileGraph.md#on-chip-exchanges)"),
-      llvm::cl::init(false)};
+                     "docs/TileGraph.md#on-chip-exchanges; no effect on "
+                     "architectures without that path)"),
+      llvm::cl::init(true)};
   ListOption<int64_t> unrollCarried{
       *this, "unroll-carried",
       llvm::cl::desc("Iterations per body of each innermost loop whose "

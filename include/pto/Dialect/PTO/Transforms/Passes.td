@@ -325,7 +325,10 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
     as the MIX tasks it becomes: when the vector readers access a
     workspace defined outside the block (one buffer; SK-16's Dvec), the
     loops around both the block and a write to it run their iterations in
-    turn, so they do not count as instances at once.
+    turn, so they do not count as instances at once; such a group is
+    planned after the block's other cube groups, and its time counts their
+    cube work, which the cores run beside its instances, in the throughput
+    term (its latency hides behind that work too).
 
     A loop without iter_args whose trip count is a run-time value counts
     `dynamic-trip-count` instances (default 1: the compile cannot tell
@@ -389,9 +392,9 @@ def MixExchangePass : Pass<"pto-mix-exchange"> {
     from an `Acc` to a `Vec` tile, the fixpipe) and it never reaches GM.
     `pto-run` reports its accesses as on-chip moves, not GM traffic, and the
     cost model prices them at the platform's L0C -> UB rate
-    (docs/CostModel.md). The pass is off in `--pto-tile-graph-pipeline`
-    unless `mix-exchange=true`; `--pto-ascend-pipeline` never runs it
-    (`pto-lower-to-isa` lowers no MIX leaves yet).
+    (docs/CostModel.md). Both pipelines run it by default (their
+    `mix-exchange` switch; `mix-exchange=false` keeps every exchange in GM),
+    and `pto-lower-to-isa` lowers its MIX leaves (docs/ISA.md).
   }];
   let statistics = [
     Statistic<"numMixTasks", "mix-tasks", "MIX tasks formed">,
