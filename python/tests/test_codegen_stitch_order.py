@@ -6,7 +6,9 @@ order and host threads it computes what pto-run (instance order) computes,
 and instances that touch disjoint regions do not wait for one another (the
 runtime's `gm_waits` count, --stats). Every kernel stitches all eight
 iterations of its root loop into one device task (pto-plan-stitch's default
-depth), one launch of one leaf per instance."""
+depth), one launch of one leaf per instance; the last test stitches the
+alternating instances of two call sites into one device task and shows
+that it fails when a launch's GM use goes missing."""
 
 from __future__ import annotations
 
@@ -146,3 +148,90 @@ def test_instances_sharing_a_buffer_keep_instance_order(kernel, tmp_path):
         stats = re.search(r"pto_rt stats: .*", proc.stderr).group(0)
         assert "root_instances=8 launches=8 " in stats, stats
         assert f"gm_waits={waits}" in stats.split(), stats
+
+
+# Two call sites per iteration: root L reads y (8 rows) and stores 2 y into
+# z's block i (and stages 2 x block i in a workspace); root M, in a loop of
+# its own, copies that workspace into y. So z's block i is 2 y as of before
+# iteration i: L_i reads y before M_i overwrites it (write after read across
+# call sites) and after M_{i-1} wrote it (read after write).
+CALL_SITES = """\
+pto.kernel @call_sites(%x: !pto.tensor<64x64xf32>, %y: !pto.tensor<8x64xf32>, %z: !pto.tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  pto.loop "L" %i = %c0 to %c8 step %c1 {
+    %r = arith.muli %i, %c8 : index
+    %a = pto.view %y[%c0, %c0] : !pto.tensor<8x64xf32> -> !pto.tile<8x64xf32>
+    %d = pto.add %a, %a : !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+    pto.assemble %d, %z[%r, 0] : !pto.tile<8x64xf32>, !pto.tensor<64x64xf32>
+    pto.loop "M" %j = %c0 to %c1 step %c1 {
+      %t = pto.view %x[%r, %c0] : !pto.tensor<64x64xf32> -> !pto.tile<8x64xf32>
+      %u = pto.add %t, %t : !pto.tile<8x64xf32>, !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+      pto.assemble %u, %y[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+    }
+  }
+}
+"""
+
+
+def call_sites_golden(x, y):
+    before = [y] + [2 * x[8 * i:8 * i + 8] for i in range(7)]
+    return 2 * x[56:64], np.concatenate([2 * b for b in before])
+
+
+def test_call_sites_share_a_device_task_in_instance_order(tmp_path):
+    """The root calls of the two call sites alternate; the emitted program
+    stitches all 16 instances into one device task (as pto-run and the cost
+    model do), and the GM-region rule keeps each of M's writes of y after L's
+    read of it and each of L's reads after M's write: under shuffled orders
+    and host threads, z is pto-run's. The same program with M's GM use of y
+    deleted from its launch (the runtime no longer knows M writes y) gives
+    another z under some of the same orders: the test can fail."""
+    path = tmp_path / "call_sites.mlir"
+    path.write_text(CALL_SITES)
+    cpp = codegen.emit_cpp(path, tmp_path / "build")
+    text = cpp.read_text()
+    sites = re.findall(r'rt\.root_call\("(call_sites_root_\w+)", (\d+), (\d+),', text)
+    assert [(name, site) for name, site, _ in sites] == [
+        ("call_sites_root_L", "0"), ("call_sites_root_M", "1")], sites
+    depth = min(int(d) for _, _, d in sites)
+    assert depth >= 16, sites
+    exe = codegen.compile_cpp(cpp)
+    rng = np.random.default_rng(2)
+    x = rng.integers(-8, 8, (64, 64)).astype(np.float32)
+    y = rng.integers(-8, 8, (8, 64)).astype(np.float32)
+    inputs = {"x": x, "y": y, "z": np.zeros((64, 64), np.float32)}
+    dtypes = {"x": "f32", "y": "f32", "z": "f32"}
+    ref, _ = run_kernel(path, tmp_path / "interp", inputs,
+                        {"x": "fp32", "y": "fp32", "z": "fp32"}, ["y", "z"])
+    y_gold, z_gold = call_sites_golden(x, y)
+    np.testing.assert_array_equal(ref["y"], y_gold)
+    np.testing.assert_array_equal(ref["z"], z_gold)
+    for order in ORDERS:
+        out, proc = codegen.run(exe, tmp_path / "cpp", inputs, dtypes, ["y", "z"], *order,
+                                "--stats")
+        for name in ("y", "z"):
+            np.testing.assert_array_equal(out[name], ref[name], err_msg=f"{name}, order {order}")
+        stats = re.search(r"pto_rt stats: .*", proc.stderr).group(0)
+        print(order, stats)
+        # M_0 waits for L_0's workspace write and read of y; then per i > 0,
+        # L_i's read of y for M_{i-1}'s write, M_i for L_i's workspace
+        # write, L_i's read and M_{i-1}'s write of y: 2 + 7 x 4.
+        assert "device_tasks=1 root_instances=16 launches=24 gm_waits=30" in stats, stats
+
+    # The negative control: M's launch without its use of y.
+    m_launch = re.compile(r'(ri\.launch\(pto_rt::Core::Vector, "call_sites_leaf_\w+", \{\}, '
+                          r'\{\{a0, 1, [^}]*\}), \{a2, 2, [^}]*\}\}')
+    cut, count = m_launch.subn(r"\1}", text)
+    assert count == 1, "the launch of M's leaf (reads a0, writes a2 = y) not found"
+    unordered = tmp_path / "unordered.cpp"
+    unordered.write_text(cut)
+    exe = codegen.compile_cpp(unordered)
+    wrong = []
+    for order in ORDERS:
+        out, _ = codegen.run(exe, tmp_path / "unordered_run", inputs, dtypes, ["y", "z"], *order)
+        if not np.array_equal(out["z"], ref["z"]):
+            wrong.append(order)
+    print("orders with a wrong z without M's use of y:", wrong)
+    assert wrong, "no order exposed the missing ordering"

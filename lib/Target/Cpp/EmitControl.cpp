@@ -386,6 +386,10 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     // reads a copy taken at the top of each iteration.
     if (failed(declareScalarResults(loop, loop.getInitArgs())))
       return failure();
+    // A forced submission point, as in pto-run and PyPTO (docs/Runtime.md,
+    // "Stitching").
+    if (loop.getSubmitBeforeLoop())
+      os << "rt.flush();  // submit_before_loop\n";
     Block &body = loop.getBody().front();
     std::string iv = bind(body.getArgument(0));
     std::string lb = name(loop.getLowerBound()),
