@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from pto_mlir import codegen
-from pto_mlir.tools import run_kernel
+from pto_mlir.tools import run_kernel, run_tool
 
 # Every iteration stores its block (doubled) to the same rows of y: the last
 # iteration's block must win.
@@ -235,3 +235,82 @@ def test_call_sites_share_a_device_task_in_instance_order(tmp_path):
             wrong.append(order)
     print("orders with a wrong z without M's use of y:", wrong)
     assert wrong, "no order exposed the missing ordering"
+
+
+# The control program reads cnt, which the previous iteration's root L
+# wrote, and root M (a call site of its own) copies the x rows it names
+# into z's block i.
+READ_BACK = """\
+pto.kernel @read_back(%src: !pto.tensor<4x8xi32>, %cnt: !pto.tensor<1x8xi32>, %x: !pto.tensor<64x64xf32>, %z: !pto.tensor<32x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  pto.loop "L" %i = %c0 to %c4 step %c1 {
+    %row = pto.read %cnt[%c0, %c0] : !pto.tensor<1x8xi32>
+    %s = pto.view %src[%i, %c0] : !pto.tensor<4x8xi32> -> !pto.tile<1x8xi32>
+    %u = pto.add %s, %s : !pto.tile<1x8xi32>, !pto.tile<1x8xi32> -> !pto.tile<1x8xi32>
+    pto.assemble %u, %cnt[0, 0] : !pto.tile<1x8xi32>, !pto.tensor<1x8xi32>
+    %o = arith.muli %i, %c8 : index
+    pto.loop "M" %j = %c0 to %c1 step %c1 {
+      %t = pto.view %x[%row, %c0] : !pto.tensor<64x64xf32> -> !pto.tile<8x64xf32>
+      pto.assemble %t, %z[%o, 0] : !pto.tile<8x64xf32>, !pto.tensor<32x64xf32>
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("ready_on_host", [False, True])
+def test_host_reads_see_the_stitched_writes(ready_on_host, tmp_path):
+    """A control-program read of device-written GM submits the pending
+    device task first (`rt.flush()`): with the instances of both call sites
+    stitched, each iteration's read sees the previous iteration's write, as
+    in pto-run, whose stitches the read flushes too (4 device tasks of the 8
+    instances in both, --simulate's count); also when the kernel lists cnt
+    in ready_on_host_tensors (`pto.host_ready`), since a leaf writes it.
+    Without that flush the reads see the value before the device task ran
+    and z goes wrong: the test can fail."""
+    path = tmp_path / "read_back.mlir"
+    text = READ_BACK
+    if ready_on_host:
+        text = text.replace("%z: !pto.tensor<32x64xf32>) {", "%z: !pto.tensor<32x64xf32>)\n"
+                            "    attributes {runtime_options = #pto.runtime_options<"
+                            "ready_on_host_tensors = [\"cnt\"]>} {")
+    path.write_text(text)
+    cpp = codegen.emit_cpp(path, tmp_path / "build")
+    assert ("pto.host_ready" in (tmp_path / "build" / "read_back.isa.mlir").read_text()) \
+        == ready_on_host
+    text = cpp.read_text()
+    assert len(re.findall(r"rt\.root_call\(", text)) == 2
+    src = np.array([[5], [24], [20], [16]], np.int32) * np.ones((1, 8), np.int32)
+    x = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
+    inputs = {"src": src, "cnt": np.full((1, 8), 3, np.int32), "x": x,
+              "z": np.zeros((32, 64), np.float32)}
+    dtypes = {"src": "i32", "cnt": "i32", "x": "f32", "z": "f32"}
+    ref, proc = run_kernel(path, tmp_path / "interp", inputs,
+                           {"src": "int32", "cnt": "int32", "x": "fp32", "z": "fp32"}, ["z"])
+    rows = [3, 10, 48, 40]  # cnt, then 2 src[i - 1, 0]
+    np.testing.assert_array_equal(ref["z"], np.concatenate([x[r:r + 8] for r in rows]))
+    tile_graph = tmp_path / "read_back.tg.mlir"
+    assert run_tool("pto-opt", path, "--pto-tile-graph-pipeline", "-o", tile_graph).returncode == 0
+    _, model = run_kernel(tile_graph, tmp_path / "model", inputs,
+                          {"src": "int32", "cnt": "int32", "x": "fp32", "z": "fp32"}, [],
+                          "--simulate=a3")
+    assert re.search(r"in 4 device tasks", model.stdout), model.stdout[-2000:]
+    exe = codegen.compile_cpp(cpp)
+    for order in ORDERS:
+        out, proc = codegen.run(exe, tmp_path / "cpp", inputs, dtypes, ["z"], *order, "--stats")
+        np.testing.assert_array_equal(out["z"], ref["z"], err_msg=f"order {order}")
+        stats = re.search(r"pto_rt stats: .*", proc.stderr).group(0)
+        assert "device_tasks=4 root_instances=8 " in stats, stats
+
+    # The negative control: the read without its flush.
+    cut, count = re.subn(r"rt\.flush\(\);\n(\s*const int64_t \w+ = pto_rt::read_scalar)", r"\1",
+                         text)
+    assert count == 1, "the flush before the read of cnt not found"
+    unflushed = tmp_path / "unflushed.cpp"
+    unflushed.write_text(cut)
+    out, _ = codegen.run(codegen.compile_cpp(unflushed), tmp_path / "unflushed_run", inputs,
+                         dtypes, ["z"])
+    assert not np.array_equal(out["z"], ref["z"]), "the stale read went unnoticed"
