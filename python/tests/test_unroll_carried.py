@@ -16,6 +16,8 @@ block shape (benchmarks/run's SK-01 rows), one head, where it changes them.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -125,3 +127,59 @@ def test_dynamic_trip_count_emitted_cpp_matches_golden(tmp_path):
             first = out
         else:
             assert_bitwise(first, out, equal_nan=True)
+
+
+# The options pto-tune picks for the published rows (benchmarks/run's SK-01
+# "tuned" column at every S).
+TUNED = "unroll-carried=64,32,16,4 dynamic-trip-count=48"
+
+
+def model_stitching(compiled, tmp_path, inputs):
+    """The cost model's device tasks, root instances and launches for a
+    tile-graph module (`pto-run --simulate=a3 --run-stats`)."""
+    _, proc = run_kernel(compiled, tmp_path / "model", inputs, sk01.DTYPES, [],
+                         "--simulate=a3", "--run-stats", names=sk01.INPUT_NAMES)
+    # The run statistics go to stderr, the estimate to stdout.
+    instances = re.search(r"(\d+) root instances in (\d+) stitches", proc.stderr)
+    launches = re.search(r"launches: (\d+) \(.*?\) in (\d+) device tasks", proc.stdout)
+    assert instances and launches, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return {"device_tasks": int(launches.group(2)), "root_instances": int(instances.group(1)),
+            "launches": int(launches.group(1))}
+
+
+def test_tuned_emitted_cpp_stitches_like_the_model(tmp_path):
+    """SK-01 tuned (GM accumulators, the C++ chain's form) at one head,
+    S = 256: its root calls alternate among the chunk's call sites; the
+    emitted program stitches them into the device tasks the cost model
+    schedules (same device tasks, root instances and launches; docs/
+    Runtime.md, "Stitching"), orders the instances by their GM regions
+    (gm_waits > 0), and matches the golden bit for bit in submission order,
+    under shuffle seeds and on host threads, hazard and flag checks on.
+    Built at -O0: the 64/32/16-tile chunk bodies make a 4 MB file."""
+    source = fa_kernel(tmp_path, "gm")
+    inputs = sk01.make_inputs(ONE_HEAD, seed=13, fill=np.nan)
+    compiled = tmp_path / "tuned_tile_graph.mlir"
+    r = run_tool("pto-opt", source, f"--pto-tile-graph-pipeline={TUNED}", "-o", compiled)
+    assert r.returncode == 0, r.stderr[-3000:]
+    model = model_stitching(compiled, tmp_path, inputs)
+    exe = codegen.build(source, tmp_path / "cpp", opt="-O0",
+                        pipeline=f"pto-ascend-pipeline{{{TUNED}}},pto-isa-verify-sync")
+    sites = len(re.findall(r"rt\.root_call\(", (tmp_path / "cpp" / f"{source.stem}.cpp").read_text()))
+    first = None
+    for order in ([], ["--shuffle-seed", 1], ["--shuffle-seed", 7], ["--threads", 2],
+                  ["--threads", 3, "--shuffle-seed", 5]):
+        out, proc = codegen.run(exe, tmp_path / "run", inputs, sk01.DTYPES, sk01.OUTPUT_NAMES,
+                                *order, "--stats", names=sk01.INPUT_NAMES)
+        stats = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", re.search(
+            r"pto_rt stats: .*", proc.stderr).group(0))}
+        print(f"order {order or 'submission'}: model {model}; emitted {stats} "
+              f"({sites} call sites)")
+        assert {k: stats[k] for k in model} == model, (stats, model)
+        assert stats["device_tasks"] < stats["root_instances"], stats
+        assert stats["gm_waits"] > 0, stats
+        check_forward(out, inputs, ONE_HEAD)
+        if first is None:
+            first, waits = out, stats["gm_waits"]
+        else:
+            assert_bitwise(first, out, equal_nan=True)
+            assert stats["gm_waits"] == waits, stats

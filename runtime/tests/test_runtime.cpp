@@ -31,8 +31,9 @@ static pto_rt::Runtime::Options opts(int threads = 0, uint64_t seed = 0) {
   return o;
 }
 
-// Device tasks for 6 calls of one call site with a given depth, plus calls
-// of another site that break a batch.
+// Device tasks for 6 calls of one call site with a given depth; calls of
+// several call sites that share one; the smallest depth of a task's calls,
+// flush() and the launch cap close it.
 static void case_stitch() {
   for (int depth : {1, 2, 4, 100}) {
     pto_rt::Runtime rt(opts());
@@ -48,18 +49,59 @@ static void case_stitch() {
         (long long)s.device_tasks, (long long)s.root_instances,
         (long long)s.launches);
   }
-  // a different call site, or flush(), closes the batch
-  pto_rt::Runtime rt(opts());
-  auto call = [&](int site) {
-    rt.root_call("r", site, 8, [](pto_rt::RootInstance &ri) {
+  // Call sites alternate in one device task; flush() closes it.
+  {
+    pto_rt::Runtime rt(opts());
+    std::vector<int> order;
+    auto call = [&](int site, int depth) {
+      rt.root_call("r", site, depth, [&, site](pto_rt::RootInstance &ri) {
+        ri.launch(Core::Vector, "v", {},
+                  [&order, site] { order.push_back(site); });
+      });
+    };
+    call(1, 8), call(1, 8), call(2, 8), call(2, 8), call(3, 8), call(1, 8);
+    const size_t before_flush = order.size();
+    rt.flush();
+    call(1, 8);
+    rt.finish();
+    std::printf("sites device_tasks=%lld ran_before_flush=%zu ran=%zu\n",
+                (long long)rt.stats().device_tasks, before_flush, order.size());
+  }
+  // The smallest depth of the pending calls closes the task: 3 calls of
+  // depth 8 and one of depth 2 (4 >= 2: the fifth call submits them), then
+  // 3 of depth 3.
+  {
+    pto_rt::Runtime rt(opts());
+    auto call = [&](int site, int depth) {
+      rt.root_call("r", site, depth, [](pto_rt::RootInstance &ri) {
+        ri.launch(Core::Vector, "v", {}, [] {});
+      });
+    };
+    call(1, 8), call(1, 8), call(1, 8), call(2, 2);
+    const long long after_four = rt.stats().device_tasks;
+    call(1, 3);
+    const long long after_five = rt.stats().device_tasks;
+    call(2, 3), call(1, 3);
+    rt.finish();
+    std::printf("min depth: after four %lld, after five %lld, "
+                "device_tasks=%lld\n",
+                after_four, after_five, (long long)rt.stats().device_tasks);
+  }
+  // A call finding the pending task at 60000 launches submits it first.
+  {
+    pto_rt::Runtime rt(opts());
+    rt.root_call("big", 1, 1024, [](pto_rt::RootInstance &ri) {
+      for (int i = 0; i < 60000; ++i)
+        ri.launch(Core::Vector, "v", {}, [] {});
+    });
+    rt.root_call("small", 2, 1024, [](pto_rt::RootInstance &ri) {
       ri.launch(Core::Vector, "v", {}, [] {});
     });
-  };
-  call(1), call(1), call(2), call(2), call(2), call(1);
-  rt.flush();
-  call(1);
-  rt.finish();
-  std::printf("sites device_tasks=%lld\n", (long long)rt.stats().device_tasks);
+    rt.finish();
+    std::printf("launch cap: device_tasks=%lld launches=%lld\n",
+                (long long)rt.stats().device_tasks,
+                (long long)rt.stats().launches);
+  }
 }
 
 // Launch bodies run at flush time; per-instance workspaces are distinct,

@@ -32,6 +32,8 @@ using namespace mlir::pto;
 using namespace mlir::pto::cpp_emitter;
 using llvm::formatv;
 
+static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel);
+
 //===----------------------------------------------------------------------===//
 // Roots
 //===----------------------------------------------------------------------===//
@@ -393,6 +395,10 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     // reads a copy taken at the top of each iteration.
     if (failed(declareScalarResults(loop, loop.getInitArgs())))
       return failure();
+    // A forced submission point, as in pto-run and PyPTO (docs/Runtime.md,
+    // "Stitching").
+    if (loop.getSubmitBeforeLoop())
+      os << "rt.flush();  // submit_before_loop\n";
     Block &body = loop.getBody().front();
     std::string iv = bind(body.getArgument(0));
     std::string lb = name(loop.getLowerBound()),
@@ -445,8 +451,16 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
     auto it = tensors.find(read.getTensor());
     if (it == tensors.end())
       return op->emitError() << "pto-to-cpp: unknown tensor";
-    // Device-written GM must be complete before the control program reads it.
-    if (!read->hasAttr("pto.host_ready"))
+    // Device-written GM must be complete before the control program reads
+    // it. `pto.host_ready` (ready_on_host_tensors) skips the wait, except on
+    // a tensor some leaf writes: pto-run reads that after the writes too.
+    bool ready = read->hasAttr("pto.host_ready");
+    if (ready)
+      if (auto arg =
+              dyn_cast<BlockArgument>(getAliasedTensor(read.getTensor())))
+        if (auto kernel = dyn_cast<KernelOp>(arg.getOwner()->getParentOp()))
+          ready = !writtenKernelArgs(kernel).test(arg.getArgNumber());
+    if (!ready)
       os << "rt.flush();\n";
     // Bounds-checked against the tensor (exit 3, as in pto-run).
     SmallVector<std::string> indices;

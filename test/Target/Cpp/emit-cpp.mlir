@@ -76,9 +76,12 @@ pto.kernel @k(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x64xf32>) {
   %one = arith.constant 1 : index
   // A constant positive step needs no check; the last step is never taken
   // past the bound (no overflow near INT64_MAX).
+  // A loop marked submit_before_loop submits the pending device task first
+  // (docs/Runtime.md, "Stitching").
   // CHECK-NOT: check_loop_step
-  // CHECK: for (int64_t [[I:v[0-9]+]] = v0; [[I]] < [[UB:v[0-9]+]]; [[I]] = uint64_t([[UB]]) - uint64_t([[I]]) <= uint64_t([[STEP:v[0-9]+]]) ? [[UB]] : [[I]] + [[STEP]]) {  // LOOP_i
-  pto.loop "LOOP_i" %i = %c0 to %tiles step %one {
+  // CHECK: rt.flush();  // submit_before_loop
+  // CHECK-NEXT: for (int64_t [[I:v[0-9]+]] = v0; [[I]] < [[UB:v[0-9]+]]; [[I]] = uint64_t([[UB]]) - uint64_t([[I]]) <= uint64_t([[STEP:v[0-9]+]]) ? [[UB]] : [[I]] + [[STEP]]) {  // LOOP_i
+  pto.loop "LOOP_i" %i = %c0 to %tiles step %one attributes {submit_before_loop} {
     %row = arith.muli %i, %c16 : index
     %left = arith.subi %n, %row : index
     %rows = arith.minsi %left, %c16 : index

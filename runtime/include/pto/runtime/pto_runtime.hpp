@@ -329,24 +329,43 @@ public:
 
   const Options &options() const { return opt_; }
 
-  // Consecutive root_calls of the same call_site are batched into one device
-  // task of at most `depth` instances; `body` runs now and registers launches.
+  // PyPTO's stitching limits (docs/PyPTOModel.md#stitching): root instances
+  // and call tasks (launches) per device task.
+  static constexpr int kMaxStitchInstances = 1024;
+  static constexpr int64_t kMaxStitchLaunches = 60000;
+  // pto-run's bound on the buffered instances' own workspaces
+  // (docs/Interpreter.md).
+  static constexpr int64_t kMaxStitchWorkspaceBytes = int64_t(1) << 30;
+
+  // Consecutive root calls, of any root function and call site, join the
+  // pending device task; `body` runs now and registers launches. A call
+  // submits the pending task first when it holds `depth` instances (the
+  // smallest depth of its calls), 60000 launches or 1 GiB of its instances'
+  // workspaces; flush() submits it too (docs/Runtime.md, "Stitching").
+  // `call_site` only names the call in errors.
   void root_call(const char *root_name, int call_site, int depth,
                  std::function<void(RootInstance &)> body) {
-    if (pending_ && (pending_site_ != call_site ||
-                     int(pending_->instances.size()) >= std::max(depth, 1)))
+    if (depth < 1)
+      detail::die(3,
+                  "root_call of '%s' (call site %d): stitch depth %d, "
+                  "expected at least 1",
+                  root_name ? root_name : "?", call_site, depth);
+    if (pending_ && (int(pending_->instances.size()) >= pending_->depth ||
+                     int64_t(pending_->launches.size()) >= kMaxStitchLaunches ||
+                     pending_->workspace_bytes >= kMaxStitchWorkspaceBytes))
       flush();
     if (!pending_) {
       pending_.reset(new Task);
-      pending_site_ = call_site;
       pending_->first_id = next_id_;
       pending_->serial = ++task_serial_;
     }
-    pending_->instances.emplace_back(new RootInstance(
-        this, pending_->serial, root_name, int(pending_->instances.size())));
+    Task &t = *pending_;
+    t.depth = std::min({t.depth, depth, kMaxStitchInstances});
+    t.instances.emplace_back(
+        new RootInstance(this, t.serial, root_name, int(t.instances.size())));
     ++stats_.root_instances;
     stats_printed_ = false;
-    body(*pending_->instances.back());
+    body(*t.instances.back());
   }
 
   template <class T> T *workspace(int64_t elements) {
@@ -387,6 +406,8 @@ private:
   struct Task {
     int64_t serial = 0;
     int64_t first_id = 0;
+    int depth = kMaxStitchInstances; // the smallest depth of its root calls
+    int64_t workspace_bytes = 0;     // of its instances' own workspaces
     std::vector<std::unique_ptr<RootInstance>> instances;
     std::vector<detail::Launch> launches;
     std::unordered_map<const void *, detail::GmBuffer> gm;
@@ -755,7 +776,6 @@ private:
   Stats stats_{0, 0, 0, 0};
   bool stats_printed_ = false;
   std::unique_ptr<Task> pending_;
-  int pending_site_ = 0;
   int64_t next_id_ = 1;
   int64_t task_serial_ = 0;
   std::vector<std::unique_ptr<detail::GmBlock>> ws_;
@@ -779,6 +799,8 @@ template <class T> inline T *RootInstance::workspace(int64_t elements) {
                 (long long)elements);
   ws_.emplace_back(new detail::GmBlock(size_t(elements) * sizeof(T),
                                        rt_->opt_.poison_workspaces));
+  if (rt_->pending_ && rt_->pending_->serial == task_)
+    rt_->pending_->workspace_bytes += elements * int64_t(sizeof(T));
   return static_cast<T *>(ws_.back()->raw);
 }
 
