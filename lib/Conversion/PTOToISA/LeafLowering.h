@@ -144,6 +144,10 @@ private:
   // Vector leaves.
   LogicalResult lowerVectorView(ViewOp op);
   LogicalResult lowerTileView(ViewOp op);
+  LogicalResult lowerUnalignedColumnView(ViewOp op, Value src, Value dst,
+                                         int64_t rows, int64_t cols,
+                                         int64_t row, Value rowOffset,
+                                         int64_t col);
   Value rowsAtIndex(Location loc, int64_t o, OpFoldResult count, Value extent);
   LogicalResult lowerReducePerLeadingIndex(Operation *op, Value input,
                                            int64_t dim, bool isMax);

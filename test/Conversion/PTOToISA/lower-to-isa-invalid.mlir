@@ -151,12 +151,14 @@ func.func private @view_of_tile_other_columns(%a: !pto.tensor<2x4x16xf32>, %out:
 
 // -----
 
-func.func private @view_of_tile_unaligned_column(%a: !pto.tensor<16x32xf32>, %out: !pto.tensor<16x8xf32>) attributes {pto.leaf = #pto.core<vector>} {
-  %x = pto.view %a[0, 0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
-  %e = pto.exp %x : !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
-  // expected-error @+1 {{views a [16, 32] tile from column 4; pto-isa's ub -> ub TEXTRACT starts on a 32-byte boundary (a multiple of 8 elements of 'f32')}}
-  %y = pto.view %e[0, 4] : !pto.tile<16x32xf32> -> !pto.tile<16x8xf32>
-  pto.assemble %y, %out [0, 0] : !pto.tile<16x8xf32>, !pto.tensor<16x8xf32>
+// A view off a 32-byte column boundary whose rows are several runs
+// (x[:, 1, 4:12] of [2, 4, 16]): the transposes move one rectangle only.
+func.func private @view_of_tile_unaligned_column_runs(%a: !pto.tensor<2x4x16xf32>, %out: !pto.tensor<2x1x8xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %x = pto.view %a[0, 0, 0] : !pto.tensor<2x4x16xf32> -> !pto.tile<2x4x16xf32>
+  %e = pto.exp %x : !pto.tile<2x4x16xf32> -> !pto.tile<2x4x16xf32>
+  // expected-error @+1 {{views a [2, 4, 16] tile from column 4 as 2 runs of rows; pto-isa's ub -> ub TEXTRACT starts on a 32-byte boundary (a multiple of 8 elements of 'f32') and pto-lower-to-isa moves an unaligned column start only for a view that is one rectangle}}
+  %y = pto.view %e[0, 1, 4] : !pto.tile<2x4x16xf32> -> !pto.tile<2x1x8xf32>
+  pto.assemble %y, %out [0, 0, 0] : !pto.tile<2x1x8xf32>, !pto.tensor<2x1x8xf32>
   return
 }
 

@@ -757,6 +757,44 @@ func.func private @column_longer_than_result(%a: !pto.tensor<?x64xf32>, %w: !pto
 
 // -----
 
+// A view of a tile from a column off a 32-byte boundary (mhc_pre's
+// X_hat_norm[:, N:2 * N] at N = 4): the rows are transposed (TTRANS) so
+// that the view's columns are rows 4..11, copied out from there (TEXTRACT
+// at row 4) and transposed back. A view of rows 2..5 copies those rows out
+// first (TEXTRACT at row 2, column 0).
+// CHECK-LABEL: func.func private @view_of_tile_unaligned_column(
+// CHECK:         pto_isa.texp %{{.*}} into %[[E:[^ ]*]] :
+// CHECK-NEXT:    %[[V:.*]] = pto_isa.alloc_tile valid [%[[C16:.*]], %[[C8:.*]]] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    %[[T:.*]] = pto_isa.alloc_tile valid [%[[C32:.*]], %[[C16]]] : !pto_isa.tile<ub, 32x16xf32>
+// CHECK-NEXT:    %[[TMP:.*]] = pto_isa.alloc_tile valid [%[[C32]], %[[C16]]] : !pto_isa.tile<ub, 32x16xf32>
+// CHECK-NEXT:    pto_isa.ttrans %[[E]], %[[TMP]] into %[[T]] :
+// CHECK-NEXT:    %[[W:.*]] = pto_isa.alloc_tile valid [%[[C8]], %[[C16]]] : !pto_isa.tile<ub, 8x16xf32>
+// CHECK-NEXT:    pto_isa.textract %[[T]] into %[[W]] {index_row = 4 : i64} : !pto_isa.tile<ub, 32x16xf32>, !pto_isa.tile<ub, 8x16xf32>
+// CHECK-NEXT:    %[[TMP2:.*]] = pto_isa.alloc_tile valid [%[[C16]], %[[C8]]] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    pto_isa.ttrans %[[W]], %[[TMP2]] into %[[V]] :
+// CHECK-NEXT:    pto_isa.tstore %[[V]]
+// CHECK:         %[[Z:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 4x8xf32>
+// CHECK-NEXT:    %[[R:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 4x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[E]] into %[[R]] {index_row = 2 : i64} :
+// CHECK:         pto_isa.ttrans %[[R]], %{{.*}} into %[[RT:[^ ]*]] : !pto_isa.tile<ub, 4x32xf32>, !pto_isa.tile<ub, 32x8xf32>, !pto_isa.tile<ub, 32x8xf32>
+// CHECK-NEXT:    %[[W2:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x8xf32>
+// CHECK-NEXT:    pto_isa.textract %[[RT]] into %[[W2]] {index_row = 12 : i64}
+// CHECK:         pto_isa.ttrans %[[W2]], %{{.*}} into %[[Z]] :
+// CHECK-NEXT:    pto_isa.tstore %[[Z]]
+func.func private @view_of_tile_unaligned_column(%a: !pto.tensor<16x32xf32>, %out: !pto.tensor<16x8xf32>,
+                                                 %out2: !pto.tensor<4x8xf32>)
+    attributes {pto.leaf = #pto.core<vector>} {
+  %x = pto.view %a[0, 0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
+  %e = pto.exp %x : !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
+  %y = pto.view %e[0, 4] : !pto.tile<16x32xf32> -> !pto.tile<16x8xf32>
+  pto.assemble %y, %out [0, 0] : !pto.tile<16x8xf32>, !pto.tensor<16x8xf32>
+  %z = pto.view %e[2, 12] : !pto.tile<16x32xf32> -> !pto.tile<4x8xf32>
+  pto.assemble %z, %out2 [0, 0] : !pto.tile<4x8xf32>, !pto.tensor<4x8xf32>
+  return
+}
+
+// -----
+
 // Views of tiles: a TEXTRACT (ub -> ub, pipe V) of the rectangle the view
 // covers in the source's 2-D form, at [row, column] = the offsets
 // linearised: rows 8..15 of a [16, 64] tile from column 32, row k = 2 of
