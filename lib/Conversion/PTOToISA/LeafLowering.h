@@ -154,11 +154,10 @@ private:
   LogicalResult lowerReduceOverBlocks(Operation *op, Value input, int64_t dim,
                                       bool isMax);
   std::optional<unsigned> keptLeadingDims(Value result, Value operand);
-  std::optional<std::pair<unsigned, unsigned>>
-  repeatedBlockDims(Value result, Value operand);
-  LogicalResult lowerBinaryRepeatedBlocks(Operation *op, BinKind bin,
-                                          Value lhs, Value rhs,
-                                          bool broadcastLhs,
+  std::optional<std::pair<unsigned, unsigned>> repeatedBlockDims(Value result,
+                                                                 Value operand);
+  LogicalResult lowerBinaryRepeatedBlocks(Operation *op, BinKind bin, Value lhs,
+                                          Value rhs, bool broadcastLhs,
                                           std::pair<unsigned, unsigned> dims,
                                           PrecisionType precision);
   LogicalResult lowerBinaryPerLeadingIndex(Operation *op, BinKind bin,

@@ -145,9 +145,8 @@ LogicalResult LeafLowering::lowerReduceOverBlocks(Operation *op, Value input,
       builder.create<pisa::TAddOp>(loc, acc, block, acc);
   };
   for (int64_t o = 0; o < outer; ++o) {
-    Value rows = outer == 1
-                     ? vr
-                     : rowsAtIndex(loc, o, count, materialize(innerValid));
+    Value rows =
+        outer == 1 ? vr : rowsAtIndex(loc, o, count, materialize(innerValid));
     Value acc = alloc(loc, *blockType, rows, cols);
     auto blockRow = [&](int64_t a) { return (o * in[dim] + a) * inner; };
     int64_t first = 0;
@@ -389,8 +388,7 @@ LogicalResult LeafLowering::lowerBinaryRepeatedBlocks(
     if (outer != 1 || repeatedTile->getType() != *blockType ||
         validOf(loc, repeated) != std::make_pair(rows, vc)) {
       block = alloc(loc, *blockType, rows, vc);
-      builder.create<pisa::TExtractOp>(loc, *repeatedTile, block, o * inner,
-                                       0);
+      builder.create<pisa::TExtractOp>(loc, *repeatedTile, block, o * inner, 0);
     }
     // A block past the valid indices a lies outside `expanded`'s valid
     // rows, where TINSERT may not write: skipped, under an scf.if when the
@@ -400,9 +398,9 @@ LogicalResult LeafLowering::lowerBinaryRepeatedBlocks(
          ++a) {
       OpBuilder::InsertionGuard guard(builder);
       if (!staticReps) {
-        Value inside = builder.create<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::slt, constIndex(a),
-            materialize(repCount));
+        Value inside =
+            builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
+                                          constIndex(a), materialize(repCount));
         auto guardIf = builder.create<scf::IfOp>(loc, inside,
                                                  /*withElseRegion=*/false);
         builder.setInsertionPoint(guardIf.thenBlock()->getTerminator());

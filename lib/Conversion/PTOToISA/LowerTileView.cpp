@@ -199,9 +199,9 @@ LogicalResult LeafLowering::lowerUnalignedColumnView(ViewOp op, Value src,
   FailureOr<pisa::TileType> transposedType =
       makeTileType(op, pisa::MemorySpace::ub, srcType.getCols(),
                    roundUp(rows, align), elem, pisa::TileLayout::nd);
-  FailureOr<pisa::TileType> windowType = makeTileType(
-      op, pisa::MemorySpace::ub, cols,
-      roundUp(rows, align), elem, pisa::TileLayout::nd);
+  FailureOr<pisa::TileType> windowType =
+      makeTileType(op, pisa::MemorySpace::ub, cols, roundUp(rows, align), elem,
+                   pisa::TileLayout::nd);
   if (failed(transposedType) || failed(windowType))
     return failure();
   Value transposed = alloc(loc, *transposedType, srcCols, vr);

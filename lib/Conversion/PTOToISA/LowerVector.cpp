@@ -352,8 +352,8 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   for (Value operand : {lhs, rhs})
     if (std::optional<std::pair<unsigned, unsigned>> dims =
             repeatedBlockDims(result, operand))
-      return lowerBinaryRepeatedBlocks(op, bin, lhs, rhs, operand == lhs,
-                                       *dims, precision);
+      return lowerBinaryRepeatedBlocks(op, bin, lhs, rhs, operand == lhs, *dims,
+                                       precision);
   // Along the 2-D forms' rows (d = 0: a [1, C] operand) or columns (d = 1:
   // [R, 1]).
   FailureOr<std::pair<bool, bool>> lhsAlong = broadcastOf(op, lhs),
@@ -616,8 +616,8 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
   // index of the dims before it when its rows are contiguous, else (other
   // non-unit row dims follow it) the sum of its blocks of rows.
   bool resultKeepsOtherRows =
-      heldShape(result) == std::make_pair(heldShape(input).first / in[dim],
-                                          heldShape(input).second);
+      heldShape(result) ==
+      std::make_pair(heldShape(input).first / in[dim], heldShape(input).second);
   if (!rowReduce && dim < c && !otherRowsUnit && resultKeepsOtherRows)
     return innerRowsUnit ? lowerReducePerLeadingIndex(op, input, dim, isMax)
                          : lowerReduceOverBlocks(op, input, dim, isMax);
