@@ -181,8 +181,10 @@ FailureOr<std::pair<bool, bool>> LeafLowering::broadcastOf(Operation *user,
             "folds into rows (dims 0.."
          << (cr ? cr - 1 : 0)
          << "); it lowers N-D broadcasts whose leading dims are all kept or "
-            "all broadcast (a 2-D [R, 1] or [1, C] operand): reshape the "
-            "operands to 2-D or expand the operand first";
+            "all broadcast (a 2-D [R, 1] or [1, C] operand), or broadcast "
+            "along one run of consecutive leading dims ([B, 1, D] or "
+            "[1, S, D] over [B, S, D]): reshape the operands to 2-D or expand "
+            "the operand first";
 }
 
 /// Tiles and tensors of rank other than 2 reach views, stores and the
@@ -257,10 +259,12 @@ bool LeafLowering::isRowLocal(Operation *op) {
 
 /// Rows linearise the dims before the column dim: past the first non-unit
 /// one of them, every dim must be valid in full, or the valid region is no
-/// rectangle in 2-D. Row-local ops take such tiles anyway (isRowLocal).
-LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile) {
+/// rectangle in 2-D. Row-local ops take such tiles anyway (isRowLocal),
+/// unless `evenIfRowLocal` (one that moves rows between blocks).
+LogicalResult LeafLowering::expectCollapsible(Operation *op, Value ptoTile,
+                                              bool evenIfRowLocal) {
   ArrayRef<int64_t> shape = cast<pto::TileType>(ptoTile.getType()).getShape();
-  if (shape.size() == 2 || isRowLocal(op))
+  if (shape.size() == 2 || (!evenIfRowLocal && isRowLocal(op)))
     return success();
   unsigned c = heldColumnDim(ptoTile);
   SmallVector<OpFoldResult> valid = reifier.reify(op->getLoc(), ptoTile);

@@ -121,7 +121,8 @@ private:
   SmallVector<OpFoldResult> normalize(ArrayRef<OpFoldResult> values);
   FailureOr<Value> lookup(Operation *user, Value ptoTile);
   LogicalResult expectLowerableRank(Operation *op);
-  LogicalResult expectCollapsible(Operation *op, Value ptoTile);
+  LogicalResult expectCollapsible(Operation *op, Value ptoTile,
+                                  bool evenIfRowLocal = false);
   OpFoldResult mul(Location loc, OpFoldResult a, OpFoldResult b);
   struct Window2D {
     Value tensor;
@@ -148,10 +149,22 @@ private:
   // Vector leaves.
   LogicalResult lowerVectorView(ViewOp op);
   LogicalResult lowerTileView(ViewOp op);
+  LogicalResult lowerUnalignedColumnView(ViewOp op, Value src, Value dst,
+                                         int64_t rows, int64_t cols,
+                                         int64_t row, Value rowOffset,
+                                         int64_t col);
   Value rowsAtIndex(Location loc, int64_t o, OpFoldResult count, Value extent);
   LogicalResult lowerReducePerLeadingIndex(Operation *op, Value input,
                                            int64_t dim, bool isMax);
+  LogicalResult lowerReduceOverBlocks(Operation *op, Value input, int64_t dim,
+                                      bool isMax);
   std::optional<unsigned> keptLeadingDims(Value result, Value operand);
+  std::optional<std::pair<unsigned, unsigned>> repeatedBlockDims(Value result,
+                                                                 Value operand);
+  LogicalResult lowerBinaryRepeatedBlocks(Operation *op, BinKind bin, Value lhs,
+                                          Value rhs, bool broadcastLhs,
+                                          std::pair<unsigned, unsigned> dims,
+                                          PrecisionType precision);
   LogicalResult lowerBinaryPerLeadingIndex(Operation *op, BinKind bin,
                                            Value lhs, Value rhs,
                                            bool broadcastLhs, unsigned kept,

@@ -11,7 +11,10 @@
 #include "LeafLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -83,6 +86,103 @@ LogicalResult LeafLowering::lowerReducePerLeadingIndex(Operation *op,
     else
       builder.create<pisa::TColSumOp>(loc, block, row);
     builder.create<pisa::TInsertOp>(loc, row, dst, o, 0);
+  }
+  tiles[result] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
+/// Reduces leading dim `dim` of `input` when non-unit row dims follow it
+/// (`[A, B, D]` over A): per index o of the dims before `dim`, the result's
+/// rows are the elementwise sum (max) of the `in[dim]` blocks of `inner`
+/// rows, block a at rows (o * in[dim] + a) * inner. Each block is copied out
+/// (TEXTRACT) and added into an accumulator in place (TADD/TMAX); the
+/// accumulator is inserted at rows o * inner of the result (TINSERT), or is
+/// the result when there is one o. A run-time valid extent of `dim` starts
+/// the accumulator at the identity (TEXPANDS 0 / -inf, pto-run's value of an
+/// empty reduction) and adds each block under an scf.if.
+LogicalResult LeafLowering::lowerReduceOverBlocks(Operation *op, Value input,
+                                                  int64_t dim, bool isMax) {
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  ArrayRef<int64_t> in = cast<pto::TileType>(input.getType()).getShape();
+  unsigned c = heldColumnDim(input);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= in[d];
+  for (unsigned d = dim + 1; d < c; ++d)
+    inner *= in[d];
+  FailureOr<Value> src = lookup(op, input);
+  FailureOr<pisa::TileType> dstType = ubTypeFor(op, result);
+  if (failed(src) || failed(dstType))
+    return failure();
+  auto srcType = cast<pisa::TileType>(src->getType());
+  Type elem = srcType.getElementType();
+  FailureOr<pisa::TileType> blockType =
+      outer == 1 ? dstType
+                 : makeTileType(op, pisa::MemorySpace::ub, inner,
+                                srcType.getCols(), elem, pisa::TileLayout::nd);
+  if (failed(blockType))
+    return failure();
+  // Valid extents: only the first non-unit row dim may be partial
+  // (expectCollapsible): a leading one gives the valid indices o, `dim` the
+  // valid blocks; the dims after `dim` are whole.
+  SmallVector<OpFoldResult> valid = reifier.reify(loc, input);
+  OpFoldResult count = builder.getIndexAttr(1);
+  for (int64_t d = 0; d < dim; ++d)
+    count = mul(loc, count, valid[d]);
+  OpFoldResult innerValid = builder.getIndexAttr(1);
+  for (unsigned d = dim + 1; d < c; ++d)
+    innerValid = mul(loc, innerValid, valid[d]);
+  std::optional<int64_t> staticBlocks = getConstantIntValue(valid[dim]);
+  Value cols = validOf(loc, input).second;
+  auto [vr, vc] = validOf(loc, result);
+  Value dst = outer == 1 ? Value() : alloc(loc, *dstType, vr, vc);
+  auto accumulate = [&](Value acc, Value block) {
+    if (isMax)
+      builder.create<pisa::TMaxOp>(loc, acc, block, acc);
+    else
+      builder.create<pisa::TAddOp>(loc, acc, block, acc);
+  };
+  for (int64_t o = 0; o < outer; ++o) {
+    Value rows =
+        outer == 1 ? vr : rowsAtIndex(loc, o, count, materialize(innerValid));
+    Value acc = alloc(loc, *blockType, rows, cols);
+    auto blockRow = [&](int64_t a) { return (o * in[dim] + a) * inner; };
+    int64_t first = 0;
+    if (staticBlocks && *staticBlocks > 0) {
+      builder.create<pisa::TExtractOp>(loc, *src, acc, blockRow(0), 0);
+      first = 1;
+    } else {
+      TypedAttr identity;
+      if (auto ft = dyn_cast<FloatType>(elem))
+        identity = builder.getFloatAttr(ft, isMax ? -INFINITY : 0.0);
+      else
+        identity = builder.getIntegerAttr(
+            elem, isMax ? APInt::getSignedMinValue(elem.getIntOrFloatBitWidth())
+                        : APInt::getZero(elem.getIntOrFloatBitWidth()));
+      builder.create<pisa::TExpandSOp>(
+          loc, builder.create<arith::ConstantOp>(loc, identity), acc);
+    }
+    int64_t last = staticBlocks ? *staticBlocks : in[dim];
+    for (int64_t a = first; a < last; ++a) {
+      OpBuilder::InsertionGuard guard(builder);
+      if (!staticBlocks) {
+        Value inside = builder.create<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::slt, constIndex(a),
+            materialize(valid[dim]));
+        auto guardIf = builder.create<scf::IfOp>(loc, inside,
+                                                 /*withElseRegion=*/false);
+        builder.setInsertionPoint(guardIf.thenBlock()->getTerminator());
+      }
+      Value block = alloc(loc, *blockType, rows, cols);
+      builder.create<pisa::TExtractOp>(loc, *src, block, blockRow(a), 0);
+      accumulate(acc, block);
+    }
+    if (outer == 1)
+      dst = acc;
+    else
+      builder.create<pisa::TInsertOp>(loc, acc, dst, o * inner, 0);
   }
   tiles[result] = dst;
   replaced.push_back(op);
@@ -181,6 +281,137 @@ LogicalResult LeafLowering::lowerBinaryPerLeadingIndex(
                  broadcastLhs ? block : expanded, out, precision);
     builder.create<pisa::TInsertOp>(loc, out, dst, o * inner, 0);
   }
+  tiles[result] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
+/// The dims [k, m) along which `operand` of an N-D elementwise op broadcasts
+/// when it keeps the dims before k and some non-unit row dim after m
+/// (`[1, B, D]` over `[A, B, D]`: {0, 1}; `[P, 1, B, D]` over `[P, A, B, D]`:
+/// {1, 2}), so that in the 2-D forms its rows repeat as blocks; nullopt for
+/// any other operand.
+std::optional<std::pair<unsigned, unsigned>>
+LeafLowering::repeatedBlockDims(Value result, Value operand) {
+  auto resType = cast<pto::TileType>(result.getType());
+  auto type = dyn_cast<pto::TileType>(operand.getType());
+  if (!type || resType.getRank() <= 2)
+    return std::nullopt;
+  ArrayRef<int64_t> res = resType.getShape(), shape = type.getShape();
+  unsigned c = heldColumnDim(result);
+  if (heldColumnDim(operand) != c)
+    return std::nullopt;
+  for (unsigned d = c; d < res.size(); ++d)
+    if (shape[d] != res[d])
+      return std::nullopt;
+  std::optional<unsigned> k;
+  unsigned m = 0;
+  for (unsigned d = 0; d < c; ++d) {
+    if (shape[d] == res[d])
+      continue;
+    if (shape[d] != 1)
+      return std::nullopt;
+    k = k.value_or(d);
+    m = d + 1;
+  }
+  if (!k)
+    return std::nullopt;
+  bool keepsRowsAfter = false;
+  for (unsigned d = *k; d < c; ++d) {
+    if (d < m && shape[d] != 1)
+      return std::nullopt;
+    keepsRowsAfter |= d >= m && res[d] != 1;
+  }
+  if (!keepsRowsAfter)
+    return std::nullopt;
+  return std::make_pair(*k, m);
+}
+
+/// `lhs op rhs` where one operand broadcasts along the dims [k, m) and keeps
+/// the others (repeatedBlockDims): per index o of the dims before k, its
+/// block of `inner` rows (the dims [m, c)) is copied out (TEXTRACT, with the
+/// result's valid extents) and inserted (TINSERT) at the rows of each index
+/// a of the dims [k, m), (o * rep + a) * inner; the plain instruction then
+/// takes the expanded tile and the full operand in their order.
+LogicalResult LeafLowering::lowerBinaryRepeatedBlocks(
+    Operation *op, BinKind bin, Value lhs, Value rhs, bool broadcastLhs,
+    std::pair<unsigned, unsigned> dims, PrecisionType precision) {
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  ArrayRef<int64_t> res = cast<pto::TileType>(result.getType()).getShape();
+  unsigned c = heldColumnDim(result);
+  auto [k, m] = dims;
+  Value full = broadcastLhs ? rhs : lhs, repeated = broadcastLhs ? lhs : rhs;
+  if (cast<pto::TileType>(full.getType()).getShape() != res)
+    return op->emitOpError()
+           << "broadcasts both operands over the result; pto-lower-to-isa "
+              "lowers a [1, B, D]-style broadcast against a full operand only";
+  // The blocks must be whole rows of both 2-D forms: no gaps.
+  if (failed(expectCollapsible(op, result, /*evenIfRowLocal=*/true)) ||
+      failed(expectCollapsible(op, repeated, /*evenIfRowLocal=*/true)))
+    return failure();
+  int64_t outer = 1, rep = 1, inner = 1;
+  for (unsigned d = 0; d < c; ++d)
+    (d < k ? outer : d < m ? rep : inner) *= res[d];
+  FailureOr<Value> fullTile = lookup(op, full),
+                   repeatedTile = lookup(op, repeated);
+  FailureOr<pisa::TileType> dstType = ubTypeFor(op, result);
+  if (failed(fullTile) || failed(repeatedTile) || failed(dstType))
+    return failure();
+  int64_t cols = dstType->getCols();
+  if (cast<pisa::TileType>(repeatedTile->getType()).getCols() != cols)
+    return op->emitOpError()
+           << "has operands whose ub column capacities differ from the "
+              "result's (a cast chain widened one); pto-lower-to-isa's "
+              "repeated-block broadcast needs one capacity";
+  FailureOr<pisa::TileType> blockType =
+      makeTileType(op, pisa::MemorySpace::ub, inner, cols,
+                   dstType->getElementType(), pisa::TileLayout::nd);
+  if (failed(blockType))
+    return failure();
+  // Only the first non-unit row dim of the result may be partial: the valid
+  // indices o (dims before k), a (dims [k, m)) and the valid rows of a block.
+  SmallVector<OpFoldResult> valid = reifier.reify(loc, result);
+  OpFoldResult count = builder.getIndexAttr(1), repCount = count,
+               innerValid = count;
+  for (unsigned d = 0; d < c; ++d) {
+    OpFoldResult &factor = d < k ? count : d < m ? repCount : innerValid;
+    factor = mul(loc, factor, valid[d]);
+  }
+  auto [vr, vc] = validOf(loc, result);
+  Value expanded = alloc(loc, *dstType, vr, vc);
+  for (int64_t o = 0; o < outer; ++o) {
+    Value rows = rowsAtIndex(loc, o, count, materialize(innerValid));
+    // The operand itself when it is the one block with the rows and columns
+    // to insert; a copy (TEXTRACT) of its block otherwise.
+    Value block = *repeatedTile;
+    if (outer != 1 || repeatedTile->getType() != *blockType ||
+        validOf(loc, repeated) != std::make_pair(rows, vc)) {
+      block = alloc(loc, *blockType, rows, vc);
+      builder.create<pisa::TExtractOp>(loc, *repeatedTile, block, o * inner, 0);
+    }
+    // A block past the valid indices a lies outside `expanded`'s valid
+    // rows, where TINSERT may not write: skipped, under an scf.if when the
+    // count is a run-time value.
+    std::optional<int64_t> staticReps = getConstantIntValue(repCount);
+    for (int64_t a = 0; a < (staticReps ? std::min(*staticReps, rep) : rep);
+         ++a) {
+      OpBuilder::InsertionGuard guard(builder);
+      if (!staticReps) {
+        Value inside =
+            builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
+                                          constIndex(a), materialize(repCount));
+        auto guardIf = builder.create<scf::IfOp>(loc, inside,
+                                                 /*withElseRegion=*/false);
+        builder.setInsertionPoint(guardIf.thenBlock()->getTerminator());
+      }
+      builder.create<pisa::TInsertOp>(loc, block, expanded,
+                                      (o * rep + a) * inner, 0);
+    }
+  }
+  Value dst = alloc(loc, *dstType, vr, vc);
+  createBinary(builder, loc, bin, broadcastLhs ? expanded : *fullTile,
+               broadcastLhs ? *fullTile : expanded, dst, precision);
   tiles[result] = dst;
   replaced.push_back(op);
   return success();

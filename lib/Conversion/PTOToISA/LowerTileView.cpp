@@ -99,16 +99,21 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
   };
   int64_t col = start[cs];
   Type elem = resType.getElementType();
-  if (col % blockElems(elem) != 0)
-    return op.emitOpError()
-           << "views a " << shapeString(srcType) << " tile from column " << col
-           << "; pto-isa's ub -> ub TEXTRACT starts on a 32-byte "
-           << "boundary (a multiple of " << blockElems(elem) << " elements of "
-           << elem << "): start the view there, or view the GM tensor instead";
   Location loc = op.getLoc();
   int64_t runs = 1, runRows = 1;
   for (unsigned d = 0; d < cs; ++d)
     (d < split ? runs : runRows) *= to[d];
+  bool unaligned = col % blockElems(elem) != 0;
+  if (unaligned && runs > 1)
+    return op.emitOpError()
+           << "views a " << shapeString(srcType) << " tile from column " << col
+           << " as " << runs
+           << " runs of rows; pto-isa's ub -> ub TEXTRACT starts on a 32-byte "
+           << "boundary (a multiple of " << blockElems(elem) << " elements of "
+           << elem
+           << ") and pto-lower-to-isa moves an unaligned column start only "
+              "for a view that is one rectangle: start the view there, or "
+              "view the GM tensor instead";
   // The run-time part of the first row: offset * (rows per index of d).
   // The rows are linear in the offsets, so it is the same for every run.
   OpFoldResult runtimeRow = builder.getIndexAttr(0);
@@ -144,10 +149,68 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
     return failure();
   auto [vr, vc] = validOf(loc, result);
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TExtractOp>(loc, *src, dst, rowOfRun(0), col, rowOffset,
-                                   runtimeCol);
+  if (unaligned) {
+    if (failed(lowerUnalignedColumnView(op, *src, dst, runRows, to[cs],
+                                        rowOfRun(0), rowOffset, col)))
+      return failure();
+  } else {
+    builder.create<pisa::TExtractOp>(loc, *src, dst, rowOfRun(0), col,
+                                     rowOffset, runtimeCol);
+  }
   tiles[result] = dst;
   replaced.push_back(op);
+  return success();
+}
+
+/// A view of `rows` x `cols` elements of `src` from row `row` (+
+/// `rowOffset`) and from a static column `col` off a 32-byte boundary, into
+/// `dst`. pto-isa's ub -> ub
+/// TEXTRACT cannot start there, but a row can start anywhere: the rows are
+/// transposed (TTRANS) so that the view's columns become rows, those rows
+/// copied out (TEXTRACT at row `col`) and transposed back (TTRANS). Rows
+/// other than the source's whole valid rows are copied out first
+/// (TEXTRACT at column 0). Three or four V instructions where an aligned
+/// view is one (docs/ISA.md, "Views of tiles").
+LogicalResult LeafLowering::lowerUnalignedColumnView(ViewOp op, Value src,
+                                                     Value dst, int64_t rows,
+                                                     int64_t cols, int64_t row,
+                                                     Value rowOffset,
+                                                     int64_t col) {
+  Location loc = op.getLoc();
+  auto srcType = cast<pisa::TileType>(src.getType());
+  auto dstType = cast<pisa::TileType>(dst.getType());
+  Type elem = srcType.getElementType();
+  int64_t align = blockElems(elem);
+  auto allocOp = dst.getDefiningOp<pisa::AllocTileOp>();
+  Value vr = allocOp.getValidRows(), vc = allocOp.getValidCols();
+  Value srcCols = validOf(loc, op.getSource()).second;
+  // The view's rows with all the source's columns.
+  Value rowsTile = src;
+  if (row != 0 || rowOffset || rows != srcType.getRows()) {
+    FailureOr<pisa::TileType> type =
+        makeTileType(op, pisa::MemorySpace::ub, rows, srcType.getCols(), elem,
+                     pisa::TileLayout::nd);
+    if (failed(type))
+      return failure();
+    rowsTile = alloc(loc, *type, vr, srcCols);
+    builder.create<pisa::TExtractOp>(loc, src, rowsTile, row, 0, rowOffset,
+                                     Value());
+  }
+  FailureOr<pisa::TileType> transposedType =
+      makeTileType(op, pisa::MemorySpace::ub, srcType.getCols(),
+                   roundUp(rows, align), elem, pisa::TileLayout::nd);
+  FailureOr<pisa::TileType> windowType =
+      makeTileType(op, pisa::MemorySpace::ub, cols, roundUp(rows, align), elem,
+                   pisa::TileLayout::nd);
+  if (failed(transposedType) || failed(windowType))
+    return failure();
+  Value transposed = alloc(loc, *transposedType, srcCols, vr);
+  Value scratch = alloc(loc, *transposedType, srcCols, vr);
+  builder.create<pisa::TTransOp>(loc, rowsTile, scratch, transposed);
+  Value window = alloc(loc, *windowType, vc, vr);
+  builder.create<pisa::TExtractOp>(loc, transposed, window, col, 0);
+  Value back = alloc(loc, dstType, vr, vc);
+  builder.create<pisa::TTransOp>(loc, window, back, dst);
   return success();
 }
 

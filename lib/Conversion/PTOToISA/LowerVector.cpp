@@ -348,6 +348,12 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
     if (std::optional<unsigned> kept = keptLeadingDims(result, operand))
       return lowerBinaryPerLeadingIndex(op, bin, lhs, rhs, operand == lhs,
                                         *kept, precision);
+  // [1, B, D] over [A, B, D]: the operand's rows repeated as blocks.
+  for (Value operand : {lhs, rhs})
+    if (std::optional<std::pair<unsigned, unsigned>> dims =
+            repeatedBlockDims(result, operand))
+      return lowerBinaryRepeatedBlocks(op, bin, lhs, rhs, operand == lhs, *dims,
+                                       precision);
   // Along the 2-D forms' rows (d = 0: a [1, C] operand) or columns (d = 1:
   // [R, 1]).
   FailureOr<std::pair<bool, bool>> lhsAlong = broadcastOf(op, lhs),
@@ -607,23 +613,25 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
     innerRowsUnit &= d <= dim || in[d] == 1;
   }
   // Over a leading dim after other non-unit ones: one TCOLSUM/TCOLMAX per
-  // index of the dims before it, when its rows are contiguous.
-  if (!rowReduce && dim < c && !otherRowsUnit && innerRowsUnit &&
-      heldShape(result) == std::make_pair(heldShape(input).first / in[dim],
-                                          heldShape(input).second))
-    return lowerReducePerLeadingIndex(op, input, dim, isMax);
+  // index of the dims before it when its rows are contiguous, else (other
+  // non-unit row dims follow it) the sum of its blocks of rows.
+  bool resultKeepsOtherRows =
+      heldShape(result) ==
+      std::make_pair(heldShape(input).first / in[dim], heldShape(input).second);
+  if (!rowReduce && dim < c && !otherRowsUnit && resultKeepsOtherRows)
+    return innerRowsUnit ? lowerReducePerLeadingIndex(op, input, dim, isMax)
+                         : lowerReduceOverBlocks(op, input, dim, isMax);
   if (!rowReduce && (dim > c || !otherRowsUnit))
     return op->emitOpError()
            << "reduces dim " << dim << " of a " << shapeString(inType)
+           << " tile into a " << shapeString(resType)
            << " tile, which pto-lower-to-isa holds as 2-D rows of dims 0.."
            << (c ? c - 1 : 0) << " by columns of dim " << c
            << "; it lowers reductions over the column dim (TROWSUM/TROWMAX) "
-              "and over a leading dim that is the only non-unit one "
-              "(TCOLSUM/TCOLMAX), or the last non-unit leading dim (one "
-              "TCOLSUM/TCOLMAX per index of the dims before it): a reduction "
-              "over a leading dim followed by other non-unit ones sums strided "
-              "rows, not supported yet (reshape to 2-D, or move the reduced "
-              "dim last)";
+              "and over a leading dim (TCOLSUM/TCOLMAX, or the sum of its "
+              "blocks of rows) whose result keeps the other rows and the "
+              "columns in that 2-D form: reshape to 2-D, or reduce with "
+              "keepdim";
   // The 2-D form the result must have: a column of the input's rows (row
   // reduction) or a row of its columns (column reduction). Without keepdim
   // a row reduction's column is transposed into a row when the result is

@@ -151,12 +151,14 @@ func.func private @view_of_tile_other_columns(%a: !pto.tensor<2x4x16xf32>, %out:
 
 // -----
 
-func.func private @view_of_tile_unaligned_column(%a: !pto.tensor<16x32xf32>, %out: !pto.tensor<16x8xf32>) attributes {pto.leaf = #pto.core<vector>} {
-  %x = pto.view %a[0, 0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
-  %e = pto.exp %x : !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
-  // expected-error @+1 {{views a [16, 32] tile from column 4; pto-isa's ub -> ub TEXTRACT starts on a 32-byte boundary (a multiple of 8 elements of 'f32')}}
-  %y = pto.view %e[0, 4] : !pto.tile<16x32xf32> -> !pto.tile<16x8xf32>
-  pto.assemble %y, %out [0, 0] : !pto.tile<16x8xf32>, !pto.tensor<16x8xf32>
+// A view off a 32-byte column boundary whose rows are several runs
+// (x[:, 1, 4:12] of [2, 4, 16]): the transposes move one rectangle only.
+func.func private @view_of_tile_unaligned_column_runs(%a: !pto.tensor<2x4x16xf32>, %out: !pto.tensor<2x1x8xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  %x = pto.view %a[0, 0, 0] : !pto.tensor<2x4x16xf32> -> !pto.tile<2x4x16xf32>
+  %e = pto.exp %x : !pto.tile<2x4x16xf32> -> !pto.tile<2x4x16xf32>
+  // expected-error @+1 {{views a [2, 4, 16] tile from column 4 as 2 runs of rows; pto-isa's ub -> ub TEXTRACT starts on a 32-byte boundary (a multiple of 8 elements of 'f32') and pto-lower-to-isa moves an unaligned column start only for a view that is one rectangle}}
+  %y = pto.view %e[0, 1, 4] : !pto.tile<2x4x16xf32> -> !pto.tile<2x1x8xf32>
+  pto.assemble %y, %out [0, 0, 0] : !pto.tile<2x1x8xf32>, !pto.tensor<2x1x8xf32>
   return
 }
 
@@ -257,29 +259,30 @@ func.func private @reduce_rank3_nokeepdim(%x: !pto.tensor<2x16x64xf32>, %y: !pto
 
 // -----
 
-// A reduction over a leading dim followed by another non-unit one sums
-// strided rows.
-func.func private @reduce_middle_dim(%x: !pto.tensor<2x4x8x32xf32>, %y: !pto.tensor<2x1x8x32xf32>)
+// A reduction over a leading dim followed by another non-unit one whose
+// rows have gaps (dim 2 valid in part): its blocks are no whole rows.
+func.func private @reduce_blocks_with_gaps(%x: !pto.tensor<4x8x32xf32>, %y: !pto.tensor<1x8x32xf32>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
-  %t = pto.view %x[0, 0, 0, 0] : !pto.tensor<2x4x8x32xf32> -> !pto.tile<2x4x8x32xf32>
-  // expected-error @+1 {{'pto.sum' op reduces dim 1 of a [2, 4, 8, 32] tile, which pto-lower-to-isa holds as 2-D rows of dims 0..2 by columns of dim 3; it lowers reductions over the column dim (TROWSUM/TROWMAX) and over a leading dim that is the only non-unit one (TCOLSUM/TCOLMAX), or the last non-unit leading dim (one TCOLSUM/TCOLMAX per index of the dims before it)}}
-  %s = pto.sum %t dim = 1 keepdim : !pto.tile<2x4x8x32xf32> -> !pto.tile<2x1x8x32xf32>
-  pto.assemble %s, %y[0, 0, 0, 0] : !pto.tile<2x1x8x32xf32>, !pto.tensor<2x1x8x32xf32>
+  %t = pto.view %x[0, 0, 0] valid [4, 6, 32] : !pto.tensor<4x8x32xf32> -> !pto.tile<4x8x32xf32>
+  // expected-error @+1 {{'pto.sum' op has a [4, 8, 32] tile whose dim 1 is not statically valid in full}}
+  %s = pto.sum %t dim = 0 keepdim : !pto.tile<4x8x32xf32> -> !pto.tile<1x8x32xf32>
+  pto.assemble %s, %y[0, 0, 0] : !pto.tile<1x8x32xf32>, !pto.tensor<1x8x32xf32>
   return
 }
 
 // -----
 
-// A broadcast along a leading dim before a kept one ([1, 16, 64] over
-// [2, 16, 64]) repeats strided rows: no 2-D broadcast, and not one per
-// leading index either.
-func.func private @broadcast_some_leading_dims(%x: !pto.tensor<2x16x64xf32>, %m: !pto.tensor<1x16x64xf32>, %y: !pto.tensor<2x16x64xf32>)
+// A broadcast along two leading dims with a kept one between them
+// ([1, 4, 1, 32] over [2, 4, 8, 32]) repeats rows in no pattern
+// pto-lower-to-isa lowers: no 2-D broadcast, not one per leading index,
+// not repeated blocks.
+func.func private @broadcast_some_leading_dims(%x: !pto.tensor<2x4x8x32xf32>, %m: !pto.tensor<1x4x1x32xf32>, %y: !pto.tensor<2x4x8x32xf32>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
-  %t = pto.view %x[0, 0, 0] : !pto.tensor<2x16x64xf32> -> !pto.tile<2x16x64xf32>
-  %u = pto.view %m[0, 0, 0] : !pto.tensor<1x16x64xf32> -> !pto.tile<1x16x64xf32>
-  // expected-error @+1 {{'pto.sub' op broadcasts a [1, 16, 64] operand over a [2, 16, 64] result along some of the leading dims that pto-lower-to-isa folds into rows (dims 0..1); it lowers N-D broadcasts whose leading dims are all kept or all broadcast}}
-  %d = pto.sub %t, %u : !pto.tile<2x16x64xf32>, !pto.tile<1x16x64xf32> -> !pto.tile<2x16x64xf32>
-  pto.assemble %d, %y[0, 0, 0] : !pto.tile<2x16x64xf32>, !pto.tensor<2x16x64xf32>
+  %t = pto.view %x[0, 0, 0, 0] : !pto.tensor<2x4x8x32xf32> -> !pto.tile<2x4x8x32xf32>
+  %u = pto.view %m[0, 0, 0, 0] : !pto.tensor<1x4x1x32xf32> -> !pto.tile<1x4x1x32xf32>
+  // expected-error @+1 {{'pto.sub' op broadcasts a [1, 4, 1, 32] operand over a [2, 4, 8, 32] result along some of the leading dims that pto-lower-to-isa folds into rows (dims 0..2); it lowers N-D broadcasts whose leading dims are all kept or all broadcast (a 2-D [R, 1] or [1, C] operand), or broadcast along one run of consecutive leading dims ([B, 1, D] or [1, S, D] over [B, S, D])}}
+  %d = pto.sub %t, %u : !pto.tile<2x4x8x32xf32>, !pto.tile<1x4x1x32xf32> -> !pto.tile<2x4x8x32xf32>
+  pto.assemble %d, %y[0, 0, 0, 0] : !pto.tile<2x4x8x32xf32>, !pto.tensor<2x4x8x32xf32>
   return
 }
 

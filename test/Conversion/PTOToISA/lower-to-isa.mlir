@@ -757,6 +757,44 @@ func.func private @column_longer_than_result(%a: !pto.tensor<?x64xf32>, %w: !pto
 
 // -----
 
+// A view of a tile from a column off a 32-byte boundary (mhc_pre's
+// X_hat_norm[:, N:2 * N] at N = 4): the rows are transposed (TTRANS) so
+// that the view's columns are rows 4..11, copied out from there (TEXTRACT
+// at row 4) and transposed back. A view of rows 2..5 copies those rows out
+// first (TEXTRACT at row 2, column 0).
+// CHECK-LABEL: func.func private @view_of_tile_unaligned_column(
+// CHECK:         pto_isa.texp %{{.*}} into %[[E:[^ ]*]] :
+// CHECK-NEXT:    %[[V:.*]] = pto_isa.alloc_tile valid [%[[C16:.*]], %[[C8:.*]]] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    %[[T:.*]] = pto_isa.alloc_tile valid [%[[C32:.*]], %[[C16]]] : !pto_isa.tile<ub, 32x16xf32>
+// CHECK-NEXT:    %[[TMP:.*]] = pto_isa.alloc_tile valid [%[[C32]], %[[C16]]] : !pto_isa.tile<ub, 32x16xf32>
+// CHECK-NEXT:    pto_isa.ttrans %[[E]], %[[TMP]] into %[[T]] :
+// CHECK-NEXT:    %[[W:.*]] = pto_isa.alloc_tile valid [%[[C8]], %[[C16]]] : !pto_isa.tile<ub, 8x16xf32>
+// CHECK-NEXT:    pto_isa.textract %[[T]] into %[[W]] {index_row = 4 : i64} : !pto_isa.tile<ub, 32x16xf32>, !pto_isa.tile<ub, 8x16xf32>
+// CHECK-NEXT:    %[[TMP2:.*]] = pto_isa.alloc_tile valid [%[[C16]], %[[C8]]] : !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    pto_isa.ttrans %[[W]], %[[TMP2]] into %[[V]] :
+// CHECK-NEXT:    pto_isa.tstore %[[V]]
+// CHECK:         %[[Z:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 4x8xf32>
+// CHECK-NEXT:    %[[R:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 4x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[E]] into %[[R]] {index_row = 2 : i64} :
+// CHECK:         pto_isa.ttrans %[[R]], %{{.*}} into %[[RT:[^ ]*]] : !pto_isa.tile<ub, 4x32xf32>, !pto_isa.tile<ub, 32x8xf32>, !pto_isa.tile<ub, 32x8xf32>
+// CHECK-NEXT:    %[[W2:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x8xf32>
+// CHECK-NEXT:    pto_isa.textract %[[RT]] into %[[W2]] {index_row = 12 : i64}
+// CHECK:         pto_isa.ttrans %[[W2]], %{{.*}} into %[[Z]] :
+// CHECK-NEXT:    pto_isa.tstore %[[Z]]
+func.func private @view_of_tile_unaligned_column(%a: !pto.tensor<16x32xf32>, %out: !pto.tensor<16x8xf32>,
+                                                 %out2: !pto.tensor<4x8xf32>)
+    attributes {pto.leaf = #pto.core<vector>} {
+  %x = pto.view %a[0, 0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
+  %e = pto.exp %x : !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
+  %y = pto.view %e[0, 4] : !pto.tile<16x32xf32> -> !pto.tile<16x8xf32>
+  pto.assemble %y, %out [0, 0] : !pto.tile<16x8xf32>, !pto.tensor<16x8xf32>
+  %z = pto.view %e[2, 12] : !pto.tile<16x32xf32> -> !pto.tile<4x8xf32>
+  pto.assemble %z, %out2 [0, 0] : !pto.tile<4x8xf32>, !pto.tensor<4x8xf32>
+  return
+}
+
+// -----
+
 // Views of tiles: a TEXTRACT (ub -> ub, pipe V) of the rectangle the view
 // covers in the source's 2-D form, at [row, column] = the offsets
 // linearised: rows 8..15 of a [16, 64] tile from column 32, row k = 2 of
@@ -839,6 +877,105 @@ func.func private @per_leading_index(%x: !pto.tensor<2x8x32xf32>, %s: !pto.tenso
   pto.assemble %row, %k [0, 0, 0] : !pto.tile<2x1x32xf32>, !pto.tensor<2x1x32xf32>
   %c = pto.sub %t, %r : !pto.tile<2x8x32xf32>, !pto.tile<2x1x32xf32> -> !pto.tile<2x8x32xf32>
   pto.assemble %c, %x [0, 0, 0] : !pto.tile<2x8x32xf32>, !pto.tensor<2x8x32xf32>
+  return
+}
+
+// -----
+
+// A reduction over a leading dim followed by another non-unit one sums
+// blocks of rows: t.sum(dim=1, keepdim=True) on [2, 4, 8, 32] (held as
+// [64, 32]) is, per index of dim 0, a TEXTRACT of its first block of 8 rows
+// into an accumulator, then TEXTRACT + in-place TADD of the other three,
+// and a TINSERT of the accumulator at rows 8o of the [16, 32] result. The
+// amax over dim 0 of [4, 8, 32] with a run-time valid dim 0 (mhc_sinkhorn's
+// col_sum) starts at -inf (TEXPANDS) and takes each block under an scf.if;
+// with one index before the dim the accumulator is the result. Dividing by
+// it ([1, 8, 32] over [4, 8, 32]) inserts it once per valid block
+// (TINSERT; itself the block, no copy), then one plain TDIV.
+// CHECK-LABEL: func.func private @reduce_over_blocks(
+// CHECK-DAG:     %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 64x32xf32>
+// CHECK:         %[[S:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    %[[A0:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[T]] into %[[A0]] :
+// CHECK-NEXT:    %[[B1:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[T]] into %[[B1]] {index_row = 8 : i64}
+// CHECK-NEXT:    pto_isa.tadd %[[A0]], %[[B1]] into %[[A0]] :
+// CHECK:         pto_isa.textract %[[T]] into %[[B3:[^ ]*]] {index_row = 24 : i64}
+// CHECK-NEXT:    pto_isa.tadd %[[A0]], %[[B3]] into %[[A0]] :
+// CHECK-NEXT:    pto_isa.tinsert %[[A0]] into %[[S]] :
+// CHECK:         pto_isa.textract %[[T]] into %[[A1:[^ ]*]] {index_row = 32 : i64}
+// CHECK:         pto_isa.textract %[[T]] into %{{.*}} {index_row = 56 : i64}
+// CHECK-NEXT:    pto_isa.tadd %[[A1]], %{{.*}} into %[[A1]] :
+// CHECK-NEXT:    pto_isa.tinsert %[[A1]] into %[[S]] {index_row = 8 : i64}
+// CHECK-NEXT:    pto_isa.tstore %[[S]]
+// CHECK:         %[[N:.*]] = arith.minsi
+// CHECK:         %[[U:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x32xf32>
+// CHECK:         %[[M:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
+// CHECK-NEXT:    pto_isa.texpands %[[NEG]] into %[[M]]
+// CHECK-NEXT:    %[[IN0:.*]] = arith.cmpi slt, %{{.*}}, %[[N]] : index
+// CHECK-NEXT:    scf.if %[[IN0]] {
+// CHECK-NEXT:      %[[K0:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:      pto_isa.textract %[[U]] into %[[K0]] :
+// CHECK-NEXT:      pto_isa.tmax %[[M]], %[[K0]] into %[[M]] :
+// CHECK-NEXT:    }
+// CHECK:         scf.if
+// CHECK:         scf.if
+// CHECK:         scf.if
+// CHECK:           pto_isa.textract %[[U]] into %[[K3:[^ ]*]] {index_row = 24 : i64}
+// CHECK-NEXT:      pto_isa.tmax %[[M]], %[[K3]] into %[[M]] :
+// CHECK-NEXT:    }
+// CHECK-NEXT:    pto_isa.tstore %[[M]]
+// CHECK:         %[[E:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 32x32xf32>
+// CHECK-NEXT:    arith.cmpi slt, %{{.*}}, %[[N]]
+// CHECK-NEXT:    scf.if
+// CHECK-NEXT:      pto_isa.tinsert %[[M]] into %[[E]] :
+// CHECK:           pto_isa.tinsert %[[M]] into %[[E]] {index_row = 24 : i64}
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[D:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:    pto_isa.tdiv %[[U]], %[[E]] into %[[D]]
+func.func private @reduce_over_blocks(%x: !pto.tensor<2x4x8x32xf32>, %s: !pto.tensor<2x1x8x32xf32>,
+                                      %y: !pto.tensor<4x8x32xf32>, %m: !pto.tensor<1x8x32xf32>,
+                                      %z: !pto.tensor<4x8x32xf32>, %n: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %t = pto.view %x[0, 0, 0, 0] : !pto.tensor<2x4x8x32xf32> -> !pto.tile<2x4x8x32xf32>
+  %r = pto.sum %t dim = 1 keepdim : !pto.tile<2x4x8x32xf32> -> !pto.tile<2x1x8x32xf32>
+  pto.assemble %r, %s [0, 0, 0, 0] : !pto.tile<2x1x8x32xf32>, !pto.tensor<2x1x8x32xf32>
+  %u = pto.view %y[0, 0, 0] valid [%n, 8, 32] : !pto.tensor<4x8x32xf32> -> !pto.tile<4x8x32xf32>
+  %a = pto.amax %u dim = 0 keepdim : !pto.tile<4x8x32xf32> -> !pto.tile<1x8x32xf32>
+  pto.assemble %a, %m [0, 0, 0] : !pto.tile<1x8x32xf32>, !pto.tensor<1x8x32xf32>
+  %d = pto.div %u, %a : !pto.tile<4x8x32xf32>, !pto.tile<1x8x32xf32> -> !pto.tile<4x8x32xf32>
+  pto.assemble %d, %z [0, 0, 0] : !pto.tile<4x8x32xf32>, !pto.tensor<4x8x32xf32>
+  return
+}
+
+// -----
+
+// A repeated-block broadcast with a kept dim before it: [2, 1, 4, 32] over
+// [2, 3, 4, 32] copies the operand's block of each index of dim 0 (TEXTRACT
+// of rows 4o) and inserts it three times (rows 12o, 12o + 4, 12o + 8).
+// CHECK-LABEL: func.func private @repeated_blocks_kept_dim(
+// CHECK:         %[[W:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 8x32xf32>
+// CHECK:         %[[E:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 24x32xf32>
+// CHECK-NEXT:    %[[B0:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 4x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[W]] into %[[B0]] :
+// CHECK-NEXT:    pto_isa.tinsert %[[B0]] into %[[E]] :
+// CHECK-NEXT:    pto_isa.tinsert %[[B0]] into %[[E]] {index_row = 4 : i64}
+// CHECK-NEXT:    pto_isa.tinsert %[[B0]] into %[[E]] {index_row = 8 : i64}
+// CHECK-NEXT:    %[[B1:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<ub, 4x32xf32>
+// CHECK-NEXT:    pto_isa.textract %[[W]] into %[[B1]] {index_row = 4 : i64}
+// CHECK-NEXT:    pto_isa.tinsert %[[B1]] into %[[E]] {index_row = 12 : i64}
+// CHECK-NEXT:    pto_isa.tinsert %[[B1]] into %[[E]] {index_row = 16 : i64}
+// CHECK-NEXT:    pto_isa.tinsert %[[B1]] into %[[E]] {index_row = 20 : i64}
+// CHECK-NEXT:    %[[D:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:    pto_isa.tsub %[[E]], %{{.*}} into %[[D]]
+func.func private @repeated_blocks_kept_dim(%x: !pto.tensor<2x3x4x32xf32>, %w: !pto.tensor<2x1x4x32xf32>,
+                                            %y: !pto.tensor<2x3x4x32xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %t = pto.view %x[0, 0, 0, 0] : !pto.tensor<2x3x4x32xf32> -> !pto.tile<2x3x4x32xf32>
+  %v = pto.view %w[0, 0, 0, 0] : !pto.tensor<2x1x4x32xf32> -> !pto.tile<2x1x4x32xf32>
+  %d = pto.sub %v, %t : !pto.tile<2x1x4x32xf32>, !pto.tile<2x3x4x32xf32> -> !pto.tile<2x3x4x32xf32>
+  pto.assemble %d, %y [0, 0, 0, 0] : !pto.tile<2x3x4x32xf32>, !pto.tensor<2x3x4x32xf32>
   return
 }
 

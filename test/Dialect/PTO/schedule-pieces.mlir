@@ -304,3 +304,72 @@ pto.kernel @reload(%x: !X, %y: !X) {
     pto.assemble %y2, %y[256, 0] : !T, !X
   }
 }
+
+// -----
+
+!X = !pto.tensor<4x4x4096xbf16>
+!W = !pto.tensor<4x4x4096xf32>
+!Y = !pto.tensor<4x1x4096xf32>
+!B = !pto.tile<1x4x4096xbf16>
+!F = !pto.tile<1x4x4096xf32>
+!A = !pto.tile<4x4x4096xf32>
+!R = !pto.tile<1x1x4096xf32>
+
+// mhc_post's shape: each row of x is cast to f32 and stored into a
+// workspace, the whole workspace (256 KiB) loaded, and two [1, 1, 4096]
+// rows of each row taken from that tile. No order fits: every view needs
+// the loaded tile. A copy of the task in which each view reads its window
+// from GM (a view of the workspace) and each such load, covered by the
+// row's own store with no write since that overlaps it, takes the window
+// from the stored tile (the stores, into a workspace nothing reads any
+// more, dropped) runs row by row and replaces the task.
+// CHECK-LABEL: pto.kernel @views_of_loads(
+// CHECK-NEXT:    %[[W:.*]] = pto.workspace
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK-NOT:       %[[W]]
+// CHECK:           %[[X0:.*]] = pto.view %x[0, 0, 0]
+// CHECK-NEXT:      %[[C0:.*]] = pto.cast %[[X0]]
+// CHECK-NEXT:      %[[V00:.*]] = pto.view %[[C0]][0, 0, 0] valid [1, 1, 4096] : !pto.tile<1x4x4096xf32> -> !pto.tile<1x1x4096xf32>
+// CHECK-NEXT:      %[[V01:.*]] = pto.view %[[C0]][0, 1, 0] valid [1, 1, 4096] : !pto.tile<1x4x4096xf32> -> !pto.tile<1x1x4096xf32>
+// CHECK-NEXT:      %[[S0:.*]] = pto.add %[[V00]], %[[V01]]
+// CHECK-NEXT:      pto.assemble %[[S0]], %y [0, 0, 0]
+// CHECK-NEXT:      %[[X1:.*]] = pto.view %x[1, 0, 0]
+// CHECK-NOT:       %[[W]]
+// CHECK:           pto.assemble %{{.*}}, %y [3, 0, 0]
+// CHECK-NEXT:    }
+pto.kernel @views_of_loads(%x: !X, %y: !Y) {
+  %w = pto.workspace : !W
+  // expected-remark@+2 {{pto-schedule-pieces: vector task "V1" reordered piece by piece: estimated UB peak 393216 -> 311296 bytes (budget 188416)}}
+  // expected-remark@+1 {{pto-schedule-pieces: vector task "V1" reads its views of loaded tiles from GM and its loads of stored tiles from those tiles, reordered piece by piece: estimated UB peak 311296 -> 98304 bytes (budget 188416)}}
+  pto.task #pto.core<vector> "V1" {
+    %x0 = pto.view %x[0, 0, 0] : !X -> !B
+    %c0 = pto.cast %x0 : !B -> !F
+    pto.assemble %c0, %w[0, 0, 0] : !F, !W
+    %x1 = pto.view %x[1, 0, 0] : !X -> !B
+    %c1 = pto.cast %x1 : !B -> !F
+    pto.assemble %c1, %w[1, 0, 0] : !F, !W
+    %x2 = pto.view %x[2, 0, 0] : !X -> !B
+    %c2 = pto.cast %x2 : !B -> !F
+    pto.assemble %c2, %w[2, 0, 0] : !F, !W
+    %x3 = pto.view %x[3, 0, 0] : !X -> !B
+    %c3 = pto.cast %x3 : !B -> !F
+    pto.assemble %c3, %w[3, 0, 0] : !F, !W
+    %all = pto.view %w[0, 0, 0] : !W -> !A
+    %v00 = pto.view %all[0, 0, 0] : !A -> !R
+    %v01 = pto.view %all[0, 1, 0] : !A -> !R
+    %v10 = pto.view %all[1, 0, 0] : !A -> !R
+    %v11 = pto.view %all[1, 1, 0] : !A -> !R
+    %v20 = pto.view %all[2, 0, 0] : !A -> !R
+    %v21 = pto.view %all[2, 1, 0] : !A -> !R
+    %v30 = pto.view %all[3, 0, 0] : !A -> !R
+    %v31 = pto.view %all[3, 1, 0] : !A -> !R
+    %s0 = pto.add %v00, %v01 : !R, !R -> !R
+    %s1 = pto.add %v10, %v11 : !R, !R -> !R
+    %s2 = pto.add %v20, %v21 : !R, !R -> !R
+    %s3 = pto.add %v30, %v31 : !R, !R -> !R
+    pto.assemble %s0, %y[0, 0, 0] : !R, !Y
+    pto.assemble %s1, %y[1, 0, 0] : !R, !Y
+    pto.assemble %s2, %y[2, 0, 0] : !R, !Y
+    pto.assemble %s3, %y[3, 0, 0] : !R, !Y
+  }
+}

@@ -229,6 +229,21 @@ def SchedulePiecesPass : Pass<"pto-schedule-pieces"> {
     bitwise equal. Each step is linear in the task; a task takes at most
     one step per stored tile.
 
+    A task still over the budget after that is tried once more on a copy:
+    a view of a tile that is (through views of tiles) a load of GM reads
+    the window it covers from GM itself (a `pto.view` of the load's tensor
+    at the summed offsets with the view's valid extents, where the view
+    was) when nothing between the load and the view may write that
+    storage, and a load of a window that an earlier `pto.assemble` of the
+    task wrote whole, with no write since that may overlap it, takes the
+    window from the stored tile (store-to-load forwarding; stores into a
+    workspace nothing reads any more are dropped). The copy is scheduled
+    as above and replaces the task when its estimate is lower (mhc_post:
+    each piece took one row of a whole loaded [16, 4, 512] f32 workspace,
+    and every row's loads waited for every row's store). The same bytes
+    are read, so outputs stay bitwise equal; linear in the task (a load
+    looks back at most 64 stores of its storage).
+
     With `report=true` each reordered task gets a remark with the bytes
     before and after, and a task still over the budget in the best order
     found a warning at the op at the peak with the bytes and the fix (a
@@ -242,7 +257,8 @@ def SchedulePiecesPass : Pass<"pto-schedule-pieces"> {
   ];
   let statistics = [
     Statistic<"numReordered", "reordered-tasks", "Vector tasks whose pieces were reordered">,
-    Statistic<"numReloaded", "reloaded-tiles", "Stored tiles read back from GM after a UB peak">
+    Statistic<"numReloaded", "reloaded-tiles", "Stored tiles read back from GM after a UB peak">,
+    Statistic<"numLegalized", "legalized-tasks", "Vector tasks over UB replaced by a copy reading its windows again">
   ];
 }
 
