@@ -752,12 +752,17 @@ def _loop_bounds(what: str, bounds) -> tuple:
 
 
 def loop(*bounds, name: str | None = None, idx_name: str | None = None, unroll_list=None,
-         submit_before_loop: bool = False, parallel: bool = False):
+         submit_before_loop: bool = False, parallel: bool = False, unroll: bool = False):
     """``for i in pypto.loop(stop, name=..., idx_name=...)`` (or
-    ``loop(start, stop, step)``): a run-time loop; the body is traced once."""
+    ``loop(start, stop, step)``): a run-time loop; the body is traced once.
+    ``unroll`` is accepted and has no effect, as in PyPTO (its ``loop`` reads
+    only the other keywords; docs/Frontend.md)."""
     tracer = current_tracer("pypto.loop")
     loc = tracer.location()
     start, stop, step = _loop_bounds("loop", bounds)
+    if not isinstance(unroll, bool):
+        raise _error(f"loop(unroll={unroll!r}) must be True or False (PyPTO ignores it; give "
+                     f"unroll_list=[...] to unroll a loop)")
     if _is_int(step) and step <= 0:
         raise _error(f"loop(step={step}) must be positive")
     tracer.loop_count += 1
