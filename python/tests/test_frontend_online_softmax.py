@@ -7,7 +7,6 @@ host emulation against NumPy; misuse is an error at the line."""
 
 from __future__ import annotations
 
-import subprocess
 import warnings
 
 import numpy as np
@@ -16,8 +15,8 @@ import pytest
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
 from pto_mlir.frontend.jit import OptionRemark
-from pto_mlir.tools import run_tool
-from trace_errors import assert_error_at_kernel_line
+from pto_mlir.tools import run_tile_graph
+from trace_errors import assert_statement_error
 
 F32 = pypto.DT_FP32
 CHUNKS = 4
@@ -64,26 +63,12 @@ def test_running_state_from_full_with_valid_shape_runs_everywhere(rows, tmp_path
 
     source = tmp_path / "kernel.mlir"
     source.write_text(traced.mlir)
-    tiled = tmp_path / "tile_graph.mlir"
-    r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", tiled)
-    assert r.returncode == 0, r.stderr
-    np.save(tmp_path / "x.npy", x)
-    np.save(tmp_path / "y.npy", y)
-    r = run_tool("pto-run", tiled, "--input", f"x={tmp_path / 'x.npy'}",
-                 "--input", f"y={tmp_path / 'y.npy'}", "--output", f"y={tmp_path / 'y_tg.npy'}")
-    assert r.returncode == 0, r.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "y_tg.npy"), direct["y"])
-
-    exe = codegen.build(source, tmp_path / "cpp")
-    (tmp_path / "in").mkdir()
-    (tmp_path / "out").mkdir()
-    np.save(tmp_path / "in" / "x.npy", x)
-    np.save(tmp_path / "in" / "y.npy", y)
-    r = subprocess.run([str(exe), "--inputs", str(tmp_path / "in"),
-                        "--outputs", str(tmp_path / "out")], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    np.testing.assert_allclose(np.load(tmp_path / "out" / "y.npy"), direct["y"], rtol=1e-6,
-                               atol=1e-7)
+    inputs = {"x": x, "y": y}
+    tiled, _ = run_tile_graph(source, tmp_path / "tg", inputs, {"x": "fp32", "y": "fp32"}, ["y"])
+    np.testing.assert_array_equal(tiled["y"], direct["y"])
+    emitted, _ = codegen.run(codegen.build(source, tmp_path / "cpp"), tmp_path / "cpp", inputs,
+                             {"x": "f32", "y": "f32"}, ["y"])
+    np.testing.assert_allclose(emitted["y"], direct["y"], rtol=1e-6, atol=1e-7)
 
 
 def test_auto_mix_partition_is_carried_not_modelled():
@@ -116,12 +101,4 @@ def test_non_finite_fill_values_are_exact():
      r"full\(valid_shape=\[8\]\) needs one entry per dim of size \[8, 64\]"),
 ])
 def test_misuse_is_an_error_at_the_line(call, message):
-    source = ("def bad(y: pypto.Tensor([8, 64], pypto.DT_FP32)):\n"
-              "    pypto.set_vec_tile_shapes(8, 64)\n"
-              f"    {call}\n")
-    scope = {"pypto": pypto}
-    exec(compile(source, "<bad>", "exec"), scope)
-    kernel = pypto.jit(scope["bad"])
-    with pytest.raises(pypto.TraceError, match=message) as info:
-        kernel.trace()
-    assert_error_at_kernel_line(info, kernel, 2)
+    assert_statement_error(pypto, "y: pypto.Tensor([8, 16], pypto.DT_FP32)", call, message)
