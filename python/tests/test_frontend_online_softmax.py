@@ -81,15 +81,16 @@ def test_auto_mix_partition_is_carried_not_modelled():
 
 def test_non_finite_fill_values_are_exact():
     @pypto.jit
-    def fills(y: pypto.Tensor([8, 64], F32), z: pypto.Tensor([8, 64], F32)):
+    def fills(y: pypto.Tensor([8, 64], F32), z: pypto.Tensor([8, 64], F32),
+              w: pypto.Tensor([8, 64], F32)):
         pypto.set_vec_tile_shapes(8, 64)
         y[:] = pypto.full([8, 64], float("-inf"), F32)
         z[:] = pypto.full([8, 64], float("inf"), F32)
+        w[:] = pypto.full([8, 64], float("nan"), F32)
 
-    y = np.zeros((8, 64), np.float32)
-    z = np.zeros((8, 64), np.float32)
-    fills.trace().run(y, z)
-    assert np.all(y == -np.inf) and np.all(z == np.inf)
+    y, z, w = (np.zeros((8, 64), np.float32) for _ in range(3))
+    fills.trace().run(y, z, w)
+    assert np.all(y == -np.inf) and np.all(z == np.inf) and np.all(np.isnan(w))
 
 
 @pytest.mark.parametrize("call, message", [
