@@ -11,6 +11,7 @@ import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir.frontend import TraceError
+from trace_errors import assert_error_at
 
 F32, I32 = pypto.DT_FP32, pypto.DT_INT32
 ROWS = pypto.Tensor([pypto.DYN, 64], F32)
@@ -140,10 +141,8 @@ def test_unsupported_combinations_fail_at_their_line():
 
     with pytest.raises(TraceError) as e:
         conditional_expression.trace(x=(None, 64), y=(None, 64))
-    assert "2.0 if pypto.is_loop_begin(i)" in open(__file__).read().splitlines()[
-        e.value.location.line - 1]
-    assert "is a run-time condition" in e.value.message
-    assert "a conditional expression" in e.value.message
+    assert_error_at(e, __file__, "2.0 if pypto.is_loop_begin(i)", "is a run-time condition",
+                    "a conditional expression")
 
 
 @pypto.jit
@@ -230,10 +229,8 @@ def test_a_combined_condition_that_reads_memory_fails_at_its_line():
 
     with pytest.raises(TraceError) as e:
         unguarded.trace(x=(None, 64), y=(None, 64), flags=(4,))
-    assert "ok = i < 4 and flags[i] > 0" in open(__file__).read().splitlines()[
-        e.value.location.line - 1]
-    assert "would be evaluated on every path" in e.value.message
-    assert "'pto.read'" in e.value.message and "`if A and B:`" in e.value.message
+    assert_error_at(e, __file__, "ok = i < 4 and flags[i] > 0", "would be evaluated on every path",
+                    "'pto.read'", "`if A and B:`")
 
 
 @pypto.jit

@@ -13,6 +13,7 @@ import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir.frontend import TraceError
+from trace_errors import assert_error_at
 
 F32, BF16 = pypto.DT_FP32, pypto.DT_BF16
 ROWS = pypto.Tensor([pypto.DYN, 64], F32)
@@ -33,16 +34,6 @@ def line_of(text: str, op_fragment: str) -> str:
             assert match and match.group(1) == __file__, line
             return linecache.getline(__file__, int(match.group(2)))
     raise AssertionError(f"no op with {op_fragment!r} in\n{text}")
-
-
-def assert_error_at(excinfo, snippet: str, *fragments: str):
-    error = excinfo.value
-    assert error.location is not None, str(error)
-    assert error.location.file == __file__, error.location
-    line = linecache.getline(__file__, error.location.line)
-    assert snippet in line, f"error at line {error.location.line}: {line!r}"
-    for fragment in fragments:
-        assert fragment in error.message, error.message
 
 
 def trace_rows(kernel, **extra):
@@ -88,7 +79,7 @@ def test_slice_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(symbolic_extent)
-    assert_error_at(e, "x[0:n, :]", "extent of dim 0", "not a compile-time constant")
+    assert_error_at(e, __file__, "x[0:n, :]", "extent of dim 0", "not a compile-time constant")
 
     @pypto.jit
     def open_dynamic(x: ROWS, y: ROWS):
@@ -96,7 +87,7 @@ def test_slice_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(open_dynamic)
-    assert_error_at(e, "x[8:, :]", "dim 0 of 'x' is dynamic", "static extent")
+    assert_error_at(e, __file__, "x[8:, :]", "dim 0 of 'x' is dynamic", "static extent")
 
     @pypto.jit
     def whole_dynamic(x: ROWS, y: ROWS):
@@ -104,7 +95,7 @@ def test_slice_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(whole_dynamic)
-    assert_error_at(e, "pypto.exp(x)", "GM tensor 'x' [?, 64] is used as a tile operand",
+    assert_error_at(e, __file__, "pypto.exp(x)", "GM tensor 'x' [?, 64] is used as a tile operand",
                     "dynamic dims")
 
     @pypto.jit
@@ -121,7 +112,7 @@ def test_slice_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(rank_mismatch, s=(1, 64))
-    assert_error_at(e, "y[0:8, :] =", "a rank-1 tile [64]", "rank-2 tensor 'y'")
+    assert_error_at(e, __file__, "y[0:8, :] =", "a rank-1 tile [64]", "rank-2 tensor 'y'")
 
 
 # ----------------------------------------------------------------------------
@@ -210,7 +201,7 @@ def test_run_time_if_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(escapes)
-    assert_error_at(e, "pypto.assemble(t, [0, 0], y)",
+    assert_error_at(e, __file__, "pypto.assemble(t, [0, 0], y)",
                     "the then branch of the run-time `if pypto.is_loop_begin(i)`")
 
     @pypto.jit
@@ -220,7 +211,8 @@ def test_run_time_if_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(asserted)
-    assert_error_at(e, "assert pypto.is_loop_begin(i) or i > 0", "is a run-time condition",
+    assert_error_at(e, __file__,
+                    "assert pypto.is_loop_begin(i) or i > 0", "is a run-time condition",
                     "plain `if` statement", "may combine conditions with and/or/not",
                     "`c = a and b` / `not a` there make another run-time condition",
                     "an `assert`")
@@ -233,7 +225,8 @@ def test_run_time_if_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(not_an_index)
-    assert_error_at(e, "pypto.is_loop_end(i * 2)", "takes the index of an enclosing pypto.loop")
+    assert_error_at(e, __file__,
+                    "pypto.is_loop_end(i * 2)", "takes the index of an enclosing pypto.loop")
 
     @pypto.jit
     def leaves(x: ROWS, y: ROWS):
@@ -243,7 +236,7 @@ def test_run_time_if_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(leaves)
-    assert_error_at(e, "if pypto.is_loop_end(i):", "run-time `if pypto.is_loop_end(i)`",
+    assert_error_at(e, __file__, "if pypto.is_loop_end(i):", "run-time `if pypto.is_loop_end(i)`",
                     "was left early")
 
     @pypto.jit
@@ -252,7 +245,7 @@ def test_run_time_if_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(symbolic_workspace)
-    assert_error_at(e, "pypto.tensor([x.shape[0], 64]", "tensor(shape)[0] is a symbolic")
+    assert_error_at(e, __file__, "pypto.tensor([x.shape[0], 64]", "tensor(shape)[0] is a symbolic")
 
 
 # ----------------------------------------------------------------------------
@@ -288,7 +281,8 @@ def test_loop_unroll_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(symbolic_step)
-    assert_error_at(e, "pypto.loop_unroll(0, 8, x.shape[0]", "must be a positive Python int")
+    assert_error_at(e, __file__,
+                    "pypto.loop_unroll(0, 8, x.shape[0]", "must be a positive Python int")
 
     @pypto.jit
     def bad_factor(x: ROWS, y: ROWS):
@@ -297,7 +291,7 @@ def test_loop_unroll_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(bad_factor)
-    assert_error_at(e, "unroll_list=[0]", "loop_unroll(unroll_list)[0] must be positive")
+    assert_error_at(e, __file__, "unroll_list=[0]", "loop_unroll(unroll_list)[0] must be positive")
 
 
 # ----------------------------------------------------------------------------
@@ -348,7 +342,7 @@ def test_unsupported_and_misused_helpers():
 
     with pytest.raises(TraceError) as e:
         transposes.trace(y=(None, 64))
-    assert_error_at(e, "pypto.transpose(x, 0, 2)", "transpose(dim1=2) is out of range")
+    assert_error_at(e, __file__, "pypto.transpose(x, 0, 2)", "transpose(dim1=2) is out of range")
 
     @pypto.jit
     def bad_ooo(x: ROWS, y: ROWS):
@@ -356,7 +350,7 @@ def test_unsupported_and_misused_helpers():
 
     with pytest.raises(TraceError) as e:
         trace_rows(bad_ooo)
-    assert_error_at(e, "sg_set_ooo_scope=0", "give -1 (none) or an int id in 1..100000")
+    assert_error_at(e, __file__, "sg_set_ooo_scope=0", "give -1 (none) or an int id in 1..100000")
 
     @pypto.jit
     def bad_reshape(x: pypto.Tensor([8, 64], F32), y: ROWS):
@@ -364,7 +358,7 @@ def test_unsupported_and_misused_helpers():
 
     with pytest.raises(TraceError) as e:
         bad_reshape.trace(y=(None, 64))
-    assert_error_at(e, "[8, 8])", "changes the element count (512 -> 64)")
+    assert_error_at(e, __file__, "[8, 8])", "changes the element count (512 -> 64)")
 
     @pypto.jit
     def bad_ceildiv(x: ROWS, y: ROWS):
@@ -372,7 +366,7 @@ def test_unsupported_and_misused_helpers():
 
     with pytest.raises(TraceError) as e:
         trace_rows(bad_ceildiv)
-    assert_error_at(e, "pypto.ceildiv(x.shape[0], 2.0)", "ceildiv(b) must be an int")
+    assert_error_at(e, __file__, "pypto.ceildiv(x.shape[0], 2.0)", "ceildiv(b) must be an int")
 
 
 def test_online_softmax_ops_are_located_at_the_call():
@@ -400,7 +394,7 @@ def test_online_softmax_ops_are_located_at_the_call():
 
     with pytest.raises(TraceError) as e:
         wrong.trace()
-    assert_error_at(e, "online_softmax(s, 0.25)", "takes a 2-D FP32 tile")
+    assert_error_at(e, __file__, "online_softmax(s, 0.25)", "takes a 2-D FP32 tile")
 
 
 def test_symbolic_comparisons_branch_at_run_time():
@@ -453,7 +447,7 @@ def test_symbolic_comparisons_branch_at_run_time():
 
     with pytest.raises(TraceError) as e:
         trace_rows(not_a_condition)
-    assert_error_at(e, "pypto.cond(x.shape[0])", "pypto.cond takes a comparison")
+    assert_error_at(e, __file__, "pypto.cond(x.shape[0])", "pypto.cond takes a comparison")
 
 
 def test_tile_slices():
@@ -474,4 +468,4 @@ def test_tile_slices():
 
     with pytest.raises(TraceError) as e:
         assigns.trace()
-    assert_error_at(e, "t[0:8, :] =", "only a whole move (`t[:] = v`) rebinds it")
+    assert_error_at(e, __file__, "t[0:8, :] =", "only a whole move (`t[:] = v`) rebinds it")

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import pypto
+from trace_errors import assert_error_at, assert_error_at_kernel_line
 
 F32, BF16 = pypto.DT_FP32, pypto.DT_BF16
 
@@ -66,7 +67,7 @@ def test_the_bare_class_annotation_takes_both_from_the_argument():
 def test_a_dtype_that_cannot_be_taken_is_a_located_error(args, message):
     with pytest.raises(pypto.TraceError, match=message) as info:
         double_rows.trace(*args)
-    assert "test_frontend_gym_api.py:18:" in str(info.value)   # at the parameter
+    assert_error_at(info, __file__, "def double_rows(x: pypto.Tensor(")   # at the parameter
 
 
 # -- batched (3-D / 4-D) pypto.matmul ------------------------------------------------------
@@ -219,8 +220,7 @@ def mixed_ranks(a: pypto.Tensor([16, 16], F32), b: pypto.Tensor([3, 16, 16], F32
 def test_batched_matmul_errors_at_the_line(kernel, message):
     with pytest.raises(pypto.TraceError, match=message) as info:
         kernel.trace()
-    line = kernel.fn.__code__.co_firstlineno + 5
-    assert f"test_frontend_gym_api.py:{line}:" in str(info.value)
+    assert_error_at_kernel_line(info, kernel, 5)
 
 
 # -- GM sub-tensors: x[b, n] of a 4-D tensor, read and written through ---------------------

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import pto_mlir.frontend as pypto
+from trace_errors import assert_error_at_kernel_line
 
 F32 = pypto.DT_FP32
 ROWS = pypto.Tensor([pypto.DYN, 64], F32)
@@ -204,3 +205,39 @@ def test_new_constructs_through_tile_graph_and_cpp(tmp_path):
     outputs, _ = codegen.run(exe, tmp_path, inputs, {k: "fp32" for k in inputs}, ["y", "z"])
     for name in ("y", "z"):
         np.testing.assert_array_equal(outputs[name], direct[name])
+
+
+# kimi_linear's kda_fused_decode writes `pypto.loop(n_batch, ..., unroll=True)`: PyPTO's
+# loop reads only name, idx_name, unroll_list, submit_before_loop and parallel, so the
+# keyword has no effect there, nor here.
+@pypto.jit
+def heads_then_rows(x: pypto.Tensor([2, 8, 64], F32), y: pypto.Tensor([2, 8, 64], F32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    for h in pypto.loop(2, name="heads", idx_name="h", parallel=True):
+        for b in pypto.loop(1, name="rows", idx_name="b", unroll=True):
+            t = pypto.reshape(pypto.view(x, [1, 8, 64], [h, b * 8, 0]), [8, 64])
+            pypto.assemble(pypto.reshape(t * 2.0 + 1.0, [1, 8, 64]), [h, b * 8, 0], y)
+
+
+def test_loop_unroll_keyword_is_accepted_and_changes_nothing():
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 8, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    traced = heads_then_rows.trace()
+    traced.run(x, y)
+    np.testing.assert_array_equal(y, x * np.float32(2.0) + np.float32(1.0))
+    rows_loop = next(line for line in str(traced).splitlines() if 'pto.loop "rows"' in line)
+    assert "attributes" not in rows_loop, rows_loop   # no unroll_list, nothing carried
+
+
+def test_loop_unroll_keyword_takes_a_bool():
+    @pypto.jit
+    def numeric_unroll(x: pypto.Tensor([8, 64], F32), y: pypto.Tensor([8, 64], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        for i in pypto.loop(1, unroll=4):
+            y[:] = x + 1.0
+
+    with pytest.raises(pypto.TraceError, match=r"loop\(unroll=4\) must be True or False .*"
+                                                r"unroll_list=\[\.\.\.\]") as info:
+        numeric_unroll.trace()
+    assert_error_at_kernel_line(info, numeric_unroll, 3)

@@ -12,6 +12,7 @@ import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir.frontend import TraceError
+from trace_errors import assert_error_at_kernel_line
 
 F32 = pypto.DT_FP32
 BLOCKS = 3
@@ -73,7 +74,7 @@ def test_what_a_move_does_not_cover_is_located():
     with pytest.raises(TraceError, match=r"rank-2 tile \[1, 64\] cannot be written into the "
                                          r"rank-1 tensor 'y'") as e:
         argument_rank.trace()
-    assert e.value.location.line == argument_rank.fn.__code__.co_firstlineno + 3
+    assert_error_at_kernel_line(e, argument_rank, 3)
 
     @pypto.jit
     def shape_in_a_branch(x: pypto.Tensor([4, 64], F32), y: pypto.Tensor([4, 64], F32)):
@@ -85,4 +86,4 @@ def test_what_a_move_does_not_cover_is_located():
 
     with pytest.raises(TraceError, match=r"inside a run-time `if`.*not supported yet") as e:
         shape_in_a_branch.trace()
-    assert e.value.location.line == shape_in_a_branch.fn.__code__.co_firstlineno + 6
+    assert_error_at_kernel_line(e, shape_in_a_branch, 6)

@@ -8,13 +8,13 @@ fix.
 
 from __future__ import annotations
 
-import linecache
 import re
 
 import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir.frontend import TraceError
+from trace_errors import assert_error_at
 
 F32, BF16, I32 = pypto.DT_FP32, pypto.DT_BF16, pypto.DT_INT32
 ROWS = pypto.Tensor([pypto.DYN, 64], F32)
@@ -24,19 +24,6 @@ def body(text: str) -> str:
     """The traced text without locations and comments, one op per line."""
     text = re.sub(r' loc\("[^"]*":\d+:\d+\)', "", text)
     return "\n".join(line.strip() for line in text.splitlines() if not line.startswith("//"))
-
-
-def assert_error_at(excinfo, snippet: str, *fragments: str):
-    """The TraceError points at this file, on the line containing `snippet`,
-    and its message contains every fragment."""
-    error = excinfo.value
-    assert error.location is not None, str(error)
-    assert error.location.file == __file__, error.location
-    line = linecache.getline(__file__, error.location.line)
-    assert snippet in line, f"error at line {error.location.line}: {line!r}"
-    assert str(error).startswith(f"{__file__}:{error.location.line}:")
-    for fragment in fragments:
-        assert fragment in error.message, error.message
 
 
 # ----------------------------------------------------------------------------
@@ -238,7 +225,8 @@ def test_view_shape_must_be_static():
 
     with pytest.raises(TraceError) as e:
         trace_rows(k)
-    assert_error_at(e, "pypto.view(x, [n, 64]", "view(shape)[0] is a symbolic (run-time) value",
+    assert_error_at(e, __file__,
+                    "pypto.view(x, [n, 64]", "view(shape)[0] is a symbolic (run-time) value",
                     "tile shapes are compile-time constants")
 
 
@@ -249,7 +237,8 @@ def test_view_valid_shape_rank_mismatch():
 
     with pytest.raises(TraceError) as e:
         trace_rows(k)
-    assert_error_at(e, "valid_shape=[x.shape[0]]", "view(valid_shape=...) has 1 entries but the "
+    assert_error_at(e, __file__,
+                    "valid_shape=[x.shape[0]]", "view(valid_shape=...) has 1 entries but the "
                     "view has rank 2", "valid_shape=[a_s1, 64]")
 
 
@@ -260,7 +249,7 @@ def test_view_offsets_rank_mismatch():
 
     with pytest.raises(TraceError) as e:
         trace_rows(k)
-    assert_error_at(e, "pypto.view(x, [16, 64], [0])", "view(offsets) has 1 entries",
+    assert_error_at(e, __file__, "pypto.view(x, [16, 64], [0])", "view(offsets) has 1 entries",
                     "one offset per dim")
 
 
@@ -271,7 +260,7 @@ def test_cube_tile_shapes_must_be_constants():
 
     with pytest.raises(TraceError) as e:
         trace_rows(k)
-    assert_error_at(e, "set_cube_tile_shapes([16, 32]", "set_cube_tile_shapes(k)[0] is a "
+    assert_error_at(e, __file__, "set_cube_tile_shapes([16, 32]", "set_cube_tile_shapes(k)[0] is a "
                     "symbolic (run-time) value")
 
 
@@ -283,7 +272,7 @@ def test_matmul_needs_cube_tile_and_matching_k():
 
     with pytest.raises(TraceError) as e:
         trace_rows(no_config)
-    assert_error_at(e, "pypto.matmul(a, a, F32", "matmul needs set_cube_tile_shapes")
+    assert_error_at(e, __file__, "pypto.matmul(a, a, F32", "matmul needs set_cube_tile_shapes")
 
     @pypto.jit
     def bad_k(x: ROWS, y: ROWS):
@@ -293,7 +282,7 @@ def test_matmul_needs_cube_tile_and_matching_k():
 
     with pytest.raises(TraceError) as e:
         trace_rows(bad_k)
-    assert_error_at(e, "pypto.matmul(a, a, F32)", "contracts K = 64", "K = 16",
+    assert_error_at(e, __file__, "pypto.matmul(a, a, F32)", "contracts K = 64", "K = 16",
                     "check a_trans/b_trans")
 
 
@@ -304,7 +293,7 @@ def test_elementwise_operand_rules():
 
     with pytest.raises(TraceError) as e:
         dtypes.trace(x=(None, 64), y=(None, 64))
-    assert_error_at(e, "pypto.add(", "dtypes DT_FP32 and DT_BF16 differ", "pypto.cast")
+    assert_error_at(e, __file__, "pypto.add(", "dtypes DT_FP32 and DT_BF16 differ", "pypto.cast")
 
     @pypto.jit
     def shapes(x: ROWS, y: ROWS):
@@ -312,7 +301,7 @@ def test_elementwise_operand_rules():
 
     with pytest.raises(TraceError) as e:
         trace_rows(shapes)
-    assert_error_at(e, "pypto.sub(", "differ in dim 0 (16 vs 8) and neither is 1")
+    assert_error_at(e, __file__, "pypto.sub(", "differ in dim 0 (16 vs 8) and neither is 1")
 
     @pypto.jit
     def run_time_scalar(x: ROWS, y: ROWS):
@@ -320,7 +309,8 @@ def test_elementwise_operand_rules():
 
     with pytest.raises(TraceError) as e:
         trace_rows(run_time_scalar)
-    assert_error_at(e, "pypto.mul(", "a symbolic (run-time) scalar cannot be a tile operand")
+    assert_error_at(e, __file__,
+                    "pypto.mul(", "a symbolic (run-time) scalar cannot be a tile operand")
 
 
 def test_python_control_flow_on_symbols():
@@ -338,7 +328,8 @@ def test_python_control_flow_on_symbols():
 
     with pytest.raises(TraceError) as e:
         trace_rows(truth_value)
-    assert_error_at(e, "return 1 if x.shape[0] > 0", "`x_dim0 > 0` compares symbolic scalars")
+    assert_error_at(e, __file__,
+                    "return 1 if x.shape[0] > 0", "`x_dim0 > 0` compares symbolic scalars")
 
     def helper(n):
         if n == 0:
@@ -351,7 +342,7 @@ def test_python_control_flow_on_symbols():
 
     with pytest.raises(TraceError) as e:
         trace_rows(in_helper)
-    assert_error_at(e, "if n == 0:", "`x_dim0 == 0` compares symbolic scalars")
+    assert_error_at(e, __file__, "if n == 0:", "`x_dim0 == 0` compares symbolic scalars")
 
     @pypto.jit
     def python_range(x: ROWS, y: ROWS):
@@ -360,7 +351,8 @@ def test_python_control_flow_on_symbols():
 
     with pytest.raises(TraceError) as e:
         trace_rows(python_range)
-    assert_error_at(e, "range(x.shape[0])", "cannot be used as a Python int", "pypto.loop(n)")
+    assert_error_at(e, __file__,
+                    "range(x.shape[0])", "cannot be used as a Python int", "pypto.loop(n)")
 
     @pypto.jit
     def true_div(x: ROWS, y: ROWS):
@@ -368,7 +360,7 @@ def test_python_control_flow_on_symbols():
 
     with pytest.raises(TraceError) as e:
         trace_rows(true_div)
-    assert_error_at(e, "x.shape[0] / 2", "use // (floor division)")
+    assert_error_at(e, __file__, "x.shape[0] / 2", "use // (floor division)")
 
 
 def test_values_do_not_escape_their_loop():
@@ -380,7 +372,8 @@ def test_values_do_not_escape_their_loop():
 
     with pytest.raises(TraceError) as e:
         trace_rows(tile_escape)
-    assert_error_at(e, "pypto.atomic_add(t, [0, 0], y)", "atomic_add(src): this tile was computed "
+    assert_error_at(e, __file__,
+                    "pypto.atomic_add(t, [0, 0], y)", "atomic_add(src): this tile was computed "
                     "in pypto.loop 'loop_1'", "write it to a tensor")
 
     @pypto.jit
@@ -391,7 +384,7 @@ def test_values_do_not_escape_their_loop():
 
     with pytest.raises(TraceError) as e:
         trace_rows(scalar_escape)
-    assert_error_at(e, "pypto.view(x, [8, 64], [off, 0])", "view(offsets)[0]",
+    assert_error_at(e, __file__, "pypto.view(x, [8, 64], [off, 0])", "view(offsets)[0]",
                     "used after that loop ends")
 
 
@@ -404,7 +397,8 @@ def test_loop_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(reused)
-    assert_error_at(e, 'pypto.loop(4, idx_name="i"):', "reuses the index name of an enclosing "
+    assert_error_at(e, __file__,
+                    'pypto.loop(4, idx_name="i"):', "reuses the index name of an enclosing "
                     "loop")
 
     @pypto.jit
@@ -414,7 +408,8 @@ def test_loop_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(breaks)
-    assert_error_at(e, 'name="L_BREAK"', "pypto.loop 'L_BREAK' was left early (break/return)")
+    assert_error_at(e, __file__,
+                    'name="L_BREAK"', "pypto.loop 'L_BREAK' was left early (break/return)")
 
     @pypto.jit
     def bad_bound(x: ROWS, y: ROWS):
@@ -423,7 +418,8 @@ def test_loop_misuse():
 
     with pytest.raises(TraceError) as e:
         trace_rows(bad_bound)
-    assert_error_at(e, "pypto.loop(2.5)", "loop(stop) must be an int or a symbolic scalar")
+    assert_error_at(e, __file__,
+                    "pypto.loop(2.5)", "loop(stop) must be an int or a symbolic scalar")
 
 
 def test_kernel_and_option_misuse():
@@ -465,7 +461,7 @@ def test_kernel_and_option_misuse():
 
     with pytest.raises(TraceError) as e:
         float_read.trace(x=(None, 64))
-    assert_error_at(e, "x[0, 0]", "scalar reads are supported from integer tensors only")
+    assert_error_at(e, __file__, "x[0, 0]", "scalar reads are supported from integer tensors only")
 
     @pypto.jit
     def loop_options(x: ROWS):
@@ -474,7 +470,8 @@ def test_kernel_and_option_misuse():
 
     with pytest.raises(TraceError) as e:
         loop_options.trace(x=(None, 64))
-    assert_error_at(e, "set_operation_options(combine_axis=True)", "first statement of the "
+    assert_error_at(e, __file__,
+                    "set_operation_options(combine_axis=True)", "first statement of the "
                     "kernel body")
 
     with pytest.raises(TraceError, match=r"pypto.view is only available inside a @pypto.jit "

@@ -14,6 +14,7 @@ import pytest
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
 from pto_mlir.frontend import TraceError
+from trace_errors import assert_error_at_kernel_line, assert_statement_error
 from pto_mlir.tools import compile_tile_graph, run_kernel, run_tool
 
 F32, F16, BF16, DYN = pypto.DT_FP32, pypto.DT_FP16, pypto.DT_BF16, pypto.DYN
@@ -159,16 +160,9 @@ def test_tanh_error_bound_on_the_emulation(tmp_path):
      r"have different dtypes; give both Elements one dtype"),
 ])
 def test_trace_errors(body, message):
-    source = (
-        "def bad(x: pypto.Tensor([8, 16], pypto.DT_FP32), i: pypto.Tensor([8, 16], pypto.DT_INT32),\n"
-        "        y: pypto.Tensor([8, 16], pypto.DT_FP32)):\n"
-        "    pypto.set_vec_tile_shapes(8, 16)\n"
-        f"    r = {body}\n")
-    scope = {"pypto": pypto}
-    exec(compile(source, "<bad>", "exec"), scope)
-    with pytest.raises(TraceError, match=message) as e:
-        pypto.jit(scope["bad"]).trace()
-    assert e.value.location.line == 4
+    assert_statement_error(pypto, "x: pypto.Tensor([8, 16], pypto.DT_FP32), "
+                           "i: pypto.Tensor([8, 16], pypto.DT_INT32), "
+                           "y: pypto.Tensor([8, 16], pypto.DT_FP32)", body, message)
 
 
 def test_element_is_a_typed_scalar():
@@ -270,7 +264,7 @@ def test_tile_move_misuse_is_located():
 
     with pytest.raises(TraceError, match=r"only a whole move") as e:
         partial.trace()
-    assert e.value.location.line == partial.fn.__code__.co_firstlineno + 4
+    assert_error_at_kernel_line(e, partial, 4)
 
     @pypto.jit
     def reshaped(x: pypto.Tensor([32, 64], F32), m: pypto.Tensor([8, 64], F32)):
@@ -282,4 +276,4 @@ def test_tile_move_misuse_is_located():
 
     with pytest.raises(TraceError, match=r"loop-carried state keeps its shape and dtype") as e:
         reshaped.trace()
-    assert e.value.location.line == reshaped.fn.__code__.co_firstlineno + 5
+    assert_error_at_kernel_line(e, reshaped, 5)

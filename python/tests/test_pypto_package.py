@@ -15,6 +15,7 @@ import pytest
 import pypto
 import pto_mlir.frontend as frontend
 from pto_mlir import kernel_files
+from trace_errors import assert_error_at_kernel_line
 
 F32, BF16 = pypto.DT_FP32, pypto.DT_BF16
 HERE = Path(__file__).resolve()
@@ -226,9 +227,7 @@ def uses_scatter(x: pypto.Tensor([8, 16], F32), y: pypto.Tensor([8, 16], F32)):
 def test_an_unsupported_name_fails_at_the_kernel_line():
     with pytest.raises(pypto.UnsupportedConstruct) as info:
         uses_scatter.trace()
-    line = uses_scatter.fn.__code__.co_firstlineno + 4   # the decorator is line 0
-    assert re.search(rf"test_pypto_package.py:{line}:\d+: pypto.scatter is not supported "
-                     rf"yet", str(info.value))
+    assert_error_at_kernel_line(info, uses_scatter, 4, "pypto.scatter is not supported yet")
     assert isinstance(info.value, pypto.TraceError) and isinstance(info.value, AttributeError)
     assert not hasattr(pypto, "scatter")
     with pytest.raises(pypto.UnsupportedConstruct, match="pypto.experimental.no_such_op"):

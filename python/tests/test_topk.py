@@ -20,6 +20,7 @@ import pytest
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
 from pto_mlir.tools import run_kernel, run_tool
+from trace_errors import assert_error_at_kernel_line
 
 F32, I32, DYN = pypto.DT_FP32, pypto.DT_INT32, pypto.DYN
 B, N, S, SKV, K = 2, 2, 8, 40, 8
@@ -278,5 +279,4 @@ def test_trace_errors_at_the_line(kernel, message):
     """Each PyPTO rule is a TraceError at the kernel's topk line."""
     with pytest.raises(pypto.TraceError, match=message) as info:
         kernel.trace()
-    line = kernel.fn.__code__.co_firstlineno + 2
-    assert f"test_topk.py:{line}:" in str(info.value), str(info.value)
+    assert_error_at_kernel_line(info, kernel, 2)

@@ -13,7 +13,7 @@ import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
-from pto_mlir.frontend import TraceError
+from trace_errors import assert_statement_error
 from pto_mlir.tools import compile_tile_graph, run_kernel, run_tool
 
 F32, F16, BF16, I8, I16, DYN = (pypto.DT_FP32, pypto.DT_FP16, pypto.DT_BF16, pypto.DT_INT8,
@@ -158,16 +158,9 @@ def test_wide_integer_beyond_the_interpreter_is_a_fault(tmp_path):
     ("pypto.view(x, [8, 16])", r"needs the window's shape and offsets"),
 ])
 def test_trace_errors(body, message):
-    source = (
-        "def bad(x: pypto.Tensor([8, 16], pypto.DT_FP32), q: pypto.Tensor([8, 6], pypto.DT_INT8),\n"
-        "        y: pypto.Tensor([8, 16], pypto.DT_FP32)):\n"
-        "    pypto.set_vec_tile_shapes(8, 16)\n"
-        f"    r = {body}\n")
-    scope = {"pypto": pypto}
-    exec(compile(source, "<bad>", "exec"), scope)
-    with pytest.raises(TraceError, match=message) as e:
-        pypto.jit(scope["bad"]).trace()
-    assert e.value.location.line == 4
+    assert_statement_error(pypto, "x: pypto.Tensor([8, 16], pypto.DT_FP32), "
+                           "q: pypto.Tensor([8, 6], pypto.DT_INT8), "
+                           "y: pypto.Tensor([8, 16], pypto.DT_FP32)", body, message)
 
 
 def test_whole_tensor_and_same_dtype():

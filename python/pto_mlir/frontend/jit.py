@@ -637,7 +637,8 @@ class JitFunction:
                       for group, options in self.unmodelled_options.items()}
             passes = merged.setdefault("pass_options", {})
             for key, groups in tracer.unmodelled_pass_options.items():
-                passes[key] = {**passes.get(key, {}), **groups}
+                passes[key] = ({**passes.get(key, {}), **groups} if isinstance(groups, dict)
+                               else groups)
             unmodelled_text = option_attr_text(merged, "set_pass_options")
         if unmodelled_text:
             attrs.append("pto.pypto_options = " + unmodelled_text)

@@ -7,7 +7,9 @@ location."""
 
 from __future__ import annotations
 
+import math
 import re
+import struct
 import warnings
 
 from . import dtypes as dt
@@ -194,6 +196,25 @@ class experimental:
                          "pto dialect carries it per kernel; call it as the first statement "
                          "of the kernel body")
         tracer.combine_axis = combine_axis
+
+    @staticmethod
+    def auto_mix_partition(value) -> None:
+        """``auto_mix_partition(1)``: PyPTO's switch for merging cube and vector
+        ops into MIX subgraphs, its ``set_options(pass_options=
+        {'auto_mix_partition': value})``. Not modelled (MIX forms are chosen
+        by the partitioner here): carried in ``pto.pypto_options`` with a
+        remark, as the same key of ``@jit(pass_options=...)`` is."""
+        tracer = current_tracer("pypto.experimental.auto_mix_partition")
+        if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
+            raise _error(f"experimental.auto_mix_partition({value!r}): PyPTO takes 0 (off) or "
+                         f"1 (on)")
+        from .jit import OptionRemark
+        loc = tracer.location()
+        warnings.warn_explicit(
+            f"experimental.auto_mix_partition({value}) (950 automatic MIX subgraphs): not "
+            f"modelled by pto-mlir; carried in pto.pypto_options and ignored", OptionRemark,
+            loc.file, loc.line)
+        tracer.unmodelled_pass_options["auto_mix_partition"] = value
 
 
 # ----------------------------------------------------------------------------
@@ -705,8 +726,10 @@ def cast(input, dtype, mode=dt.CastMode.CAST_NONE, satmode=dt.SaturationMode.OFF
     return _record(tracer, "pto.cast", fields, a.shape, dtype, "cast")
 
 
-def full(size, fill_value, dtype) -> Tile:
-    """``pypto.full([M, N], value, dtype)``: a fully valid constant tile."""
+def full(size, fill_value, dtype, *, valid_shape=None) -> Tile:
+    """``pypto.full([M, N], value, dtype)``: a fully valid constant tile;
+    with ``valid_shape=[m, N]`` (ints or symbolic scalars, PyPTO's dynamic
+    tails) its zero-offset view of that valid shape."""
     tracer = current_tracer("pypto.full")
     shape = _static_list(size, "full(size)")
     if not isinstance(dtype, dt.DataType):
@@ -714,10 +737,19 @@ def full(size, fill_value, dtype) -> Tile:
     if isinstance(fill_value, bool) or not isinstance(fill_value, (int, float)):
         raise _error(f"full(fill_value) must be a Python number, got {fill_value!r}")
     text = repr(float(fill_value))
-    if "e" in text and "." not in text:   # MLIR float literals need a "." (1e+30 -> 1.0e+30)
+    if not math.isfinite(float(fill_value)):
+        # MLIR has no inf/nan float literal: the f64 bits (-inf: the running max's start)
+        text = f"0x{struct.unpack('<Q', struct.pack('<d', float(fill_value)))[0]:016X}"
+    elif "e" in text and "." not in text:   # MLIR float literals need a "." (1e+30 -> 1.0e+30)
         text = text.replace("e", ".0e")
     fields = {"value": text, "attrs": _vec_tile_attr(tracer)}
-    return _record(tracer, "pto.full", fields, shape, dtype, "full")
+    tile = _record(tracer, "pto.full", fields, shape, dtype, "full")
+    if valid_shape is None:
+        return tile
+    if not isinstance(valid_shape, (list, tuple)) or len(valid_shape) != len(shape):
+        raise _error(f"full(valid_shape={valid_shape!r}) needs one entry per dim of size "
+                     f"{list(shape)}")
+    return view(tile, shape, [0] * len(shape), valid_shape=list(valid_shape))
 
 
 # ----------------------------------------------------------------------------
@@ -752,12 +784,17 @@ def _loop_bounds(what: str, bounds) -> tuple:
 
 
 def loop(*bounds, name: str | None = None, idx_name: str | None = None, unroll_list=None,
-         submit_before_loop: bool = False, parallel: bool = False):
+         submit_before_loop: bool = False, parallel: bool = False, unroll: bool = False):
     """``for i in pypto.loop(stop, name=..., idx_name=...)`` (or
-    ``loop(start, stop, step)``): a run-time loop; the body is traced once."""
+    ``loop(start, stop, step)``): a run-time loop; the body is traced once.
+    ``unroll`` is accepted and has no effect, as in PyPTO (its ``loop`` reads
+    only the other keywords; docs/Frontend.md)."""
     tracer = current_tracer("pypto.loop")
     loc = tracer.location()
     start, stop, step = _loop_bounds("loop", bounds)
+    if not isinstance(unroll, bool):
+        raise _error(f"loop(unroll={unroll!r}) must be True or False (PyPTO ignores it; give "
+                     f"unroll_list=[...] to unroll a loop)")
     if _is_int(step) and step <= 0:
         raise _error(f"loop(step={step}) must be positive")
     tracer.loop_count += 1
