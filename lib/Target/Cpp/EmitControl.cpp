@@ -32,7 +32,8 @@ using namespace mlir::pto;
 using namespace mlir::pto::cpp_emitter;
 using llvm::formatv;
 
-static llvm::SmallBitVector writtenKernelArgs(KernelOp kernel);
+static llvm::SmallBitVector
+writtenKernelArgs(KernelOp kernel, SymbolTableCollection &symbolTables);
 
 //===----------------------------------------------------------------------===//
 // Roots
@@ -459,7 +460,8 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
       if (auto arg =
               dyn_cast<BlockArgument>(getAliasedTensor(read.getTensor())))
         if (auto kernel = dyn_cast<KernelOp>(arg.getOwner()->getParentOp()))
-          ready = !writtenKernelArgs(kernel).test(arg.getArgNumber());
+          ready =
+              !writtenKernelArgs(kernel, symbolTables).test(arg.getArgNumber());
     if (!ready)
       os << "rt.flush();\n";
     // Bounds-checked against the tensor (exit 3, as in pto-run).
