@@ -311,10 +311,9 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       unsigned splitParts = 0; // 0: the setting's merge
       double settingCycles = 0.0, stationaryCycles = 0.0; // group cycles
       if (stationary)
-        splitParts =
-            chooseStationary(*accesses, block, groupTasks, setting, platform,
-                             instances, overlap, settingCycles,
-                             stationaryCycles);
+        splitParts = chooseStationary(*accesses, block, groupTasks, setting,
+                                      platform, instances, overlap,
+                                      settingCycles, stationaryCycles);
       llvm::DenseSet<Operation *> laterParts;
       if (splitParts > 1) {
         SmallVector<TaskOp> later;
