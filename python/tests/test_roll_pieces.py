@@ -46,7 +46,9 @@ def test_rolled_leaves_match_straight_line_bit_for_bit(tmp_path):
     assert straight_leaves.keys() == rolled_leaves.keys()
     assert not any("for (" in body for body in straight_leaves.values())
     looped = [name for name, body in rolled_leaves.items() if "for (" in body]
-    assert len(looped) >= 2, looped
+    # The K-chain C2 pieces roll; since pto-expand-tiles keeps one op per
+    # index value, those chains share one leaf.
+    assert len(looped) >= 1, looped
     assert len(rolled.splitlines()) < len(straight.splitlines())
 
     inputs = sk16.make_inputs(case, seed=11)
