@@ -91,21 +91,7 @@ private:
 
 } // namespace
 
-void FunctionPlanner::numberOps() {
-  int64_t counter = 0;
-  std::function<void(Operation *)> visit = [&](Operation *op) {
-    int64_t first = counter++;
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (Operation &inner : block)
-          visit(&inner);
-    span[op] = {first, counter - 1};
-  };
-  for (Region &region : func->getRegions())
-    for (Block &block : region)
-      for (Operation &op : block)
-        visit(&op);
-}
+void FunctionPlanner::numberOps() { span = numberOpsInPreOrder(func); }
 
 int64_t FunctionPlanner::capacity(MemorySpace space) const {
   int64_t bytes = getSpaceCapacity(arch, space);
@@ -465,7 +451,6 @@ LogicalResult FunctionPlanner::run() {
                                             platform.bufferAlignBytes);
         if (!reloads)
           return reportOverflow(space, buffers, end);
-        span.clear();
         numberOps();
         it->second.clear();
         func->walk([&](AllocTileOp alloc) {

@@ -65,14 +65,8 @@ static bool onlyRead(Value tile, Operation *load) {
   return true;
 }
 
-int64_t mlir::ptoisa::splitLiveRangesByReload(FunctionOpInterface func,
-                                              MemorySpace space,
-                                              int64_t capacity, int64_t align) {
-  Region &body = func->getRegion(0);
-  if (!body.hasOneBlock())
-    return 0;
-  Block &entry = body.front();
-  // Pre-order numbers, as pto-isa-plan-memory counts live ranges.
+DenseMap<Operation *, std::pair<int64_t, int64_t>>
+mlir::ptoisa::numberOpsInPreOrder(FunctionOpInterface func) {
   DenseMap<Operation *, std::pair<int64_t, int64_t>> span;
   int64_t counter = 0;
   std::function<void(Operation *)> visit = [&](Operation *op) {
@@ -83,8 +77,22 @@ int64_t mlir::ptoisa::splitLiveRangesByReload(FunctionOpInterface func,
           visit(&inner);
     span[op] = {first, counter - 1};
   };
-  for (Operation &op : entry)
-    visit(&op);
+  for (Region &region : func->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block)
+        visit(&op);
+  return span;
+}
+
+int64_t mlir::ptoisa::splitLiveRangesByReload(FunctionOpInterface func,
+                                              MemorySpace space,
+                                              int64_t capacity, int64_t align) {
+  Region &body = func->getRegion(0);
+  if (!body.hasOneBlock())
+    return 0;
+  Block &entry = body.front();
+  DenseMap<Operation *, std::pair<int64_t, int64_t>> span =
+      numberOpsInPreOrder(func);
   // GM tensors the function writes (through in-place reshapes): a window of
   // one of them may change between two reads, so it is never reloaded.
   llvm::DenseSet<Value> written;

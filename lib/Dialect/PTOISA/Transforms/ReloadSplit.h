@@ -16,6 +16,11 @@
 
 namespace mlir::ptoisa {
 
+/// Pre-order number of each op of `func`'s body and the last number inside
+/// its regions: the positions pto-isa-plan-memory's live ranges count in.
+DenseMap<Operation *, std::pair<int64_t, int64_t>>
+numberOpsInPreOrder(FunctionOpInterface func);
+
 /// Splits the live ranges of `space` tiles of `func` that one `tload` in the
 /// function's body fills from a GM tensor the function does not write and
 /// that are only read afterwards, so that the bytes live at once (tiles
