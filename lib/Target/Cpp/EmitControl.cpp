@@ -460,8 +460,7 @@ LogicalResult CppEmitter::emitControlOp(Operation *op) {
       if (auto arg =
               dyn_cast<BlockArgument>(getAliasedTensor(read.getTensor())))
         if (auto kernel = dyn_cast<KernelOp>(arg.getOwner()->getParentOp()))
-          ready =
-              !writtenKernelArgs(kernel, symbolTables).test(arg.getArgNumber());
+          ready = !writtenArgsOf(kernel).test(arg.getArgNumber());
     if (!ready)
       os << "rt.flush();\n";
     // Bounds-checked against the tensor (exit 3, as in pto-run).
@@ -603,8 +602,15 @@ writtenKernelArgs(KernelOp kernel, SymbolTableCollection &symbolTables) {
   return written(kernel);
 }
 
+const llvm::SmallBitVector &CppEmitter::writtenArgsOf(KernelOp kernel) {
+  auto [it, inserted] = writtenArgs.try_emplace(kernel);
+  if (inserted)
+    it->second = writtenKernelArgs(kernel, symbolTables);
+  return it->second;
+}
+
 void CppEmitter::emitHostMain(KernelOp kernel) {
-  llvm::SmallBitVector outputs = writtenKernelArgs(kernel, symbolTables);
+  const llvm::SmallBitVector &outputs = writtenArgsOf(kernel);
   os << "#if defined(PTO_HOST_MAIN)\n"
         "// Runs the kernel on DIR/<argument>.npy files (every argument is an "
         "input;\n// the arguments it writes are saved to OUTDIR).\n"

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/IndentedOstream.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <array>
@@ -151,6 +152,10 @@ private:
   std::string calledTensorName(Value tensor, unsigned depth = 0);
   /// Symbol lookups: one table per module instead of a scan per lookup.
   SymbolTableCollection symbolTables;
+  /// Per kernel, the arguments some leaf writes: computed once, read by the
+  /// host main and by every host_ready `pto.read`.
+  const llvm::SmallBitVector &writtenArgsOf(KernelOp kernel);
+  DenseMap<Operation *, llvm::SmallBitVector> writtenArgs;
   /// The roots' scalar slots (scalarSlots).
   DenseMap<Operation *, std::pair<SmallVector<SmallVector<unsigned>>, unsigned>>
       rootSlots;
