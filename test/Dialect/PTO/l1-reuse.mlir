@@ -69,7 +69,9 @@
 // RUN:   "-pto-l1-reuse=stationary=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOMIX
 // RUN: pto-opt %t.sk16-a3.mlir -pto-legalize -pto-flatten-scopes -pto-hoist-invariants -pto-expand-tiles -pto-partition -pto-nbuffer-merge \
 // RUN:   "-pto-l1-reuse=stationary=true mix=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOMIX
-// MIX: group 0 ({{[0-9]+}} x "C1"): {{.*}} (planned as MIX tasks: 1 instances at once, not 2, beside {{[1-9][0-9]*}} cycles of the block's other cube tasks)
+// (Its C2 -> V2 exchanges, whole K chains at these tiles, become MIX tasks
+// too: C1's B blocks stay in runs, not interleaved.)
+// MIX: group 0 ({{[0-9]+}} x "C1"): {{.*}} merged by the setting) (planned as MIX tasks: 1 instances at once, not 2, beside {{[1-9][0-9]*}} cycles of the block's other cube tasks)
 // MIX-NOT: planned as MIX tasks
 // NOMIX-NOT: planned as MIX tasks
 // NOMIX: group 0 ({{[0-9]+}} x "C1")
@@ -79,13 +81,34 @@
 // (C2), whose work the AICs run beside its instances: at test_02's
 // DAV_3510 tiles (8 heads, D = 128, 64 x 128 vector pieces) C1 takes 2 x 8
 // rectangles, half as many MIX tasks as the 2 x 4 that filling the 32 AICs
-// with one instance alone would take, and fewer copy-ins.
+// with one instance alone would take, and fewer copy-ins. Its rectangles
+// interleave the B blocks (the MIX tasks' latency is on the chain between
+// instances, and no other MIX family waits on them: C2's K chains are cut
+// into partial sums added in GM): the first task takes the S (and dP)
+// pieces of every other 128-column slice, [0, 0], [0, 256], ..., [256,
+// 1792], so that a block valid only in its first columns spreads them over
+// both tasks of a row of rectangles.
 // RUN: %python -m pto_mlir.sk16_ir --heads 8 --head-dim 128 --v-tile-s 64,128 --arch DAV_3510 > %t.sk16-950-d128.mlir
 // RUN: pto-opt %t.sk16-950-d128.mlir -pto-legalize -pto-flatten-scopes -pto-hoist-invariants -pto-expand-tiles -pto-partition -pto-nbuffer-merge \
-// RUN:   "-pto-l1-reuse=stationary=true mix=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERLAP
+// RUN:   "-pto-l1-reuse=stationary=true mix=true report=true" 2>&1 | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP: group 1 (16 x "C2")
 // OVERLAP: group 2 (8 x "C2")
-// OVERLAP: group 0 (256 x "C1"): merge count 16 (operand-stationary: 2 A x 8 B blocks per task, {{.*}} (planned as MIX tasks: 1 instances at once, not 8, beside {{[1-9][0-9]*}} cycles of the block's other cube tasks), 16 tasks after
+// OVERLAP: group 0 (256 x "C1"): merge count 16 (operand-stationary: 2 A x 8 B blocks per task, {{.*}} merged by the setting) (B blocks interleaved) (planned as MIX tasks: 1 instances at once, not 8, beside {{[1-9][0-9]*}} cycles of the block's other cube tasks), 16 tasks after
+// OVERLAP: pto.task #pto.core<cube> "C1" {
+// OVERLAP-NOT: pto.task
+// OVERLAP: pto.assemble %{{[0-9]+}}, %[[S:[0-9]+]] [0, 0] : !pto.tile<256x128xf32>
+// OVERLAP-NOT: pto.task
+// OVERLAP-NOT: [0, 128] :
+// OVERLAP: pto.assemble %{{[0-9]+}}, %[[S]] [0, 256] : !pto.tile<256x128xf32>
+// OVERLAP-NOT: pto.task
+// OVERLAP-NOT: [0, 128] :
+// OVERLAP: pto.assemble %{{[0-9]+}}, %[[S]] [256, 1792] : !pto.tile<256x128xf32>
+// OVERLAP: pto.task #pto.core<cube> "C1" {
+// OVERLAP: pto.task #pto.core<cube> "C1" {
+// OVERLAP: pto.task #pto.core<cube> "C1" {
+// OVERLAP: pto.task #pto.core<cube> "C1" {
+// OVERLAP-NOT: pto.task
+// OVERLAP: pto.assemble %{{[0-9]+}}, %[[S]] [0, 128] : !pto.tile<256x128xf32>
 // Dynamic offsets in a batch loop (row offset b * 64 + r): loads are
 // identical when their offsets are the same value, computed once in the
 // block or separately inside each task; rows stay apart.

@@ -131,13 +131,15 @@ double taskCycles(TaskOp task, const PlatformInfo &platform,
 /// `later`) wait for their chain's first part.
 std::optional<pto::detail::StationaryProblem>
 stationaryProblem(ArrayRef<TaskInfo> infos, const PlatformInfo &platform,
-                  double instances, double overlap, unsigned parts = 1,
+                  double instances, double overlap, bool interleaveColumns,
+                  unsigned parts = 1,
                   const llvm::DenseSet<Operation *> *later = nullptr) {
   pto::detail::StationaryProblem problem;
   problem.l1Bytes = platform.l1Bytes;
   problem.cores = platform.cubeCores;
   problem.instances = instances;
   problem.overlapCycles = overlap;
+  problem.interleaveColumns = interleaveColumns;
   // The cost model's assumed cost of one launch (docs/CostModel.md), read
   // from its defaults so that the two stay one figure.
   problem.launchCycles =
@@ -259,10 +261,11 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     std::optional<BlockAccesses> accesses;
     accesses.emplace(block);
     SmallVector<Operation *> serialised(groups.size(), nullptr);
+    std::optional<pto::detail::MixSerialisation> mixLoops;
     if (mix) {
-      pto::detail::MixSerialisation mixLoops(block);
+      mixLoops.emplace(block);
       for (auto [groupId, tasks] : llvm::enumerate(groups))
-        serialised[groupId] = mixLoops.serialisedLoop(tasks);
+        serialised[groupId] = mixLoops->serialisedLoop(tasks);
     }
     SmallVector<unsigned> order;
     for (unsigned pass : {0u, 1u})
@@ -278,7 +281,15 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     for (unsigned groupId : order) {
       MutableArrayRef<TaskOp> tasks = groups[groupId];
       double instances = blockInstances, overlap = 0.0, ownCycles = 0.0;
+      // A group whose instances run in turn has the MIX tasks' latency on
+      // the chain between them: its rectangles interleave the B blocks, so
+      // that a block valid only in its first columns (a short sequence)
+      // spreads them over several MIX tasks. Not where other MIX tasks
+      // wait on its results: each of those would then wait for every one
+      // of them, holding AIVs the chain needs (docs/TileGraph.md).
+      bool interleave = false;
       if (Operation *loop = serialised[groupId]) {
+        interleave = !mixLoops->hasParallelExchange();
         instances = staticInstances(block, kernel, dynamicTripCount, loop);
         if (!cubeCycles) {
           cubeCycles = 0.0;
@@ -312,7 +323,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       double settingCycles = 0.0, stationaryCycles = 0.0; // group cycles
       if (stationary)
         splitParts = chooseStationary(*accesses, block, groupTasks, setting,
-                                      platform, instances, overlap,
+                                      platform, instances, overlap, interleave,
                                       settingCycles, stationaryCycles);
       llvm::DenseSet<Operation *> laterParts;
       if (splitParts > 1) {
@@ -332,8 +343,9 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
 
       std::optional<pto::detail::StationaryPlan> stationaryPlan;
       if (splitParts)
-        if (auto problem = stationaryProblem(infos, platform, instances,
-                                             overlap, 1, &laterParts))
+        if (auto problem =
+                stationaryProblem(infos, platform, instances, overlap,
+                                  interleave, 1, &laterParts))
           stationaryPlan = pto::detail::planStationary(
               *problem, std::numeric_limits<double>::infinity());
       if (!stationaryPlan && setting.count && *setting.count <= 1) {
@@ -435,6 +447,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
                << llvm::formatv("{0:F0}", stationaryCycles) << " cycles vs "
                << llvm::formatv("{0:F0}", settingCycles)
                << " merged by the setting)";
+        if (stationaryPlan && interleave)
+          diag << " (B blocks interleaved)";
         if (instances != blockInstances)
           diag << " (planned as MIX tasks: "
                << llvm::formatv("{0:F0}", instances)
@@ -518,12 +532,12 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   unsigned chooseStationary(BlockAccesses &accesses, Block &block,
                             ArrayRef<TaskOp> tasks, const GroupSetting &setting,
                             const PlatformInfo &platform, double instances,
-                            double overlap, double &settingCycles,
-                            double &chosenCycles) {
+                            double overlap, bool interleave,
+                            double &settingCycles, double &chosenCycles) {
     ValueNumbering vn;
     SmallVector<TaskInfo, 8> infos = cubeTaskInfos(vn, block, tasks);
     std::optional<pto::detail::StationaryProblem> whole =
-        stationaryProblem(infos, platform, instances, overlap);
+        stationaryProblem(infos, platform, instances, overlap, interleave);
     settingCycles = chosenCycles = 0.0;
     if (!whole)
       return 0;
@@ -551,8 +565,8 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
         pto::detail::planStationary(*whole, settingCycles);
     unsigned choice = best ? 1 : 0;
     for (unsigned parts : {2u, 4u, 8u}) {
-      std::optional<pto::detail::StationaryProblem> cut =
-          stationaryProblem(infos, platform, instances, overlap, parts);
+      std::optional<pto::detail::StationaryProblem> cut = stationaryProblem(
+          infos, platform, instances, overlap, interleave, parts);
       if (!cut)
         continue;
       std::optional<pto::detail::StationaryPlan> plan =

@@ -70,6 +70,36 @@ TaskOp taskIn(Operation *op, Block &block) {
   return TaskOp();
 }
 
+/// Calls `onStore(task, assemble)` for each store and `onView(task, view)`
+/// for each view of `workspace`, in use order, while each is a store of a
+/// matmul result in a cube task or a tile view in a vector task of `block`,
+/// at static offsets (the shape of an exchange); false at the first access
+/// that is not.
+template <typename StoreFn, typename ViewFn>
+bool forEachExchangeAccess(WorkspaceOp workspace, Block &block, StoreFn onStore,
+                           ViewFn onView) {
+  for (Operation *user : workspace.getResult().getUsers()) {
+    TaskOp task = taskIn(user, block);
+    if (!task)
+      return false;
+    CoreKind kind = task.getKind();
+    if (auto assemble = dyn_cast<AssembleOp>(user)) {
+      if (kind != CoreKind::cube || !assemble.getOffsets().empty() ||
+          !isa_and_nonnull<MatmulOp, MatmulAccOp>(
+              assemble.getSrc().getDefiningOp()))
+        return false;
+      onStore(task, assemble);
+      continue;
+    }
+    auto view = dyn_cast<ViewOp>(user);
+    if (!view || kind != CoreKind::vector || !view.getOffsets().empty() ||
+        !isa<TileType>(view.getResult().getType()))
+      return false;
+    onView(task, view);
+  }
+  return true;
+}
+
 std::optional<Exchange> MixExchangePass::findExchange(
     WorkspaceOp workspace, Block &block,
     const llvm::DenseMap<Operation *, unsigned> &index) {
@@ -80,33 +110,22 @@ std::optional<Exchange> MixExchangePass::findExchange(
   int64_t elementBytes =
       std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
   SmallVector<std::pair<unsigned, Box>> stores, views;
-  for (Operation *user : workspace.getResult().getUsers()) {
-    TaskOp task = taskIn(user, block);
-    if (!task)
-      return std::nullopt;
-    unsigned t = index.lookup(task);
-    CoreKind kind = task.getKind();
-    if (auto assemble = dyn_cast<AssembleOp>(user)) {
-      Operation *source = assemble.getSrc().getDefiningOp();
-      if (kind != CoreKind::cube || !assemble.getOffsets().empty() ||
-          !isa_and_nonnull<MatmulOp, MatmulAccOp>(source))
-        return std::nullopt;
-      ArrayRef<int64_t> shape = assemble.getSrc().getType().getShape();
-      stores.push_back(
-          {t, Box(SmallVector<int64_t>(assemble.getStaticOffsets()),
-                  SmallVector<int64_t>(shape))});
-      continue;
-    }
-    auto view = dyn_cast<ViewOp>(user);
-    if (!view || kind != CoreKind::vector || !view.getOffsets().empty() ||
-        !isa<TileType>(view.getResult().getType()))
-      return std::nullopt;
-    ArrayRef<int64_t> shape =
-        cast<TileType>(view.getResult().getType()).getShape();
-    views.push_back({t, Box(SmallVector<int64_t>(view.getStaticOffsets()),
-                            SmallVector<int64_t>(shape))});
-  }
-  if (stores.empty() || views.empty())
+  bool shaped = forEachExchangeAccess(
+      workspace, block,
+      [&](TaskOp task, AssembleOp assemble) {
+        ArrayRef<int64_t> shape = assemble.getSrc().getType().getShape();
+        stores.push_back({index.lookup(task),
+                          Box(SmallVector<int64_t>(assemble.getStaticOffsets()),
+                              SmallVector<int64_t>(shape))});
+      },
+      [&](TaskOp task, ViewOp view) {
+        ArrayRef<int64_t> shape =
+            cast<TileType>(view.getResult().getType()).getShape();
+        views.push_back({index.lookup(task),
+                         Box(SmallVector<int64_t>(view.getStaticOffsets()),
+                             SmallVector<int64_t>(shape))});
+      });
+  if (!shaped || stores.empty() || views.empty())
     return std::nullopt;
   BoxIndex grid;
   for (auto [i, store] : llvm::enumerate(stores))
@@ -363,4 +382,36 @@ Operation *MixSerialisation::serialisedLoop(ArrayRef<TaskOp> cubeTasks) {
         loop = innerOf(loop, ofStored(assemble.getDst()));
     });
   return loop;
+}
+
+bool MixSerialisation::hasParallelExchange() {
+  if (parallelExchange)
+    return *parallelExchange;
+  parallelExchange = false;
+  if (!enabled)
+    return false;
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  for (TaskOp task : block.getOps<TaskOp>()) {
+    if (task.getKind() != CoreKind::cube)
+      continue;
+    WalkResult walk = task.walk([&](AssembleOp assemble) {
+      auto workspace = assemble.getDst().getDefiningOp<WorkspaceOp>();
+      if (!workspace || workspace->getBlock() != &block ||
+          !isa_and_nonnull<MatmulOp, MatmulAccOp>(
+              assemble.getSrc().getDefiningOp()) ||
+          !seen.insert(workspace).second)
+        return WalkResult::advance();
+      bool viewed = false;
+      if (!ofStored(workspace.getResult()) &&
+          forEachExchangeAccess(
+              workspace, block, [](TaskOp, AssembleOp) {},
+              [&](TaskOp, ViewOp) { viewed = true; }) &&
+          viewed)
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return *(parallelExchange = true);
+  }
+  return false;
 }

@@ -16,6 +16,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
+
 namespace mlir::pto::detail {
 
 /// Per block of cube tasks: which loops around it the MIX tasks formed
@@ -33,6 +35,14 @@ public:
   /// `cubeTasks` run in turn (so do those of every loop around it); null if
   /// none, or if the kernel's platform has no L0C -> UB path.
   Operation *serialisedLoop(ArrayRef<TaskOp> cubeTasks);
+  /// Whether a cube task of the block stores matmul results into a
+  /// workspace that pto-mix-exchange may keep on chip (every access a store
+  /// in a cube task or a view in a vector task of the block, at static
+  /// offsets; the per-piece and UB checks left out) and whose MIX tasks run
+  /// their instances at once (no loop from `serialisedLoop`): MIX tasks
+  /// that hold two AIVs beside the ones whose instances run in turn.
+  /// Computed once per block, on the IR as it is at the first call.
+  bool hasParallelExchange();
 
 private:
   Operation *ofStored(Value workspace);
@@ -41,6 +51,7 @@ private:
 
   Block &block;
   bool enabled = false;
+  std::optional<bool> parallelExchange;
   llvm::DenseMap<Value, Operation *> storedCache;
   llvm::DenseMap<Operation *, Operation *> readerCache, outerCache;
 };

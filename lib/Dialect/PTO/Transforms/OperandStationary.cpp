@@ -21,6 +21,8 @@ namespace {
 /// Row and column coordinates of every task inside its component.
 struct Layout {
   SmallVector<unsigned> component, row, col;
+  /// Per component: its column count.
+  SmallVector<unsigned> cols;
 };
 
 Layout layoutOf(const StationaryProblem &p) {
@@ -48,7 +50,22 @@ Layout layoutOf(const StationaryProblem &p) {
     layout.row.push_back(rit->second);
     layout.col.push_back(kit->second);
   }
+  layout.cols.assign(componentIds.size(), 0);
+  for (auto [c, n] : colsIn)
+    layout.cols[c] = n;
   return layout;
+}
+
+/// The rectangle column of column `index` of `count` cut into slices of at
+/// most `extent`: runs of consecutive columns, or with `interleaved` every
+/// ceil(count / extent)-th column (the same number of slices), so that the
+/// leading columns of a block, all a short valid extent covers, fall into
+/// different rectangles.
+unsigned columnSlice(unsigned index, unsigned count, unsigned extent,
+                     bool interleaved) {
+  if (!interleaved)
+    return index / extent;
+  return index % ((count + extent - 1) / extent);
 }
 
 unsigned stageOf(const StationaryProblem &p, unsigned task) {
@@ -75,8 +92,10 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
   plan.a = a;
   plan.b = b;
   for (auto [i, task] : llvm::enumerate(p.tasks)) {
-    auto key = std::make_tuple(layout.component[i], layout.row[i] / a,
-                               layout.col[i] / b);
+    unsigned c = layout.component[i];
+    auto key = std::make_tuple(
+        c, layout.row[i] / a,
+        columnSlice(layout.col[i], layout.cols[c], b, p.interleaveColumns));
     auto [it, inserted] = ids.try_emplace(key, rects.size());
     if (inserted)
       rects.emplace_back();

@@ -61,6 +61,12 @@ struct StationaryProblem {
   /// cores run beside a group whose instances run in turn (MIX tasks,
   /// MixExchange.h): its latency hides behind that work too. 0: none.
   double overlapCycles = 0.0;
+  /// Rectangles take every ceil(columns / b)-th B block of their component
+  /// instead of a run of b consecutive ones (MIX tasks whose instances run
+  /// in turn, docs/TileGraph.md#on-chip-exchanges): the same rectangles'
+  /// sizes and copy-ins for whole blocks, but a block whose valid extent
+  /// covers only its first columns spreads them over several tasks.
+  bool interleaveColumns = false;
 };
 
 struct StationaryPlan {

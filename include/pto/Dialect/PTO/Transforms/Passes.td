@@ -344,7 +344,14 @@ def L1ReusePass : Pass<"pto-l1-reuse"> {
     turn, so they do not count as instances at once; such a group is
     planned after the block's other cube groups, and its time counts their
     cube work, which the cores run beside its instances, in the throughput
-    term (its latency hides behind that work too).
+    term (its latency hides behind that work too). Its rectangles take
+    every ceil(columns / b)-th B block instead of b consecutive ones, so
+    that a block whose run-time valid extent covers only its first columns
+    spreads them over several MIX tasks (the MIX tasks of one instance are
+    a step of the chain between instances); not when another cube group of
+    the block stores into an exchange whose MIX tasks run their instances
+    at once (they would wait for every MIX task of a row, holding AIVs the
+    chain needs).
 
     A loop without iter_args whose trip count is a run-time value counts
     `dynamic-trip-count` instances (default 1: the compile cannot tell
