@@ -9,9 +9,9 @@ MIX rectangles compute the golden (docs/TileGraph.md#on-chip-exchanges).
   152.0 -> 201.0 us).
 - test_08 so compiled (2048-row blocks, 384 and 512 valid rows: the short
   sequences whose first columns the interleaved rectangles spread over
-  several MIX tasks) runs in pto-run against the golden. The emitted C++ of
-  the interleaved form is test_mix_exchange.py's
-  test_sk16_ring_at_dav3510_tiles.
+  several MIX tasks) runs in pto-run against the golden; one head of 384 x
+  512 rows (its four valid column slices in two MIX tasks, even and odd)
+  through the emitted C++ on the host emulation.
 """
 
 from __future__ import annotations
@@ -84,4 +84,20 @@ def test_interleaved_mix_matches_golden(tmp_path):
     out, _ = run_tile_graph(source, tmp_path / "tg", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
                             names=sk16.INPUT_NAMES)
     assert "{pto.on_chip}" in (tmp_path / "tg" / "tile_graph.mlir").read_text()
+    sk16.assert_matches_golden(out, sk16.golden_backward(inputs, case.N, case.D))
+
+
+def test_interleaved_mix_emitted_cpp(tmp_path):
+    from pto_mlir import codegen
+    case = sk16.Sk16Case("short", [384], [512], 1, 64)
+    source = tmp_path / "sk16.mlir"
+    source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=case.N, head_dim=case.D,
+                                                      **DAV3510)))
+    inputs = sk16.make_inputs(case, seed=13)
+    exe = codegen.build(source, tmp_path / "build",
+                        pipeline="pto-ascend-pipeline,pto-isa-verify-sync")
+    cpp = (tmp_path / "build" / "sk16.cpp").read_text()
+    assert "ri.launch_mix(" in cpp
+    out, _ = codegen.run(exe, tmp_path / "run", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
+                         names=sk16.INPUT_NAMES)
     sk16.assert_matches_golden(out, sk16.golden_backward(inputs, case.N, case.D))
