@@ -355,6 +355,12 @@ Operation *MixSerialisation::serialisedLoop(ArrayRef<TaskOp> cubeTasks) {
   Operation *loop = nullptr;
   if (!enabled)
     return loop;
+  // The block may have changed since the last query (pto-l1-reuse splits
+  // and erases cube tasks between groups), and an erased op's or value's
+  // address can come back for a new one: answers are cached within a query.
+  storedCache.clear();
+  readerCache.clear();
+  outerCache.clear();
   for (TaskOp task : cubeTasks)
     task.walk([&](AssembleOp assemble) {
       if (assemble.getDst().getDefiningOp<WorkspaceOp>() &&
