@@ -6,7 +6,8 @@ orders and host threads) agree with a NumPy golden.
 Every kernel's loop body stores 2 x[block i] into the i32 tensor z through
 tile ops (a vector task), reads z[0, 0] back in the control program and lets
 the value choose what comes next: a view's row offset, a loop-carried sum of
-offsets, an `scf.if`, an inner loop's bound; one variant adds into z with
+offsets, an `scf.if`, an inner loop's bound, a read again in an inner loop
+(the loop ends the segment: this one held before); one variant adds into z with
 atomic_add, one lists z in ready_on_host_tensors (a leaf writes it, so the
 read still waits). pto-partition used to place the task at the end of its
 segment of the block, after the read: the read saw the previous iteration's
@@ -102,6 +103,10 @@ KERNELS = {
                           "      %o = arith.muli %j, %c8 : index\n"
                           + copy_block("%o", "%o") + "    }\n"),
                    [0, 1, 2, 3], golden_loop_bound),
+    "nested": (kernel("nested", '    pto.loop "M" %j = %c0 to %c1 step %c1 {\n'
+                      "      %s2 = pto.read %z[%c0, %c0] : !pto.tensor<8x64xi32>\n"
+                      + copy_block("%s2", "%r") + "    }\n"),
+               [1, 4, 7, 10], golden_view_offset),
     "atomic": (kernel("atomic", copy_block("%s", "%r"), store="atomic_add"),
                [1, 2, 3, 4], golden_atomic),
     "host_ready": (kernel("host_ready", copy_block("%s", "%r"),

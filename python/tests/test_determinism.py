@@ -7,9 +7,9 @@ SmallPtrSet, ...) and lets that order reach the IR gives output that changes
 with the addresses of the ops: with ASLR (on for every process here unless
 the kernel disables it) and with glibc's malloc tunables (no thread cache,
 small mmap threshold, perturbed frees) the ops land at other addresses, and
-pointer hashes put them in other buckets. Covered: SK-16 at its A3 tiles
-(DAV_2201) and a MIX compile (SK-16 at DAV_3510 with small tiles, where
-pto-mix-exchange hands S and dP over on chip).
+pointer hashes put them in other buckets. Covered: SK-16 and SK-01 at their
+A3 tiles (DAV_2201) and a MIX compile (SK-16 at DAV_3510 with small tiles,
+where pto-mix-exchange hands S and dP over on chip).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from pto_mlir import sk16_ir
+from pto_mlir import sk01_ir, sk16_ir
 from pto_mlir.tools import tool
 
 # Three malloc layouts: the default, and two sets of glibc tunables that
@@ -35,7 +35,9 @@ LAYOUTS = {
 
 SMALL_3510 = dict(s1_tile=256, s2_tile=256, c_tile=(64, 128, 64, 128, 64, 128),
                   v_tile_s=(32, 64), v_tile_d=(64, 64), arch="DAV_3510")
-KERNELS = {"sk16": {}, "sk16_mix_3510": SMALL_3510}
+KERNELS = {"sk16": lambda: sk16_ir.emit(sk16_ir.Sk16Config()),
+           "sk16_mix_3510": lambda: sk16_ir.emit(sk16_ir.Sk16Config(**SMALL_3510)),
+           "sk01": lambda: sk01_ir.emit(sk01_ir.Sk01Config(accumulators="gm"))}
 
 
 def compile_to_cpp(source: Path, out: Path, env: dict) -> tuple[bytes, bytes]:
@@ -66,7 +68,7 @@ def first_difference(a: bytes, b: bytes) -> str:
 @pytest.mark.parametrize("kernel", sorted(KERNELS))
 def test_output_is_independent_of_heap_layout(kernel, tmp_path):
     source = tmp_path / f"{kernel}.mlir"
-    source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(**KERNELS[kernel])))
+    source.write_text(KERNELS[kernel]())
     outputs = {name: compile_to_cpp(source, tmp_path / name, env)
                for name, env in LAYOUTS.items()}
     if kernel == "sk16_mix_3510":
