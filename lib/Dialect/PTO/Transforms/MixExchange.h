@@ -36,6 +36,8 @@ public:
   Operation *serialisedLoop(ArrayRef<TaskOp> cubeTasks);
 
 private:
+  /// Empties the caches; every public query starts with it.
+  void startQuery();
   Operation *ofStored(Value workspace);
   Operation *ofReader(Operation *reader);
   Operation *ofOuterWorkspace(Operation *workspace);
