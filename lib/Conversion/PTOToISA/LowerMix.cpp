@@ -262,7 +262,14 @@ void LeafLowering::sinkExchangeStores() {
     if (!first || position[view] < position[first])
       first = view;
   }
-  for (auto [storeOp, first] : firstReader) {
+  // In program order, not the map's (pointer) order: the output must not
+  // depend on where the ops were allocated.
+  SmallVector<std::pair<Operation *, Operation *>> sinks(firstReader.begin(),
+                                                         firstReader.end());
+  llvm::sort(sinks, [&](const auto &a, const auto &b) {
+    return position[a.first] < position[b.first];
+  });
+  for (auto [storeOp, first] : sinks) {
     auto store = cast<AssembleOp>(storeOp);
     // The chain: the stored value's matmul and the matmul_acc steps before
     // it, each used only by the next.

@@ -475,6 +475,48 @@ pto.kernel @read_before_overwrite(%a: !pto.tensor<16x16xf32>, %b: !pto.tensor<16
   pto.assemble %m3, %out[0, 0] : !pto.tile<16x16xf32>, !pto.tensor<16x16xf32>
 }
 
+// -----
+
+// A control-program read of a tensor that a task of the block writes ends
+// the segment there: the task storing %z goes before the read, the task whose
+// view the read positions after it. A read of a tensor no task before it
+// writes (%q) leaves the segment whole: the tasks go after it, and the exp
+// and the neg of one scope on either side of it still share a task.
+
+// CHECK-LABEL: pto.kernel @read_after_task(
+// CHECK:         pto.task #pto.core<vector> "V1" {
+// CHECK:           pto.add
+// CHECK:           pto.assemble %{{.*}}, %z [0, 0]
+// CHECK:         }
+// CHECK-NEXT:    %[[S:.*]] = pto.read %z[%c0, %c0]
+// CHECK-NOT:     pto.task
+// CHECK:         pto.read %q[%c0]
+// CHECK:         pto.task #pto.core<vector> "V1" {
+// CHECK:           pto.view %y[%[[S]], %c0]
+// CHECK:           pto.neg
+// CHECK:         }
+// CHECK-NEXT:    pto.task #pto.core<vector> "V1" {
+// CHECK:           pto.exp
+// CHECK:           pto.neg
+// CHECK:         }
+pto.kernel @read_after_task(%x: !pto.tensor<8x64xi32>, %z: !pto.tensor<8x64xi32>, %q: !pto.tensor<4xi32>, %y: !pto.tensor<64x64xf32>, %out: !pto.tensor<8x64xf32>, %out2: !pto.tensor<8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %x[%c0, %c0] : !pto.tensor<8x64xi32> -> !pto.tile<8x64xi32>
+  %d = pto.add %t, %t : !pto.tile<8x64xi32>, !pto.tile<8x64xi32> -> !pto.tile<8x64xi32>
+  pto.assemble %d, %z[0, 0] : !pto.tile<8x64xi32>, !pto.tensor<8x64xi32>
+  %s = pto.read %z[%c0, %c0] : !pto.tensor<8x64xi32>
+  %u = pto.view %y[%s, %c0] : !pto.tensor<64x64xf32> -> !pto.tile<8x64xf32>
+  %n = pto.neg %u : !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+  pto.assemble %n, %out[0, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  pto.scope #pto.scope<id = 1> {
+    %v = pto.view %y[%c0, %c0] : !pto.tensor<64x64xf32> -> !pto.tile<8x64xf32>
+    %e = pto.exp %v : !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+    %r = pto.read %q[%c0] : !pto.tensor<4xi32>
+    %m = pto.neg %e : !pto.tile<8x64xf32> -> !pto.tile<8x64xf32>
+    pto.assemble %m, %out2[%r, 0] : !pto.tile<8x64xf32>, !pto.tensor<8x64xf32>
+  }
+}
+
 //--- scope-left.mlir
 
 // pto-partition needs scopes as stamps.

@@ -370,10 +370,20 @@ Operation *MixSerialisation::ofStored(Value workspace) {
   return storedCache[workspace] = loop;
 }
 
+void MixSerialisation::startQuery() {
+  // The block may have changed since the last query (pto-l1-reuse splits
+  // and erases cube tasks between groups), and an erased op's or value's
+  // address can come back for a new one: answers are cached within a query.
+  storedCache.clear();
+  readerCache.clear();
+  outerCache.clear();
+}
+
 Operation *MixSerialisation::serialisedLoop(ArrayRef<TaskOp> cubeTasks) {
   Operation *loop = nullptr;
   if (!enabled)
     return loop;
+  startQuery();
   for (TaskOp task : cubeTasks)
     task.walk([&](AssembleOp assemble) {
       if (assemble.getDst().getDefiningOp<WorkspaceOp>() &&

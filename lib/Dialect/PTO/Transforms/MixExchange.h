@@ -26,8 +26,9 @@ namespace mlir::pto::detail {
 /// if it also accesses a workspace defined outside the block (one buffer,
 /// rewritten by every iteration of the loops around both the block and a
 /// write to it; SK-16's Dvec), the next iteration's write waits for the MIX
-/// task's read. Each task and
-/// workspace is looked at once per block (cached).
+/// task's read. Each task and workspace is looked at once per query: the
+/// caches, keyed by op and value addresses, are emptied when a query
+/// starts, so that the block may change between queries.
 class MixSerialisation {
 public:
   explicit MixSerialisation(Block &block);
@@ -45,6 +46,8 @@ public:
   bool hasParallelExchange();
 
 private:
+  /// Empties the caches; every public query starts with it.
+  void startQuery();
   Operation *ofStored(Value workspace);
   Operation *ofReader(Operation *reader);
   Operation *ofOuterWorkspace(Operation *workspace);

@@ -23,6 +23,7 @@
 #include "pto/Support/UnionFind.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -44,6 +45,14 @@ namespace {
 
 /// The ops that become (part of) a task: everything that runs on a core.
 bool isNode(Operation *op) { return isCubeOp(op) || isVectorOp(op); }
+
+/// Whether a non-node op of the control program reads or writes GM data:
+/// checks, shapes, aliases and allocations only name tensors.
+bool touchesGMData(Operation *op) {
+  return !isa<CheckViewOp, CheckTileViewOp, DimOp, ReshapeOp, WorkspaceOp>(
+             op) &&
+         !isMemoryEffectFree(op);
+}
 
 /// A view producing a tile (of a tensor or of another tile): copied into
 /// each task that reads it.
@@ -752,16 +761,45 @@ void PartitionPass::runOnOperation() {
     // moves there first instead of cutting the tasks around its old place.
     if (sinkViews)
       mlir::pto::detail::sinkBarrierViews(*block, isBarrier);
+    // A control-program op that touches GM data (a pto.read) and must
+    // follow an access of the segment so far (a node's store, a view of a
+    // GM tensor) ends the segment: tasks are placed at the end of their
+    // segment, so without the cut a read of a tensor that an earlier task of
+    // the block writes would see the value from before that task. The
+    // segment's accesses are summarized only when such an op comes.
+    std::optional<GMAccessAnalysis> gm;
+    GMAccessIndex segmentAccesses;
+    SmallVector<Operation *> segmentGM; // nodes and views of GM tensors
+    unsigned numFiled = 0;
+    auto mustFollowSegment = [&](Operation &op) {
+      if (segment.empty() || !touchesGMData(&op))
+        return false;
+      if (!gm)
+        gm.emplace(block->getParentOp());
+      for (; numFiled < segmentGM.size(); ++numFiled)
+        segmentAccesses.insert(numFiled, gm->summarize(segmentGM[numFiled]));
+      return segmentAccesses.dependsOnAny(gm->summarize(&op));
+    };
     for (Operation &op : llvm::make_early_inc_range(*block)) {
       if (isNode(&op)) {
         segment.push_back(&op);
+        segmentGM.push_back(&op);
         continue;
       }
-      if (!isBarrier(op))
+      if (auto view = dyn_cast<ViewOp>(op)) {
+        if (isa<GMTensorType>(view.getSource().getType()))
+          segmentGM.push_back(&op);
+        if (!isBarrier(op))
+          continue;
+      } else if (!isBarrier(op) && !mustFollowSegment(op)) {
         continue;
+      }
       if (failed(BlockPartitioner(segment, arch, splitMix, stats).run(&op)))
         return signalPassFailure();
       segment.clear();
+      segmentGM.clear();
+      segmentAccesses = GMAccessIndex();
+      numFiled = 0;
     }
     // Every block ends with a terminator, a barrier: no segment is left.
   }
