@@ -400,6 +400,7 @@ bool MixSerialisation::hasParallelExchange() {
   parallelExchange = false;
   if (!enabled)
     return false;
+  startQuery();
   llvm::SmallPtrSet<Operation *, 8> seen;
   for (TaskOp task : block.getOps<TaskOp>()) {
     if (task.getKind() != CoreKind::cube)
