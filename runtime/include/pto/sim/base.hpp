@@ -104,6 +104,14 @@ enum class TileType {
   ScaleRight,
   Ctrl
 };
+// Which AIV's UB an L0C -> UB move fills (pto-isa include/pto/common/type.hpp):
+// AIV 0's, AIV 1's, or both, split by rows or columns (not emulated).
+enum class AccToVecMode : uint8_t {
+  SingleModeVec0 = 0,
+  SingleModeVec1 = 1,
+  DualModeSplitM = 2,
+  DualModeSplitN = 3
+};
 enum class BLayout { RowMajor = 0, ColMajor = 1 };
 enum class SLayout { NoneBox = 0, RowMajor = 1, ColMajor = 2 };
 enum class PadValue : uint64_t { Null = 0, Zero = 1, Max = 2, Min = 3 };

@@ -324,20 +324,20 @@ private:
     if (seen_[p][q] >= t)
       return;
     if (kind_ == CoreKind::Vector && p == PIPE_FIX)
-      fatal("hazard %s on %s byte offset %u (0x%x): %s on the AIC's FIX pipe "
-            "%s bytes %s by %s on %s without synchronisation (this AIV's read "
-            "and the AIC's move into the ring slot are not ordered: missing "
-            "wait_intra_block on this AIV before it reads a filled slot, or "
-            "on the AIC before it refills a slot the AIV frees with "
-            "set_intra_block)",
-            kind, space_name(s), at, at, cur_name_, verb, past,
+      fatal("hazard %s on AIV%d's %s byte offset %u (0x%x): %s on the AIC's "
+            "FIX pipe %s bytes %s by %s on %s without synchronisation (this "
+            "AIV's read and the AIC's move into the ring slot are not "
+            "ordered: missing wait_intra_block on this AIV before it reads a "
+            "filled slot, or on the AIC before it refills a slot the AIV "
+            "frees with set_intra_block)",
+            kind, subblock, space_name(s), at, at, cur_name_, verb, past,
             names_[q][t - 1], pipe_name(q));
     if (kind_ == CoreKind::Vector && q == PIPE_FIX)
-      fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by "
-            "%s on the AIC's FIX pipe without synchronisation (missing "
+      fatal("hazard %s on AIV%d's %s byte offset %u (0x%x): %s on %s %s bytes "
+            "%s by %s on the AIC's FIX pipe without synchronisation (missing "
             "set_intra_block on the AIC / wait_intra_block on this AIV)",
-            kind, space_name(s), at, at, cur_name_, pipe_name(p), verb, past,
-            names_[q][t - 1]);
+            kind, subblock, space_name(s), at, at, cur_name_, pipe_name(p),
+            verb, past, names_[q][t - 1]);
     fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s "
           "on %s "
           "without synchronisation (missing set_flag/wait_flag %s -> %s)",

@@ -477,6 +477,38 @@ inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow = 0,
   return {};
 }
 
+// An Acc window into the UB of the AIV `Mode` names (pto-isa A5
+// TEXTRACT<Dst, Src, AccToVecMode>): SingleModeVec0 as above, SingleModeVec1
+// into AIV 1's UB, recorded in AIV 1's hazard state. The AIC's Vec tiles
+// are offsets into its paired AIV's UB, so the move reads the tile's offset
+// in AIV 1's. The dual modes (one window split over both AIVs) are not
+// emulated.
+template <class DstTile, class SrcTile, AccToVecMode Mode, class... E>
+  requires(sim::is_tile_v<DstTile> && sim::is_tile_v<SrcTile> &&
+           sim::events_v<E...>)
+inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow,
+                            uint16_t indexCol, E &...events) {
+  static_assert(SrcTile::Loc == TileType::Acc && DstTile::Loc == TileType::Vec,
+                "TEXTRACT<..., AccToVecMode>: Acc -> Vec only");
+  static_assert(Mode == AccToVecMode::SingleModeVec0 ||
+                    Mode == AccToVecMode::SingleModeVec1,
+                "TEXTRACT: the dual AccToVecModes are not emulated");
+  if constexpr (Mode == AccToVecMode::SingleModeVec0) {
+    return TEXTRACT(dst, src, indexRow, indexCol, events...);
+  } else {
+    sim::Core &C = sim::core();
+    if (!C.mix || !C.ub_peer())
+      sim::fatal("TEXTRACT Acc -> Vec (SingleModeVec1): the L0C -> UB path "
+                 "exists on DAV_3510 only, from the AIC of a MIX launch to "
+                 "its AIVs");
+    sim::Core *aiv0 = C.ub_peer();
+    C.set_ub_peer(C.mix->aiv[1]);
+    TEXTRACT(dst, src, indexRow, indexCol, events...);
+    C.set_ub_peer(aiv0);
+    return {};
+  }
+}
+
 // Vec -> Vec window insert (pto-isa common/pto_instr.hpp TINSERT; A2/A3
 // include/pto/npu/a2a3/TInsert.hpp): src's valid region into dst at
 // (indexRow, indexCol), the rest of dst unchanged. The window must lie in
