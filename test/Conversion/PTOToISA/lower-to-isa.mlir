@@ -1177,6 +1177,45 @@ func.func private @mix_two_root(%a: !pto.tensor<32x32xf32>, %y: !pto.tensor<32x3
 
 // -----
 
+// Two pieces on different AIVs reading the same GM window (two views of
+// %bias): each AIV loads it into its own UB (the lowering's load dedup
+// stays within one AIV).
+// CHECK-LABEL: func.func private @mix_shared_window(
+// CHECK:         %[[B0:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.subblock = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.tload %{{.*}}[%c0, %c0] into %[[B0]]
+// CHECK:         %[[B1:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.subblock = 1 : i64} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.tload %{{.*}}[%c0, %c0] into %[[B1]]
+// CHECK:         pto_isa.tadd %{{.*}}, %[[B1]]
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @mix_shared_window(%a: !pto.tensor<32x32xf32>, %ws: !pto.tensor<32x32xf32>,
+                                     %bias: !pto.tensor<16x32xf32>, %y: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>, pto.family = "M1"} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<32x32xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>} : !pto.tile<32x32xf32>, !pto.tile<32x32xf32> -> !pto.tile<32x32xf32>
+  pto.assemble %s, %ws [%c0, %c0] : !pto.tile<32x32xf32>, !pto.tensor<32x32xf32>
+  %v0 = pto.view %ws[%c0, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<16x32xf32>
+  %b0 = pto.view %bias[%c0, %c0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
+  %d0 = pto.add %v0, %b0 : !pto.tile<16x32xf32>, !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
+  pto.assemble %d0, %y [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<32x32xf32>
+  %v1 = pto.view %ws[%c16, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<16x32xf32>
+  %b1 = pto.view %bias[%c0, %c0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
+  %d1 = pto.add %v1, %b1 : !pto.tile<16x32xf32>, !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
+  pto.assemble %d1, %y [%c16, %c0] : !pto.tile<16x32xf32>, !pto.tensor<32x32xf32>
+  return
+}
+
+func.func private @mix_shared_root(%a: !pto.tensor<32x32xf32>, %bias: !pto.tensor<16x32xf32>, %y: !pto.tensor<32x32xf32>)
+    attributes {pto.root} {
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x32xf32>
+  %t = pto.launch @mix_shared_window(%a, %ws, %bias, %y) : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<32x32xf32>) -> !pto.token
+  return
+}
+}
+
+// -----
+
 // A MIX leaf shared by two launches that store and view at different rows
 // (pto-outline passes the offsets): the pairing is made per launch (the
 // view's window lies in the stored piece at both), and the window's row in

@@ -34,11 +34,18 @@
 // RUN: sed -e '/k_leaf_M1_0_aiv1(__gm__/,/^}/ s/^ *wait_intra_block(PIPE_S, 0);//' %t.cpp > %t.nowait1.cpp
 // RUN: %{cxx} -std=c++20 -D__CPU_SIM -DPTO_HOST_MAIN -O0 -pthread -I%{pto_src_root}/runtime/include %t.nowait1.cpp -o %t.nowait1.exe
 // RUN: not %t.nowait1.exe --inputs %t.in --outputs %t.out 2>&1 | FileCheck %s --check-prefix=HAZARD1
+// AIV 1's stores moved onto AIV 0's rows of y: the two AIVs write the
+// same GM bytes, which nothing orders (the emulation checks every MIX
+// launch's AIVs against each other).
+// RUN: sed -e '/k_leaf_M1_0_aiv1(__gm__/,/^}/ s/(a3 + (v[0-9]* \* 128 + /(a3 + (0 * 128 + /' %t.cpp > %t.overlap.cpp
+// RUN: %{cxx} -std=c++20 -D__CPU_SIM -DPTO_HOST_MAIN -O0 -pthread -I%{pto_src_root}/runtime/include %t.overlap.cpp -o %t.overlap.exe
+// RUN: not %t.overlap.exe --inputs %t.in --outputs %t.out 2>&1 | FileCheck %s --check-prefix=OVERLAP
 // STATS: launches=1
 // GOLD: ok
 // NOFREE: hazard WAR on AIV0's UB byte offset 0 {{.*}}: TEXTRACT on the AIC's FIX pipe writes bytes read by TMULS on PIPE_V without synchronisation (this AIV's read and the AIC's move into the ring slot are not ordered
 // NOFREE1: hazard WAR on AIV1's UB byte offset 0 {{.*}}: TEXTRACT on the AIC's FIX pipe writes bytes read by TMULS on PIPE_V without synchronisation (this AIV's read and the AIC's move into the ring slot are not ordered
 // HAZARD: hazard WAR on AIV{{[01]}}'s UB byte offset 0 {{.*}}: TEXTRACT on the AIC's FIX pipe writes bytes read by TMULS on PIPE_V without synchronisation
+// OVERLAP: MIX launch: TSTORE on AIV0 writes 512 GM bytes at kernel argument 'y' + byte 0 that TSTORE on AIV1 writes, and only the L0C -> UB moves are ordered between the cores
 // HAZARD1: hazard WAR on AIV1's UB byte offset 0 {{.*}}: TEXTRACT on the AIC's FIX pipe writes bytes read by TMULS on PIPE_V without synchronisation
 
 // CHECK:      #if defined(__DAV_CUBE__)

@@ -479,6 +479,22 @@ inline void gm_unregister(const void *p) {
   std::lock_guard<std::mutex> lock(r.mu);
   r.ranges.erase(uintptr_t(p));
 }
+// Where `at` lies: "<range's name> + byte <offset>", or its address when no
+// registered range holds it.
+inline std::string gm_where(uintptr_t at) {
+  GmRegistry &r = gm_registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = r.ranges.upper_bound(at);
+  char b[96];
+  if (it != r.ranges.begin() && at < std::prev(it)->second.end) {
+    --it;
+    std::snprintf(b, sizeof b, " + byte %llu",
+                  (unsigned long long)(at - it->first));
+    return it->second.name + b;
+  }
+  std::snprintf(b, sizeof b, "%p", reinterpret_cast<void *>(at));
+  return b;
+}
 // Checks the bytes [first, last] of an access.
 inline void gm_check(const char *instr, uintptr_t first, uintptr_t last) {
   GmRegistry &r = gm_registry();

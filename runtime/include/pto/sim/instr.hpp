@@ -191,6 +191,25 @@ inline void check_gm_bounds(const char *instr, const GmWindow<G> &w,
            base + uintptr_t((hi + 1) * int64_t(sizeof(T))) - 1);
 }
 
+// On an AIV of a MIX launch: the GM bytes a transfer touches, row by row,
+// for the launch's check that the two AIVs do not race on GM.
+template <class G>
+inline void mix_gm_rows(const char *instr, const GmWindow<G> &w, const G &g,
+                        int vr, int vc, MixBlock::GmKind kind) {
+  Core &C = core();
+  if (!C.mix || C.kind() != CoreKind::Vector || !C.check_hazards || vr <= 0 ||
+      vc <= 0)
+    return;
+  using T = typename G::DType;
+  const uintptr_t base = uintptr_t(g.data());
+  for (int64_t r = 0; r < vr; ++r) {
+    const int64_t a = w.offset(r, 0), b = w.offset(r, vc - 1);
+    C.mix->gm_access(
+        C, instr, base + uintptr_t(std::min(a, b) * int64_t(sizeof(T))),
+        base + uintptr_t((std::max(a, b) + 1) * int64_t(sizeof(T))), kind);
+  }
+}
+
 template <class TT, class G>
 inline void check_window(const char *instr, const TT &t, const GmWindow<G> &w,
                          const G &g) {
@@ -287,6 +306,7 @@ inline RecordEvent TLOAD(TileData &dst, GlobalData &src, E &...) {
   sim::column_window_check<TileData>(I, w);
   sim::check_gm_bounds(I, w, src);
   const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+  sim::mix_gm_rows(I, w, src, vr, vc, sim::MixBlock::GmRead);
   constexpr bool boxed = TileData::SFractal != SLayout::NoneBox;
   if constexpr (TileData::Loc == TileType::Mat && boxed) {
     if (!w.flat)
@@ -377,6 +397,9 @@ inline RecordEvent TSTORE(GlobalData &dst, TileData &src, E &...) {
   sim::column_window_check<TileData>(I, w);
   sim::check_gm_bounds(I, w, dst);
   const int vr = src.GetValidRow(), vc = src.GetValidCol();
+  sim::mix_gm_rows(I, w, dst, vr, vc,
+                   Atomic == AtomicType::AtomicAdd ? sim::MixBlock::GmAtomic
+                                                   : sim::MixBlock::GmWrite);
   if constexpr (fromAcc)
     sim::need_extent(I, "validCol", vc, 1, 4095);
   else
