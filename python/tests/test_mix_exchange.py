@@ -216,7 +216,8 @@ def test_sk16_ring_at_dav3510_tiles(tmp_path):
     UB slots (the AIC waits for the AIV's "slot free" flag before each
     refill, docs/ISA.md "MIX leaves"); the emitted C++ runs on the emulation
     (flags, deadlock and cross-core hazards checked) and matches the golden,
-    as the tile graph does in pto-run."""
+    as the tile graph does in pto-run. The vector part runs on both AIVs,
+    each with its own ring."""
     from pto_mlir import codegen
     case = sk16.Sk16Case("ring", [1024], [1024], 1, 128)
     source = tmp_path / "sk16.mlir"
@@ -235,6 +236,23 @@ def test_sk16_ring_at_dav3510_tiles(tmp_path):
     moves = aic.count("set_intra_block(PIPE_FIX, ")  # one "filled" per move
     assert moves * 64 * 128 * 4 > 4 * 256 * 1024, moves
     assert "wait_intra_block(PIPE_FIX, " in aic
+    # The vector part on both AIVs, as the cost model charges it (docs/ISA.md
+    # "MIX leaves", two AIVs): half of the windows move into AIV 1's UB
+    # (SingleModeVec1, its flags at id + 16 on the AIC), and AIV 1 runs as
+    # many vector instructions as AIV 0.
+    assert aic.count("AccToVecMode::SingleModeVec1>") * 2 == moves
+    assert "set_intra_block(PIPE_FIX, 16);" in aic and "wait_intra_block(PIPE_FIX, 1" in aic
+
+    def body(name: str) -> str:
+        text = cpp[cpp.index(f"void {name}("):]
+        return text[:text.index("\n}\n")]
+    parts = [body("sk16_attention_backward_leaf_M1_0_aiv"),
+             body("sk16_attention_backward_leaf_M1_0_aiv1")]
+    assert "sk16_attention_backward_leaf_M1_0_aiv1(" in parts[0]  # AIV 0's kernel calls it
+    instructions = [len(re.findall(r"\bT[A-Z][A-Z0-9_]*\(", p)) for p in parts]
+    stores = [p.count("TSTORE(") for p in parts]
+    assert instructions[0] == instructions[1] > 0 and stores[0] == stores[1] > 0, (
+        instructions, stores)
     out, _ = codegen.run(exe, tmp_path / "run", inputs, sk16.DTYPES, sk16.OUTPUT_NAMES,
                          names=sk16.INPUT_NAMES)
     sk16.assert_matches_golden(out, gold)

@@ -82,8 +82,12 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
     leaves, except that a leaf argument every launch passes a `pto.on_chip`
     workspace for is an on-chip exchange: an accumulator stored into it
     moves L0C -> UB (`tmov` into a ub tile), and a vector view of it is a
-    `textract` of the moved tile holding it. `pto-isa-split-mix` then
-    splits the leaf into its AIC and AIV parts (docs/ISA.md).
+    `textract` of the moved tile holding it. The vector part is divided
+    between the two AIVs (groups of ops connected through tiles or
+    overlapping GM windows, balanced by elements; each UB tile marked with
+    its AIV, `pto_isa.subblock`), each AIV with its own ring of UB slots.
+    `pto-isa-split-mix` then splits the leaf into its AIC and AIV parts
+    (docs/ISA.md).
   }];
   let dependentDialects = ["::mlir::ptoisa::PTOISADialect",
                            "::mlir::arith::ArithDialect",

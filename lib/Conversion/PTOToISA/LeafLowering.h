@@ -107,6 +107,11 @@ public:
   void setExchangePairing(DenseMap<Operation *, Operation *> pairing) {
     exchangeStoreOf = std::move(pairing);
   }
+  /// MIX leaves: the AIV (0 or 1) running each op of the vector part
+  /// (assignSubblocks); the UB tiles lowering an op are that AIV's.
+  void setSubblocks(DenseMap<Operation *, unsigned> assignment) {
+    subblockOf = std::move(assignment);
+  }
 
 private:
   // Types and values.
@@ -277,6 +282,10 @@ private:
   llvm::SmallDenseSet<unsigned> onChipArgs;
   DenseMap<Operation *, Operation *> exchangeStoreOf;
   DenseMap<Operation *, Value> storedAccumulator;
+  /// MIX leaves: the AIV of each vector op, and that of the op being
+  /// lowered (its UB allocs are tagged with it).
+  DenseMap<Operation *, unsigned> subblockOf;
+  unsigned currentSubblock = 0;
 };
 
 /// MIX leaves: for each view of an on-chip exchange (an argument in
@@ -288,6 +297,16 @@ FailureOr<DenseMap<Operation *, Operation *>>
 pairExchangeViews(func::FuncOp leaf,
                   const llvm::SmallDenseSet<unsigned> &onChipArgs,
                   ArrayRef<LaunchOp> launches);
+
+/// MIX leaves: divides the vector part of `leaf` between AIV 0 and AIV 1.
+/// Ops connected through tiles, or through GM windows that overlap at some
+/// launch with one of them writing, form one group that runs on one AIV;
+/// the groups go, in leaf order, to the AIV with less work so far
+/// (elements). The result maps each vector op to its AIV.
+DenseMap<Operation *, unsigned>
+assignSubblocks(func::FuncOp leaf,
+                const llvm::SmallDenseSet<unsigned> &onChipArgs,
+                ArrayRef<LaunchOp> launches);
 
 } // namespace mlir::pto::lower_to_isa
 

@@ -229,6 +229,206 @@ pairExchangeViews(func::FuncOp leaf,
   return pairing;
 }
 
+} // namespace mlir::pto::lower_to_isa
+
+namespace {
+
+/// Union-find over the vector ops of a MIX leaf (by index).
+struct Groups {
+  SmallVector<unsigned> parent;
+  unsigned find(unsigned i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  }
+  void join(unsigned a, unsigned b) {
+    a = find(a), b = find(b);
+    if (a != b)
+      parent[std::max(a, b)] = std::min(a, b); // the earlier op leads
+  }
+};
+
+/// A GM access of a vector op: the tensor (leaf value), whether it writes,
+/// and its window (offsets, sizes); no offsets: the whole tensor.
+struct GMAccess {
+  unsigned op;
+  Value tensor;
+  bool write;
+  SmallVector<OpFoldResult> offsets;
+  SmallVector<int64_t> sizes;
+};
+
+int64_t elementsOf(Operation *op) {
+  int64_t most = 1;
+  auto count = [&](Type type) {
+    if (auto tile = dyn_cast<pto::TileType>(type))
+      most = std::max(most, tile.getNumElements());
+  };
+  for (Type type : op->getOperandTypes())
+    count(type);
+  for (Type type : op->getResultTypes())
+    count(type);
+  return most;
+}
+
+} // namespace
+
+namespace mlir::pto::lower_to_isa {
+
+DenseMap<Operation *, unsigned>
+assignSubblocks(func::FuncOp leaf,
+                const llvm::SmallDenseSet<unsigned> &onChipArgs,
+                ArrayRef<LaunchOp> launches) {
+  DenseMap<Operation *, unsigned> result;
+  if (!leaf.getBody().hasOneBlock())
+    return result;
+  Block &entry = leaf.getBody().front();
+  // The vector part: ops on tiles other than the cube's (matmuls, the views
+  // loaded only at a matmul, the stores left in L0C).
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, unsigned> index;
+  for (Operation &op : entry) {
+    bool touchesTiles =
+        llvm::any_of(op.getOperandTypes(), llvm::IsaPred<pto::TileType>) ||
+        llvm::any_of(op.getResultTypes(), llvm::IsaPred<pto::TileType>);
+    if (!touchesTiles || isa<MatmulOp, MatmulAccOp>(op))
+      continue;
+    if (auto view = dyn_cast<ViewOp>(op);
+        view && !view->use_empty() &&
+        llvm::all_of(view->getUsers(), llvm::IsaPred<MatmulOp, MatmulAccOp>))
+      continue;
+    if (auto store = dyn_cast<AssembleOp>(op);
+        store && isExchange(store.getDst(), onChipArgs, entry))
+      continue;
+    index[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  Groups groups;
+  for (unsigned i = 0; i < ops.size(); ++i)
+    groups.parent.push_back(i);
+  // Through tiles: a vector op and the vector op defining its operand.
+  SmallVector<GMAccess> accesses;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<pto::TileType>(operand.getType()))
+        continue;
+      if (Operation *def = operand.getDefiningOp())
+        if (auto it = index.find(def); it != index.end())
+          groups.join(i, it->second);
+    }
+    // Through GM: the windows each op reads or writes (exchanges are not
+    // in GM).
+    if (auto view = dyn_cast<ViewOp>(op)) {
+      if (!isExchange(view.getSource(), onChipArgs, entry))
+        accesses.push_back(
+            {static_cast<unsigned>(i), getAliasedTensor(view.getSource()),
+             false, offsetsOf(view),
+             SmallVector<int64_t>(view.getResult().getType().getShape())});
+      continue;
+    }
+    if (auto store = dyn_cast<AssembleOp>(op)) {
+      accesses.push_back(
+          {static_cast<unsigned>(i), getAliasedTensor(store.getDst()), true,
+           offsetsOf(store),
+           SmallVector<int64_t>(
+               cast<pto::TileType>(store.getSrc().getType()).getShape())});
+      continue;
+    }
+    // Any other GM operand (atomic_add, index_put, ...): the whole tensor,
+    // as a write.
+    for (Value operand : op->getOperands())
+      if (isa<pto::GMTensorType>(operand.getType()))
+        accesses.push_back({static_cast<unsigned>(i),
+                            getAliasedTensor(operand),
+                            true,
+                            {},
+                            {}});
+  }
+  llvm::DenseSet<Value> written;
+  for (const GMAccess &access : accesses)
+    if (access.write)
+      written.insert(access.tensor);
+  SmallVector<LaunchOp> at(launches);
+  if (at.empty())
+    at.push_back(LaunchOp()); // the leaf's own constants
+  if (!written.empty()) {
+    for (LaunchOp launch : at) {
+      // The buffer each tensor is at this launch: two arguments passed the
+      // same tensor are one.
+      auto bufferOf = [&](Value tensor) -> Value {
+        auto arg = dyn_cast<BlockArgument>(tensor);
+        if (launch && arg && arg.getOwner() == &entry &&
+            arg.getArgNumber() < launch.getArgs().size())
+          return launch.getArgs()[arg.getArgNumber()];
+        return tensor;
+      };
+      llvm::DenseSet<Value> writtenBuffers;
+      for (Value tensor : written)
+        writtenBuffers.insert(bufferOf(tensor));
+      // Per buffer: the windows, and the first op accessing it whole.
+      DenseMap<Value, pto::detail::BoxIndex> boxes;
+      DenseMap<Value, SmallVector<std::pair<unsigned, pto::detail::Box>>>
+          writes;
+      DenseMap<Value, SmallVector<unsigned>> everyAccess;
+      DenseMap<Value, bool> whole;
+      for (const GMAccess &access : accesses) {
+        Value buffer = bufferOf(access.tensor);
+        if (!writtenBuffers.contains(buffer))
+          continue;
+        everyAccess[buffer].push_back(access.op);
+        std::optional<SmallVector<int64_t>> offsets;
+        if (!access.offsets.empty() &&
+            access.offsets.size() == access.sizes.size()) {
+          offsets.emplace();
+          for (OpFoldResult ofr : access.offsets) {
+            std::optional<int64_t> v = evaluate(ofr, launch);
+            if (!v) {
+              offsets.reset();
+              break;
+            }
+            offsets->push_back(*v);
+          }
+        }
+        if (!offsets) {
+          whole[buffer] = true;
+          continue;
+        }
+        pto::detail::Box box{*offsets, access.sizes};
+        boxes[buffer].insert(access.op, box);
+        if (access.write)
+          writes[buffer].push_back({access.op, box});
+      }
+      for (auto &[buffer, ops] : everyAccess) {
+        // A window not known here: every op on the buffer is one group.
+        if (whole.lookup(buffer)) {
+          for (unsigned op : ops)
+            groups.join(op, ops.front());
+          continue;
+        }
+        for (auto &[op, box] : writes[buffer])
+          boxes[buffer].forEachOverlap(
+              box, [&](unsigned other) { groups.join(op, other); });
+      }
+    }
+  }
+  // The groups, in leaf order, to the AIV with less work so far.
+  DenseMap<unsigned, int64_t> work;
+  for (auto [i, op] : llvm::enumerate(ops))
+    work[groups.find(i)] += elementsOf(op);
+  DenseMap<unsigned, unsigned> aivOf;
+  int64_t load[2] = {0, 0};
+  for (unsigned i = 0; i < ops.size(); ++i) {
+    unsigned group = groups.find(i);
+    auto [it, fresh] = aivOf.try_emplace(group, 0);
+    if (fresh) {
+      it->second = load[1] < load[0] ? 1 : 0;
+      load[it->second] += work[group];
+    }
+    result[ops[i]] = it->second;
+  }
+  return result;
+}
+
 bool LeafLowering::isOnChip(Value tensor) {
   return isExchange(tensor, onChipArgs, func.getBody().front());
 }
@@ -364,8 +564,9 @@ LogicalResult LeafLowering::lowerExchangeView(ViewOp op) {
   return success();
 }
 
-/// The moved tiles (TEXTRACT l0c -> ub) share ring slots: move j takes a
-/// slot whose previous tile the AIV last read before move j in the leaf's
+/// The moved tiles (TEXTRACT l0c -> ub) share ring slots, one ring per AIV
+/// (each has its own UB and flags): move j takes a slot of its AIV's ring
+/// whose previous tile that AIV last read before move j in the leaf's
 /// order (so the leaf's own order is a schedule in which every slot-free
 /// wait follows its set: no deadlock), else a new slot while the ring
 /// stays within half of UB and the flags (one "filled" and one "free" per
@@ -395,9 +596,14 @@ LogicalResult LeafLowering::assignRingSlots() {
   constexpr int64_t kMaxSlots = 8; // 2 flags each, 16 per AIV
   int64_t maxSlots = std::clamp<int64_t>(
       ub / 2 / std::max<int64_t>(slotBytes, 1), 1, kMaxSlots);
-  SmallVector<int64_t> lastRead; // per slot: its current tile's last read
+  // Per AIV, per slot: its current tile's last read.
+  SmallVector<int64_t> lastRead[2];
   Builder b(func.getContext());
   for (pisa::TExtractOp move : moves) {
+    pisa::AllocTileOp alloc = pisa::getAlloc(move.getDst());
+    auto aivAttr = alloc->getAttrOfType<IntegerAttr>(pisa::kSubblockAttrName);
+    unsigned aiv = aivAttr && aivAttr.getInt() == 1 ? 1 : 0;
+    SmallVector<int64_t> &ring = lastRead[aiv];
     int64_t at = position[move], last = at;
     for (Operation *user : move.getDst().getUsers())
       if (Operation *top = body.findAncestorOpInBlock(*user);
@@ -406,26 +612,25 @@ LogicalResult LeafLowering::assignRingSlots() {
     // A new slot while the ring may grow (the AIC runs that many moves
     // ahead), else the free slot read longest ago.
     int64_t slot = -1;
-    if (static_cast<int64_t>(lastRead.size()) < maxSlots) {
-      slot = lastRead.size();
-      lastRead.push_back(0);
+    if (static_cast<int64_t>(ring.size()) < maxSlots) {
+      slot = ring.size();
+      ring.push_back(0);
     }
     if (slot < 0)
-      for (auto [s, end] : llvm::enumerate(lastRead))
-        if (end < at && (slot < 0 || end < lastRead[slot]))
+      for (auto [s, end] : llvm::enumerate(ring))
+        if (end < at && (slot < 0 || end < ring[slot]))
           slot = s;
     if (slot < 0) {
       return move.emitOpError()
-             << "needs a UB ring slot while the AIV still reads all "
+             << "needs a UB ring slot while AIV " << aiv << " still reads all "
              << maxSlots << " (" << slotBytes
              << " B each, half of UB and at most " << kMaxSlots
              << "): the vector part holds too many moved windows at once; "
                 "use smaller vector pieces (v_tile) or leave mix-exchange "
                 "off";
     }
-    lastRead[slot] = last;
-    pisa::getAlloc(move.getDst())
-        ->setAttr(pisa::kRingSlotAttrName, b.getI64IntegerAttr(slot));
+    ring[slot] = last;
+    alloc->setAttr(pisa::kRingSlotAttrName, b.getI64IntegerAttr(slot));
   }
   return success();
 }

@@ -122,8 +122,13 @@ std::pair<Value, Value> LeafLowering::validOf(Location loc, Value ptoTile) {
 
 Value LeafLowering::alloc(Location loc, pisa::TileType type, Value rows,
                           Value cols) {
-  return builder.create<pisa::AllocTileOp>(loc, type, rows, cols,
-                                           /*offset=*/IntegerAttr());
+  auto tile = builder.create<pisa::AllocTileOp>(loc, type, rows, cols,
+                                                /*offset=*/IntegerAttr());
+  // A MIX leaf's UB tiles belong to the AIV running the op they lower.
+  if (kind == CoreKind::mix && type.getSpace() == pisa::MemorySpace::ub)
+    tile->setAttr(pisa::kSubblockAttrName,
+                  builder.getI64IntegerAttr(currentSubblock));
+  return tile;
 }
 
 SmallVector<OpFoldResult>
@@ -260,6 +265,7 @@ LogicalResult LeafLowering::run() {
     if (isa<AtomicAddOp>(op) && failed(expectNoMaskInGM(op)))
       return failure();
     builder.setInsertionPoint(op);
+    currentSubblock = subblockOf.lookup(op);
     bool isCompute =
         isa<MatmulOp, MatmulAccOp>(op) ||
         (isVectorOp(op) && !isa<AssembleOp, AtomicAddOp, IndexPutOp>(op));
@@ -572,6 +578,8 @@ struct LowerToISAPass : public pto::impl::LowerToISAPassBase<LowerToISAPass> {
             pairExchangeViews(func, args, launches.lookup(func.getSymName()));
         if (failed(pairing))
           return signalPassFailure();
+        lowering.setSubblocks(
+            assignSubblocks(func, args, launches.lookup(func.getSymName())));
         lowering.setOnChipArguments(std::move(args));
         lowering.setExchangePairing(std::move(*pairing));
       }

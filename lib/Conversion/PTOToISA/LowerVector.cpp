@@ -66,8 +66,17 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
       mask ? maskTypeFor(op, op.getResult()) : ubTypeFor(op, op.getResult());
   if (failed(type))
     return failure();
+  // In a MIX leaf a window loaded into one AIV's UB is not the other's.
+  auto onThisAiv = [&](Value tile) {
+    pisa::AllocTileOp alloc =
+        kind == CoreKind::mix ? pisa::getAlloc(tile) : pisa::AllocTileOp();
+    auto mark = alloc
+                    ? alloc->getAttrOfType<IntegerAttr>(pisa::kSubblockAttrName)
+                    : IntegerAttr();
+    return !mark || mark.getInt() == currentSubblock;
+  };
   for (auto &[k, tile] : windows)
-    if (k == key && tile.getType() == Type(*type)) {
+    if (k == key && tile.getType() == Type(*type) && onThisAiv(tile)) {
       tiles[op.getResult()] = tile;
       replaced.push_back(op);
       return success();

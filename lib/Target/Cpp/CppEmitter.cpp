@@ -335,9 +335,20 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
   os << "#endif // !PTO_CONTROL_ONLY\n\n"
         "#if defined(__CPU_SIM) && !defined(PTO_KERNELS_ONLY)\n"
         "#if defined(PTO_CONTROL_ONLY)\n";
-  for (func::FuncOp leaf : leaves)
+  for (func::FuncOp leaf : leaves) {
+    // AIV 1's part of a MIX leaf is called only by AIV 0's kernel.
+    auto aic = leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAicAttrName);
+    auto part = aic ? symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
+                          leaf, aic.getAttr())
+                    : func::FuncOp();
+    auto aiv1 =
+        part ? part->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAiv1AttrName)
+             : FlatSymbolRefAttr();
+    if (aiv1 && aiv1.getValue() == leaf.getSymName())
+      continue;
     os << "void " << leaf.getSymName() << "("
        << parameterList(leaf.getBody().front(), {}, /*device=*/true) << ");\n";
+  }
   os << "#endif // PTO_CONTROL_ONLY\n\n";
   for (func::FuncOp root : roots)
     if (failed(emitRoot(root)))

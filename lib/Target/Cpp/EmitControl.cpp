@@ -240,19 +240,20 @@ FailureOr<std::string> CppEmitter::launchGMUses(LaunchOp launch,
                                                 func::FuncOp leaf) {
   SmallVector<uint8_t> kinds = gmKindsOf(leaf);
   LeafGMRegions regions = gmRegionsOf(leaf);
-  if (auto aiv =
-          leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName))
-    if (auto part = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
-            launch, aiv.getAttr())) {
-      for (auto [kind, inner] : llvm::zip(kinds, gmKindsOf(part)))
-        kind |= inner;
-      for (auto [mine, inner] : llvm::zip(regions, gmRegionsOf(part)))
-        for (auto [region, other] : llvm::zip(mine, inner)) {
-          region.whole |= other.whole;
-          if (other.known)
-            region.add(other.lo, other.end);
-        }
-    }
+  // A split MIX leaf: the GM its AIV parts access too.
+  for (StringRef link : {ptoisa::kMixAivAttrName, ptoisa::kMixAiv1AttrName})
+    if (auto aiv = leaf->getAttrOfType<FlatSymbolRefAttr>(link))
+      if (auto part = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
+              launch, aiv.getAttr())) {
+        for (auto [kind, inner] : llvm::zip(kinds, gmKindsOf(part)))
+          kind |= inner;
+        for (auto [mine, inner] : llvm::zip(regions, gmRegionsOf(part)))
+          for (auto [region, other] : llvm::zip(mine, inner)) {
+            region.whole |= other.whole;
+            if (other.known)
+              region.add(other.lo, other.end);
+          }
+      }
   auto operand = [&](unsigned i, int dim) -> std::string {
     Value arg = launch.getArgs()[i];
     if (dim < 0)
@@ -558,15 +559,15 @@ writtenKernelArgs(KernelOp kernel, SymbolTableCollection &symbolTables) {
     if (it != memo.end())
       return it->second;
     llvm::SmallBitVector bits(func.getNumArguments());
-    // A split MIX leaf: its AIV part takes the same arguments.
-    if (auto aiv =
-            func->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAivAttrName))
-      if (auto part =
-              symbolTables.lookupSymbolIn<FunctionOpInterface>(module, aiv)) {
-        llvm::SmallBitVector inner = written(part);
-        if (inner.size() == bits.size())
-          bits |= inner;
-      }
+    // A split MIX leaf: its AIV parts take the same arguments.
+    for (StringRef link : {ptoisa::kMixAivAttrName, ptoisa::kMixAiv1AttrName})
+      if (auto aiv = func->getAttrOfType<FlatSymbolRefAttr>(link))
+        if (auto part =
+                symbolTables.lookupSymbolIn<FunctionOpInterface>(module, aiv)) {
+          llvm::SmallBitVector inner = written(part);
+          if (inner.size() == bits.size())
+            bits |= inner;
+        }
     auto mark = [&](Value tensor) {
       if (auto arg = dyn_cast<BlockArgument>(getAliasedTensor(tensor)))
         if (arg.getOwner()->getParentOp() == func.getOperation())

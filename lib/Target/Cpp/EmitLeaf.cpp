@@ -49,14 +49,42 @@ LogicalResult CppEmitter::emitLeaf(func::FuncOp func) {
            << func.getSymName() << "'";
   bool cube = core.getValue() != CoreKind::vector;
   counter = 0;
+  // The vector part of a MIX leaf: AIV 0's kernel, and AIV 1's part (when
+  // the vector part is divided) a device function AIV 0's kernel calls on
+  // AIV 1 (docs/Codegen.md).
+  func::FuncOp aic;
+  if (auto link =
+          func->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAicAttrName))
+    aic = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(func, link);
+  auto aiv1 =
+      aic ? aic->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAiv1AttrName)
+          : FlatSymbolRefAttr();
+  bool isAiv1 = aiv1 && aiv1.getValue() == func.getSymName();
   os << (cube ? "#if defined(__DAV_CUBE__)\n" : "#if defined(__DAV_VEC__)\n");
-  os << "__global__ AICORE void " << func.getSymName() << "("
+  os << (isAiv1 ? "AICORE inline void " : "__global__ AICORE void ")
+     << func.getSymName() << "("
      << parameterList(func.getBody().front(), {}, /*device=*/true) << ") {\n";
   os.indent();
-  // The vector part of a MIX leaf runs on AIV 0: the L0C -> UB moves
-  // (SingleModeVec0) fill its UB only.
-  if (func->hasAttr(ptoisa::kMixAicAttrName))
-    os << "if (get_subblockid() != 0)\n  return;\n";
+  // AIV 0's kernel runs its part on AIV 0 and AIV 1's part on AIV 1; with
+  // no AIV 1 part, AIV 1 has nothing to do (the moves fill AIV 0's UB).
+  if (aic && !isAiv1) {
+    if (aiv1) {
+      // The parameters as parameterList names them.
+      SmallVector<std::string> args;
+      for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+        args.push_back(formatv("a{0}", i).str());
+        if (auto tensor = dyn_cast<GMTensorType>(arg.getType()))
+          for (auto [d, size] : llvm::enumerate(tensor.getShape()))
+            if (ShapedType::isDynamic(size))
+              args.push_back(formatv("a{0}_d{1}", i, d).str());
+      }
+      os << "if (get_subblockid() != 0) {\n";
+      os << "  " << aiv1.getValue() << "(" << llvm::join(args, ", ")
+         << ");\n  return;\n}\n";
+    } else {
+      os << "if (get_subblockid() != 0)\n  return;\n";
+    }
+  }
   if (failed(emitBlock(func.getBody().front(), FunctionKind::Leaf)))
     return failure();
   os.unindent();
@@ -230,8 +258,20 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
         std::string col = std::to_string(extract.getIndexCol());
         if (Value offset = extract.getColOffset())
           col = formatv("(uint16_t)({0} + {1})", col, name(offset)).str();
+        // Into AIV 1's UB (a MIX leaf's AIC): pto-isa A5's SingleModeVec1.
+        AllocTileOp alloc = getAlloc(extract.getDst());
+        auto aiv = alloc ? alloc->getAttrOfType<IntegerAttr>(kSubblockAttrName)
+                         : IntegerAttr();
+        std::string instr = "TEXTRACT";
+        if (aiv && aiv.getInt() == 1 &&
+            extract.getSrc().getType().getSpace() == MemorySpace::l0c)
+          instr =
+              formatv("TEXTRACT<decltype({0}), decltype({1}), "
+                      "AccToVecMode::SingleModeVec1>",
+                      tile(extract.getDst()).name, tile(extract.getSrc()).name)
+                  .str();
         guarded(tile(extract.getDst()),
-                formatv("TEXTRACT({0}, {1}, {2}, {3})",
+                formatv("{0}({1}, {2}, {3}, {4})", instr,
                         tile(extract.getDst()).name,
                         tile(extract.getSrc()).name, row, col));
         return success();

@@ -346,7 +346,7 @@ func.func private @mix_ring_full(%a: !pto.tensor<128x128xf32>, %ws: !pto.tensor<
   %t = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [128, 128], k = [128, 128], n = [128, 128]>} : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
   pto.assemble %t, %ws [%c128, %c0] : !pto.tile<128x128xf32>, !pto.tensor<256x128xf32>
   %v0 = pto.view %ws[%c0, %c0] : !pto.tensor<256x128xf32> -> !pto.tile<128x128xf32>
-  // expected-error @+1 {{needs a UB ring slot while the AIV still reads all 1 (65536 B each, half of UB and at most 8): the vector part holds too many moved windows at once; use smaller vector pieces (v_tile) or leave mix-exchange off}}
+  // expected-error @+1 {{needs a UB ring slot while AIV 0 still reads all 1 (65536 B each, half of UB and at most 8): the vector part holds too many moved windows at once; use smaller vector pieces (v_tile) or leave mix-exchange off}}
   %v1 = pto.view %ws[%c128, %c0] : !pto.tensor<256x128xf32> -> !pto.tile<128x128xf32>
   %d = pto.add %v0, %v1 : !pto.tile<128x128xf32>, !pto.tile<128x128xf32> -> !pto.tile<128x128xf32>
   pto.assemble %d, %y [%c0, %c0] : !pto.tile<128x128xf32>, !pto.tensor<128x128xf32>

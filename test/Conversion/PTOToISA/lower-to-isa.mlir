@@ -1099,7 +1099,7 @@ func.func private @tile_view_runtime_offsets(%a: !pto.tensor<2x16x256xf16>, %out
 // CHECK:         %[[ACC:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<l0c, 32x32xf32>
 // CHECK-NEXT:    pto_isa.tmatmul %{{.*}}, %{{.*}} into %[[ACC]]
 // CHECK-NOT:     pto_isa.tstore %[[ACC]]
-// CHECK:         %[[V:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK:         %[[V:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.ring_slot = 0 : i64, pto_isa.subblock = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
 // CHECK-NEXT:    pto_isa.textract %[[ACC]] into %[[V]] {index_row = 16 : i64} : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
 // CHECK:         pto_isa.tmuls %[[V]]
 // CHECK:         pto_isa.tstore %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<16x32xf32>
@@ -1129,6 +1129,93 @@ func.func private @mix_root(%a: !pto.tensor<32x32xf32>, %y: !pto.tensor<16x32xf3
 
 // -----
 
+// The vector part on two AIVs: the pieces y0 (rows 0-15) and y1 (16-31)
+// are separate groups and go to AIV 0 and AIV 1, each window into its
+// AIV's ring (slot 0 of each). The third piece stores where y0 did: GM
+// windows that overlap with a write keep their ops on one AIV (AIV 0),
+// so the two AIVs never write the same bytes.
+// CHECK-LABEL: func.func private @mix_two_aivs(
+// CHECK:         %[[W0:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.ring_slot = 0 : i64, pto_isa.subblock = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.textract %{{.*}} into %[[W0]] :
+// CHECK:         pto_isa.tmuls %[[W0]], %{{.*}} into %[[D0:[^ ]*]]
+// CHECK:         pto_isa.tstore %[[D0]] into %{{.*}}[%c0, %c0]
+// CHECK:         %[[W1:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.ring_slot = 0 : i64, pto_isa.subblock = 1 : i64} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.textract %{{.*}} into %[[W1]] {index_row = 16 : i64}
+// CHECK:         %[[D1:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.subblock = 1 : i64}
+// CHECK-NEXT:    pto_isa.tmuls %[[W1]], %{{.*}} into %[[D1]]
+// CHECK:         %[[W2:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.ring_slot = 1 : i64, pto_isa.subblock = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.textract %{{.*}} into %[[W2]] {index_row = 16 : i64}
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @mix_two_aivs(%a: !pto.tensor<32x32xf32>, %ws: !pto.tensor<32x32xf32>,
+                                %y: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>, pto.family = "M1"} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %two = arith.constant 2.0 : f32
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<32x32xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>} : !pto.tile<32x32xf32>, !pto.tile<32x32xf32> -> !pto.tile<32x32xf32>
+  pto.assemble %s, %ws [%c0, %c0] : !pto.tile<32x32xf32>, !pto.tensor<32x32xf32>
+  %v0 = pto.view %ws[%c0, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<16x32xf32>
+  %d0 = pto.mul %v0, %two : !pto.tile<16x32xf32>, f32 -> !pto.tile<16x32xf32>
+  pto.assemble %d0, %y [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<32x32xf32>
+  %v1 = pto.view %ws[%c16, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<16x32xf32>
+  %d1 = pto.mul %v1, %two : !pto.tile<16x32xf32>, f32 -> !pto.tile<16x32xf32>
+  pto.assemble %d1, %y [%c16, %c0] : !pto.tile<16x32xf32>, !pto.tensor<32x32xf32>
+  %v2 = pto.view %ws[%c16, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<16x32xf32>
+  %d2 = pto.mul %v2, %v2 : !pto.tile<16x32xf32>, !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
+  pto.assemble %d2, %y [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<32x32xf32>
+  return
+}
+
+func.func private @mix_two_root(%a: !pto.tensor<32x32xf32>, %y: !pto.tensor<32x32xf32>)
+    attributes {pto.root} {
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x32xf32>
+  %t = pto.launch @mix_two_aivs(%a, %ws, %y) : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>) -> !pto.token
+  return
+}
+}
+
+// -----
+
+// Two pieces on different AIVs reading the same GM window (two views of
+// %bias): each AIV loads it into its own UB (the lowering's load dedup
+// stays within one AIV).
+// CHECK-LABEL: func.func private @mix_shared_window(
+// CHECK:         %[[B0:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.subblock = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.tload %{{.*}}[%c0, %c0] into %[[B0]]
+// CHECK:         %[[B1:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.subblock = 1 : i64} : !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.tload %{{.*}}[%c0, %c0] into %[[B1]]
+// CHECK:         pto_isa.tadd %{{.*}}, %[[B1]]
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @mix_shared_window(%a: !pto.tensor<32x32xf32>, %ws: !pto.tensor<32x32xf32>,
+                                     %bias: !pto.tensor<16x32xf32>, %y: !pto.tensor<32x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>, pto.family = "M1"} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a0 = pto.view %a[%c0, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<32x32xf32>
+  %s = pto.matmul %a0, %a0 {cube_tile = #pto.cube_tile<m = [32, 32], k = [32, 32], n = [32, 32]>} : !pto.tile<32x32xf32>, !pto.tile<32x32xf32> -> !pto.tile<32x32xf32>
+  pto.assemble %s, %ws [%c0, %c0] : !pto.tile<32x32xf32>, !pto.tensor<32x32xf32>
+  %v0 = pto.view %ws[%c0, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<16x32xf32>
+  %b0 = pto.view %bias[%c0, %c0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
+  %d0 = pto.add %v0, %b0 : !pto.tile<16x32xf32>, !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
+  pto.assemble %d0, %y [%c0, %c0] : !pto.tile<16x32xf32>, !pto.tensor<32x32xf32>
+  %v1 = pto.view %ws[%c16, %c0] : !pto.tensor<32x32xf32> -> !pto.tile<16x32xf32>
+  %b1 = pto.view %bias[%c0, %c0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32>
+  %d1 = pto.add %v1, %b1 : !pto.tile<16x32xf32>, !pto.tile<16x32xf32> -> !pto.tile<16x32xf32>
+  pto.assemble %d1, %y [%c16, %c0] : !pto.tile<16x32xf32>, !pto.tensor<32x32xf32>
+  return
+}
+
+func.func private @mix_shared_root(%a: !pto.tensor<32x32xf32>, %bias: !pto.tensor<16x32xf32>, %y: !pto.tensor<32x32xf32>)
+    attributes {pto.root} {
+  %ws = pto.workspace {pto.on_chip} : !pto.tensor<32x32xf32>
+  %t = pto.launch @mix_shared_window(%a, %ws, %bias, %y) : (!pto.tensor<32x32xf32>, !pto.tensor<32x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<32x32xf32>) -> !pto.token
+  return
+}
+}
+
+// -----
+
 // A MIX leaf shared by two launches that store and view at different rows
 // (pto-outline passes the offsets): the pairing is made per launch (the
 // view's window lies in the stored piece at both), and the window's row in
@@ -1137,7 +1224,7 @@ func.func private @mix_root(%a: !pto.tensor<32x32xf32>, %y: !pto.tensor<16x32xf3
 // CHECK-SAME:    %{{[^:]*}}: !pto.tensor<16x16xf32>, %{{[^:]*}}: !pto.tensor<32x16xf32>, %{{[^:]*}}: !pto.tensor<32x16xf32>, %[[R:[^:]*]]: index, %[[RV:[^:]*]]: index)
 // CHECK:         %[[ACC:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<l0c, 16x16xf32>
 // CHECK:         %[[AT:.*]] = arith.subi %[[RV]], %[[R]] : index
-// CHECK:         %[[V:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 8x16xf32>
+// CHECK:         %[[V:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] {pto_isa.ring_slot = 0 : i64, pto_isa.subblock = 0 : i64} : !pto_isa.tile<ub, 8x16xf32>
 // CHECK-NEXT:    pto_isa.textract %[[ACC]][%[[AT]]] into %[[V]] : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 8x16xf32>
 module attributes {pto.arch = #pto.arch<DAV_3510>} {
 func.func private @mix_pairs(%a: !pto.tensor<16x16xf32>, %ws: !pto.tensor<32x16xf32>, %y: !pto.tensor<32x16xf32>, %r: index, %rv: index)

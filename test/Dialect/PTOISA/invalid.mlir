@@ -1097,8 +1097,24 @@ func.func @wait_intra_block_outside_mix() attributes {pto.leaf = #pto.core<vecto
 // -----
 
 func.func @wait_intra_block_id() attributes {pto.leaf = #pto.core<vector>, pto.mix_aic = @m, pto.arch = #pto.arch<DAV_3510>} {
-  // expected-error @+1 {{attribute 'id' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 15}}
+  // expected-error @+1 {{uses flag 16 on an AIV, which has flags 0..15 (the AIC addresses AIV 1's as 16..31)}}
   pto_isa.wait_intra_block S, 16
+  return
+}
+
+// -----
+
+func.func @set_intra_block_aiv_id() attributes {pto.leaf = #pto.core<vector>, pto.mix_aic = @m, pto.arch = #pto.arch<DAV_3510>} {
+  // expected-error @+1 {{uses flag 17 on an AIV, which has flags 0..15 (the AIC addresses AIV 1's as 16..31)}}
+  pto_isa.set_intra_block V, 17
+  return
+}
+
+// -----
+
+func.func @wait_intra_block_id_range() attributes {pto.leaf = #pto.core<mix>, pto.arch = #pto.arch<DAV_3510>} {
+  // expected-error @+1 {{attribute 'id' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 31}}
+  pto_isa.wait_intra_block FIX, 32
   return
 }
 

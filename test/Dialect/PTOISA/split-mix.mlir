@@ -163,7 +163,7 @@ func.func private @seventeen_moves()
   %u15 = pto_isa.alloc_tile valid [%c16, %c16] at 15360 : !pto_isa.tile<ub, 16x16xf32>
   pto_isa.tmov %acc into %u15 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
   %u16 = pto_isa.alloc_tile valid [%c16, %c16] at 16384 : !pto_isa.tile<ub, 16x16xf32>
-  // expected-error @+1 {{is L0C -> UB move 17 of 17 in this MIX leaf, in 17 UB slots needing 17 intra-block flags; AIV 0 has 16: use fewer, larger cube pieces per MIX task (cube_tile) or leave mix-exchange off}}
+  // expected-error @+1 {{is L0C -> UB move 17 of 17 into AIV 0 in this MIX leaf, in 17 UB slots needing 17 intra-block flags; AIV 0 has 16: use fewer, larger cube pieces per MIX task (cube_tile) or leave mix-exchange off}}
   pto_isa.tmov %acc into %u16 : !pto_isa.tile<l0c, 16x16xf32>, !pto_isa.tile<ub, 16x16xf32>
   return
 }
@@ -204,10 +204,92 @@ func.func private @ring_deadlock(%y: !pto.tensor<32x32xf32>)
   %w0 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
   pto_isa.textract %acc into %w0 : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
   %w1 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
-  // expected-error @+1 {{refills UB ring slot 0 before the AIV's last read of the slot's previous tile; the AIC would wait for the slot to be freed while the AIV waits for this move (deadlock): give tiles read together different slots (pto_isa.ring_slot)}}
+  // expected-error @+1 {{refills UB ring slot 0 of AIV 0 before the AIV's last read of the slot's previous tile; the AIC would wait for the slot to be freed while the AIV waits for this move (deadlock): give tiles read together different slots (pto_isa.ring_slot)}}
   pto_isa.textract %acc into %w1 {index_row = 16 : i64} : !pto_isa.tile<l0c, 32x32xf32>, !pto_isa.tile<ub, 16x32xf32>
   pto_isa.tstore %w0 into %y[%c0, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
   pto_isa.tstore %w1 into %y[%c16, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<32x32xf32>
+  return
+}
+}
+
+// -----
+
+// Two AIVs: the windows of the first two rows of a 64-row accumulator go to
+// AIV 0's UB, the others to AIV 1's (pto_isa.subblock, from
+// pto-lower-to-isa). Each AIV has its own ring (slot 0) and flags: the AIC
+// sets and waits AIV 1's as id + 16; AIV 1's part is a vector leaf of its
+// own that AIV 0's part calls on AIV 1.
+// CHECK-LABEL: func.func private @two(
+// CHECK-SAME:    pto.mix_aiv = @two_aiv, pto.mix_aiv1 = @two_aiv1
+// CHECK:         pto_isa.textract %{{.*}} into %{{.*}} : !pto_isa.tile<l0c, 64x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+// CHECK-NEXT:    pto_isa.set_intra_block FIX, 0
+// CHECK:         pto_isa.textract %{{.*}} into %{{.*}} {index_row = 16 : i64}
+// CHECK-NEXT:    pto_isa.set_intra_block FIX, 16
+// CHECK:         pto_isa.wait_intra_block FIX, 1
+// CHECK-NEXT:    pto_isa.textract %{{.*}} into %{{.*}} {index_row = 32 : i64}
+// CHECK-NEXT:    pto_isa.set_intra_block FIX, 0
+// CHECK:         pto_isa.wait_intra_block FIX, 17
+// CHECK-NEXT:    pto_isa.textract %{{.*}} into %{{.*}} {index_row = 48 : i64}
+// CHECK-NEXT:    pto_isa.set_intra_block FIX, 16
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func private @two_aiv1(
+// CHECK-SAME:    pto.leaf = #pto.core<vector>, pto.mix_aic = @two
+// CHECK:         pto_isa.wait_intra_block S, 0
+// CHECK-NEXT:    pto_isa.tstore %{{.*}} into %{{.*}}[%c16, %c0]
+// CHECK-NEXT:    pto_isa.set_intra_block MTE3, 1
+// CHECK:         pto_isa.wait_intra_block S, 0
+// CHECK-NEXT:    pto_isa.tstore %{{.*}} into %{{.*}}[%c48, %c0]
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func private @two_aiv(
+// CHECK-SAME:    pto.leaf = #pto.core<vector>, pto.mix_aic = @two
+// CHECK:         pto_isa.wait_intra_block S, 0
+// CHECK-NEXT:    pto_isa.tstore %{{.*}} into %{{.*}}[%c0, %c0]
+// CHECK-NEXT:    pto_isa.set_intra_block MTE3, 1
+// CHECK:         pto_isa.wait_intra_block S, 0
+// CHECK-NEXT:    pto_isa.tstore %{{.*}} into %{{.*}}[%c32, %c0]
+// CHECK-NEXT:    return
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @two(%y: !pto.tensor<64x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %acc = pto_isa.alloc_tile valid [%c64, %c32] at 0 : !pto_isa.tile<l0c, 64x32xf32>
+  %w0 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64, pto_isa.subblock = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %acc into %w0 : !pto_isa.tile<l0c, 64x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %w0 into %y[%c0, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<64x32xf32>
+  %w1 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64, pto_isa.subblock = 1 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %acc into %w1 {index_row = 16 : i64} : !pto_isa.tile<l0c, 64x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %w1 into %y[%c16, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<64x32xf32>
+  %w2 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64, pto_isa.subblock = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %acc into %w2 {index_row = 32 : i64} : !pto_isa.tile<l0c, 64x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %w2 into %y[%c32, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<64x32xf32>
+  %w3 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.ring_slot = 0 : i64, pto_isa.subblock = 1 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %acc into %w3 {index_row = 48 : i64} : !pto_isa.tile<l0c, 64x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %w3 into %y[%c48, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<64x32xf32>
+  return
+}
+}
+
+// -----
+
+// A vector instruction reading a tile of each AIV: neither AIV's UB holds
+// both.
+module attributes {pto.arch = #pto.arch<DAV_3510>} {
+func.func private @mixed_aivs(%y: !pto.tensor<16x32xf32>)
+    attributes {pto.leaf = #pto.core<mix>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %acc = pto_isa.alloc_tile valid [%c16, %c32] at 0 : !pto_isa.tile<l0c, 16x32xf32>
+  %w0 = pto_isa.alloc_tile valid [%c16, %c32] at 0 {pto_isa.subblock = 0 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.textract %acc into %w0 : !pto_isa.tile<l0c, 16x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  // expected-error @+1 {{is a tile of AIV 1 used together with a tile of AIV 0 by the same vector instructions}}
+  %d = pto_isa.alloc_tile valid [%c16, %c32] at 2048 {pto_isa.subblock = 1 : i64} : !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tadd %w0, %w0 into %d : !pto_isa.tile<ub, 16x32xf32>, !pto_isa.tile<ub, 16x32xf32>, !pto_isa.tile<ub, 16x32xf32>
+  pto_isa.tstore %d into %y[%c0, %c0] : !pto_isa.tile<ub, 16x32xf32>, !pto.tensor<16x32xf32>
   return
 }
 }

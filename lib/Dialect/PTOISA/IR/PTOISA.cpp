@@ -930,10 +930,19 @@ static bool isMixAiv(Operation *op) {
          func->hasAttr(kMixAicAttrName);
 }
 
+/// An AIV addresses its own flags 0..15 only (the AIC's 16..31 are AIV 1's).
+static LogicalResult expectAivFlag(Operation *op, int64_t id) {
+  if (id < 16)
+    return success();
+  return op->emitOpError() << "uses flag " << id
+                           << " on an AIV, which has flags 0..15 (the AIC "
+                              "addresses AIV 1's as 16..31)";
+}
+
 LogicalResult SetIntraBlockOp::verify() {
   // The AIV signals a freed ring slot to its AIC.
   if (isMixAiv(*this))
-    return success();
+    return expectAivFlag(*this, getId());
   if (leafKindOf(*this) != pto::CoreKind::mix)
     return emitOpError() << "signals between the cores of a MIX block; it "
                             "belongs in the AIC part of a MIX leaf (pto.leaf "
@@ -948,7 +957,9 @@ LogicalResult SetIntraBlockOp::verify() {
 
 LogicalResult WaitIntraBlockOp::verify() {
   // The AIC waits for a ring slot its AIV freed; the AIV for a move.
-  if (isMixAiv(*this) || leafKindOf(*this) == pto::CoreKind::mix)
+  if (isMixAiv(*this))
+    return expectAivFlag(*this, getId());
+  if (leafKindOf(*this) == pto::CoreKind::mix)
     return success();
   return emitOpError() << "waits for another core of a MIX block; it belongs "
                           "in the vector part of a MIX leaf (a vector leaf "

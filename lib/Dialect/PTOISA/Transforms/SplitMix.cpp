@@ -2,9 +2,10 @@
 //
 // A lowered MIX leaf (DAV_3510) holds cube instructions, vector instructions
 // and the L0C -> UB moves between them. The AIC runs the cube part and the
-// moves; AIV 0 runs the vector part. The leaf keeps the AIC's code, a new
-// vector leaf gets the AIV's. The moved tiles sit in UB ring slots: per
-// slot a "filled" flag orders the AIV's first read of a moved tile after
+// moves; AIV 0 and AIV 1 run the vector part, divided by pto-lower-to-isa
+// (each UB tile's pto_isa.subblock). The leaf keeps the AIC's code, a new
+// vector leaf per AIV gets that AIV's. The moved tiles sit in UB ring slots:
+// per slot a "filled" flag orders the AIV's first read of a moved tile after
 // the move, and a "free" flag orders the next move into the slot after the
 // AIV's last read of it, as pto-isa's TPUSH / TPOP ring FIFOs do
 // (docs/ISA.md, "MIX leaves").
@@ -194,110 +195,231 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
                   "moves are ordered between the AIC and the AIV: keep such "
                   "exchanges in separate tasks (the workspace is not "
                   "pto.on_chip)";
-  // The ring slot of each move (pto-lower-to-isa's pto_isa.ring_slot); a
-  // move without one has a slot of its own.
-  SmallVector<int64_t> slotOf;
-  int64_t numSlots = 0;
-  bool ring = false;
+  // Which AIV runs each top-level vector op: the one whose UB its tiles are
+  // in (pto-lower-to-isa's pto_isa.subblock). Ops sharing a tile run on one
+  // AIV; a group with no marked tile runs on AIV 0.
+  SmallVector<Operation *> vectorOps;
+  for (Operation &op : body)
+    if (partOf(&op) == Part::Vector)
+      vectorOps.push_back(&op);
+  DenseMap<Operation *, unsigned> subblockOf;
+  {
+    DenseMap<Value, unsigned> groupOfTile;
+    SmallVector<Value> tilesInOrder; // first use first: deterministic
+    SmallVector<unsigned> parent;
+    auto find = [&](unsigned i) {
+      while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+      return i;
+    };
+    for (auto [i, op] : llvm::enumerate(vectorOps)) {
+      parent.push_back(i);
+      op->walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands()) {
+          auto tile = dyn_cast<TileType>(operand.getType());
+          if (!tile || tile.getSpace() != MemorySpace::ub)
+            continue;
+          auto [it, fresh] = groupOfTile.try_emplace(operand, i);
+          if (fresh)
+            tilesInOrder.push_back(operand);
+          else {
+            unsigned a = find(i), b = find(it->second);
+            if (a != b)
+              parent[std::max(a, b)] = std::min(a, b);
+          }
+        }
+      });
+    }
+    DenseMap<unsigned, std::pair<int64_t, Value>> marked; // group -> AIV
+    for (Value tile : tilesInOrder) {
+      unsigned op = groupOfTile.lookup(tile);
+      AllocTileOp alloc = getAlloc(tile);
+      auto mark = alloc ? alloc->getAttrOfType<IntegerAttr>(kSubblockAttrName)
+                        : IntegerAttr();
+      if (!mark)
+        continue;
+      if (mark.getInt() != 0 && mark.getInt() != 1)
+        return alloc.emitOpError()
+               << "is marked for AIV " << mark.getInt() << " ("
+               << kSubblockAttrName << "); a MIX block has AIV 0 and AIV 1";
+      auto [it, fresh] =
+          marked.try_emplace(find(op), std::make_pair(mark.getInt(), tile));
+      if (!fresh && it->second.first != mark.getInt())
+        return alloc.emitOpError()
+               << "is a tile of AIV " << mark.getInt()
+               << " used together with a tile of AIV " << it->second.first
+               << " by the same vector instructions; an AIV reads only its "
+                  "own UB: mark tiles used together with one "
+               << kSubblockAttrName;
+    }
+    for (auto [i, op] : llvm::enumerate(vectorOps))
+      subblockOf[op] = marked.lookup(find(i)).first;
+  }
+  // The AIV of each move: the one whose UB its tile is in.
+  SmallVector<unsigned> aivOf;
   for (Operation *move : moves) {
+    AllocTileOp alloc = getAlloc(movedTile(move));
+    auto mark = alloc ? alloc->getAttrOfType<IntegerAttr>(kSubblockAttrName)
+                      : IntegerAttr();
+    unsigned aiv = mark && mark.getInt() == 1 ? 1 : 0;
+    if (aiv == 1 && isa<TMovOp>(move))
+      return move->emitOpError()
+             << "moves a whole accumulator into AIV 1's UB; the L0C -> UB "
+                "TMOV is emitted SingleModeVec0: move windows (textract) "
+                "into AIV 1";
+    aivOf.push_back(aiv);
+  }
+  bool twoAivs = llvm::is_contained(aivOf, 1u) ||
+                 llvm::any_of(subblockOf, [](auto e) { return e.second; });
+
+  // The ring slot of each move (pto-lower-to-isa's pto_isa.ring_slot), per
+  // AIV; a move without one has a slot of its own.
+  SmallVector<int64_t> slotOf;
+  int64_t numSlots[2] = {0, 0};
+  int64_t movesTo[2] = {0, 0};
+  bool ring[2] = {false, false};
+  for (auto [k, move] : llvm::enumerate(moves)) {
+    unsigned aiv = aivOf[k];
     AllocTileOp alloc = getAlloc(movedTile(move));
     auto slot = alloc ? alloc->getAttrOfType<IntegerAttr>(kRingSlotAttrName)
                       : IntegerAttr();
-    ring |= static_cast<bool>(slot);
-    slotOf.push_back(slot ? slot.getInt() : numSlots);
-    numSlots = std::max(numSlots, slotOf.back() + 1);
+    ring[aiv] |= static_cast<bool>(slot);
+    slotOf.push_back(slot ? slot.getInt() : numSlots[aiv]);
+    numSlots[aiv] = std::max(numSlots[aiv], slotOf.back() + 1);
+    ++movesTo[aiv];
   }
-  // One "filled" flag per slot (0..numSlots-1) and, when slots are reused,
-  // one "free" flag (numSlots + slot): AIV 0 has 16.
-  int64_t flagsNeeded = numSlots < static_cast<int64_t>(moves.size()) || ring
-                            ? 2 * numSlots
-                            : numSlots;
-  if (flagsNeeded > kIntraBlockFlags) {
+  // Per AIV: one "filled" flag per slot (0..numSlots-1) and, when slots are
+  // reused, one "free" flag (numSlots + slot): each AIV has 16.
+  for (unsigned aiv = 0; aiv < 2; ++aiv) {
+    int64_t flagsNeeded = numSlots[aiv] < movesTo[aiv] || ring[aiv]
+                              ? 2 * numSlots[aiv]
+                              : numSlots[aiv];
+    if (flagsNeeded <= kIntraBlockFlags)
+      continue;
+    SmallVector<Operation *> mine;
+    for (auto [k, move] : llvm::enumerate(moves))
+      if (aivOf[k] == aiv)
+        mine.push_back(move);
     Operation *culprit =
-        moves[std::min<size_t>(kIntraBlockFlags, moves.size() - 1)];
+        mine[std::min<size_t>(kIntraBlockFlags, mine.size() - 1)];
     return culprit->emitOpError()
            << "is L0C -> UB move " << kIntraBlockFlags + 1 << " of "
-           << moves.size() << " in this MIX leaf, in " << numSlots
-           << " UB slots needing " << flagsNeeded
-           << " intra-block flags; AIV 0 has " << kIntraBlockFlags
+           << mine.size() << " into AIV " << aiv << " in this MIX leaf, in "
+           << numSlots[aiv] << " UB slots needing " << flagsNeeded
+           << " intra-block flags; AIV " << aiv << " has " << kIntraBlockFlags
            << ": use fewer, larger cube pieces per MIX task (cube_tile) or "
               "leave mix-exchange off";
   }
 
   // A refill of a slot follows, in the leaf's order, every read of the
-  // slot's previous tile: then that order is a schedule of the two parts in
+  // slot's previous tile: then that order is a schedule of the parts in
   // which each wait follows its set, and they cannot deadlock.
-  DenseMap<int64_t, Operation *> lastMoveInto;
+  DenseMap<std::pair<unsigned, int64_t>, Operation *> lastMoveInto;
   for (auto [k, move] : llvm::enumerate(moves)) {
-    if (Operation *previous = lastMoveInto.lookup(slotOf[k]))
+    if (Operation *previous = lastMoveInto.lookup({aivOf[k], slotOf[k]}))
       for (Operation *user : movedTile(previous).getUsers())
         if (Operation *top = body.findAncestorOpInBlock(*user);
             top && top != previous && !top->isBeforeInBlock(move))
           return move->emitOpError()
-                 << "refills UB ring slot " << slotOf[k]
+                 << "refills UB ring slot " << slotOf[k] << " of AIV "
+                 << aivOf[k]
                  << " before the AIV's last read of the slot's previous tile; "
                     "the AIC would wait for the slot to be freed while the "
                     "AIV waits for this move (deadlock): give tiles read "
                     "together different slots (pto_isa.ring_slot)";
-    lastMoveInto[slotOf[k]] = move;
+    lastMoveInto[{aivOf[k], slotOf[k]}] = move;
   }
-
-  // The AIV part: a copy of the leaf without the cube part.
-  IRMapping mapping;
-  auto aiv = cast<func::FuncOp>(leaf->clone(mapping));
-  aiv.setSymName((leaf.getSymName() + "_aiv").str());
-  symbols.insert(aiv, std::next(Block::iterator(leaf)));
-  MLIRContext *ctx = leaf.getContext();
-  aiv->setAttr("pto.leaf", pto::CoreKindAttr::get(ctx, pto::CoreKind::vector));
-  aiv->setAttr(kMixAicAttrName, FlatSymbolRefAttr::get(leaf.getSymNameAttr()));
-  leaf->setAttr(kMixAivAttrName, FlatSymbolRefAttr::get(aiv.getSymNameAttr()));
 
   // Whether move k's slot is filled again later (its tile must be freed).
   SmallVector<bool> refilled(moves.size(), false);
   {
-    llvm::DenseSet<int64_t> seen;
+    llvm::DenseSet<std::pair<unsigned, int64_t>> seen;
     for (size_t k = moves.size(); k-- > 0;)
-      refilled[k] = !seen.insert(slotOf[k]).second;
+      refilled[k] = !seen.insert({aivOf[k], slotOf[k]}).second;
   }
-  Block &aivBody = aiv.getBody().front();
-  erasePart(aivBody, Part::Cube);
-  // Wait for move k right before the first op of the AIV reading its tile
-  // (or at the end: every set is consumed); after the last op reading it,
-  // free the slot when the AIC fills it again.
-  for (auto [k, move] : llvm::enumerate(moves)) {
-    Value tile = mapping.lookup(movedTile(move));
-    Operation *first = aivBody.getTerminator(), *last = nullptr;
-    for (Operation *user : tile.getUsers())
-      if (Operation *top = aivBody.findAncestorOpInBlock(*user)) {
-        if (top->isBeforeInBlock(first))
-          first = top;
-        if (!last || last->isBeforeInBlock(top))
-          last = top;
-      }
-    OpBuilder(first).create<WaitIntraBlockOp>(move->getLoc(), Pipe::S,
-                                              slotOf[k]);
-    if (!refilled[k])
-      continue;
-    OpBuilder builder(ctx);
-    if (last)
-      builder.setInsertionPointAfter(last);
-    else
-      builder.setInsertionPoint(first);
-    builder.create<SetIntraBlockOp>(
-        move->getLoc(), last ? pipeOf(last) : Pipe::S, numSlots + slotOf[k]);
+
+  // The AIV parts: copies of the leaf without the cube part and without the
+  // other AIV's vector instructions. AIV 1's part exists only when it has
+  // work.
+  MLIRContext *ctx = leaf.getContext();
+  func::FuncOp parts[2];
+  for (unsigned aiv = 0; aiv < (twoAivs ? 2u : 1u); ++aiv) {
+    IRMapping mapping;
+    auto part = cast<func::FuncOp>(leaf->clone(mapping));
+    part.setSymName((leaf.getSymName() + (aiv == 0 ? "_aiv" : "_aiv1")).str());
+    // AIV 1's part is printed before AIV 0's, which calls it.
+    symbols.insert(part, std::next(Block::iterator(leaf)));
+    part->removeAttr(kMixAivAttrName);
+    part->removeAttr(kMixAiv1AttrName);
+    part->setAttr("pto.leaf",
+                  pto::CoreKindAttr::get(ctx, pto::CoreKind::vector));
+    part->setAttr(kMixAicAttrName,
+                  FlatSymbolRefAttr::get(leaf.getSymNameAttr()));
+    leaf->setAttr(aiv == 0 ? kMixAivAttrName : kMixAiv1AttrName,
+                  FlatSymbolRefAttr::get(part.getSymNameAttr()));
+    parts[aiv] = part;
+    Block &partBody = part.getBody().front();
+    // The other AIV's instructions (the clone keeps the leaf's op order).
+    SmallVector<Operation *> others;
+    for (auto [original, copy] : llvm::zip(body, partBody)) {
+      auto it = subblockOf.find(&original);
+      if (it == subblockOf.end() || it->second == aiv)
+        continue;
+      if (!copy.use_empty())
+        return original.emitOpError()
+               << "runs on AIV " << it->second
+               << " but a result of it is used by AIV " << aiv
+               << "'s instructions; only tiles and GM connect the parts";
+      others.push_back(&copy);
+    }
+    for (Operation *op : llvm::reverse(others))
+      op->erase();
+    erasePart(partBody, Part::Cube);
+    // Wait for move k right before the first op of the AIV reading its
+    // tile (or at the end: every set is consumed); after the last op
+    // reading it, free the slot when the AIC fills it again.
+    for (auto [k, move] : llvm::enumerate(moves)) {
+      if (aivOf[k] != aiv)
+        continue;
+      Value tile = mapping.lookup(movedTile(move));
+      Operation *first = partBody.getTerminator(), *last = nullptr;
+      for (Operation *user : tile.getUsers())
+        if (Operation *top = partBody.findAncestorOpInBlock(*user)) {
+          if (top->isBeforeInBlock(first))
+            first = top;
+          if (!last || last->isBeforeInBlock(top))
+            last = top;
+        }
+      OpBuilder(first).create<WaitIntraBlockOp>(move->getLoc(), Pipe::S,
+                                                slotOf[k]);
+      if (!refilled[k])
+        continue;
+      OpBuilder builder(ctx);
+      if (last)
+        builder.setInsertionPointAfter(last);
+      else
+        builder.setInsertionPoint(first);
+      builder.create<SetIntraBlockOp>(move->getLoc(),
+                                      last ? pipeOf(last) : Pipe::S,
+                                      numSlots[aiv] + slotOf[k]);
+    }
+    eraseDead(partBody);
   }
-  eraseDead(aivBody);
 
   erasePart(body, Part::Vector);
   eraseDead(body);
-  llvm::DenseSet<int64_t> filled;
+  // The AIC addresses AIV 1's flags as id + 16 (pto-isa A5 TSync.hpp).
+  llvm::DenseSet<std::pair<unsigned, int64_t>> filled;
   for (auto [k, move] : llvm::enumerate(moves)) {
+    unsigned aiv = aivOf[k];
+    int64_t base = aiv * kIntraBlockFlags;
     OpBuilder builder(move);
-    if (!filled.insert(slotOf[k]).second)
+    if (!filled.insert({aiv, slotOf[k]}).second)
       builder.create<WaitIntraBlockOp>(move->getLoc(), Pipe::FIX,
-                                       numSlots + slotOf[k]);
+                                       base + numSlots[aiv] + slotOf[k]);
     builder.setInsertionPointAfter(move);
-    builder.create<SetIntraBlockOp>(move->getLoc(), Pipe::FIX, slotOf[k]);
+    builder.create<SetIntraBlockOp>(move->getLoc(), Pipe::FIX,
+                                    base + slotOf[k]);
   }
   return success();
 }

@@ -104,6 +104,14 @@ enum class TileType {
   ScaleRight,
   Ctrl
 };
+// Which AIV's UB an L0C -> UB move fills (pto-isa include/pto/common/type.hpp):
+// AIV 0's, AIV 1's, or both, split by rows or columns (not emulated).
+enum class AccToVecMode : uint8_t {
+  SingleModeVec0 = 0,
+  SingleModeVec1 = 1,
+  DualModeSplitM = 2,
+  DualModeSplitN = 3
+};
 enum class BLayout { RowMajor = 0, ColMajor = 1 };
 enum class SLayout { NoneBox = 0, RowMajor = 1, ColMajor = 2 };
 enum class PadValue : uint64_t { Null = 0, Zero = 1, Max = 2, Min = 3 };
@@ -470,6 +478,22 @@ inline void gm_unregister(const void *p) {
   GmRegistry &r = gm_registry();
   std::lock_guard<std::mutex> lock(r.mu);
   r.ranges.erase(uintptr_t(p));
+}
+// Where `at` lies: "<range's name> + byte <offset>", or its address when no
+// registered range holds it.
+inline std::string gm_where(uintptr_t at) {
+  GmRegistry &r = gm_registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = r.ranges.upper_bound(at);
+  char b[96];
+  if (it != r.ranges.begin() && at < std::prev(it)->second.end) {
+    --it;
+    std::snprintf(b, sizeof b, " + byte %llu",
+                  (unsigned long long)(at - it->first));
+    return it->second.name + b;
+  }
+  std::snprintf(b, sizeof b, "%p", reinterpret_cast<void *>(at));
+  return b;
 }
 // Checks the bytes [first, last] of an access.
 inline void gm_check(const char *instr, uintptr_t first, uintptr_t last) {

@@ -324,20 +324,20 @@ private:
     if (seen_[p][q] >= t)
       return;
     if (kind_ == CoreKind::Vector && p == PIPE_FIX)
-      fatal("hazard %s on %s byte offset %u (0x%x): %s on the AIC's FIX pipe "
-            "%s bytes %s by %s on %s without synchronisation (this AIV's read "
-            "and the AIC's move into the ring slot are not ordered: missing "
-            "wait_intra_block on this AIV before it reads a filled slot, or "
-            "on the AIC before it refills a slot the AIV frees with "
-            "set_intra_block)",
-            kind, space_name(s), at, at, cur_name_, verb, past,
+      fatal("hazard %s on AIV%d's %s byte offset %u (0x%x): %s on the AIC's "
+            "FIX pipe %s bytes %s by %s on %s without synchronisation (this "
+            "AIV's read and the AIC's move into the ring slot are not "
+            "ordered: missing wait_intra_block on this AIV before it reads a "
+            "filled slot, or on the AIC before it refills a slot the AIV "
+            "frees with set_intra_block)",
+            kind, subblock, space_name(s), at, at, cur_name_, verb, past,
             names_[q][t - 1], pipe_name(q));
     if (kind_ == CoreKind::Vector && q == PIPE_FIX)
-      fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by "
-            "%s on the AIC's FIX pipe without synchronisation (missing "
+      fatal("hazard %s on AIV%d's %s byte offset %u (0x%x): %s on %s %s bytes "
+            "%s by %s on the AIC's FIX pipe without synchronisation (missing "
             "set_intra_block on the AIC / wait_intra_block on this AIV)",
-            kind, space_name(s), at, at, cur_name_, pipe_name(p), verb, past,
-            names_[q][t - 1]);
+            kind, subblock, space_name(s), at, at, cur_name_, pipe_name(p),
+            verb, past, names_[q][t - 1]);
     fatal("hazard %s on %s byte offset %u (0x%x): %s on %s %s bytes %s by %s "
           "on %s "
           "without synchronisation (missing set_flag/wait_flag %s -> %s)",
@@ -424,8 +424,21 @@ public:
     else if (pipe == PIPE_FIX || pipe == PIPE_S || pipe == PIPE_ALL)
       aiv[sub]->order_remote_after(PIPE_FIX, p.snap);
   }
+  // GM bytes [first, end) an AIV's TLOAD (0) / TSTORE (1) / atomic TSTORE
+  // (2) touched in this launch. Only the moves are ordered between the
+  // cores, so the two AIVs must not write bytes the other touches
+  // (pto-lower-to-isa keeps such pieces on one AIV); end() checks it.
+  enum GmKind { GmRead = 0, GmWrite = 1, GmAtomic = 2 };
+  void gm_access(Core &c, const char *instr, uintptr_t first, uintptr_t end,
+                 GmKind kind) {
+    if (&c == aic || first >= end)
+      return;
+    gm_[sub_of(c)].push_back({first, end, kind, instr});
+  }
+
   // After the launch: a set nobody waited for would leak into the next one.
   void end() {
+    check_gm();
     for (int q = 0; q < kQueues; ++q)
       if (!pending_[q].empty()) {
         const bool toAic = q >= 2 * kFlags;
@@ -443,6 +456,8 @@ public:
   void reset() {
     for (auto &q : pending_)
       q.clear();
+    for (auto &spans : gm_)
+      spans.clear();
     for (int i = 0; i < 3; ++i)
       state_[i] = Runnable, waits_on_[i] = -1;
     turn_ = 1;
@@ -548,6 +563,53 @@ private:
                ? to.issued(PIPE_FIX)
                : 0;
   }
+  struct GmSpan {
+    uintptr_t first, end;
+    GmKind kind;
+    const char *instr;
+  };
+  // A write (or atomic) of one AIV overlapping an access of the other that
+  // is not an atomic of the same kind: the two are not ordered.
+  void check_gm() {
+    for (int a = 0; a < 2; ++a) {
+      std::vector<GmSpan> other = gm_[1 - a];
+      if (other.empty())
+        continue;
+      std::sort(
+          other.begin(), other.end(),
+          [](const GmSpan &x, const GmSpan &y) { return x.first < y.first; });
+      // reach[i]: the furthest end among other[0..i].
+      std::vector<uintptr_t> reach(other.size());
+      for (size_t i = 0; i < other.size(); ++i)
+        reach[i] = std::max(other[i].end, i ? reach[i - 1] : uintptr_t(0));
+      for (const GmSpan &w : gm_[a]) {
+        if (w.kind == GmRead)
+          continue;
+        size_t n = std::lower_bound(other.begin(), other.end(), w.end,
+                                    [](const GmSpan &x, uintptr_t e) {
+                                      return x.first < e;
+                                    }) -
+                   other.begin();
+        if (n == 0 || reach[n - 1] <= w.first)
+          continue;
+        for (size_t i = n; i-- > 0;) {
+          const GmSpan &o = other[i];
+          if (o.end <= w.first || (o.kind == GmAtomic && w.kind == GmAtomic))
+            continue;
+          const uintptr_t from = std::max(w.first, o.first);
+          fatal("MIX launch: %s on AIV%d %s %llu GM bytes at %s that %s on "
+                "AIV%d %s, and only the L0C -> UB moves are ordered between "
+                "the cores (the vector part's pieces that share GM bytes "
+                "belong on one AIV)",
+                w.instr, a, w.kind == GmAtomic ? "adds into" : "writes",
+                (unsigned long long)(std::min(w.end, o.end) - from),
+                gm_where(from).c_str(), o.instr, 1 - a,
+                o.kind == GmRead ? "reads" : "writes");
+        }
+      }
+    }
+  }
+  std::vector<GmSpan> gm_[2];
   std::vector<Pending> pending_[kQueues];
   State state_[3] = {Runnable, Runnable, Runnable};
   int waits_on_[3] = {-1, -1, -1};

@@ -191,6 +191,25 @@ inline void check_gm_bounds(const char *instr, const GmWindow<G> &w,
            base + uintptr_t((hi + 1) * int64_t(sizeof(T))) - 1);
 }
 
+// On an AIV of a MIX launch: the GM bytes a transfer touches, row by row,
+// for the launch's check that the two AIVs do not race on GM.
+template <class G>
+inline void mix_gm_rows(const char *instr, const GmWindow<G> &w, const G &g,
+                        int vr, int vc, MixBlock::GmKind kind) {
+  Core &C = core();
+  if (!C.mix || C.kind() != CoreKind::Vector || !C.check_hazards || vr <= 0 ||
+      vc <= 0)
+    return;
+  using T = typename G::DType;
+  const uintptr_t base = uintptr_t(g.data());
+  for (int64_t r = 0; r < vr; ++r) {
+    const int64_t a = w.offset(r, 0), b = w.offset(r, vc - 1);
+    C.mix->gm_access(
+        C, instr, base + uintptr_t(std::min(a, b) * int64_t(sizeof(T))),
+        base + uintptr_t((std::max(a, b) + 1) * int64_t(sizeof(T))), kind);
+  }
+}
+
 template <class TT, class G>
 inline void check_window(const char *instr, const TT &t, const GmWindow<G> &w,
                          const G &g) {
@@ -287,6 +306,7 @@ inline RecordEvent TLOAD(TileData &dst, GlobalData &src, E &...) {
   sim::column_window_check<TileData>(I, w);
   sim::check_gm_bounds(I, w, src);
   const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+  sim::mix_gm_rows(I, w, src, vr, vc, sim::MixBlock::GmRead);
   constexpr bool boxed = TileData::SFractal != SLayout::NoneBox;
   if constexpr (TileData::Loc == TileType::Mat && boxed) {
     if (!w.flat)
@@ -377,6 +397,9 @@ inline RecordEvent TSTORE(GlobalData &dst, TileData &src, E &...) {
   sim::column_window_check<TileData>(I, w);
   sim::check_gm_bounds(I, w, dst);
   const int vr = src.GetValidRow(), vc = src.GetValidCol();
+  sim::mix_gm_rows(I, w, dst, vr, vc,
+                   Atomic == AtomicType::AtomicAdd ? sim::MixBlock::GmAtomic
+                                                   : sim::MixBlock::GmWrite);
   if constexpr (fromAcc)
     sim::need_extent(I, "validCol", vc, 1, 4095);
   else
@@ -475,6 +498,38 @@ inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow = 0,
       return value;
   });
   return {};
+}
+
+// An Acc window into the UB of the AIV `Mode` names (pto-isa A5
+// TEXTRACT<Dst, Src, AccToVecMode>): SingleModeVec0 as above, SingleModeVec1
+// into AIV 1's UB, recorded in AIV 1's hazard state. The AIC's Vec tiles
+// are offsets into its paired AIV's UB, so the move reads the tile's offset
+// in AIV 1's. The dual modes (one window split over both AIVs) are not
+// emulated.
+template <class DstTile, class SrcTile, AccToVecMode Mode, class... E>
+  requires(sim::is_tile_v<DstTile> && sim::is_tile_v<SrcTile> &&
+           sim::events_v<E...>)
+inline RecordEvent TEXTRACT(DstTile &dst, SrcTile &src, uint16_t indexRow,
+                            uint16_t indexCol, E &...events) {
+  static_assert(SrcTile::Loc == TileType::Acc && DstTile::Loc == TileType::Vec,
+                "TEXTRACT<..., AccToVecMode>: Acc -> Vec only");
+  static_assert(Mode == AccToVecMode::SingleModeVec0 ||
+                    Mode == AccToVecMode::SingleModeVec1,
+                "TEXTRACT: the dual AccToVecModes are not emulated");
+  if constexpr (Mode == AccToVecMode::SingleModeVec0) {
+    return TEXTRACT(dst, src, indexRow, indexCol, events...);
+  } else {
+    sim::Core &C = sim::core();
+    if (!C.mix || !C.ub_peer())
+      sim::fatal("TEXTRACT Acc -> Vec (SingleModeVec1): the L0C -> UB path "
+                 "exists on DAV_3510 only, from the AIC of a MIX launch to "
+                 "its AIVs");
+    sim::Core *aiv0 = C.ub_peer();
+    C.set_ub_peer(C.mix->aiv[1]);
+    TEXTRACT(dst, src, indexRow, indexCol, events...);
+    C.set_ub_peer(aiv0);
+    return {};
+  }
 }
 
 // Vec -> Vec window insert (pto-isa common/pto_instr.hpp TINSERT; A2/A3

@@ -38,6 +38,14 @@ constexpr llvm::StringLiteral kMixAivAttrName = "pto.mix_aiv";
 /// (pto-isa-plan-memory); pto-isa-split-mix orders each refill after the
 /// AIV's last read of the slot's previous tile.
 constexpr llvm::StringLiteral kRingSlotAttrName = "pto_isa.ring_slot";
+/// On the alloc_tile of a UB tile of a MIX leaf's vector part: the AIV (0 or
+/// 1) whose UB holds it and whose program reads it. The AIC moves an
+/// accumulator window into AIV 1's UB with SingleModeVec1; each AIV has its
+/// own ring slots and flags (docs/ISA.md, "MIX leaves").
+constexpr llvm::StringLiteral kSubblockAttrName = "pto_isa.subblock";
+/// On a MIX leaf after pto-isa-split-mix whose vector part is divided
+/// between both AIVs: the symbol of AIV 1's part (`pto.mix_aiv` is AIV 0's).
+constexpr llvm::StringLiteral kMixAiv1AttrName = "pto.mix_aiv1";
 } // namespace mlir::ptoisa
 
 #endif // PTO_DIALECT_PTOISA_IR_PTOISA_H

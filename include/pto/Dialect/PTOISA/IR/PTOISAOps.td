@@ -587,14 +587,15 @@ def PTOISA_WaitIntraBlockOp : PTOISA_Op<"wait_intra_block"> {
     holds `pipe` (`S`: the scalar unit, so every later instruction) until
     the AIC's `set_intra_block` of flag `id` (0..15) has fired, consuming
     it. In the AIC part: holds `pipe` (FIX before a move into a ring slot)
-    until AIV 0's set of flag `id` has fired.
+    until AIV 0's set of flag `id` (0..15) or AIV 1's set of flag
+    `id - 16` (16..31) has fired.
 
     ```mlir
     pto_isa.wait_intra_block S, 0
     ```
   }];
   let arguments = (ins PTOISA_Pipe:$pipe,
-                       ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<15>]>:$id);
+                       ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<31>]>:$id);
   let assemblyFormat = "$pipe `,` $id attr-dict";
   let hasVerifier = 1;
 }

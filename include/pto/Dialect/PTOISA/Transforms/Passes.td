@@ -129,8 +129,14 @@ def SplitMixPass : Pass<"pto-isa-split-mix", "::mlir::ModuleOp"> {
       the AIV is ordered after the move). Each flag is set and waited once:
       at most 16 moves per leaf (AIV 0's flag ids), an error otherwise.
 
-    The whole vector part runs on AIV 0 (the moves are `SingleModeVec0`);
-    the emitted AIV kernel returns at once on AIV 1. A `tmov` inside a
+    The vector part is divided between AIV 0 and AIV 1 by the
+    `pto_isa.subblock` of the UB tiles each instruction touches (set by
+    `pto-lower-to-isa`; unmarked groups of instructions sharing tiles run on
+    AIV 0): AIV 1's instructions go to `@<leaf>_aiv1` (`pto.mix_aiv1` on the
+    leaf), each AIV has its own ring slots and flags, and the AIC sets and
+    waits AIV 1's flags as id + 16 (pto-isa A5 TSync.hpp). With no
+    AIV 1 work the emitted AIV kernel returns at once on AIV 1. Tiles of
+    both AIVs in one instruction group, a `tmov` into AIV 1's UB, a `tmov` inside a
     region, a region op holding both cube and vector instructions, and a
     vector instruction writing what a cube instruction reads (the AIC never
     waits for the AIV) are errors.
