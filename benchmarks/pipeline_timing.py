@@ -11,9 +11,12 @@ translation's wall and CPU time per kernel.
 Wall times follow the machine's load. A second table repeats the pipeline
 under `-mlir-disable-threading` (one thread: a pass's time is its own, not
 the verifier threads' or another kernel's) with the process's CPU time
-beside it, best of three runs at 1 kernel and of two at 10 (the run with the
-least CPU time); its per-pass times are still wall times. Instruction
-counts (callgrind) are the load-independent measure: benchmarks/results.md.
+beside it: every entry is its least time over three runs at 1 kernel and two
+at 10 (best of N per pass, so one slow moment in one run does not count),
+and where the machine has a hardware instruction counter (`perf stat -e
+instructions:u`), the process's instructions per kernel, which do not depend
+on the load. The load average at each module size is printed beside.
+Instruction counts from callgrind: benchmarks/results.md.
 
     benchmarks/pipeline_timing.py [--quick]
 
@@ -24,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import re
+import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,17 +48,37 @@ TIMING = re.compile(r"^\s+(?:[\d.]+ \(\s*[\d.]+%\)\s+)?([\d.]+) \(\s*[\d.]+%\)\s
                     re.M)
 
 
-def run_pipeline(module: Path, isa: Path, *extra: str) -> tuple[dict, float]:
-    """`-mlir-timing` entries (seconds) and process CPU seconds of one
-    `pto-opt --pto-ascend-pipeline` run."""
+def instruction_counter() -> bool:
+    """Whether `perf stat` can count this machine's user-space instructions
+    (not in most virtual machines)."""
+    if not shutil.which("perf"):
+        return False
+    with tempfile.NamedTemporaryFile("r", suffix=".csv") as out:
+        r = subprocess.run(["perf", "stat", "-x,", "-e", "instructions:u", "-o", out.name,
+                            "--", "true"], capture_output=True, text=True)
+        return r.returncode == 0 and re.search(r"^\d+,", out.read(), re.M) is not None
+
+
+def run_pipeline(module: Path, isa: Path, *extra: str,
+                 count_instructions: bool = False) -> tuple[dict, float, float | None]:
+    """`-mlir-timing` entries (seconds), process CPU seconds and (when asked)
+    user-space instructions of one `pto-opt --pto-ascend-pipeline` run."""
+    cmd = [str(tool("pto-opt")), str(module), "--pto-ascend-pipeline", "-mlir-timing",
+           *extra, "-o", str(isa)]
+    stat = isa.with_suffix(".perf.csv")
+    if count_instructions:
+        cmd = ["perf", "stat", "-x,", "-e", "instructions:u", "-o", str(stat), "--"] + cmd
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = subprocess.run([str(tool("pto-opt")), str(module), "--pto-ascend-pipeline",
-                        "-mlir-timing", *extra, "-o", str(isa)], capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode:
         raise SystemExit(f"pto-opt --pto-ascend-pipeline failed:\n{r.stderr[-3000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {name: float(t) for t, name in TIMING.findall(r.stderr)}, cpu
+    instructions = None
+    if count_instructions:
+        m = re.search(r"^(\d+),", stat.read_text(), re.M)
+        instructions = float(m.group(1)) if m else None
+    return {name: float(t) for t, name in TIMING.findall(r.stderr)}, cpu, instructions
 
 
 def per_kernel_rows(entries: dict, counts, extra_rows) -> list[list[str]]:
@@ -73,7 +98,8 @@ def pipeline_timing(rep, quick: bool) -> dict:
     rep.heading("Compile time per pass, the whole pipeline to C++ (benchmarks/pipeline_timing.py)")
     counts = (1, 3) if quick else (1, 10, 100)
     entries, translate, translate_cpu, cpu = {}, {}, {}, {}
-    single, single_cpu = {}, {}
+    single, single_cpu, instructions, load = {}, {}, {}, {}
+    counted = instruction_counter()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         for count in counts:
@@ -83,7 +109,8 @@ def pipeline_timing(rep, quick: bool) -> dict:
                 for i in range(count)))
             isa = tmp / f"sk16_x{count}_isa.mlir"
             # CPU time is steadier than the wall times when the cores are shared.
-            entries[count], cpu[count] = run_pipeline(module, isa)
+            load[count] = os.getloadavg()[0]
+            entries[count], cpu[count], _ = run_pipeline(module, isa)
             t0 = time.perf_counter()
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             r = subprocess.run([str(tool("pto-translate")), "--pto-to-cpp", str(isa), "-o",
@@ -94,12 +121,18 @@ def pipeline_timing(rep, quick: bool) -> dict:
                                     + (after.ru_stime - before.ru_stime))
             if r.returncode:
                 raise SystemExit(f"pto-translate failed:\n{r.stderr[-3000:]}")
-            # One thread, repeated where cheap: the run with the least CPU time.
+            # One thread, repeated where cheap: every entry's least time over
+            # the runs (best of N per pass), and the least CPU time.
             for _ in range(3 if count == 1 else 2 if count <= 10 else 1):
-                timing, used = run_pipeline(module, tmp / "single.mlir",
-                                            "-mlir-disable-threading")
-                if count not in single_cpu or used < single_cpu[count]:
-                    single[count], single_cpu[count] = timing, used
+                timing, used, executed = run_pipeline(module, tmp / "single.mlir",
+                                                      "-mlir-disable-threading",
+                                                      count_instructions=counted)
+                best = single.setdefault(count, {})
+                for name, t in timing.items():
+                    best[name] = min(best.get(name, t), t)
+                single_cpu[count] = min(single_cpu.get(count, used), used)
+                if executed is not None:
+                    instructions[count] = min(instructions.get(count, executed), executed)
     first, last = counts[0], counts[-1]
     rows = per_kernel_rows(entries, counts, [
         ("pto-opt process CPU (user + sys)", cpu),
@@ -117,15 +150,28 @@ def pipeline_timing(rep, quick: bool) -> dict:
               + [f"{last} / {first}"], rows)
     rows = per_kernel_rows(single, counts, [
         ("pto-opt process CPU (user + sys)", single_cpu)])
-    rep.text("The same pipeline under `-mlir-disable-threading` (one thread), the run "
-             "with the least process CPU time of 3 at 1 kernel, 2 at 10, 1 at 100; "
-             "ms per kernel, wall per `-mlir-timing` entry and the process's CPU time. "
-             "Under load both still move with the other processes on the cores; "
-             "instruction counts (callgrind, in benchmarks/results.md) do not.")
+    if instructions:
+        # Millions of instructions per kernel, shown in the ms columns' place.
+        per = [instructions[c] / c / 1e6 for c in counts]
+        rows.append(["pto-opt instructions, millions (perf stat)"]
+                    + [f"{v:.0f}" for v in per] + [f"{per[-1] / per[0]:.2f}"])
+    loads = ", ".join(f"{load[c]:.1f} at {c}" for c in counts)
+    rep.text("The same pipeline under `-mlir-disable-threading` (one thread); every "
+             "entry is its least time over 3 runs at 1 kernel, 2 at 10, 1 at 100 (best "
+             "of N per entry), ms per kernel, wall per `-mlir-timing` entry and the "
+             "process's least CPU time. Under load both still move with the other "
+             "processes on the cores (load average before each module size: "
+             f"{loads}); "
+             + ("the instruction row (`perf stat -e instructions:u`, user space, least "
+                "of the runs) does not." if instructions else
+                "instruction counts do not, but this machine has no hardware "
+                "instruction counter for `perf stat` (callgrind counts are in "
+                "benchmarks/results.md)."))
     rep.table(["entry (one thread)"] + [f"{c} kernel{'s' if c > 1 else ''}" for c in counts]
               + [f"{last} / {first}"], rows)
     return {"entries": entries, "translate": translate, "translate_cpu": translate_cpu,
-            "cpu": cpu, "single": single, "single_cpu": single_cpu}
+            "cpu": cpu, "single": single, "single_cpu": single_cpu,
+            "instructions": instructions, "load": load}
 
 
 def main() -> int:

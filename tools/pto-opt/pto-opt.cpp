@@ -18,11 +18,13 @@
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
 #include "pto/Pipelines/AscendPipeline.h"
 #include "pto/Tools/DiagnosticDefaults.h"
+#include "pto/Tools/HeapDefaults.h"
 #include "pto/Tools/Version.h"
 
 #include "TestPasses.h"
 
 int main(int argc, char **argv) {
+  mlir::pto::setHeapDefaults();
   mlir::DialectRegistry registry;
   registry.insert<mlir::pto::PTODialect, mlir::ptoisa::PTOISADialect,
                   mlir::arith::ArithDialect, mlir::func::FuncDialect,

@@ -10,7 +10,7 @@ using namespace mlir::pto;
 
 void mlir::pto::buildTileGraphPipeline(
     OpPassManager &pm, const TileGraphPipelineOptions &options) {
-  // The passes up to pto-l1-reuse rewrite inside one kernel: they run on
+  // The passes up to pto-mix-exchange rewrite inside one kernel: they run on
   // each pto.kernel in turn (in parallel when threading is on), so that a
   // kernel goes through all of them, verifier included, while it is in cache,
   // and the verifier after each pass reads that kernel, not the module.
@@ -43,8 +43,10 @@ void mlir::pto::buildTileGraphPipeline(
   // whose live pieces fit UB (docs/TileGraph.md).
   if (options.schedulePieces)
     kernel.addPass(createSchedulePiecesPass());
+  // Kernel-local too: nested, it neither walks the whole module for its
+  // kernels nor has the whole module verified after it.
   if (options.mixExchange)
-    pm.addPass(createMixExchangePass());
+    kernel.addPass(createMixExchangePass());
   if (options.outline) {
     pm.addPass(createOutlinePass());
     pm.addPass(createPlanStitchPass());

@@ -1,0 +1,21 @@
+//===- HeapDefaults.h - how the compiler tools set up malloc --*- C++ -*-===//
+#ifndef PTO_TOOLS_HEAPDEFAULTS_H
+#define PTO_TOOLS_HEAPDEFAULTS_H
+
+namespace mlir::pto {
+
+/// Call first thing in a compiler tool's main (pto-opt, pto-translate).
+/// Reserves the main malloc heap in one large step and asks the kernel to
+/// back it with transparent huge pages (`madvise(MADV_HUGEPAGE)`, effective
+/// when /sys/kernel/mm/transparent_hugepage/enabled is `always` or
+/// `madvise`), and serves large blocks from that heap rather than from
+/// fresh mmaps. The IR of a module of many kernels is hundreds of MB of
+/// small objects; with 4 KiB pages the TLB misses of every walk and of
+/// malloc's free lists grew the time per kernel with the module
+/// (docs/TileGraph.md#cost-in-the-number-of-kernels). Does nothing when
+/// `PTO_HEAP_DEFAULTS=0` or on platforms without these calls.
+void setHeapDefaults();
+
+} // namespace mlir::pto
+
+#endif // PTO_TOOLS_HEAPDEFAULTS_H
