@@ -23,7 +23,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
@@ -31,6 +30,7 @@ sys.path.insert(0, str(ROOT / "python"))
 from pto_mlir import sk16_ir  # noqa: E402
 from pto_mlir.golden import save_tensor, sk16  # noqa: E402
 from pto_mlir.tools import tool  # noqa: E402
+from opt_cache import compile_cached  # noqa: E402
 
 
 def run_measured(args: list) -> tuple[subprocess.CompletedProcess, float, float, float]:
@@ -54,10 +54,7 @@ def compile_a3(tmp: Path, N: int, D: int) -> Path:
     source, out = tmp / f"sk16_n{N}_d{D}.mlir", tmp / f"sk16_n{N}_d{D}_tg.mlir"
     if not out.exists():
         source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=N, head_dim=D)))
-        r = subprocess.run([str(tool("pto-opt")), str(source), "--pto-tile-graph-pipeline",
-                            "-o", str(out)], capture_output=True, text=True)
-        if r.returncode:
-            raise SystemExit(r.stderr[-3000:])
+        compile_cached(source, out, "--pto-tile-graph-pipeline")
     return out
 
 

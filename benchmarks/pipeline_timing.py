@@ -121,7 +121,7 @@ def pipeline_timing(rep, quick: bool) -> dict:
              "with the least process CPU time of 3 at 1 kernel, 2 at 10, 1 at 100; "
              "ms per kernel, wall per `-mlir-timing` entry and the process's CPU time. "
              "Under load both still move with the other processes on the cores; "
-             "instruction counts (callgrind, in benchmarks/results.md) do not.")
+             "instruction counts (callgrind) do not.")
     rep.table(["entry (one thread)"] + [f"{c} kernel{'s' if c > 1 else ''}" for c in counts]
               + [f"{last} / {first}"], rows)
     return {"entries": entries, "translate": translate, "translate_cpu": translate_cpu,
