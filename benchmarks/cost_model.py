@@ -34,9 +34,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
 
+import numpy as np  # noqa: E402
+
 from pto_mlir import persistent_fa, sk01_ir  # noqa: E402
-from pto_mlir.golden import save_tensor, sk01, sk16  # noqa: E402
+from pto_mlir.golden import save_tensor  # noqa: E402
 from pto_mlir.tools import run_tool  # noqa: E402
+from opt_cache import compile_cached  # noqa: E402
 
 # docs/AscendTarget.md#published-flashattention-rows: S -> pto-isa on-board time (us).
 PUBLISHED_US = {2048: 32.461, 4096: 88.902, 8192: 292.626, 16384: 909.058}
@@ -73,6 +76,21 @@ def predict_kernel(S: int, tile_s1: int, workdir: Path, extra: list[str]) -> tup
     return float(re.search(r"time: ([\d.]+) us", r.stdout).group(1)), r.stdout
 
 
+def shape_args(S: int, directory: Path) -> list:
+    """pto-run inputs of SK-01 with one sequence of S rows for an estimate
+    without numerics (`--no-numerics`, the same report as with the data,
+    docs/CostModel.md#estimates-without-numerics): the float arguments by
+    shape, the cumulative offsets as a file in `directory`."""
+    offsets = directory / f"sk01_cu_{S}.npy"
+    save_tensor(offsets, np.array([0, S], np.int32), "int32")
+    args = []
+    for arg, shape in (("q", f"{S}x1x{HEAD}"), ("k", f"{S}x1x{HEAD}"), ("v", f"{S}x1x{HEAD}"),
+                       ("output", f"{S}x{HEAD}"), ("l_output", f"{S}x1"),
+                       ("m_output", f"{S}x1")):
+        args += ["--input", f"{arg}=shape:{shape}"]
+    return args + ["--input", f"cu_seqlens_q={offsets}", "--input", f"cu_seqlens_k={offsets}"]
+
+
 def predict(S: int, tile_s1: int, workdir: Path, extra: list[str],
             config_name: str = "pto-isa") -> tuple[float, str]:
     if config_name == "kernel":
@@ -82,20 +100,13 @@ def predict(S: int, tile_s1: int, workdir: Path, extra: list[str],
     compiled = workdir / f"sk01_{config_name}_{tile_s1}_tg.mlir"
     if not compiled.exists():
         source.write_text(sk01_ir.emit(cfg))
-        r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", compiled)
-        if r.returncode:
-            raise SystemExit(r.stderr[-3000:])
-    case = sk16.Sk16Case(name=f"fa{S}", q_seqlens=(S,), kv_seqlens=(S,), N=1, D=HEAD,
-                         benchmark_only=True)
-    inputs = sk01.make_inputs(case, seed=1)
+        compile_cached(source, compiled, "--pto-tile-graph-pipeline")
     data = workdir / f"{config_name}_s{S}"
     data.mkdir(exist_ok=True)
-    args = []
-    for name in sk01.INPUT_NAMES:
-        save_tensor(data / f"{name}.npy", inputs[name], sk01.DTYPES[name])
-        args += ["--input", f"{name}={data / (name + '.npy')}"]
+    args = shape_args(S, data)
     flops = 4 * S * S * HEAD
-    r = run_tool("pto-run", compiled, *args, "--simulate=a3", f"--sim-flops={flops}",
+    r = run_tool("pto-run", compiled, *args, "--simulate=a3", "--no-numerics",
+                 f"--sim-flops={flops}",
                  f"--trace={data / 'trace.json'}", f"--sim-dump-graph={data / 'graph.json'}",
                  *extra)
     if r.returncode:

@@ -97,16 +97,7 @@ if __name__ == "__main__":
     p.add_argument("--quick", action="store_true")
     a = p.parse_args()
 
-    class Plain:
-        def heading(self, text):
-            print(f"\n== {text} ==")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from scaling import PlainReport
 
-        def text(self, text):
-            print(text)
-
-        def table(self, header, rows):
-            print("  ".join(header))
-            for row in rows:
-                print("  ".join(str(c) for c in row))
-
-    emitted_code(Plain(), a.quick)
+    emitted_code(PlainReport(), a.quick)

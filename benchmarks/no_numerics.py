@@ -16,14 +16,11 @@ shows that the memory follows the schedule (launches), not the tensors.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
@@ -31,33 +28,50 @@ sys.path.insert(0, str(ROOT / "python"))
 from pto_mlir import sk16_ir  # noqa: E402
 from pto_mlir.golden import save_tensor, sk16  # noqa: E402
 from pto_mlir.tools import tool  # noqa: E402
+from opt_cache import compile_cached  # noqa: E402
+
+
+# Runs argv[2:] and writes "wall cpu maxrss_kib" of that child alone to
+# argv[1]. Linux gives an exec'd process the peak RSS of the address space it
+# replaced, so a tool spawned straight from this (large) Python process
+# would report this process's peak as its own; this small interpreter forks
+# it instead, so its figure carries at most the wrapper's few MiB.
+MEASURE = """
+import os, sys, time
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execv(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(f"{time.perf_counter() - t0} {usage.ru_utime + usage.ru_stime} {usage.ru_maxrss}")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
 
 
 def run_measured(args: list) -> tuple[subprocess.CompletedProcess, float, float, float]:
     """Runs a command; returns it with its wall time (s), its CPU time (user
-    + system, s) and its own peak RSS (MiB), from wait4: this child only."""
-    t0 = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        pid = os.posix_spawn(str(args[0]), [str(a) for a in args], os.environ,
-                             file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
-                                           (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
-        _, status, usage = os.wait4(pid, 0)
-        wall = time.perf_counter() - t0
-        out.seek(0)
-        err.seek(0)
-        code = os.waitstatus_to_exitcode(status)
-        return (subprocess.CompletedProcess(args, code, out.read(), err.read()), wall,
-                usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    + system, s) and its own peak RSS (MiB), from wait4 in a small wrapper
+    process (MEASURE): this child only."""
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = Path(tmp) / "usage"
+        r = subprocess.run([sys.executable, "-S", "-c", MEASURE, str(figures),
+                            *map(str, args)], capture_output=True, text=True)
+        if not figures.exists():
+            raise SystemExit(f"{args[0]} did not run: {r.stderr[-2000:]}")
+        wall, cpu, rss_kib = map(float, figures.read_text().split())
+    return (subprocess.CompletedProcess(args, r.returncode, r.stdout, r.stderr), wall, cpu,
+            rss_kib / 1024)
 
 
 def compile_a3(tmp: Path, N: int, D: int) -> Path:
     source, out = tmp / f"sk16_n{N}_d{D}.mlir", tmp / f"sk16_n{N}_d{D}_tg.mlir"
     if not out.exists():
         source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=N, head_dim=D)))
-        r = subprocess.run([str(tool("pto-opt")), str(source), "--pto-tile-graph-pipeline",
-                            "-o", str(out)], capture_output=True, text=True)
-        if r.returncode:
-            raise SystemExit(r.stderr[-3000:])
+        compile_cached(source, out, "--pto-tile-graph-pipeline")
     return out
 
 

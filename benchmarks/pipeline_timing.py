@@ -165,8 +165,7 @@ def pipeline_timing(rep, quick: bool) -> dict:
              + ("the instruction row (`perf stat -e instructions:u`, user space, least "
                 "of the runs) does not." if instructions else
                 "instruction counts do not, but this machine has no hardware "
-                "instruction counter for `perf stat` (callgrind counts are in "
-                "benchmarks/results.md)."))
+                "instruction counter for `perf stat`."))
     rep.table(["entry (one thread)"] + [f"{c} kernel{'s' if c > 1 else ''}" for c in counts]
               + [f"{last} / {first}"], rows)
     return {"entries": entries, "translate": translate, "translate_cpu": translate_cpu,

@@ -39,6 +39,18 @@ SEARCH = {
 }
 
 
+def golden_verdict(kernel_name: str, out: dict, inputs: dict, case: sk16.Sk16Case) -> str:
+    """`out` against the kernel's golden on `inputs`: "yes", or "NO" with the
+    outputs that differ."""
+    if kernel_name == "sk16":
+        gold = sk16.golden_backward(inputs, case.N, case.D)
+        bad = [n for n in sk16.OUTPUT_NAMES if not sk16.check_close(out[n], gold[n])[0]]
+    else:
+        result = sk01.check_outputs(out, inputs, case.N, case.D)
+        bad = [n for n, (ok, _, _) in result.items() if not ok]
+    return "yes" if not bad else "NO (" + ", ".join(bad) + ")"
+
+
 def golden_ok(kernel_name: str, best_mlir: Path, case: sk16.Sk16Case, tmp: Path) -> str:
     """Compiles the tuned kernel and runs it on the case's data against the
     golden: "yes", or "NO" with the reason."""
@@ -63,13 +75,7 @@ def golden_ok(kernel_name: str, best_mlir: Path, case: sk16.Sk16Case, tmp: Path)
 
     out = {n: load_tensor(data / f"{n}.npy", mod.DTYPES[n]).reshape(inputs[n].shape)
            for n in mod.OUTPUT_NAMES}
-    if kernel_name == "sk16":
-        gold = sk16.golden_backward(inputs, case.N, case.D)
-        bad = [n for n in sk16.OUTPUT_NAMES if not sk16.check_close(out[n], gold[n])[0]]
-    else:
-        result = sk01.check_outputs(out, inputs, case.N, case.D)
-        bad = [n for n, (ok, _, _) in result.items() if not ok]
-    return "yes" if not bad else "NO (" + ", ".join(bad) + ")"
+    return golden_verdict(kernel_name, out, inputs, case)
 
 
 def golden_cpp(kernel_name: str, config_json: Path, arch: str, case: sk16.Sk16Case,
@@ -106,13 +112,7 @@ def golden_cpp(kernel_name: str, config_json: Path, arch: str, case: sk16.Sk16Ca
         lines = [l for l in str(e).splitlines() if l.strip()]
         reason = next((l for l in lines if "error" in l), lines[0] if lines else "failed")
         return "NO (" + reason.strip()[:160] + ")"
-    if kernel_name == "sk16":
-        gold = sk16.golden_backward(inputs, small.N, small.D)
-        bad = [n for n in sk16.OUTPUT_NAMES if not sk16.check_close(out[n], gold[n])[0]]
-    else:
-        result = sk01.check_outputs(out, inputs, small.N, small.D)
-        bad = [n for n, (ok, _, _) in result.items() if not ok]
-    return "yes" if not bad else "NO (" + ", ".join(bad) + ")"
+    return golden_verdict(kernel_name, out, inputs, small)
 
 
 # The reduced sequence lengths (q, kv per batch) of the C++ check: SK-16's
@@ -150,6 +150,8 @@ def tune_benchmark(rep, quick: bool, budget: int | None = None,
             estimates = json.loads(every.read_text())
             card_line = next(l for l in r.stdout.splitlines() if l.startswith("card: "))
             best_line = next(l for l in r.stdout.splitlines() if l.startswith("best: "))
+            card_config = next(l for l in r.stdout.splitlines()
+                               if l.startswith("card config: ")).split(": ", 1)[1]
             card_us = float(card_line.split()[1])
             ok = [e for e in estimates if e["ok"]]
             top = min(ok, key=lambda e: e["time_us"])
@@ -163,7 +165,7 @@ def tune_benchmark(rep, quick: bool, budget: int | None = None,
                                                tmp)
             rows.append([kernel.upper().replace("SK", "SK-"), case, arch,
                          f"{card_us:.1f}", f"{top['time_us']:.1f}",
-                         f"{card_us / top['time_us']:.3f}",
+                         f"{card_us / top['time_us']:.3f}", card_config,
                          best_line.split(": ", 1)[1].rsplit(":", 1)[0],
                          f"{len(estimates)}", f"{sum(not e['ok'] for e in estimates)}",
                          f"{search_s:.0f}", golden, golden_cpp_result])
@@ -176,7 +178,9 @@ def tune_benchmark(rep, quick: bool, budget: int | None = None,
              f"`{' '.join(SEARCH['sk01'])}` (SK-01), budget {budget} estimated "
              "configurations, coordinate descent from the card's configuration where "
              "the space is larger (docs/Tuning.md). *card* / *tuned*: modelled µs of the "
-             "card's and of the best configuration in the same run; *search s*: wall "
+             "card's and of the best configuration in the same run; *card config*: the "
+             "card's values of the searched parameters, *tuned config*: the best one's "
+             "that differ from them; *search s*: wall "
              "time of the whole pto-tune run on this machine's 2 shared cores; "
              "*golden*: the tuned kernel run through pto-run on the case's data "
              "against the NumPy golden; *golden C++*: the tuned configuration through "
@@ -185,7 +189,8 @@ def tune_benchmark(rep, quick: bool, budget: int | None = None,
              f"(SK-16 q/kv {CPP_SEQLENS['sk16'][0][0]}/{CPP_SEQLENS['sk16'][1][0]}, SK-01 "
              f"{CPP_SEQLENS['sk01'][0][0]}/{CPP_SEQLENS['sk01'][1][0]}). Model outputs, "
              "not measurements.")
-    rep.table(["kernel", "case", "arch", "card us", "tuned us", "speed-up", "tuned config",
+    rep.table(["kernel", "case", "arch", "card us", "tuned us", "speed-up", "card config",
+               "tuned config (vs card)",
                "estimated", "pruned", "search s", "golden", "golden C++"], rows)
     return results
 

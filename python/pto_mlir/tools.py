@@ -127,6 +127,19 @@ def run_tile_graph(source, directory: Path, inputs: dict, dtypes: dict, outputs,
     return run_kernel(compiled, directory, inputs, dtypes, outputs, *extra, names=names)
 
 
+def check_program_and_tile_graph(kernel, directory: Path, inputs: dict, dtypes: dict,
+                                 outputs, check, names=None):
+    """A "pto-run, then the tile graph, compared" test: runs `kernel` at the
+    program level (DIRECTORY/prog) and through the tile-graph pipeline
+    (DIRECTORY/tg) on the same `inputs`, calling `check(outputs, inputs,
+    level)` on each, level "pto-run" then "tile graph"."""
+    directory = Path(directory)
+    out, _ = run_kernel(kernel, directory / "prog", inputs, dtypes, outputs, names=names)
+    check(out, inputs, "pto-run")
+    out, _ = run_tile_graph(kernel, directory / "tg", inputs, dtypes, outputs, names=names)
+    check(out, inputs, "tile graph")
+
+
 # The pipelines with operand-stationary cube tasks (pto-l1-reuse
 # stationary=true; docs/TileGraph.md#operand-stationary-cube-tasks): the
 # default, spelled out so that the tests of the form keep it if the default

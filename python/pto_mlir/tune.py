@@ -264,6 +264,7 @@ def print_search_report(results: list, card: dict, card_est, best, how: str,
     print(f"search: {how}; {len(results)} estimated, {len(pruned)} pruned; "
           f"{elapsed:.1f} s with {jobs} job{'s' if jobs > 1 else ''}")
     print_table(HEADER, ranked_table(results, card, top))
+    print("card config: " + " ".join(f"{k}={fmt_value(v)}" for k, v in card.items()))
     if card_est.ok:
         print(f"card: {card_est.time_us:.1f} us ({card_est.peak_pct:.1f} % of cube peak)")
     else:

@@ -14,7 +14,7 @@ import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
-from pto_mlir.tools import run_kernel, run_tile_graph
+from pto_mlir.tools import check_program_and_tile_graph
 
 F32, DYN = pypto.DT_FP32, pypto.DYN
 
@@ -63,10 +63,7 @@ def kernel(tmp_path_factory) -> Path:
 def test_program_level_and_tile_graph(kernel, tmp_path):
     assert " keepdim" not in kernel.read_text()  # the file name has it
     inputs = make_inputs()
-    out, _ = run_kernel(kernel, tmp_path / "prog", inputs, DTYPES, OUTPUTS)
-    check(out, inputs, "pto-run")
-    out, _ = run_tile_graph(kernel, tmp_path / "tg", inputs, DTYPES, OUTPUTS)
-    check(out, inputs, "tile graph")
+    check_program_and_tile_graph(kernel, tmp_path, inputs, DTYPES, OUTPUTS, check)
 
 
 def test_emitted_cpp(kernel, tmp_path):

@@ -22,7 +22,7 @@ import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
-from pto_mlir.tools import run_kernel, run_tile_graph
+from pto_mlir.tools import check_program_and_tile_graph
 
 F32, BF16, DYN = pypto.DT_FP32, pypto.DT_BF16, pypto.DYN
 ROWS, N, D = 21, 4, 512
@@ -88,10 +88,7 @@ def kernel(tmp_path_factory) -> Path:
 
 def test_program_level_and_tile_graph(kernel, tmp_path):
     inputs = make_inputs()
-    out, _ = run_kernel(kernel, tmp_path / "prog", inputs, DTYPES, OUTPUTS)
-    check(out, inputs, "pto-run")
-    out, _ = run_tile_graph(kernel, tmp_path / "tg", inputs, DTYPES, OUTPUTS)
-    check(out, inputs, "tile graph")
+    check_program_and_tile_graph(kernel, tmp_path, inputs, DTYPES, OUTPUTS, check)
 
 
 def test_emitted_cpp(kernel, tmp_path):

@@ -159,6 +159,17 @@ private:
                                          int64_t row, Value rowOffset,
                                          int64_t col);
   Value rowsAtIndex(Location loc, int64_t o, OpFoldResult count, Value extent);
+  struct LeadingReduction {
+    ArrayRef<int64_t> shape; // the pto input's shape
+    unsigned columnDim;
+    int64_t outer; // indices of the dims before the reduced one
+    Value src;
+    pisa::TileType srcType, dstType;
+  };
+  FailureOr<LeadingReduction> leadingReduction(Operation *op, Value input,
+                                               int64_t dim);
+  OpFoldResult validProduct(Location loc, ArrayRef<OpFoldResult> valid,
+                            unsigned from, unsigned to);
   LogicalResult lowerReducePerLeadingIndex(Operation *op, Value input,
                                            int64_t dim, bool isMax);
   LogicalResult lowerReduceOverBlocks(Operation *op, Value input, int64_t dim,

@@ -34,6 +34,37 @@ Value LeafLowering::rowsAtIndex(Location loc, int64_t o, OpFoldResult count,
   return builder.create<arith::SelectOp>(loc, inside, extent, constIndex(0));
 }
 
+/// What both reductions over leading dim `dim` of `input` start from: its
+/// shape and column dim, the number of indices of the dims before `dim`, the
+/// lowered source tile and the ub type of the result.
+FailureOr<LeafLowering::LeadingReduction>
+LeafLowering::leadingReduction(Operation *op, Value input, int64_t dim) {
+  LeadingReduction r;
+  r.shape = cast<pto::TileType>(input.getType()).getShape();
+  r.columnDim = heldColumnDim(input);
+  r.outer = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    r.outer *= r.shape[d];
+  FailureOr<Value> src = lookup(op, input);
+  FailureOr<pisa::TileType> dstType = ubTypeFor(op, op->getResult(0));
+  if (failed(src) || failed(dstType))
+    return failure();
+  r.src = *src;
+  r.srcType = cast<pisa::TileType>(src->getType());
+  r.dstType = *dstType;
+  return r;
+}
+
+/// The product of the valid extents of dims [from, to).
+OpFoldResult LeafLowering::validProduct(Location loc,
+                                        ArrayRef<OpFoldResult> valid,
+                                        unsigned from, unsigned to) {
+  OpFoldResult product = builder.getIndexAttr(1);
+  for (unsigned d = from; d < to; ++d)
+    product = mul(loc, product, valid[d]);
+  return product;
+}
+
 /// Reduces leading dim `dim` of `input` (held with column dim c) when the
 /// dims between it and c are unit: for each index o of dims 0..dim-1, the
 /// rows [o * in[dim], (o + 1) * in[dim]) are contiguous; TCOLSUM/TCOLMAX of
@@ -43,22 +74,16 @@ LogicalResult LeafLowering::lowerReducePerLeadingIndex(Operation *op,
                                                        bool isMax) {
   Location loc = op->getLoc();
   Value result = op->getResult(0);
-  ArrayRef<int64_t> in = cast<pto::TileType>(input.getType()).getShape();
-  unsigned c = heldColumnDim(input);
-  int64_t outer = 1;
-  for (int64_t d = 0; d < dim; ++d)
-    outer *= in[d];
-  FailureOr<Value> src = lookup(op, input);
-  FailureOr<pisa::TileType> dstType = ubTypeFor(op, result);
-  if (failed(src) || failed(dstType))
+  FailureOr<LeadingReduction> setup = leadingReduction(op, input, dim);
+  if (failed(setup))
     return failure();
-  auto srcType = cast<pisa::TileType>(src->getType());
-  Type elem = srcType.getElementType();
+  const LeadingReduction &r = *setup;
+  Type elem = r.srcType.getElementType();
   FailureOr<pisa::TileType> blockType =
-      makeTileType(op, pisa::MemorySpace::ub, in[dim], srcType.getCols(), elem,
-                   pisa::TileLayout::nd);
+      makeTileType(op, pisa::MemorySpace::ub, r.shape[dim], r.srcType.getCols(),
+                   elem, pisa::TileLayout::nd);
   FailureOr<pisa::TileType> rowType =
-      makeTileType(op, pisa::MemorySpace::ub, 1, srcType.getCols(), elem,
+      makeTileType(op, pisa::MemorySpace::ub, 1, r.srcType.getCols(), elem,
                    pisa::TileLayout::nd);
   if (failed(blockType) || failed(rowType))
     return failure();
@@ -66,19 +91,16 @@ LogicalResult LeafLowering::lowerReducePerLeadingIndex(Operation *op,
   // first non-unit one may be partial); `dim` and the unit dims after it are
   // whole (expectCollapsible).
   SmallVector<OpFoldResult> valid = reifier.reify(loc, input);
-  OpFoldResult count = builder.getIndexAttr(1);
-  for (int64_t d = 0; d < dim; ++d)
-    count = mul(loc, count, valid[d]);
-  OpFoldResult inner = valid[dim];
-  for (unsigned d = dim + 1; d < c; ++d)
-    inner = mul(loc, inner, valid[d]);
+  OpFoldResult count = validProduct(loc, valid, 0, dim);
+  OpFoldResult inner =
+      mul(loc, valid[dim], validProduct(loc, valid, dim + 1, r.columnDim));
   Value cols = validOf(loc, input).second;
   auto [vr, vc] = validOf(loc, result);
-  Value dst = alloc(loc, *dstType, vr, vc);
-  for (int64_t o = 0; o < outer; ++o) {
+  Value dst = alloc(loc, r.dstType, vr, vc);
+  for (int64_t o = 0; o < r.outer; ++o) {
     Value blockRows = rowsAtIndex(loc, o, count, materialize(inner));
     Value block = alloc(loc, *blockType, blockRows, cols);
-    builder.create<pisa::TExtractOp>(loc, *src, block, o * in[dim], 0);
+    builder.create<pisa::TExtractOp>(loc, r.src, block, o * r.shape[dim], 0);
     Value row =
         alloc(loc, *rowType, rowsAtIndex(loc, o, count, constIndex(1)), cols);
     if (isMax)
@@ -105,53 +127,45 @@ LogicalResult LeafLowering::lowerReduceOverBlocks(Operation *op, Value input,
                                                   int64_t dim, bool isMax) {
   Location loc = op->getLoc();
   Value result = op->getResult(0);
-  ArrayRef<int64_t> in = cast<pto::TileType>(input.getType()).getShape();
-  unsigned c = heldColumnDim(input);
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < dim; ++d)
-    outer *= in[d];
-  for (unsigned d = dim + 1; d < c; ++d)
-    inner *= in[d];
-  FailureOr<Value> src = lookup(op, input);
-  FailureOr<pisa::TileType> dstType = ubTypeFor(op, result);
-  if (failed(src) || failed(dstType))
+  FailureOr<LeadingReduction> setup = leadingReduction(op, input, dim);
+  if (failed(setup))
     return failure();
-  auto srcType = cast<pisa::TileType>(src->getType());
-  Type elem = srcType.getElementType();
+  const LeadingReduction &r = *setup;
+  int64_t inner = 1;
+  for (unsigned d = dim + 1; d < r.columnDim; ++d)
+    inner *= r.shape[d];
+  Type elem = r.srcType.getElementType();
   FailureOr<pisa::TileType> blockType =
-      outer == 1 ? dstType
-                 : makeTileType(op, pisa::MemorySpace::ub, inner,
-                                srcType.getCols(), elem, pisa::TileLayout::nd);
+      r.outer == 1
+          ? FailureOr<pisa::TileType>(r.dstType)
+          : makeTileType(op, pisa::MemorySpace::ub, inner, r.srcType.getCols(),
+                         elem, pisa::TileLayout::nd);
   if (failed(blockType))
     return failure();
   // Valid extents: only the first non-unit row dim may be partial
   // (expectCollapsible): a leading one gives the valid indices o, `dim` the
   // valid blocks; the dims after `dim` are whole.
   SmallVector<OpFoldResult> valid = reifier.reify(loc, input);
-  OpFoldResult count = builder.getIndexAttr(1);
-  for (int64_t d = 0; d < dim; ++d)
-    count = mul(loc, count, valid[d]);
-  OpFoldResult innerValid = builder.getIndexAttr(1);
-  for (unsigned d = dim + 1; d < c; ++d)
-    innerValid = mul(loc, innerValid, valid[d]);
+  OpFoldResult count = validProduct(loc, valid, 0, dim);
+  OpFoldResult innerValid = validProduct(loc, valid, dim + 1, r.columnDim);
   std::optional<int64_t> staticBlocks = getConstantIntValue(valid[dim]);
   Value cols = validOf(loc, input).second;
   auto [vr, vc] = validOf(loc, result);
-  Value dst = outer == 1 ? Value() : alloc(loc, *dstType, vr, vc);
+  Value dst = r.outer == 1 ? Value() : alloc(loc, r.dstType, vr, vc);
   auto accumulate = [&](Value acc, Value block) {
     if (isMax)
       builder.create<pisa::TMaxOp>(loc, acc, block, acc);
     else
       builder.create<pisa::TAddOp>(loc, acc, block, acc);
   };
-  for (int64_t o = 0; o < outer; ++o) {
+  for (int64_t o = 0; o < r.outer; ++o) {
     Value rows =
-        outer == 1 ? vr : rowsAtIndex(loc, o, count, materialize(innerValid));
+        r.outer == 1 ? vr : rowsAtIndex(loc, o, count, materialize(innerValid));
     Value acc = alloc(loc, *blockType, rows, cols);
-    auto blockRow = [&](int64_t a) { return (o * in[dim] + a) * inner; };
+    auto blockRow = [&](int64_t a) { return (o * r.shape[dim] + a) * inner; };
     int64_t first = 0;
     if (staticBlocks && *staticBlocks > 0) {
-      builder.create<pisa::TExtractOp>(loc, *src, acc, blockRow(0), 0);
+      builder.create<pisa::TExtractOp>(loc, r.src, acc, blockRow(0), 0);
       first = 1;
     } else {
       TypedAttr identity;
@@ -164,7 +178,7 @@ LogicalResult LeafLowering::lowerReduceOverBlocks(Operation *op, Value input,
       builder.create<pisa::TExpandSOp>(
           loc, builder.create<arith::ConstantOp>(loc, identity), acc);
     }
-    int64_t last = staticBlocks ? *staticBlocks : in[dim];
+    int64_t last = staticBlocks ? *staticBlocks : r.shape[dim];
     for (int64_t a = first; a < last; ++a) {
       OpBuilder::InsertionGuard guard(builder);
       if (!staticBlocks) {
@@ -176,10 +190,10 @@ LogicalResult LeafLowering::lowerReduceOverBlocks(Operation *op, Value input,
         builder.setInsertionPoint(guardIf.thenBlock()->getTerminator());
       }
       Value block = alloc(loc, *blockType, rows, cols);
-      builder.create<pisa::TExtractOp>(loc, *src, block, blockRow(a), 0);
+      builder.create<pisa::TExtractOp>(loc, r.src, block, blockRow(a), 0);
       accumulate(acc, block);
     }
-    if (outer == 1)
+    if (r.outer == 1)
       dst = acc;
     else
       builder.create<pisa::TInsertOp>(loc, acc, dst, o * inner, 0);
