@@ -222,10 +222,10 @@ private:
         [&] { return builder.create<arith::ConstantIndexOp>(loc, c); });
   }
   template <typename OpTy> Value indexOp(Location loc, Value a, Value b) {
-    OperationName name(OpTy::getOperationName(), builder.getContext());
     return reuseOrBuild(loc,
-                        {name.getAsOpaquePointer(), a.getAsOpaquePointer(),
-                         b.getAsOpaquePointer(), builder.getInsertionBlock()},
+                        {TypeID::get<OpTy>().getAsOpaquePointer(),
+                         a.getAsOpaquePointer(), b.getAsOpaquePointer(),
+                         builder.getInsertionBlock()},
                         [&] { return builder.create<OpTy>(loc, a, b); });
   }
   using IndexOpKey =
@@ -264,6 +264,10 @@ private:
   Statistic &numRetiled;
   SmallVector<Operation *> toErase;
   llvm::DenseMap<IndexOpKey, Operation *> indexOps;
+  /// Per tile read piecewise and block, the offsets of its GM view chain
+  /// (readPiece); cleared with indexOps.
+  llvm::DenseMap<std::pair<Value, Block *>, SmallVector<OpFoldResult>>
+      composedOffsets;
   /// The insertion point jumped forward out of Expander::run's order (to a
   /// matmul's assemble): the next op's arithmetic may not reuse what was
   /// built there.
@@ -345,6 +349,7 @@ LogicalResult Expander::expand(Operation *op) {
   builder.setInsertionPoint(op);
   if (indexOpsAhead) {
     indexOps.clear();
+    composedOffsets.clear();
     indexOpsAhead = false;
   }
   if (isElementwiseOp(op))
@@ -593,13 +598,17 @@ Value Expander::readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
       inGM(chain.back())) {
     SmallVector<OpFoldResult> valid =
         reifier.reify(chain.front().getLoc(), tile);
-    SmallVector<OpFoldResult> baseOffsets(type.getRank(),
-                                          builder.getIndexAttr(0));
-    for (ViewOp view : chain)
-      for (auto [d, offset] : llvm::enumerate(
-               getMixedValues(view.getStaticOffsets(), view.getOffsets(),
-                              builder.getContext())))
-        baseOffsets[d] = addMixed(loc, baseOffsets[d], offset);
+    // The chain's offsets summed once per tile (and block: like indexOps).
+    SmallVector<OpFoldResult> &baseOffsets =
+        composedOffsets[{tile, builder.getInsertionBlock()}];
+    if (baseOffsets.empty()) {
+      baseOffsets.assign(type.getRank(), builder.getIndexAttr(0));
+      for (ViewOp view : chain)
+        for (auto [d, offset] : llvm::enumerate(
+                 getMixedValues(view.getStaticOffsets(), view.getOffsets(),
+                                builder.getContext())))
+          baseOffsets[d] = addMixed(loc, baseOffsets[d], offset);
+    }
     SmallVector<OpFoldResult> pieceOffsets, pieceValid;
     for (size_t d = 0; d < offsets.size(); ++d) {
       pieceOffsets.push_back(add(loc, baseOffsets[d], offsets[d]));
@@ -739,6 +748,7 @@ LogicalResult Expander::expandMatmul(MatmulOp op) {
   // place in program order, with the block's valid extents.
   builder.setInsertionPoint(direct);
   indexOps.clear();
+  composedOffsets.clear();
   indexOpsAhead = true;
   SmallVector<OpFoldResult> base = getMixedValues(
       direct.getStaticOffsets(), direct.getOffsets(), builder.getContext());
