@@ -185,10 +185,7 @@ private:
       return builder.getIndexAttr(cast<IntegerAttr>(attr).getInt() + c);
     if (c == 0)
       return a;
-    return builder
-        .create<arith::AddIOp>(loc, cast<Value>(a),
-                               builder.create<arith::ConstantIndexOp>(loc, c))
-        .getResult();
+    return indexOp<arith::AddIOp>(loc, cast<Value>(a), indexConstant(loc, c));
   }
   /// a + b folded when either is a constant.
   OpFoldResult addMixed(Location loc, OpFoldResult a, OpFoldResult b) {
@@ -196,8 +193,7 @@ private:
       return add(loc, a, cast<IntegerAttr>(attr).getInt());
     if (auto attr = dyn_cast<Attribute>(a))
       return add(loc, b, cast<IntegerAttr>(attr).getInt());
-    return builder.create<arith::AddIOp>(loc, cast<Value>(a), cast<Value>(b))
-        .getResult();
+    return indexOp<arith::AddIOp>(loc, cast<Value>(a), cast<Value>(b));
   }
   /// max(v - c, 0) folded when `v` is a constant (then also capped at
   /// `size`: a static valid extent may not exceed the view's shape).
@@ -208,12 +204,43 @@ private:
           std::max<int64_t>(cast<IntegerAttr>(attr).getInt() - c, 0), size));
     if (c == 0)
       return v;
-    Value diff = builder.create<arith::SubIOp>(
-        loc, cast<Value>(v), builder.create<arith::ConstantIndexOp>(loc, c));
-    return builder
-        .create<arith::MaxSIOp>(loc, diff,
-                                builder.create<arith::ConstantIndexOp>(loc, 0))
-        .getResult();
+    Value diff =
+        indexOp<arith::SubIOp>(loc, cast<Value>(v), indexConstant(loc, c));
+    return indexOp<arith::MaxSIOp>(loc, diff, indexConstant(loc, 0));
+  }
+  /// The index arithmetic of the pieces, built once per value in the block
+  /// of the insertion point (the pieces of one tile share their offsets'
+  /// and extents' arithmetic): what uniqueIndexArithmetic would keep of the
+  /// copies built per piece, without building and erasing the copies.
+  /// Entries stay valid while the insertion point moves forward in program
+  /// order (Expander::run's pre-order); a jump back clears them.
+  Value indexConstant(Location loc, int64_t c) {
+    return reuseOrBuild(
+        loc,
+        {nullptr, reinterpret_cast<const void *>(c), nullptr,
+         builder.getInsertionBlock()},
+        [&] { return builder.create<arith::ConstantIndexOp>(loc, c); });
+  }
+  template <typename OpTy> Value indexOp(Location loc, Value a, Value b) {
+    return reuseOrBuild(loc,
+                        {TypeID::get<OpTy>().getAsOpaquePointer(),
+                         a.getAsOpaquePointer(), b.getAsOpaquePointer(),
+                         builder.getInsertionBlock()},
+                        [&] { return builder.create<OpTy>(loc, a, b); });
+  }
+  using IndexOpKey =
+      std::tuple<const void *, const void *, const void *, Block *>;
+  Value reuseOrBuild(Location loc, IndexOpKey key,
+                     function_ref<Operation *()> build) {
+    Operation *&op = indexOps[key];
+    if (!op) {
+      op = build();
+    } else if (isa<UnknownLoc>(op->getLoc()) && !isa<UnknownLoc>(loc)) {
+      // As uniqueIndexArithmetic keeps the first copy's place and the
+      // first known location.
+      op->setLoc(loc);
+    }
+    return op->getResult(0);
   }
   ViewOp createView(Location loc, Value source, ArrayRef<OpFoldResult> offsets,
                     ArrayRef<OpFoldResult> valid, TileType type);
@@ -236,6 +263,15 @@ private:
   Statistic &numWorkspaces;
   Statistic &numRetiled;
   SmallVector<Operation *> toErase;
+  llvm::DenseMap<IndexOpKey, Operation *> indexOps;
+  /// Per tile read piecewise and block, the offsets of its GM view chain
+  /// (readPiece); cleared with indexOps.
+  llvm::DenseMap<std::pair<Value, Block *>, SmallVector<OpFoldResult>>
+      composedOffsets;
+  /// The insertion point jumped forward out of Expander::run's order (to a
+  /// matmul's assemble): the next op's arithmetic may not reuse what was
+  /// built there.
+  bool indexOpsAhead = false;
   // Compares expanded inside their wheres (isFusedMask).
   llvm::SetVector<Operation *> fusedCompares;
   // Stores a matmul's pieces took over (expandMatmul): not expanded again.
@@ -311,6 +347,11 @@ LogicalResult Expander::run() {
 
 LogicalResult Expander::expand(Operation *op) {
   builder.setInsertionPoint(op);
+  if (indexOpsAhead) {
+    indexOps.clear();
+    composedOffsets.clear();
+    indexOpsAhead = false;
+  }
   if (isElementwiseOp(op))
     return expandElementwise(op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -557,13 +598,17 @@ Value Expander::readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
       inGM(chain.back())) {
     SmallVector<OpFoldResult> valid =
         reifier.reify(chain.front().getLoc(), tile);
-    SmallVector<OpFoldResult> baseOffsets(type.getRank(),
-                                          builder.getIndexAttr(0));
-    for (ViewOp view : chain)
-      for (auto [d, offset] : llvm::enumerate(
-               getMixedValues(view.getStaticOffsets(), view.getOffsets(),
-                              builder.getContext())))
-        baseOffsets[d] = addMixed(loc, baseOffsets[d], offset);
+    // The chain's offsets summed once per tile (and block: like indexOps).
+    SmallVector<OpFoldResult> &baseOffsets =
+        composedOffsets[{tile, builder.getInsertionBlock()}];
+    if (baseOffsets.empty()) {
+      baseOffsets.assign(type.getRank(), builder.getIndexAttr(0));
+      for (ViewOp view : chain)
+        for (auto [d, offset] : llvm::enumerate(
+                 getMixedValues(view.getStaticOffsets(), view.getOffsets(),
+                                builder.getContext())))
+          baseOffsets[d] = addMixed(loc, baseOffsets[d], offset);
+    }
     SmallVector<OpFoldResult> pieceOffsets, pieceValid;
     for (size_t d = 0; d < offsets.size(); ++d) {
       pieceOffsets.push_back(add(loc, baseOffsets[d], offsets[d]));
@@ -702,6 +747,9 @@ LogicalResult Expander::expandMatmul(MatmulOp op) {
   // Each output block goes where the assemble put it, at the assemble's
   // place in program order, with the block's valid extents.
   builder.setInsertionPoint(direct);
+  indexOps.clear();
+  composedOffsets.clear();
+  indexOpsAhead = true;
   SmallVector<OpFoldResult> base = getMixedValues(
       direct.getStaticOffsets(), direct.getOffsets(), builder.getContext());
   for (auto [acc, mi, ni] : blocks) {

@@ -41,14 +41,20 @@ struct Exchange {
 class MixExchangePass : public pto::impl::MixExchangePassBase<MixExchangePass> {
 public:
   void runOnOperation() override {
+    bool anyKernel = false;
     getOperation()->walk([&](KernelOp kernel) {
       if (!getPlatformInfo(kernel.getArchOrDefault()).hasL0CToUB)
         return;
+      anyKernel = true;
       llvm::SetVector<Block *> blocks;
       kernel.walk([&](TaskOp task) { blocks.insert(task->getBlock()); });
       for (Block *block : blocks)
         runOnBlock(*block);
     });
+    // No kernel on an architecture with the exchange: nothing changed, and
+    // the verifier need not walk the module again.
+    if (!anyKernel)
+      markAllAnalysesPreserved();
   }
 
 private:

@@ -101,20 +101,33 @@ std::vector<uintptr_t> signature(TaskOp task) {
     // Index constants are offsets too (index arithmetic copied into tasks).
     bool indexConstant =
         isa<arith::ConstantOp>(op) && op->getResult(0).getType().isIndex();
-    // The attributes but those (one uniqued dictionary; rebuilt only when
-    // something is left out).
-    DictionaryAttr all = op->getAttrDictionary();
-    DictionaryAttr kept = all;
+    // The attributes but those: the discardable ones (one uniqued
+    // dictionary; rebuilt only when something is left out), then the
+    // inherent ones by name (null when absent). Not getAttrDictionary, which
+    // builds and uniques a dictionary of the properties for every op.
     if (indexConstant) {
-      kept = DictionaryAttr::get(ctx);
-    } else if (all.contains(staticOffsets) || all.contains(staticValid)) {
-      NamedAttrList attrs;
-      for (NamedAttribute attr : all)
-        if (attr.getName() != staticOffsets && attr.getName() != staticValid)
-          attrs.push_back(attr);
-      kept = attrs.getDictionary(ctx);
+      sig.push_back(0);
+    } else {
+      DictionaryAttr discardable = op->getRawDictionaryAttrs();
+      if (discardable.contains(staticOffsets) ||
+          discardable.contains(staticValid)) {
+        NamedAttrList attrs;
+        for (NamedAttribute attr : discardable)
+          if (attr.getName() != staticOffsets && attr.getName() != staticValid)
+            attrs.push_back(attr);
+        discardable = attrs.getDictionary(ctx);
+      }
+      sig.push_back(ptr(discardable.getAsOpaquePointer()));
+      if (std::optional<RegisteredOperationName> info =
+              op->getRegisteredInfo()) {
+        sig.push_back(info->getAttributeNames().size());
+        for (StringAttr name : info->getAttributeNames())
+          if (name != staticOffsets && name != staticValid)
+            sig.push_back(ptr(op->getInherentAttr(name)
+                                  .value_or(Attribute())
+                                  .getAsOpaquePointer()));
+      }
     }
-    sig.push_back(ptr(kept.getAsOpaquePointer()));
     // Which dims are static is structure; their values are parameters.
     if (auto view = dyn_cast<ViewOp>(op)) {
       for (int64_t off : view.getStaticOffsets())
