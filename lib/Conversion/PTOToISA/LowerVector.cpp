@@ -736,6 +736,32 @@ LogicalResult LeafLowering::lowerFull(FullOp op) {
   return success();
 }
 
+// A [N] sequence is held as a [1, N] ub row, TCI's form.
+LogicalResult LeafLowering::lowerArange(ArangeOp op) {
+  Location loc = op.getLoc();
+  Type elem = op.getResult().getType().getElementType();
+  double step = op.getStep().convertToDouble();
+  if (!elem.isInteger(32) || step != 1.0) {
+    char stepText[32];
+    std::snprintf(stepText, sizeof(stepText), "%g", step);
+    return op.emitOpError()
+           << "is a " << elem << " sequence of step " << stepText
+           << "; pto-lower-to-isa lowers i32 sequences of step 1 (pto-isa's "
+              "TCI) only yet: build arange(n) and cast/scale it";
+  }
+  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  if (failed(type))
+    return failure();
+  auto [vr, vc] = validOf(loc, op.getResult());
+  Value dst = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TCIOp>(loc, dst,
+                              builder.getI64IntegerAttr(static_cast<int64_t>(
+                                  op.getStart().convertToDouble())));
+  tiles[op.getResult()] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
 LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> from = op.getInput().getType().getShape(),

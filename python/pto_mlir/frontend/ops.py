@@ -726,6 +726,17 @@ def cast(input, dtype, mode=dt.CastMode.CAST_NONE, satmode=dt.SaturationMode.OFF
     return _record(tracer, "pto.cast", fields, a.shape, dtype, "cast")
 
 
+def _f64_literal(value: float) -> str:
+    """An MLIR f64 attribute literal of ``value``."""
+    text = repr(value)
+    if not math.isfinite(value):
+        # MLIR has no inf/nan float literal: the f64 bits (-inf: the running max's start)
+        return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
+    if "e" in text and "." not in text:   # MLIR float literals need a "." (1e+30 -> 1.0e+30)
+        text = text.replace("e", ".0e")
+    return text
+
+
 def full(size, fill_value, dtype, *, valid_shape=None) -> Tile:
     """``pypto.full([M, N], value, dtype)``: a fully valid constant tile;
     with ``valid_shape=[m, N]`` (ints or symbolic scalars, PyPTO's dynamic
@@ -736,13 +747,7 @@ def full(size, fill_value, dtype, *, valid_shape=None) -> Tile:
         raise _error(f"full(dtype) must be a pypto dtype, got {dtype!r}")
     if isinstance(fill_value, bool) or not isinstance(fill_value, (int, float)):
         raise _error(f"full(fill_value) must be a Python number, got {fill_value!r}")
-    text = repr(float(fill_value))
-    if not math.isfinite(float(fill_value)):
-        # MLIR has no inf/nan float literal: the f64 bits (-inf: the running max's start)
-        text = f"0x{struct.unpack('<Q', struct.pack('<d', float(fill_value)))[0]:016X}"
-    elif "e" in text and "." not in text:   # MLIR float literals need a "." (1e+30 -> 1.0e+30)
-        text = text.replace("e", ".0e")
-    fields = {"value": text, "attrs": _vec_tile_attr(tracer)}
+    fields = {"value": _f64_literal(float(fill_value)), "attrs": _vec_tile_attr(tracer)}
     tile = _record(tracer, "pto.full", fields, shape, dtype, "full")
     if valid_shape is None:
         return tile

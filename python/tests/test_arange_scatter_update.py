@@ -1,0 +1,156 @@
+"""pto.arange (pypto.arange) and pypto.scatter_update executed at every
+level: pto-run on the traced program, pto-run on the tile graph
+(--pto-tile-graph-pipeline) and the emitted pto-isa C++ (TCI, row-mode
+MSCATTER) on the host emulation, each against NumPy. The kernel uses them as
+deepseek_v4's compressor does: an index row from arange, windows of it (one
+with a run-time valid extent) scattering rows into a GM state and into a
+tile read from GM."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import pto_mlir.frontend as pypto
+from pto_mlir import codegen
+from pto_mlir.tools import compile_tile_graph, run_kernel
+
+F32, I32 = pypto.DT_FP32, pypto.DT_INT32
+
+
+@pypto.jit
+def sequence(seq_out: pypto.Tensor([1, 40], I32), fseq_out: pypto.Tensor([1, 6], F32),
+             state: pypto.Tensor([16, 32], F32), src: pypto.Tensor([8, 32], F32),
+             block: pypto.Tensor([8, 32], F32), block_out: pypto.Tensor([8, 32], F32),
+             valid: pypto.Tensor([1], I32)):
+    pypto.set_vec_tile_shapes(16)
+    idx = pypto.reshape(pypto.arange(40), [1, 40])     # three pieces of 16
+    pypto.set_vec_tile_shapes(1, 40)
+    pypto.assemble(idx, [0, 0], seq_out)
+    pypto.set_vec_tile_shapes(4, 32)
+    for i in pypto.loop(2, idx_name="i"):
+        index = pypto.view(idx, [1, 4], [0, i * 5 + 2])      # rows 2..5, then 7..10
+        rows = pypto.view(src, [4, 32], [i * 4, 0])
+        pypto.scatter_update(state, -2, index, rows)          # GM form
+    # The tile form, with a run-time valid extent as in the compressor.
+    n = valid[0]
+    t = pypto.view(block, [8, 32], [0, 0])
+    index = pypto.view(idx, [1, 4], [0, 3], valid_shape=[1, n])
+    upd = pypto.view(src, [4, 32], [0, 0], valid_shape=[n, 32])
+    r = pypto.scatter_update(t, -2, index, upd)
+    pypto.assemble(pypto.mul(r, 2.0), [0, 0], block_out)
+
+
+@pypto.jit
+def float_sequence(out: pypto.Tensor([1, 6], F32)):
+    pypto.set_vec_tile_shapes(4)
+    s = pypto.reshape(pypto.arange(1.0, 4.0, 0.5), [1, 6])
+    pypto.set_vec_tile_shapes(1, 6)
+    pypto.assemble(s, [0, 0], out)
+
+
+DTYPES = {"seq_out": "int32", "fseq_out": "fp32", "state": "fp32", "src": "fp32",
+          "block": "fp32", "block_out": "fp32", "valid": "int32"}
+OUTPUTS = ["seq_out", "state", "block_out"]
+
+
+def make_inputs(n: int = 3):
+    rng = np.random.default_rng(11)
+    return {"seq_out": np.zeros((1, 40), np.int32), "fseq_out": np.zeros((1, 6), np.float32),
+            "state": rng.standard_normal((16, 32)).astype(np.float32),
+            "src": rng.standard_normal((8, 32)).astype(np.float32),
+            "block": rng.standard_normal((8, 32)).astype(np.float32),
+            "block_out": np.zeros((8, 32), np.float32), "valid": np.array([n], np.int32)}
+
+
+def golden(inputs):
+    state, block = inputs["state"].copy(), inputs["block"].copy()
+    state[2:6] = inputs["src"][0:4]
+    state[7:11] = inputs["src"][4:8]
+    n = int(inputs["valid"][0])
+    block[3:3 + n] = inputs["src"][0:n]
+    return {"seq_out": np.arange(40, dtype=np.int32)[None], "state": state,
+            "block_out": 2.0 * block}
+
+
+def check(got, inputs, level):
+    want = golden(inputs)
+    for name in OUTPUTS:
+        np.testing.assert_array_equal(got[name], want[name], err_msg=f"{level}: {name}")
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    path = tmp_path_factory.mktemp("arange") / "sequence.mlir"
+    path.write_text(sequence.trace().mlir)
+    return path
+
+
+def test_program_level(kernel, tmp_path):
+    text = kernel.read_text()
+    assert "pto.arange 0.000000e+00, 1.000000e+00" in text or "pto.arange 0.0, 1.0" in text
+    assert text.count("pto.index_put") == 2
+    for n in (3, 1):
+        inputs = make_inputs(n)
+        out, _ = run_kernel(kernel, tmp_path / f"n{n}", inputs, DTYPES, OUTPUTS)
+        check(out, inputs, f"pto-run n={n}")
+
+
+def test_tile_graph(kernel, tmp_path):
+    tg = compile_tile_graph(kernel, tmp_path / "tg.mlir")
+    assert tg.read_text().count("pto.arange") >= 3   # the pieces of 16, 16, 8
+    inputs = make_inputs()
+    out, _ = run_kernel(tg, tmp_path / "run", inputs, DTYPES, OUTPUTS)
+    check(out, inputs, "tile graph")
+
+
+def test_emitted_cpp(kernel, tmp_path):
+    exe = codegen.build(kernel, tmp_path)
+    cpp = next(tmp_path.glob("*.cpp")).read_text()
+    assert "TCI<" in cpp and "MSCATTER<Coalesce::Row, ScatterAtomicOp::None>" in cpp
+    for n in (3, 2):
+        inputs = make_inputs(n)
+        out, _ = codegen.run(exe, tmp_path / f"n{n}", inputs, DTYPES, OUTPUTS)
+        check(out, inputs, f"C++ on the emulation n={n}")
+
+
+def test_float_arange(tmp_path):
+    """A float sequence runs in pto-run and the tile graph; the C++ path
+    names what TCI does not cover."""
+    path = tmp_path / "fseq.mlir"
+    path.write_text(float_sequence.trace().mlir)
+    want = np.arange(1.0, 4.0, 0.5, dtype=np.float32)[None]
+    inputs = {"out": np.zeros((1, 6), np.float32)}
+    out, _ = run_kernel(path, tmp_path / "run", inputs, {"out": "fp32"}, ["out"])
+    np.testing.assert_array_equal(out["out"], want)
+    tg = compile_tile_graph(path, tmp_path / "tg.mlir")
+    out, _ = run_kernel(tg, tmp_path / "tg", inputs, {"out": "fp32"}, ["out"])
+    np.testing.assert_array_equal(out["out"], want)
+    with pytest.raises(Exception, match="lowers i32 sequences of step 1"):
+        codegen.build(path, tmp_path / "cpp")
+
+
+@pytest.mark.parametrize("body, message", [
+    ("pypto.arange(0, 0)", "arange(0, 0, 1) is empty"),
+    ("pypto.arange(0, 4, 0)", "arange(step=0): PyPTO requires |step| > 1e-8"),
+    ("pypto.arange(0, 2**31 + 4)", "int bounds must be within int32"),
+    ("pypto.scatter_update(t, -1, pypto.reshape(pypto.arange(8), [1, 8]), v)",
+     "scatter_update(dim=-1): PyPTO's dim is -2"),
+    ("pypto.scatter_update(t, -2, pypto.arange(8), v)",
+     "scatter_update(index) is a [8] tile; PyPTO takes a 2-D [b, s] index"),
+    ("pypto.scatter_update(t, -2, pypto.reshape(pypto.arange(4), [1, 4]), v)",
+     "scatter_update(src) is [8, 16] for a [1, 4] index"),
+])
+def test_trace_errors(body, message):
+    namespace = {"pypto": pypto}
+    exec(f"""
+@pypto.jit
+def bad(t: pypto.Tensor([10, 16], pypto.DT_FP32), u: pypto.Tensor([8, 16], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8)
+    v = pypto.view(u, [8, 16], [0, 0])
+    {body}
+""", namespace)
+    with pytest.raises(pypto.TraceError, match=re.escape(message)):
+        namespace["bad"].trace()
