@@ -154,3 +154,40 @@ def bad(t: pypto.Tensor([10, 16], pypto.DT_FP32), u: pypto.Tensor([8, 16], pypto
 """, namespace)
     with pytest.raises(pypto.TraceError, match=re.escape(message)):
         namespace["bad"].trace()
+
+
+def test_datatype_enum_spelling():
+    """PyPTO kernels also write pypto.DataType.DT_FP32 (compressor's rope)."""
+    assert pypto.DataType.DT_FP32 is pypto.DT_FP32
+    assert pypto.DataType.DT_INT32 is pypto.DT_INT32
+
+
+@pypto.jit
+def scoped_concat(x: pypto.Tensor([8, 32], F32), y: pypto.Tensor([8, 32], F32),
+                  n_t: pypto.Tensor([2], I32)):
+    for i in pypto.loop(2, idx_name="i"):
+        pypto.set_pass_options(sg_set_scope=(1, True, False))
+        n = n_t[i]
+        pypto.set_vec_tile_shapes(4, 32)
+        a = pypto.view(x, [2, 32], [i * 4, 0], valid_shape=[2, n])
+        b = pypto.view(x, [2, 32], [i * 4 + 2, 0], valid_shape=[2, n])
+        # The valid extent off the concat dim is min(valid(a), valid(b)): a
+        # scalar op on extents computed in the open pto.scope.
+        c = pypto.concat([a, b], 0)
+        pypto.assemble(pypto.mul(c, 3.0), [i * 4, 0], y)
+
+
+def test_scalar_of_scoped_extents(tmp_path):
+    """Scalar arithmetic on valid extents recorded inside an sg_set_scope
+    region goes after them in the region (it went before the scope: an
+    unprintable program), as deepseek_v4 compressor's concats need."""
+    path = tmp_path / "scoped.mlir"
+    path.write_text(scoped_concat.trace().mlir)
+    x = np.random.default_rng(5).standard_normal((8, 32)).astype(np.float32)
+    inputs = {"x": x, "y": np.zeros((8, 32), np.float32), "n_t": np.array([32, 20], np.int32)}
+    out, _ = run_kernel(path, tmp_path / "run", inputs,
+                        {"x": "fp32", "y": "fp32", "n_t": "int32"}, ["y"])
+    want = np.zeros((8, 32), np.float32)
+    want[0:4] = 3.0 * x[0:4]
+    want[4:8, :20] = 3.0 * x[4:8, :20]
+    np.testing.assert_array_equal(out["y"], want)

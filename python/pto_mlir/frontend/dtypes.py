@@ -34,6 +34,11 @@ DT_FP8E5M2 = DataType("DT_FP8E5M2", "f8E5M2", 1, True, None)
 ALL_DTYPES = (DT_BF16, DT_FP16, DT_FP32, DT_BOOL, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
               DT_FP8E4M3, DT_FP8E5M2)
 
+# PyPTO's DataType is an enum: kernels also spell pypto.DataType.DT_FP32.
+for _dtype in ALL_DTYPES:
+    setattr(DataType, _dtype.name, _dtype)
+del _dtype
+
 
 class TileOpFormat(enum.Enum):
     """PyPTO's tensor formats
