@@ -191,3 +191,46 @@ def test_scalar_of_scoped_extents(tmp_path):
     want[0:4] = 3.0 * x[0:4]
     want[4:8, :20] = 3.0 * x[4:8, :20]
     np.testing.assert_array_equal(out["y"], want)
+
+
+@pypto.jit
+def chunk_update(st: pypto.Tensor([2, 8, 16], F32), src: pypto.Tensor([1, 3, 16], F32),
+                 o: pypto.Tensor([4, 16], F32), p: pypto.Tensor([1], I32)):
+    pypto.set_vec_tile_shapes(8)
+    ci = pypto.reshape(pypto.arange(8), [1, 8])
+    for c in pypto.loop(1, idx_name="c"):
+        pos = p[0]
+        pypto.set_vec_tile_shapes(1, 4, 16)
+        s = pypto.view(st, [1, 4, 16], [1, 4, 0])
+        if pos < 4:
+            o[:] = pypto.reshape(s, [4, 16])   # the extents of s, first in a branch
+        else:
+            # the compressor's split chunk: 4 - pos rows of a [1, 3, 16] window
+            kv = pypto.view(src, [1, 3, 16], [0, 0, 0], valid_shape=[1, 8 - pos, 16])
+            index = pypto.view(ci, [1, 3], [0, pos - 4], valid_shape=[1, 8 - pos])
+            kv2 = pypto.reshape(kv, [3, 16])    # valid [8 - pos, 16] carried over
+            pypto.set_vec_tile_shapes(4, 16)
+            o[:] = pypto.scatter_update(pypto.reshape(s, [4, 16]), -2, index, kv2)
+
+
+@pytest.mark.parametrize("pos", [2, 5, 6])
+def test_unit_dim_reshape_keeps_valid_extents(tmp_path, pos):
+    """A reshape that only drops unit dims keeps a partial valid region (it
+    viewed the whole workspace back, so scatter_update wrote an unwritten
+    row); a tile's cached valid extents are recorded again in a later
+    branch. pto-run and the tile graph against NumPy."""
+    path = tmp_path / "chunk.mlir"
+    path.write_text(chunk_update.trace().mlir)
+    rng = np.random.default_rng(pos)
+    inputs = {"st": rng.standard_normal((2, 8, 16)).astype(np.float32),
+              "src": rng.standard_normal((1, 3, 16)).astype(np.float32),
+              "o": np.zeros((4, 16), np.float32), "p": np.array([pos], np.int32)}
+    dtypes = {"st": "fp32", "src": "fp32", "o": "fp32", "p": "int32"}
+    want = inputs["st"][1, 4:8].copy()
+    if pos >= 4:
+        want[pos - 4:4] = inputs["src"][0, 0:8 - pos]
+    out, _ = run_kernel(path, tmp_path / "run", inputs, dtypes, ["o"])
+    np.testing.assert_array_equal(out["o"], want)
+    tg = compile_tile_graph(path, tmp_path / "tg.mlir")
+    out, _ = run_kernel(tg, tmp_path / "tg", inputs, dtypes, ["o"])
+    np.testing.assert_array_equal(out["o"], want, err_msg="tile graph")

@@ -311,6 +311,16 @@ def _reshape_tile(tracer, tile: Tile, shape, valid_shape) -> Tile:
     if new_total != total:
         raise _error(f"reshape of a {list(tile.shape)} tile into {dims} changes the element "
                      f"count ({total} -> {new_total})")
+    from .valid_flow import known_whole
+    if valid_shape is None and [d for d in dims if d != 1] == [d for d in tile.shape if d != 1] \
+            and not known_whole(tile.value):
+        # Unit dims added or dropped keep the elements' order, so a valid
+        # region stays a box: [1, s, d] valid [1, n, d] is [s, d] valid [n, d]
+        # (compressor's scatter_update_3d); the whole view would read the
+        # unwritten rest of the workspace.
+        from .shape_ops import valid_extents
+        extents = iter([e for e, d in zip(valid_extents(tracer, tile), tile.shape) if d != 1])
+        valid_shape = [1 if d == 1 else next(extents) for d in dims]
     if valid_shape is not None:
         from .shape_ops import reshape_tile_valid
         return reshape_tile_valid(tracer, tile, dims, valid_shape)
