@@ -234,3 +234,51 @@ def test_unit_dim_reshape_keeps_valid_extents(tmp_path, pos):
     tg = compile_tile_graph(path, tmp_path / "tg.mlir")
     out, _ = run_kernel(tg, tmp_path / "tg", inputs, dtypes, ["o"])
     np.testing.assert_array_equal(out["o"], want, err_msg="tile graph")
+
+
+@pypto.jit
+def top_k_mask(x: pypto.Tensor([6, 16], F32), idx: pypto.Tensor([6, 3], I32),
+               masked: pypto.Tensor([6, 16], F32), picked: pypto.Tensor([6, 3], F32)):
+    pypto.set_vec_tile_shapes(6, 16)
+    t = pypto.view(x, [6, 16], [0, 0])
+    i = pypto.view(idx, [6, 3], [0, 0])
+    # glm moe_fusion's group mask: ones at the chosen columns, then its negation
+    mask = pypto.scatter_(pypto.full([6, 16], 0.0, F32), 1, i, 1.0)
+    pypto.assemble(pypto.where(pypto.logical_not(mask), 0.0, t), [0, 0], masked)
+    pypto.set_vec_tile_shapes(6, 16)
+    pypto.assemble(pypto.gather(t, 1, i), [0, 0], picked)
+
+
+def test_scatter_logical_not_gather(tmp_path):
+    """scatter_ (scalar, last dim), logical_not and gather (last dim) at
+    every level: pto-run, the tile graph and the C++ on the emulation."""
+    path = tmp_path / "topk.mlir"
+    path.write_text(top_k_mask.trace().mlir)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((6, 16)).astype(np.float32)
+    idx = np.stack([rng.permutation(16)[:3] for _ in range(6)]).astype(np.int32)
+    inputs = {"x": x, "idx": idx, "masked": np.zeros((6, 16), np.float32),
+              "picked": np.zeros((6, 3), np.float32)}
+    dtypes = {"x": "fp32", "idx": "int32", "masked": "fp32", "picked": "fp32"}
+    keep = np.zeros((6, 16), bool)
+    np.put_along_axis(keep, idx, True, 1)
+    want = {"masked": np.where(keep, x, 0.0).astype(np.float32),
+            "picked": np.take_along_axis(x, idx, 1)}
+    out, _ = run_kernel(path, tmp_path / "run", inputs, dtypes, ["masked", "picked"])
+    tg = compile_tile_graph(path, tmp_path / "tg.mlir")
+    out_tg, _ = run_kernel(tg, tmp_path / "tg", inputs, dtypes, ["masked", "picked"])
+    exe = codegen.build(path, tmp_path / "cpp")
+    out_cpp, _ = codegen.run(exe, tmp_path / "cpp", inputs, dtypes, ["masked", "picked"])
+    for level, got in (("pto-run", out), ("tile graph", out_tg), ("C++", out_cpp)):
+        for name in ("masked", "picked"):
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{level}: {name}")
+
+
+def test_nz_weight_rejected_with_the_fix():
+    """glm moe_fusion's int8 weights are annotated TILEOP_NZ (fractal): not
+    modelled; the error names the rule and the ND declaration to use."""
+    with pytest.raises(TypeError, match=re.escape(
+            "only the ND format (TILEOP_ND) is modelled by the pto dialect; a TILEOP_NZ "
+            "tensor holds its last two dims as 16-row fractals")) as error:
+        pypto.Tensor([], pypto.DT_INT8, format=pypto.TileOpFormat.TILEOP_NZ)
+    assert "format=pypto.TileOpFormat.TILEOP_ND" in str(error.value)
