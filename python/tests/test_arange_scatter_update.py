@@ -282,3 +282,23 @@ def test_nz_weight_rejected_with_the_fix():
             "tensor holds its last two dims as 16-row fractals")) as error:
         pypto.Tensor([], pypto.DT_INT8, format=pypto.TileOpFormat.TILEOP_NZ)
     assert "format=pypto.TileOpFormat.TILEOP_ND" in str(error.value)
+
+
+@pypto.jit
+def swap_two(x: pypto.Tensor([1, 32, 8], F32), y: pypto.Tensor([1, 8, 32], F32)):
+    pypto.set_vec_tile_shapes(1, 32, 32)
+    t = pypto.view(x, [1, 32, 8], [0, 0, 0])
+    pypto.assemble(pypto.mul(pypto.transpose(t, 1, 2), 2.0), [0, 0, 0], y)
+
+
+def test_transpose_of_two_non_unit_dims_in_cpp(tmp_path):
+    """[1, 32, 8] -> [1, 8, 32] (compressor's interleaved RoPE): a 2-D TTRANS
+    of the held forms in the emitted C++ (it was an error)."""
+    path = tmp_path / "swap.mlir"
+    path.write_text(swap_two.trace().mlir)
+    x = np.random.default_rng(4).standard_normal((1, 32, 8)).astype(np.float32)
+    inputs = {"x": x, "y": np.zeros((1, 8, 32), np.float32)}
+    exe = codegen.build(path, tmp_path / "cpp")
+    assert "TTRANS" in next((tmp_path / "cpp").glob("*.cpp")).read_text()
+    out, _ = codegen.run(exe, tmp_path / "cpp", inputs, {"x": "fp32", "y": "fp32"}, ["y"])
+    np.testing.assert_array_equal(out["y"], 2.0 * x.transpose(0, 2, 1))

@@ -766,7 +766,21 @@ LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> from = op.getInput().getType().getShape(),
                     to = op.getResult().getType().getShape();
-  if (from.size() != 2) {
+  // Exactly two non-unit dims that swap ([1, 32, 2] -> [1, 2, 32], the
+  // interleaved RoPE's transposes): a 2-D transpose of the held forms.
+  SmallVector<int64_t> nonUnitFrom, nonUnitTo;
+  llvm::copy_if(from, std::back_inserter(nonUnitFrom),
+                [](int64_t d) { return d != 1; });
+  llvm::copy_if(to, std::back_inserter(nonUnitTo),
+                [](int64_t d) { return d != 1; });
+  bool swapsTwo =
+      from.size() != 2 && nonUnitFrom.size() == 2 && nonUnitTo.size() == 2 &&
+      nonUnitFrom[0] == nonUnitTo[1] && nonUnitFrom[1] == nonUnitTo[0] &&
+      nonUnitFrom[0] != nonUnitFrom[1] &&
+      heldShape(op.getInput()) ==
+          std::make_pair(nonUnitFrom[0], nonUnitFrom[1]) &&
+      heldShape(op.getResult()) == std::make_pair(nonUnitTo[0], nonUnitTo[1]);
+  if (from.size() != 2 && !swapsTwo) {
     // When the non-unit dims keep their order, so do the elements: the
     // collapsed tile is the source's and no data moves (in the default
     // forms: a column-form source is no such alias).
