@@ -274,6 +274,24 @@ LogicalResult Interpreter::execFull(FullOp op) {
   return success();
 }
 
+LogicalResult Interpreter::execArange(ArangeOp op) {
+  TileType type = op.getResult().getType();
+  TileValue tile = newTile(op.getResult(), type.getShape());
+  double start = op.getStart().convertToDouble(),
+         step = op.getStep().convertToDouble();
+  // Integer sequences are exact in f32 up to 2^24 (the interpreter's
+  // element type); the verifier keeps them within i32.
+  if (tile.data)
+    for (auto [i, element] : llvm::enumerate(*tile.data))
+      element = roundTo(type.getElementType(),
+                        float(start + step * static_cast<double>(i)));
+  stats.vectorElements += type.getShape()[0];
+  if (observer())
+    observer()->vectorOp(op, type.getShape()[0]);
+  env[op.getResult()] = std::move(tile);
+  return success();
+}
+
 LogicalResult Interpreter::execTranspose(TransposeOp op) {
   const TileValue &input = getTile(op.getInput());
   int64_t dim0 = op.getDim0(), dim1 = op.getDim1();

@@ -256,6 +256,7 @@ LogicalResult Interpreter::execOp(Operation *op) {
       })
       .Case([&](CastOp cast) { return execCast(cast); })
       .Case([&](FullOp full) { return execFull(full); })
+      .Case([&](ArangeOp arange) { return execArange(arange); })
       .Case([&](TransposeOp transpose) { return execTranspose(transpose); })
       .Case([&](GatherMaskOp gather) { return execGatherMask(gather); })
       .Case([&](BitcastOp bitcast) { return execBitcast(bitcast); })

@@ -234,6 +234,7 @@ private:
                            bool isAmax);
   LogicalResult execCast(CastOp op);
   LogicalResult execFull(FullOp op);
+  LogicalResult execArange(ArangeOp op);
   LogicalResult execTranspose(TransposeOp op);
   LogicalResult execGatherMask(GatherMaskOp op);
   LogicalResult execBitcast(BitcastOp op);

@@ -62,7 +62,7 @@ static bool isShapeOnlyOp(Operation *op) {
              ValidDimOp, DimOp, ReadOp, CheckViewOp, CheckTileViewOp, ReshapeOp,
              ViewOp, MatmulOp, MatmulAccOp, WorkspaceOp, LaunchOp, RootCallOp,
              FullOp, TransposeOp, GatherMaskOp, BitcastOp, TopKOp, AtomicAddOp,
-             AssembleOp, IndexPutOp>(op);
+             AssembleOp, IndexPutOp, ArangeOp>(op);
 }
 
 bool interp::hasShapeOnlySemantics(Operation *op) {

@@ -211,7 +211,7 @@ LogicalResult LeafLowering::expectLowerableRank(Operation *op) {
   // lowerGatherMask checks, so it is not a unit dim).
   bool shapePreserving =
       isa<ViewOp, AssembleOp, AtomicAddOp, FullOp, TransposeOp, GatherMaskOp,
-          BitcastOp, TopKOp, IndexPutOp>(op);
+          BitcastOp, TopKOp, IndexPutOp, ArangeOp>(op);
   // Elementwise ops keep their operands' shape; reductions and broadcasts
   // check their N-D rules where they are lowered (lowerReduce, broadcastOf).
   if (isElementwiseOp(op) || isReductionOp(op))

@@ -199,6 +199,7 @@ private:
   LogicalResult lowerReduce(Operation *op, Value input, int64_t dim,
                             bool keepdim, bool isMax);
   LogicalResult lowerFull(FullOp op);
+  LogicalResult lowerArange(ArangeOp op);
   LogicalResult lowerTranspose(TransposeOp op);
   LogicalResult lowerGatherMask(GatherMaskOp op);
   LogicalResult lowerTopK(TopKOp op);

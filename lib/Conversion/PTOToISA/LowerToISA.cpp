@@ -330,6 +330,7 @@ LogicalResult LeafLowering::run() {
                                  /*isMax=*/true);
             })
             .Case([&](FullOp o) { return lowerFull(o); })
+            .Case([&](ArangeOp o) { return lowerArange(o); })
             .Case([&](TransposeOp o) { return lowerTranspose(o); })
             .Case([&](GatherMaskOp o) { return lowerGatherMask(o); })
             .Case([&](BitcastOp o) { return lowerBitcast(o); })

@@ -745,11 +745,51 @@ LogicalResult LeafLowering::lowerFull(FullOp op) {
   return success();
 }
 
+// A [N] sequence is held as a [1, N] ub row, TCI's form.
+LogicalResult LeafLowering::lowerArange(ArangeOp op) {
+  Location loc = op.getLoc();
+  Type elem = op.getResult().getType().getElementType();
+  double step = op.getStep().convertToDouble();
+  if (!elem.isInteger(32) || step != 1.0) {
+    char stepText[32];
+    std::snprintf(stepText, sizeof(stepText), "%g", step);
+    return op.emitOpError()
+           << "is a " << elem << " sequence of step " << stepText
+           << "; pto-lower-to-isa lowers i32 sequences of step 1 (pto-isa's "
+              "TCI) only yet: build arange(n) and cast/scale it";
+  }
+  FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
+  if (failed(type))
+    return failure();
+  auto [vr, vc] = validOf(loc, op.getResult());
+  Value dst = alloc(loc, *type, vr, vc);
+  builder.create<pisa::TCIOp>(loc, dst,
+                              builder.getI64IntegerAttr(static_cast<int64_t>(
+                                  op.getStart().convertToDouble())));
+  tiles[op.getResult()] = dst;
+  replaced.push_back(op);
+  return success();
+}
+
 LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> from = op.getInput().getType().getShape(),
                     to = op.getResult().getType().getShape();
-  if (from.size() != 2) {
+  // Exactly two non-unit dims that swap ([1, 32, 2] -> [1, 2, 32], the
+  // interleaved RoPE's transposes): a 2-D transpose of the held forms.
+  SmallVector<int64_t> nonUnitFrom, nonUnitTo;
+  llvm::copy_if(from, std::back_inserter(nonUnitFrom),
+                [](int64_t d) { return d != 1; });
+  llvm::copy_if(to, std::back_inserter(nonUnitTo),
+                [](int64_t d) { return d != 1; });
+  bool swapsTwo =
+      from.size() != 2 && nonUnitFrom.size() == 2 && nonUnitTo.size() == 2 &&
+      nonUnitFrom[0] == nonUnitTo[1] && nonUnitFrom[1] == nonUnitTo[0] &&
+      nonUnitFrom[0] != nonUnitFrom[1] &&
+      heldShape(op.getInput()) ==
+          std::make_pair(nonUnitFrom[0], nonUnitFrom[1]) &&
+      heldShape(op.getResult()) == std::make_pair(nonUnitTo[0], nonUnitTo[1]);
+  if (from.size() != 2 && !swapsTwo) {
     // When the non-unit dims keep their order, so do the elements: the
     // collapsed tile is the source's and no data moves (in the default
     // forms: a column-form source is no such alias).

@@ -43,6 +43,8 @@ from .composed import amin, clip
 from .norm import rms_norm
 from .masks import eq, ge, gt, le, lt, ne, where
 from .scatter import index_add_, index_put_
+from .sequence import arange, scatter_update
+from .indexing import gather, logical_not, scatter_
 from .shape_ops import concat, expand_clone, unsqueeze
 from .sort import topk
 from .symbolic import Scalar as SymbolicScalar
@@ -59,7 +61,7 @@ __all__ = [
     "DT_INT32", "DT_INT64", "DT_INT8", "DYN", "DYNAMIC", "DataType", "Element", "JitFunction",
     "PrecisionType", "SaturationMode", "SymbolicScalar", "Tensor", "TensorHandle", "Tile",
     "TileOpFormat",
-    "TraceError", "TracedKernel", "abs", "add", "amax", "amin", "assemble", "atomic_add", "cast",
+    "TraceError", "TracedKernel", "abs", "arange", "scatter_update", "gather", "logical_not", "scatter_", "add", "amax", "amin", "assemble", "atomic_add", "cast",
     "ceildiv", "clip", "concat", "cond", "deinterleave", "div", "exp", "expand_clone", "experimental",
     "frontend", "full", "gathermask", "index_add_", "index_put_",
     "is_loop_begin",

@@ -34,6 +34,11 @@ DT_FP8E5M2 = DataType("DT_FP8E5M2", "f8E5M2", 1, True, None)
 ALL_DTYPES = (DT_BF16, DT_FP16, DT_FP32, DT_BOOL, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
               DT_FP8E4M3, DT_FP8E5M2)
 
+# PyPTO's DataType is an enum: kernels also spell pypto.DataType.DT_FP32.
+for _dtype in ALL_DTYPES:
+    setattr(DataType, _dtype.name, _dtype)
+del _dtype
+
 
 class TileOpFormat(enum.Enum):
     """PyPTO's tensor formats
@@ -208,8 +213,13 @@ class Tensor:
         if isinstance(format, TileOpFormat):
             format = format.value
         if format not in (None, "TILEOP_ND"):
-            raise TypeError(f"Tensor(..., format={format!r}): only the ND format "
-                            f"(TILEOP_ND) is modelled by the pto dialect")
+            raise TypeError(
+                f"Tensor(..., format={format!r}): only the ND format (TILEOP_ND) is "
+                f"modelled by the pto dialect; a TILEOP_NZ tensor holds its last two dims "
+                f"as 16-row fractals (padded, split and transposed), which no GM load here "
+                f"reads yet. Declare the weight format=pypto.TileOpFormat.TILEOP_ND and pass "
+                f"its row-major [K, N] data (the matmul loads ND weights into L1's nz "
+                f"layout itself)")
         dims = [] if shape is None else list(shape)
         # Named dynamic dims are DYN dims whose sizes must agree by name.
         self.dim_names = {i: d.name for i, d in enumerate(dims) if isinstance(d, NamedDynamic)}

@@ -367,6 +367,13 @@ class Printer:
         self.emit(depth, f"{res} = pto.full {f['value']}{attrs} : "
                          f"{op.result.type}{loc}")
 
+    def _print_arange(self, op: Op, depth: int, loc: str) -> None:
+        f = op.fields
+        res = self.define(op.result)
+        attrs = self.attr_dict(f["attrs"] + _discardable(op))
+        self.emit(depth, f"{res} = pto.arange {f['start']}, {f['step']}{attrs} : "
+                         f"{op.result.type}{loc}")
+
     def _print_store(self, op: Op, depth: int, loc: str) -> None:
         f, b, kind = op.fields, op.block, op.kind
         self.emit(depth, f"{kind} {self.use(f['src'], b)}, {self.use(f['dst'], b)}"
@@ -509,6 +516,7 @@ _OP_PRINTERS = {
     "pto.sum": Printer._print_reduction,
     "pto.amax": Printer._print_reduction,
     "pto.full": Printer._print_full,
+    "pto.arange": Printer._print_arange,
     "pto.atomic_add": Printer._print_store,
     "pto.assemble": Printer._print_store,
     "pto.index_put": Printer._print_index_put,

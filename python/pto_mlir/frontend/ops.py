@@ -311,6 +311,16 @@ def _reshape_tile(tracer, tile: Tile, shape, valid_shape) -> Tile:
     if new_total != total:
         raise _error(f"reshape of a {list(tile.shape)} tile into {dims} changes the element "
                      f"count ({total} -> {new_total})")
+    from .valid_flow import known_whole
+    if valid_shape is None and [d for d in dims if d != 1] == [d for d in tile.shape if d != 1] \
+            and not known_whole(tile.value):
+        # Unit dims added or dropped keep the elements' order, so a valid
+        # region stays a box: [1, s, d] valid [1, n, d] is [s, d] valid [n, d]
+        # (compressor's scatter_update_3d); the whole view would read the
+        # unwritten rest of the workspace.
+        from .shape_ops import valid_extents
+        extents = iter([e for e, d in zip(valid_extents(tracer, tile), tile.shape) if d != 1])
+        valid_shape = [1 if d == 1 else next(extents) for d in dims]
     if valid_shape is not None:
         from .shape_ops import reshape_tile_valid
         return reshape_tile_valid(tracer, tile, dims, valid_shape)
@@ -726,6 +736,17 @@ def cast(input, dtype, mode=dt.CastMode.CAST_NONE, satmode=dt.SaturationMode.OFF
     return _record(tracer, "pto.cast", fields, a.shape, dtype, "cast")
 
 
+def _f64_literal(value: float) -> str:
+    """An MLIR f64 attribute literal of ``value``."""
+    text = repr(value)
+    if not math.isfinite(value):
+        # MLIR has no inf/nan float literal: the f64 bits (-inf: the running max's start)
+        return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
+    if "e" in text and "." not in text:   # MLIR float literals need a "." (1e+30 -> 1.0e+30)
+        text = text.replace("e", ".0e")
+    return text
+
+
 def full(size, fill_value, dtype, *, valid_shape=None) -> Tile:
     """``pypto.full([M, N], value, dtype)``: a fully valid constant tile;
     with ``valid_shape=[m, N]`` (ints or symbolic scalars, PyPTO's dynamic
@@ -736,13 +757,7 @@ def full(size, fill_value, dtype, *, valid_shape=None) -> Tile:
         raise _error(f"full(dtype) must be a pypto dtype, got {dtype!r}")
     if isinstance(fill_value, bool) or not isinstance(fill_value, (int, float)):
         raise _error(f"full(fill_value) must be a Python number, got {fill_value!r}")
-    text = repr(float(fill_value))
-    if not math.isfinite(float(fill_value)):
-        # MLIR has no inf/nan float literal: the f64 bits (-inf: the running max's start)
-        text = f"0x{struct.unpack('<Q', struct.pack('<d', float(fill_value)))[0]:016X}"
-    elif "e" in text and "." not in text:   # MLIR float literals need a "." (1e+30 -> 1.0e+30)
-        text = text.replace("e", ".0e")
-    fields = {"value": text, "attrs": _vec_tile_attr(tracer)}
+    fields = {"value": _f64_literal(float(fill_value)), "attrs": _vec_tile_attr(tracer)}
     tile = _record(tracer, "pto.full", fields, shape, dtype, "full")
     if valid_shape is None:
         return tile

@@ -35,7 +35,9 @@ def valid_extent(tracer, tile: Tile, d: int) -> Scalar:
     cache = tracer.__dict__.setdefault("_valid_dims", {})
     key = (id(tile.value), d)
     cached = cache.get(key)
-    if cached is not None and cached[0] is tile.value:
+    # A cached extent recorded in a branch that has ended is out of reach.
+    if cached is not None and cached[0] is tile.value and \
+            tracer._visible(cached[1].args[0]):
         return cached[1]
     op = Op("pto.valid_dim", {"source": tile.value, "dim": d}, ["index"],
             f"{tile.value.hint or 'tile'}_valid{d}", tracer.location())

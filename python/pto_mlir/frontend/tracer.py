@@ -607,7 +607,14 @@ class Tracer:
                     operands.append(self._materialize(arg, what))
             op = Op(arith_op(s.kind), {"lhs": operands[0], "rhs": operands[1]}, ["index"],
                     s.hint or s.kind, s.hint_loc)
-        self.insert_scalar_op(op, k)
+        open_scope = self.frames[k].open_scope if k == len(self.frames) - 1 else None
+        if open_scope is not None and any(getattr(v, "scope", None) is open_scope
+                                          for v in op.fields.values()):
+            # An operand is computed in the open pto.scope (a tile's valid
+            # extent): scalar ops otherwise go before the scope, ahead of it.
+            insert_op(open_scope.body, op)
+        else:
+            self.insert_scalar_op(op, k)
         self.frames[k].block.memo[s.key] = op.result
         return op.result
 

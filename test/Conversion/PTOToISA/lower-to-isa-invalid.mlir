@@ -359,3 +359,14 @@ func.func private @mix_ring_full_root(%a: !pto.tensor<128x128xf32>, %y: !pto.ten
   %t = pto.launch @mix_ring_full(%a, %ws, %y) : (!pto.tensor<128x128xf32>, !pto.tensor<256x128xf32>, !pto.tensor<128x128xf32>) -> !pto.token
   return
 }
+
+// -----
+
+func.func private @arange_float(%out: !pto.tensor<8xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'pto.arange' op is a 'f32' sequence of step 0.5; pto-lower-to-isa lowers i32 sequences of step 1 (pto-isa's TCI) only yet: build arange(n) and cast/scale it}}
+  %t = pto.arange 0.0, 0.5 : !pto.tile<8xf32>
+  pto.assemble %t, %out [%c0] : !pto.tile<8xf32>, !pto.tensor<8xf32>
+  return
+}

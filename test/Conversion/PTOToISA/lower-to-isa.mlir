@@ -176,6 +176,35 @@ func.func private @full(%out: !pto.tensor<16x16xf32>)
 
 // -----
 
+// A rank-3 transpose that swaps its only two non-unit dims: a 2-D ttrans of
+// the held [32, 8] and [8, 32] forms.
+// CHECK-LABEL: func.func private @swap_two_non_unit(
+// CHECK:         pto_isa.ttrans %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 32x8xf32>, !pto_isa.tile<ub, 8x32xf32>, !pto_isa.tile<ub, 8x32xf32>
+func.func private @swap_two_non_unit(%x: !pto.tensor<1x32x8xf32>, %y: !pto.tensor<1x8x32xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %x[%c0, %c0, %c0] : !pto.tensor<1x32x8xf32> -> !pto.tile<1x32x8xf32>
+  %u = pto.transpose %t, 1, 2 : !pto.tile<1x32x8xf32> -> !pto.tile<1x8x32xf32>
+  pto.assemble %u, %y[%c0, %c0, %c0] : !pto.tile<1x8x32xf32>, !pto.tensor<1x8x32xf32>
+  return
+}
+
+// -----
+
+// pto.arange of i32, step 1: TCI into a one-row ub tile.
+// CHECK-LABEL: func.func private @arange(
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 1x64xi32>
+// CHECK-NEXT:    pto_isa.tci %[[T]] start = 5 : !pto_isa.tile<ub, 1x64xi32>
+func.func private @arange(%out: !pto.tensor<64xi32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.arange 5.0, 1.0 : !pto.tile<64xi32>
+  pto.assemble %t, %out [%c0] : !pto.tile<64xi32>, !pto.tensor<64xi32>
+  return
+}
+
+// -----
+
 // A cube leaf: operands GM -> L1 (nz) -> L0A/L0B, tmatmul into an l0c
 // accumulator, tstore from l0c (the fixpipe writes f32 here). Capacities are
 // whole 16 x 16 fractals; valid extents those of the views / the product.

@@ -269,6 +269,23 @@ pto.kernel @full(%out: !pto.tensor<24x64xf32>) {
 
 // -----
 
+// pto.arange by its 1-D vec_tile: each piece starts at start + offset * step.
+
+// CHECK-LABEL: pto.kernel @arange(
+// CHECK-NEXT:    %[[WS:.*]] = pto.workspace : !pto.tensor<20xi32>
+// CHECK-NEXT:    %[[A0:.*]] = pto.arange 3.000000e+00, 2.000000e+00 {vec_tile = #pto.vec_tile<[8]>} : !pto.tile<8xi32>
+// CHECK-NEXT:    pto.assemble %[[A0]], %[[WS]] [0] : !pto.tile<8xi32>, !pto.tensor<20xi32>
+// CHECK-NEXT:    %[[A1:.*]] = pto.arange 1.900000e+01, 2.000000e+00 {vec_tile = #pto.vec_tile<[8]>} : !pto.tile<8xi32>
+// CHECK-NEXT:    pto.assemble %[[A1]], %[[WS]] [8] : !pto.tile<8xi32>, !pto.tensor<20xi32>
+// CHECK-NEXT:    %[[A2:.*]] = pto.arange 3.500000e+01, 2.000000e+00 {vec_tile = #pto.vec_tile<[8]>} : !pto.tile<4xi32>
+// CHECK-NEXT:    pto.assemble %[[A2]], %[[WS]] [16] : !pto.tile<4xi32>, !pto.tensor<20xi32>
+pto.kernel @arange(%out: !pto.tensor<20xi32>) {
+  %a = pto.arange 3.0, 2.0 {vec_tile = #pto.vec_tile<[8]>} : !pto.tile<20xi32>
+  pto.assemble %a, %out[0] : !pto.tile<20xi32>, !pto.tensor<20xi32>
+}
+
+// -----
+
 // An atomic_add of a view is split by its vec_tile: each piece is one view of
 // the GM tensor (the piece offset added to the view's dynamic offset, the
 // explicit valid extent max(valid - offset, 0)) and one atomic_add at the

@@ -1973,3 +1973,43 @@ func.func @bitcast_vec_tile(%x: !pto.tile<4x64xi8>) {
   %y = pto.bitcast %x {vec_tile = #pto.vec_tile<[4, 20]>} : !pto.tile<4x64xi8> -> !pto.tile<4x16xf32>
   return
 }
+
+// -----
+
+func.func @arange_rank2() {
+  // expected-error @+1 {{'pto.arange' op result '!pto.tile<2x8xi32>' must be a rank-1 tile (PyPTO's arange is 1-D); reshape the result afterwards}}
+  %a = pto.arange 0.0, 1.0 : !pto.tile<2x8xi32>
+  return
+}
+
+// -----
+
+func.func @arange_zero_step() {
+  // expected-error @+1 {{'pto.arange' op start 0 and step 0 must be finite and |step| > 1e-8 (PyPTO's rule); give a non-zero step}}
+  %a = pto.arange 0.0, 0.0 : !pto.tile<8xf32>
+  return
+}
+
+// -----
+
+func.func @arange_fraction_int() {
+  // expected-error @+1 {{'pto.arange' op start 0 and step 0.5 must be integers for an integer result 'i32'; use a float result type}}
+  %a = pto.arange 0.0, 0.5 : !pto.tile<8xi32>
+  return
+}
+
+// -----
+
+func.func @arange_i16_range() {
+  // expected-error @+1 {{'pto.arange' op the sequence 32765 .. 32772 leaves the range of 'i16'; use a wider or float result type}}
+  %a = pto.arange 32765.0, 1.0 : !pto.tile<8xi16>
+  return
+}
+
+// -----
+
+func.func @arange_vec_tile() {
+  // expected-error @+1 {{'pto.arange' op vector tile [1, 8] must have one dim for a 1-D arange (PyPTO: set_vec_tile_shapes(t))}}
+  %a = pto.arange 0.0, 1.0 {vec_tile = #pto.vec_tile<[1, 8]>} : !pto.tile<16xi32>
+  return
+}

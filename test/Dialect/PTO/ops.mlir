@@ -694,6 +694,17 @@ pto.kernel @index_put(%out: !pto.tensor<?x16xf32>, %src: !pto.tensor<?x16xf32>,
   pto.index_put %v, %out[%i] [%c0, 0] : !pto.tile<8x16xf32>, !pto.tile<8xi32>, !pto.tensor<?x16xf32>
 }
 
+// pto.arange: an i32 sequence cut by a 1-D vector tile, an f32 one of step -0.5.
+
+// CHECK-LABEL: func.func @arange
+func.func @arange() -> (!pto.tile<128xi32>, !pto.tile<6xf32>) {
+  // CHECK: pto.arange 0.000000e+00, 1.000000e+00 {vec_tile = #pto.vec_tile<[64]>} : !pto.tile<128xi32>
+  %a = pto.arange 0.0, 1.0 {vec_tile = #pto.vec_tile<[64]>} : !pto.tile<128xi32>
+  // CHECK: pto.arange 4.000000e+00, -5.000000e-01 : !pto.tile<6xf32>
+  %b = pto.arange 4.0, -0.5 : !pto.tile<6xf32>
+  return %a, %b : !pto.tile<128xi32>, !pto.tile<6xf32>
+}
+
 // pto.bitcast (PyPTO's view(x, dtype=)): an f32 row read as its 32 bytes, an
 // i8 row read back as f32, bf16 as i16 (same width) and a 3-D tile with a
 // vector tile.

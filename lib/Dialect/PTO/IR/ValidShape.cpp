@@ -209,6 +209,11 @@ ExtentsOr BitcastOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
   return valid;
 }
 
+ExtentsOr ArangeOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
+  return SmallVector<Extent>{
+      algebra.constant(getResult().getType().getShape()[0])};
+}
+
 ExtentsOr FullOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
   SmallVector<Extent> valid;
   for (int64_t d : getResult().getType().getShape())

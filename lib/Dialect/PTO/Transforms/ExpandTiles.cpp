@@ -140,6 +140,7 @@ private:
   LogicalResult expandReduce(Operation *op, Value input, int64_t dim,
                              bool keepdim, VecTileAttr vecTile, bool isAmax);
   LogicalResult expandFull(FullOp op);
+  LogicalResult expandArange(ArangeOp op);
   LogicalResult expandTranspose(TransposeOp op);
   LogicalResult expandGatherMask(GatherMaskOp op);
   LogicalResult expandBitcast(BitcastOp op);
@@ -365,6 +366,7 @@ LogicalResult Expander::expand(Operation *op) {
                             amax.getKeepdim(), amax.getVecTileAttr(), true);
       })
       .Case([&](FullOp full) { return expandFull(full); })
+      .Case([&](ArangeOp arange) { return expandArange(arange); })
       .Case([&](TransposeOp transpose) { return expandTranspose(transpose); })
       .Case([&](GatherMaskOp gather) { return expandGatherMask(gather); })
       .Case([&](BitcastOp bitcast) { return expandBitcast(bitcast); })
@@ -1078,6 +1080,33 @@ LogicalResult Expander::expandFull(FullOp op) {
                                TileType::get(builder.getContext(), piece.sizes,
                                              resultType.getElementType()),
                                op.getValueAttr(), op.getVecTileAttr());
+    stamp(pieceOp, op);
+    ++numVectorPieces;
+    stamp(storePiece(builder, loc, pieceOp, workspace, piece.offsets), op);
+  }
+  finish(op, op.getResult(), workspace);
+  return success();
+}
+
+// A piece at offset o is the sequence from start + o * step.
+LogicalResult Expander::expandArange(ArangeOp op) {
+  Location loc = op.getLoc();
+  TileType resultType = op.getResult().getType();
+  Value workspace = createWorkspace(op, op.getResult());
+  SmallVector<int64_t, 4> tile =
+      tileFor(op, op.getVecTileAttr(), resultType.getShape());
+  if (failed(reserveGrid(op, resultType.getShape(), tile)))
+    return failure();
+  double start = op.getStart().convertToDouble(),
+         step = op.getStep().convertToDouble();
+  for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
+    auto pieceOp = builder.create<ArangeOp>(
+        loc,
+        TileType::get(builder.getContext(), piece.sizes,
+                      resultType.getElementType()),
+        builder.getF64FloatAttr(start +
+                                step * static_cast<double>(piece.offsets[0])),
+        op.getStepAttr(), op.getVecTileAttr());
     stamp(pieceOp, op);
     ++numVectorPieces;
     stamp(storePiece(builder, loc, pieceOp, workspace, piece.offsets), op);

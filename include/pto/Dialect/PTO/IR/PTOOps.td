@@ -601,6 +601,28 @@ def PTO_FullOp : PTO_VectorOp<"full"> {
   let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
 }
 
+def PTO_ArangeOp : PTO_VectorOp<"arange"> {
+  let summary = "pypto.arange: a 1-D tile of start + i * step (fully valid)";
+  let description = [{
+    PyPTO's `arange(start, end, step)`
+    (https://github.com/hicann/pypto/blob/master/docs/api/operation/pypto-arange.md):
+    element `i` of the `[n]` result is `start + i * step`, `n` being
+    `ceil((end - start) / step)` (the front end computes it). Integer
+    results need integral `start` and `step` within i32. A vector tile
+    `[t]` cuts it into pieces whose `start` moves by `t * step`. Lowered to
+    pto-isa's `TCI` (integer tiles, step 1 or -1).
+
+    ```mlir
+    %i = pto.arange 0.0, 1.0 : !pto.tile<128xi32>
+    ```
+  }];
+  let arguments = (ins F64Attr:$start, F64Attr:$step,
+                       OptionalAttr<PTO_VecTileAttr>:$vec_tile);
+  let results = (outs PTO_AnyTile:$result);
+  let assemblyFormat = "$start `,` $step attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 include "pto/Dialect/PTO/IR/PTOMaskOps.td"
 
 //===----------------------------------------------------------------------===//
