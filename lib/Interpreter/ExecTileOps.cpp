@@ -49,7 +49,8 @@ void elementwise(ArrayRef<int64_t> valid, ArrayRef<int64_t> lhsStrides,
 /// with those extents whose extra elements are NaN. The hardware's elementwise
 /// instruction reads whatever its buffer holds there (the op runs over the
 /// destination's valid region); NaN stands for that unspecified value, so a
-/// kernel output that depends on it shows up as NaN.
+/// kernel output that depends on it shows up as NaN, and the ISA lowering
+/// fills it with NaN too (LeafLowering::atResultValid).
 TileValue readBeyondValid(const TileValue &operand, ArrayRef<int64_t> valid,
                           TileType resultType) {
   int64_t rank = valid.size();

@@ -15,6 +15,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::pto;
 using namespace mlir::pto::lower_to_isa;
@@ -204,12 +206,14 @@ Value LeafLowering::columnsOfResult(Operation *user, Value operand,
 /// their sources. PyPTO's rule gives the result the left operand's valid
 /// shape (docs/PyPTOModel.md#elementwise-ops), so the other operand may hold
 /// fewer or more valid elements. Where one of the two extents is a constant
-/// and they may differ, the operand's region within the result's is copied
-/// (TMOV) into a tile with the result's extents, filled first with NaN (0
-/// for integers): the value pto-run gives the elements an operand does not
-/// hold. Two run-time counts (SK-16's rows, each clamped by its own tensor)
-/// are taken to be equal without a copy, as in rowsOfResult: the emulation
-/// faults where they differ, as pto-isa asserts.
+/// and they may differ, the operand's region within the result's (its own
+/// bytes with smaller valid extents) is copied into a tile with the
+/// result's extents, filled first with NaN (0 for integers): the value
+/// pto-run gives the elements an operand does not hold. An operand holding
+/// at least the result's extents is only renamed. Two run-time counts (SK-16's
+/// rows, each clamped by its own tensor) are taken to be equal without a copy,
+/// as in rowsOfResult: the emulation faults where they differ, as pto-isa
+/// asserts.
 Value LeafLowering::atResultValid(Operation *user, Value operand, Value tile) {
   Location loc = user->getLoc();
   auto [haveRows, haveCols] = validOf(loc, operand);
@@ -227,18 +231,23 @@ Value LeafLowering::atResultValid(Operation *user, Value operand, Value tile) {
                            cb = getConstantIntValue(b);
     return a == b || (ca && cb && *ca == *cb);
   };
-  auto atMost = [&](Value a, Value b) {
+  // `a <= b` when provable: equal, constants in order, or `a` a min (a
+  // chain of a few, as the view rule clamps) one of whose operands is.
+  std::function<bool(Value, Value, unsigned)> atMost = [&](Value a, Value b,
+                                                           unsigned depth) {
     std::optional<int64_t> ca = getConstantIntValue(a),
                            cb = getConstantIntValue(b);
     if (same(a, b) || (ca && cb && *ca <= *cb))
       return true;
     auto min = a.getDefiningOp<arith::MinSIOp>();
-    return min && (same(min.getLhs(), b) || same(min.getRhs(), b));
+    return min && depth > 0 &&
+           (atMost(min.getLhs(), b, depth - 1) ||
+            atMost(min.getRhs(), b, depth - 1));
   };
   auto smaller = [&](Value have, Value want) {
-    if (atMost(want, have))
+    if (atMost(want, have, 4))
       return want;
-    if (atMost(have, want))
+    if (atMost(have, want, 4))
       return have;
     return builder.createOrFold<arith::MinSIOp>(loc, have, want);
   };
@@ -246,9 +255,11 @@ Value LeafLowering::atResultValid(Operation *user, Value operand, Value tile) {
   Value region = tile;
   Value rows = smaller(haveRows, wantRows);
   Value cols = smaller(haveCols, wantCols);
+  // The overlap is a prefix of the operand's rows and columns: the same
+  // bytes named with smaller valid extents (TRESHAPE, no copy).
   if (rows != haveRows || cols != haveCols) {
     region = alloc(loc, type, rows, cols);
-    builder.create<pisa::TMovOp>(loc, tile, region);
+    builder.create<pisa::TReshapeOp>(loc, tile, region);
   }
   // Holding at least the result's extents: the copy is the operand read.
   if (rows == wantRows && cols == wantCols)

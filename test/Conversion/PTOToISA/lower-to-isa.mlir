@@ -759,27 +759,25 @@ func.func private @column_longer_than_result(%a: !pto.tensor<?x64xf32>, %w: !pto
 
 // Operands of different valid extents (PyPTO's rule: the result has the
 // left operand's valid shape). A fully valid [16, 64] tile minus one with
-// %v valid rows: the right operand's rows within the result's are copied
-// (tmov, %v clamped to 16) into a NaN-filled tile with the result's 16 rows,
-// which TSUB then reads. The comparison takes the smaller extent,
-// min(16, %v): the full operand is narrowed to it (tmov only), the view's
-// extent is the same run-time count.
+// %v valid rows (at most 16, as the view clamps it): the right operand is
+// inserted into a NaN-filled tile with the result's 16 rows, which TSUB
+// then reads. The comparison takes the smaller extent, min(16, %v): the full
+// operand is renamed with it (treshape, no copy); the view's extent is the
+// same run-time count.
 // CHECK-LABEL: func.func private @valid_mix(
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK:         %[[F:.*]] = pto_isa.alloc_tile valid [%[[C16]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
 // CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[V:[^,]*]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
-// CHECK:         %[[R:.*]] = arith.minsi %[[V]], %[[C16]] : index
-// CHECK-NEXT:    %[[N:.*]] = pto_isa.alloc_tile valid [%[[R]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
-// CHECK-NEXT:    pto_isa.tmov %[[X]] into %[[N]]
+// CHECK-NEXT:    pto_isa.tload
 // CHECK-NEXT:    %[[W:.*]] = pto_isa.alloc_tile valid [%[[C16]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
 // CHECK-NEXT:    pto_isa.texpands %[[NAN]] into %[[W]]
-// CHECK-NEXT:    pto_isa.tinsert %[[N]] into %[[W]]
+// CHECK-NEXT:    pto_isa.tinsert %[[X]] into %[[W]]
 // CHECK-NEXT:    %[[D:.*]] = pto_isa.alloc_tile valid [%[[C16]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
 // CHECK-NEXT:    pto_isa.tsub %[[F]], %[[W]] into %[[D]]
 // CHECK:         %[[M:.*]] = arith.minsi %[[C16]], %[[V]] : index
 // CHECK-NEXT:    %[[FN:.*]] = pto_isa.alloc_tile valid [%[[M]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
-// CHECK-NEXT:    pto_isa.tmov %[[F]] into %[[FN]]
+// CHECK-NEXT:    pto_isa.treshape %[[F]] into %[[FN]]
 // CHECK-NEXT:    %[[K:.*]] = pto_isa.alloc_tile valid [%[[M]], %{{.*}}] : !pto_isa.tile<ub, 16x32xui8>
 // CHECK-NEXT:    pto_isa.tcmp %[[FN]], %[[X]] into %[[K]] lt
 func.func private @valid_mix(%a: !pto.tensor<?x64xf32>, %out: !pto.tensor<16x64xf32>,
