@@ -52,6 +52,7 @@ LogicalResult Interpreter::execWhere(WhereOp op) {
     const float *data = nullptr;
     float scalar = 0;
     SmallVector<int64_t, 4> strides;
+    TileValue tile; // keeps a NaN-widened copy alive
   };
   auto bind = [&](Value value, StringRef name,
                   Operand &operand) -> LogicalResult {
@@ -61,28 +62,22 @@ LogicalResult Interpreter::execWhere(WhereOp op) {
       operand.strides.assign(rank, 0);
       return success();
     }
-    const TileValue &tile = getTile(value);
+    const TileValue &given = getTile(value);
+    for (int64_t d = 0; d < rank; ++d)
+      if (given.type.getDimSize(d) == 1 && resultType.getDimSize(d) != 1 &&
+          given.valid[d] != 1 && (*valid)[d] > 0)
+        return op.emitError()
+               << "pto-run: " << name << " broadcasts dim " << d
+               << " but has valid extent " << given.valid[d]
+               << " there; a broadcast operand needs 1 valid element";
+    // Beyond its valid extent an operand reads NaN (the binary ops' rule).
+    operand.tile = readBeyondValid(given, *valid, resultType);
+    const TileValue &tile = operand.tile;
     SmallVector<int64_t, 4> compact = rowMajorStrides(tile.valid);
     for (int64_t d = 0; d < rank; ++d) {
       bool broadcast =
           tile.type.getDimSize(d) == 1 && resultType.getDimSize(d) != 1;
-      if (broadcast) {
-        if (tile.valid[d] != 1 && (*valid)[d] > 0)
-          return op.emitError()
-                 << "pto-run: " << name << " broadcasts dim " << d
-                 << " but has valid extent " << tile.valid[d]
-                 << " there; a broadcast operand needs 1 valid element";
-        operand.strides.push_back(0);
-        continue;
-      }
-      if (tile.valid[d] < (*valid)[d])
-        return op.emitError()
-               << "pto-run: " << name << " has " << tile.valid[d]
-               << " valid elements in dim " << d << " where the result has "
-               << (*valid)[d] << " (valid " << listStr(tile.valid) << " vs "
-               << listStr(*valid)
-               << "); where needs every operand valid where the result is";
-      operand.strides.push_back(compact[d]);
+      operand.strides.push_back(broadcast ? 0 : compact[d]);
     }
     operand.data = tile.data ? tile.data->data() : nullptr;
     return success();

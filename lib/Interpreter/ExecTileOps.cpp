@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace mlir::pto::interp::detail {
 
@@ -43,6 +44,54 @@ void elementwise(ArrayRef<int64_t> valid, ArrayRef<int64_t> lhsStrides,
       }
 }
 
+/// `operand` read over a result's valid extents `valid`: where it holds fewer
+/// valid elements than the result along a dim it does not broadcast, a copy
+/// with those extents whose extra elements are NaN. The hardware's elementwise
+/// instruction reads whatever its buffer holds there (the op runs over the
+/// destination's valid region); NaN stands for that unspecified value, so a
+/// kernel output that depends on it shows up as NaN, and the ISA lowering
+/// fills it with NaN too (LeafLowering::atResultValid).
+TileValue readBeyondValid(const TileValue &operand, ArrayRef<int64_t> valid,
+                          TileType resultType) {
+  int64_t rank = valid.size();
+  SmallVector<int64_t, 4> wide(operand.valid.begin(), operand.valid.end());
+  bool widen = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool broadcast =
+        operand.type.getDimSize(d) == 1 && resultType.getDimSize(d) != 1;
+    if (!broadcast && operand.valid[d] < valid[d]) {
+      wide[d] = valid[d];
+      widen = true;
+    }
+  }
+  if (!widen)
+    return operand;
+  TileValue read = operand;
+  read.valid = wide;
+  if (!operand.data)
+    return read;
+  read.data = std::make_shared<std::vector<float>>(
+      read.numValid(), std::numeric_limits<float>::quiet_NaN());
+  SmallVector<int64_t, 4> from = rowMajorStrides(operand.valid);
+  SmallVector<int64_t, 4> to = rowMajorStrides(wide);
+  SmallVector<int64_t, 4> index(rank, 0);
+  int64_t n = operand.numValid();
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t src = 0, dst = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      src += index[d] * from[d];
+      dst += index[d] * to[d];
+    }
+    (*read.data)[dst] = (*operand.data)[src];
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < operand.valid[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return read;
+}
+
 LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
                                       Value rhsValue) {
   const TileValue &lhs = getTile(lhsValue);
@@ -54,12 +103,13 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
   int64_t rank = resultType.getRank();
 
   // Per-operand strides over the result's valid index space: 0 along a
-  // broadcast dim. Non-broadcast dims must agree in valid extent, except
-  // that a broadcast operand (a [1, C] gamma row) may hold more valid
-  // elements than the result uses: the result reads their prefix.
-  auto stridesFor = [&](const TileValue &operand, StringRef side,
-                        SmallVectorImpl<int64_t> &strides) -> LogicalResult {
-    SmallVector<int64_t, 4> compact = rowMajorStrides(operand.valid);
+  // broadcast dim. The result takes PyPTO's valid shape (the left operand's,
+  // the right one's where the left broadcasts); an operand with fewer valid
+  // elements there is read through its NaN-widened copy (readBeyondValid).
+  SmallVector<TileValue, 2> widened;
+  auto stridesFor =
+      [&](const TileValue &operand, StringRef side,
+          SmallVectorImpl<int64_t> &strides) -> FailureOr<const TileValue *> {
     bool broadcastOperand = false;
     for (int64_t d = 0; d < rank; ++d)
       broadcastOperand |=
@@ -67,16 +117,14 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
     for (int64_t d = 0; d < rank; ++d) {
       bool broadcast =
           operand.type.getDimSize(d) == 1 && resultType.getDimSize(d) != 1;
-      if (broadcast) {
-        if (operand.valid[d] != 1 && (*valid)[d] > 0)
-          return op->emitError()
-                 << "pto-run: the " << side << " operand broadcasts dim " << d
-                 << " but has valid extent " << operand.valid[d]
-                 << " there; a broadcast operand needs 1 valid element";
-        strides.push_back(0);
-        continue;
-      }
-      if (broadcastOperand && operand.valid[d] < (*valid)[d])
+      if (broadcast && operand.valid[d] != 1 && (*valid)[d] > 0)
+        return op->emitError()
+               << "pto-run: the " << side << " operand broadcasts dim " << d
+               << " but has valid extent " << operand.valid[d]
+               << " there; a broadcast operand needs 1 valid element";
+      // A broadcast row or column is expanded by instructions that read
+      // exactly the result's extent from it (docs/PyPTOModel.md).
+      if (!broadcast && broadcastOperand && operand.valid[d] < (*valid)[d])
         return op->emitError()
                << "pto-run: the " << side << " operand broadcasts over the "
                << "result but has " << operand.valid[d]
@@ -87,28 +135,31 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
                   "view at least "
                << (*valid)[d] << " valid elements there, or cut the other "
                << "operand's valid extent to " << operand.valid[d];
-      if (!broadcastOperand && operand.valid[d] != (*valid)[d])
-        return op->emitError()
-               << "pto-run: operands have different valid extents in dim " << d
-               << " (" << side << " operand: " << operand.valid[d]
-               << ", result: " << (*valid)[d]
-               << "); elementwise ops need matching valid shapes, valid "
-               << listStr(operand.valid) << " vs " << listStr(*valid);
-      strides.push_back(compact[d]);
     }
-    return success();
+    widened.push_back(readBeyondValid(operand, *valid, resultType));
+    const TileValue &read = widened.back();
+    SmallVector<int64_t, 4> compact = rowMajorStrides(read.valid);
+    for (int64_t d = 0; d < rank; ++d) {
+      bool broadcast =
+          operand.type.getDimSize(d) == 1 && resultType.getDimSize(d) != 1;
+      strides.push_back(broadcast ? 0 : compact[d]);
+    }
+    return &read;
   };
 
   SmallVector<int64_t, 4> lhsStrides, rhsStrides;
-  if (failed(stridesFor(lhs, "left", lhsStrides)))
+  widened.reserve(2);
+  FailureOr<const TileValue *> lhsRead = stridesFor(lhs, "left", lhsStrides);
+  if (failed(lhsRead))
     return failure();
   float scalar = 0;
   const float *rhsData = &scalar;
   if (isa<TileType>(rhsValue.getType())) {
-    const TileValue &rhs = getTile(rhsValue);
-    if (failed(stridesFor(rhs, "right", rhsStrides)))
+    FailureOr<const TileValue *> rhsRead =
+        stridesFor(getTile(rhsValue), "right", rhsStrides);
+    if (failed(rhsRead))
       return failure();
-    rhsData = rhs.data ? rhs.data->data() : nullptr;
+    rhsData = (*rhsRead)->data ? (*rhsRead)->data->data() : nullptr;
   } else {
     scalar = float(getFloat(rhsValue));
     rhsStrides.assign(rank, 0);
@@ -121,7 +172,7 @@ LogicalResult Interpreter::execBinary(Operation *op, Value lhsValue,
     env[result] = std::move(out);
     return success();
   }
-  const float *l = lhs.data->data();
+  const float *l = (*lhsRead)->data->data();
   float *o = out.data->data();
   if (auto arith = dyn_cast<ElementwiseBinaryOpInterface>(op)) {
     elementwise(*valid, lhsStrides, l, rhsStrides, rhsData, o,

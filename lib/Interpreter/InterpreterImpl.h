@@ -114,6 +114,10 @@ inline float roundTo(Type elementType, float x) {
 
 /// 1 where `a <mode> b` holds (IEEE), else 0 (ExecMask.cpp).
 float applyCompare(CompareOp op, float a, float b);
+/// An elementwise operand read over the result's valid extents (NaN beyond
+/// its own valid extent along the dims it does not broadcast).
+TileValue readBeyondValid(const TileValue &operand, ArrayRef<int64_t> valid,
+                          TileType resultType);
 
 struct PendingAtomic {
   TileValue src;

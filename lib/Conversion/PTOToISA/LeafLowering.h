@@ -223,6 +223,7 @@ private:
   expandToResult(Operation *user, Value operand, Value tile,
                  std::optional<pisa::TileType> dstType = std::nullopt);
   Value columnsOfResult(Operation *user, Value operand, Value tile);
+  Value atResultValid(Operation *user, Value operand, Value tile);
   std::pair<Value, Value> rowsOfResult(Operation *user, Value operand,
                                        Value tile);
 

@@ -92,7 +92,7 @@ LogicalResult LeafLowering::lowerCompare(CompareOp op) {
   auto expand = [&](Value operand, Value held, Value other,
                     Value otherHeld) -> FailureOr<Value> {
     if (heldShape(operand) == shape)
-      return held;
+      return atResultValid(op, operand, held);
     if (other && heldShape(other) == shape)
       return expandToResult(op, operand, held,
                             cast<pisa::TileType>(otherHeld.getType()));

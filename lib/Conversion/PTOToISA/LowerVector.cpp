@@ -15,6 +15,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::pto;
 using namespace mlir::pto::lower_to_isa;
@@ -208,6 +210,83 @@ Value LeafLowering::columnsOfResult(Operation *user, Value operand,
   return row;
 }
 
+/// A full-shaped operand (held in `tile`) with exactly the valid extents of
+/// `user`'s result, which pto-isa's elementwise instructions require of
+/// their sources. PyPTO's rule gives the result the left operand's valid
+/// shape (docs/PyPTOModel.md#elementwise-ops), so the other operand may hold
+/// fewer or more valid elements. Where one of the two extents is a constant
+/// and they may differ, the operand's region within the result's (its own
+/// bytes with smaller valid extents) is copied into a tile with the
+/// result's extents, filled first with NaN (0 for integers): the value
+/// pto-run gives the elements an operand does not hold. An operand holding
+/// at least the result's extents is only renamed. Two run-time counts (SK-16's
+/// rows, each clamped by its own tensor) are taken to be equal without a copy,
+/// as in rowsOfResult: the emulation faults where they differ, as pto-isa
+/// asserts.
+Value LeafLowering::atResultValid(Operation *user, Value operand, Value tile) {
+  Location loc = user->getLoc();
+  auto [haveRows, haveCols] = validOf(loc, operand);
+  auto [wantRows, wantCols] = validOf(loc, user->getResult(0));
+  auto takenEqual = [](Value a, Value b) {
+    std::optional<int64_t> ca = getConstantIntValue(a),
+                           cb = getConstantIntValue(b);
+    return a == b || (!ca && !cb) || (ca && cb && *ca == *cb);
+  };
+  if (takenEqual(haveRows, wantRows) && takenEqual(haveCols, wantCols))
+    return tile;
+  // `a <= b` when provable: equal, constants in order, or `a` a min of `b`.
+  auto same = [](Value a, Value b) {
+    std::optional<int64_t> ca = getConstantIntValue(a),
+                           cb = getConstantIntValue(b);
+    return a == b || (ca && cb && *ca == *cb);
+  };
+  // `a <= b` when provable: equal, constants in order, or `a` a min (a
+  // chain of a few, as the view rule clamps) one of whose operands is.
+  std::function<bool(Value, Value, unsigned)> atMost = [&](Value a, Value b,
+                                                           unsigned depth) {
+    std::optional<int64_t> ca = getConstantIntValue(a),
+                           cb = getConstantIntValue(b);
+    if (same(a, b) || (ca && cb && *ca <= *cb))
+      return true;
+    auto min = a.getDefiningOp<arith::MinSIOp>();
+    return min && depth > 0 &&
+           (atMost(min.getLhs(), b, depth - 1) ||
+            atMost(min.getRhs(), b, depth - 1));
+  };
+  auto smaller = [&](Value have, Value want) {
+    if (atMost(want, have, 4))
+      return want;
+    if (atMost(have, want, 4))
+      return have;
+    return builder.createOrFold<arith::MinSIOp>(loc, have, want);
+  };
+  auto type = cast<pisa::TileType>(tile.getType());
+  Value region = tile;
+  Value rows = smaller(haveRows, wantRows);
+  Value cols = smaller(haveCols, wantCols);
+  // The overlap is a prefix of the operand's rows and columns: the same
+  // bytes named with smaller valid extents (TRESHAPE, no copy).
+  if (rows != haveRows || cols != haveCols) {
+    region = alloc(loc, type, rows, cols);
+    builder.create<pisa::TReshapeOp>(loc, tile, region);
+  }
+  // Holding at least the result's extents: the copy is the operand read.
+  if (rows == wantRows && cols == wantCols)
+    return region;
+  Type elem = type.getElementType();
+  TypedAttr fill =
+      isa<FloatType>(elem)
+          ? TypedAttr(builder.getFloatAttr(
+                elem,
+                APFloat::getQNaN(cast<FloatType>(elem).getFloatSemantics())))
+          : TypedAttr(builder.getIntegerAttr(elem, 0));
+  Value scalar = builder.create<arith::ConstantOp>(loc, fill);
+  Value widened = alloc(loc, type, wantRows, wantCols);
+  builder.create<pisa::TExpandSOp>(loc, scalar, widened);
+  builder.create<pisa::TInsertOp>(loc, region, widened, 0, 0);
+  return widened;
+}
+
 /// An [R, 1] operand (held in `tile`) with the valid rows of `user`'s result,
 /// and that row count: pto-isa's TROWEXPAND wants its source's valid rows
 /// equal to its destination's, and TROWEXPAND{SUB,MUL,DIV} the expanded
@@ -247,7 +326,7 @@ LeafLowering::expandToResult(Operation *user, Value operand, Value tile,
     return failure();
   auto [cols, rows] = *broadcast;
   if (!cols && !rows)
-    return tile;
+    return atResultValid(user, operand, tile);
   // The result's tile, unless the caller gives the expanded operand's own
   // (a compare's operands are not of the i1 result's type).
   FailureOr<pisa::TileType> dstType =
@@ -405,8 +484,10 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   }
   bool lhsRow = broadcast(lhs, 1), rhsRow = broadcast(rhs, 1);
   if (!lhsRow && !rhsRow) {
+    Value a = atResultValid(op, lhs, *lhsTile);
+    Value b = atResultValid(op, rhs, *rhsTile);
     Value dst = newDst();
-    createBinary(builder, loc, bin, *lhsTile, *rhsTile, dst, precision);
+    createBinary(builder, loc, bin, a, b, dst, precision);
     return success();
   }
   // A per-row right operand of sub/mul/div: the row-broadcast instructions
@@ -427,15 +508,17 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
   }
   // Any other row broadcast (add/max/min, or the per-row operand on the
   // left): expand it to the result's shape, then the plain instruction with
-  // the operands in their original order.
+  // the operands in their original order (the full one at the result's
+  // valid extents).
   Value rowTile =
       rowsOfResult(op, lhsRow ? lhs : rhs, lhsRow ? *lhsTile : *rhsTile).first;
   auto [vr, vc] = validOf(loc, result);
   Value expanded = alloc(loc, *dstType, vr, vc);
   builder.create<pisa::TRowExpandOp>(loc, rowTile, expanded);
   Value dst = newDst();
-  createBinary(builder, loc, bin, lhsRow ? expanded : *lhsTile,
-               lhsRow ? *rhsTile : expanded, dst, precision);
+  createBinary(
+      builder, loc, bin, lhsRow ? expanded : atResultValid(op, lhs, *lhsTile),
+      lhsRow ? atResultValid(op, rhs, *rhsTile) : expanded, dst, precision);
   return success();
 }
 

@@ -786,6 +786,46 @@ func.func private @column_longer_than_result(%a: !pto.tensor<?x64xf32>, %w: !pto
 
 // -----
 
+// Operands of different valid extents (PyPTO's rule: the result has the
+// left operand's valid shape). A fully valid [16, 64] tile minus one with
+// %v valid rows (at most 16, as the view clamps it): the right operand is
+// inserted into a NaN-filled tile with the result's 16 rows, which TSUB
+// then reads. The comparison takes the smaller extent, min(16, %v): the full
+// operand is renamed with it (treshape, no copy); the view's extent is the
+// same run-time count.
+// CHECK-LABEL: func.func private @valid_mix(
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK:         %[[F:.*]] = pto_isa.alloc_tile valid [%[[C16]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[V:[^,]*]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.tload
+// CHECK-NEXT:    %[[W:.*]] = pto_isa.alloc_tile valid [%[[C16]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.texpands %[[NAN]] into %[[W]]
+// CHECK-NEXT:    pto_isa.tinsert %[[X]] into %[[W]]
+// CHECK-NEXT:    %[[D:.*]] = pto_isa.alloc_tile valid [%[[C16]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.tsub %[[F]], %[[W]] into %[[D]]
+// CHECK:         %[[M:.*]] = arith.minsi %[[C16]], %[[V]] : index
+// CHECK-NEXT:    %[[FN:.*]] = pto_isa.alloc_tile valid [%[[M]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK-NEXT:    pto_isa.treshape %[[F]] into %[[FN]]
+// CHECK-NEXT:    %[[K:.*]] = pto_isa.alloc_tile valid [%[[M]], %{{.*}}] : !pto_isa.tile<ub, 16x32xui8>
+// CHECK-NEXT:    pto_isa.tcmp %[[FN]], %[[X]] into %[[K]] lt
+func.func private @valid_mix(%a: !pto.tensor<?x64xf32>, %out: !pto.tensor<16x64xf32>,
+                             %out2: !pto.tensor<16x64xf32>, %v: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %f = pto.full 2.500000e-01 : !pto.tile<16x64xf32>
+  %x = pto.view %a[0, 0] valid [%v, 64] : !pto.tensor<?x64xf32> -> !pto.tile<16x64xf32>
+  %d = pto.sub %f, %x : !pto.tile<16x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+  pto.assemble %d, %out [0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  %c = pto.compare lt, %f, %x : !pto.tile<16x64xf32>, !pto.tile<16x64xf32> -> !pto.tile<16x64xi1>
+  %one = arith.constant 1.000000e+00 : f32
+  %zero = arith.constant 0.000000e+00 : f32
+  %s = pto.where %c, %one, %zero : !pto.tile<16x64xi1>, f32, f32 -> !pto.tile<16x64xf32>
+  pto.assemble %s, %out2 [0, 0] : !pto.tile<16x64xf32>, !pto.tensor<16x64xf32>
+  return
+}
+
+// -----
+
 // A view of a tile from a column off a 32-byte boundary (mhc_pre's
 // X_hat_norm[:, N:2 * N] at N = 4): the rows are transposed (TTRANS) so
 // that the view's columns are rows 4..11, copied out from there (TEXTRACT

@@ -91,8 +91,32 @@ static ExtentsOr inferBinary(ValidShapeAlgebra &algebra, Value lhs, Value rhs,
   return valid;
 }
 
+/// PyPTO's comparison rule (ElewiseInferFunc, docs/PyPTOModel.md): along a
+/// dim one operand broadcasts, the other's valid extent; elsewhere the
+/// smaller of the two (PyPTO takes the first run-time extent when one is not
+/// a compile-time constant, which is the smaller one for a tail view of a
+/// full tile).
 ExtentsOr CompareOp::inferValidShape(ValidShapeAlgebra &algebra, unsigned) {
-  return inferBinary(algebra, getLhs(), getRhs(), getResult());
+  auto rhsType = dyn_cast<TileType>(getRhs().getType());
+  if (!rhsType)
+    return inferBinary(algebra, getLhs(), getRhs(), getResult());
+  ExtentsOr lhsValid = algebra.validShapeOf(getLhs());
+  ExtentsOr rhsValid = algebra.validShapeOf(getRhs());
+  if (failed(lhsValid) || failed(rhsValid))
+    return failure();
+  ArrayRef<int64_t> lhsShape = getLhs().getType().getShape();
+  ArrayRef<int64_t> rhsShape = rhsType.getShape();
+  ArrayRef<int64_t> resultShape = getResult().getType().getShape();
+  SmallVector<Extent> valid;
+  for (unsigned d = 0; d < resultShape.size(); ++d) {
+    bool lhsBroadcast = lhsShape[d] == 1 && resultShape[d] != 1;
+    bool rhsBroadcast = rhsShape[d] == 1 && resultShape[d] != 1;
+    if (lhsBroadcast || rhsBroadcast)
+      valid.push_back(lhsBroadcast ? (*rhsValid)[d] : (*lhsValid)[d]);
+    else
+      valid.push_back(algebra.min((*lhsValid)[d], (*rhsValid)[d]));
+  }
+  return valid;
 }
 
 /// Per dim, the valid extent of the first tile operand not broadcast there.
