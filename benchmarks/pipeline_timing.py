@@ -16,7 +16,7 @@ at 10 (best of N per pass, so one slow moment in one run does not count),
 and where the machine has a hardware instruction counter (`perf stat -e
 instructions:u`), the process's instructions per kernel, which do not depend
 on the load. The load average at each module size is printed beside.
-Instruction counts from callgrind: benchmarks/results.md.
+Instruction counts from callgrind: docs/CompileTime.md.
 
     benchmarks/pipeline_timing.py [--quick]
 
