@@ -30,6 +30,12 @@ static int64_t cubeDim(int64_t d, Type elem) {
   return roundUp(d, std::max<int64_t>(16, blockElems(elem)));
 }
 
+/// The M (row) dim of a left operand held nz: pto-isa's A2/A3 left tiles
+/// are 16-row fractals of 32 bytes (TileLeft, SLayout::RowMajor,
+/// fractalABSize = 512 in include/pto/common/pto_tile.hpp), so only K takes
+/// the 32-byte block (32 int8) and M rounds to 16 rows, as the accumulator.
+static int64_t leftRows(int64_t m) { return roundUp(m, 16); }
+
 /// GM -> L1 (deduplicated per window and orientation) -> L0A/L0B. The L1
 /// image holds the logical operand: a plain ND -> NZ load, or with a
 /// transpose flag the DN -> ZN load of the stored matrix, which holds its
@@ -59,7 +65,10 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
       l1 = tile;
   if (!l1) {
     Type elem = viewType.getElementType();
-    int64_t r = cubeDim(viewType.getDimSize(0), elem),
+    // A transposed left operand is held zn, whose fractals are 32 bytes
+    // tall: its M dim keeps the block rounding.
+    int64_t r = left && !trans ? leftRows(viewType.getDimSize(0))
+                               : cubeDim(viewType.getDimSize(0), elem),
             c = cubeDim(viewType.getDimSize(1), elem);
     FailureOr<pisa::TileType> type =
         trans ? makeTileType(user, pisa::MemorySpace::l1, c, r, elem,

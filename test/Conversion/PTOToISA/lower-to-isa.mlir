@@ -272,6 +272,27 @@ func.func private @transposed(%q: !pto.tensor<?x64xbf16>, %k: !pto.tensor<?x64xb
 
 // -----
 
+// int8 x int8 -> int32 with 16 rows: pto-isa's A2/A3 left tile is 16-row
+// fractals of 32 bytes, so the A operand rounds M to 16 and only K to the
+// 32-element int8 block; its capacity chains with the 16-row accumulator.
+// CHECK-LABEL: func.func private @int8_16_rows(
+// CHECK:         %[[A1:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l1, 16x64xi8>
+// CHECK-NEXT:    pto_isa.tload %{{.*}} into %[[A1]]
+// CHECK-NEXT:    %[[A0:.*]] = pto_isa.alloc_tile {{.*}} : !pto_isa.tile<l0a, 16x64xi8>
+// CHECK:         pto_isa.tmatmul %[[A0]], %{{.*}} into %{{.*}} : !pto_isa.tile<l0a, 16x64xi8>, !pto_isa.tile<l0b, 64x32xi8>, !pto_isa.tile<l0c, 16x32xi32>
+func.func private @int8_16_rows(%a: !pto.tensor<16x64xi8>, %b: !pto.tensor<64x32xi8>,
+                                %out: !pto.tensor<16x32xi32>)
+    attributes {pto.leaf = #pto.core<cube>, pto.family = "C1"} {
+  %c0 = arith.constant 0 : index
+  %x = pto.view %a[%c0, %c0] : !pto.tensor<16x64xi8> -> !pto.tile<16x64xi8>
+  %w = pto.view %b[%c0, %c0] : !pto.tensor<64x32xi8> -> !pto.tile<64x32xi8>
+  %s = pto.matmul %x, %w {cube_tile = #pto.cube_tile<m = [16, 16], k = [64, 64], n = [32, 32]>} : !pto.tile<16x64xi8>, !pto.tile<64x32xi8> -> !pto.tile<16x32xi32>
+  pto.assemble %s, %out [%c0, %c0] : !pto.tile<16x32xi32>, !pto.tensor<16x32xi32>
+  return
+}
+
+// -----
+
 // A K chain: tmatmul then tmatmul_acc into the same accumulator; the left
 // operand window read by two steps (after L1 reuse) is loaded and extracted
 // once.
