@@ -5,7 +5,10 @@
 // (value, index) structures, TMRGSORT merges a row's blocks (up to 4 lists
 // per merge, passes until one is left) keeping only the first k structures,
 // and two mask-form TGATHERs split the k structures of all rows into the
-// values (pattern 1) and the int32 index bits (pattern 2).
+// values (pattern 1) and the int32 index bits (pattern 2). The gathers pack
+// their rows, so a k that does not fill whole 32-byte rows keeps the first
+// k rounded up to the row (kRow) structures and copies out the first k
+// columns of each row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,14 +39,9 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
     return op.emitOpError() << "ranks rows whose last dim is not the column "
                                "dim of its 2-D form; pto-lower-to-isa lowers "
                                "topk of rows held as the columns (k > 1)";
-  // The mask gathers write the k values (indices) of each row packed: k must
-  // fill whole ub rows, and every row must have k valid elements.
-  if (valuesType->getCols() != k)
-    return op.emitOpError()
-           << "k = " << k
-           << " does not fill whole 32-byte ub rows of f32; pto-lower-to-isa "
-              "extracts the top k with the mask-form TGATHER, which packs its "
-              "rows: use a k that is a multiple of 8";
+  // The mask gathers write kRow values (indices) of each row packed, which
+  // fills whole ub rows; every row must have k valid elements.
+  int64_t kRow = valuesType->getCols();
   auto [vr, vc] = validOf(loc, op.getInput());
   auto [rvr, rvc] = validOf(loc, op.getValues());
   APInt validK;
@@ -54,6 +52,15 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
            << "; pto-lower-to-isa needs k valid elements per row (the mask "
               "TGATHER packs its rows); pto-run and the tile graph take such "
               "rows";
+  APInt validIn;
+  if (kRow != k && matchPattern(vc, m_ConstantInt(&validIn)) &&
+      validIn.getSExtValue() < kRow)
+    return op.emitOpError()
+           << "k = " << k << " of rows with " << validIn.getSExtValue()
+           << " valid elements: pto-lower-to-isa ranks the first " << kRow
+           << " (k rounded up to a 32-byte ub row of f32, as the mask-form "
+              "TGATHER packs its rows), which needs that many valid elements "
+              "per row: use a k that is a multiple of 8 or pad the rows";
   MLIRContext *ctx = builder.getContext();
   Type f32 = builder.getF32Type();
   auto srcType = cast<pisa::TileType>((*src).getType());
@@ -68,8 +75,8 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
   FailureOr<pisa::TileType> idxType = type(rows, width, ui32);
   FailureOr<pisa::TileType> rowType = type(1, width, f32);
   FailureOr<pisa::TileType> pairsType = type(rows, 2 * width, f32);
-  FailureOr<pisa::TileType> topType = type(rows, 2 * k, f32);
-  FailureOr<pisa::TileType> kType = type(1, 2 * k, f32);
+  FailureOr<pisa::TileType> topType = type(rows, 2 * kRow, f32);
+  FailureOr<pisa::TileType> kType = type(1, 2 * kRow, f32);
   if (failed(idxRowType) || failed(idxType) || failed(rowType) ||
       failed(pairsType) || failed(topType) || failed(kType))
     return failure();
@@ -84,7 +91,7 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
     return builder.create<arith::MaxSIOp>(loc, a, b).getResult();
   };
   Value pairCols = addI(vc, vc); // two f32 per element
-  Value topCols = addI(rvc, rvc);
+  Value topCols = kRow == k ? addI(rvc, rvc) : constIndex(2 * kRow);
 
   // The smallest k are the largest of -x (ties keep their order).
   Value in = *src;
@@ -116,7 +123,7 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
   // list is left, which lands in row r of `top`. Rows past the valid ones
   // get empty windows.
   Value top = alloc(loc, *topType, vr, topCols);
-  Value twoK = constIndex(2 * k);
+  Value twoK = constIndex(2 * kRow);
   for (int64_t r = 0; r < rows; ++r) {
     Value rowValid = rowsAtIndex(loc, r, vr, one);
     Value best;
@@ -161,7 +168,8 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
           if (failed(tmpType))
             return failure();
           Value tmp = alloc(loc, *tmpType, rowValid, total);
-          // Only the first k structures are kept: min(total, 2k) columns.
+          // Only the first kRow structures are kept: min(total, 2 kRow)
+          // columns.
           Value keep = minI(total, twoK);
           Value out = alloc(loc, *kType, rowValid, keep);
           builder.create<pisa::TMrgSortOp>(loc, group, tmp, out);
@@ -173,18 +181,26 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
     }
     builder.create<pisa::TInsertOp>(loc, best, top, r, 0);
   }
-  Value values = alloc(loc, *valuesType, rvr, rvc);
-  builder.create<pisa::TGatherMaskOp>(loc, top, values,
-                                      builder.getI64IntegerAttr(1));
+  // Gathers the kRow columns of every row, then (k < kRow) copies the first
+  // k of each into a tile whose valid columns are k.
+  auto gather = [&](pisa::TileType resultType, int64_t pattern) -> Value {
+    Value all = alloc(loc, resultType, rvr, kRow == k ? rvc : constIndex(kRow));
+    builder.create<pisa::TGatherMaskOp>(loc, top, all,
+                                        builder.getI64IntegerAttr(pattern));
+    if (kRow == k)
+      return all;
+    Value first = alloc(loc, resultType, rvr, rvc);
+    builder.create<pisa::TExtractOp>(loc, all, first, 0, 0);
+    return first;
+  };
+  Value values = gather(*valuesType, 1);
   if (!op.getLargest()) {
     // The sort ranked -x: negate the values back.
     Value smallest = alloc(loc, *valuesType, rvr, rvc);
     builder.create<pisa::TMulSOp>(loc, values, minusOne, smallest);
     values = smallest;
   }
-  Value indices = alloc(loc, *indicesType, rvr, rvc);
-  builder.create<pisa::TGatherMaskOp>(loc, top, indices,
-                                      builder.getI64IntegerAttr(2));
+  Value indices = gather(*indicesType, 2);
   tiles[op.getValues()] = values;
   tiles[op.getIndices()] = indices;
   replaced.push_back(op);

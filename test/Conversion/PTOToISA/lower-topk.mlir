@@ -47,14 +47,42 @@ func.func private @topk_leaf(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x8xf32>
   return
 }
 
-//--- k4.mlir
-
-// k not a multiple of 8: the mask gathers could not pack the rows.
-func.func private @topk_k4(%x: !pto.tensor<?x64xf32>, %z: !pto.tensor<?x4xi32>, %r: index)
+// k = 4 does not fill a 32-byte ub row of f32, and the mask gathers pack
+// their rows: the merges keep the first 8 structures ([2, 16] tile), the
+// gathers take 8 per row, and a textract copies out the first 4 columns
+// (valid 4 of the 8-column capacity).
+// CHECK-LABEL: func.func private @topk_k4(
+// CHECK:         %[[TOP:.*]] = pto_isa.alloc_tile valid [%[[VR:.*]], %c16] : !pto_isa.tile<ub, 2x16xf32>
+// CHECK:         pto_isa.tmrgsort {{.*}} !pto_isa.tile<ub, 1x16xf32>
+// CHECK:         %[[V8:.*]] = pto_isa.alloc_tile valid [%[[VR]], %c8] : !pto_isa.tile<ub, 2x8xf32>
+// CHECK-NEXT:    pto_isa.tgather_mask %[[TOP]] into %[[V8]] pattern = 1
+// CHECK-NEXT:    %[[V4:.*]] = pto_isa.alloc_tile valid [%[[VR]], %c4] : !pto_isa.tile<ub, 2x8xf32>
+// CHECK-NEXT:    pto_isa.textract %[[V8]] into %[[V4]] : !pto_isa.tile<ub, 2x8xf32>, !pto_isa.tile<ub, 2x8xf32>
+// CHECK-NEXT:    %[[I8:.*]] = pto_isa.alloc_tile valid [%[[VR]], %c8] : !pto_isa.tile<ub, 2x8xi32>
+// CHECK-NEXT:    pto_isa.tgather_mask %[[TOP]] into %[[I8]] pattern = 2
+// CHECK-NEXT:    %[[I4:.*]] = pto_isa.alloc_tile valid [%[[VR]], %c4] : !pto_isa.tile<ub, 2x8xi32>
+// CHECK-NEXT:    pto_isa.textract %[[I8]] into %[[I4]]
+// CHECK-NEXT:    pto_isa.tstore %[[V4]]
+// CHECK-NEXT:    pto_isa.tstore %[[I4]]
+func.func private @topk_k4(%x: !pto.tensor<?x64xf32>, %y: !pto.tensor<?x4xf32>, %z: !pto.tensor<?x4xi32>, %r: index, %v: index)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
   %c0 = arith.constant 0 : index
-  %t = pto.view %x[%r, %c0] : !pto.tensor<?x64xf32> -> !pto.tile<2x64xf32>
-  // expected-error @+1 {{'pto.topk' op k = 4 does not fill whole 32-byte ub rows of f32; pto-lower-to-isa extracts the top k with the mask-form TGATHER, which packs its rows: use a k that is a multiple of 8}}
+  %t = pto.view %x[%r, %c0] valid [%v, 64] : !pto.tensor<?x64xf32> -> !pto.tile<2x64xf32>
+  %vals, %idx = pto.topk %t, k = 4 : !pto.tile<2x64xf32> -> !pto.tile<2x4xf32>, !pto.tile<2x4xi32>
+  pto.assemble %vals, %y[%r, %c0] : !pto.tile<2x4xf32>, !pto.tensor<?x4xf32>
+  pto.assemble %idx, %z[%r, %c0] : !pto.tile<2x4xi32>, !pto.tensor<?x4xi32>
+  return
+}
+
+//--- k4.mlir
+
+// k = 4 of rows with 5 valid elements: the first 8 (k rounded up to the ub
+// row the mask gathers pack) would be ranked, past the valid ones.
+func.func private @topk_k4_short(%x: !pto.tensor<?x64xf32>, %z: !pto.tensor<?x4xi32>, %r: index)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.view %x[%r, %c0] valid [2, 5] : !pto.tensor<?x64xf32> -> !pto.tile<2x64xf32>
+  // expected-error @+1 {{'pto.topk' op k = 4 of rows with 5 valid elements: pto-lower-to-isa ranks the first 8 (k rounded up to a 32-byte ub row of f32, as the mask-form TGATHER packs its rows), which needs that many valid elements per row: use a k that is a multiple of 8 or pad the rows}}
   %vals, %idx = pto.topk %t, k = 4 : !pto.tile<2x64xf32> -> !pto.tile<2x4xf32>, !pto.tile<2x4xi32>
   pto.assemble %idx, %z[%r, %c0] : !pto.tile<2x4xi32>, !pto.tensor<?x4xi32>
   return
