@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import pto_mlir.frontend as pypto
-from pto_mlir import codegen
+from pto_mlir import codegen, pto_isa
 from pto_mlir.tools import run_kernel
 
 I8, I32, F32 = pypto.DT_INT8, pypto.DT_INT32, pypto.DT_FP32
@@ -116,3 +116,21 @@ def test_topk_small_k(topk_kernel, tmp_path):
     out, _ = codegen.run(exe, tmp_path / "run", inputs, TOPK_DTYPES, TOPK_OUTPUTS)
     for name in TOPK_OUTPUTS:   # values and indices, ties as pto-run orders them
         np.testing.assert_array_equal(out[name], ref[name], err_msg=f"C++ {name}")
+
+
+@pytest.mark.skipif(pto_isa.find() is None, reason=pto_isa.missing_reason())
+@pytest.mark.parametrize("case", ["int8_matmul", "topk"])
+def test_on_the_real_simulator(case, matmul_kernel, topk_kernel, tmp_path, monkeypatch):
+    """Both kernels' C++ on pto-isa's CPU simulator gives what the emulation
+    gives (the 16-row int8 TileLeft and the k = 4 gathers are real forms)."""
+    kernel, inputs, dtypes, outputs = (
+        (matmul_kernel, make_inputs(), DTYPES, ["out"]) if case == "int8_matmul"
+        else (topk_kernel, topk_inputs(), TOPK_DTYPES, TOPK_OUTPUTS))
+    cpp = codegen.emit_cpp(kernel, tmp_path)
+    emulated = codegen.compile_cpp(cpp, tmp_path / "emulated", "-O0")
+    real = pto_isa.build_on_real_sim(cpp, tmp_path / "real")
+    ours, _ = codegen.run(emulated, tmp_path / "r_emulated", inputs, dtypes, outputs)
+    monkeypatch.setenv("PTO_CPU_SIM_UB_BYTES", str(pto_isa.REAL_SIM_ARCH["a3"][1]))
+    theirs, _ = codegen.run(real, tmp_path / "r_real", inputs, dtypes, outputs)
+    for name in outputs:
+        np.testing.assert_array_equal(theirs[name], ours[name], err_msg=name)
