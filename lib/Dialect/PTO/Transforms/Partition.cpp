@@ -70,7 +70,7 @@ class BlockPartitioner {
 public:
   BlockPartitioner(ArrayRef<Operation *> nodes, Arch arch, bool splitMix,
                    PartitionStats &stats)
-      : nodes(nodes), arch(arch),
+      : nodes(nodes),
         mixedTasks(getPlatformInfo(arch).mixedScopes && !splitMix),
         stats(stats) {
     for (auto [i, op] : llvm::enumerate(nodes))
@@ -101,7 +101,6 @@ private:
   SmallVector<unsigned> successorGroups(unsigned leader);
 
   ArrayRef<Operation *> nodes;
-  Arch arch;
   bool mixedTasks; // cube and vector ops of one scope may share a task
   PartitionStats &stats;
   llvm::DenseMap<Operation *, unsigned> index;
