@@ -20,9 +20,16 @@ import pytest
 
 from pto_mlir.tools import tool
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux")
-                                or not Path("/proc/self/smaps").exists(),
-                                reason="needs Linux /proc/<pid>/smaps")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux")
+                       or not Path("/proc/self/smaps").exists(),
+                       reason="needs Linux /proc/<pid>/smaps"),
+    # Without transparent huge pages in the kernel, madvise(MADV_HUGEPAGE)
+    # fails and no region carries the flag.
+    pytest.mark.skipif(not Path("/sys/kernel/mm/transparent_hugepage/enabled").exists(),
+                       reason="the kernel has no transparent huge pages "
+                              "(/sys/kernel/mm/transparent_hugepage)"),
+]
 
 
 def heap_flags(pid: int) -> list[set[str]]:
