@@ -139,6 +139,9 @@ private:
   void planScopeTiles(ArrayRef<Operation *> ops);
   LogicalResult expandReduce(Operation *op, Value input, int64_t dim,
                              bool keepdim, VecTileAttr vecTile, bool isAmax);
+  LogicalResult expandGenerator(
+      Operation *op, Value result, VecTileAttr vecTile,
+      function_ref<Operation *(const Piece &, TileType)> buildPiece);
   LogicalResult expandFull(FullOp op);
   LogicalResult expandArange(ArangeOp op);
   LogicalResult expandTranspose(TransposeOp op);
@@ -1066,53 +1069,53 @@ LogicalResult Expander::expandReduce(Operation *op, Value input, int64_t dim,
   return success();
 }
 
-LogicalResult Expander::expandFull(FullOp op) {
-  Location loc = op.getLoc();
-  TileType resultType = op.getResult().getType();
-  Value workspace = createWorkspace(op, op.getResult());
-  SmallVector<int64_t, 4> tile =
-      tileFor(op, op.getVecTileAttr(), resultType.getShape());
+// An op with no tile operand (full, arange): one piece op per vector tile,
+// built by `buildPiece` with the piece's type, each stored into a workspace.
+LogicalResult Expander::expandGenerator(
+    Operation *op, Value result, VecTileAttr vecTile,
+    function_ref<Operation *(const Piece &, TileType)> buildPiece) {
+  Location loc = op->getLoc();
+  auto resultType = cast<TileType>(result.getType());
+  Value workspace = createWorkspace(op, result);
+  SmallVector<int64_t, 4> tile = tileFor(op, vecTile, resultType.getShape());
   if (failed(reserveGrid(op, resultType.getShape(), tile)))
     return failure();
   for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
-    auto pieceOp =
-        builder.create<FullOp>(loc,
-                               TileType::get(builder.getContext(), piece.sizes,
-                                             resultType.getElementType()),
-                               op.getValueAttr(), op.getVecTileAttr());
+    Operation *pieceOp =
+        buildPiece(piece, TileType::get(builder.getContext(), piece.sizes,
+                                        resultType.getElementType()));
     stamp(pieceOp, op);
     ++numVectorPieces;
-    stamp(storePiece(builder, loc, pieceOp, workspace, piece.offsets), op);
+    stamp(storePiece(builder, loc, pieceOp->getResult(0), workspace,
+                     piece.offsets),
+          op);
   }
-  finish(op, op.getResult(), workspace);
+  finish(op, result, workspace);
   return success();
+}
+
+LogicalResult Expander::expandFull(FullOp op) {
+  return expandGenerator(op, op.getResult(), op.getVecTileAttr(),
+                         [&](const Piece &, TileType type) {
+                           return builder.create<FullOp>(op.getLoc(), type,
+                                                         op.getValueAttr(),
+                                                         op.getVecTileAttr());
+                         });
 }
 
 // A piece at offset o is the sequence from start + o * step.
 LogicalResult Expander::expandArange(ArangeOp op) {
-  Location loc = op.getLoc();
-  TileType resultType = op.getResult().getType();
-  Value workspace = createWorkspace(op, op.getResult());
-  SmallVector<int64_t, 4> tile =
-      tileFor(op, op.getVecTileAttr(), resultType.getShape());
-  if (failed(reserveGrid(op, resultType.getShape(), tile)))
-    return failure();
   double start = op.getStart().convertToDouble(),
          step = op.getStep().convertToDouble();
-  for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
-    auto pieceOp = builder.create<ArangeOp>(
-        loc,
-        TileType::get(builder.getContext(), piece.sizes,
-                      resultType.getElementType()),
-        builder.getF64FloatAttr(start +
-                                step * static_cast<double>(piece.offsets[0])),
-        op.getStepAttr(), op.getVecTileAttr());
-    stamp(pieceOp, op);
-    ++numVectorPieces;
-    stamp(storePiece(builder, loc, pieceOp, workspace, piece.offsets), op);
-  }
-  finish(op, op.getResult(), workspace);
-  return success();
+  return expandGenerator(
+      op, op.getResult(), op.getVecTileAttr(),
+      [&](const Piece &piece, TileType type) {
+        return builder.create<ArangeOp>(
+            op.getLoc(), type,
+            builder.getF64FloatAttr(
+                start + step * static_cast<double>(piece.offsets[0])),
+            op.getStepAttr(), op.getVecTileAttr());
+      });
 }
 
 LogicalResult Expander::expandPerInputPiece(
