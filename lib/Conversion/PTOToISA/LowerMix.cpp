@@ -16,6 +16,7 @@
 #include "LeafLowering.h"
 
 #include "pto/Support/BoxIndex.h"
+#include "pto/Support/UnionFind.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -233,21 +234,6 @@ pairExchangeViews(func::FuncOp leaf,
 
 namespace {
 
-/// Union-find over the vector ops of a MIX leaf (by index).
-struct Groups {
-  SmallVector<unsigned> parent;
-  unsigned find(unsigned i) {
-    while (parent[i] != i)
-      i = parent[i] = parent[parent[i]];
-    return i;
-  }
-  void join(unsigned a, unsigned b) {
-    a = find(a), b = find(b);
-    if (a != b)
-      parent[std::max(a, b)] = std::min(a, b); // the earlier op leads
-  }
-};
-
 /// A GM access of a vector op: the tensor (leaf value), whether it writes,
 /// and its window (offsets, sizes); no offsets: the whole tensor.
 struct GMAccess {
@@ -303,9 +289,8 @@ assignSubblocks(func::FuncOp leaf,
     index[&op] = ops.size();
     ops.push_back(&op);
   }
-  Groups groups;
-  for (unsigned i = 0; i < ops.size(); ++i)
-    groups.parent.push_back(i);
+  // The vector ops (by index) that must run on one AIV.
+  UnionFind groups(ops.size());
   // Through tiles: a vector op and the vector op defining its operand.
   SmallVector<GMAccess> accesses;
   for (auto [i, op] : llvm::enumerate(ops)) {
@@ -314,7 +299,7 @@ assignSubblocks(func::FuncOp leaf,
         continue;
       if (Operation *def = operand.getDefiningOp())
         if (auto it = index.find(def); it != index.end())
-          groups.join(i, it->second);
+          groups.unite(i, it->second);
     }
     // Through GM: the windows each op reads or writes (exchanges are not
     // in GM).
@@ -402,12 +387,12 @@ assignSubblocks(func::FuncOp leaf,
         // A window not known here: every op on the buffer is one group.
         if (whole.lookup(buffer)) {
           for (unsigned op : ops)
-            groups.join(op, ops.front());
+            groups.unite(op, ops.front());
           continue;
         }
         for (auto &[op, box] : writes[buffer])
           boxes[buffer].forEachOverlap(
-              box, [&](unsigned other) { groups.join(op, other); });
+              box, [&](unsigned other) { groups.unite(op, other); });
       }
     }
   }
@@ -601,8 +586,7 @@ LogicalResult LeafLowering::assignRingSlots() {
   Builder b(func.getContext());
   for (pisa::TExtractOp move : moves) {
     pisa::AllocTileOp alloc = pisa::getAlloc(move.getDst());
-    auto aivAttr = alloc->getAttrOfType<IntegerAttr>(pisa::kSubblockAttrName);
-    unsigned aiv = aivAttr && aivAttr.getInt() == 1 ? 1 : 0;
+    unsigned aiv = pisa::getSubblock(move.getDst()) == 1 ? 1 : 0;
     SmallVector<int64_t> &ring = lastRead[aiv];
     int64_t at = position[move], last = at;
     for (Operation *user : move.getDst().getUsers())

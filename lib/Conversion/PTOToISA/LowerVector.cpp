@@ -70,12 +70,9 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
     return failure();
   // In a MIX leaf a window loaded into one AIV's UB is not the other's.
   auto onThisAiv = [&](Value tile) {
-    pisa::AllocTileOp alloc =
-        kind == CoreKind::mix ? pisa::getAlloc(tile) : pisa::AllocTileOp();
-    auto mark = alloc
-                    ? alloc->getAttrOfType<IntegerAttr>(pisa::kSubblockAttrName)
-                    : IntegerAttr();
-    return !mark || mark.getInt() == currentSubblock;
+    std::optional<int64_t> aiv =
+        kind == CoreKind::mix ? pisa::getSubblock(tile) : std::nullopt;
+    return !aiv || *aiv == currentSubblock;
   };
   for (auto &[k, tile] : windows)
     if (k == key && tile.getType() == Type(*type) && onThisAiv(tile)) {

@@ -259,11 +259,8 @@ LogicalResult CppEmitter::emitIsa(Operation *op) {
         if (Value offset = extract.getColOffset())
           col = formatv("(uint16_t)({0} + {1})", col, name(offset)).str();
         // Into AIV 1's UB (a MIX leaf's AIC): pto-isa A5's SingleModeVec1.
-        AllocTileOp alloc = getAlloc(extract.getDst());
-        auto aiv = alloc ? alloc->getAttrOfType<IntegerAttr>(kSubblockAttrName)
-                         : IntegerAttr();
         std::string instr = "TEXTRACT";
-        if (aiv && aiv.getInt() == 1 &&
+        if (getSubblock(extract.getDst()) == 1 &&
             extract.getSrc().getType().getSpace() == MemorySpace::l0c)
           instr =
               formatv("TEXTRACT<decltype({0}), decltype({1}), "

@@ -85,6 +85,15 @@ AllocTileOp mlir::ptoisa::getAlloc(Value tile) {
   return tile.getDefiningOp<AllocTileOp>();
 }
 
+std::optional<int64_t> mlir::ptoisa::getSubblock(Value tile) {
+  AllocTileOp alloc = getAlloc(tile);
+  auto mark =
+      alloc ? alloc->getAttrOfType<IntegerAttr>(kSubblockAttrName) : nullptr;
+  if (!mark)
+    return std::nullopt;
+  return mark.getInt();
+}
+
 static TileType tileOf(Value v) { return cast<TileType>(v.getType()); }
 
 /// "a ub", "an l1".

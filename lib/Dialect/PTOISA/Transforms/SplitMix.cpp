@@ -14,6 +14,8 @@
 
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
 
+#include "pto/Support/UnionFind.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -205,15 +207,9 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
   DenseMap<Operation *, unsigned> subblockOf;
   {
     DenseMap<Value, unsigned> groupOfTile;
-    SmallVector<Value> tilesInOrder; // first use first: deterministic
-    SmallVector<unsigned> parent;
-    auto find = [&](unsigned i) {
-      while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-      return i;
-    };
+    SmallVector<Value> tilesInOrder;         // first use first: deterministic
+    pto::UnionFind groups(vectorOps.size()); // vector ops sharing a tile
     for (auto [i, op] : llvm::enumerate(vectorOps)) {
-      parent.push_back(i);
       op->walk([&](Operation *inner) {
         for (Value operand : inner->getOperands()) {
           auto tile = dyn_cast<TileType>(operand.getType());
@@ -222,46 +218,39 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
           auto [it, fresh] = groupOfTile.try_emplace(operand, i);
           if (fresh)
             tilesInOrder.push_back(operand);
-          else {
-            unsigned a = find(i), b = find(it->second);
-            if (a != b)
-              parent[std::max(a, b)] = std::min(a, b);
-          }
+          else
+            groups.unite(i, it->second);
         }
       });
     }
     DenseMap<unsigned, std::pair<int64_t, Value>> marked; // group -> AIV
     for (Value tile : tilesInOrder) {
       unsigned op = groupOfTile.lookup(tile);
-      AllocTileOp alloc = getAlloc(tile);
-      auto mark = alloc ? alloc->getAttrOfType<IntegerAttr>(kSubblockAttrName)
-                        : IntegerAttr();
+      std::optional<int64_t> mark = getSubblock(tile);
       if (!mark)
         continue;
-      if (mark.getInt() != 0 && mark.getInt() != 1)
+      AllocTileOp alloc = getAlloc(tile);
+      if (*mark != 0 && *mark != 1)
         return alloc.emitOpError()
-               << "is marked for AIV " << mark.getInt() << " ("
-               << kSubblockAttrName << "); a MIX block has AIV 0 and AIV 1";
+               << "is marked for AIV " << *mark << " (" << kSubblockAttrName
+               << "); a MIX block has AIV 0 and AIV 1";
       auto [it, fresh] =
-          marked.try_emplace(find(op), std::make_pair(mark.getInt(), tile));
-      if (!fresh && it->second.first != mark.getInt())
+          marked.try_emplace(groups.find(op), std::make_pair(*mark, tile));
+      if (!fresh && it->second.first != *mark)
         return alloc.emitOpError()
-               << "is a tile of AIV " << mark.getInt()
+               << "is a tile of AIV " << *mark
                << " used together with a tile of AIV " << it->second.first
                << " by the same vector instructions; an AIV reads only its "
                   "own UB: mark tiles used together with one "
                << kSubblockAttrName;
     }
     for (auto [i, op] : llvm::enumerate(vectorOps))
-      subblockOf[op] = marked.lookup(find(i)).first;
+      subblockOf[op] = marked.lookup(groups.find(i)).first;
   }
   // The AIV of each move: the one whose UB its tile is in.
   SmallVector<unsigned> aivOf;
   for (Operation *move : moves) {
-    AllocTileOp alloc = getAlloc(movedTile(move));
-    auto mark = alloc ? alloc->getAttrOfType<IntegerAttr>(kSubblockAttrName)
-                      : IntegerAttr();
-    unsigned aiv = mark && mark.getInt() == 1 ? 1 : 0;
+    unsigned aiv = getSubblock(movedTile(move)) == 1 ? 1 : 0;
     if (aiv == 1 && isa<TMovOp>(move))
       return move->emitOpError()
              << "moves a whole accumulator into AIV 1's UB; the L0C -> UB "

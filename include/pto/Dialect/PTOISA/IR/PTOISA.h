@@ -9,6 +9,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 
 #include "pto/Dialect/PTOISA/IR/PTOISAEnums.h.inc"
@@ -46,6 +48,9 @@ constexpr llvm::StringLiteral kSubblockAttrName = "pto_isa.subblock";
 /// On a MIX leaf after pto-isa-split-mix whose vector part is divided
 /// between both AIVs: the symbol of AIV 1's part (`pto.mix_aiv` is AIV 0's).
 constexpr llvm::StringLiteral kMixAiv1AttrName = "pto.mix_aiv1";
+/// The AIV marked (kSubblockAttrName) on the alloc_tile of `tile`; none when
+/// `tile` is a block argument or its alloc carries no mark.
+std::optional<int64_t> getSubblock(Value tile);
 } // namespace mlir::ptoisa
 
 #endif // PTO_DIALECT_PTOISA_IR_PTOISA_H
