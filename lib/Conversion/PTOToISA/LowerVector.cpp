@@ -224,19 +224,17 @@ Value LeafLowering::atResultValid(Operation *user, Value operand, Value tile) {
   Location loc = user->getLoc();
   auto [haveRows, haveCols] = validOf(loc, operand);
   auto [wantRows, wantCols] = validOf(loc, user->getResult(0));
-  auto takenEqual = [](Value a, Value b) {
-    std::optional<int64_t> ca = getConstantIntValue(a),
-                           cb = getConstantIntValue(b);
-    return a == b || (!ca && !cb) || (ca && cb && *ca == *cb);
-  };
-  if (takenEqual(haveRows, wantRows) && takenEqual(haveCols, wantCols))
-    return tile;
-  // `a <= b` when provable: equal, constants in order, or `a` a min of `b`.
+  // One value, or two equal constants.
   auto same = [](Value a, Value b) {
     std::optional<int64_t> ca = getConstantIntValue(a),
                            cb = getConstantIntValue(b);
     return a == b || (ca && cb && *ca == *cb);
   };
+  auto takenEqual = [&](Value a, Value b) {
+    return same(a, b) || (!getConstantIntValue(a) && !getConstantIntValue(b));
+  };
+  if (takenEqual(haveRows, wantRows) && takenEqual(haveCols, wantCols))
+    return tile;
   // `a <= b` when provable: equal, constants in order, or `a` a min (a
   // chain of a few, as the view rule clamps) one of whose operands is.
   std::function<bool(Value, Value, unsigned)> atMost = [&](Value a, Value b,
