@@ -337,14 +337,7 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
         "#if defined(PTO_CONTROL_ONLY)\n";
   for (func::FuncOp leaf : leaves) {
     // AIV 1's part of a MIX leaf is called only by AIV 0's kernel.
-    auto aic = leaf->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAicAttrName);
-    auto part = aic ? symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
-                          leaf, aic.getAttr())
-                    : func::FuncOp();
-    auto aiv1 =
-        part ? part->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAiv1AttrName)
-             : FlatSymbolRefAttr();
-    if (aiv1 && aiv1.getValue() == leaf.getSymName())
+    if (isMixAiv1Part(leaf))
       continue;
     os << "void " << leaf.getSymName() << "("
        << parameterList(leaf.getBody().front(), {}, /*device=*/true) << ");\n";

@@ -34,6 +34,20 @@ using llvm::formatv;
 // Leaves
 //===----------------------------------------------------------------------===//
 
+func::FuncOp CppEmitter::mixAicOf(func::FuncOp part) {
+  auto link = part->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAicAttrName);
+  return link ? symbolTables.lookupNearestSymbolFrom<func::FuncOp>(part, link)
+              : func::FuncOp();
+}
+
+bool CppEmitter::isMixAiv1Part(func::FuncOp part) {
+  func::FuncOp aic = mixAicOf(part);
+  auto aiv1 =
+      aic ? aic->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAiv1AttrName)
+          : FlatSymbolRefAttr();
+  return aiv1 && aiv1.getValue() == part.getSymName();
+}
+
 LogicalResult CppEmitter::emitLeaf(func::FuncOp func) {
   auto core = func->getAttrOfType<CoreKindAttr>("pto.leaf");
   if (!core)
@@ -52,14 +66,11 @@ LogicalResult CppEmitter::emitLeaf(func::FuncOp func) {
   // The vector part of a MIX leaf: AIV 0's kernel, and AIV 1's part (when
   // the vector part is divided) a device function AIV 0's kernel calls on
   // AIV 1 (docs/Codegen.md).
-  func::FuncOp aic;
-  if (auto link =
-          func->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAicAttrName))
-    aic = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(func, link);
+  func::FuncOp aic = mixAicOf(func);
   auto aiv1 =
       aic ? aic->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAiv1AttrName)
           : FlatSymbolRefAttr();
-  bool isAiv1 = aiv1 && aiv1.getValue() == func.getSymName();
+  bool isAiv1 = isMixAiv1Part(func);
   os << (cube ? "#if defined(__DAV_CUBE__)\n" : "#if defined(__DAV_VEC__)\n");
   os << (isAiv1 ? "AICORE inline void " : "__global__ AICORE void ")
      << func.getSymName() << "("

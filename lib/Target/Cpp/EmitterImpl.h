@@ -96,6 +96,12 @@ public:
 private:
   // Functions.
   LogicalResult emitLeaf(func::FuncOp func);
+  /// The vector part of a split MIX leaf (pto.mix_aic): the MIX leaf whose
+  /// AIC part it pairs with; null for any other function.
+  func::FuncOp mixAicOf(func::FuncOp part);
+  /// Whether `part` is AIV 1's part of a split MIX leaf: a device function
+  /// AIV 0's kernel calls, not a kernel of its own.
+  bool isMixAiv1Part(func::FuncOp part);
   LogicalResult emitRoot(func::FuncOp func);
   LogicalResult emitControl(KernelOp kernel);
   void emitHostMain(KernelOp kernel);
