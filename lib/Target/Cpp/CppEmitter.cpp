@@ -211,10 +211,15 @@ static std::string cppIdentifier(StringRef pythonName) {
   return id;
 }
 
-std::string CppEmitter::parameterList(Block &entry,
-                                      ArrayRef<std::string> argNames,
-                                      bool device) {
+std::string
+CppEmitter::parameterList(Block &entry, ArrayRef<std::string> argNames,
+                          bool device,
+                          SmallVectorImpl<std::string> *parameterNames) {
   SmallVector<std::string> params;
+  auto named = [&](const std::string &name) {
+    if (parameterNames)
+      parameterNames->push_back(name);
+  };
   for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
     std::string base = argNames.empty() ? formatv("a{0}", i).str()
                                         : cppIdentifier(argNames[i]);
@@ -222,11 +227,13 @@ std::string CppEmitter::parameterList(Block &entry,
       std::string element = cppType(tensor.getElementType());
       params.push_back(
           formatv("{0}{1} *{2}", device ? "__gm__ " : "", element, base));
+      named(base);
       SmallVector<std::string> dims;
       for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
         if (ShapedType::isDynamic(size)) {
           std::string dim = formatv("{0}_d{1}", base, d);
           params.push_back("int64_t " + dim);
+          named(dim);
           dims.push_back(dim);
         } else {
           dims.push_back(std::to_string(size));
@@ -236,6 +243,7 @@ std::string CppEmitter::parameterList(Block &entry,
       continue;
     }
     params.push_back(cppType(arg.getType()) + " " + base);
+    named(base);
     names[arg] = base;
   }
   return llvm::join(params, ", ");

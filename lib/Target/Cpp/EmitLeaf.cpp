@@ -71,26 +71,20 @@ LogicalResult CppEmitter::emitLeaf(func::FuncOp func) {
       aic ? aic->getAttrOfType<FlatSymbolRefAttr>(ptoisa::kMixAiv1AttrName)
           : FlatSymbolRefAttr();
   bool isAiv1 = isMixAiv1Part(func);
+  SmallVector<std::string> parameters; // their names, in order
   os << (cube ? "#if defined(__DAV_CUBE__)\n" : "#if defined(__DAV_VEC__)\n");
   os << (isAiv1 ? "AICORE inline void " : "__global__ AICORE void ")
      << func.getSymName() << "("
-     << parameterList(func.getBody().front(), {}, /*device=*/true) << ") {\n";
+     << parameterList(func.getBody().front(), {}, /*device=*/true, &parameters)
+     << ") {\n";
   os.indent();
   // AIV 0's kernel runs its part on AIV 0 and AIV 1's part on AIV 1; with
   // no AIV 1 part, AIV 1 has nothing to do (the moves fill AIV 0's UB).
   if (aic && !isAiv1) {
     if (aiv1) {
-      // The parameters as parameterList names them.
-      SmallVector<std::string> args;
-      for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
-        args.push_back(formatv("a{0}", i).str());
-        if (auto tensor = dyn_cast<GMTensorType>(arg.getType()))
-          for (auto [d, size] : llvm::enumerate(tensor.getShape()))
-            if (ShapedType::isDynamic(size))
-              args.push_back(formatv("a{0}_d{1}", i, d).str());
-      }
+      // AIV 1's part takes the same parameters.
       os << "if (get_subblockid() != 0) {\n";
-      os << "  " << aiv1.getValue() << "(" << llvm::join(args, ", ")
+      os << "  " << aiv1.getValue() << "(" << llvm::join(parameters, ", ")
          << ");\n  return;\n}\n";
     } else {
       os << "if (get_subblockid() != 0)\n  return;\n";

@@ -105,8 +105,12 @@ private:
   LogicalResult emitRoot(func::FuncOp func);
   LogicalResult emitControl(KernelOp kernel);
   void emitHostMain(KernelOp kernel);
-  std::string parameterList(Block &entry, ArrayRef<std::string> names,
-                            bool device);
+  /// The C++ parameters of `entry`'s arguments (a GM tensor: its pointer
+  /// and one int64_t per dynamic dim), binding their names; with
+  /// `parameterNames`, also the names alone, in order (a call's arguments).
+  std::string
+  parameterList(Block &entry, ArrayRef<std::string> names, bool device,
+                SmallVectorImpl<std::string> *parameterNames = nullptr);
 
   // Statements.
   LogicalResult emitBlock(Block &block, FunctionKind kind);
