@@ -178,7 +178,14 @@ def build_on_real_sim(cpp: Path, workdir: Path, arch: str = "a3", opt: str = "-O
     The kernels are built at -O0 by default: pto-isa's CPU back end marks
     its reduction loops `#pragma clang loop vectorize(enable)`, which lets an
     optimising build reassociate FP32 sums (TROWSUM), so its results would
-    depend on the optimiser; at -O0 they are sums in index order."""
+    depend on the optimiser; at -O0 they are sums in index order.
+
+    They are built with PTO_CPU_MAX_THREADS=1: above 16384 elements the CPU
+    back end splits an instruction over new host threads (parallel_for_1d),
+    and with that a kernel of [64, 256] f32 pieces (test_row_reduce_scratch)
+    gave wrong rows, different ones from run to run (which instruction races
+    was not pinned down); with one thread it matches the emulation bit for
+    bit every time."""
     from pto_mlir.codegen import runtime_include
 
     root = find()
@@ -196,7 +203,8 @@ def build_on_real_sim(cpp: Path, workdir: Path, arch: str = "a3", opt: str = "-O
     lib = workdir / f"lib{cpp.stem}_kernels.so"
     exe = workdir / f"{cpp.stem}.real-sim"
     build_lib = [compiler(), "-std=c++20", opt, "-fPIC", "-shared", "-Wl,-Bsymbolic", "-w",
-                 "-D__CPU_SIM", "-DPTO_KERNELS_ONLY", f"-I{root / 'include'}", str(kernels),
+                 "-D__CPU_SIM", "-DPTO_KERNELS_ONLY", "-DPTO_CPU_MAX_THREADS=1u",
+                 f"-I{root / 'include'}", str(kernels),
                  "-o", str(lib), "-pthread"]
     build_exe = [compiler(), "-std=c++20", opt, "-D__CPU_SIM", "-DPTO_HOST_MAIN",
                  "-DPTO_CONTROL_ONLY", f"-I{runtime_include()}", "-include",

@@ -429,6 +429,76 @@ static void case_rowexpand() {
   }
 }
 
+// Row reductions with the scratch pto-isa's implementation writes, not one
+// of the source's size (ptoisa::getRowReduceScratchShape): on A2/A3 a
+// [16, 256] f32 row sum adds its four 64-element repeats in pairs into a
+// [16, 128] scratch and a row max folds them into [16, 64]; a 200-column
+// source (three repeats and a tail) needs [16, 64] for its sum; DAV_3510
+// never touches the scratch (one block).
+static void case_rowreduce_scratch() {
+  constexpr int R = 16, C = 256;
+  std::vector<float> x(size_t(R * C)), out(3 * R * 8, -1.0f);
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < C; ++j)
+      x[size_t(i * C + j)] = float((i * 7 + j * 3) % 17) - 8.0f + j / 256.0f;
+  auto run = [&](const char *arch, auto tmpSum, auto tmpMax) {
+    run_leaf(
+        pto_rt::Core::Vector,
+        [&] {
+          using Src = Tile<TileType::Vec, float, R, C>;
+          using Narrow =
+              Tile<TileType::Vec, float, R, C, BLayout::RowMajor, R, DYNAMIC>;
+          using Out = Tile<TileType::Vec, float, R, 8, BLayout::RowMajor, R, 1>;
+          Src src;
+          Narrow narrow(200);
+          decltype(tmpSum) ts;
+          decltype(tmpMax) tm;
+          Out s, m, n;
+          TASSIGN(src, 0), TASSIGN(narrow, 0), TASSIGN(ts, 16384),
+              TASSIGN(tm, 32768), TASSIGN(s, 65536), TASSIGN(m, 66048),
+              TASSIGN(n, 66560);
+          GlobalTensor<float, Shape<1, 1, 1, R, C>, Stride<1, 1, 1, C, 1>> gx(
+              x.data());
+          TLOAD(src, gx);
+          set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+          wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+          TROWSUM(s, src, ts);
+          TROWMAX(m, src, tm);
+          pipe_barrier(PIPE_V);
+          TROWSUM(n, narrow, ts);
+          set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+          wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+          GlobalTensor<float, Shape<1, 1, 1, R, 1>, Stride<1, 1, 1, 8, 1>> g0(
+              out.data()),
+              g1(out.data() + R * 8), g2(out.data() + 2 * R * 8);
+          TSTORE(g0, s);
+          TSTORE(g1, m);
+          TSTORE(g2, n);
+        },
+        arch);
+    for (int i = 0; i < R; ++i) {
+      float sum = 0, narrowSum = 0, mx = x[size_t(i * C)];
+      for (int j = 0; j < C; ++j) {
+        float v = x[size_t(i * C + j)];
+        sum += v, mx = std::max(mx, v);
+        if (j < 200)
+          narrowSum += v;
+      }
+      EXPECT(close(out[size_t(i * 8)], sum), "%s sum row %d: %g, want %g", arch,
+             i, out[size_t(i * 8)], sum);
+      EXPECT(out[size_t(R * 8 + i * 8)] == mx, "%s max row %d: %g, want %g",
+             arch, i, out[size_t(R * 8 + i * 8)], mx);
+      EXPECT(close(out[size_t(2 * R * 8 + i * 8)], narrowSum),
+             "%s 200-column sum row %d: %g, want %g", arch, i,
+             out[size_t(2 * R * 8 + i * 8)], narrowSum);
+    }
+  };
+  run("a3", Tile<TileType::Vec, float, R, 128>{},
+      Tile<TileType::Vec, float, R, 64>{});
+  run("a5", Tile<TileType::Vec, float, 1, 8>{},
+      Tile<TileType::Vec, float, 1, 8>{});
+}
+
 // Column broadcasts and reductions over a partially valid 5x12 region of
 // 8x16 f32 tiles: x[i][j] = i + 1 + j / 16, g[0][j] = j + 1 (a [1, C] row).
 static void case_colexpand() {
@@ -1059,6 +1129,19 @@ static std::map<std::string, void (*)()> negative = {
          TADD(b, a, a);
        });
      }},
+    {"rowsum_small_scratch",
+     [] {
+       // A2/A3 TROWSUM of 256 f32 columns writes [16, 128] of its scratch.
+       run_leaf(pto_rt::Core::Vector, [] {
+         Tile<TileType::Vec, float, 16, 256> src;
+         Tile<TileType::Vec, float, 16, 64> tmp;
+         Tile<TileType::Vec, float, 16, 8, BLayout::RowMajor, 16, 1> dst;
+         TASSIGN(src, 0), TASSIGN(tmp, 16384), TASSIGN(dst, 20480);
+         TEXPANDS(src, 1.0f);
+         pipe_barrier(PIPE_V);
+         TROWSUM(dst, src, tmp);
+       });
+     }},
     {"scratch_hazard",
      [] {
        // mode-1 broadcast without tmp uses UB [184 KiB, 192 KiB) on A2/A3
@@ -1103,6 +1186,8 @@ int main(int argc, char **argv) {
     case_transitive();
   else if (c == "rowexpand")
     case_rowexpand();
+  else if (c == "rowreduce_scratch")
+    case_rowreduce_scratch();
   else if (c == "colexpand")
     case_colexpand();
   else if (c == "trans")

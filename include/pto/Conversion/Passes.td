@@ -36,7 +36,9 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
       exp/abs/sqrt/rsqrt/reciprocal/neg/log: the unary instructions; tanh:
       `1 - 2 / (exp(2x) + 1)` in f32 (pto-isa has no tanh); `sum`/`amax`
       over dim 1 with keepdim: `trowsum`/`trowmax` into an nd
-      `[R, 32/sizeof]` tile with a scratch tile shaped like the source;
+      `[R, 32/sizeof]` tile with the scratch the target's implementation
+      writes (docs/ISA.md#row-reduction-scratch: half the repeats of an
+      A2/A3 f32 row sum, one repeat per row for a row max);
       over dim 0 with keepdim: `tcolsum`/`tcolmax` into a `[1, C]` tile;
       without keepdim (rank-2 input) the rank-1 result is a `[1, N]` row:
       the column reduction's row as is, the row reduction's column

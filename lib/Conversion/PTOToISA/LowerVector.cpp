@@ -772,9 +772,16 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
                    blockElems(elem), elem, pisa::TileLayout::nd);
   if (failed(dstType))
     return failure();
-  // Scratch shaped like the source (the A2/A3 float tree reduction).
+  // The scratch pto-isa's implementation on this target writes (half the
+  // source for an A2/A3 float TROWSUM), not a copy of the source's size.
   auto [sr, sc] = validOf(loc, input);
-  Value tmp = alloc(loc, srcType, sr, sc);
+  auto [tmpRows, tmpCols] = pisa::getRowReduceScratchShape(
+      platform.arch, elem, srcType.getRows(), srcType.getCols(), !isMax);
+  FailureOr<pisa::TileType> tmpType = makeTileType(
+      op, pisa::MemorySpace::ub, tmpRows, tmpCols, elem, pisa::TileLayout::nd);
+  if (failed(tmpType))
+    return failure();
+  Value tmp = alloc(loc, *tmpType, constIndex(tmpRows), constIndex(tmpCols));
   Value dst;
   if (!transposeColumn) {
     auto [vr, vc] = validOf(loc, result);

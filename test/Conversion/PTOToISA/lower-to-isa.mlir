@@ -78,22 +78,37 @@ func.func private @row_broadcast(%ws: !pto.tensor<96x112xf32>, %m: !pto.tensor<?
 // -----
 
 // Row reductions: trowsum/trowmax into an nd [R, 8] tile with one valid
-// column, with a scratch tile shaped like the source; the partial results of
-// two column pieces combine with tadd over [R, 1] valid regions.
+// column; the partial results of two column pieces combine with tadd over
+// [R, 1] valid regions. The scratch is what pto-isa's A2/A3 implementation
+// writes (docs/ISA.md#row-reduction-scratch), not the source's size: a row of
+// at most one 256-byte repeat (64 f32) is reduced in place (a [1, 8] block),
+// a longer TROWMAX folds into the first repeat ([R, 64]), a longer TROWSUM
+// first adds its repeats in pairs ([R, 128] for 256 f32, [R, 192] for 384).
+// An f16 repeat is 128 elements.
 // CHECK-LABEL: func.func private @reduction(
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
 // CHECK:         %[[X:.*]] = pto_isa.alloc_tile valid [%[[XR:[^,]*]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
-// CHECK:         %[[T:.*]] = pto_isa.alloc_tile valid [%[[XR]], %{{.*}}] : !pto_isa.tile<ub, 16x64xf32>
+// CHECK:         %[[T:.*]] = pto_isa.alloc_tile valid [%[[C1]], %[[C8]]] : !pto_isa.tile<ub, 1x8xf32>
 // CHECK-NEXT:    %[[S:.*]] = pto_isa.alloc_tile valid [%[[XR]], %[[C1]]] : !pto_isa.tile<ub, 16x8xf32>
-// CHECK-NEXT:    pto_isa.trowsum %[[X]], %[[T]] into %[[S]] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK-NEXT:    pto_isa.trowsum %[[X]], %[[T]] into %[[S]] : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x8xf32>, !pto_isa.tile<ub, 16x8xf32>
 // CHECK:         pto_isa.trowsum
 // CHECK:         pto_isa.tadd %[[S]], %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x8xf32>
-// CHECK:         pto_isa.trowmax %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowmax %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 1x8xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowsum %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x256xf32>, !pto_isa.tile<ub, 16x128xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowmax %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x256xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowsum %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x384xf32>, !pto_isa.tile<ub, 16x192xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowmax %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x512xf16>, !pto_isa.tile<ub, 16x128xf16>, !pto_isa.tile<ub, 16x16xf16>
 // CHECK:         pto_isa.tstore %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x8xf32>, !pto.tensor<16x1xf32>
 func.func private @reduction(%ws: !pto.tensor<16x128xf32>, %out: !pto.tensor<16x1xf32>,
-                             %out2: !pto.tensor<16x1xf32>, %v: index)
+                             %out2: !pto.tensor<16x1xf32>, %v: index,
+                             %wide: !pto.tensor<16x384xf32>, %half: !pto.tensor<16x512xf16>,
+                             %outw: !pto.tensor<16x4xf32>, %outh: !pto.tensor<16x1xf16>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
   %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
   %c64 = arith.constant 64 : index
   %x0 = pto.view %ws[%c0, %c0] valid [%v, 64] : !pto.tensor<16x128xf32> -> !pto.tile<16x64xf32>
   %x1 = pto.view %ws[%c0, %c64] valid [%v, 64] : !pto.tensor<16x128xf32> -> !pto.tile<16x64xf32>
@@ -101,8 +116,38 @@ func.func private @reduction(%ws: !pto.tensor<16x128xf32>, %out: !pto.tensor<16x
   %s1 = pto.sum %x1 dim = 1 keepdim : !pto.tile<16x64xf32> -> !pto.tile<16x1xf32>
   %s = pto.add %s0, %s1 : !pto.tile<16x1xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x1xf32>
   %mx = pto.amax %x0 dim = 1 keepdim : !pto.tile<16x64xf32> -> !pto.tile<16x1xf32>
+  %w = pto.view %wide[%c0, %c0] : !pto.tensor<16x384xf32> -> !pto.tile<16x256xf32>
+  %ws2 = pto.sum %w dim = 1 keepdim : !pto.tile<16x256xf32> -> !pto.tile<16x1xf32>
+  %wm = pto.amax %w dim = 1 keepdim : !pto.tile<16x256xf32> -> !pto.tile<16x1xf32>
+  %w3 = pto.view %wide[%c0, %c0] : !pto.tensor<16x384xf32> -> !pto.tile<16x384xf32>
+  %ws3 = pto.sum %w3 dim = 1 keepdim : !pto.tile<16x384xf32> -> !pto.tile<16x1xf32>
+  %h = pto.view %half[%c0, %c0] : !pto.tensor<16x512xf16> -> !pto.tile<16x512xf16>
+  %hs = pto.amax %h dim = 1 keepdim : !pto.tile<16x512xf16> -> !pto.tile<16x1xf16>
   pto.assemble %s, %out [%c0, %c0] : !pto.tile<16x1xf32>, !pto.tensor<16x1xf32>
   pto.assemble %mx, %out2 [%c0, %c0] : !pto.tile<16x1xf32>, !pto.tensor<16x1xf32>
+  pto.assemble %ws2, %outw [%c0, %c0] : !pto.tile<16x1xf32>, !pto.tensor<16x4xf32>
+  pto.assemble %wm, %outw [%c0, %c1] : !pto.tile<16x1xf32>, !pto.tensor<16x4xf32>
+  pto.assemble %ws3, %outw [%c0, %c2] : !pto.tile<16x1xf32>, !pto.tensor<16x4xf32>
+  pto.assemble %hs, %outh [%c0, %c0] : !pto.tile<16x1xf16>, !pto.tensor<16x1xf16>
+  return
+}
+
+// -----
+
+// DAV_3510's TROWSUM/TROWMAX reduce in registers and never touch the
+// scratch: one 32-byte block stands for it whatever the source's width.
+// CHECK-LABEL: func.func private @reduction_dav3510(
+// CHECK:         pto_isa.trowsum %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x256xf32>, !pto_isa.tile<ub, 1x8xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK:         pto_isa.trowmax %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x256xf32>, !pto_isa.tile<ub, 1x8xf32>, !pto_isa.tile<ub, 16x8xf32>
+func.func private @reduction_dav3510(%wide: !pto.tensor<16x256xf32>, %out: !pto.tensor<16x2xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1", pto.arch = #pto.arch<DAV_3510>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %w = pto.view %wide[%c0, %c0] : !pto.tensor<16x256xf32> -> !pto.tile<16x256xf32>
+  %s = pto.sum %w dim = 1 keepdim : !pto.tile<16x256xf32> -> !pto.tile<16x1xf32>
+  %m = pto.amax %w dim = 1 keepdim : !pto.tile<16x256xf32> -> !pto.tile<16x1xf32>
+  pto.assemble %s, %out [%c0, %c0] : !pto.tile<16x1xf32>, !pto.tensor<16x2xf32>
+  pto.assemble %m, %out [%c0, %c1] : !pto.tile<16x1xf32>, !pto.tensor<16x2xf32>
   return
 }
 

@@ -854,12 +854,26 @@ func.func @trowsum_i8(%r: index) {
 
 // -----
 
+// The scratch must hold what pto-isa's A2/A3 TROWSUM writes: the pairwise
+// sums of a row's 256-byte repeats, [32, 128] for a [32, 256] f32 source.
 func.func @trowsum_tmp_shape(%r: index) {
-  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x256xf32>
+  %t = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x64xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x8xf32>
+  // expected-error @+1 {{scratch 32x64 is smaller than the 32x128 that pto-isa's TROWSUM writes for a 32x256 source on DAV_2201; allocate at least 32x128}}
+  pto_isa.trowsum %s, %t into %d : !pto_isa.tile<ub, 32x256xf32>, !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 32x8xf32>
+  return
+}
+
+// -----
+
+// TROWMAX folds into the first repeat of each row: [32, 64] rows are needed.
+func.func @trowmax_tmp_rows(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x256xf32>
   %t = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x64xf32>
   %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 32x8xf32>
-  // expected-error @+1 {{scratch must be shaped like the source (32x64), got 16x64}}
-  pto_isa.trowsum %s, %t into %d : !pto_isa.tile<ub, 32x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 32x8xf32>
+  // expected-error @+1 {{scratch 16x64 is smaller than the 32x64 that pto-isa's TROWMAX writes for a 32x256 source on DAV_2201; allocate at least 32x64}}
+  pto_isa.trowmax %s, %t into %d : !pto_isa.tile<ub, 32x256xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 32x8xf32>
   return
 }
 

@@ -160,3 +160,31 @@ func.func @treshape(%r: index) {
   pto_isa.treshape %s into %d : !pto_isa.tile<ub, 16x8xf32>, !pto_isa.tile<ub, 16x32xi8>
   return
 }
+
+// The row reductions' scratch is what pto-isa writes into it: nothing on
+// DAV_3510 (one block stands for it), one block for A2/A3 integers, half the
+// repeats of an A2/A3 f32 row sum ([16, 128] for 256 columns).
+// CHECK-LABEL: func.func @row_reduce_scratch
+// CHECK: pto_isa.trowsum %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x256xf32>, !pto_isa.tile<ub, 16x128xf32>, !pto_isa.tile<ub, 16x8xf32>
+// CHECK: pto_isa.trowmax %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x256xi32>, !pto_isa.tile<ub, 1x8xi32>, !pto_isa.tile<ub, 16x8xi32>
+func.func @row_reduce_scratch(%r: index) {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x256xf32>
+  %t = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x128xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x8xf32>
+  pto_isa.trowsum %s, %t into %d : !pto_isa.tile<ub, 16x256xf32>, !pto_isa.tile<ub, 16x128xf32>, !pto_isa.tile<ub, 16x8xf32>
+  %si = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x256xi32>
+  %ti = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x8xi32>
+  %di = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x8xi32>
+  pto_isa.trowmax %si, %ti into %di : !pto_isa.tile<ub, 16x256xi32>, !pto_isa.tile<ub, 1x8xi32>, !pto_isa.tile<ub, 16x8xi32>
+  return
+}
+
+// CHECK-LABEL: func.func @row_reduce_scratch_dav3510
+// CHECK: pto_isa.trowsum %{{.*}}, %{{.*}} into %{{.*}} : !pto_isa.tile<ub, 16x256xf32>, !pto_isa.tile<ub, 1x8xf32>, !pto_isa.tile<ub, 16x8xf32>
+func.func @row_reduce_scratch_dav3510(%r: index) attributes {pto.arch = #pto.arch<DAV_3510>} {
+  %s = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x256xf32>
+  %t = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 1x8xf32>
+  %d = pto_isa.alloc_tile valid [%r, %r] : !pto_isa.tile<ub, 16x8xf32>
+  pto_isa.trowsum %s, %t into %d : !pto_isa.tile<ub, 16x256xf32>, !pto_isa.tile<ub, 1x8xf32>, !pto_isa.tile<ub, 16x8xf32>
+  return
+}

@@ -65,6 +65,23 @@ int64_t mlir::ptoisa::getSpaceCapacity(pto::Arch arch, MemorySpace space) {
   llvm_unreachable("unknown memory space");
 }
 
+std::pair<int64_t, int64_t> mlir::ptoisa::getRowReduceScratchShape(
+    pto::Arch arch, Type elem, int64_t srcRows, int64_t srcCols, bool isSum) {
+  int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+  int64_t blockElems = 32 / bytes;
+  // DAV_3510 reduces in registers and never touches the scratch; the A2/A3
+  // integer form accumulates one 32-byte block; a float source of at most one
+  // 256-byte repeat per row is reduced in place (OneRepeatProc).
+  int64_t perRepeat = 256 / bytes;
+  if (arch == pto::Arch::DAV_3510 || !isa<FloatType>(elem) ||
+      srcCols <= perRepeat)
+    return {1, blockElems};
+  // A2/A3 floats: TROWMAX folds every repeat of a row into the first one;
+  // TROWSUM first adds the row's repeats in pairs, writing half of them.
+  int64_t repeats = isSum ? std::max<int64_t>(1, srcCols / perRepeat / 2) : 1;
+  return {srcRows, repeats * perRepeat};
+}
+
 StringRef mlir::ptoisa::getTileTypeName(MemorySpace space) {
   switch (space) {
   case MemorySpace::ub:
@@ -728,11 +745,18 @@ template <typename Op> static LogicalResult verifyRowReduce(Op op) {
       failed(expectArithmeticType(op, op.getSrc())))
     return failure();
   TileType src = tileOf(op.getSrc()), tmp = tileOf(op.getTmp());
-  if (tmp.getRows() != src.getRows() || tmp.getCols() != src.getCols())
+  constexpr bool isSum = std::is_same_v<Op, TRowSumOp>;
+  pto::Arch arch = pto::getArchFor(op);
+  auto [needRows, needCols] = getRowReduceScratchShape(
+      arch, src.getElementType(), src.getRows(), src.getCols(), isSum);
+  if (tmp.getRows() < needRows || tmp.getCols() < needCols)
     return op.emitOpError()
-           << "scratch must be shaped like the source (" << src.getRows() << "x"
-           << src.getCols() << "), got " << tmp.getRows() << "x"
-           << tmp.getCols() << "; allocate the scratch with the source's type";
+           << "scratch " << tmp.getRows() << "x" << tmp.getCols()
+           << " is smaller than the " << needRows << "x" << needCols
+           << " that pto-isa's " << (isSum ? "TROWSUM" : "TROWMAX")
+           << " writes for a " << src.getRows() << "x" << src.getCols()
+           << " source on " << pto::stringifyArch(arch)
+           << "; allocate at least " << needRows << "x" << needCols;
   if (tileOf(op.getDst()).getRows() < src.getRows())
     return op.emitOpError()
            << "destination has " << tileOf(op.getDst()).getRows()

@@ -962,8 +962,29 @@ inline void rowreduce(const char *I, TD &dst, TS &src, TT &tmp) {
   const T *s = src.data(I);
   T *d = dst.data(I);
   (void)tmp.data(I);
+  // The part of the scratch pto-isa's implementation writes for this source
+  // (ptoisa::getRowReduceScratchShape, with the valid columns in place of
+  // the capacity): none on DAV_3510; on A2/A3 one 32-byte block for
+  // integers, and for a float row longer than one 256-byte repeat the first
+  // repeat of each row (TROWMAX) or half of the row's repeats (TROWSUM, which
+  // adds them in pairs first).
+  int tmpRows = 0, tmpCols = 0;
+  if (C.arch() == Arch::A3) {
+    constexpr int block = 32 / sizeof(T), repeat = 256 / sizeof(T);
+    if constexpr (std::is_integral_v<T>) {
+      tmpRows = 1;
+      tmpCols = block;
+    } else if (Cn > repeat) {
+      tmpRows = R;
+      tmpCols = IsMax ? repeat : std::max(1, Cn / repeat / 2) * repeat;
+    }
+  }
+  if (tmpRows > TT::Rows || tmpCols > TT::Cols)
+    fatal("%s: scratch %dx%d is smaller than the %dx%d that pto-isa's A2/A3 "
+          "implementation writes for a source of %d valid columns",
+          I, TT::Rows, TT::Cols, tmpRows, tmpCols, Cn);
   touch_valid(C, src, false);
-  touch_valid(C, tmp, true);
+  touch(C, tmp, tmpRows, tmpCols, true);
   touch(C, dst, R, 1, true);
   for (int i = 0; i < R; ++i) {
     if constexpr (IsMax) {

@@ -26,6 +26,14 @@
 namespace mlir::ptoisa {
 /// Bytes of `space` per core on `arch` (platform description).
 int64_t getSpaceCapacity(pto::Arch arch, MemorySpace space);
+/// The [rows, cols] scratch tile pto-isa's TROWSUM (`isSum`) or TROWMAX on
+/// `arch` needs for a row-major source of capacity `srcRows` x `srcCols`
+/// `elem` elements: what its implementation writes into the scratch, not the
+/// source's size (docs/ISA.md#row-reduction-scratch).
+std::pair<int64_t, int64_t> getRowReduceScratchShape(pto::Arch arch, Type elem,
+                                                     int64_t srcRows,
+                                                     int64_t srcCols,
+                                                     bool isSum);
 /// The pto-isa TileType spelling of a space (`Vec`, `Mat`, `Left`, ...).
 llvm::StringRef getTileTypeName(MemorySpace space);
 /// The alloc_tile that created `tile`, or null when it is a block argument.
