@@ -1,7 +1,8 @@
 # The allocator of the compiler tools (pto-opt, pto-translate): jemalloc from
-# Debian's libjemalloc-dev when it is found, glibc's malloc otherwise. A module
-# of many kernels compiles in time proportional to the kernels with jemalloc
-# and not with glibc (docs/TileGraph.md#cost-in-the-number-of-kernels).
+# Debian's libjemalloc-dev when it is found, glibc's malloc otherwise. Under
+# glibc's, each kernel of a large module costs the nested passes more than the
+# one before; under jemalloc, what the first costs
+# (docs/TileGraph.md#the-tools-allocator).
 #
 # Only executables link it: a library loaded into another program (the C API,
 # the Python module) must use that program's malloc. Never under PTO_SANITIZE,

@@ -2,7 +2,7 @@
 //
 // Linked only into the tools that link jemalloc (cmake/PTOAllocator.cmake);
 // the rationale and the measurements are in
-// docs/TileGraph.md#cost-in-the-number-of-kernels.
+// docs/TileGraph.md#the-tools-allocator.
 //
 //===----------------------------------------------------------------------===//
 
