@@ -13,6 +13,7 @@ PACKAGES=(
   python3-torch        # PyPTO-Gym kernel files and their torch goldens (CPU; torch_npu stubbed)
   python3-matplotlib   # scripts/swimlane.py (cost-model trace pictures), pto-tune --plot (Pareto plot)
   libopenblas-dev
+  libjemalloc-dev      # malloc of pto-opt/pto-translate (cmake/PTOAllocator.cmake, docs/TileGraph.md)
   graphviz             # dot: renders pto-opt --pto-view-graph (test/Dialect/PTO/view-graph.mlir, docs/Tutorial.md)
 )
 

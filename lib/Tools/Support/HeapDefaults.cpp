@@ -7,15 +7,26 @@
 #include <cstring>
 
 #if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
 
+bool mlir::pto::heapDefaultsEnabled(char *const *envp) {
+  for (; envp && *envp; ++envp)
+    if (std::strcmp(*envp, "PTO_HEAP_DEFAULTS=0") == 0)
+      return false;
+  return true;
+}
+
 void mlir::pto::setHeapDefaults() {
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-  if (const char *env = std::getenv("PTO_HEAP_DEFAULTS");
-      env && std::strcmp(env, "0") == 0)
+  if (!heapDefaultsEnabled(environ))
+    return;
+  // malloc is jemalloc (linked, or preloaded by the user): glibc's heap below
+  // would hold nothing, and mallopt does not reach jemalloc.
+  if (dlsym(RTLD_DEFAULT, "mallctl"))
     return;
   constexpr size_t kHugePage = size_t(2) << 20;
   // Grow the main heap 1 GiB at a time (address space only: pages are
