@@ -5,6 +5,7 @@
 #include "pto/Support/UnionFind.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <functional>
@@ -78,7 +79,8 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
                                        const Layout &layout, unsigned a,
                                        unsigned b) {
   struct Rect {
-    std::set<unsigned> aBlocks, bBlocks;
+    // Each side's distinct blocks (in first-use order until sorted below).
+    SmallVector<unsigned, 8> aBlocks, bBlocks;
     unsigned tasks = 0, stage = 0;
     // Whether the members, in program order (the merged body's order), take
     // each A (B) block in one run: then a block of that side is needed only
@@ -86,7 +88,14 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
     bool aRuns = true, bRuns = true;
     std::optional<unsigned> lastA, lastB;
   };
-  std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> ids;
+  // Hashed lookups (this runs for every candidate extent): the rectangle of
+  // each (component, row slice, column slice), and which (rectangle, block)
+  // pairs are taken so far.
+  llvm::DenseMap<std::tuple<unsigned, unsigned, unsigned>, unsigned> ids;
+  llvm::DenseSet<uint64_t> takenA, takenB;
+  ids.reserve(p.tasks.size());
+  takenA.reserve(p.tasks.size());
+  takenB.reserve(p.tasks.size());
   SmallVector<Rect> rects;
   StationaryPlan plan;
   plan.a = a;
@@ -99,19 +108,28 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
     auto [it, inserted] = ids.try_emplace(key, rects.size());
     if (inserted)
       rects.emplace_back();
-    Rect &rect = rects[it->second];
-    if (rect.lastA != task.first && rect.aBlocks.count(task.first))
+    unsigned id = it->second;
+    Rect &rect = rects[id];
+    auto pairKey = [&](unsigned block) { return (uint64_t(id) << 32) | block; };
+    if (takenA.insert(pairKey(task.first)).second)
+      rect.aBlocks.push_back(task.first);
+    else if (rect.lastA != task.first)
       rect.aRuns = false;
-    if (rect.lastB != task.second && rect.bBlocks.count(task.second))
+    if (takenB.insert(pairKey(task.second)).second)
+      rect.bBlocks.push_back(task.second);
+    else if (rect.lastB != task.second)
       rect.bRuns = false;
     rect.lastA = task.first;
     rect.lastB = task.second;
-    rect.aBlocks.insert(task.first);
-    rect.bBlocks.insert(task.second);
     ++rect.tasks;
     // A later K part's blocks are its own, so a rectangle has one stage.
     rect.stage = std::max(rect.stage, stageOf(p, i));
-    plan.slotOf.push_back(it->second);
+    plan.slotOf.push_back(id);
+  }
+  // Sums in block order, as they always were.
+  for (Rect &rect : rects) {
+    std::sort(rect.aBlocks.begin(), rect.aBlocks.end());
+    std::sort(rect.bBlocks.begin(), rect.bBlocks.end());
   }
   SmallVector<double> times;
   SmallVector<unsigned> stages;

@@ -129,9 +129,10 @@ inline bool conflict(const GMAccessSummary &a, const GMAccessSummary &b) {
 /// The GM accesses of one block's ops, shared by the planners of all its
 /// groups: one analysis, so that each offset is normalised once per block
 /// rather than once per group, and each op summarized (`summarize`) once
-/// until its body changes. Whoever changes a body calls `invalidate`, whoever
-/// erases an op erases it through `erase`; other rewrites of the block
-/// (new ops, ops erased elsewhere) need a fresh BlockAccesses.
+/// until its body changes. Whoever changes a body calls `invalidate` (or,
+/// before rewriting ops in it, `forgetBody`), whoever erases an op erases it
+/// through `erase`; new ops are summarized when first asked. Other rewrites of
+/// the block (ops erased elsewhere) need a fresh BlockAccesses.
 class BlockAccesses {
 public:
   explicit BlockAccesses(Block &block) : gm(block.getParentOp()) {}
@@ -145,11 +146,16 @@ public:
   }
   /// `op`'s body changed: its summary is computed again when next asked.
   void invalidate(Operation *op) { summaries.erase(op); }
-  /// Erases `op`, forgetting what is known about it and its nested ops (a
-  /// later op at the same address must not find it).
-  void erase(Operation *op) {
+  /// Forgets what is known about `op` and its nested ops, before they are
+  /// rewritten in place or erased (a later op or value at the same address
+  /// must not find them).
+  void forgetBody(Operation *op) {
     op->walk([&](Operation *nested) { summaries.erase(nested); });
     gm.forget(op);
+  }
+  /// Erases `op`, forgetting what is known about it and its nested ops.
+  void erase(Operation *op) {
+    forgetBody(op);
     op->erase();
   }
 
