@@ -73,8 +73,15 @@ public:
       : nodes(nodes),
         mixedTasks(getPlatformInfo(arch).mixedScopes && !splitMix),
         stats(stats) {
-    for (auto [i, op] : llvm::enumerate(nodes))
+    // Scope stamps are looked up by name: once per node, not per merge step.
+    StringAttr stampName;
+    if (!nodes.empty())
+      stampName =
+          StringAttr::get(nodes.front()->getContext(), kScopeStampAttrName);
+    for (auto [i, op] : llvm::enumerate(nodes)) {
       index[op] = i;
+      scopes.push_back(op->getAttrOfType<ScopeAttr>(stampName));
+    }
   }
 
   /// Forms the tasks of the segment ending before `insertionPoint`.
@@ -83,9 +90,7 @@ public:
 private:
   void buildEdges();
   CoreKind kindOf(unsigned node);
-  ScopeAttr scopeOf(unsigned node) {
-    return nodes[node]->getAttrOfType<ScopeAttr>(kScopeStampAttrName);
-  }
+  ScopeAttr scopeOf(unsigned node) { return scopes[node]; }
   unsigned find(unsigned node) { return groups.find(node); }
   bool tryMerge(unsigned a, unsigned b);
   /// For slots `u` before `v` in the order: whether `v` is reachable from
@@ -104,6 +109,7 @@ private:
   bool mixedTasks; // cube and vector ops of one scope may share a task
   PartitionStats &stats;
   llvm::DenseMap<Operation *, unsigned> index;
+  SmallVector<ScopeAttr> scopes; // per node, its stamp (or null)
   SmallVector<llvm::SetVector<unsigned>> dataSuccs, orderSuccs;
   // The data edges along which the consumer reads the producer's tile
   // itself (an SSA value, possibly through views of it): both ends must
@@ -622,8 +628,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
     auto task = builder.create<TaskOp>(
         first->getLoc(), TypeRange(),
         CoreKindAttr::get(builder.getContext(), kind),
-        builder.getStringAttr(family),
-        first->getAttrOfType<ScopeAttr>(kScopeStampAttrName));
+        builder.getStringAttr(family), scopes[members[g].front()]);
     Block *body = new Block();
     task.getBody().push_back(body);
     OpBuilder inner = OpBuilder::atBlockEnd(body);
