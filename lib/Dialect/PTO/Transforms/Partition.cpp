@@ -32,6 +32,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_PARTITIONPASS
@@ -171,7 +172,16 @@ void BlockPartitioner::buildEdges() {
   // A constant region: base, tensor and per dim its offset and size.
   using ExactRegion =
       std::tuple<const void *, const void *, SmallVector<int64_t, 8>>;
-  std::map<ExactRegion, SmallVector<unsigned, 2>> byExactRegion;
+  struct HashRegion {
+    size_t operator()(const ExactRegion &region) const {
+      const SmallVector<int64_t, 8> &dims = std::get<2>(region);
+      return llvm::hash_combine(
+          std::get<0>(region), std::get<1>(region),
+          llvm::hash_combine_range(dims.begin(), dims.end()));
+    }
+  };
+  std::unordered_map<ExactRegion, SmallVector<unsigned, 2>, HashRegion>
+      byExactRegion;
   auto exactRegion = [](const GMAccess &access) -> std::optional<ExactRegion> {
     ExactRegion key{access.base.getAsOpaquePointer(),
                     access.tensor.getAsOpaquePointer(),
@@ -487,6 +497,16 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   label.resize(n);
   // Program order is topological: every edge goes to a later node.
   uint64_t spacing = (uint64_t(1) << 62) / (n + 1);
+  // Sized once: the sets would otherwise grow (rehash) edge by edge.
+  SmallVector<unsigned> numPreds(n, 0);
+  for (unsigned i = 0; i < n; ++i) {
+    for (auto *list : {&dataSuccs[i], &orderSuccs[i]})
+      for (unsigned s : *list)
+        ++numPreds[s];
+    slotSuccs[i].reserve(dataSuccs[i].size() + orderSuccs[i].size());
+  }
+  for (unsigned i = 0; i < n; ++i)
+    slotPreds[i].reserve(numPreds[i]);
   for (unsigned i = 0; i < n; ++i) {
     slotOf[i] = leaderOf[i] = i;
     label[i] = (i + 1) * spacing;
