@@ -116,6 +116,8 @@ public:
   Expander(Operation *root, Statistic &matmulPieces, Statistic &vectorPieces,
            Statistic &workspaces, Statistic &retiled)
       : root(root), builder(root->getContext(), &recorder), reifier(builder),
+        scopeStampName(
+            StringAttr::get(root->getContext(), kScopeStampAttrName)),
         numMatmulPieces(matmulPieces), numVectorPieces(vectorPieces),
         numWorkspaces(workspaces), numRetiled(retiled) {}
 
@@ -174,8 +176,8 @@ private:
   void finish(Operation *op, Value result, Value workspace,
               bool eraseOp = true);
   void stamp(Operation *created, Operation *original) {
-    if (Attribute scope = original->getAttr(kScopeStampAttrName))
-      created->setAttr(kScopeStampAttrName, scope);
+    if (Attribute scope = original->getAttr(scopeStampName))
+      created->setAttr(scopeStampName, scope);
   }
   Value indexValue(Location loc, OpFoldResult ofr) {
     if (auto attr = dyn_cast<Attribute>(ofr))
@@ -262,6 +264,8 @@ private:
   Recorder recorder;
   OpBuilder builder;
   ValidShapeReifier reifier;
+  /// The scope stamp's name, uniqued once (stamp runs per piece).
+  StringAttr scopeStampName;
   Statistic &numMatmulPieces;
   Statistic &numVectorPieces;
   Statistic &numWorkspaces;
