@@ -996,6 +996,8 @@ LogicalResult Expander::expandElementwise(Operation *op) {
   currentTile = tile;
   if (failed(reserveGrid(op, resultType.getShape(), tile)))
     return failure();
+  // The op's attributes as one dictionary, built once for all its pieces.
+  DictionaryAttr attrs = op->getAttrDictionary();
   for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
     SmallVector<Value> operands;
     for (Value operand : op->getOperands())
@@ -1005,7 +1007,7 @@ LogicalResult Expander::expandElementwise(Operation *op) {
     state.addOperands(operands);
     state.addTypes(TileType::get(builder.getContext(), piece.sizes,
                                  resultType.getElementType()));
-    state.addAttributes(op->getAttrDictionary().getValue());
+    state.addAttributes(attrs.getValue());
     Operation *pieceOp = builder.create(state);
     ++numVectorPieces;
     stamp(storePiece(builder, loc, pieceOp->getResult(0), workspace,
@@ -1029,6 +1031,7 @@ LogicalResult Expander::expandReduce(Operation *op, Value input, int64_t dim,
   llvm::MapVector<SmallVector<int64_t, 4>, Value> partials;
   if (failed(reserveGrid(op, inputType.getShape(), tile)))
     return failure();
+  DictionaryAttr attrs = op->getAttrDictionary();
   for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
     Value in = readPiece(loc, input, piece.offsets, piece.sizes);
     // The partial result's piece: the reduced dim becomes 1 or disappears.
@@ -1045,7 +1048,7 @@ LogicalResult Expander::expandReduce(Operation *op, Value input, int64_t dim,
     OperationState state(loc, op->getName());
     state.addOperands(in);
     state.addTypes(partialType);
-    state.addAttributes(op->getAttrDictionary().getValue());
+    state.addAttributes(attrs.getValue());
     Operation *partial = builder.create(state);
     ++numVectorPieces;
     Value &acc = partials[outOffsets];
@@ -1261,6 +1264,7 @@ LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
     tile = produced->second;
   if (failed(reserveGrid(op, srcType.getShape(), tile)))
     return failure();
+  DictionaryAttr attrs = op->getAttrDictionary();
   for (const Piece &piece : tileGrid(srcType.getShape(), tile)) {
     Value in = readPiece(loc, src, piece.offsets, piece.sizes);
     SmallVector<OpFoldResult> offsets;
@@ -1274,7 +1278,7 @@ LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
     state.addOperands(in);
     state.addOperands(dst);
     state.addOperands(dynamicPieceOffsets);
-    state.addAttributes(op->getAttrDictionary().getValue());
+    state.addAttributes(attrs.getValue());
     state.attributes.set("static_offsets",
                          builder.getDenseI64ArrayAttr(staticPieceOffsets));
     builder.create(state);
