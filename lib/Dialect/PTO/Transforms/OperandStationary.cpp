@@ -5,7 +5,6 @@
 #include "pto/Support/UnionFind.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <functional>
