@@ -12,6 +12,8 @@
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -45,11 +47,13 @@ public:
     SmallVector<unsigned, 4> shifts;
     for (int64_t size : box.second)
       shifts.push_back(llvm::Log2_64_Ceil(std::max<int64_t>(size, 1)));
-    Grid &grid = grids[shifts];
-    unsigned entry = grid.boxes.size();
-    grid.boxes.push_back({node, box});
-    forEachCell(shifts, box, [&](ArrayRef<int64_t> cell) {
-      grid.cells[SmallVector<int64_t, 4>(cell)].push_back(entry);
+    Grid &grid = gridOf(shifts);
+    unsigned entry = grid.nodes.size();
+    grid.nodes.push_back(node);
+    grid.coords.append(box.first.begin(), box.first.end());
+    grid.coords.append(box.second.begin(), box.second.end());
+    forEachCell(shifts, box.first, box.second, [&](ArrayRef<int64_t> cell) {
+      grid.cells[cellKey(cell)].push_back(entry);
     });
   }
 
@@ -61,14 +65,17 @@ public:
       ArrayRef<unsigned> shifts = shiftsAndGrid.first;
       const Grid &grid = shiftsAndGrid.second;
       if (shifts.size() != box.first.size()) {
-        for (const auto &[node, other] : grid.boxes)
+        for (unsigned node : grid.nodes)
           fn(node);
         continue;
       }
+      unsigned rank = shifts.size();
       auto check = [&](unsigned entry) {
-        const auto &[node, other] = grid.boxes[entry];
-        if (boxesOverlap(box.first, box.second, other.first, other.second))
-          fn(node);
+        ArrayRef<int64_t> other(grid.coords.data() + 2 * rank * entry,
+                                2 * rank);
+        if (boxesOverlap(box.first, box.second, other.take_front(rank),
+                         other.drop_front(rank)))
+          fn(grid.nodes[entry]);
       };
       uint64_t cells = 1;
       for (auto [d, shift] : llvm::enumerate(shifts)) {
@@ -76,13 +83,13 @@ public:
                         uint64_t(box.first[d] >> shift) + 1;
         cells = std::min<uint64_t>(cells * span, uint64_t(1) << 62);
       }
-      if (cells >= grid.boxes.size()) {
-        for (unsigned entry = 0; entry < grid.boxes.size(); ++entry)
+      if (cells >= grid.nodes.size()) {
+        for (unsigned entry = 0; entry < grid.nodes.size(); ++entry)
           check(entry);
         continue;
       }
-      forEachCell(shifts, box, [&](ArrayRef<int64_t> cell) {
-        auto it = grid.cells.find(SmallVector<int64_t, 4>(cell));
+      forEachCell(shifts, box.first, box.second, [&](ArrayRef<int64_t> cell) {
+        auto it = grid.cells.find(cellKey(cell));
         if (it != grid.cells.end())
           for (unsigned entry : it->second)
             check(entry);
@@ -93,24 +100,41 @@ public:
   /// Every stored box.
   void forEach(function_ref<void(unsigned)> fn) const {
     for (const auto &[shifts, grid] : grids)
-      for (const auto &[node, box] : grid.boxes)
+      for (unsigned node : grid.nodes)
         fn(node);
   }
 
 private:
+  /// The boxes of one cell size, flat (per entry: its node, and its offsets
+  /// then sizes), and per cell (by the hash of its coordinates) the entries
+  /// touching it: filing a box allocates nothing per box once the vectors
+  /// have grown. Two cells sharing a hash share a list; every candidate is
+  /// compared exactly, so that costs a comparison, never an answer.
   struct Grid {
-    SmallVector<std::pair<unsigned, Box>> boxes;
-    std::map<SmallVector<int64_t, 4>, SmallVector<unsigned, 1>> cells;
+    SmallVector<unsigned> nodes;
+    SmallVector<int64_t> coords;
+    llvm::DenseMap<uint64_t, SmallVector<unsigned, 1>> cells;
   };
 
-  /// The cells of the grid `shifts` that `box` touches.
-  static void forEachCell(ArrayRef<unsigned> shifts, const Box &box,
+  static uint64_t cellKey(ArrayRef<int64_t> cell) {
+    uint64_t key = llvm::hash_combine_range(cell.begin(), cell.end());
+    // Clear of DenseMap's empty and tombstone keys.
+    return std::min(key, ~uint64_t(0) - 2);
+  }
+
+  Grid &gridOf(ArrayRef<unsigned> shifts) {
+    return grids[SmallVector<unsigned, 4>(shifts)];
+  }
+
+  /// The cells of the grid `shifts` that the box touches.
+  static void forEachCell(ArrayRef<unsigned> shifts, ArrayRef<int64_t> offsets,
+                          ArrayRef<int64_t> sizes,
                           function_ref<void(ArrayRef<int64_t>)> fn) {
     unsigned rank = shifts.size();
     SmallVector<int64_t, 4> lo, hi;
     for (unsigned d = 0; d < rank; ++d) {
-      lo.push_back(box.first[d] >> shifts[d]);
-      hi.push_back((box.first[d] + std::max<int64_t>(box.second[d], 1) - 1) >>
+      lo.push_back(offsets[d] >> shifts[d]);
+      hi.push_back((offsets[d] + std::max<int64_t>(sizes[d], 1) - 1) >>
                    shifts[d]);
     }
     SmallVector<int64_t, 4> cell = lo;
@@ -129,6 +153,7 @@ private:
     }
   }
 
+  // Ordered by cell size: queries visit the grids in this order.
   std::map<SmallVector<unsigned, 4>, Grid> grids;
 };
 

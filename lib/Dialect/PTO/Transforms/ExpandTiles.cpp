@@ -116,6 +116,8 @@ public:
   Expander(Operation *root, Statistic &matmulPieces, Statistic &vectorPieces,
            Statistic &workspaces, Statistic &retiled)
       : root(root), builder(root->getContext(), &recorder), reifier(builder),
+        scopeStampName(
+            StringAttr::get(root->getContext(), kScopeStampAttrName)),
         numMatmulPieces(matmulPieces), numVectorPieces(vectorPieces),
         numWorkspaces(workspaces), numRetiled(retiled) {}
 
@@ -174,8 +176,8 @@ private:
   void finish(Operation *op, Value result, Value workspace,
               bool eraseOp = true);
   void stamp(Operation *created, Operation *original) {
-    if (Attribute scope = original->getAttr(kScopeStampAttrName))
-      created->setAttr(kScopeStampAttrName, scope);
+    if (Attribute scope = original->getAttr(scopeStampName))
+      created->setAttr(scopeStampName, scope);
   }
   Value indexValue(Location loc, OpFoldResult ofr) {
     if (auto attr = dyn_cast<Attribute>(ofr))
@@ -262,6 +264,8 @@ private:
   Recorder recorder;
   OpBuilder builder;
   ValidShapeReifier reifier;
+  /// The scope stamp's name, uniqued once (stamp runs per piece).
+  StringAttr scopeStampName;
   Statistic &numMatmulPieces;
   Statistic &numVectorPieces;
   Statistic &numWorkspaces;
@@ -992,6 +996,8 @@ LogicalResult Expander::expandElementwise(Operation *op) {
   currentTile = tile;
   if (failed(reserveGrid(op, resultType.getShape(), tile)))
     return failure();
+  // The op's attributes as one dictionary, built once for all its pieces.
+  DictionaryAttr attrs = op->getAttrDictionary();
   for (const Piece &piece : tileGrid(resultType.getShape(), tile)) {
     SmallVector<Value> operands;
     for (Value operand : op->getOperands())
@@ -1001,7 +1007,7 @@ LogicalResult Expander::expandElementwise(Operation *op) {
     state.addOperands(operands);
     state.addTypes(TileType::get(builder.getContext(), piece.sizes,
                                  resultType.getElementType()));
-    state.addAttributes(op->getAttrDictionary().getValue());
+    state.addAttributes(attrs.getValue());
     Operation *pieceOp = builder.create(state);
     ++numVectorPieces;
     stamp(storePiece(builder, loc, pieceOp->getResult(0), workspace,
@@ -1025,6 +1031,7 @@ LogicalResult Expander::expandReduce(Operation *op, Value input, int64_t dim,
   llvm::MapVector<SmallVector<int64_t, 4>, Value> partials;
   if (failed(reserveGrid(op, inputType.getShape(), tile)))
     return failure();
+  DictionaryAttr attrs = op->getAttrDictionary();
   for (const Piece &piece : tileGrid(inputType.getShape(), tile)) {
     Value in = readPiece(loc, input, piece.offsets, piece.sizes);
     // The partial result's piece: the reduced dim becomes 1 or disappears.
@@ -1041,7 +1048,7 @@ LogicalResult Expander::expandReduce(Operation *op, Value input, int64_t dim,
     OperationState state(loc, op->getName());
     state.addOperands(in);
     state.addTypes(partialType);
-    state.addAttributes(op->getAttrDictionary().getValue());
+    state.addAttributes(attrs.getValue());
     Operation *partial = builder.create(state);
     ++numVectorPieces;
     Value &acc = partials[outOffsets];
@@ -1257,6 +1264,7 @@ LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
     tile = produced->second;
   if (failed(reserveGrid(op, srcType.getShape(), tile)))
     return failure();
+  DictionaryAttr attrs = op->getAttrDictionary();
   for (const Piece &piece : tileGrid(srcType.getShape(), tile)) {
     Value in = readPiece(loc, src, piece.offsets, piece.sizes);
     SmallVector<OpFoldResult> offsets;
@@ -1270,7 +1278,7 @@ LogicalResult Expander::expandStore(Operation *op, Value src, Value dst,
     state.addOperands(in);
     state.addOperands(dst);
     state.addOperands(dynamicPieceOffsets);
-    state.addAttributes(op->getAttrDictionary().getValue());
+    state.addAttributes(attrs.getValue());
     state.attributes.set("static_offsets",
                          builder.getDenseI64ArrayAttr(staticPieceOffsets));
     builder.create(state);

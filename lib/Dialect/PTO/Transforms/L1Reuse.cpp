@@ -327,13 +327,15 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
                                       settingCycles, stationaryCycles);
       llvm::DenseSet<Operation *> laterParts;
       if (splitParts > 1) {
+        // The split rewrites the group's tasks in place and adds copies of
+        // them: the other ops' summaries stay.
+        for (TaskOp task : groupTasks)
+          accesses->forgetBody(task);
         SmallVector<TaskOp> later;
         groupTasks = pto::detail::splitKChains(groupTasks, splitParts, later);
         for (TaskOp task : later)
           laterParts.insert(task);
-        sinkLaterParts(block, groupTasks, later);
-        // The split created and erased ops.
-        accesses.emplace(block);
+        sinkLaterParts(block, groupTasks, later, *accesses);
       }
 
       // Task infos against the block as it is now.
@@ -586,7 +588,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   /// with what they pass, so that the first parts (plain stores) can merge
   /// across the pieces in between; then puts `tasks` back in program order.
   void sinkLaterParts(Block &block, SmallVectorImpl<TaskOp> &tasks,
-                      ArrayRef<TaskOp> later) {
+                      ArrayRef<TaskOp> later, BlockAccesses &accesses) {
     llvm::sort(tasks, [](TaskOp a, TaskOp b) {
       return a->isBeforeInBlock(b.getOperation());
     });
@@ -615,7 +617,7 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
     llvm::sort(ordered, [](TaskOp a, TaskOp b) {
       return a->isBeforeInBlock(b.getOperation());
     });
-    sinkBelow(block, ordered, last);
+    sinkBelow(ordered, last, accesses);
     llvm::sort(tasks, [](TaskOp a, TaskOp b) {
       return a->isBeforeInBlock(b.getOperation());
     });
@@ -627,11 +629,11 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
   /// cut tasks of a group are not kept apart by the readers of their
   /// partial sums. One backward sweep with an index of the passed ops'
   /// accesses (near-linear).
-  void sinkBelow(Block &block, ArrayRef<TaskOp> movable, TaskOp last) {
+  void sinkBelow(ArrayRef<TaskOp> movable, TaskOp last,
+                 BlockAccesses &accesses) {
     llvm::DenseSet<Operation *> isMovable;
     for (TaskOp task : movable)
       isMovable.insert(task);
-    GMAccessAnalysis gm(block.getParentOp());
     AccessIndex passed;
     bool any = false;
     SmallVector<Operation *> moving; // reverse program order
@@ -639,16 +641,16 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       if (op == last.getOperation() || !isMovable.contains(op)) {
         if (isMovable.empty())
           break;
-        passed.add(summarize(gm, op));
+        passed.add(accesses.summary(op));
         any = true;
         continue;
       }
       isMovable.erase(op);
       if (op->getNumResults() == 0 &&
-          (!any || !passed.conflicts(summarize(gm, op)))) {
+          (!any || !passed.conflicts(accesses.summary(op)))) {
         moving.push_back(op);
       } else {
-        passed.add(summarize(gm, op));
+        passed.add(accesses.summary(op));
         any = true;
       }
     }

@@ -21,8 +21,8 @@ namespace {
 /// Row and column coordinates of every task inside its component.
 struct Layout {
   SmallVector<unsigned> component, row, col;
-  /// Per component: its column count.
-  SmallVector<unsigned> cols;
+  /// Per component: its row and column counts.
+  SmallVector<unsigned> rows, cols;
 };
 
 Layout layoutOf(const StationaryProblem &p) {
@@ -50,7 +50,10 @@ Layout layoutOf(const StationaryProblem &p) {
     layout.row.push_back(rit->second);
     layout.col.push_back(kit->second);
   }
+  layout.rows.assign(componentIds.size(), 0);
   layout.cols.assign(componentIds.size(), 0);
+  for (auto [c, n] : rowsIn)
+    layout.rows[c] = n;
   for (auto [c, n] : colsIn)
     layout.cols[c] = n;
   return layout;
@@ -78,7 +81,8 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
                                        const Layout &layout, unsigned a,
                                        unsigned b) {
   struct Rect {
-    std::set<unsigned> aBlocks, bBlocks;
+    // Each side's distinct blocks (in first-use order until sorted below).
+    SmallVector<unsigned, 8> aBlocks, bBlocks;
     unsigned tasks = 0, stage = 0;
     // Whether the members, in program order (the merged body's order), take
     // each A (B) block in one run: then a block of that side is needed only
@@ -86,32 +90,66 @@ std::optional<StationaryPlan> evaluate(const StationaryProblem &p,
     bool aRuns = true, bRuns = true;
     std::optional<unsigned> lastA, lastB;
   };
-  std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> ids;
+  // The rectangle of each (component, row slice, column slice), in order of
+  // first appearance: a table indexed by the slices where it stays near the
+  // task count (this runs for every candidate extent), else hashed.
+  SmallVector<unsigned> firstCell;
+  uint64_t cells = 0;
+  for (auto [rows, cols] : llvm::zip_equal(layout.rows, layout.cols)) {
+    firstCell.push_back(cells);
+    cells += uint64_t((rows + a - 1) / a) * ((cols + b - 1) / b);
+  }
+  bool table = cells <= 4 * p.tasks.size() + 64;
+  SmallVector<unsigned> rectOfCell(table ? cells : 0, ~0u);
+  llvm::DenseMap<std::tuple<unsigned, unsigned, unsigned>, unsigned> ids;
   SmallVector<Rect> rects;
   StationaryPlan plan;
   plan.a = a;
   plan.b = b;
   for (auto [i, task] : llvm::enumerate(p.tasks)) {
     unsigned c = layout.component[i];
-    auto key = std::make_tuple(
-        c, layout.row[i] / a,
-        columnSlice(layout.col[i], layout.cols[c], b, p.interleaveColumns));
-    auto [it, inserted] = ids.try_emplace(key, rects.size());
-    if (inserted)
-      rects.emplace_back();
-    Rect &rect = rects[it->second];
-    if (rect.lastA != task.first && rect.aBlocks.count(task.first))
+    unsigned rowSlice = layout.row[i] / a;
+    unsigned colSlice =
+        columnSlice(layout.col[i], layout.cols[c], b, p.interleaveColumns);
+    unsigned id;
+    if (table) {
+      unsigned &cell =
+          rectOfCell[firstCell[c] + rowSlice * ((layout.cols[c] + b - 1) / b) +
+                     colSlice];
+      if (cell == ~0u) {
+        cell = rects.size();
+        rects.emplace_back();
+      }
+      id = cell;
+    } else {
+      auto [it, inserted] =
+          ids.try_emplace(std::make_tuple(c, rowSlice, colSlice), rects.size());
+      if (inserted)
+        rects.emplace_back();
+      id = it->second;
+    }
+    Rect &rect = rects[id];
+    // A rectangle holds at most `a` A blocks and `b` B blocks (a row is an
+    // A block, a column a B block): membership is a short scan.
+    if (!llvm::is_contained(rect.aBlocks, task.first))
+      rect.aBlocks.push_back(task.first);
+    else if (rect.lastA != task.first)
       rect.aRuns = false;
-    if (rect.lastB != task.second && rect.bBlocks.count(task.second))
+    if (!llvm::is_contained(rect.bBlocks, task.second))
+      rect.bBlocks.push_back(task.second);
+    else if (rect.lastB != task.second)
       rect.bRuns = false;
     rect.lastA = task.first;
     rect.lastB = task.second;
-    rect.aBlocks.insert(task.first);
-    rect.bBlocks.insert(task.second);
     ++rect.tasks;
     // A later K part's blocks are its own, so a rectangle has one stage.
     rect.stage = std::max(rect.stage, stageOf(p, i));
-    plan.slotOf.push_back(it->second);
+    plan.slotOf.push_back(id);
+  }
+  // Sums in block order, as they always were.
+  for (Rect &rect : rects) {
+    std::sort(rect.aBlocks.begin(), rect.aBlocks.end());
+    std::sort(rect.bBlocks.begin(), rect.bBlocks.end());
   }
   SmallVector<double> times;
   SmallVector<unsigned> stages;

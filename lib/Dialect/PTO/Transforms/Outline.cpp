@@ -21,6 +21,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
+
 namespace mlir::pto {
 #define GEN_PASS_DEF_OUTLINEPASS
 #include "pto/Dialect/PTO/Transforms/Passes.h.inc"
@@ -120,6 +122,119 @@ llvm::SetVector<Value> capturedValues(TaskOp task) {
   return captured;
 }
 
+/// Whether pto-outline turns `op`'s static offsets into leaf arguments
+/// (parameterizeOffsets).
+bool hasParameterizedOffsets(Operation *op) {
+  return isa<ViewOp, AssembleOp, AtomicAddOp>(op);
+}
+
+ArrayRef<int64_t> staticOffsetsOf(Operation *op) {
+  if (auto view = dyn_cast<ViewOp>(op))
+    return view.getStaticOffsets();
+  if (auto store = dyn_cast<AssembleOp>(op))
+    return store.getStaticOffsets();
+  return cast<AtomicAddOp>(op).getStaticOffsets();
+}
+
+/// The leaf arguments `task`'s static offsets become, in the order
+/// parameterizeOffsets appends them (a post-order walk of the body).
+void collectOffsetParams(TaskOp task, SmallVectorImpl<int64_t> &params) {
+  task.getBody().walk([&](Operation *op) {
+    if (!hasParameterizedOffsets(op))
+      return;
+    for (int64_t offset : staticOffsetsOf(op))
+      if (!ShapedType::isDynamic(offset))
+        params.push_back(offset);
+  });
+}
+
+/// Everything the leaf getOrCreateLeaf builds for `task` depends on but
+/// locations and the values of the parameterized static offsets: the kind
+/// and family, per captured value its type and (for a constant cloned into
+/// the leaf) its op, and per op of the body (pre-order) its name,
+/// attributes, result types, operands (as local or captured values) and
+/// regions. Tasks with equal keys build equal leaves, so the second one
+/// takes the first one's leaf without building and comparing a copy (most
+/// tasks of an expanded tile graph share a leaf). Empty: no key (successors).
+std::vector<uintptr_t> leafKey(TaskOp task,
+                               const llvm::SetVector<Value> &captured) {
+  auto ptr = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
+  MLIRContext *ctx = task.getContext();
+  StringAttr staticOffsetsName = StringAttr::get(ctx, "static_offsets");
+  std::vector<uintptr_t> key = {ptr(task.getKindAttr().getAsOpaquePointer()),
+                                ptr(task.getFamilyAttr().getAsOpaquePointer()),
+                                captured.size()};
+  DenseMap<Value, unsigned> ids; // captured values first, then local ones
+  for (Value value : captured) {
+    ids.try_emplace(value, ids.size());
+    key.push_back(ptr(value.getType().getAsOpaquePointer()));
+    if (!isClonableConstant(value)) {
+      key.push_back(0);
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    key.push_back(1);
+    key.push_back(ptr(def->getName().getAsOpaquePointer()));
+    key.push_back(ptr(def->getAttrDictionary().getAsOpaquePointer()));
+    key.push_back(def->getNumResults());
+    for (Type type : def->getResultTypes())
+      key.push_back(ptr(type.getAsOpaquePointer()));
+    key.push_back(cast<OpResult>(value).getResultNumber());
+  }
+  auto define = [&](Value value) {
+    ids.try_emplace(value, ids.size());
+    key.push_back(ptr(value.getType().getAsOpaquePointer()));
+  };
+  bool keyed = true;
+  task.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op->getNumSuccessors() != 0 || !op->getRegisteredInfo()) {
+      keyed = false;
+      return WalkResult::interrupt();
+    }
+    key.push_back(ptr(op->getName().getAsOpaquePointer()));
+    key.push_back(ptr(op->getRawDictionaryAttrs().getAsOpaquePointer()));
+    bool parameterized = hasParameterizedOffsets(op);
+    for (StringAttr name : op->getRegisteredInfo()->getAttributeNames()) {
+      if (parameterized && name == staticOffsetsName) {
+        // Which offsets are dynamic, not the static values.
+        ArrayRef<int64_t> offsets = staticOffsetsOf(op);
+        key.push_back(offsets.size());
+        for (int64_t offset : offsets)
+          key.push_back(ShapedType::isDynamic(offset));
+        continue;
+      }
+      key.push_back(ptr(op->getInherentAttr(name)
+                            .value_or(Attribute())
+                            .getAsOpaquePointer()));
+    }
+    key.push_back(op->getNumOperands());
+    for (Value operand : op->getOperands()) {
+      auto it = ids.find(operand);
+      if (it == ids.end()) { // used before its definition in the walk
+        keyed = false;
+        return WalkResult::interrupt();
+      }
+      key.push_back(it->second);
+    }
+    key.push_back(op->getNumResults());
+    for (Value result : op->getResults())
+      define(result);
+    key.push_back(op->getNumRegions());
+    for (Region &region : op->getRegions()) {
+      key.push_back(region.getBlocks().size());
+      for (Block &block : region) {
+        key.push_back(block.getNumArguments());
+        for (BlockArgument arg : block.getArguments())
+          define(arg);
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (!keyed)
+    key.clear();
+  return key;
+}
+
 struct Leaf {
   func::FuncOp func;
   llvm::hash_code hash;
@@ -155,6 +270,8 @@ private:
   /// Leaves by structural hash: a task is compared only with the leaves of
   /// its hash, not with every leaf so far (quadratic in distinct leaves).
   DenseMap<unsigned, SmallVector<unsigned, 1>> leavesByHash;
+  /// The leaf of each task key (leafKey) seen so far.
+  std::map<std::vector<uintptr_t>, func::FuncOp> leafByKey;
   llvm::StringMap<unsigned> familyCounts;
   /// The next suffix to try per base name, so that many roots of one name
   /// do not probe 1, 2, ... again each time.
@@ -302,6 +419,18 @@ func::FuncOp Outliner::getOrCreateLeaf(TaskOp task,
   SmallVector<Value> constants;
   for (Value value : captured)
     (isClonableConstant(value) ? constants : args).push_back(value);
+  // A task keyed like an earlier one takes that one's leaf.
+  std::vector<uintptr_t> key = leafKey(task, captured);
+  if (!key.empty())
+    if (auto known = leafByKey.find(key); known != leafByKey.end()) {
+      collectOffsetParams(task, offsetParams);
+      return known->second;
+    }
+  auto remember = [&](func::FuncOp leaf) {
+    if (!key.empty())
+      leafByKey.try_emplace(std::move(key), leaf);
+    return leaf;
+  };
 
   // Built detached; inserted into the module only if not shared.
   OpBuilder builder(kernel.getContext());
@@ -339,7 +468,7 @@ func::FuncOp Outliner::getOrCreateLeaf(TaskOp task,
             &leaf.func.getBody(), &func.getBody(),
             OperationEquivalence::IgnoreLocations)) {
       func.erase();
-      return leaf.func;
+      return remember(leaf.func);
     }
   }
   std::string family = task.getFamily().str();
@@ -352,7 +481,7 @@ func::FuncOp Outliner::getOrCreateLeaf(TaskOp task,
   sameHash.push_back(leafTable.size());
   leafTable.push_back({func, hash});
   leaves.push_back(func);
-  return func;
+  return remember(func);
 }
 
 func::FuncOp Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,

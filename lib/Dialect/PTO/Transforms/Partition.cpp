@@ -32,6 +32,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_PARTITIONPASS
@@ -73,8 +74,15 @@ public:
       : nodes(nodes),
         mixedTasks(getPlatformInfo(arch).mixedScopes && !splitMix),
         stats(stats) {
-    for (auto [i, op] : llvm::enumerate(nodes))
+    // Scope stamps are looked up by name: once per node, not per merge step.
+    StringAttr stampName;
+    if (!nodes.empty())
+      stampName =
+          StringAttr::get(nodes.front()->getContext(), kScopeStampAttrName);
+    for (auto [i, op] : llvm::enumerate(nodes)) {
       index[op] = i;
+      scopes.push_back(op->getAttrOfType<ScopeAttr>(stampName));
+    }
   }
 
   /// Forms the tasks of the segment ending before `insertionPoint`.
@@ -83,9 +91,7 @@ public:
 private:
   void buildEdges();
   CoreKind kindOf(unsigned node);
-  ScopeAttr scopeOf(unsigned node) {
-    return nodes[node]->getAttrOfType<ScopeAttr>(kScopeStampAttrName);
-  }
+  ScopeAttr scopeOf(unsigned node) { return scopes[node]; }
   unsigned find(unsigned node) { return groups.find(node); }
   bool tryMerge(unsigned a, unsigned b);
   /// For slots `u` before `v` in the order: whether `v` is reachable from
@@ -104,6 +110,7 @@ private:
   bool mixedTasks; // cube and vector ops of one scope may share a task
   PartitionStats &stats;
   llvm::DenseMap<Operation *, unsigned> index;
+  SmallVector<ScopeAttr> scopes; // per node, its stamp (or null)
   SmallVector<llvm::SetVector<unsigned>> dataSuccs, orderSuccs;
   // The data edges along which the consumer reads the producer's tile
   // itself (an SSA value, possibly through views of it): both ends must
@@ -165,7 +172,16 @@ void BlockPartitioner::buildEdges() {
   // A constant region: base, tensor and per dim its offset and size.
   using ExactRegion =
       std::tuple<const void *, const void *, SmallVector<int64_t, 8>>;
-  std::map<ExactRegion, SmallVector<unsigned, 2>> byExactRegion;
+  struct HashRegion {
+    size_t operator()(const ExactRegion &region) const {
+      const SmallVector<int64_t, 8> &dims = std::get<2>(region);
+      return llvm::hash_combine(
+          std::get<0>(region), std::get<1>(region),
+          llvm::hash_combine_range(dims.begin(), dims.end()));
+    }
+  };
+  std::unordered_map<ExactRegion, SmallVector<unsigned, 2>, HashRegion>
+      byExactRegion;
   auto exactRegion = [](const GMAccess &access) -> std::optional<ExactRegion> {
     ExactRegion key{access.base.getAsOpaquePointer(),
                     access.tensor.getAsOpaquePointer(),
@@ -481,6 +497,16 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   label.resize(n);
   // Program order is topological: every edge goes to a later node.
   uint64_t spacing = (uint64_t(1) << 62) / (n + 1);
+  // Sized once: the sets would otherwise grow (rehash) edge by edge.
+  SmallVector<unsigned> numPreds(n, 0);
+  for (unsigned i = 0; i < n; ++i) {
+    for (auto *list : {&dataSuccs[i], &orderSuccs[i]})
+      for (unsigned s : *list)
+        ++numPreds[s];
+    slotSuccs[i].reserve(dataSuccs[i].size() + orderSuccs[i].size());
+  }
+  for (unsigned i = 0; i < n; ++i)
+    slotPreds[i].reserve(numPreds[i]);
   for (unsigned i = 0; i < n; ++i) {
     slotOf[i] = leaderOf[i] = i;
     label[i] = (i + 1) * spacing;
@@ -622,8 +648,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
     auto task = builder.create<TaskOp>(
         first->getLoc(), TypeRange(),
         CoreKindAttr::get(builder.getContext(), kind),
-        builder.getStringAttr(family),
-        first->getAttrOfType<ScopeAttr>(kScopeStampAttrName));
+        builder.getStringAttr(family), scopes[members[g].front()]);
     Block *body = new Block();
     task.getBody().push_back(body);
     OpBuilder inner = OpBuilder::atBlockEnd(body);

@@ -129,9 +129,10 @@ inline bool conflict(const GMAccessSummary &a, const GMAccessSummary &b) {
 /// The GM accesses of one block's ops, shared by the planners of all its
 /// groups: one analysis, so that each offset is normalised once per block
 /// rather than once per group, and each op summarized (`summarize`) once
-/// until its body changes. Whoever changes a body calls `invalidate`, whoever
-/// erases an op erases it through `erase`; other rewrites of the block
-/// (new ops, ops erased elsewhere) need a fresh BlockAccesses.
+/// until its body changes. Whoever changes a body calls `invalidate` (or,
+/// before rewriting ops in it, `forgetBody`), whoever erases an op erases it
+/// through `erase`; new ops are summarized when first asked. Other rewrites of
+/// the block (ops erased elsewhere) need a fresh BlockAccesses.
 class BlockAccesses {
 public:
   explicit BlockAccesses(Block &block) : gm(block.getParentOp()) {}
@@ -145,11 +146,16 @@ public:
   }
   /// `op`'s body changed: its summary is computed again when next asked.
   void invalidate(Operation *op) { summaries.erase(op); }
-  /// Erases `op`, forgetting what is known about it and its nested ops (a
-  /// later op at the same address must not find it).
-  void erase(Operation *op) {
+  /// Forgets what is known about `op` and its nested ops, before they are
+  /// rewritten in place or erased (a later op or value at the same address
+  /// must not find them).
+  void forgetBody(Operation *op) {
     op->walk([&](Operation *nested) { summaries.erase(nested); });
     gm.forget(op);
+  }
+  /// Erases `op`, forgetting what is known about it and its nested ops.
+  void erase(Operation *op) {
+    forgetBody(op);
     op->erase();
   }
 
@@ -278,6 +284,7 @@ public:
       nodes.push_back(op);
     summaries.assign(nodes.size(), nullptr);
     accessIds.resize(nodes.size());
+    byBase.resize(nodes.size());
   }
 
   /// Greedy merge with count `n`, sharing on `sideMask` loads, keeping at
@@ -414,8 +421,6 @@ public:
           mine.footprint[kEveryStep][key] = load.bytes;
       }
       unsigned here = info.node;
-      if (firstFit)
-        mine.accesses.add(summary(here));
       // A task yielding values stays where it is, alone.
       if (info.task->getNumResults() != 0)
         continue;
@@ -516,6 +521,10 @@ public:
             consider(pos, target);
       }
       if (!best) {
+        // The task's accesses are filed where it ends up: here, or in the
+        // target it joins (below).
+        if (firstFit)
+          mine.accesses.add(summary(here));
         auto [it, inserted] = targets.emplace(here, std::move(mine));
         open(here, it->second);
         if (bySlot)
@@ -574,9 +583,73 @@ private:
     auto key = std::make_pair(std::min(a, b), std::max(a, b));
     if (auto it = conflictMemo.find(key); it != conflictMemo.end())
       return it->second;
-    bool c = conflict(summary(a), summary(b));
+    const AccessesByBase &ba = accessesByBase(a), &bb = accessesByBase(b);
+    bool c = ba.anything || bb.anything
+                 ? conflict(summary(a), summary(b))
+                 : sameBaseConflict(summary(a), ba, summary(b), bb);
     conflictMemo[key] = c;
     return c;
+  }
+
+  /// A node's GM accesses sorted by base, unless it has unknown effects or
+  /// an access of untraced storage (`anything`: compared the plain way).
+  struct AccessesByBase {
+    SmallVector<std::pair<const void *, unsigned>, 8> entries;
+    bool anything = false;
+  };
+  const AccessesByBase &accessesByBase(unsigned node) {
+    std::optional<AccessesByBase> &sorted = byBase[node];
+    if (sorted)
+      return *sorted;
+    sorted.emplace();
+    const GMAccessSummary &s = summary(node);
+    sorted->anything = s.unknown;
+    for (auto [i, access] : llvm::enumerate(s.accesses)) {
+      if (!access.storage)
+        sorted->anything = true;
+      sorted->entries.push_back({access.base.getAsOpaquePointer(), i});
+    }
+    std::stable_sort(sorted->entries.begin(), sorted->entries.end(),
+                     [](const auto &x, const auto &y) {
+                       return std::less<const void *>()(x.first, y.first);
+                     });
+    return *sorted;
+  }
+  /// GMAccessAnalysis::dependsOn(a, b) for summaries of known storages
+  /// only: accesses of distinct storages never overlap, so only those of a
+  /// common base are compared, pair by pair.
+  static bool sameBaseConflict(const GMAccessSummary &a,
+                               const AccessesByBase &ba,
+                               const GMAccessSummary &b,
+                               const AccessesByBase &bb) {
+    std::less<const void *> before;
+    auto x = ba.entries.begin(), y = bb.entries.begin();
+    while (x != ba.entries.end() && y != bb.entries.end()) {
+      if (before(x->first, y->first)) {
+        ++x;
+        continue;
+      }
+      if (before(y->first, x->first)) {
+        ++y;
+        continue;
+      }
+      const void *base = x->first;
+      auto xEnd = x, yEnd = y;
+      while (xEnd != ba.entries.end() && xEnd->first == base)
+        ++xEnd;
+      while (yEnd != bb.entries.end() && yEnd->first == base)
+        ++yEnd;
+      for (auto i = x; i != xEnd; ++i)
+        for (auto j = y; j != yEnd; ++j) {
+          const GMAccess &p = a.accesses[i->second], &q = b.accesses[j->second];
+          if (GMAccessAnalysis::mustOrder(p.kind, q.kind) &&
+              GMAccessAnalysis::mayOverlap(p, q))
+            return true;
+        }
+      x = xEnd;
+      y = yEnd;
+    }
+    return false;
   }
 
   /// A number equal for units whose GM accesses (and barrier) are the same
@@ -650,6 +723,7 @@ private:
   // Only the units compared are summarized (by the block's BlockAccesses):
   // per node, once looked up.
   std::vector<const GMAccessSummary *> summaries;
+  std::vector<std::optional<AccessesByBase>> byBase;
   DenseMap<std::pair<unsigned, unsigned>, bool> conflictMemo;
   // A GM access as compared values (base, tensor, kind, per dim unknown /
   // symbolic / lo / size), numbered; per node, its accesses' numbers.
