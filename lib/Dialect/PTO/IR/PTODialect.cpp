@@ -60,10 +60,14 @@ uint8_t mlir::pto::detail::getOpClassBits(Operation *op) {
 }
 
 Arch mlir::pto::getArchFor(Operation *op) {
+  // Op verifiers ask this after every pass: `pto.arch` is looked up among
+  // the discardable attributes only (it is never an inherent one), not
+  // through getAttr's name comparisons against each inherent attribute.
   for (Operation *cur = op; cur; cur = cur->getParentOp()) {
     if (auto kernel = dyn_cast<KernelOp>(cur))
       return kernel.getArchOrDefault();
-    if (auto attr = cur->getAttrOfType<ArchAttr>("pto.arch"))
+    if (auto attr =
+            dyn_cast_or_null<ArchAttr>(cur->getDiscardableAttr("pto.arch")))
       return attr.getValue();
   }
   return Arch::DAV_2201;

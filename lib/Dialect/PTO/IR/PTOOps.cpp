@@ -1383,11 +1383,14 @@ LogicalResult TaskOp::verifyRegions() {
            << "yields (" << yield.getValues().getTypes()
            << ") but the pto.task returns (" << getResultTypes() << ")";
   CoreKind kind = getKind();
-  Arch arch = getArchFor(*this);
-  if (kind == CoreKind::mix && !getPlatformInfo(arch).mixedScopes)
-    return emitOpError() << "is a MIX task, which " << archName(arch)
-                         << " cannot run; split it into cube and vector tasks";
-  WalkResult walk = getBody().walk([&](Operation *op) {
+  if (kind == CoreKind::mix) {
+    Arch arch = getArchFor(*this);
+    if (!getPlatformInfo(arch).mixedScopes)
+      return emitOpError() << "is a MIX task, which " << archName(arch)
+                           << " cannot run; split it into cube and vector "
+                              "tasks";
+  }
+  auto check = [&](Operation *op) {
     if (isa<LoopOp, TaskOp, ScopeOp>(op)) {
       InFlightDiagnostic diag = emitOpError()
                                 << "contains '" << op->getName()
@@ -1407,8 +1410,16 @@ LogicalResult TaskOp::verifyRegions() {
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  };
+  // The body's ops in post-order, as Region::walk, without its per-op
+  // callback: a task's body is straight-line, so only an op with a region
+  // (an error, or an op of another dialect) is walked into.
+  for (Operation &op : getBody().front()) {
+    WalkResult result = op.getNumRegions() ? op.walk(check) : check(&op);
+    if (result.wasInterrupted())
+      return failure();
+  }
+  return success();
 }
 
 /// The callee of a launch or root call must be a function whose signature
