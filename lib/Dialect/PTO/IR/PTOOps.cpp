@@ -1437,8 +1437,11 @@ LogicalResult TaskOp::verifyRegions() {
 
 /// The callee of a launch or root call must be a function whose signature
 /// takes exactly `args`.
+/// (`args` is an OperandRange, not a ValueRange: launches pass ~50 arguments
+/// and the symbol verifier checks every launch of the module after each
+/// module pass.)
 static LogicalResult verifyCallee(Operation *op, FlatSymbolRefAttr callee,
-                                  ValueRange args,
+                                  OperandRange args,
                                   SymbolTableCollection &symbolTable) {
   auto fn = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(
       op, callee.getAttr());
