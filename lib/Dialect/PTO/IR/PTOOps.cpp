@@ -699,50 +699,63 @@ void ViewOp::getEffects(
 }
 
 LogicalResult ViewOp::verify() {
-  auto source = cast<ShapedType>(getSource().getType());
+  // Shapes and element types are read from the concrete types once: this
+  // runs on every view after every pass, and each ShapedType query is an
+  // interface dispatch.
+  Type sourceElement;
+  ArrayRef<int64_t> sourceShape;
+  if (auto tile = dyn_cast<TileType>(getSource().getType())) {
+    sourceElement = tile.getElementType();
+    sourceShape = tile.getShape();
+  } else {
+    auto tensor = cast<GMTensorType>(getSource().getType());
+    sourceElement = tensor.getElementType();
+    sourceShape = tensor.getShape();
+  }
   TileType result = getResult().getType();
-  if (source.getElementType() != result.getElementType())
-    return emitOpError() << "views " << source.getElementType() << " data as "
+  ArrayRef<int64_t> resultShape = result.getShape();
+  int64_t rank = sourceShape.size();
+  if (sourceElement != result.getElementType())
+    return emitOpError() << "views " << sourceElement << " data as "
                          << result.getElementType()
                          << "; the view's element type must match its source";
-  if (source.getRank() != result.getRank())
-    return emitOpError() << "has a rank-" << result.getRank()
-                         << " result for a rank-" << source.getRank()
+  if (rank != static_cast<int64_t>(resultShape.size()))
+    return emitOpError() << "has a rank-" << resultShape.size()
+                         << " result for a rank-" << rank
                          << " source; views keep the rank (reshape first)";
   ArrayRef<int64_t> offsets = getStaticOffsets();
-  if (static_cast<int64_t>(offsets.size()) != source.getRank())
+  if (static_cast<int64_t>(offsets.size()) != rank)
     return emitOpError() << "has " << offsets.size() << " offsets for a rank-"
-                         << source.getRank()
-                         << " source; give one offset per dim";
+                         << rank << " source; give one offset per dim";
   if (failed(verifyMixedList(*this, "offsets", offsets, getOffsets())))
     return failure();
-  for (int64_t d = 0; d < source.getRank(); ++d) {
-    int64_t parentDim = source.getDimSize(d);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t parentDim = sourceShape[d];
     if (ShapedType::isDynamic(parentDim))
       continue;
-    if (result.getDimSize(d) > parentDim)
+    if (resultShape[d] > parentDim)
       return emitOpError()
-             << "view shape " << shapeStr(result.getShape()) << " exceeds dim "
-             << d << " of its source " << shapeStr(source.getShape()) << " ("
-             << result.getDimSize(d) << " > " << parentDim
+             << "view shape " << shapeStr(resultShape) << " exceeds dim " << d
+             << " of its source " << shapeStr(sourceShape) << " ("
+             << resultShape[d] << " > " << parentDim
              << "); shrink the view to at most the known parent size";
     if (!ShapedType::isDynamic(offsets[d]) && offsets[d] >= parentDim)
       return emitOpError() << "offset " << offsets[d] << " of dim " << d
                            << " is outside its source "
-                           << shapeStr(source.getShape());
+                           << shapeStr(sourceShape);
   }
   if (std::optional<ArrayRef<int64_t>> valid = getStaticValidShape()) {
-    if (static_cast<int64_t>(valid->size()) != result.getRank())
+    if (valid->size() != resultShape.size())
       return emitOpError() << "valid shape has " << valid->size()
-                           << " entries for a rank-" << result.getRank()
+                           << " entries for a rank-" << resultShape.size()
                            << " view; give one valid extent per dim";
     if (failed(verifyMixedList(*this, "valid shape", *valid, getValidShape())))
       return failure();
     for (auto [d, extent] : llvm::enumerate(*valid))
-      if (!ShapedType::isDynamic(extent) && extent > result.getDimSize(d))
+      if (!ShapedType::isDynamic(extent) && extent > resultShape[d])
         return emitOpError()
                << "valid extent " << extent << " of dim " << d
-               << " exceeds the view's static size " << result.getDimSize(d)
+               << " exceeds the view's static size " << resultShape[d]
                << "; a valid shape is at most the tile shape";
   } else if (!getValidShape().empty()) {
     return emitOpError()
@@ -1383,11 +1396,14 @@ LogicalResult TaskOp::verifyRegions() {
            << "yields (" << yield.getValues().getTypes()
            << ") but the pto.task returns (" << getResultTypes() << ")";
   CoreKind kind = getKind();
-  Arch arch = getArchFor(*this);
-  if (kind == CoreKind::mix && !getPlatformInfo(arch).mixedScopes)
-    return emitOpError() << "is a MIX task, which " << archName(arch)
-                         << " cannot run; split it into cube and vector tasks";
-  WalkResult walk = getBody().walk([&](Operation *op) {
+  if (kind == CoreKind::mix) {
+    Arch arch = getArchFor(*this);
+    if (!getPlatformInfo(arch).mixedScopes)
+      return emitOpError() << "is a MIX task, which " << archName(arch)
+                           << " cannot run; split it into cube and vector "
+                              "tasks";
+  }
+  auto check = [&](Operation *op) {
     if (isa<LoopOp, TaskOp, ScopeOp>(op)) {
       InFlightDiagnostic diag = emitOpError()
                                 << "contains '" << op->getName()
@@ -1407,14 +1423,25 @@ LogicalResult TaskOp::verifyRegions() {
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  };
+  // The body's ops in post-order, as Region::walk, without its per-op
+  // callback: a task's body is straight-line, so only an op with a region
+  // (an error, or an op of another dialect) is walked into.
+  for (Operation &op : getBody().front()) {
+    WalkResult result = op.getNumRegions() ? op.walk(check) : check(&op);
+    if (result.wasInterrupted())
+      return failure();
+  }
+  return success();
 }
 
 /// The callee of a launch or root call must be a function whose signature
 /// takes exactly `args`.
+/// (`args` is an OperandRange, not a ValueRange: launches pass ~50 arguments
+/// and the symbol verifier checks every launch of the module after each
+/// module pass.)
 static LogicalResult verifyCallee(Operation *op, FlatSymbolRefAttr callee,
-                                  ValueRange args,
+                                  OperandRange args,
                                   SymbolTableCollection &symbolTable) {
   auto fn = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(
       op, callee.getAttr());

@@ -294,8 +294,12 @@ LogicalResult AllocTileOp::verify() {
   for (auto [value, capacity, what] :
        {std::tuple(getValidRows(), type.getRows(), "rows"),
         std::tuple(getValidCols(), type.getCols(), "cols")}) {
+    // Constant-like ops take no operands (OpDefinition.h's ConstantLike):
+    // extents computed by arith ops skip the trait query and the fold.
+    Operation *producer = value.getDefiningOp();
     APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant)) &&
+    if (producer && producer->getNumOperands() == 0 &&
+        matchPattern(value, m_ConstantInt(&constant)) &&
         (constant.getSExtValue() < 0 || constant.getSExtValue() > capacity))
       return emitOpError()
              << "valid " << what << " " << constant.getSExtValue()

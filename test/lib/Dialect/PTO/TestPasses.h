@@ -13,12 +13,14 @@ namespace mlir::pto::test {
 
 void registerTestGMAccessPass();
 void registerTestIndexFormPass();
+void registerTestOpClassesPass();
 void registerTestValidShapePass();
 
 /// Registers every pass above.
 inline void registerPTOTestPasses() {
   registerTestGMAccessPass();
   registerTestIndexFormPass();
+  registerTestOpClassesPass();
   registerTestValidShapePass();
 }
 

@@ -91,16 +91,36 @@ template <typename ConcreteType>
 class ReductionOpTrait
     : public OpTrait::TraitBase<ConcreteType, ReductionOpTrait> {};
 
+namespace detail {
+/// The op-class traits above as bits.
+enum OpClassBits : uint8_t {
+  kCubeOpBit = 1,
+  kVectorOpBit = 2,
+  kElementwiseOpBit = 4,
+  kReductionOpBit = 8,
+};
+/// The op-class bits of `op`, read from a table filled once from the pto op
+/// definitions (PTODialect.cpp). `Operation::hasTrait` is a virtual call
+/// that compares the trait against each of the op's ~15 traits; these
+/// predicates run on every op in several passes and in the pto.task
+/// verifier, which runs after every pass.
+uint8_t getOpClassBits(Operation *op);
+} // namespace detail
+
 /// Whether `op` runs on the cube core / a vector core.
-inline bool isCubeOp(Operation *op) { return op->hasTrait<CubeOpTrait>(); }
-inline bool isVectorOp(Operation *op) { return op->hasTrait<VectorOpTrait>(); }
+inline bool isCubeOp(Operation *op) {
+  return detail::getOpClassBits(op) & detail::kCubeOpBit;
+}
+inline bool isVectorOp(Operation *op) {
+  return detail::getOpClassBits(op) & detail::kVectorOpBit;
+}
 /// Whether `op` is an elementwise tile op / a one-dim reduction
 /// (PTOInterfaces.td says which ops and what holds for them).
 inline bool isElementwiseOp(Operation *op) {
-  return op->hasTrait<ElementwiseOpTrait>();
+  return detail::getOpClassBits(op) & detail::kElementwiseOpBit;
 }
 inline bool isReductionOp(Operation *op) {
-  return op->hasTrait<ReductionOpTrait>();
+  return detail::getOpClassBits(op) & detail::kReductionOpBit;
 }
 
 /// `out[i] = f(lhs[i * lhsStride], rhs[i * rhsStride])` for `0 <= i < n`,
