@@ -47,7 +47,7 @@ from pto_mlir.tools import tool  # noqa: E402
 # Names as printed ("'func.func' Pipeline"); a pass that runs in two places
 # (CSE on functions and on kernels, pto-isa-insert-sync nested and on the
 # module) is summed.
-TIMING = re.compile(r"^\s+(?:[\d.]+ \(\s*[\d.]+%\)\s+)?([\d.]+) \(\s*[\d.]+%\)\s+(\S.*?)\s*$",
+TIMING = re.compile(r"^\s+(?:[\d.]+ \(\s*[\d.]+%\)\s+)?([\d.]+) \(\s*[\d.]+%\)\s+([^\d\s].*?)\s*$",
                     re.M)
 
 
