@@ -44,7 +44,10 @@ from pto_mlir.tools import tool  # noqa: E402
 
 # One wall-time column, or (when the pass manager ran kernels on several
 # threads) a User+System column before it: the wall time is the last number.
-TIMING = re.compile(r"^\s+(?:[\d.]+ \(\s*[\d.]+%\)\s+)?([\d.]+) \(\s*[\d.]+%\)\s+(\w+)$",
+# Names as printed ("'func.func' Pipeline"); a pass that runs in two places
+# (CSE on functions and on kernels, pto-isa-insert-sync nested and on the
+# module) is summed.
+TIMING = re.compile(r"^\s+(?:[\d.]+ \(\s*[\d.]+%\)\s+)?([\d.]+) \(\s*[\d.]+%\)\s+([^\d\s].*?)\s*$",
                     re.M)
 
 
@@ -78,7 +81,10 @@ def run_pipeline(module: Path, isa: Path, *extra: str,
     if count_instructions:
         m = re.search(r"^(\d+),", stat.read_text(), re.M)
         instructions = float(m.group(1)) if m else None
-    return {name: float(t) for t, name in TIMING.findall(r.stderr)}, cpu, instructions
+    entries: dict[str, float] = {}
+    for t, name in TIMING.findall(r.stderr):
+        entries[name] = entries.get(name, 0.0) + float(t)
+    return entries, cpu, instructions
 
 
 def per_kernel_rows(entries: dict, counts, extra_rows) -> list[list[str]]:

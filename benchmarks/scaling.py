@@ -420,7 +420,13 @@ CASES = [
          tool="pto-translate"),
 ]
 
-TIMING = re.compile(r"^\s+([\d.]+) \(\s*[\d.]+%\)\s+(\w+)$", re.M)
+# One wall-time column, or (when nested passes ran on several threads) a
+# User column before it: the wall time is the last number. Names as printed
+# ("'func.func' Pipeline"); a pass that runs in two places (CSE on functions
+# and on kernels, pto-isa-insert-sync nested and on the module in
+# --pto-ascend-pipeline) is summed.
+TIMING = re.compile(r"^\s+(?:[\d.]+ \(\s*[\d.]+%\)\s+)?([\d.]+) \(\s*[\d.]+%\)\s+"
+                    r"([^\d\s].*?)\s*$", re.M)
 
 
 def run_timed(path: Path, case: Case, repeat: int) -> tuple[dict, float]:
@@ -440,7 +446,9 @@ def run_timed(path: Path, case: Case, repeat: int) -> tuple[dict, float]:
             raise SystemExit(f"{case.tool} {' '.join(case.args)} on {path} failed "
                              f"({r.returncode}):\n{r.stderr[-3000:]}")
         if timing:
-            wall = {name: float(t) for t, name in TIMING.findall(r.stderr)}
+            wall = {}
+            for t, name in TIMING.findall(r.stderr):
+                wall[name] = wall.get(name, 0.0) + float(t)
             wall["passes"] = wall["Total"] - wall.get("Parser", 0) - wall.get("Output", 0)
         else:  # no pass manager: the process's wall time stands for it
             wall = {"passes": elapsed}

@@ -2,6 +2,8 @@
 
 #include "pto/Pipelines/AscendPipeline.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "pto/Conversion/Passes.h"
 #include "pto/Dialect/PTOISA/Transforms/Passes.h"
@@ -17,12 +19,29 @@ void mlir::pto::buildAscendPipeline(OpPassManager &pm,
   // mixes them on DAV_3510 runs as cube and vector tasks through GM.
   tileGraph.splitMix = true;
   buildTileGraphPipeline(pm, tileGraph);
-  pm.addPass(createLowerToISAPass());
+  // Each leaf is lowered, rolled, planned and synchronised in turn, verifier
+  // included, while its IR is in cache: those passes run nested on
+  // func.func, and the verifier after each reads one function, not the
+  // module. The module parts are small and leave the other leaves' bodies
+  // unread: pto-lower-to-isa{defer-leaves} reads the launches in the roots
+  // and kernels (and lowers MIX leaves, whose lowering needs them);
+  // pto-isa-split-mix creates functions, so MIX leaves are synchronised
+  // after it (docs/TileGraph.md, "Cost in the number of kernels").
+  LowerToISAPassOptions lowerToISA;
+  lowerToISA.deferLeaves = true;
+  pm.addPass(createLowerToISAPass(lowerToISA));
+  OpPassManager &leaf = pm.nest<func::FuncOp>();
+  leaf.addPass(createLowerLeafToISAPass());
   if (options.rollPieces)
-    pm.addPass(ptoisa::createRollPiecesPass());
-  pm.addPass(ptoisa::createPlanMemoryPass());
+    leaf.addPass(ptoisa::createRollPiecesPass());
+  leaf.addPass(ptoisa::createPlanMemoryPass());
+  ptoisa::InsertSyncPassOptions exceptMix;
+  exceptMix.mixLeaves = "skip";
+  leaf.addPass(ptoisa::createInsertSyncPass(exceptMix));
   pm.addPass(ptoisa::createSplitMixPass());
-  pm.addPass(ptoisa::createInsertSyncPass());
+  ptoisa::InsertSyncPassOptions mixParts;
+  mixParts.mixLeaves = "only";
+  pm.addPass(ptoisa::createInsertSyncPass(mixParts));
 }
 
 void mlir::pto::registerAscendPipeline() {

@@ -90,6 +90,39 @@ def LowerToISAPass : Pass<"pto-lower-to-isa", "::mlir::ModuleOp"> {
     its AIV, `pto_isa.subblock`), each AIV with its own ring of UB slots.
     `pto-isa-split-mix` then splits the leaf into its AIC and AIV parts
     (docs/ISA.md).
+
+    With `defer-leaves` the pass lowers the MIX leaves only (their lowering
+    reads their launches) and records on every other leaf the constants
+    its launches pass (`pto.launch_constants`, a discardable attribute) for
+    `pto-lower-leaf-to-isa`, which lowers that leaf on its own: the Ascend
+    pipeline nests it on `func.func`, so each leaf goes through the
+    lowering and the passes after it while it is in cache. The pass reads
+    the launches from the roots and kernels, never from inside a leaf.
+  }];
+  let options = [
+    Option<"deferLeaves", "defer-leaves", "bool", /*default=*/"false",
+           "Lower only the MIX leaves; record the launch constants of the "
+           "others for pto-lower-leaf-to-isa">,
+  ];
+  let dependentDialects = ["::mlir::ptoisa::PTOISADialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def LowerLeafToISAPass : Pass<"pto-lower-leaf-to-isa", "::mlir::func::FuncOp"> {
+  let summary = "Lowers one vector or cube leaf to pto_isa, with its recorded "
+                "launch constants";
+  let description = [{
+    The function part of `pto-lower-to-isa`: on a vector or cube leaf that
+    `pto-lower-to-isa{defer-leaves}` prepared, replaces each index argument
+    that every launch passes as one constant (`pto.launch_constants`) by
+    that constant and lowers the leaf exactly as `pto-lower-to-isa` does,
+    then removes the attribute. It reads and writes only its function, so
+    it runs nested on `func.func` (in parallel under threading) and the
+    verifier after it reads one leaf, not the module. Other functions, MIX
+    leaves (lowered by `pto-lower-to-isa`, which has their launches) and
+    lowered leaves are left as they are; a leaf still holding pto tiles
+    without the attribute is an error.
   }];
   let dependentDialects = ["::mlir::ptoisa::PTOISADialect",
                            "::mlir::arith::ArithDialect",

@@ -18,9 +18,11 @@ struct AscendPipelineOptions
       llvm::cl::init(true)};
 };
 
-/// The tile-graph pipeline, then pto-lower-to-isa, pto-isa-roll-pieces,
-/// pto-isa-plan-memory and pto-isa-insert-sync: a module `pto-translate
-/// --pto-to-cpp` prints.
+/// The tile-graph pipeline, then pto-lower-to-isa{defer-leaves}, nested on
+/// each func.func pto-lower-leaf-to-isa, pto-isa-roll-pieces,
+/// pto-isa-plan-memory and pto-isa-insert-sync{mix-leaves=skip}, then
+/// pto-isa-split-mix and pto-isa-insert-sync{mix-leaves=only}: a module
+/// `pto-translate --pto-to-cpp` prints.
 void buildAscendPipeline(OpPassManager &pm,
                          const AscendPipelineOptions &options);
 

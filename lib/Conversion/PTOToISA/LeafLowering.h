@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::pto::lower_to_isa {
 
@@ -65,12 +66,19 @@ inline std::string shapeString(pto::TileType t) {
 }
 
 /// Records every op the builder (and the reifier through it) inserts, so the
-/// index arithmetic the lowering reified but did not use can be removed.
+/// index arithmetic the lowering reified but did not use can be removed, and
+/// the ops the lowering erased. An op created at the address of an erased
+/// one is a new op: it leaves `erased` and takes its place at the end of
+/// `ops`, so what the cleanups keep does not depend on where malloc puts
+/// ops (it did: a constant that reused an erased op's address was skipped).
 struct InsertedOps : public OpBuilder::Listener {
   void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    if (erased.erase(op))
+      ops.remove(op);
     ops.insert(op);
   }
   llvm::SetVector<Operation *> ops;
+  llvm::SmallPtrSet<Operation *, 32> erased;
 };
 
 /// Identity of a GM window as a pto.view states it: the same source, offsets,
@@ -320,6 +328,33 @@ DenseMap<Operation *, unsigned>
 assignSubblocks(func::FuncOp leaf,
                 const llvm::SmallDenseSet<unsigned> &onChipArgs,
                 ArrayRef<LaunchOp> launches);
+
+/// Whether `leaf` still holds pto tiles (a lowered leaf holds none: the
+/// lowering is a no-op on its own output).
+bool holdsTiles(func::FuncOp leaf);
+
+/// Per argument of a leaf, the constant every launch passes for it
+/// (IntegerAttr), or UnitAttr where the launches differ or pass no
+/// constant; empty for a leaf that is never launched.
+using LaunchConstants = SmallVector<Attribute>;
+
+/// The launch constants of each leaf in `launches` (callee -> its launches).
+llvm::StringMap<LaunchConstants>
+launchConstants(const llvm::StringMap<SmallVector<LaunchOp>> &launches);
+
+/// pto-outline shares one leaf between launches, so even constant window
+/// offsets arrive as index arguments: replaces inside `leaf` each used index
+/// argument that every launch passes as the same constant (`constants`) by
+/// that constant, before lowering. Sub-tile windows become static
+/// (TEXTRACT/TINSERT), inner dims of N-D tiles provably whole, and a fully
+/// valid per-row operand's rows a constant the result's row tail is
+/// compared with (docs/ISA.md).
+void useConstantArguments(func::FuncOp leaf, ArrayRef<Attribute> constants);
+
+/// The discardable attribute on which `pto-lower-to-isa{defer-leaves}` hands
+/// a leaf's launch constants to `pto-lower-leaf-to-isa` (an ArrayAttr of
+/// LaunchConstants); the leaf lowering removes it.
+constexpr llvm::StringLiteral kLaunchConstantsAttrName = "pto.launch_constants";
 
 } // namespace mlir::pto::lower_to_isa
 

@@ -255,6 +255,12 @@ LogicalResult LeafLowering::run() {
       return op->emitOpError()
              << "has regions; pto-lower-to-isa lowers straight-line leaves";
     }
+    // Launches are read from the roots and kernels only (LaunchSites).
+    if (isa<LaunchOp, RootCallOp>(op))
+      return op->emitOpError()
+             << "in leaf @" << func.getSymName()
+             << ": a leaf is the body of one task, and tasks are issued by "
+                "roots and kernels (pto-outline); move it there";
     bool touchesTiles =
         llvm::any_of(op->getOperandTypes(), llvm::IsaPred<pto::TileType>) ||
         llvm::any_of(op->getResultTypes(), llvm::IsaPred<pto::TileType>);
@@ -373,7 +379,7 @@ LogicalResult LeafLowering::run() {
             !llvm::is_contained(replaced, view.getOperation()))
           replaced.push_back(view);
   // Erase the replaced pto ops, users first.
-  llvm::SmallPtrSet<Operation *, 32> erased;
+  llvm::SmallPtrSetImpl<Operation *> &erased = inserted.erased;
   for (Operation *op : llvm::reverse(replaced)) {
     if (erased.count(op))
       continue;
@@ -427,69 +433,88 @@ LogicalResult LeafLowering::run() {
 
 } // namespace mlir::pto::lower_to_isa
 
-namespace {
-/// pto-outline shares one leaf between launches, so even constant window
-/// offsets arrive as index arguments. An index argument that every launch
-/// passes as the same constant is replaced by that constant inside the leaf
-/// before lowering: sub-tile windows become static (TEXTRACT/TINSERT), inner
-/// dims of N-D tiles provably whole, and a fully valid per-row operand's
-/// rows a constant the result's row tail is compared with (docs/ISA.md).
-/// One walk over the launches.
-void useConstantArguments(ModuleOp module,
-                          ArrayRef<std::pair<func::FuncOp, CoreKind>> leaves) {
-  // Only leaves still holding pto tiles: a lowered leaf is left as it is
-  // (the pass is a no-op on its own output).
-  auto holdsTiles = [](func::FuncOp leaf) {
-    return leaf
-        .walk([](Operation *op) {
-          auto isTile = llvm::IsaPred<pto::TileType>;
-          return llvm::any_of(op->getOperandTypes(), isTile) ||
-                         llvm::any_of(op->getResultTypes(), isTile)
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
-  llvm::StringMap<func::FuncOp> byName;
-  for (auto [leaf, kind] : leaves)
-    if (holdsTiles(leaf))
-      byName[leaf.getSymName()] = leaf;
-  // Per leaf argument: the one constant every launch passes, or null.
-  DenseMap<Operation *, SmallVector<std::optional<Attribute>>> passed;
-  module.walk([&](LaunchOp launch) {
-    func::FuncOp leaf = byName.lookup(launch.getCallee());
-    if (!leaf)
-      return;
-    auto &slots = passed[leaf.getOperation()];
-    if (slots.empty())
-      slots.resize(launch.getArgs().size());
-    for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
-      if (i >= slots.size())
-        break;
-      Attribute value;
-      if (!matchPattern(arg, m_Constant(&value)))
-        value = UnitAttr::get(module.getContext()); // not a constant
-      if (!slots[i])
-        slots[i] = value;
-      else if (*slots[i] != value)
-        slots[i] = UnitAttr::get(module.getContext());
-    }
-  });
-  for (auto &[op, slots] : passed) {
-    auto leaf = cast<func::FuncOp>(op);
-    Block &entry = leaf.getBody().front();
-    OpBuilder builder = OpBuilder::atBlockBegin(&entry);
-    for (auto [i, slot] : llvm::enumerate(slots)) {
-      auto value = slot ? dyn_cast<IntegerAttr>(*slot) : IntegerAttr();
-      if (!value || i >= entry.getNumArguments() ||
-          !entry.getArgument(i).getType().isIndex() ||
-          entry.getArgument(i).use_empty())
-        continue;
-      Value constant =
-          builder.create<arith::ConstantIndexOp>(leaf.getLoc(), value.getInt());
-      entry.getArgument(i).replaceAllUsesWith(constant);
+namespace mlir::pto::lower_to_isa {
+
+bool holdsTiles(func::FuncOp leaf) {
+  return leaf
+      .walk([](Operation *op) {
+        auto isTile = llvm::IsaPred<pto::TileType>;
+        return llvm::any_of(op->getOperandTypes(), isTile) ||
+                       llvm::any_of(op->getResultTypes(), isTile)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+llvm::StringMap<LaunchConstants>
+launchConstants(const llvm::StringMap<SmallVector<LaunchOp>> &launches) {
+  llvm::StringMap<LaunchConstants> result;
+  for (const auto &entry : launches) {
+    LaunchConstants &slots = result[entry.getKey()];
+    for (LaunchOp launch : entry.getValue()) {
+      Attribute notConstant = UnitAttr::get(launch.getContext());
+      if (slots.empty())
+        slots.resize(launch.getArgs().size());
+      for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
+        if (i >= slots.size())
+          break;
+        Attribute value;
+        if (!matchPattern(arg, m_Constant(&value)))
+          value = notConstant;
+        if (!slots[i])
+          slots[i] = value;
+        else if (slots[i] != value)
+          slots[i] = notConstant;
+      }
     }
   }
+  return result;
+}
+
+void useConstantArguments(func::FuncOp leaf, ArrayRef<Attribute> constants) {
+  Block &entry = leaf.getBody().front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  for (auto [i, slot] : llvm::enumerate(constants)) {
+    auto value = dyn_cast_or_null<IntegerAttr>(slot);
+    if (!value || i >= entry.getNumArguments() ||
+        !entry.getArgument(i).getType().isIndex() ||
+        entry.getArgument(i).use_empty())
+      continue;
+    Value constant =
+        builder.create<arith::ConstantIndexOp>(leaf.getLoc(), value.getInt());
+    entry.getArgument(i).replaceAllUsesWith(constant);
+  }
+}
+
+} // namespace mlir::pto::lower_to_isa
+
+namespace {
+/// The leaves of a module and the launches and root calls of the rest (the
+/// roots and kernels that issue them), in program order. One walk that does
+/// not enter the leaves, the bulk of the module: each leaf's body is read
+/// when it is lowered, while it is in cache.
+struct LaunchSites {
+  SmallVector<std::pair<func::FuncOp, CoreKind>> leaves;
+  llvm::StringMap<SmallVector<LaunchOp>> launches;
+  llvm::StringMap<SmallVector<RootCallOp>> rootCalls;
+};
+
+LaunchSites collectLaunchSites(ModuleOp module) {
+  LaunchSites sites;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto func = dyn_cast<func::FuncOp>(op))
+      if (auto kind = func->getAttrOfType<CoreKindAttr>("pto.leaf")) {
+        sites.leaves.push_back({func, kind.getValue()});
+        return WalkResult::skip();
+      }
+    if (auto launch = dyn_cast<LaunchOp>(op))
+      sites.launches[launch.getCallee()].push_back(launch);
+    else if (auto call = dyn_cast<RootCallOp>(op))
+      sites.rootCalls[call.getCallee()].push_back(call);
+    return WalkResult::advance();
+  });
+  return sites;
 }
 
 /// The workspace a launch argument is: defined in the root, or passed to it
@@ -521,72 +546,85 @@ WorkspaceOp workspaceOf(Value value,
 }
 
 /// Per MIX leaf, the arguments every launch passes a `pto.on_chip`
-/// workspace for. One walk over the launches and root calls.
+/// workspace for.
 llvm::DenseMap<Operation *, llvm::SmallDenseSet<unsigned>>
-onChipArguments(ModuleOp module,
-                ArrayRef<std::pair<func::FuncOp, CoreKind>> leaves) {
-  llvm::StringMap<func::FuncOp> mixLeaves;
-  for (auto [leaf, kind] : leaves)
-    if (kind == CoreKind::mix)
-      mixLeaves[leaf.getSymName()] = leaf;
+onChipArguments(const LaunchSites &sites) {
   llvm::DenseMap<Operation *, llvm::SmallDenseSet<unsigned>> result;
-  if (mixLeaves.empty())
-    return result;
-  llvm::StringMap<SmallVector<RootCallOp>> calls;
-  module.walk(
-      [&](RootCallOp call) { calls[call.getCallee()].push_back(call); });
-  // Per leaf argument: on chip at every launch so far (unset: no launch).
-  llvm::DenseMap<Operation *, SmallVector<std::optional<bool>>> seen;
-  module.walk([&](LaunchOp launch) {
-    func::FuncOp leaf = mixLeaves.lookup(launch.getCallee());
-    if (!leaf)
-      return;
-    auto &slots = seen[leaf.getOperation()];
-    slots.resize(std::max<size_t>(slots.size(), launch.getArgs().size()));
-    for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
-      WorkspaceOp workspace = workspaceOf(arg, calls);
-      bool onChip = workspace && workspace->hasAttr(kOnChipAttrName);
-      slots[i] = slots[i].value_or(true) && onChip;
+  for (auto [leaf, kind] : sites.leaves) {
+    if (kind != CoreKind::mix)
+      continue;
+    auto launches = sites.launches.find(leaf.getSymName());
+    if (launches == sites.launches.end())
+      continue;
+    // Per leaf argument: on chip at every launch so far.
+    SmallVector<std::optional<bool>> slots;
+    for (LaunchOp launch : launches->second) {
+      slots.resize(std::max<size_t>(slots.size(), launch.getArgs().size()));
+      for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
+        WorkspaceOp workspace = workspaceOf(arg, sites.rootCalls);
+        bool onChip = workspace && workspace->hasAttr(kOnChipAttrName);
+        slots[i] = slots[i].value_or(true) && onChip;
+      }
     }
-  });
-  for (auto &[leaf, slots] : seen)
     for (auto [i, slot] : llvm::enumerate(slots))
       if (slot.value_or(false))
         result[leaf].insert(i);
+  }
   return result;
 }
 
 struct LowerToISAPass : public pto::impl::LowerToISAPassBase<LowerToISAPass> {
+  using LowerToISAPassBase::LowerToISAPassBase;
+
   void runOnOperation() override {
-    SmallVector<std::pair<func::FuncOp, CoreKind>> leaves;
-    getOperation().walk([&](func::FuncOp func) {
-      if (auto kind = func->getAttrOfType<CoreKindAttr>("pto.leaf"))
-        leaves.push_back({func, kind.getValue()});
-    });
-    useConstantArguments(getOperation(), leaves);
+    LaunchSites sites = collectLaunchSites(getOperation());
+    llvm::StringMap<LaunchConstants> constants =
+        launchConstants(sites.launches);
     llvm::DenseMap<Operation *, llvm::SmallDenseSet<unsigned>> onChip =
-        onChipArguments(getOperation(), leaves);
-    llvm::StringMap<SmallVector<LaunchOp>> launches;
-    if (!onChip.empty())
-      getOperation().walk([&](LaunchOp launch) {
-        launches[launch.getCallee()].push_back(launch);
-      });
-    for (auto [func, kind] : leaves) {
+        onChipArguments(sites);
+    MLIRContext *context = &getContext();
+    bool loweredAny = false;
+    for (auto [func, kind] : sites.leaves) {
+      const LaunchConstants &leafConstants =
+          constants.lookup(func.getSymName());
+      if (deferLeaves && kind != CoreKind::mix) {
+        SmallVector<Attribute> slots(leafConstants);
+        for (Attribute &slot : slots)
+          if (!slot)
+            slot = UnitAttr::get(context);
+        func->setAttr(kLaunchConstantsAttrName, ArrayAttr::get(context, slots));
+        continue;
+      }
+      // Each leaf in one go, constants, lowering and cleanup, while its IR
+      // is in cache.
+      if (holdsTiles(func))
+        useConstantArguments(func, leafConstants);
       LeafLowering lowering(func, kind);
       if (kind == CoreKind::mix) {
+        // A MIX leaf sees its launches when some MIX leaf of the module has
+        // an on-chip exchange.
+        ArrayRef<LaunchOp> launches;
+        if (!onChip.empty())
+          if (auto it = sites.launches.find(func.getSymName());
+              it != sites.launches.end())
+            launches = it->second;
         llvm::SmallDenseSet<unsigned> args = onChip.lookup(func);
         FailureOr<DenseMap<Operation *, Operation *>> pairing =
-            pairExchangeViews(func, args, launches.lookup(func.getSymName()));
+            pairExchangeViews(func, args, launches);
         if (failed(pairing))
           return signalPassFailure();
-        lowering.setSubblocks(
-            assignSubblocks(func, args, launches.lookup(func.getSymName())));
+        lowering.setSubblocks(assignSubblocks(func, args, launches));
         lowering.setOnChipArguments(std::move(args));
         lowering.setExchangePairing(std::move(*pairing));
       }
       if (failed(lowering.run()))
         return signalPassFailure();
+      loweredAny = true;
     }
+    // Deferred, only discardable attributes changed: the leaves are verified
+    // after pto-lower-leaf-to-isa, one at a time, not the module here.
+    if (deferLeaves && !loweredAny)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -370,3 +370,16 @@ func.func private @arange_float(%out: !pto.tensor<8xf32>)
   pto.assemble %t, %out [%c0] : !pto.tile<8xf32>, !pto.tensor<8xf32>
   return
 }
+
+// -----
+
+// Launches are read from the roots and kernels; a leaf issues none.
+func.func private @inner(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  return
+}
+
+func.func private @launching(%a: !pto.tensor<16x16xf32>) attributes {pto.leaf = #pto.core<vector>} {
+  // expected-error @+1 {{in leaf @launching: a leaf is the body of one task, and tasks are issued by roots and kernels (pto-outline); move it there}}
+  %t = pto.launch @inner(%a) : (!pto.tensor<16x16xf32>) -> !pto.token
+  return
+}

@@ -2,6 +2,8 @@
 
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -58,8 +60,11 @@ void mlir::pto::buildTileGraphPipeline(
   // them (pto.view only reads GM; pto-merge-leaf-arguments made their offsets
   // one value), so a leaf loads each GM window once. Not the canonicalizer:
   // it rewrites scf.if over tiles into arith.select, which neither pto-run
-  // nor the ISA lowering takes.
-  pm.addPass(createCSEPass());
+  // nor the ISA lowering takes. CSE works within each function and kernel
+  // (isolated from above): nested, each is verified on its own, not the
+  // module after one sweep over all of them.
+  pm.nest<func::FuncOp>().addPass(createCSEPass());
+  pm.nest<KernelOp>().addPass(createCSEPass());
 }
 
 void mlir::pto::registerTileGraphPipeline() {

@@ -978,9 +978,25 @@ struct InsertSyncPass
     : public ptoisa::impl::InsertSyncPassBase<InsertSyncPass> {
   using InsertSyncPassBase::InsertSyncPassBase;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    if (mixLeaves != "all" && mixLeaves != "skip" && mixLeaves != "only")
+      return emitError(UnknownLoc::get(context))
+             << "pto-isa-insert-sync: mix-leaves=" << mixLeaves
+             << " is none of all, skip, only";
+    return success();
+  }
+
+  /// A MIX leaf (`pto.leaf = #pto.core<mix>`, split or not) or the AIV part
+  /// of one (`pto.mix_aic`).
+  static bool isMixPart(Operation *func) {
+    auto kind = func->getAttrOfType<pto::CoreKindAttr>("pto.leaf");
+    return (kind && kind.getValue() == pto::CoreKind::mix) ||
+           func->hasAttr(kMixAicAttrName);
+  }
+
   void runOnOperation() override {
-    bool failed = false;
-    getOperation()->walk([&](FunctionOpInterface func) {
+    bool failed = false, synchronised = false;
+    auto synchronise = [&](FunctionOpInterface func) {
       // Functions with instructions or with stale sync ops (which the
       // inserter drops and recomputes: a function of flags alone ends up
       // without any) are the pass's business.
@@ -992,6 +1008,7 @@ struct InsertSyncPass
       });
       if (!hasIsaOps)
         return;
+      synchronised = true;
       Stats stats;
       Inserter inserter(func, stats);
       if (mlir::failed(inserter.run())) {
@@ -1005,9 +1022,27 @@ struct InsertSyncPass
                           << " pipe_barrier V, " << stats.barriersAll
                           << " pipe_barrier ALL, " << stats.hazards
                           << " hazards resolved";
-    });
+    };
+    if (mixLeaves == "only") {
+      // Other functions' bodies are not read.
+      getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        auto func = dyn_cast<FunctionOpInterface>(op);
+        if (!func)
+          return WalkResult::advance();
+        if (isMixPart(func))
+          synchronise(func);
+        return WalkResult::skip();
+      });
+    } else {
+      getOperation()->walk([&](FunctionOpInterface func) {
+        if (mixLeaves != "skip" || !isMixPart(func))
+          synchronise(func);
+      });
+    }
     if (failed)
-      signalPassFailure();
+      return signalPassFailure();
+    if (!synchronised)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -4,7 +4,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def RollPiecesPass : Pass<"pto-isa-roll-pieces", "::mlir::ModuleOp"> {
+def RollPiecesPass : Pass<"pto-isa-roll-pieces"> {
   let summary = "Rolls repeated piece sequences of a leaf into scf.for loops";
   let description = [{
     `pto-expand-tiles` cuts ops into pieces and `pto-lower-to-isa` lowers
@@ -49,6 +49,10 @@ def RollPiecesPass : Pass<"pto-isa-roll-pieces", "::mlir::ModuleOp"> {
     Run it before `pto-isa-plan-memory` (a tile of the body has one offset
     in every iteration) and `pto-isa-insert-sync` (which synchronises the
     loop: loop-carried flags primed before it, drained after it).
+
+    The pass reads and writes each function on its own, so it runs on any
+    op: on a module it takes every function in it, and the Ascend pipeline
+    nests it on `func.func`, where it runs on one leaf at a time.
   }];
   let options = [
     Option<"minSavedOps", "min-saved-ops", "unsigned", /*default=*/"8",
@@ -59,7 +63,7 @@ def RollPiecesPass : Pass<"pto-isa-roll-pieces", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-def PlanMemoryPass : Pass<"pto-isa-plan-memory", "::mlir::ModuleOp"> {
+def PlanMemoryPass : Pass<"pto-isa-plan-memory"> {
   let summary = "Places every pto_isa tile in its on-chip buffer (TASSIGN offsets)";
   let description = [{
     For every function holding `pto_isa.alloc_tile`s, sets `at` (the byte
@@ -98,6 +102,10 @@ def PlanMemoryPass : Pass<"pto-isa-plan-memory", "::mlir::ModuleOp"> {
     (type and bytes, with a note at each alloc) and the fix. With `report`,
     each planned function gets a remark with the peak live bytes and the
     bytes used per space.
+
+    Functions are planned one by one and each on its own: the pass runs on
+    any op (on a module, every function in it; the Ascend pipeline nests it
+    on `func.func`).
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
@@ -143,7 +151,7 @@ def SplitMixPass : Pass<"pto-isa-split-mix", "::mlir::ModuleOp"> {
   }];
 }
 
-def InsertSyncPass : Pass<"pto-isa-insert-sync", "::mlir::ModuleOp"> {
+def InsertSyncPass : Pass<"pto-isa-insert-sync"> {
   let summary = "Inserts set_flag/wait_flag and pipe barriers for every hazard";
   let description = [{
     Orders the pto_isa instructions of every function that holds some (leaf
@@ -205,11 +213,23 @@ def InsertSyncPass : Pass<"pto-isa-insert-sync", "::mlir::ModuleOp"> {
     The pass owns synchronisation: `set_flag`, `wait_flag` and
     `pipe_barrier` ops already present are removed and recomputed, so the
     pass is idempotent. `pto-isa-verify-sync` checks the result.
+
+    Functions are synchronised one by one and each on its own: the pass runs
+    on any op (on a module, every function in it). `mix-leaves` picks the
+    functions: `all`; `skip` leaves MIX leaves (`pto.leaf = #pto.core<mix>`)
+    and their AIV parts (`pto.mix_aic`) alone, for a run before
+    `pto-isa-split-mix`; `only` synchronises just those, after it, without
+    reading the other functions. The Ascend pipeline nests the `skip` run on
+    `func.func`, right after each leaf's memory plan, and runs `only` on the
+    module after the split.
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit a remark per function with the number of flags (and of "
            "loop-carried ones), barriers and hazards resolved">,
+    Option<"mixLeaves", "mix-leaves", "std::string", /*default=*/"\"all\"",
+           "Which functions: all; skip (not MIX leaves and their AIV parts, "
+           "before pto-isa-split-mix); only (those alone, after it)">,
   ];
   let dependentDialects = ["::mlir::ptoisa::PTOISADialect"];
 }
