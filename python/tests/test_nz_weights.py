@@ -2,14 +2,16 @@
 stored as 16-row fractals, as glm_v4_5 moe_fusion declares its int8 expert
 weights. The host passes the matrix; the call lays it out as NZ storage (what
 torch_npu.npu_format_cast(w, 29) leaves on the device) and pto-run, the
-tile graph and the in-process interpreter read the matrix back from it.
-Checked against NumPy for int8 (C0 = 32), f16 and bf16 (C0 = 16)."""
+tile graph and the in-process interpreter read the matrix back from it; the
+emitted C++ loads NZ windows into L1 (pto-isa's NZ -> NZ TLOAD) on the host
+emulation and pto-isa's CPU simulator. Checked against NumPy for int8
+(C0 = 32), f16 and bf16 (C0 = 16)."""
 
 import numpy as np
 import pytest
 
 import pto_mlir.frontend as pypto
-from pto_mlir import codegen
+from pto_mlir import codegen, pto_isa
 from pto_mlir.frontend.dtypes import nz_matrix, nz_storage
 from pto_mlir.golden.bf16 import bf16_bits_to_f32, f32_to_bf16_bits
 from pto_mlir.tools import run_kernel, run_tile_graph, run_tool
@@ -157,13 +159,71 @@ def test_shape_off_the_fractal_is_an_error():
              np.zeros((16, 32), np.float32))
 
 
-def test_cpp_refuses_nz_with_the_reason(tmp_path):
-    """The emitted C++ loads GM as ND only: an NZ kernel is refused by
-    pto-to-cpp, naming the argument, instead of reading fractals as rows."""
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matmul_nz_b_emitted_cpp(name, tmp_path):
+    """The emitted C++ loads each B window as an NZ GlobalTensor of whole
+    fractals into its L1 tile (pto-isa's NZ -> NZ TLOAD), its host main
+    reading the storage file; on the host emulation it gives NumPy's
+    numbers."""
+    dtype, golden, out_dtype, n, cube_n = CASES[name]
     source = tmp_path / "matmul_nz_b.mlir"
-    source.write_text(nz_matmul(I8, I32, 96, 32).trace().mlir)
-    with pytest.raises(RuntimeError, match="argument 'b' of @matmul_nz_b is NZ .*loads GM "
-                                           "tensors as ND only"):
+    source.write_text(nz_matmul(dtype, out_dtype, n, cube_n).trace().mlir)
+    a, b, out, want = case_inputs(name)
+    c0 = 32 // dtype.itemsize
+    exe = codegen.build(source, tmp_path)
+    cpp = next(tmp_path.glob("*.cpp")).read_text()
+    assert f"Shape<1, DYNAMIC, DYNAMIC, 16, {c0}>, Stride<1, DYNAMIC, {16 * c0}, {c0}, 1>, " \
+           f"Layout::NZ>" in cpp
+    assert f'm.input<{codegen_element(golden)}>("b", {{{n // c0}, 4, 16, {c0}}})' in cpp
+    inputs = {"a": a, "b": nz_storage("b", b, dtype), "out": out}
+    dtypes = {"a": golden, "b": golden, "out": "int32" if out_dtype is I32 else "fp32"}
+    got, _ = codegen.run(exe, tmp_path / "run", inputs, dtypes, ["out"])
+    np.testing.assert_array_equal(got["out"], want)
+
+
+def codegen_element(golden):
+    return {"int8": "int8_t", "fp16": "half", "bf16": "bfloat16_t"}[golden]
+
+
+@pytest.mark.skipif(pto_isa.find() is None, reason=pto_isa.missing_reason())
+@pytest.mark.parametrize("name", ["fp16", "int8"])
+def test_matmul_nz_b_on_the_real_simulator(name, tmp_path, monkeypatch):
+    """The same C++ against pto-isa's CPU simulator: its TLOAD of an NZ
+    GlobalTensor into an Nz Mat tile gives NumPy's numbers too."""
+    dtype, golden, out_dtype, n, cube_n = CASES[name]
+    source = tmp_path / "matmul_nz_b.mlir"
+    source.write_text(nz_matmul(dtype, out_dtype, n, cube_n).trace().mlir)
+    a, b, out, want = case_inputs(name)
+    cpp = codegen.emit_cpp(source, tmp_path)
+    real = pto_isa.build_on_real_sim(cpp, tmp_path / "real")
+    monkeypatch.setenv("PTO_CPU_SIM_UB_BYTES", str(pto_isa.REAL_SIM_ARCH["a3"][1]))
+    inputs = {"a": a, "b": nz_storage("b", b, dtype), "out": out}
+    dtypes = {"a": golden, "b": golden, "out": "int32" if out_dtype is I32 else "fp32"}
+    got, _ = codegen.run(real, tmp_path / "r_real", inputs, dtypes, ["out"])
+    np.testing.assert_array_equal(got["out"], want)
+
+
+def test_cpp_refuses_a_transposed_nz_weight(tmp_path):
+    """b_trans of an NZ weight runs in pto-run (the matrix is transposed as
+    any B) but the emitted C++ loads NZ untransposed only: refused, naming
+    the weight."""
+    @pypto.jit
+    def nz_bt(a: pypto.Tensor([16, 64], F16), b: pypto.Tensor([32, 64], F16, format=NZ),
+              out: pypto.Tensor([16, 32], F32)):
+        pypto.set_cube_tile_shapes([16, 16], [64, 64], [32, 32])
+        pypto.set_vec_tile_shapes(16, 32)
+        pypto.assemble(pypto.matmul(a, b, F32, b_trans=True), [0, 0], out)
+
+    rng = np.random.default_rng(3)
+    a = (rng.integers(-4, 5, (16, 64)) / 2).astype(np.float16)
+    b = (rng.integers(-4, 5, (32, 64)) / 2).astype(np.float16)
+    out = np.zeros((16, 32), np.float32)
+    nz_bt(a, b, out)
+    np.testing.assert_array_equal(out, a.astype(np.float64) @ b.astype(np.float64).T)
+    source = tmp_path / "nz_bt.mlir"
+    source.write_text(nz_bt.trace().mlir)
+    with pytest.raises(RuntimeError, match="the NZ tensor 'b' .* is loaded transposed "
+                                           r"\(b_trans\)"):
         codegen.emit_cpp(source, tmp_path)
 
 

@@ -327,20 +327,20 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
                   "functions only; compile the module with `pto-opt "
                   "--pto-ascend-pipeline` first";
     } else if (auto kernel = dyn_cast<KernelOp>(op)) {
-      // The leaves load GM as ND GlobalTensors; an NZ argument's fractal
-      // storage would be read as rows.
+      // The emitted C++ reads NZ weights as 2-D GlobalTensors of fractals.
       for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
         if (auto layout =
                 kernel.getArgAttrOfType<StringAttr>(i, kLayoutAttrName);
-            layout && layout.getValue() == kLayoutNZ)
+            layout && layout.getValue() == kLayoutNZ &&
+            cast<GMTensorType>(kernel.getArgumentTypes()[i]).getRank() != 2)
           return kernel.emitError()
                  << "pto-to-cpp: argument '"
                  << cast<StringAttr>(kernel.getArgNames()[i]).getValue()
                  << "' of @" << kernel.getSymName() << " is NZ ("
-                 << kLayoutAttrName << " = \"" << kLayoutNZ
-                 << "\"), and the emitted C++ loads GM tensors as ND only: run "
-                    "the kernel in pto-run or the tile graph, or declare the "
-                    "weight ND and pass its row-major data";
+                 << kLayoutAttrName << " = \"" << kLayoutNZ << "\") of rank "
+                 << cast<GMTensorType>(kernel.getArgumentTypes()[i]).getRank()
+                 << "; the emitted C++ reads 2-D NZ weights only: pass each "
+                    "matrix as its own argument";
       kernels.push_back(kernel);
     } else {
       return op.emitError()
