@@ -240,3 +240,35 @@ def test_npu_format_cast_stand_in(monkeypatch):
     assert torch.equal(cast, w) and cast.data_ptr() != w.data_ptr()
     with pytest.raises(RuntimeError, match=r"npu_format_cast\(tensor, 3\).*2 \(ND\) and 29"):
         torch_npu.npu_format_cast(w, 3)
+
+
+@pypto.jit
+def nz_dynamic_k(a: pypto.Tensor([16, pypto.DYN], F16),
+                 b: pypto.Tensor([pypto.DYN, 48], F16, format=NZ),
+                 out: pypto.Tensor([16, 48], F32)):
+    pypto.set_cube_tile_shapes([16, 16], [32, 32], [16, 16])
+    pypto.set_vec_tile_shapes(16, 48)
+    x = pypto.view(a, [16, 96], [0, 0])
+    w = pypto.view(b, [96, 48], [0, 0])
+    pypto.assemble(pypto.matmul(x, w, F32), [0, 0], out)
+
+
+def test_dynamic_rows_of_an_nz_weight(tmp_path):
+    """K dynamic: pto-run takes it from the storage ([3, K / 16, 16, 16]) and
+    the emitted host main passes dim(1) * 16 as the matrix's rows."""
+    rng = np.random.default_rng(4)
+    a = (rng.integers(-4, 5, (16, 96)) / 2).astype(np.float16)
+    b = (rng.integers(-4, 5, (96, 48)) / 2).astype(np.float16)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    out = np.zeros((16, 48), np.float32)
+    nz_dynamic_k(a, b, out)
+    np.testing.assert_array_equal(out, want)
+    source = tmp_path / "nz_dynamic_k.mlir"
+    source.write_text(nz_dynamic_k.trace().mlir)
+    exe = codegen.build(source, tmp_path)
+    cpp = next(tmp_path.glob("*.cpp")).read_text()
+    assert 'm.input<half>("b", {3, -1, 16, 16});' in cpp and "t1.dim(1) * 16" in cpp
+    inputs = {"a": a, "b": nz_storage("b", b, F16), "out": np.zeros((16, 48), np.float32)}
+    got, _ = codegen.run(exe, tmp_path / "run", inputs, {"a": "fp16", "b": "fp16", "out": "fp32"},
+                         ["out"])
+    np.testing.assert_array_equal(got["out"], want)
