@@ -116,6 +116,14 @@ int ptoRunKernel(MlirOperation module, MlirStringRef kernelName,
       return pto_check::kUsage;
     }
     std::memcpy(tensor->bytes.data(), args[i].data, tensor->bytes.size());
+    // An NZ argument's buffer is its NZ storage (Interpreter.h).
+    if (int64_t c0 = getNZFractalCols(kernel, i))
+      tensor = fromNZStorage(*tensor, c0, "argument '" + argName + "'");
+    if (!tensor) {
+      kernel.emitError() << "ptoRunKernel: "
+                         << llvm::toString(tensor.takeError());
+      return pto_check::kUsage;
+    }
     tensors.push_back(std::move(*tensor));
   }
   if (llvm::Error error = checkArguments(kernel, tensors)) {
@@ -124,9 +132,12 @@ int ptoRunKernel(MlirOperation module, MlirStringRef kernelName,
   }
   if (failed(runKernel(kernel, tensors)))
     return pto_check::kFault;
-  for (unsigned index : getWrittenArguments(kernel))
+  for (unsigned index : getWrittenArguments(kernel)) {
+    if (int64_t c0 = getNZFractalCols(kernel, index))
+      tensors[index] = toNZStorage(tensors[index], c0);
     std::memcpy(args[index].data, tensors[index].bytes.data(),
                 tensors[index].bytes.size());
+  }
   return pto_check::kOk;
 }
 

@@ -1,6 +1,7 @@
 //===- HostTensor.cpp - GM tensors on host memory, .npy I/O ---------------===//
 
 #include "pto/Interpreter/HostTensor.h"
+#include "pto/Dialect/PTO/IR/NZLayout.h"
 #include "pto/Interpreter/Numerics.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -14,6 +15,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -347,4 +349,72 @@ llvm::Error interp::writeNpy(StringRef path, const HostTensor &tensor) {
     return llvm::createStringError("cannot write '" + path + "': " + message);
   }
   return llvm::Error::success();
+}
+
+/// Copies each element between a [..., rows, cols] matrix and its NZ storage
+/// ([..., cols / c0, rows / 16, 16, c0]): `toStorage` picks the direction.
+static void copyNZ(const HostTensor &from, HostTensor &to, int64_t batch,
+                   int64_t rows, int64_t cols, int64_t c0, bool toStorage) {
+  int64_t bytes = getByteSize(from.kind);
+  int64_t fractalRows = rows / kNZFractalRows;
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) {
+        int64_t matrixIndex = (b * rows + r) * cols + c;
+        int64_t storageIndex =
+            b * rows * cols +
+            ((c / c0 * fractalRows + r / kNZFractalRows) * kNZFractalRows +
+             r % kNZFractalRows) *
+                c0 +
+            c % c0;
+        int64_t src = toStorage ? matrixIndex : storageIndex;
+        int64_t dst = toStorage ? storageIndex : matrixIndex;
+        std::memcpy(&to.bytes[dst * bytes], &from.bytes[src * bytes], bytes);
+      }
+}
+
+llvm::Expected<HostTensor> interp::fromNZStorage(const HostTensor &storage,
+                                                 int64_t c0,
+                                                 const llvm::Twine &what) {
+  ArrayRef<int64_t> shape = storage.shape;
+  size_t rank = shape.size();
+  if (rank < 4 || shape[rank - 2] != kNZFractalRows || shape[rank - 1] != c0)
+    return llvm::createStringError(
+        what +
+        " is NZ (pto.layout = \"nz\"), so its data is the NZ storage "
+        "[..., cols / " +
+        Twine(c0) + ", rows / 16, 16, " + Twine(c0) + "] of " +
+        getKindName(storage.kind) + " fractals, but the data has shape " +
+        storage.shapeString() +
+        "; convert the row-major matrix m with "
+        "m.reshape(rows // 16, 16, cols // " +
+        Twine(c0) + ", " + Twine(c0) + ").transpose(2, 0, 1, 3)");
+  SmallVector<int64_t> matrixShape(shape.drop_back(4));
+  int64_t batch = 1;
+  for (int64_t d : matrixShape)
+    batch *= d;
+  int64_t rows = shape[rank - 3] * kNZFractalRows;
+  int64_t cols = shape[rank - 4] * c0;
+  matrixShape.append({rows, cols});
+  if (storage.shapeOnly)
+    return HostTensor::makeShapeOnly(storage.kind, matrixShape);
+  HostTensor matrix(storage.kind, matrixShape);
+  copyNZ(storage, matrix, batch, rows, cols, c0, /*toStorage=*/false);
+  return matrix;
+}
+
+HostTensor interp::toNZStorage(const HostTensor &matrix, int64_t c0) {
+  ArrayRef<int64_t> shape = matrix.shape;
+  size_t rank = shape.size();
+  int64_t rows = shape[rank - 2], cols = shape[rank - 1];
+  SmallVector<int64_t> storageShape(shape.drop_back(2));
+  int64_t batch = 1;
+  for (int64_t d : storageShape)
+    batch *= d;
+  storageShape.append({cols / c0, rows / kNZFractalRows, kNZFractalRows, c0});
+  if (matrix.shapeOnly)
+    return HostTensor::makeShapeOnly(matrix.kind, storageShape);
+  HostTensor storage(matrix.kind, storageShape);
+  copyNZ(matrix, storage, batch, rows, cols, c0, /*toStorage=*/true);
+  return storage;
 }

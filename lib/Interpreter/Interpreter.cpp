@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "InterpreterImpl.h"
+#include "pto/Dialect/PTO/IR/NZLayout.h"
 
 using namespace mlir;
 using namespace mlir::pto;
@@ -342,6 +343,14 @@ SmallVector<unsigned> interp::getWrittenArguments(KernelOp kernel) {
       kernel, [&](Value tensor) { return argumentOf(kernel, tensor); }, written,
       0);
   return SmallVector<unsigned>(written.begin(), written.end());
+}
+
+int64_t interp::getNZFractalCols(KernelOp kernel, unsigned i) {
+  auto layout = kernel.getArgAttrOfType<StringAttr>(i, kLayoutAttrName);
+  if (!layout || layout.getValue() != kLayoutNZ)
+    return 0;
+  return pto::getNZFractalCols(
+      cast<GMTensorType>(kernel.getArgumentTypes()[i]).getElementByteSize());
 }
 
 llvm::Error interp::checkArguments(KernelOp kernel, ArrayRef<HostTensor> args) {

@@ -184,6 +184,7 @@ py::list kernels(BoundModule &self) {
                  : py::object(py::none());
       }
       arg["cumulative"] = bool(kernel.getArgAttr(i, "pto.cumulative"));
+      arg["nz_fractal_cols"] = pto::interp::getNZFractalCols(kernel, i);
       arg["written"] = llvm::is_contained(written, i);
       args.append(arg);
     }
@@ -236,6 +237,14 @@ py::tuple runKernel(BoundModule &self, const std::string &kernelName,
     SmallVector<int64_t> shape(array.shape(), array.shape() + array.ndim());
     HostTensor tensor(*kind, shape);
     std::memcpy(tensor.bytes.data(), array.data(), tensor.bytes.size());
+    // An NZ argument's array is its NZ storage (Interpreter.h).
+    if (int64_t c0 = getNZFractalCols(kernel, i)) {
+      llvm::Expected<HostTensor> matrix =
+          fromNZStorage(tensor, c0, "argument '" + argName + "'");
+      if (!matrix)
+        return fail("input", llvm::toString(matrix.takeError()));
+      tensor = std::move(*matrix);
+    }
     tensors.push_back(std::move(tensor));
   }
   if (llvm::Error error = checkArguments(kernel, tensors))
@@ -262,6 +271,8 @@ py::tuple runKernel(BoundModule &self, const std::string &kernelName,
               cast<StringAttr>(kernel.getArgNames()[index]).getValue().str() +
               "' is written by the kernel but its array is "
               "read-only");
+    if (int64_t c0 = getNZFractalCols(kernel, index))
+      tensors[index] = toNZStorage(tensors[index], c0);
     std::memcpy(array.mutable_data(), tensors[index].bytes.data(),
                 tensors[index].bytes.size());
   }

@@ -127,6 +127,7 @@ class KernelArgument:
     numpy_dtype: str | None   # how the interpreter takes it ("<u2" for bf16)
     cumulative: bool          # pto.cumulative offsets
     written: bool             # written by atomic_add / assemble: an output
+    nz_fractal_cols: int = 0  # C0 of a pto.layout = "nz" argument (its data is NZ storage)
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,8 @@ class Module:
         for k in self._native.kernels():
             args = tuple(KernelArgument(a["name"], a["type"], tuple(a.get("shape", ())),
                                         a.get("element_type", ""), a.get("numpy_dtype"),
-                                        a["cumulative"], a["written"]) for a in k["args"])
+                                        a["cumulative"], a["written"],
+                                        a.get("nz_fractal_cols", 0)) for a in k["args"])
             result.append(KernelInfo(k["name"], k["arch"], args))
         return result
 
@@ -276,7 +278,9 @@ class Module:
         ``inputs`` maps every argument name to a NumPy array (or gives them in
         order): BF16 as ``uint16`` bit patterns, FP32 ``float32``, INT32
         ``int32``, ... (``docs/Interpreter.md``). Arguments the kernel writes
-        are updated in place; outputs start as the values given.
+        are updated in place; outputs start as the values given. An NZ
+        argument (``pto.layout = "nz"``, ``KernelArgument.nz_fractal_cols``)
+        is given as its NZ storage (``frontend.dtypes.nz_storage``).
         ``shuffle_atomics`` applies atomic contributions in a shuffled order.
         """
         import numpy as np

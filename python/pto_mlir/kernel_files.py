@@ -46,13 +46,33 @@ class _Namespace(types.ModuleType):
             raise AttributeError(attr)
         raise AttributeError(f"{self.__name__}.{attr} is not available: torch_npu is not "
                              f"installed and pto-mlir's stand-in has only "
-                             f"torch.npu.is_available() and torch.npu.synchronize()")
+                             f"torch.npu.is_available(), torch.npu.synchronize() and "
+                             f"torch_npu.npu_format_cast")
 
 
 def _set_device(device) -> None:
     if device not in (0, "npu", "npu:0") and str(device) not in ("0", "npu:0"):
         raise RuntimeError(f"torch.npu.set_device({device!r}): pto-mlir's torch_npu stand-in "
                            f"has one device, 0 (the host)")
+
+
+# ACL formats npu_format_cast takes: 2 is ND, 29 FRACTAL_NZ
+# (https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/ascendtb/ascendtb_01_0083.html).
+_ACL_FORMAT_ND, _ACL_FORMAT_FRACTAL_NZ = 2, 29
+
+
+def _npu_format_cast(tensor, acl_format: int):
+    """``torch_npu.npu_format_cast``: on the device a new tensor of the same
+    values in another storage layout. The host keeps the values (the matrix);
+    an argument declared ``format=TILEOP_NZ`` is laid out as NZ fractals when
+    the kernel is called (``pypto.frontend.dtypes.nz_storage``), so a test's
+    cast to 29 followed by the kernel call gives the kernel NZ storage, as on
+    the device."""
+    if acl_format not in (_ACL_FORMAT_ND, _ACL_FORMAT_FRACTAL_NZ):
+        raise RuntimeError(f"torch_npu.npu_format_cast(tensor, {acl_format!r}): pto-mlir's "
+                           f"torch_npu stand-in casts to {_ACL_FORMAT_ND} (ND) and "
+                           f"{_ACL_FORMAT_FRACTAL_NZ} (FRACTAL_NZ) only")
+    return tensor.clone()
 
 
 def ensure_torch_npu() -> bool:
@@ -68,7 +88,8 @@ def ensure_torch_npu() -> bool:
                                    "set_device": _set_device,
                                    "current_device": lambda: 0,
                                    "device_count": lambda: 1})
-    stand_in = _Namespace("torch_npu", {"npu": npu, "__pto_mlir_stand_in__": True})
+    stand_in = _Namespace("torch_npu", {"npu": npu, "npu_format_cast": _npu_format_cast,
+                                        "__pto_mlir_stand_in__": True})
     sys.modules["torch_npu"] = stand_in
     if not hasattr(torch, "npu"):
         torch.npu = npu

@@ -274,14 +274,13 @@ def test_scatter_logical_not_gather(tmp_path):
             np.testing.assert_array_equal(got[name], want[name], err_msg=f"{level}: {name}")
 
 
-def test_nz_weight_rejected_with_the_fix():
-    """glm moe_fusion's int8 weights are annotated TILEOP_NZ (fractal): not
-    modelled; the error names the rule and the ND declaration to use."""
+def test_unknown_tensor_format_rejected():
+    """TILEOP_ND and TILEOP_NZ are the formats (NZ: tests/test_nz_weights.py);
+    anything else is an error naming both."""
     with pytest.raises(TypeError, match=re.escape(
-            "only the ND format (TILEOP_ND) is modelled by the pto dialect; a TILEOP_NZ "
-            "tensor holds its last two dims as 16-row fractals")) as error:
-        pypto.Tensor([], pypto.DT_INT8, format=pypto.TileOpFormat.TILEOP_NZ)
-    assert "format=pypto.TileOpFormat.TILEOP_ND" in str(error.value)
+            "Tensor(..., format='TILEOP_ZZ'): the format is pypto.TileOpFormat.TILEOP_ND "
+            "(row-major) or TILEOP_NZ (16-row fractals)")):
+        pypto.Tensor([], pypto.DT_INT8, format="TILEOP_ZZ")
 
 
 @pypto.jit

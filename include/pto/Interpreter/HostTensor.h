@@ -76,6 +76,17 @@ llvm::Expected<HostTensor> readNpy(StringRef path, bool shapeOnly = false);
 /// Writes `tensor` as a `.npy` file (BF16 as `<u2` bit patterns).
 llvm::Error writeNpy(StringRef path, const HostTensor &tensor);
 
+/// The matrix held by NZ storage (pto/Dialect/PTO/IR/NZLayout.h): `storage`
+/// has shape [..., cols / c0, rows / 16, 16, c0] and the result [..., rows,
+/// cols], element (r, c) read from [c / c0][r / 16][r % 16][c % c0]. An error
+/// naming `what` when the storage is not of that form (rank under 4, last two
+/// dims not 16 and c0). A shape-only tensor gives a shape-only result.
+llvm::Expected<HostTensor> fromNZStorage(const HostTensor &storage, int64_t c0,
+                                         const llvm::Twine &what);
+/// The NZ storage of `matrix` (fromNZStorage's inverse); its last two dims
+/// are multiples of 16 and c0 (the kernel verifier's rule).
+HostTensor toNZStorage(const HostTensor &matrix, int64_t c0);
+
 } // namespace mlir::pto::interp
 
 #endif // PTO_INTERPRETER_HOSTTENSOR_H

@@ -123,6 +123,12 @@ struct RunStats {
 /// 1-D offsets starting at 0). The message names the argument and numbers.
 llvm::Error checkArguments(KernelOp kernel, ArrayRef<HostTensor> args);
 
+/// C0 (columns of one fractal) of kernel argument `i` when it is NZ
+/// (`pto.layout = "nz"`), else 0. An NZ argument's data outside the run (a
+/// .npy file, a caller's buffer) is its NZ storage: fromNZStorage gives the
+/// matrix the run works on, toNZStorage the storage written back.
+int64_t getNZFractalCols(KernelOp kernel, unsigned i);
+
 /// Indices of the kernel arguments written by atomic_add or assemble
 /// (through in-place reshapes): the kernel's outputs.
 SmallVector<unsigned> getWrittenArguments(KernelOp kernel);

@@ -26,6 +26,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "pto/Dialect/PTO/IR/NZLayout.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "llvm/ADT/StringExtras.h"
@@ -326,6 +327,20 @@ LogicalResult CppEmitter::emitModule(ModuleOp module) {
                   "functions only; compile the module with `pto-opt "
                   "--pto-ascend-pipeline` first";
     } else if (auto kernel = dyn_cast<KernelOp>(op)) {
+      // The emitted C++ reads NZ weights as 2-D GlobalTensors of fractals.
+      for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
+        if (auto layout =
+                kernel.getArgAttrOfType<StringAttr>(i, kLayoutAttrName);
+            layout && layout.getValue() == kLayoutNZ &&
+            cast<GMTensorType>(kernel.getArgumentTypes()[i]).getRank() != 2)
+          return kernel.emitError()
+                 << "pto-to-cpp: argument '"
+                 << cast<StringAttr>(kernel.getArgNames()[i]).getValue()
+                 << "' of @" << kernel.getSymName() << " is NZ ("
+                 << kLayoutAttrName << " = \"" << kLayoutNZ << "\") of rank "
+                 << cast<GMTensorType>(kernel.getArgumentTypes()[i]).getRank()
+                 << "; the emitted C++ reads 2-D NZ weights only: pass each "
+                    "matrix as its own argument";
       kernels.push_back(kernel);
     } else {
       return op.emitError()

@@ -17,6 +17,7 @@
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "pto/Dialect/PTO/Analysis/GMAccess.h"
+#include "pto/Dialect/PTO/IR/NZLayout.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "llvm/ADT/StringExtras.h"
@@ -632,6 +633,23 @@ void CppEmitter::emitHostMain(KernelOp kernel) {
     SmallVector<std::string> dims;
     for (int64_t size : type.getShape())
       dims.push_back(std::to_string(ShapedType::isDynamic(size) ? -1 : size));
+    // An NZ argument's file is its NZ storage [cols / C0, rows / 16, 16, C0]
+    // (NZLayout.h); the kernel takes the matrix's dims.
+    int64_t c0 = 0;
+    if (auto layout = kernel.getArgAttrOfType<StringAttr>(i, kLayoutAttrName);
+        layout && layout.getValue() == kLayoutNZ)
+      c0 = getNZFractalCols(type.getElementByteSize());
+    SmallVector<std::string> matrixDims;
+    if (c0) {
+      int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+      dims = {ShapedType::isDynamic(cols) ? "-1" : std::to_string(cols / c0),
+              ShapedType::isDynamic(rows)
+                  ? "-1"
+                  : std::to_string(rows / kNZFractalRows),
+              std::to_string(kNZFractalRows), std::to_string(c0)};
+      matrixDims = {formatv("t{0}.dim(1) * {1}", i, kNZFractalRows).str(),
+                    formatv("t{0}.dim(0) * {1}", i, c0).str()};
+    }
     os << formatv("auto &t{0} = m.input<{1}>(\"{2}\", {{{3}});\n", i, element,
                   argName, llvm::join(dims, ", "));
     if (kernel.getArgAttrOfType<UnitAttr>(i, "pto.cumulative"))
@@ -639,7 +657,8 @@ void CppEmitter::emitHostMain(KernelOp kernel) {
     args.push_back(formatv("t{0}.data()", i));
     for (auto [d, size] : llvm::enumerate(type.getShape()))
       if (ShapedType::isDynamic(size))
-        args.push_back(formatv("t{0}.dim({1})", i, d));
+        args.push_back(c0 ? matrixDims[d]
+                          : formatv("t{0}.dim({1})", i, d).str());
   }
   os << kernel.getSymName() << "(m.runtime()" << (args.empty() ? "" : ", ")
      << llvm::join(args, ", ") << ");\n";

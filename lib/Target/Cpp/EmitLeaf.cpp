@@ -16,6 +16,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "pto/Dialect/PTO/IR/NZLayout.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 #include "pto/Dialect/PTOISA/IR/PTOISA.h"
 #include "llvm/ADT/StringExtras.h"
@@ -125,6 +126,105 @@ std::string CppEmitter::calledTensorName(Value tensor, unsigned depth) {
   return common ? *common : "";
 }
 
+FailureOr<int64_t> CppEmitter::nzFractalColsOf(Operation *op, Value tensor,
+                                               unsigned depth) {
+  Value aliased = getAliasedTensor(tensor);
+  auto arg = dyn_cast<BlockArgument>(aliased);
+  if (!arg)
+    return int64_t(0); // a workspace
+  Operation *parent = arg.getOwner()->getParentOp();
+  int64_t c0 = 0;
+  if (auto kernel = dyn_cast<KernelOp>(parent)) {
+    auto layout = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                      kLayoutAttrName);
+    if (layout && layout.getValue() == kLayoutNZ)
+      c0 = getNZFractalCols(
+          cast<GMTensorType>(aliased.getType()).getElementByteSize());
+  } else if (auto func = dyn_cast<func::FuncOp>(parent);
+             func && func->getParentOfType<ModuleOp>() && depth <= 4) {
+    std::optional<int64_t> common;
+    for (Operation *call : callSitesOf(func)) {
+      OperandRange args = call->getOperands();
+      getCalleeAndArgs(call, args);
+      if (arg.getArgNumber() >= args.size())
+        continue;
+      FailureOr<int64_t> at =
+          nzFractalColsOf(op, args[arg.getArgNumber()], depth + 1);
+      if (failed(at))
+        return failure();
+      if (common && *common != *at)
+        return op->emitError()
+               << "pto-to-cpp: @" << func.getSymName()
+               << " is called with an NZ tensor (pto.layout = \"nz\") and an "
+                  "ND one for the same argument; one leaf reads one layout: "
+                  "declare both tensors with the same format";
+      common = *at;
+    }
+    c0 = common.value_or(0);
+  }
+  if (c0 && aliased != tensor)
+    return op->emitError()
+           << "pto-to-cpp: a reshape of the NZ tensor '"
+           << calledTensorName(tensor)
+           << "' (pto.layout = \"nz\"): its fractals are not rows, so the "
+              "emitted C++ reads an NZ tensor only as the matrix it was "
+              "declared; index the weight without reshaping it";
+  return c0;
+}
+
+LogicalResult CppEmitter::emitNZLoad(Operation *op, const TensorExpr &gm,
+                                     Value row, Value col, const TileExpr &tile,
+                                     bool transpose, int64_t c0) {
+  auto load = dyn_cast<ptoisa::TLoadOp>(op);
+  std::string tensor =
+      calledTensorName(load ? load.getSrc() : op->getOperand(0));
+  auto refuse = [&](const Twine &what) {
+    return op->emitError() << "pto-to-cpp: the NZ tensor '" << tensor
+                           << "' (pto.layout = \"nz\") " << what;
+  };
+  if (!load)
+    return refuse("is written; the emitted C++ writes ND tensors only "
+                  "(declare the output ND)");
+  if (transpose)
+    return refuse("is loaded transposed (b_trans); the emitted C++ loads an NZ "
+                  "weight untransposed only (store the weight as [K, N])");
+  if (gm.type.getRank() != 2)
+    return refuse("has rank " + Twine(gm.type.getRank()) +
+                  "; the emitted C++ reads 2-D NZ weights only");
+  ptoisa::TileType type = tile.type;
+  if (type.getSpace() != ptoisa::MemorySpace::l1 ||
+      type.getLayout() != ptoisa::TileLayout::nz ||
+      type.getRows() % kNZFractalRows != 0 || type.getCols() % c0 != 0)
+    return refuse(
+        "is loaded into the tile " + llvm::formatv("{0}", type).str() +
+        "; pto-isa loads NZ GM into an L1 tile of whole 16 x " + Twine(c0) +
+        " fractals (set the cube tile's K to a multiple of 16 and "
+        "N to a multiple of " +
+        Twine(c0) + ")");
+  std::string element = cppType(gm.type.getElementType());
+  // [1, cols / C0, rows / 16, 16, C0] fractals; column blocks are a whole
+  // column of fractals (rows * C0 elements) apart. Windows start on a
+  // fractal: the tile's K and N offsets are multiples of its static shape.
+  std::string shape =
+      formatv("Shape<1, DYNAMIC, DYNAMIC, {0}, {1}>", kNZFractalRows, c0);
+  std::string stride =
+      formatv("Stride<1, DYNAMIC, {0}, {1}, 1>", kNZFractalRows * c0, c0);
+  std::string g = fresh();
+  os << formatv("if ({0} > 0 && {1} > 0) {{\n", tile.validRows, tile.validCols);
+  os.indent();
+  os << formatv("using G{0} = GlobalTensor<{1}, {2}, {3}, Layout::NZ>;\n", g,
+                element, shape, stride);
+  os << formatv("G{0} {0}({1} + ({2} / {3} * ({4} * {3}) + {5} * {3}), "
+                "{6}((int)({7} / {3}), (int)({8} / {9})), {10}((int)({4} * "
+                "{3})));\n",
+                g, gm.pointer, name(col), c0, gm.dims[0], name(row), shape,
+                tile.validCols, tile.validRows, kNZFractalRows, stride);
+  os << formatv("TLOAD({0}, {1});\n", tile.name, g);
+  os.unindent();
+  os << "}\n";
+  return success();
+}
+
 LogicalResult CppEmitter::emitGlobalAccess(Operation *op, Value tensor,
                                            Value row, Value col,
                                            const TileExpr &tile, bool transpose,
@@ -134,6 +234,11 @@ LogicalResult CppEmitter::emitGlobalAccess(Operation *op, Value tensor,
     return op->emitError()
            << "pto-to-cpp: GM operand is not a tensor it can name";
   const TensorExpr &gm = it->second;
+  FailureOr<int64_t> nz = nzFractalColsOf(op, tensor);
+  if (failed(nz))
+    return failure();
+  if (*nz)
+    return emitNZLoad(op, gm, row, col, tile, transpose, *nz);
   std::string element = cppType(gm.type.getElementType());
   std::string pointer = gm.pointer;
   // DT_BOOL moves as its bytes (a ui8 tile; docs/ISA.md, "DT_BOOL masks").

@@ -160,6 +160,16 @@ private:
   bool callSitesKnown = false;
   /// The name a GM tensor of a leaf or root has at all its call sites.
   std::string calledTensorName(Value tensor, unsigned depth = 0);
+  /// C0 of the NZ kernel argument (`pto.layout = "nz"`) `tensor` is at
+  /// every launch / root call, 0 when it is ND; failure, diagnosed at `op`,
+  /// when call sites disagree or the NZ argument is reshaped.
+  FailureOr<int64_t> nzFractalColsOf(Operation *op, Value tensor,
+                                     unsigned depth = 0);
+  /// A TLOAD of an NZ GM window into an Nz L1 tile (pto-isa's NZ -> NZ
+  /// path): a GlobalTensor of whole fractals.
+  LogicalResult emitNZLoad(Operation *op, const TensorExpr &gm, Value row,
+                           Value col, const TileExpr &tile, bool transpose,
+                           int64_t c0);
   /// Symbol lookups: one table per module instead of a scan per lookup.
   SymbolTableCollection symbolTables;
   /// Per kernel, the arguments some leaf writes: computed once, read by the

@@ -43,9 +43,10 @@ del _dtype
 class TileOpFormat(enum.Enum):
     """PyPTO's tensor formats
     (https://github.com/hicann/pypto/blob/master/docs/api/datatype/TileOpFormat.md):
-    ``TILEOP_ND`` is the row-major layout the pto dialect models;
-    ``TILEOP_NZ`` (the fractal layout) is rejected where a tensor is
-    annotated with it."""
+    ``TILEOP_ND`` is the row-major layout; ``TILEOP_NZ`` the fractal layout
+    of cube weights (``pto.layout = "nz"`` on the kernel argument: the host
+    passes the matrix, the call stores it as 16-row fractals, see
+    ``nz_storage``)."""
 
     TILEOP_ND = "TILEOP_ND"
     TILEOP_NZ = "TILEOP_NZ"
@@ -212,14 +213,11 @@ class Tensor:
                             f"DT_BF16 (or left out: taken from the argument), got {dtype!r}")
         if isinstance(format, TileOpFormat):
             format = format.value
-        if format not in (None, "TILEOP_ND"):
+        if format not in (None, "TILEOP_ND", "TILEOP_NZ"):
             raise TypeError(
-                f"Tensor(..., format={format!r}): only the ND format (TILEOP_ND) is "
-                f"modelled by the pto dialect; a TILEOP_NZ tensor holds its last two dims "
-                f"as 16-row fractals (padded, split and transposed), which no GM load here "
-                f"reads yet. Declare the weight format=pypto.TileOpFormat.TILEOP_ND and pass "
-                f"its row-major [K, N] data (the matmul loads ND weights into L1's nz "
-                f"layout itself)")
+                f"Tensor(..., format={format!r}): the format is "
+                f"pypto.TileOpFormat.TILEOP_ND (row-major) or TILEOP_NZ (16-row fractals)")
+        self.format = format if format == "TILEOP_NZ" else None
         dims = [] if shape is None else list(shape)
         # Named dynamic dims are DYN dims whose sizes must agree by name.
         self.dim_names = {i: d.name for i, d in enumerate(dims) if isinstance(d, NamedDynamic)}
@@ -257,7 +255,7 @@ class Tensor:
         """This annotation with the dtype an argument supplied."""
         shape = [NamedDynamic(self.dim_names[i]) if i in self.dim_names else d
                  for i, d in enumerate(self.shape)]
-        return Tensor(shape, dtype, cumulative=self.cumulative)
+        return Tensor(shape, dtype, self.format, cumulative=self.cumulative)
 
     def __class_getitem__(cls, item):
         shape, dtype = item
@@ -267,6 +265,7 @@ class Tensor:
         dims = ", ".join("..." if d is Ellipsis else repr(d) for d in self.shape)
         dtype = "" if self.dtype is None else f", {self.dtype!r}"
         extra = ", cumulative=True" if self.cumulative else ""
+        extra += ", format=TILEOP_NZ" if self.format else ""
         return f"Tensor([{dims}]{dtype}{extra})"
 
 
@@ -283,3 +282,43 @@ def dtype_of_array(array) -> DataType | None:
         if dtype.numpy is not None and np.dtype(dtype.numpy) == kind:
             return dtype
     return None
+
+
+NZ_FRACTAL_ROWS = 16
+
+
+def nz_fractal_cols(dtype: DataType) -> int:
+    """C0, the columns of one NZ fractal: a fractal row is 32 bytes."""
+    return 32 // dtype.itemsize
+
+
+def nz_storage(name: str, matrix, dtype: DataType):
+    """What ``torch_npu.npu_format_cast(matrix, 29)`` puts on the device: the
+    [..., rows, cols] matrix as NZ storage [..., cols / C0, rows / 16, 16, C0]
+    (element (r, c) at [c // C0][r // 16][r % 16][c % C0], C0 = 32 bytes of
+    the dtype; include/pto/Dialect/PTO/IR/NZLayout.h). ``name`` is the
+    argument, for the error when the shape does not fill whole fractals."""
+    import numpy as np
+    c0 = nz_fractal_cols(dtype)
+    shape = tuple(matrix.shape)
+    if len(shape) < 2 or shape[-2] % NZ_FRACTAL_ROWS or shape[-1] % c0:
+        raise TypeError(
+            f"argument '{name}' is declared format=TILEOP_NZ, so it is stored as 16 x {c0} "
+            f"fractals of {dtype.name}: its last two dims (rows, cols) must be multiples of "
+            f"16 and {c0}, but its shape is {list(shape)}; pad the weight with zeros to "
+            f"whole fractals or declare it TILEOP_ND")
+    rows, cols = shape[-2], shape[-1]
+    batch = shape[:-2]
+    split = matrix.reshape(batch + (rows // NZ_FRACTAL_ROWS, NZ_FRACTAL_ROWS, cols // c0, c0))
+    n = len(batch)
+    order = tuple(range(n)) + (n + 2, n, n + 1, n + 3)
+    return np.ascontiguousarray(split.transpose(order))
+
+
+def nz_matrix(storage):
+    """The [..., rows, cols] matrix of NZ storage (``nz_storage``'s inverse)."""
+    shape = tuple(storage.shape)
+    batch, (col_blocks, row_blocks, rows, c0) = shape[:-4], shape[-4:]
+    n = len(batch)
+    order = tuple(range(n)) + (n + 1, n + 2, n, n + 3)
+    return storage.transpose(order).reshape(batch + (row_blocks * rows, col_blocks * c0))

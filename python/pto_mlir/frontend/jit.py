@@ -615,6 +615,8 @@ class JitFunction:
         for name, value in zip(tracer.kernel_params, tracer.kernel_body.args):
             printer.names[value] = "%" + name
             attrs = " {pto.cumulative}" if self.annotations[name].cumulative else ""
+            if self.annotations[name].format:
+                attrs = ' {pto.layout = "nz"}'  # TILEOP_NZ (docs/Frontend.md, NZ weights)
             loc = self._locations.get(name)
             args.append(f"%{name}: {value.type}{attrs}{' ' + loc.mlir() if loc else ''}")
         attrs = [f"arch = #pto.arch<{arch}>"]
@@ -684,6 +686,14 @@ class JitFunction:
             traced = self._trace(shapes, bound, arch or platform.npuarch, annotations, aliases)
             self._cache[key] = traced
         arrays = {n: a for n, a in arrays.items() if n not in aliases}
+        # An NZ argument reaches GM as npu_format_cast leaves it: fractals.
+        nz = [n for n in arrays if annotations[n].format
+              and not isinstance(arrays[n], host_tensors.ShapeOnly)]
+        for name in nz:
+            try:
+                arrays[name] = dt.nz_storage(name, arrays[name], annotations[name].dtype)
+            except TypeError as error:
+                raise TraceError(str(error), self._locations.get(name))
         executor = getattr(_executor, "current", None)
         if executor is None:
             shape_only = [n for n, a in arrays.items()
@@ -695,6 +705,12 @@ class JitFunction:
             stats = traced.run(shuffle_atomics=shuffle_atomics, **arrays).stats
         else:
             stats = executor(traced, arrays)
+        for name in nz:
+            if name in traced.module().kernel().outputs:
+                matrix = dt.nz_matrix(arrays[name])
+                if not host_tensors.is_torch_tensor(given[name]):
+                    given[name][...] = matrix
+                arrays[name] = matrix
         for name, value in given.items():
             host_tensors.write_back(value, arrays[aliases.get(name, name)])
         return stats

@@ -1643,6 +1643,36 @@ pto.kernel @cumulative_rank2(%offs: !pto.tensor<?x2xi32> {pto.cumulative}) {
 pto.kernel @cumulative_not_unit(%offs: !pto.tensor<?xi32> {pto.cumulative = 1 : i32}) {
 }
 
+// -----
+
+// expected-error @+1 {{argument 'w' has pto.layout = "zn"; the layout is the string "nd" (row-major) or "nz" (16-row fractals, PyPTO's TILEOP_NZ)}}
+pto.kernel @layout_unknown(%w: !pto.tensor<32x32xi8> {pto.layout = "zn"}) {
+}
+
+// -----
+
+// expected-error @+1 {{argument 'w' is NZ (pto.layout = "nz") with 40 rows (type '!pto.tensor<40x64xf16>'); NZ stores whole 16 x 16 fractals of 'f16', so its rows must be a multiple of 16: pad the rows with zeros to 48 or declare the tensor ND}}
+pto.kernel @nz_row_tail(%w: !pto.tensor<40x64xf16> {pto.layout = "nz"}) {
+}
+
+// -----
+
+// expected-error @+1 {{argument 'w' is NZ (pto.layout = "nz") with 48 columns (type '!pto.tensor<?x48xi8>'); NZ stores whole 16 x 32 fractals of 'i8', so its columns must be a multiple of 32: pad the columns with zeros to 64 or declare the tensor ND}}
+pto.kernel @nz_col_tail(%w: !pto.tensor<?x48xi8> {pto.layout = "nz"}) {
+}
+
+// -----
+
+// expected-error @+1 {{argument 'w' is NZ (pto.layout = "nz") but has type '!pto.tensor<64xf16>'; NZ stores a matrix (the last two dims): declare a 1-D tensor ND}}
+pto.kernel @nz_vector(%w: !pto.tensor<64xf16> {pto.layout = "nz"}) {
+}
+
+// -----
+
+// expected-error @+1 {{argument 'w' is NZ (pto.layout = "nz") with element type 'i1'; an NZ fractal row is 32 bytes of a 1-, 2- or 4-byte number (i8, f16, bf16, f32, i32, ...): declare it ND}}
+pto.kernel @nz_bool(%w: !pto.tensor<16x32xi1> {pto.layout = "nz"}) {
+}
+
 //===----------------------------------------------------------------------===//
 // Tile-graph level: pto.matmul_acc, pto.workspace, pto.task, pto.launch,
 // pto.root_call, #pto.stitch_plan

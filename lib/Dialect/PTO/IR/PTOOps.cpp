@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "VerifierUtils.h"
+#include "pto/Dialect/PTO/IR/NZLayout.h"
 #include "pto/Dialect/PTO/IR/PTODialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -197,6 +198,59 @@ BlockArgument KernelOp::getArgumentByName(StringRef name) {
   return {};
 }
 
+/// `pto.layout` on kernel argument `i`: "nd" (row-major, the default) or
+/// "nz" (NZLayout.h) on a matrix whose static rows and columns fill whole
+/// fractals. Dynamic sizes are checked by pto-run against the data.
+static LogicalResult verifyLayoutArgAttr(KernelOp kernel, unsigned i) {
+  Attribute attr = kernel.getArgAttr(i, kLayoutAttrName);
+  if (!attr)
+    return success();
+  StringRef name = cast<StringAttr>(kernel.getArgNames()[i]).getValue();
+  auto layout = dyn_cast<StringAttr>(attr);
+  if (!layout || (layout.getValue() != "nd" && layout.getValue() != kLayoutNZ))
+    return kernel.emitOpError()
+           << "argument '" << name << "' has " << kLayoutAttrName << " = "
+           << attr << "; the layout is the string \"nd\" (row-major) or \""
+           << kLayoutNZ << "\" (16-row fractals, PyPTO's TILEOP_NZ)";
+  if (layout.getValue() != kLayoutNZ)
+    return success();
+  auto tensor = cast<GMTensorType>(kernel.getArgumentTypes()[i]);
+  Type element = tensor.getElementType();
+  int64_t c0 = element.isInteger(1) || element.isInteger(64)
+                   ? 0
+                   : getNZFractalCols(tensor.getElementByteSize());
+  if (c0 == 0)
+    return kernel.emitOpError()
+           << "argument '" << name << "' is NZ (" << kLayoutAttrName
+           << " = \"nz\") with element type " << element
+           << "; an NZ fractal row is 32 bytes of a 1-, 2- or 4-byte number "
+              "(i8, f16, bf16, f32, i32, ...): declare it ND";
+  if (tensor.getRank() < 2)
+    return kernel.emitOpError()
+           << "argument '" << name << "' is NZ (" << kLayoutAttrName
+           << " = \"nz\") but has type " << tensor
+           << "; NZ stores a matrix (the last two dims): declare a 1-D tensor "
+              "ND";
+  int64_t rank = tensor.getRank();
+  int64_t rows = tensor.getDimSize(rank - 2),
+          cols = tensor.getDimSize(rank - 1);
+  auto misfit = [&](StringRef what, int64_t size, int64_t multiple) {
+    int64_t padded = (size + multiple - 1) / multiple * multiple;
+    return kernel.emitOpError()
+           << "argument '" << name << "' is NZ (" << kLayoutAttrName
+           << " = \"nz\") with " << size << " " << what << " (type " << tensor
+           << "); NZ stores whole 16 x " << c0 << " fractals of " << element
+           << ", so its " << what << " must be a multiple of " << multiple
+           << ": pad the " << what << " with zeros to " << padded
+           << " or declare the tensor ND";
+  };
+  if (!ShapedType::isDynamic(rows) && rows % kNZFractalRows != 0)
+    return misfit("rows", rows, kNZFractalRows);
+  if (!ShapedType::isDynamic(cols) && cols % c0 != 0)
+    return misfit("columns", cols, c0);
+  return success();
+}
+
 LogicalResult KernelOp::verify() {
   FunctionType type = getFunctionType();
   if (type.getNumResults() != 0)
@@ -240,6 +294,9 @@ LogicalResult KernelOp::verify() {
                            << "; cumulative offsets are a unit attribute on a "
                               "1-D integer tensor";
   }
+  for (unsigned i = 0; i < type.getNumInputs(); ++i)
+    if (failed(verifyLayoutArgAttr(*this, i)))
+      return failure();
   if (RuntimeOptionsAttr options = getRuntimeOptionsAttr()) {
     if (ArrayAttr ready = options.getReadyOnHostTensors()) {
       for (Attribute attr : ready) {

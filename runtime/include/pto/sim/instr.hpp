@@ -148,7 +148,12 @@ template <class G> struct GmWindow {
     for (int i = 0; i < 5; ++i)
       shp[i] = g.GetShape(i), str[i] = g.GetStride(i);
     flat = shp[0] == 1 && shp[1] == 1 && shp[2] == 1;
-    if constexpr (G::layout == Layout::DN) {
+    if constexpr (G::layout == Layout::NZ) {
+      // [1, cols / C0, rows / 16, 16, C0] fractals (pto-isa's NZ -> NZ path).
+      flat = false;
+      rows = shp[2] * shp[3];
+      cols = shp[0] * shp[1] * shp[4];
+    } else if constexpr (G::layout == Layout::DN) {
       rows = shp[3];
       cols = shp[0] * shp[1] * shp[2] * shp[4];
     } else {
@@ -159,7 +164,10 @@ template <class G> struct GmWindow {
   int64_t offset(int64_t r, int64_t c) const {
     if (flat)
       return r * str[3] + c * str[4];
-    if constexpr (G::layout == Layout::DN) {
+    if constexpr (G::layout == Layout::NZ) {
+      return c / shp[4] * str[1] + r / shp[3] * str[2] + r % shp[3] * str[3] +
+             c % shp[4] * str[4];
+    } else if constexpr (G::layout == Layout::DN) {
       int64_t d4 = c % shp[4], q = c / shp[4];
       int64_t d2 = q % shp[2];
       q /= shp[2];
@@ -214,8 +222,9 @@ template <class TT, class G>
 inline void check_window(const char *instr, const TT &t, const GmWindow<G> &w,
                          const G &g) {
   static_assert(
-      G::layout == Layout::ND || G::layout == Layout::DN,
-      "TLOAD/TSTORE: only ND and DN GlobalTensor layouts are emulated");
+      G::layout == Layout::ND || G::layout == Layout::DN ||
+          G::layout == Layout::NZ,
+      "TLOAD/TSTORE: only ND, DN and NZ GlobalTensor layouts are emulated");
   const int vr = vrow(t), vc = vcol(t);
   if (vr <= 0 || vc <= 0)
     fatal("%s: %s has an empty valid region %dx%d", instr,
@@ -224,14 +233,29 @@ inline void check_window(const char *instr, const TT &t, const GmWindow<G> &w,
     if (w.shp[i] <= 0)
       fatal("%s: GlobalTensor shape entry %d is %lld (must be > 0)", instr, i,
             (long long)w.shp[i]);
+  if constexpr (G::layout == Layout::NZ) {
+    constexpr int c0 = 32 / int(sizeof(typename G::DType));
+    if (w.shp[0] != 1 || w.shp[3] != 16 || w.shp[4] != c0 ||
+        w.str[2] != 16 * c0 || w.str[3] != c0 || w.str[4] != 1)
+      fatal("%s: an NZ GlobalTensor is [1, cols / %d, rows / 16, 16, %d] "
+            "fractals with strides [-, -, %d, %d, 1], got shape "
+            "%lld,%lld,%lld,%lld,%lld strides %lld,%lld,%lld,%lld,%lld",
+            instr, c0, c0, 16 * c0, c0, (long long)w.shp[0],
+            (long long)w.shp[1], (long long)w.shp[2], (long long)w.shp[3],
+            (long long)w.shp[4], (long long)w.str[0], (long long)w.str[1],
+            (long long)w.str[2], (long long)w.str[3], (long long)w.str[4]);
+  }
   if (w.rows != vr || w.cols != vc)
     fatal("%s: the %s GlobalTensor window is %lldx%lld (shape "
           "%lld,%lld,%lld,%lld,%lld) but "
           "the tile's valid region is %dx%d",
-          instr, G::layout == Layout::DN ? "DN" : "ND", (long long)w.rows,
-          (long long)w.cols, (long long)w.shp[0], (long long)w.shp[1],
-          (long long)w.shp[2], (long long)w.shp[3], (long long)w.shp[4], vr,
-          vc);
+          instr,
+          G::layout == Layout::DN   ? "DN"
+          : G::layout == Layout::NZ ? "NZ"
+                                    : "ND",
+          (long long)w.rows, (long long)w.cols, (long long)w.shp[0],
+          (long long)w.shp[1], (long long)w.shp[2], (long long)w.shp[3],
+          (long long)w.shp[4], vr, vc);
   if (!g.data())
     fatal("%s: GlobalTensor has a null pointer", instr);
 }
@@ -241,12 +265,17 @@ inline void check_window(const char *instr, const TT &t, const GmWindow<G> &w,
 // <-> Nz, DN <-> Zn.
 template <class TT, class G> constexpr void layout_path_checks() {
   constexpr bool nd = G::layout == Layout::ND, dn = G::layout == Layout::DN;
+  constexpr bool gmNz = G::layout == Layout::NZ;
   constexpr bool unboxed = TT::SFractal == SLayout::NoneBox;
   constexpr bool rowmaj = TT::BFractal == BLayout::RowMajor;
   constexpr bool nz =
       TT::BFractal == BLayout::ColMajor && TT::SFractal == SLayout::RowMajor;
   constexpr bool zn =
       TT::BFractal == BLayout::RowMajor && TT::SFractal == SLayout::ColMajor;
+  static_assert(!gmNz || (TT::Loc == TileType::Mat &&
+                          TT::BFractal == BLayout::ColMajor &&
+                          TT::SFractal == SLayout::RowMajor),
+                "TLOAD: an NZ GlobalTensor needs an Nz Mat tile (NZ -> NZ)");
   if constexpr (TT::Loc == TileType::Vec) {
     // A column-major [R, 1] tile is byte-identical to an ND column with row
     // stride 1 (checked at run time by column_window_check).
@@ -308,7 +337,10 @@ inline RecordEvent TLOAD(TileData &dst, GlobalData &src, E &...) {
   const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
   sim::mix_gm_rows(I, w, src, vr, vc, sim::MixBlock::GmRead);
   constexpr bool boxed = TileData::SFractal != SLayout::NoneBox;
-  if constexpr (TileData::Loc == TileType::Mat && boxed) {
+  if constexpr (GlobalData::layout == Layout::NZ) {
+    sim::need_extent(I, "rows", vr, 1, 16384);
+    sim::need_extent(I, "columns", vc, 1, 65535);
+  } else if constexpr (TileData::Loc == TileType::Mat && boxed) {
     if (!w.flat)
       sim::fatal("TLOAD: the ND->NZ / DN->ZN path needs a 2-D GlobalTensor "
                  "(dims 0-2 equal to 1)");
@@ -367,6 +399,8 @@ inline RecordEvent TSTORE(GlobalData &dst, TileData &src, E &...) {
   static_assert(TileData::Loc == TileType::Vec ||
                     TileData::Loc == TileType::Mat || fromAcc,
                 "TSTORE: src must be a Vec, Mat or Acc tile");
+  static_assert(GlobalData::layout != Layout::NZ,
+                "TSTORE: storing to an NZ GlobalTensor is not emulated");
   if constexpr (fromAcc) {
     static_assert(
         (std::is_same_v<T, float> &&

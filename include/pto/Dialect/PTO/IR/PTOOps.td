@@ -42,6 +42,13 @@ def PTO_KernelOp : PTO_Op<"kernel", [
     cumulative varlen offsets (SK-16's `actual_q`, `actual_kv`): it starts at 0
     and never decreases, which `pto-run` checks before running.
 
+    The argument attribute `pto.layout` is `"nd"` (row-major, the default) or
+    `"nz"` (PyPTO's TILEOP_NZ: the last two dims stored as 16-row by 32-byte
+    fractals, column blocks outermost; `pto/Dialect/PTO/IR/NZLayout.h`). An NZ
+    tensor has rank >= 2, 1-, 2- or 4-byte elements, and static rows and
+    columns that fill whole fractals (multiples of 16 and of 32 / element
+    bytes).
+
     ```mlir
     pto.kernel @k(%x: !pto.tensor<?x64xf32>) attributes {
         arch = #pto.arch<DAV_2201>, combine_axis = true} { ... }
