@@ -18,14 +18,18 @@
 using namespace mlir;
 using namespace mlir::pto;
 
-Value GMAccessAnalysis::getStorage(Value tensor) {
-  tensor = getAliasedTensor(tensor);
-  if (auto arg = dyn_cast<BlockArgument>(tensor))
-    return isa_and_nonnull<KernelOp>(arg.getOwner()->getParentOp()) ? tensor
+/// getStorage of a tensor already seen through its reshapes.
+static Value getStorageOfBase(Value base) {
+  if (auto arg = dyn_cast<BlockArgument>(base))
+    return isa_and_nonnull<KernelOp>(arg.getOwner()->getParentOp()) ? base
                                                                     : Value();
-  if (tensor.getDefiningOp<WorkspaceOp>())
-    return tensor;
+  if (base.getDefiningOp<WorkspaceOp>())
+    return base;
   return Value();
+}
+
+Value GMAccessAnalysis::getStorage(Value tensor) {
+  return getStorageOfBase(getAliasedTensor(tensor));
 }
 
 GMAccess::Range GMAccessAnalysis::rangeOf(Value dynamicOffset,
@@ -68,17 +72,19 @@ GMAccess::Range GMAccessAnalysis::rangeOf(Value dynamicOffset,
 }
 
 void GMAccessAnalysis::addRegion(GMAccessSummary &summary, Operation *op,
-                                 Value tensor, uint8_t kind,
+                                 Value tensor, Value base, uint8_t kind,
                                  ArrayRef<int64_t> staticOffsets,
                                  ValueRange offsets, ArrayRef<int64_t> sizes,
                                  Region *iterated) {
-  GMAccess access;
+  // Built in place: summaries are made per view and per task, many times.
+  GMAccess &access = summary.accesses.emplace_back();
   access.op = op;
   access.tensor = tensor;
-  access.base = getAliasedTensor(tensor);
-  access.storage = getStorage(tensor);
+  access.base = base;
+  access.storage = getStorageOfBase(base);
   access.kind = kind;
   if (!staticOffsets.empty() && staticOffsets.size() == sizes.size()) {
+    access.dims.reserve(sizes.size());
     unsigned next = 0;
     for (auto [offset, size] : llvm::zip(staticOffsets, sizes)) {
       Value dynamic = ShapedType::isDynamic(offset) && next < offsets.size()
@@ -87,22 +93,19 @@ void GMAccessAnalysis::addRegion(GMAccessSummary &summary, Operation *op,
       access.dims.push_back(rangeOf(dynamic, offset, size, iterated));
     }
   }
-  summary.accesses.push_back(std::move(access));
 }
 
 GMAccessSummary GMAccessAnalysis::summarize(Operation *op, Region *iterated) {
   GMAccessSummary summary;
-  auto isPrivate = [&](Value tensor) {
-    // GM allocated inside `op` (a task's own workspace) is not shared.
-    Operation *def = getAliasedTensor(tensor).getDefiningOp();
-    return def && op->isAncestor(def);
-  };
   auto add = [&](Operation *user, Value tensor, uint8_t kind,
                  ArrayRef<int64_t> staticOffsets, ValueRange offsets,
                  ArrayRef<int64_t> sizes) {
-    if (!isPrivate(tensor))
-      addRegion(summary, user, tensor, kind, staticOffsets, offsets, sizes,
-                iterated);
+    // GM allocated inside `op` (a task's own workspace) is not shared.
+    Value base = getAliasedTensor(tensor);
+    Operation *def = base.getDefiningOp();
+    if (!def || !op->isAncestor(def))
+      addRegion(summary, user, tensor, base, kind, staticOffsets, offsets,
+                sizes, iterated);
   };
   op->walk([&](Operation *nested) {
     if (auto view = dyn_cast<ViewOp>(nested)) {
@@ -141,8 +144,10 @@ GMAccessSummary GMAccessAnalysis::summarize(Operation *op, Region *iterated) {
         namesGM = true;
         add(nested, operand, GMAccess::kRead | GMAccess::kWrite, {}, {}, {});
       }
-    if (namesGM || isMemoryEffectFree(nested))
+    if (namesGM)
       return;
+    // Without recursive effects (returned above), isMemoryEffectFree is
+    // "has the interface and no effects": ask for the effects once.
     auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
     if (!iface) {
       summary.unknown = true;

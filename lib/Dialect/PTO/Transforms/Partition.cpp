@@ -129,6 +129,11 @@ private:
   SmallVector<uint64_t> label;
   std::map<uint64_t, unsigned> order;
   SmallVector<CoreKind> kinds;
+  // reachesIndirectly's buffers, per direction: a slot is seen in the
+  // current search when its mark equals the search's epoch.
+  SmallVector<unsigned> searchStack[2], searchReached[2];
+  SmallVector<uint32_t> seenMark[2];
+  uint32_t searchEpoch = 0;
 };
 
 CoreKind BlockPartitioner::kindOf(unsigned node) {
@@ -319,25 +324,26 @@ bool BlockPartitioner::reachesIndirectly(unsigned u, unsigned v, bool &forward,
   // Search forward from u and backward from v in turns, one edge at a time,
   // within that window: the first search to run out without meeting the
   // other end proves there is no such path, at the cost of the smaller side.
+  // The two searches' stacks and seen marks live across calls (one merge
+  // attempt per data edge): no allocation and no hashing per attempt.
   struct Search {
     bool forward;
     unsigned start, goal;
-    SmallVector<unsigned> stack, reached;
-    llvm::DenseSet<unsigned> seen;
+    SmallVectorImpl<unsigned> &stack, &reached;
+    SmallVectorImpl<uint32_t> &seenMark;
     unsigned current = 0;
-    llvm::DenseSet<unsigned>::const_iterator it, end;
+    llvm::DenseSet<unsigned>::const_iterator it = {}, end = {};
     bool scanning = false;
   };
-  Search searches[2];
-  searches[0].forward = true;
-  searches[0].start = u;
-  searches[0].goal = v;
-  searches[1].forward = false;
-  searches[1].start = v;
-  searches[1].goal = u;
+  ++searchEpoch;
+  Search searches[2] = {
+      {true, u, v, searchStack[0], searchReached[0], seenMark[0]},
+      {false, v, u, searchStack[1], searchReached[1], seenMark[1]}};
   uint64_t lo = label[u], hi = label[v];
-  for (Search &search : searches)
-    search.stack.push_back(search.start);
+  for (Search &search : searches) {
+    search.stack.assign({search.start});
+    search.reached.clear();
+  }
   for (unsigned turn = 0;; turn ^= 1) {
     Search &search = searches[turn];
     if (!search.scanning) {
@@ -369,7 +375,8 @@ bool BlockPartitioner::reachesIndirectly(unsigned u, unsigned v, bool &forward,
     }
     if (label[next] <= lo || label[next] >= hi)
       continue;
-    if (search.seen.insert(next).second) {
+    if (search.seenMark[next] != searchEpoch) {
+      search.seenMark[next] = searchEpoch;
       search.reached.push_back(next);
       search.stack.push_back(next);
     }
@@ -495,6 +502,8 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   slotOf.resize(n);
   leaderOf.resize(n);
   label.resize(n);
+  for (SmallVector<uint32_t> &marks : seenMark)
+    marks.assign(n, 0);
   // Program order is topological: every edge goes to a later node.
   uint64_t spacing = (uint64_t(1) << 62) / (n + 1);
   // Sized once: the sets would otherwise grow (rehash) edge by edge.

@@ -111,8 +111,10 @@ public:
 private:
   GMAccess::Range rangeOf(Value dynamicOffset, int64_t staticOffset,
                           int64_t size, Region *iterated);
+  /// Appends the access of `op` to `tensor` (seen through its reshapes:
+  /// `base`).
   void addRegion(GMAccessSummary &summary, Operation *op, Value tensor,
-                 uint8_t kind, ArrayRef<int64_t> staticOffsets,
+                 Value base, uint8_t kind, ArrayRef<int64_t> staticOffsets,
                  ValueRange offsets, ArrayRef<int64_t> sizes, Region *iterated);
 
   Operation *root;
