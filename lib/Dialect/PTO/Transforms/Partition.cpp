@@ -29,7 +29,6 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <map>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
@@ -125,9 +124,15 @@ private:
   SmallVector<unsigned> slotOf;   // per leader
   SmallVector<unsigned> leaderOf; // per live slot
   // A topological order of the slots, kept across merges: a label per slot
-  // and the slots by label (gaps leave room to move slots).
+  // (gaps leave room to move slots) and the live slots as a list in label
+  // order. Every query is a neighbour of a live slot, so a list does what
+  // a map by label would, without its nodes.
   SmallVector<uint64_t> label;
-  std::map<uint64_t, unsigned> order;
+  static constexpr unsigned kNoSlot = ~0u;
+  SmallVector<unsigned> nextInOrder, prevInOrder; // per slot, or kNoSlot
+  unsigned firstInOrder = kNoSlot, lastInOrder = kNoSlot, numOrdered = 0;
+  void unlinkFromOrder(unsigned slot);
+  void linkIntoOrder(unsigned slot, unsigned before, unsigned after);
   SmallVector<CoreKind> kinds;
   // reachesIndirectly's buffers, per direction: a slot is seen in the
   // current search when its mark equals the search's epoch.
@@ -383,38 +388,52 @@ bool BlockPartitioner::reachesIndirectly(unsigned u, unsigned v, bool &forward,
   }
 }
 
+void BlockPartitioner::unlinkFromOrder(unsigned slot) {
+  unsigned prev = prevInOrder[slot], next = nextInOrder[slot];
+  (prev == kNoSlot ? firstInOrder : nextInOrder[prev]) = next;
+  (next == kNoSlot ? lastInOrder : prevInOrder[next]) = prev;
+  prevInOrder[slot] = nextInOrder[slot] = kNoSlot;
+  --numOrdered;
+}
+
+/// Links `slot` between the neighbours `before` and `after` (kNoSlot: an
+/// end of the list).
+void BlockPartitioner::linkIntoOrder(unsigned slot, unsigned before,
+                                     unsigned after) {
+  prevInOrder[slot] = before;
+  nextInOrder[slot] = after;
+  (before == kNoSlot ? firstInOrder : nextInOrder[before]) = slot;
+  (after == kNoSlot ? lastInOrder : prevInOrder[after]) = slot;
+  ++numOrdered;
+}
+
 void BlockPartitioner::placeNextTo(ArrayRef<unsigned> run, unsigned anchor,
                                    bool after) {
   constexpr uint64_t kEnd = uint64_t(1) << 62;
   while (true) {
     uint64_t lo, hi;
-    if (after) {
-      lo = label[anchor];
-      auto it = order.upper_bound(lo);
-      hi = it == order.end() ? kEnd : it->first;
-    } else {
-      hi = label[anchor];
-      auto it = order.lower_bound(hi);
-      lo = it == order.begin() ? 0 : std::prev(it)->first;
-    }
+    // The anchor is live: its neighbour on that side bounds the gap.
+    unsigned before = after ? anchor : prevInOrder[anchor];
+    unsigned behind = after ? nextInOrder[anchor] : anchor;
+    lo = before == kNoSlot ? 0 : label[before];
+    hi = behind == kNoSlot ? kEnd : label[behind];
     uint64_t step = (hi - lo) / (run.size() + 1);
     if (step > 0) {
       for (auto [i, slot] : llvm::enumerate(run)) {
         label[slot] = lo + (i + 1) * step;
-        order[label[slot]] = slot;
+        linkIntoOrder(slot, before, behind);
+        before = slot;
       }
       return;
     }
     // Spread the labels evenly again.
-    uint64_t spacing = kEnd / (order.size() + run.size() + 1);
-    std::map<uint64_t, unsigned> relabelled;
+    uint64_t spacing = kEnd / (numOrdered + run.size() + 1);
     uint64_t next = 0;
-    for (auto [old, slot] : order) {
+    for (unsigned slot = firstInOrder; slot != kNoSlot;
+         slot = nextInOrder[slot]) {
       next += spacing;
       label[slot] = next;
-      relabelled.emplace(next, slot);
     }
-    order = std::move(relabelled);
   }
 }
 
@@ -443,13 +462,11 @@ bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   llvm::sort(reached,
              [&](unsigned x, unsigned y) { return label[x] < label[y]; });
   for (unsigned slot : reached)
-    order.erase(label[slot]);
+    unlinkFromOrder(slot);
   unsigned anchor = forward ? v : u;
   if (!reached.empty())
     placeNextTo(reached, anchor, forward);
   uint64_t place = label[anchor];
-  order.erase(label[u]);
-  order.erase(label[v]);
 
   // Fold the slot with fewer edges into the other.
   unsigned keep = u, drop = v;
@@ -476,8 +493,13 @@ bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   slotPreds[drop].clear();
   slotOf[leader] = keep;
   leaderOf[keep] = leader;
+  // The merged slot takes the anchor's place in the order.
+  unlinkFromOrder(anchor == u ? v : u);
+  if (keep != anchor) {
+    linkIntoOrder(keep, anchor, nextInOrder[anchor]);
+    unlinkFromOrder(anchor);
+  }
   label[keep] = place;
-  order[place] = keep;
   return true;
 }
 
@@ -502,6 +524,8 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   slotOf.resize(n);
   leaderOf.resize(n);
   label.resize(n);
+  nextInOrder.assign(n, kNoSlot);
+  prevInOrder.assign(n, kNoSlot);
   for (SmallVector<uint32_t> &marks : seenMark)
     marks.assign(n, 0);
   // Program order is topological: every edge goes to a later node.
@@ -519,7 +543,7 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
   for (unsigned i = 0; i < n; ++i) {
     slotOf[i] = leaderOf[i] = i;
     label[i] = (i + 1) * spacing;
-    order.emplace_hint(order.end(), label[i], i);
+    linkIntoOrder(i, i == 0 ? kNoSlot : i - 1, kNoSlot);
     for (auto *list : {&dataSuccs[i], &orderSuccs[i]})
       for (unsigned s : *list) {
         slotSuccs[i].insert(s);
