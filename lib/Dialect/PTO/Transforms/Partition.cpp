@@ -27,7 +27,6 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SetVector.h"
 
 #include <optional>
 #include <tuple>
@@ -110,11 +109,18 @@ private:
   PartitionStats &stats;
   llvm::DenseMap<Operation *, unsigned> index;
   SmallVector<ScopeAttr> scopes; // per node, its stamp (or null)
-  SmallVector<llvm::SetVector<unsigned>> dataSuccs, orderSuccs;
+  // Edge lists are filled consumer by consumer in node order (buildEdges),
+  // so a repeated edge is always the list's last: no set needed to dedup.
+  using SuccList = SmallVector<unsigned, 2>;
+  static void addSucc(SuccList &succs, unsigned consumer) {
+    if (succs.empty() || succs.back() != consumer)
+      succs.push_back(consumer);
+  }
+  SmallVector<SuccList> dataSuccs, orderSuccs;
   // The data edges along which the consumer reads the producer's tile
   // itself (an SSA value, possibly through views of it): both ends must
   // share a task.
-  SmallVector<llvm::SetVector<unsigned>> tileSuccs;
+  SmallVector<SuccList> tileSuccs;
   /// Nodes' groups; a merge keeps the first group's leader.
   UnionFind groups;
   // The group graph, kept current across merges. Its nodes are slots (one
@@ -270,8 +276,8 @@ void BlockPartitioner::buildEdges() {
       auto it = index.find(def);
       if (it != index.end()) {
         if (it->second != consumer) {
-          dataSuccs[it->second].insert(consumer);
-          tileSuccs[it->second].insert(consumer);
+          addSucc(dataSuccs[it->second], consumer);
+          addSucc(tileSuccs[it->second], consumer);
         }
         continue;
       }
@@ -291,7 +297,7 @@ void BlockPartitioner::buildEdges() {
       GMAccessSummary read = gm.summarize(view);
       forEachDependence(read, [&](unsigned w) {
         if (w != consumer)
-          succs[w].insert(consumer);
+          addSucc(succs[w], consumer);
       });
       file(consumer, read);
     }
@@ -312,7 +318,7 @@ void BlockPartitioner::buildEdges() {
       GMAccessSummary store = gm.summarize(op);
       forEachDependence(store, [&](unsigned w) {
         if (w != i)
-          orderSuccs[w].insert(i);
+          addSucc(orderSuccs[w], i);
       });
       file(i, store);
       if (isa<AssembleOp>(op))
