@@ -95,6 +95,18 @@ void GMAccessAnalysis::addRegion(GMAccessSummary &summary, Operation *op,
   }
 }
 
+const GMAccessAnalysis::EffectTraits &
+GMAccessAnalysis::effectTraitsOf(Operation *op) {
+  // Asked of the first op of the name: both answers depend on the name only
+  // (the interface possibly through its dialect's fallback).
+  auto [it, inserted] = effectTraits.try_emplace(op->getName());
+  if (inserted) {
+    it->second.recursive = op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+    it->second.hasInterface = isa<MemoryEffectOpInterface>(op);
+  }
+  return it->second;
+}
+
 GMAccessSummary GMAccessAnalysis::summarize(Operation *op, Region *iterated) {
   GMAccessSummary summary;
   auto add = [&](Operation *user, Value tensor, uint8_t kind,
@@ -135,8 +147,10 @@ GMAccessSummary GMAccessAnalysis::summarize(Operation *op, Region *iterated) {
     }
     // Shapes, aliases and allocations touch no data; nested ops of ops with
     // recursive effects are visited by the walk themselves.
-    if (isa<DimOp, ReshapeOp, WorkspaceOp>(nested) ||
-        nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    if (isa<DimOp, ReshapeOp, WorkspaceOp>(nested))
+      return;
+    const EffectTraits &traits = effectTraitsOf(nested);
+    if (traits.recursive)
       return;
     bool namesGM = false;
     for (Value operand : nested->getOperands())
@@ -148,13 +162,12 @@ GMAccessSummary GMAccessAnalysis::summarize(Operation *op, Region *iterated) {
       return;
     // Without recursive effects (returned above), isMemoryEffectFree is
     // "has the interface and no effects": ask for the effects once.
-    auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
-    if (!iface) {
+    if (!traits.hasInterface) {
       summary.unknown = true;
       return;
     }
     SmallVector<MemoryEffects::EffectInstance> effects;
-    iface.getEffects(effects);
+    cast<MemoryEffectOpInterface>(nested).getEffects(effects);
     for (const MemoryEffects::EffectInstance &effect : effects)
       if (isa<MemoryEffects::Write>(effect.getEffect()))
         summary.unknown = true;

@@ -125,6 +125,15 @@ private:
   /// constant and the symbolic part): many accesses share an offset, and
   /// printing the symbolic part is most of what a range costs.
   DenseMap<Value, GMAccess::Range> offsetRanges;
+  /// Per op name, what summarize asks of every nested op: both are
+  /// properties of the name, and asking the op costs a trait and interface
+  /// search each time.
+  struct EffectTraits {
+    bool recursive = false;    // HasRecursiveMemoryEffects
+    bool hasInterface = false; // MemoryEffectOpInterface
+  };
+  const EffectTraits &effectTraitsOf(Operation *op);
+  DenseMap<OperationName, EffectTraits> effectTraits;
 };
 
 /// The GM accesses of a growing sequence of items (tasks, graph nodes, ops),
