@@ -209,7 +209,7 @@ void BlockPartitioner::buildEdges() {
     }
     return key;
   };
-  auto fileOne = [&](unsigned node, GMAccessSummary one) {
+  auto fileOne = [&](unsigned node, GMAccessSummary &&one) {
     unsigned id = nodeOf.size();
     nodeOf.push_back(node);
     retired.push_back(false);
