@@ -32,6 +32,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -42,9 +43,21 @@
 #include <queue>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace mlir::pto::taskmerge {
+
+/// Hashes an interning key (value numbering, load features, signatures).
+struct KeyHash {
+  size_t operator()(const std::vector<uintptr_t> &key) const {
+    return llvm::hash_combine_range(key.begin(), key.end());
+  }
+};
+/// Numbers keys by first insertion: hashed, since the numbers come from
+/// insertion order and the table is never iterated.
+template <typename T>
+using KeyTable = std::unordered_map<std::vector<uintptr_t>, T, KeyHash>;
 
 // Side codes stored in MergeSettingAttr::getSides() (PTOAttrs.cpp).
 constexpr int64_t kSettingNoSide = 0, kSettingLeft = 1, kSettingRight = 2,
@@ -105,7 +118,7 @@ private:
   }
 
   DenseMap<Value, unsigned> memo;
-  std::map<std::vector<uintptr_t>, unsigned> table;
+  KeyTable<unsigned> table;
 };
 
 /// `statics` with kDynamic entries taken from `dynamic`, numbered.
@@ -223,7 +236,7 @@ public:
 
 private:
   ValueNumbering &vn;
-  std::map<std::vector<uintptr_t>, unsigned> table;
+  KeyTable<unsigned> table;
 };
 
 /// A structural signature of a task: equal signatures mean isomorphic bodies
