@@ -43,6 +43,24 @@ using Box = std::pair<SmallVector<int64_t>, SmallVector<int64_t>>;
 /// cells it touches in each grid, or that grid's boxes when they are fewer.
 class BoxIndex {
 public:
+  BoxIndex() = default;
+  // A copy or move starts without the last-grid cache (it points into the
+  // source's grids).
+  BoxIndex(const BoxIndex &other) : grids(other.grids) {}
+  BoxIndex(BoxIndex &&other) : grids(std::move(other.grids)) {
+    other.lastGrid = nullptr;
+  }
+  BoxIndex &operator=(const BoxIndex &other) {
+    grids = other.grids;
+    lastGrid = nullptr;
+    return *this;
+  }
+  BoxIndex &operator=(BoxIndex &&other) {
+    grids = std::move(other.grids);
+    lastGrid = other.lastGrid = nullptr;
+    return *this;
+  }
+
   void insert(unsigned node, const Box &box) {
     SmallVector<unsigned, 4> shifts;
     for (int64_t size : box.second)
@@ -116,20 +134,33 @@ private:
     llvm::DenseMap<uint64_t, SmallVector<unsigned, 1>> cells;
   };
 
+  /// A multiply-xorshift mix of the cell's coordinates: cheaper than
+  /// hash_combine_range for the few coordinates of a cell, and as good for
+  /// telling cells apart.
   static uint64_t cellKey(ArrayRef<int64_t> cell) {
-    uint64_t key = llvm::hash_combine_range(cell.begin(), cell.end());
+    uint64_t key = cell.size();
+    for (int64_t c : cell) {
+      key = (key ^ uint64_t(c)) * 0x9e3779b97f4a7c15ULL;
+      key ^= key >> 29;
+    }
     // Clear of DenseMap's empty and tombstone keys.
     return std::min(key, ~uint64_t(0) - 2);
   }
 
+  /// Consecutive boxes mostly share a cell size: the last grid looked up is
+  /// kept (std::map nodes do not move).
   Grid &gridOf(ArrayRef<unsigned> shifts) {
-    return grids[SmallVector<unsigned, 4>(shifts)];
+    if (lastGrid && ArrayRef<unsigned>(lastShifts) == shifts)
+      return *lastGrid;
+    lastShifts.assign(shifts.begin(), shifts.end());
+    lastGrid = &grids[lastShifts];
+    return *lastGrid;
   }
 
   /// The cells of the grid `shifts` that the box touches.
+  template <typename Fn>
   static void forEachCell(ArrayRef<unsigned> shifts, ArrayRef<int64_t> offsets,
-                          ArrayRef<int64_t> sizes,
-                          function_ref<void(ArrayRef<int64_t>)> fn) {
+                          ArrayRef<int64_t> sizes, Fn fn) {
     unsigned rank = shifts.size();
     SmallVector<int64_t, 4> lo, hi;
     for (unsigned d = 0; d < rank; ++d) {
@@ -155,6 +186,8 @@ private:
 
   // Ordered by cell size: queries visit the grids in this order.
   std::map<SmallVector<unsigned, 4>, Grid> grids;
+  SmallVector<unsigned, 4> lastShifts;
+  Grid *lastGrid = nullptr;
 };
 
 } // namespace mlir::pto::detail

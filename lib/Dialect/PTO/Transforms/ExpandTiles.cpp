@@ -176,8 +176,9 @@ private:
   void finish(Operation *op, Value result, Value workspace,
               bool eraseOp = true);
   void stamp(Operation *created, Operation *original) {
-    if (Attribute scope = original->getAttr(scopeStampName))
-      created->setAttr(scopeStampName, scope);
+    // A dialect attribute, never inherent: no lookup among the properties.
+    if (Attribute scope = original->getDiscardableAttr(scopeStampName))
+      created->setDiscardableAttr(scopeStampName, scope);
   }
   Value indexValue(Location loc, OpFoldResult ofr) {
     if (auto attr = dyn_cast<Attribute>(ofr))

@@ -32,6 +32,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -42,9 +43,21 @@
 #include <queue>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace mlir::pto::taskmerge {
+
+/// Hashes an interning key (value numbering, load features, signatures).
+struct KeyHash {
+  size_t operator()(const std::vector<uintptr_t> &key) const {
+    return llvm::hash_combine_range(key.begin(), key.end());
+  }
+};
+/// Numbers keys by first insertion: hashed, since the numbers come from
+/// insertion order and the table is never iterated.
+template <typename T>
+using KeyTable = std::unordered_map<std::vector<uintptr_t>, T, KeyHash>;
 
 // Side codes stored in MergeSettingAttr::getSides() (PTOAttrs.cpp).
 constexpr int64_t kSettingNoSide = 0, kSettingLeft = 1, kSettingRight = 2,
@@ -105,7 +118,7 @@ private:
   }
 
   DenseMap<Value, unsigned> memo;
-  std::map<std::vector<uintptr_t>, unsigned> table;
+  KeyTable<unsigned> table;
 };
 
 /// `statics` with kDynamic entries taken from `dynamic`, numbered.
@@ -223,7 +236,7 @@ public:
 
 private:
   ValueNumbering &vn;
-  std::map<std::vector<uintptr_t>, unsigned> table;
+  KeyTable<unsigned> table;
 };
 
 /// A structural signature of a task: equal signatures mean isomorphic bodies
@@ -594,7 +607,13 @@ private:
   /// A node's GM accesses sorted by base, unless it has unknown effects or
   /// an access of untraced storage (`anything`: compared the plain way).
   struct AccessesByBase {
-    SmallVector<std::pair<const void *, unsigned>, 8> entries;
+    struct Entry {
+      const void *base;
+      bool read; // a plain read: never ordered against another
+      unsigned index;
+    };
+    // By base, then the accesses that are not plain reads first.
+    SmallVector<Entry, 8> entries;
     bool anything = false;
   };
   const AccessesByBase &accessesByBase(unsigned node) {
@@ -607,17 +626,22 @@ private:
     for (auto [i, access] : llvm::enumerate(s.accesses)) {
       if (!access.storage)
         sorted->anything = true;
-      sorted->entries.push_back({access.base.getAsOpaquePointer(), i});
+      sorted->entries.push_back({access.base.getAsOpaquePointer(),
+                                 access.kind == GMAccess::kRead,
+                                 static_cast<unsigned>(i)});
     }
     std::stable_sort(sorted->entries.begin(), sorted->entries.end(),
                      [](const auto &x, const auto &y) {
-                       return std::less<const void *>()(x.first, y.first);
+                       if (x.base != y.base)
+                         return std::less<const void *>()(x.base, y.base);
+                       return x.read < y.read;
                      });
     return *sorted;
   }
   /// GMAccessAnalysis::dependsOn(a, b) for summaries of known storages
   /// only: accesses of distinct storages never overlap, so only those of a
-  /// common base are compared, pair by pair.
+  /// common base are compared, pair by pair, but for pairs of plain reads
+  /// (never ordered: GMAccessAnalysis::mustOrder).
   static bool sameBaseConflict(const GMAccessSummary &a,
                                const AccessesByBase &ba,
                                const GMAccessSummary &b,
@@ -625,23 +649,26 @@ private:
     std::less<const void *> before;
     auto x = ba.entries.begin(), y = bb.entries.begin();
     while (x != ba.entries.end() && y != bb.entries.end()) {
-      if (before(x->first, y->first)) {
+      if (before(x->base, y->base)) {
         ++x;
         continue;
       }
-      if (before(y->first, x->first)) {
+      if (before(y->base, x->base)) {
         ++y;
         continue;
       }
-      const void *base = x->first;
+      const void *base = x->base;
       auto xEnd = x, yEnd = y;
-      while (xEnd != ba.entries.end() && xEnd->first == base)
+      while (xEnd != ba.entries.end() && xEnd->base == base)
         ++xEnd;
-      while (yEnd != bb.entries.end() && yEnd->first == base)
+      while (yEnd != bb.entries.end() && yEnd->base == base)
         ++yEnd;
       for (auto i = x; i != xEnd; ++i)
         for (auto j = y; j != yEnd; ++j) {
-          const GMAccess &p = a.accesses[i->second], &q = b.accesses[j->second];
+          // The rest of `b`'s accesses of the base are plain reads too.
+          if (i->read && j->read)
+            break;
+          const GMAccess &p = a.accesses[i->index], &q = b.accesses[j->index];
           if (GMAccessAnalysis::mustOrder(p.kind, q.kind) &&
               GMAccessAnalysis::mayOverlap(p, q))
             return true;
