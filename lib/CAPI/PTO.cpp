@@ -117,8 +117,7 @@ int ptoRunKernel(MlirOperation module, MlirStringRef kernelName,
     }
     std::memcpy(tensor->bytes.data(), args[i].data, tensor->bytes.size());
     // An NZ argument's buffer is its NZ storage (Interpreter.h).
-    if (int64_t c0 = getNZFractalCols(kernel, i))
-      tensor = fromNZStorage(*tensor, c0, "argument '" + argName + "'");
+    tensor = fromArgumentStorage(kernel, i, std::move(*tensor));
     if (!tensor) {
       kernel.emitError() << "ptoRunKernel: "
                          << llvm::toString(tensor.takeError());
@@ -133,8 +132,8 @@ int ptoRunKernel(MlirOperation module, MlirStringRef kernelName,
   if (failed(runKernel(kernel, tensors)))
     return pto_check::kFault;
   for (unsigned index : getWrittenArguments(kernel)) {
-    if (int64_t c0 = getNZFractalCols(kernel, index))
-      tensors[index] = toNZStorage(tensors[index], c0);
+    tensors[index] =
+        toArgumentStorage(kernel, index, std::move(tensors[index]));
     std::memcpy(args[index].data, tensors[index].bytes.data(),
                 tensors[index].bytes.size());
   }

@@ -353,6 +353,23 @@ int64_t interp::getNZFractalCols(KernelOp kernel, unsigned i) {
       cast<GMTensorType>(kernel.getArgumentTypes()[i]).getElementByteSize());
 }
 
+llvm::Expected<HostTensor>
+interp::fromArgumentStorage(KernelOp kernel, unsigned i, HostTensor data) {
+  int64_t c0 = getNZFractalCols(kernel, i);
+  if (!c0)
+    return std::move(data);
+  return fromNZStorage(
+      data, c0,
+      "argument '" + cast<StringAttr>(kernel.getArgNames()[i]).getValue() +
+          "'");
+}
+
+HostTensor interp::toArgumentStorage(KernelOp kernel, unsigned i,
+                                     HostTensor tensor) {
+  int64_t c0 = getNZFractalCols(kernel, i);
+  return c0 ? toNZStorage(tensor, c0) : std::move(tensor);
+}
+
 llvm::Error interp::checkArguments(KernelOp kernel, ArrayRef<HostTensor> args) {
   auto error = [](const Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);

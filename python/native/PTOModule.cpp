@@ -238,14 +238,11 @@ py::tuple runKernel(BoundModule &self, const std::string &kernelName,
     HostTensor tensor(*kind, shape);
     std::memcpy(tensor.bytes.data(), array.data(), tensor.bytes.size());
     // An NZ argument's array is its NZ storage (Interpreter.h).
-    if (int64_t c0 = getNZFractalCols(kernel, i)) {
-      llvm::Expected<HostTensor> matrix =
-          fromNZStorage(tensor, c0, "argument '" + argName + "'");
-      if (!matrix)
-        return fail("input", llvm::toString(matrix.takeError()));
-      tensor = std::move(*matrix);
-    }
-    tensors.push_back(std::move(tensor));
+    llvm::Expected<HostTensor> data =
+        fromArgumentStorage(kernel, i, std::move(tensor));
+    if (!data)
+      return fail("input", llvm::toString(data.takeError()));
+    tensors.push_back(std::move(*data));
   }
   if (llvm::Error error = checkArguments(kernel, tensors))
     return fail("input", llvm::toString(std::move(error)));
@@ -271,8 +268,8 @@ py::tuple runKernel(BoundModule &self, const std::string &kernelName,
               cast<StringAttr>(kernel.getArgNames()[index]).getValue().str() +
               "' is written by the kernel but its array is "
               "read-only");
-    if (int64_t c0 = getNZFractalCols(kernel, index))
-      tensors[index] = toNZStorage(tensors[index], c0);
+    tensors[index] =
+        toArgumentStorage(kernel, index, std::move(tensors[index]));
     std::memcpy(array.mutable_data(), tensors[index].bytes.data(),
                 tensors[index].bytes.size());
   }

@@ -128,6 +128,14 @@ llvm::Error checkArguments(KernelOp kernel, ArrayRef<HostTensor> args);
 /// .npy file, a caller's buffer) is its NZ storage: fromNZStorage gives the
 /// matrix the run works on, toNZStorage the storage written back.
 int64_t getNZFractalCols(KernelOp kernel, unsigned i);
+/// Argument `i`'s data as given from outside the run (its NZ storage when it
+/// is NZ) -> the tensor the run works on; an error naming the argument when
+/// NZ storage is not of the NZ form.
+llvm::Expected<HostTensor> fromArgumentStorage(KernelOp kernel, unsigned i,
+                                               HostTensor data);
+/// The run's tensor of argument `i` -> its data outside the run (inverse of
+/// fromArgumentStorage).
+HostTensor toArgumentStorage(KernelOp kernel, unsigned i, HostTensor tensor);
 
 /// Indices of the kernel arguments written by atomic_add or assemble
 /// (through in-place reshapes): the kernel's outputs.

@@ -392,23 +392,6 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     return arg.getArgNumber();
   };
 
-  // An NZ argument's file holds its NZ storage, as the device does after
-  // npu_format_cast; the run works on the matrix it stores.
-  auto fromFile = [&](unsigned i,
-                      HostTensor tensor) -> llvm::Expected<HostTensor> {
-    int64_t c0 = getNZFractalCols(kernel, i);
-    if (!c0)
-      return std::move(tensor);
-    return fromNZStorage(
-        tensor, c0,
-        "argument '" + cast<StringAttr>(kernel.getArgNames()[i]).getValue() +
-            "'");
-  };
-  auto toFile = [&](unsigned i, const HostTensor &tensor) {
-    int64_t c0 = getNZFractalCols(kernel, i);
-    return c0 ? toNZStorage(tensor, c0) : tensor;
-  };
-
   // Inputs from files.
   std::vector<std::optional<HostTensor>> data(numArgs);
   for (StringRef spec : inputs) {
@@ -445,7 +428,7 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
         readNpy(assignment->second,
                 noNumerics && isa<FloatType>(type.getElementType()));
     if (tensor)
-      tensor = fromFile(*index, std::move(*tensor));
+      tensor = fromArgumentStorage(kernel, *index, std::move(*tensor));
     if (!tensor)
       return usageError("input '" + assignment->first +
                         "': " + llvm::toString(tensor.takeError()));
@@ -496,7 +479,7 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
           cast<GMTensorType>(kernel.getArgumentTypes()[i]).getElementType());
       llvm::Expected<HostTensor> tensor = readNpy(path, noNumerics && floatArg);
       if (tensor)
-        tensor = fromFile(i, std::move(*tensor));
+        tensor = fromArgumentStorage(kernel, i, std::move(*tensor));
       if (!tensor)
         return usageError("input '" + nameOf(i) +
                           "': " + llvm::toString(tensor.takeError()));
@@ -640,7 +623,8 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
     for (unsigned i = 0; i < numArgs; ++i) {
       SmallString<128> path(saveInputs);
       llvm::sys::path::append(path, nameOf(i) + ".npy");
-      if (llvm::Error error = writeNpy(path, toFile(i, args[i])))
+      if (llvm::Error error =
+              writeNpy(path, toArgumentStorage(kernel, i, args[i])))
         return usageError("--save-inputs '" + nameOf(i) +
                           "': " + llvm::toString(std::move(error)));
     }
@@ -684,7 +668,8 @@ int mlir::pto::ptoRunMain(int argc, char **argv) {
           .count();
 
   for (auto &[index, path] : outputFiles)
-    if (llvm::Error error = writeNpy(path, toFile(index, args[index])))
+    if (llvm::Error error =
+            writeNpy(path, toArgumentStorage(kernel, index, args[index])))
       return usageError(
           "output '" +
           cast<StringAttr>(kernel.getArgNames()[index]).getValue() +
