@@ -345,7 +345,7 @@ LeafLowering::window2D(Operation *op, Value tensor,
   auto size = [&](unsigned d) -> OpFoldResult {
     if (!ShapedType::isDynamic(dims[d]))
       return builder.getIndexAttr(dims[d]);
-    return builder.create<DimOp>(loc, tensor, d).getResult();
+    return DimOp::create(builder, loc, tensor, d).getResult();
   };
   Value &reshaped = tensors2D[{tensor, split, c}];
   if (!reshaped) {
@@ -365,10 +365,9 @@ LeafLowering::window2D(Operation *op, Value tensor,
     dispatchIndexOpFoldResults(shape2D, dynamicShape, staticShape);
     auto type2D = GMTensorType::get(builder.getContext(), staticShape,
                                     type.getElementType());
-    reshaped = builder
-                   .create<ReshapeOp>(loc, type2D, tensor, dynamicShape,
-                                      builder.getDenseI64ArrayAttr(staticShape),
-                                      builder.getUnitAttr())
+    reshaped = ReshapeOp::create(builder, loc, type2D, tensor, dynamicShape,
+                                 builder.getDenseI64ArrayAttr(staticShape),
+                                 builder.getUnitAttr())
                    .getResult();
   }
   // ((o0 * d1 + o1) * d2 + ...) over dims [from, to].
@@ -384,9 +383,8 @@ LeafLowering::window2D(Operation *op, Value tensor,
       else if (ca == 0)
         at = offsets[d];
       else if (co != 0)
-        at = builder
-                 .create<arith::AddIOp>(loc, materialize(at),
-                                        materialize(offsets[d]))
+        at = arith::AddIOp::create(builder, loc, materialize(at),
+                                   materialize(offsets[d]))
                  .getResult();
     }
     return materialize(at);
@@ -487,12 +485,12 @@ LogicalResult LeafLowering::lowerGMAccessPerRun(Operation *op, Value tensor,
       if (std::optional<int64_t> v = getConstantIntValue(valid[d])) {
         never |= index[d] >= *v;
       } else {
-        Value below = builder.create<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::slt, constIndex(index[d]),
-            materialize(valid[d]));
+        Value below =
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                  constIndex(index[d]), materialize(valid[d]));
         inside =
             inside
-                ? builder.create<arith::AndIOp>(loc, inside, below).getResult()
+                ? arith::AndIOp::create(builder, loc, inside, below).getResult()
                 : below;
       }
       if (index[d] == 0)
@@ -500,17 +498,16 @@ LogicalResult LeafLowering::lowerGMAccessPerRun(Operation *op, Value tensor,
       if (std::optional<int64_t> base = getConstantIntValue(offsets[d]))
         at[d] = builder.getIndexAttr(*base + index[d]);
       else
-        at[d] = builder
-                    .create<arith::AddIOp>(loc, materialize(offsets[d]),
-                                           constIndex(index[d]))
+        at[d] = arith::AddIOp::create(builder, loc, materialize(offsets[d]),
+                                      constIndex(index[d]))
                     .getResult();
     }
     if (never)
       continue;
     OpBuilder::InsertionGuard guard(builder);
     if (inside) {
-      auto guardIf = builder.create<scf::IfOp>(loc, inside,
-                                               /*withElseRegion=*/false);
+      auto guardIf = scf::IfOp::create(builder, loc, inside,
+                                       /*withElseRegion=*/false);
       builder.setInsertionPoint(guardIf.thenBlock()->getTerminator());
     }
     FailureOr<Window2D> window = window2D(op, tensor, at, runShape, c);
@@ -518,13 +515,13 @@ LogicalResult LeafLowering::lowerGMAccessPerRun(Operation *op, Value tensor,
       return failure();
     Value run = alloc(loc, *runType, materialize(runValid), cols);
     if (store) {
-      builder.create<pisa::TExtractOp>(loc, ubTile, run, o * runRows, 0);
-      builder.create<pisa::TStoreOp>(loc, run, window->tensor, window->row,
-                                     window->col, atomic);
+      pisa::TExtractOp::create(builder, loc, ubTile, run, o * runRows, 0);
+      pisa::TStoreOp::create(builder, loc, run, window->tensor, window->row,
+                             window->col, atomic);
     } else {
-      builder.create<pisa::TLoadOp>(loc, window->tensor, window->row,
-                                    window->col, run, /*transpose=*/false);
-      builder.create<pisa::TInsertOp>(loc, run, ubTile, o * runRows, 0);
+      pisa::TLoadOp::create(builder, loc, window->tensor, window->row,
+                            window->col, run, /*transpose=*/false);
+      pisa::TInsertOp::create(builder, loc, run, ubTile, o * runRows, 0);
     }
   }
   return success();

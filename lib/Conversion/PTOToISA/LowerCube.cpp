@@ -79,9 +79,9 @@ FailureOr<Value> LeafLowering::loadOperand(Operation *user, Value operand,
       return failure();
     auto [vr, vc] = validOf(loc, view.getResult());
     l1 = trans ? alloc(loc, *type, vc, vr) : alloc(loc, *type, vr, vc);
-    builder.create<pisa::TLoadOp>(loc, view.getSource(),
-                                  materialize(offsets[0]),
-                                  materialize(offsets[1]), l1, trans);
+    pisa::TLoadOp::create(builder, loc, view.getSource(),
+                          materialize(offsets[0]), materialize(offsets[1]), l1,
+                          trans);
     windows.push_back({key, l1});
   }
   if (!llvm::is_contained(replaced, view.getOperation()))
@@ -123,7 +123,7 @@ FailureOr<Value> LeafLowering::accImage(Operation *user, Value operand,
   auto accAlloc = pisa::getAlloc(acc->second);
   Value image = alloc(def->getLoc(), *type, accAlloc.getValidRows(),
                       accAlloc.getValidCols());
-  builder.create<pisa::TMovOp>(def->getLoc(), acc->second, image);
+  pisa::TMovOp::create(builder, def->getLoc(), acc->second, image);
   accImages[operand] = image;
   return image;
 }
@@ -159,7 +159,7 @@ FailureOr<Value> LeafLowering::extractOperand(Location loc, Operation *user,
     }
     auto l1Alloc = pisa::getAlloc(l1);
     l0 = alloc(loc, *type, l1Alloc.getValidRows(), l1Alloc.getValidCols());
-    builder.create<pisa::TExtractOp>(loc, l1, l0, 0, 0);
+    pisa::TExtractOp::create(builder, loc, l1, l0, 0, 0);
     l0Copies[{l1, side}] = l0;
     l0CopyBytes[side] += type->getByteSize();
   }
@@ -188,7 +188,7 @@ LogicalResult LeafLowering::lowerMatmul(Operation *op, Value acc, Value lhs,
                   "after this K step; the accumulator is updated in place "
                   "(TMATMUL_ACC), so each partial result may feed only the "
                   "next step";
-    builder.create<pisa::TMatmulAccOp>(loc, *a, *b, *accTile);
+    pisa::TMatmulAccOp::create(builder, loc, *a, *b, *accTile);
     tiles[result] = *accTile;
     replaced.push_back(op);
     return success();
@@ -205,7 +205,7 @@ LogicalResult LeafLowering::lowerMatmul(Operation *op, Value acc, Value lhs,
     return failure();
   auto [vr, vc] = validOf(loc, result);
   Value accTile = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TMatmulOp>(loc, *a, *b, accTile);
+  pisa::TMatmulOp::create(builder, loc, *a, *b, accTile);
   tiles[result] = accTile;
   replaced.push_back(op);
   return success();
@@ -321,13 +321,14 @@ void LeafLowering::splitAccumulatorRows(
     Location loc = alloc.getLoc();
     builder.setInsertionPointAfter(alloc);
     Value rows = alloc.getValidRows(), height = constIndex(h);
-    Value first = builder.create<arith::MinSIOp>(loc, rows, height);
-    Value rest = builder.create<arith::MaxSIOp>(
-        loc, builder.create<arith::SubIOp>(loc, rows, height), constIndex(0));
-    auto top = builder.create<pisa::AllocTileOp>(
-        loc, halfType, first, alloc.getValidCols(), IntegerAttr());
-    auto bottom = builder.create<pisa::AllocTileOp>(
-        loc, halfType, rest, alloc.getValidCols(), IntegerAttr());
+    Value first = arith::MinSIOp::create(builder, loc, rows, height);
+    Value rest = arith::MaxSIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, rows, height),
+        constIndex(0));
+    auto top = pisa::AllocTileOp::create(builder, loc, halfType, first,
+                                         alloc.getValidCols(), IntegerAttr());
+    auto bottom = pisa::AllocTileOp::create(
+        builder, loc, halfType, rest, alloc.getValidCols(), IntegerAttr());
     return std::pair<Value, Value>(top, bottom);
   };
   DenseMap<Value, std::pair<Value, Value>> halves;
@@ -344,10 +345,10 @@ void LeafLowering::splitAccumulatorRows(
         if (auto extract = dyn_cast<pisa::TExtractOp>(user)) {
           builder.setInsertionPoint(extract);
           int64_t h = cast<pisa::TileType>(top.getType()).getRows();
-          builder.create<pisa::TExtractOp>(extract.getLoc(), extract.getSrc(),
-                                           top, 0, 0);
-          builder.create<pisa::TExtractOp>(extract.getLoc(), extract.getSrc(),
-                                           bottom, h, 0);
+          pisa::TExtractOp::create(builder, extract.getLoc(), extract.getSrc(),
+                                   top, 0, 0);
+          pisa::TExtractOp::create(builder, extract.getLoc(), extract.getSrc(),
+                                   bottom, h, 0);
           dead.push_back(extract);
         }
       dead.push_back(left);
@@ -363,22 +364,22 @@ void LeafLowering::splitAccumulatorRows(
       builder.setInsertionPoint(user);
       Location loc = user->getLoc();
       if (auto store = dyn_cast<pisa::TStoreOp>(user)) {
-        builder.create<pisa::TStoreOp>(loc, accTop, store.getDst(),
-                                       store.getRow(), store.getCol(),
-                                       store.getAtomicAdd());
+        pisa::TStoreOp::create(builder, loc, accTop, store.getDst(),
+                               store.getRow(), store.getCol(),
+                               store.getAtomicAdd());
         Value row =
-            builder.create<arith::AddIOp>(loc, store.getRow(), constIndex(h));
-        builder.create<pisa::TStoreOp>(loc, accBottom, store.getDst(), row,
-                                       store.getCol(), store.getAtomicAdd());
+            arith::AddIOp::create(builder, loc, store.getRow(), constIndex(h));
+        pisa::TStoreOp::create(builder, loc, accBottom, store.getDst(), row,
+                               store.getCol(), store.getAtomicAdd());
       } else {
         auto [leftTop, leftBottom] = halves.lookup(user->getOperand(0));
         Value rhs = user->getOperand(1);
         if (isa<pisa::TMatmulOp>(user)) {
-          builder.create<pisa::TMatmulOp>(loc, leftTop, rhs, accTop);
-          builder.create<pisa::TMatmulOp>(loc, leftBottom, rhs, accBottom);
+          pisa::TMatmulOp::create(builder, loc, leftTop, rhs, accTop);
+          pisa::TMatmulOp::create(builder, loc, leftBottom, rhs, accBottom);
         } else {
-          builder.create<pisa::TMatmulAccOp>(loc, leftTop, rhs, accTop);
-          builder.create<pisa::TMatmulAccOp>(loc, leftBottom, rhs, accBottom);
+          pisa::TMatmulAccOp::create(builder, loc, leftTop, rhs, accTop);
+          pisa::TMatmulAccOp::create(builder, loc, leftBottom, rhs, accBottom);
         }
       }
       dead.push_back(user);

@@ -46,7 +46,7 @@ LogicalResult LeafLowering::lowerGatherMask(GatherMaskOp op) {
               "last dim valid and cut the valid columns after the gather "
               "(pto.view of the result), or pad the tensor's rows";
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TGatherMaskOp>(loc, *src, dst, op.getPatternModeAttr());
+  pisa::TGatherMaskOp::create(builder, loc, *src, dst, op.getPatternModeAttr());
   tiles[op.getResult()] = dst;
   replaced.push_back(op);
   return success();

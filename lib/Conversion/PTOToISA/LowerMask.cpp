@@ -35,7 +35,7 @@ std::pair<Value, Value> LeafLowering::maskValidOf(Location loc, Value ptoTile) {
   if (std::optional<int64_t> c = getConstantIntValue(vc))
     return {vr, constIndex((*c + 7) / 8)};
   // Signed (valid extents are never negative): the form pto-to-cpp prints.
-  Value bytes = builder.create<arith::CeilDivSIOp>(loc, vc, constIndex(8));
+  Value bytes = arith::CeilDivSIOp::create(builder, loc, vc, constIndex(8));
   return {vr, bytes};
 }
 
@@ -57,16 +57,16 @@ FailureOr<Value> LeafLowering::numbersFromMask(Operation *op, Value mask,
   Location loc = op->getLoc();
   Type elem = type.getElementType();
   Value one =
-      builder.create<arith::ConstantOp>(loc, builder.getFloatAttr(elem, 1.0));
+      arith::ConstantOp::create(builder, loc, builder.getFloatAttr(elem, 1.0));
   Value zero =
-      builder.create<arith::ConstantOp>(loc, builder.getFloatAttr(elem, 0.0));
+      arith::ConstantOp::create(builder, loc, builder.getFloatAttr(elem, 0.0));
   Value ones = alloc(loc, type, vr, vc);
-  builder.create<pisa::TExpandSOp>(loc, one, ones);
+  pisa::TExpandSOp::create(builder, loc, one, ones);
   FailureOr<Value> scratch = selectScratch(op);
   if (failed(scratch))
     return failure();
   Value numbers = alloc(loc, type, vr, vc);
-  builder.create<pisa::TSelSOp>(loc, mask, ones, zero, *scratch, numbers);
+  pisa::TSelSOp::create(builder, loc, mask, ones, zero, *scratch, numbers);
   return numbers;
 }
 
@@ -115,9 +115,9 @@ LogicalResult LeafLowering::lowerCompare(CompareOp op) {
     FailureOr<Value> b = expand(op.getRhs(), rhs, op.getLhs(), *a);
     if (failed(b))
       return failure();
-    builder.create<pisa::TCmpOp>(loc, *a, *b, mask, mode);
+    pisa::TCmpOp::create(builder, loc, *a, *b, mask, mode);
   } else {
-    builder.create<pisa::TCmpSOp>(loc, *a, op.getRhs(), mask, mode);
+    pisa::TCmpSOp::create(builder, loc, *a, op.getRhs(), mask, mode);
   }
   tiles[result] = mask;
   replaced.push_back(op);
@@ -152,11 +152,11 @@ FailureOr<Value> LeafLowering::expandMask(WhereOp op, Value mask) {
   if (failed(wide))
     return failure();
   Value zero =
-      builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0));
+      arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(0));
   auto [mr, mc] = maskValidOf(loc, result);
   Value full = alloc(loc, *fullType, mr, mc);
-  builder.create<pisa::TCmpSOp>(
-      loc, *wide, zero, full,
+  pisa::TCmpSOp::create(
+      builder, loc, *wide, zero, full,
       pto::CmpModeAttr::get(builder.getContext(), pto::CmpMode::NE));
   return full;
 }
@@ -184,7 +184,7 @@ LogicalResult LeafLowering::lowerWhere(WhereOp op) {
       return expandToResult(op, v, *held);
     }
     Value filled = alloc(loc, *type, vr, vc);
-    builder.create<pisa::TExpandSOp>(loc, v, filled);
+    pisa::TExpandSOp::create(builder, loc, v, filled);
     return filled;
   };
   FailureOr<Value> onTrue = tileOf(op.getOnTrue());
@@ -195,13 +195,13 @@ LogicalResult LeafLowering::lowerWhere(WhereOp op) {
     return failure();
   Value dst = alloc(loc, *type, vr, vc);
   if (!isa<pto::TileType>(op.getOnFalse().getType())) {
-    builder.create<pisa::TSelSOp>(loc, *mask, *onTrue, op.getOnFalse(),
-                                  *scratch, dst);
+    pisa::TSelSOp::create(builder, loc, *mask, *onTrue, op.getOnFalse(),
+                          *scratch, dst);
   } else {
     FailureOr<Value> onFalse = tileOf(op.getOnFalse());
     if (failed(onFalse))
       return failure();
-    builder.create<pisa::TSelOp>(loc, *mask, *onTrue, *onFalse, *scratch, dst);
+    pisa::TSelOp::create(builder, loc, *mask, *onTrue, *onFalse, *scratch, dst);
   }
   tiles[result] = dst;
   replaced.push_back(op);
@@ -250,15 +250,15 @@ FailureOr<Value> LeafLowering::maskFromBytes(Operation *op, Value ptoTile,
   auto [vr, vc] = validOf(loc, ptoTile);
   Value numbers = alloc(loc, *halfType, vr, vc);
   MLIRContext *ctx = builder.getContext();
-  builder.create<pisa::TCvtOp>(
-      loc, bytes, numbers, CastModeAttr::get(ctx, CastMode::NONE),
-      SaturationModeAttr::get(ctx, SaturationMode::OFF));
+  pisa::TCvtOp::create(builder, loc, bytes, numbers,
+                       CastModeAttr::get(ctx, CastMode::NONE),
+                       SaturationModeAttr::get(ctx, SaturationMode::OFF));
   auto [mr, mc] = maskValidOf(loc, ptoTile);
   Value mask = alloc(loc, *type, mr, mc);
   Value zero =
-      builder.create<arith::ConstantOp>(loc, builder.getF16FloatAttr(0));
-  builder.create<pisa::TCmpSOp>(loc, numbers, zero, mask,
-                                CmpModeAttr::get(ctx, CmpMode::NE));
+      arith::ConstantOp::create(builder, loc, builder.getF16FloatAttr(0));
+  pisa::TCmpSOp::create(builder, loc, numbers, zero, mask,
+                        CmpModeAttr::get(ctx, CmpMode::NE));
   return mask;
 }
 
@@ -280,9 +280,9 @@ FailureOr<Value> LeafLowering::bytesFromMask(Operation *op, Value ptoTile,
     return failure();
   Value bytes = alloc(loc, *byteType, vr, vc);
   MLIRContext *ctx = builder.getContext();
-  builder.create<pisa::TCvtOp>(
-      loc, *numbers, bytes, CastModeAttr::get(ctx, CastMode::NONE),
-      SaturationModeAttr::get(ctx, SaturationMode::OFF));
+  pisa::TCvtOp::create(builder, loc, *numbers, bytes,
+                       CastModeAttr::get(ctx, CastMode::NONE),
+                       SaturationModeAttr::get(ctx, SaturationMode::OFF));
   return bytes;
 }
 

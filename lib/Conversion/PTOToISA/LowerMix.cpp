@@ -533,16 +533,16 @@ LogicalResult LeafLowering::lowerExchangeView(ViewOp op) {
       index[d] = *a - *b;
       continue;
     }
-    runtime[d] = builder.create<arith::SubIOp>(loc, materialize(at[d]),
-                                               materialize(from[d]));
+    runtime[d] = arith::SubIOp::create(builder, loc, materialize(at[d]),
+                                       materialize(from[d]));
   }
   FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
   if (failed(type))
     return failure();
   auto [vr, vc] = validOf(loc, op.getResult());
   Value tile = alloc(loc, *type, vr, vc);
-  auto extract = builder.create<pisa::TExtractOp>(
-      loc, acc, tile, index[0], index[1], runtime[0], runtime[1]);
+  auto extract = pisa::TExtractOp::create(builder, loc, acc, tile, index[0],
+                                          index[1], runtime[0], runtime[1]);
   (void)extract;
   tiles[op.getResult()] = tile;
   replaced.push_back(op);

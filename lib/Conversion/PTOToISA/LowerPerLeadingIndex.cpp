@@ -29,9 +29,9 @@ Value LeafLowering::rowsAtIndex(Location loc, int64_t o, OpFoldResult count,
                                 Value extent) {
   if (std::optional<int64_t> c = getConstantIntValue(count))
     return o < *c ? extent : constIndex(0);
-  Value inside = builder.create<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::slt, constIndex(o), materialize(count));
-  return builder.create<arith::SelectOp>(loc, inside, extent, constIndex(0));
+  Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                       constIndex(o), materialize(count));
+  return arith::SelectOp::create(builder, loc, inside, extent, constIndex(0));
 }
 
 /// What both reductions over leading dim `dim` of `input` start from: its
@@ -100,14 +100,14 @@ LogicalResult LeafLowering::lowerReducePerLeadingIndex(Operation *op,
   for (int64_t o = 0; o < r.outer; ++o) {
     Value blockRows = rowsAtIndex(loc, o, count, materialize(inner));
     Value block = alloc(loc, *blockType, blockRows, cols);
-    builder.create<pisa::TExtractOp>(loc, r.src, block, o * r.shape[dim], 0);
+    pisa::TExtractOp::create(builder, loc, r.src, block, o * r.shape[dim], 0);
     Value row =
         alloc(loc, *rowType, rowsAtIndex(loc, o, count, constIndex(1)), cols);
     if (isMax)
-      builder.create<pisa::TColMaxOp>(loc, block, row);
+      pisa::TColMaxOp::create(builder, loc, block, row);
     else
-      builder.create<pisa::TColSumOp>(loc, block, row);
-    builder.create<pisa::TInsertOp>(loc, row, dst, o, 0);
+      pisa::TColSumOp::create(builder, loc, block, row);
+    pisa::TInsertOp::create(builder, loc, row, dst, o, 0);
   }
   tiles[result] = dst;
   replaced.push_back(op);
@@ -154,9 +154,9 @@ LogicalResult LeafLowering::lowerReduceOverBlocks(Operation *op, Value input,
   Value dst = r.outer == 1 ? Value() : alloc(loc, r.dstType, vr, vc);
   auto accumulate = [&](Value acc, Value block) {
     if (isMax)
-      builder.create<pisa::TMaxOp>(loc, acc, block, acc);
+      pisa::TMaxOp::create(builder, loc, acc, block, acc);
     else
-      builder.create<pisa::TAddOp>(loc, acc, block, acc);
+      pisa::TAddOp::create(builder, loc, acc, block, acc);
   };
   for (int64_t o = 0; o < r.outer; ++o) {
     Value rows =
@@ -165,7 +165,7 @@ LogicalResult LeafLowering::lowerReduceOverBlocks(Operation *op, Value input,
     auto blockRow = [&](int64_t a) { return (o * r.shape[dim] + a) * inner; };
     int64_t first = 0;
     if (staticBlocks && *staticBlocks > 0) {
-      builder.create<pisa::TExtractOp>(loc, r.src, acc, blockRow(0), 0);
+      pisa::TExtractOp::create(builder, loc, r.src, acc, blockRow(0), 0);
       first = 1;
     } else {
       TypedAttr identity;
@@ -175,28 +175,28 @@ LogicalResult LeafLowering::lowerReduceOverBlocks(Operation *op, Value input,
         identity = builder.getIntegerAttr(
             elem, isMax ? APInt::getSignedMinValue(elem.getIntOrFloatBitWidth())
                         : APInt::getZero(elem.getIntOrFloatBitWidth()));
-      builder.create<pisa::TExpandSOp>(
-          loc, builder.create<arith::ConstantOp>(loc, identity), acc);
+      pisa::TExpandSOp::create(
+          builder, loc, arith::ConstantOp::create(builder, loc, identity), acc);
     }
     int64_t last = staticBlocks ? *staticBlocks : r.shape[dim];
     for (int64_t a = first; a < last; ++a) {
       OpBuilder::InsertionGuard guard(builder);
       if (!staticBlocks) {
-        Value inside = builder.create<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::slt, constIndex(a),
-            materialize(valid[dim]));
-        auto guardIf = builder.create<scf::IfOp>(loc, inside,
-                                                 /*withElseRegion=*/false);
+        Value inside =
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                  constIndex(a), materialize(valid[dim]));
+        auto guardIf = scf::IfOp::create(builder, loc, inside,
+                                         /*withElseRegion=*/false);
         builder.setInsertionPoint(guardIf.thenBlock()->getTerminator());
       }
       Value block = alloc(loc, *blockType, rows, cols);
-      builder.create<pisa::TExtractOp>(loc, r.src, block, blockRow(a), 0);
+      pisa::TExtractOp::create(builder, loc, r.src, block, blockRow(a), 0);
       accumulate(acc, block);
     }
     if (r.outer == 1)
       dst = acc;
     else
-      builder.create<pisa::TInsertOp>(loc, acc, dst, o * inner, 0);
+      pisa::TInsertOp::create(builder, loc, acc, dst, o * inner, 0);
   }
   tiles[result] = dst;
   replaced.push_back(op);
@@ -282,18 +282,18 @@ LogicalResult LeafLowering::lowerBinaryPerLeadingIndex(
   for (int64_t o = 0; o < outer; ++o) {
     Value rows = rowsAtIndex(loc, o, count, materialize(innerValid));
     Value block = alloc(loc, *blockType, rows, vc);
-    builder.create<pisa::TExtractOp>(loc, *fullTile, block, o * inner, 0);
+    pisa::TExtractOp::create(builder, loc, *fullTile, block, o * inner, 0);
     // The row with the result's valid columns (TCOLEXPAND takes them
     // exactly; the copy narrows a wider row).
     Value one =
         alloc(loc, *rowType, rowsAtIndex(loc, o, count, constIndex(1)), vc);
-    builder.create<pisa::TExtractOp>(loc, *rowTile, one, o, 0);
+    pisa::TExtractOp::create(builder, loc, *rowTile, one, o, 0);
     Value expanded = alloc(loc, *blockType, rows, vc);
-    builder.create<pisa::TColExpandOp>(loc, one, expanded);
+    pisa::TColExpandOp::create(builder, loc, one, expanded);
     Value out = alloc(loc, *blockType, rows, vc);
     createBinary(builder, loc, bin, broadcastLhs ? expanded : block,
                  broadcastLhs ? block : expanded, out, precision);
-    builder.create<pisa::TInsertOp>(loc, out, dst, o * inner, 0);
+    pisa::TInsertOp::create(builder, loc, out, dst, o * inner, 0);
   }
   tiles[result] = dst;
   replaced.push_back(op);
@@ -402,7 +402,8 @@ LogicalResult LeafLowering::lowerBinaryRepeatedBlocks(
     if (outer != 1 || repeatedTile->getType() != *blockType ||
         validOf(loc, repeated) != std::make_pair(rows, vc)) {
       block = alloc(loc, *blockType, rows, vc);
-      builder.create<pisa::TExtractOp>(loc, *repeatedTile, block, o * inner, 0);
+      pisa::TExtractOp::create(builder, loc, *repeatedTile, block, o * inner,
+                               0);
     }
     // A block past the valid indices a lies outside `expanded`'s valid
     // rows, where TINSERT may not write: skipped, under an scf.if when the
@@ -413,14 +414,14 @@ LogicalResult LeafLowering::lowerBinaryRepeatedBlocks(
       OpBuilder::InsertionGuard guard(builder);
       if (!staticReps) {
         Value inside =
-            builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
-                                          constIndex(a), materialize(repCount));
-        auto guardIf = builder.create<scf::IfOp>(loc, inside,
-                                                 /*withElseRegion=*/false);
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                  constIndex(a), materialize(repCount));
+        auto guardIf = scf::IfOp::create(builder, loc, inside,
+                                         /*withElseRegion=*/false);
         builder.setInsertionPoint(guardIf.thenBlock()->getTerminator());
       }
-      builder.create<pisa::TInsertOp>(loc, block, expanded,
-                                      (o * rep + a) * inner, 0);
+      pisa::TInsertOp::create(builder, loc, block, expanded,
+                              (o * rep + a) * inner, 0);
     }
   }
   Value dst = alloc(loc, *dstType, vr, vc);
@@ -454,9 +455,9 @@ LogicalResult LeafLowering::lowerTileViewPerRun(
   for (int64_t o = 0; o < runs; ++o) {
     Value run = alloc(loc, *runType,
                       rowsAtIndex(loc, o, count, materialize(runValid)), vc);
-    builder.create<pisa::TExtractOp>(loc, *src, run, rowOf(o), col, rowOffset,
-                                     colOffset);
-    builder.create<pisa::TInsertOp>(loc, run, dst, o * runRows, 0);
+    pisa::TExtractOp::create(builder, loc, *src, run, rowOf(o), col, rowOffset,
+                             colOffset);
+    pisa::TInsertOp::create(builder, loc, run, dst, o * runRows, 0);
   }
   tiles[result] = dst;
   replaced.push_back(op);

@@ -26,9 +26,8 @@ LogicalResult LeafLowering::lowerIndexPut(IndexPutOp op) {
   FailureOr<Window2D> window = window2D(op, op.getDst(), offsets, op.getSrc());
   if (failed(window))
     return failure();
-  builder.create<pisa::MScatterOp>(op.getLoc(), *src, *indices, window->tensor,
-                                   window->row, window->col,
-                                   op.getAccumulate());
+  pisa::MScatterOp::create(builder, op.getLoc(), *src, *indices, window->tensor,
+                           window->row, window->col, op.getAccumulate());
   // A later view of the written tensor reads the new data: load it again.
   Value written = getAliasedTensor(op.getDst());
   llvm::erase_if(windows, [&](const std::pair<WindowKey, Value> &w) {

@@ -82,13 +82,13 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
     return failure();
   Value one = constIndex(1), zero = constIndex(0);
   auto addI = [&](Value a, Value b) -> Value {
-    return builder.create<arith::AddIOp>(loc, a, b).getResult();
+    return arith::AddIOp::create(builder, loc, a, b).getResult();
   };
   auto minI = [&](Value a, Value b) -> Value {
-    return builder.create<arith::MinSIOp>(loc, a, b).getResult();
+    return arith::MinSIOp::create(builder, loc, a, b).getResult();
   };
   auto maxI = [&](Value a, Value b) -> Value {
-    return builder.create<arith::MaxSIOp>(loc, a, b).getResult();
+    return arith::MaxSIOp::create(builder, loc, a, b).getResult();
   };
   Value pairCols = addI(vc, vc); // two f32 per element
   Value topCols = kRow == k ? addI(rvc, rvc) : constIndex(2 * kRow);
@@ -99,24 +99,24 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
   if (!op.getLargest()) {
     Value neg = alloc(loc, srcType, vr, vc);
     minusOne =
-        builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(-1.0f))
+        arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(-1.0f))
             .getResult();
-    builder.create<pisa::TMulSOp>(loc, in, minusOne, neg);
+    pisa::TMulSOp::create(builder, loc, in, minusOne, neg);
     in = neg;
   }
   // The index row, on every row: TSORT32 on A2/A3 steps a one-row idx by 0,
   // but pto-isa's CPU back end wants idx's valid rows (and row stride) to be
   // src's.
   Value idx = alloc(loc, *idxRowType, one, vc);
-  builder.create<pisa::TCIOp>(loc, idx, builder.getI64IntegerAttr(0));
+  pisa::TCIOp::create(builder, loc, idx, builder.getI64IntegerAttr(0));
   if (rows > 1) {
     Value idxRows = alloc(loc, *idxType, vr, vc);
-    builder.create<pisa::TColExpandOp>(loc, idx, idxRows);
+    pisa::TColExpandOp::create(builder, loc, idx, idxRows);
     idx = idxRows;
   }
   Value sortTmp = alloc(loc, *rowType, one, vc);
   Value pairs = alloc(loc, *pairsType, vr, pairCols);
-  builder.create<pisa::TSort32Op>(loc, in, idx, sortTmp, pairs);
+  pisa::TSort32Op::create(builder, loc, in, idx, sortTmp, pairs);
 
   // Row by row (TMRGSORT takes one-row lists): the row's blocks are its
   // sorted lists; merges of up to 4 keep the first k structures until one
@@ -130,13 +130,12 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
     if (blocks == 1) {
       // One sorted block: its first k structures.
       best = alloc(loc, *kType, rowValid, topCols);
-      builder.create<pisa::TExtractOp>(loc, pairs, best, r, 0);
+      pisa::TExtractOp::create(builder, loc, pairs, best, r, 0);
     } else {
       SmallVector<std::pair<Value, Value>> lists; // (tile, valid columns)
       for (int64_t b = 0; b < blocks; ++b) {
-        Value from = builder
-                         .create<arith::SubIOp>(loc, pairCols,
-                                                constIndex(b * kBlockPairs))
+        Value from = arith::SubIOp::create(builder, loc, pairCols,
+                                           constIndex(b * kBlockPairs))
                          .getResult();
         Value cols = minI(maxI(from, zero), constIndex(kBlockPairs));
         // The last block's list ends with the row (2 * width columns).
@@ -145,7 +144,7 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
         if (failed(blockListType))
           return failure();
         Value list = alloc(loc, *blockListType, rowValid, cols);
-        builder.create<pisa::TExtractOp>(loc, pairs, list, r, b * kBlockPairs);
+        pisa::TExtractOp::create(builder, loc, pairs, list, r, b * kBlockPairs);
         lists.push_back({list, cols});
       }
       while (lists.size() > 1) {
@@ -172,32 +171,32 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
           // columns.
           Value keep = minI(total, twoK);
           Value out = alloc(loc, *kType, rowValid, keep);
-          builder.create<pisa::TMrgSortOp>(loc, group, tmp, out);
+          pisa::TMrgSortOp::create(builder, loc, group, tmp, out);
           merged.push_back({out, keep});
         }
         lists = std::move(merged);
       }
       best = lists.front().first;
     }
-    builder.create<pisa::TInsertOp>(loc, best, top, r, 0);
+    pisa::TInsertOp::create(builder, loc, best, top, r, 0);
   }
   // Gathers the kRow columns of every row, then (k < kRow) copies the first
   // k of each into a tile whose valid columns are k.
   auto gather = [&](pisa::TileType resultType, int64_t pattern) -> Value {
     Value all = alloc(loc, resultType, rvr, kRow == k ? rvc : constIndex(kRow));
-    builder.create<pisa::TGatherMaskOp>(loc, top, all,
-                                        builder.getI64IntegerAttr(pattern));
+    pisa::TGatherMaskOp::create(builder, loc, top, all,
+                                builder.getI64IntegerAttr(pattern));
     if (kRow == k)
       return all;
     Value first = alloc(loc, resultType, rvr, rvc);
-    builder.create<pisa::TExtractOp>(loc, all, first, 0, 0);
+    pisa::TExtractOp::create(builder, loc, all, first, 0, 0);
     return first;
   };
   Value values = gather(*valuesType, 1);
   if (!op.getLargest()) {
     // The sort ranked -x: negate the values back.
     Value smallest = alloc(loc, *valuesType, rvr, rvc);
-    builder.create<pisa::TMulSOp>(loc, values, minusOne, smallest);
+    pisa::TMulSOp::create(builder, loc, values, minusOne, smallest);
     values = smallest;
   }
   Value indices = gather(*indicesType, 2);

@@ -123,10 +123,9 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
       term = mul(loc, term, builder.getIndexAttr(from[e]));
     runtimeRow = isConstantIntValue(runtimeRow, 0)
                      ? term
-                     : OpFoldResult(builder
-                                        .create<arith::AddIOp>(
-                                            loc, materialize(runtimeRow),
-                                            materialize(term))
+                     : OpFoldResult(arith::AddIOp::create(
+                                        builder, loc, materialize(runtimeRow),
+                                        materialize(term))
                                         .getResult());
   }
   Value rowOffset = runtimeDims.empty() ? Value() : materialize(runtimeRow);
@@ -154,8 +153,8 @@ LogicalResult LeafLowering::lowerTileView(ViewOp op) {
                                         rowOfRun(0), rowOffset, col)))
       return failure();
   } else {
-    builder.create<pisa::TExtractOp>(loc, *src, dst, rowOfRun(0), col,
-                                     rowOffset, runtimeCol);
+    pisa::TExtractOp::create(builder, loc, *src, dst, rowOfRun(0), col,
+                             rowOffset, runtimeCol);
   }
   tiles[result] = dst;
   replaced.push_back(op);
@@ -193,8 +192,8 @@ LogicalResult LeafLowering::lowerUnalignedColumnView(ViewOp op, Value src,
     if (failed(type))
       return failure();
     rowsTile = alloc(loc, *type, vr, srcCols);
-    builder.create<pisa::TExtractOp>(loc, src, rowsTile, row, 0, rowOffset,
-                                     Value());
+    pisa::TExtractOp::create(builder, loc, src, rowsTile, row, 0, rowOffset,
+                             Value());
   }
   FailureOr<pisa::TileType> transposedType =
       makeTileType(op, pisa::MemorySpace::ub, srcType.getCols(),
@@ -206,11 +205,11 @@ LogicalResult LeafLowering::lowerUnalignedColumnView(ViewOp op, Value src,
     return failure();
   Value transposed = alloc(loc, *transposedType, srcCols, vr);
   Value scratch = alloc(loc, *transposedType, srcCols, vr);
-  builder.create<pisa::TTransOp>(loc, rowsTile, scratch, transposed);
+  pisa::TTransOp::create(builder, loc, rowsTile, scratch, transposed);
   Value window = alloc(loc, *windowType, vc, vr);
-  builder.create<pisa::TExtractOp>(loc, transposed, window, col, 0);
+  pisa::TExtractOp::create(builder, loc, transposed, window, col, 0);
   Value back = alloc(loc, dstType, vr, vc);
-  builder.create<pisa::TTransOp>(loc, window, back, dst);
+  pisa::TTransOp::create(builder, loc, window, back, dst);
   return success();
 }
 

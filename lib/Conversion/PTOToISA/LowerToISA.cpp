@@ -68,7 +68,7 @@ Value LeafLowering::constIndex(int64_t c) {
   if (!v) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&func.getBody().front());
-    v = builder.create<arith::ConstantIndexOp>(func.getLoc(), c);
+    v = arith::ConstantIndexOp::create(builder, func.getLoc(), c);
   }
   return v;
 }
@@ -88,7 +88,7 @@ OpFoldResult LeafLowering::mul(Location loc, OpFoldResult a, OpFoldResult b) {
     return b;
   if (cb == 1)
     return a;
-  return builder.create<arith::MulIOp>(loc, materialize(a), materialize(b))
+  return arith::MulIOp::create(builder, loc, materialize(a), materialize(b))
       .getResult();
 }
 
@@ -122,8 +122,8 @@ std::pair<Value, Value> LeafLowering::validOf(Location loc, Value ptoTile) {
 
 Value LeafLowering::alloc(Location loc, pisa::TileType type, Value rows,
                           Value cols) {
-  auto tile = builder.create<pisa::AllocTileOp>(loc, type, rows, cols,
-                                                /*offset=*/IntegerAttr());
+  auto tile = pisa::AllocTileOp::create(builder, loc, type, rows, cols,
+                                        /*offset=*/IntegerAttr());
   // A MIX leaf's UB tiles belong to the AIV running the op they lower.
   if (kind == CoreKind::mix && type.getSpace() == pisa::MemorySpace::ub)
     tile->setAttr(pisa::kSubblockAttrName,
@@ -193,8 +193,8 @@ LogicalResult LeafLowering::lowerStore(Operation *op, Value src, Value dst,
     FailureOr<Window2D> window = window2D(op, dst, offsets, src);
     if (failed(window))
       return failure();
-    builder.create<pisa::TStoreOp>(op->getLoc(), *tile, window->tensor,
-                                   window->row, window->col, atomic);
+    pisa::TStoreOp::create(builder, op->getLoc(), *tile, window->tensor,
+                           window->row, window->col, atomic);
   }
   // A later view of the written tensor reads the new data: load it again.
   Value written = getAliasedTensor(dst);
@@ -482,7 +482,7 @@ void useConstantArguments(func::FuncOp leaf, ArrayRef<Attribute> constants) {
         entry.getArgument(i).use_empty())
       continue;
     Value constant =
-        builder.create<arith::ConstantIndexOp>(leaf.getLoc(), value.getInt());
+        arith::ConstantIndexOp::create(builder, leaf.getLoc(), value.getInt());
     entry.getArgument(i).replaceAllUsesWith(constant);
   }
 }

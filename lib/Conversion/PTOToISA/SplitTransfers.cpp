@@ -83,9 +83,10 @@ void LeafLowering::splitLongTransfers(
       Value rest = tile.getValidRows();
       if (chunk.start)
         rest =
-            builder.create<arith::SubIOp>(loc, rest, constIndex(chunk.start));
-      Value rows = builder.create<arith::MinSIOp>(
-          loc, builder.create<arith::MaxSIOp>(loc, rest, constIndex(0)),
+            arith::SubIOp::create(builder, loc, rest, constIndex(chunk.start));
+      Value rows = arith::MinSIOp::create(
+          builder, loc,
+          arith::MaxSIOp::create(builder, loc, rest, constIndex(0)),
           constIndex(chunk.rows));
       result.push_back(alloc(loc, chunkType, rows, tile.getValidCols()));
     }
@@ -96,14 +97,14 @@ void LeafLowering::splitLongTransfers(
       return row;
     if (std::optional<int64_t> c = getConstantIntValue(row))
       return constIndex(*c + by);
-    return builder.create<arith::AddIOp>(loc, row, constIndex(by));
+    return arith::AddIOp::create(builder, loc, row, constIndex(by));
   };
   auto storeChunks = [&](pisa::TStoreOp store, ArrayRef<Chunk> chunks,
                          ArrayRef<Value> parts) {
     builder.setInsertionPoint(store);
     for (auto [chunk, part] : llvm::zip(chunks, parts))
-      builder.create<pisa::TStoreOp>(
-          store.getLoc(), part, store.getDst(),
+      pisa::TStoreOp::create(
+          builder, store.getLoc(), part, store.getDst(),
           shifted(store.getLoc(), store.getRow(), chunk.start), store.getCol(),
           store.getAtomicAdd());
   };
@@ -115,9 +116,9 @@ void LeafLowering::splitLongTransfers(
       continue;
     Location loc = load.getLoc();
     auto loadChunk = [&](Chunk chunk, Value part) {
-      builder.create<pisa::TLoadOp>(loc, load.getSrc(),
-                                    shifted(loc, load.getRow(), chunk.start),
-                                    load.getCol(), part, /*transpose=*/false);
+      pisa::TLoadOp::create(builder, loc, load.getSrc(),
+                            shifted(loc, load.getRow(), chunk.start),
+                            load.getCol(), part, /*transpose=*/false);
     };
     // A tile that is only loaded and stored (a GM -> GM copy through UB)
     // needs no whole tile: each chunk is stored as it was loaded.
@@ -148,8 +149,8 @@ void LeafLowering::splitLongTransfers(
     SmallVector<Value> parts = chunkTiles(loc, tile, chunks);
     for (auto [chunk, part] : llvm::zip(chunks, parts)) {
       loadChunk(chunk, part);
-      builder.create<pisa::TInsertOp>(loc, part, tile.getResult(), chunk.start,
-                                      0);
+      pisa::TInsertOp::create(builder, loc, part, tile.getResult(), chunk.start,
+                              0);
     }
     erase(load);
   }
@@ -165,11 +166,11 @@ void LeafLowering::splitLongTransfers(
     builder.setInsertionPoint(store);
     SmallVector<Value> parts = chunkTiles(loc, tile, chunks);
     for (auto [chunk, part] : llvm::zip(chunks, parts)) {
-      builder.create<pisa::TExtractOp>(loc, tile.getResult(), part, chunk.start,
-                                       0);
-      builder.create<pisa::TStoreOp>(loc, part, store.getDst(),
-                                     shifted(loc, store.getRow(), chunk.start),
-                                     store.getCol(), store.getAtomicAdd());
+      pisa::TExtractOp::create(builder, loc, tile.getResult(), part,
+                               chunk.start, 0);
+      pisa::TStoreOp::create(builder, loc, part, store.getDst(),
+                             shifted(loc, store.getRow(), chunk.start),
+                             store.getCol(), store.getAtomicAdd());
     }
     erase(store);
   }

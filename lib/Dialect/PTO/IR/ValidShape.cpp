@@ -285,7 +285,7 @@ public:
       for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
         if (ShapedType::isDynamic(size))
           dims.push_back(
-              Extent(builder.create<DimOp>(loc, shaped, d).getResult()));
+              Extent(DimOp::create(builder, loc, shaped, d).getResult()));
         else
           dims.push_back(Extent(size));
       }
@@ -308,7 +308,7 @@ public:
       SmallVector<Extent> dims;
       for (int64_t d = 0; d < type.getRank(); ++d)
         dims.push_back(
-            Extent(builder.create<ValidDimOp>(loc, shaped, d).getResult()));
+            Extent(ValidDimOp::create(builder, loc, shaped, d).getResult()));
       valid = dims;
     }
     cache[shaped] = *valid;
@@ -354,11 +354,11 @@ private:
   Value materialize(Extent e) {
     if (!e.isConstant())
       return e.getValue();
-    return builder.create<arith::ConstantIndexOp>(loc, e.getConstant());
+    return arith::ConstantIndexOp::create(builder, loc, e.getConstant());
   }
   template <typename OpTy> Extent build(Extent a, Extent b) {
     return Extent(
-        builder.create<OpTy>(loc, materialize(a), materialize(b)).getResult());
+        OpTy::create(builder, loc, materialize(a), materialize(b)).getResult());
   }
 
   OpBuilder &builder;

@@ -183,12 +183,12 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
       }
       Operation *created;
       if (auto tile = dyn_cast<TileType>(operand.get().getType()))
-        created = builder.create<CastOp>(
-            loc, TileType::get(op.getContext(), tile.getShape(), f32),
+        created = CastOp::create(
+            builder, loc, TileType::get(op.getContext(), tile.getShape(), f32),
             operand.get(), CastMode::NONE, SaturationMode::OFF,
             op.getVecTileAttr());
       else
-        created = builder.create<arith::ExtFOp>(loc, f32, operand.get());
+        created = arith::ExtFOp::create(builder, loc, f32, operand.get());
       if (scope)
         created->setAttr(kScopeStampAttrName, scope);
       operand.set(created->getResult(0));
@@ -224,12 +224,12 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
       if (auto tile = dyn_cast<TileType>(operand.getType())) {
         auto wide = TileType::get(op->getContext(), tile.getShape(), f32);
         operands.push_back(
-            stamp(builder.create<CastOp>(loc, wide, operand, CastMode::NONE,
-                                         SaturationMode::OFF, vecTile))
+            stamp(CastOp::create(builder, loc, wide, operand, CastMode::NONE,
+                                 SaturationMode::OFF, vecTile))
                 ->getResult(0));
       } else {
         operands.push_back(
-            stamp(builder.create<arith::ExtFOp>(loc, f32, operand))
+            stamp(arith::ExtFOp::create(builder, loc, f32, operand))
                 ->getResult(0));
       }
     }
@@ -238,9 +238,9 @@ struct LegalizePass : public pto::impl::LegalizePassBase<LegalizePass> {
     state.addTypes(TileType::get(op->getContext(), resultType.getShape(), f32));
     state.addAttributes(op->getAttrDictionary().getValue());
     Operation *wideOp = builder.create(state);
-    Operation *narrow = stamp(
-        builder.create<CastOp>(loc, resultType, wideOp->getResult(0),
-                               CastMode::NONE, SaturationMode::OFF, vecTile));
+    Operation *narrow =
+        stamp(CastOp::create(builder, loc, resultType, wideOp->getResult(0),
+                             CastMode::NONE, SaturationMode::OFF, vecTile));
     op->getResult(0).replaceAllUsesWith(narrow->getResult(0));
     wideOf[narrow->getResult(0)] = wideOp->getResult(0);
     wideOp->emitRemark() << "pto-legalize: '" << op->getName()

@@ -217,14 +217,15 @@ bool MixExchangePass::mergeComponent(ArrayRef<TaskOp> members) {
   std::string stage =
       family.drop_while([](char c) { return !isdigit(c); }).str();
   OpBuilder builder(last);
-  auto mix = builder.create<TaskOp>(
-      last->getLoc(), TypeRange(),
+  auto mix = TaskOp::create(
+      builder, last->getLoc(), TypeRange(),
       CoreKindAttr::get(builder.getContext(), CoreKind::mix),
       builder.getStringAttr("M" + (stage.empty() ? std::string("1") : stage)),
       ScopeAttr());
   Block *body = new Block();
   mix.getBody().push_back(body);
-  OpBuilder::atBlockEnd(body).create<YieldOp>(mix.getLoc());
+  OpBuilder bodyBuilder = OpBuilder::atBlockEnd(body);
+  YieldOp::create(bodyBuilder, mix.getLoc());
   for (TaskOp task : members) {
     Block &from = task.getBody().front();
     body->getOperations().splice(Block::iterator(body->getTerminator()),

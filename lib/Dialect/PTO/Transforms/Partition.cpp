@@ -684,14 +684,14 @@ LogicalResult BlockPartitioner::run(Operation *insertionPoint) {
     std::string family =
         std::string(1, letter) + std::to_string(std::max(1u, stage));
     Operation *first = nodes[members[g].front()];
-    auto task = builder.create<TaskOp>(
-        first->getLoc(), TypeRange(),
-        CoreKindAttr::get(builder.getContext(), kind),
-        builder.getStringAttr(family), scopes[members[g].front()]);
+    auto task = TaskOp::create(builder, first->getLoc(), TypeRange(),
+                               CoreKindAttr::get(builder.getContext(), kind),
+                               builder.getStringAttr(family),
+                               scopes[members[g].front()]);
     Block *body = new Block();
     task.getBody().push_back(body);
     OpBuilder inner = OpBuilder::atBlockEnd(body);
-    inner.create<YieldOp>(task.getLoc());
+    YieldOp::create(inner, task.getLoc());
     inner.setInsertionPoint(body->getTerminator());
     // Copy in the views the group reads (once per task), then move its ops.
     IRMapping copied;

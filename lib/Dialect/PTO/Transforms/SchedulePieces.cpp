@@ -413,8 +413,8 @@ static bool reloadStoredTile(Block &body, int64_t budget,
   SmallVector<int64_t> staticValid;
   SmallVector<Value> dynamicValid;
   dispatchIndexOpFoldResults(valid, dynamicValid, staticValid);
-  auto reload = builder.create<ViewOp>(
-      loc, best->tile.getType(), best->store.getDst(), ValueRange{},
+  auto reload = ViewOp::create(
+      builder, loc, best->tile.getType(), best->store.getDst(), ValueRange{},
       builder.getDenseI64ArrayAttr(best->store.getStaticOffsets()),
       dynamicValid, builder.getDenseI64ArrayAttr(staticValid));
   size_t peakAt = peak.at;
@@ -525,10 +525,10 @@ static bool readViewsOfLoadsFromGM(Block &body, GMAccessAnalysis &gm) {
     SmallVector<Value> dynamicOffsets, dynamicValid;
     dispatchIndexOpFoldResults(offsets, dynamicOffsets, staticOffsets);
     dispatchIndexOpFoldResults(valid, dynamicValid, staticValid);
-    auto direct = builder.create<ViewOp>(
-        loc, view.getResult().getType(), load.getSource(), dynamicOffsets,
-        builder.getDenseI64ArrayAttr(staticOffsets), dynamicValid,
-        builder.getDenseI64ArrayAttr(staticValid));
+    auto direct = ViewOp::create(
+        builder, loc, view.getResult().getType(), load.getSource(),
+        dynamicOffsets, builder.getDenseI64ArrayAttr(staticOffsets),
+        dynamicValid, builder.getDenseI64ArrayAttr(staticValid));
     direct->setAttrs(view->getDiscardableAttrDictionary());
     // The new load reads where the view was: no write to the storage
     // between the old load and here (writeLimit), so the same bytes.
@@ -608,9 +608,9 @@ static bool forwardStoresToLoads(Block &body, GMAccessAnalysis &gm,
           for (unsigned d = 0; d < shape.size(); ++d)
             offsets.push_back(at[d] - store.getStaticOffsets()[d]);
           dispatchIndexOpFoldResults(valid, dynamicValid, staticValid);
-          auto fromTile = builder.create<ViewOp>(
-              loc, view.getResult().getType(), store.getSrc(), ValueRange{},
-              builder.getDenseI64ArrayAttr(offsets), dynamicValid,
+          auto fromTile = ViewOp::create(
+              builder, loc, view.getResult().getType(), store.getSrc(),
+              ValueRange{}, builder.getDenseI64ArrayAttr(offsets), dynamicValid,
               builder.getDenseI64ArrayAttr(staticValid));
           fromTile->setAttrs(view->getDiscardableAttrDictionary());
           view.getResult().replaceAllUsesWith(fromTile.getResult());

@@ -91,8 +91,8 @@ SmallVector<OpFoldResult> validOf(ViewOp view) {
 
 Value valueOf(OpBuilder &b, Location loc, OpFoldResult v) {
   if (auto attr = dyn_cast<Attribute>(v))
-    return b.create<arith::ConstantIndexOp>(loc,
-                                            cast<IntegerAttr>(attr).getInt());
+    return arith::ConstantIndexOp::create(b, loc,
+                                          cast<IntegerAttr>(attr).getInt());
   return cast<Value>(v);
 }
 
@@ -107,9 +107,9 @@ Value nonEmptyK(Operation *first) {
     return {};
   OpBuilder b(view);
   Location loc = view.getLoc();
-  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt,
-                                 valueOf(b, loc, k), zero);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                               valueOf(b, loc, k), zero);
 }
 
 /// Restricts `view` (a step's B operand) to no valid N columns unless
@@ -123,9 +123,9 @@ void guardEmptyK(ViewOp view, bool transposed, Value nonEmpty) {
   unsigned nDim = transposed ? 0 : 1;
   OpBuilder b(view);
   Location loc = view.getLoc();
-  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
-  valid[nDim] = b.create<arith::SelectOp>(loc, nonEmpty,
-                                          valueOf(b, loc, valid[nDim]), zero)
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  valid[nDim] = arith::SelectOp::create(b, loc, nonEmpty,
+                                        valueOf(b, loc, valid[nDim]), zero)
                     .getResult();
   SmallVector<Value> dynamicValid;
   SmallVector<int64_t> staticValid;
@@ -138,9 +138,9 @@ void guardEmptyK(ViewOp view, bool transposed, Value nonEmpty) {
     }
   }
   auto guarded =
-      b.create<ViewOp>(loc, view.getResult().getType(), view.getSource(),
-                       view.getOffsets(), view.getStaticOffsetsAttr(),
-                       dynamicValid, b.getDenseI64ArrayAttr(staticValid));
+      ViewOp::create(b, loc, view.getResult().getType(), view.getSource(),
+                     view.getOffsets(), view.getStaticOffsetsAttr(),
+                     dynamicValid, b.getDenseI64ArrayAttr(staticValid));
   for (NamedAttribute attr : view->getDiscardableAttrs())
     guarded->setAttr(attr.getName(), attr.getValue());
   view.getResult().replaceAllUsesWith(guarded.getResult());
@@ -154,10 +154,9 @@ void keepSteps(Chain &chain, unsigned lo, unsigned hi) {
   if (lo > 0) {
     OpBuilder builder(chain.store);
     AssembleOp store = chain.store;
-    builder.create<AtomicAddOp>(store.getLoc(), sum, store.getDst(),
-                                store.getOffsets(),
-                                store.getStaticOffsetsAttr(),
-                                /*vec_tile=*/nullptr);
+    AtomicAddOp::create(builder, store.getLoc(), sum, store.getDst(),
+                        store.getOffsets(), store.getStaticOffsetsAttr(),
+                        /*vec_tile=*/nullptr);
     store.erase();
     // The first kept step starts a new sum; an empty range adds nothing.
     if (Value nonEmpty = nonEmptyK(chain.steps[lo]))

@@ -386,8 +386,8 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
           if (!last || last->isBeforeInBlock(top))
             last = top;
         }
-      OpBuilder(first).create<WaitIntraBlockOp>(move->getLoc(), Pipe::S,
-                                                slotOf[k]);
+      OpBuilder waitBuilder(first);
+      WaitIntraBlockOp::create(waitBuilder, move->getLoc(), Pipe::S, slotOf[k]);
       if (!refilled[k])
         continue;
       OpBuilder builder(ctx);
@@ -395,9 +395,9 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
         builder.setInsertionPointAfter(last);
       else
         builder.setInsertionPoint(first);
-      builder.create<SetIntraBlockOp>(move->getLoc(),
-                                      last ? pipeOf(last) : Pipe::S,
-                                      numSlots[aiv] + slotOf[k]);
+      SetIntraBlockOp::create(builder, move->getLoc(),
+                              last ? pipeOf(last) : Pipe::S,
+                              numSlots[aiv] + slotOf[k]);
     }
     eraseDead(partBody);
   }
@@ -411,11 +411,11 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
     int64_t base = aiv * kIntraBlockFlags;
     OpBuilder builder(move);
     if (!filled.insert({aiv, slotOf[k]}).second)
-      builder.create<WaitIntraBlockOp>(move->getLoc(), Pipe::FIX,
-                                       base + numSlots[aiv] + slotOf[k]);
+      WaitIntraBlockOp::create(builder, move->getLoc(), Pipe::FIX,
+                               base + numSlots[aiv] + slotOf[k]);
     builder.setInsertionPointAfter(move);
-    builder.create<SetIntraBlockOp>(move->getLoc(), Pipe::FIX,
-                                    base + slotOf[k]);
+    SetIntraBlockOp::create(builder, move->getLoc(), Pipe::FIX,
+                            base + slotOf[k]);
   }
   return success();
 }
