@@ -392,7 +392,7 @@ assignSubblocks(func::FuncOp leaf,
         }
         for (auto &[op, box] : writes[buffer])
           boxes[buffer].forEachOverlap(
-              box, [&](unsigned other) { groups.unite(op, other); });
+              box, [&, op = op](unsigned other) { groups.unite(op, other); });
       }
     }
   }

@@ -182,7 +182,8 @@ LogicalResult LeafLowering::lowerTopK(TopKOp op) {
   }
   // Gathers the kRow columns of every row, then (k < kRow) copies the first
   // k of each into a tile whose valid columns are k.
-  auto gather = [&](pisa::TileType resultType, int64_t pattern) -> Value {
+  auto gather = [&, rvr = rvr, rvc = rvc](pisa::TileType resultType,
+                                          int64_t pattern) -> Value {
     Value all = alloc(loc, resultType, rvr, kRow == k ? rvc : constIndex(kRow));
     pisa::TGatherMaskOp::create(builder, loc, top, all,
                                 builder.getI64IntegerAttr(pattern));

@@ -49,7 +49,7 @@ struct Buffer {
   int64_t offset = -1;
   /// Other tiles placed at these bytes: the rest of a MIX leaf's UB ring
   /// slot, and tiles that TRESHAPE points here.
-  SmallVector<AllocTileOp> sharing;
+  SmallVector<AllocTileOp> sharing = {};
 };
 
 static int64_t roundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }

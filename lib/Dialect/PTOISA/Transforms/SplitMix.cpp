@@ -217,7 +217,7 @@ LogicalResult SplitMixPass::split(func::FuncOp leaf, SymbolTable &symbols) {
     SmallVector<Value> tilesInOrder;         // first use first: deterministic
     pto::UnionFind groups(vectorOps.size()); // vector ops sharing a tile
     for (auto [i, op] : llvm::enumerate(vectorOps)) {
-      op->walk([&](Operation *inner) {
+      op->walk([&, i = i](Operation *inner) {
         for (Value operand : inner->getOperands()) {
           auto tile = dyn_cast<TileType>(operand.getType());
           if (!tile || tile.getSpace() != MemorySpace::ub)
