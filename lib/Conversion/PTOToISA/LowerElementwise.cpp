@@ -24,22 +24,22 @@ void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs, Value rhs,
                   Value dst, PrecisionType precision) {
   switch (k) {
   case BinKind::Add:
-    b.create<pisa::TAddOp>(loc, lhs, rhs, dst);
+    pisa::TAddOp::create(b, loc, lhs, rhs, dst);
     return;
   case BinKind::Sub:
-    b.create<pisa::TSubOp>(loc, lhs, rhs, dst);
+    pisa::TSubOp::create(b, loc, lhs, rhs, dst);
     return;
   case BinKind::Mul:
-    b.create<pisa::TMulOp>(loc, lhs, rhs, dst);
+    pisa::TMulOp::create(b, loc, lhs, rhs, dst);
     return;
   case BinKind::Div:
-    b.create<pisa::TDivOp>(loc, lhs, rhs, dst, precision);
+    pisa::TDivOp::create(b, loc, lhs, rhs, dst, precision);
     return;
   case BinKind::Max:
-    b.create<pisa::TMaxOp>(loc, lhs, rhs, dst);
+    pisa::TMaxOp::create(b, loc, lhs, rhs, dst);
     return;
   case BinKind::Min:
-    b.create<pisa::TMinOp>(loc, lhs, rhs, dst);
+    pisa::TMinOp::create(b, loc, lhs, rhs, dst);
     return;
   }
 }
@@ -49,22 +49,22 @@ static void createScalar(OpBuilder &b, Location loc, BinKind k, Value src,
                          PrecisionType precision = PrecisionType::INTRINSIC) {
   switch (k) {
   case BinKind::Add:
-    b.create<pisa::TAddSOp>(loc, src, scalar, dst);
+    pisa::TAddSOp::create(b, loc, src, scalar, dst);
     return;
   case BinKind::Sub:
-    b.create<pisa::TSubSOp>(loc, src, scalar, dst);
+    pisa::TSubSOp::create(b, loc, src, scalar, dst);
     return;
   case BinKind::Mul:
-    b.create<pisa::TMulSOp>(loc, src, scalar, dst);
+    pisa::TMulSOp::create(b, loc, src, scalar, dst);
     return;
   case BinKind::Div:
-    b.create<pisa::TDivSOp>(loc, src, scalar, dst, precision);
+    pisa::TDivSOp::create(b, loc, src, scalar, dst, precision);
     return;
   case BinKind::Max:
-    b.create<pisa::TMaxSOp>(loc, src, scalar, dst);
+    pisa::TMaxSOp::create(b, loc, src, scalar, dst);
     return;
   case BinKind::Min:
-    b.create<pisa::TMinSOp>(loc, src, scalar, dst);
+    pisa::TMinSOp::create(b, loc, src, scalar, dst);
     return;
   }
 }
@@ -73,22 +73,22 @@ static void createColExpandBinary(OpBuilder &b, Location loc, BinKind k,
                                   Value full, Value colval, Value dst) {
   switch (k) {
   case BinKind::Add:
-    b.create<pisa::TColExpandAddOp>(loc, full, colval, dst);
+    pisa::TColExpandAddOp::create(b, loc, full, colval, dst);
     return;
   case BinKind::Sub:
-    b.create<pisa::TColExpandSubOp>(loc, full, colval, dst);
+    pisa::TColExpandSubOp::create(b, loc, full, colval, dst);
     return;
   case BinKind::Mul:
-    b.create<pisa::TColExpandMulOp>(loc, full, colval, dst);
+    pisa::TColExpandMulOp::create(b, loc, full, colval, dst);
     return;
   case BinKind::Div:
-    b.create<pisa::TColExpandDivOp>(loc, full, colval, dst);
+    pisa::TColExpandDivOp::create(b, loc, full, colval, dst);
     return;
   case BinKind::Max:
-    b.create<pisa::TColExpandMaxOp>(loc, full, colval, dst);
+    pisa::TColExpandMaxOp::create(b, loc, full, colval, dst);
     return;
   case BinKind::Min:
-    b.create<pisa::TColExpandMinOp>(loc, full, colval, dst);
+    pisa::TColExpandMinOp::create(b, loc, full, colval, dst);
     return;
   }
 }
@@ -109,7 +109,7 @@ Value LeafLowering::columnsOfResult(Operation *user, Value operand,
     return tile;
   Value row =
       alloc(loc, cast<pisa::TileType>(tile.getType()), constIndex(1), want);
-  builder.create<pisa::TMovOp>(loc, tile, row);
+  pisa::TMovOp::create(builder, loc, tile, row);
   return row;
 }
 
@@ -169,7 +169,7 @@ Value LeafLowering::atResultValid(Operation *user, Value operand, Value tile) {
   // bytes named with smaller valid extents (TRESHAPE, no copy).
   if (rows != haveRows || cols != haveCols) {
     region = alloc(loc, type, rows, cols);
-    builder.create<pisa::TReshapeOp>(loc, tile, region);
+    pisa::TReshapeOp::create(builder, loc, tile, region);
   }
   // Holding at least the result's extents: the copy is the operand read.
   if (rows == wantRows && cols == wantCols)
@@ -181,10 +181,10 @@ Value LeafLowering::atResultValid(Operation *user, Value operand, Value tile) {
                 elem,
                 APFloat::getQNaN(cast<FloatType>(elem).getFloatSemantics())))
           : TypedAttr(builder.getIntegerAttr(elem, 0));
-  Value scalar = builder.create<arith::ConstantOp>(loc, fill);
+  Value scalar = arith::ConstantOp::create(builder, loc, fill);
   Value widened = alloc(loc, type, wantRows, wantCols);
-  builder.create<pisa::TExpandSOp>(loc, scalar, widened);
-  builder.create<pisa::TInsertOp>(loc, region, widened, 0, 0);
+  pisa::TExpandSOp::create(builder, loc, scalar, widened);
+  pisa::TInsertOp::create(builder, loc, region, widened, 0, 0);
   return widened;
 }
 
@@ -209,7 +209,7 @@ std::pair<Value, Value> LeafLowering::rowsOfResult(Operation *user,
   Value &column = narrowedColumns[{operand, want}];
   if (!column) {
     column = alloc(loc, cast<pisa::TileType>(tile.getType()), want, haveCols);
-    builder.create<pisa::TMovOp>(loc, tile, column);
+    pisa::TMovOp::create(builder, loc, tile, column);
   }
   return {column, want};
 }
@@ -252,14 +252,14 @@ LeafLowering::expandToResult(Operation *user, Value operand, Value tile,
       return failure();
     Value expanded =
         alloc(loc, *type, vr, rows ? validOf(loc, operand).second : vc);
-    builder.create<pisa::TColExpandOp>(loc, tile, expanded);
+    pisa::TColExpandOp::create(builder, loc, tile, expanded);
     tile = expanded;
   }
   if (rows) {
     if (!cols)
       tile = rowsOfResult(user, operand, tile).first;
     Value expanded = alloc(loc, *dstType, vr, vc);
-    builder.create<pisa::TRowExpandOp>(loc, tile, expanded);
+    pisa::TRowExpandOp::create(builder, loc, tile, expanded);
     tile = expanded;
   }
   return tile;
@@ -285,7 +285,7 @@ FailureOr<Value> LeafLowering::rowBlock(Operation *user, Value rowOperand) {
   if (Value cached = rowBlocks.lookup({rowOperand, rows}))
     return cached;
   Value block = alloc(loc, *type, rows, constIndex(blockElems(elem)));
-  builder.create<pisa::TRowExpandOp>(loc, column, block);
+  pisa::TRowExpandOp::create(builder, loc, column, block);
   rowBlocks[{rowOperand, rows}] = block;
   return block;
 }
@@ -400,11 +400,11 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
       return failure();
     Value dst = newDst();
     if (bin == BinKind::Sub)
-      builder.create<pisa::TRowExpandSubOp>(loc, *lhsTile, *block, dst);
+      pisa::TRowExpandSubOp::create(builder, loc, *lhsTile, *block, dst);
     else if (bin == BinKind::Mul)
-      builder.create<pisa::TRowExpandMulOp>(loc, *lhsTile, *block, dst);
+      pisa::TRowExpandMulOp::create(builder, loc, *lhsTile, *block, dst);
     else
-      builder.create<pisa::TRowExpandDivOp>(loc, *lhsTile, *block, dst);
+      pisa::TRowExpandDivOp::create(builder, loc, *lhsTile, *block, dst);
     return success();
   }
   // Any other row broadcast (add/max/min, or the per-row operand on the
@@ -415,7 +415,7 @@ LogicalResult LeafLowering::lowerBinary(Operation *op, BinKind bin, Value lhs,
       rowsOfResult(op, lhsRow ? lhs : rhs, lhsRow ? *lhsTile : *rhsTile).first;
   auto [vr, vc] = validOf(loc, result);
   Value expanded = alloc(loc, *dstType, vr, vc);
-  builder.create<pisa::TRowExpandOp>(loc, rowTile, expanded);
+  pisa::TRowExpandOp::create(builder, loc, rowTile, expanded);
   Value dst = newDst();
   createBinary(
       builder, loc, bin, lhsRow ? expanded : atResultValid(op, lhs, *lhsTile),

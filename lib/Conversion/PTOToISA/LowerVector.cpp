@@ -97,8 +97,8 @@ LogicalResult LeafLowering::lowerVectorView(ViewOp op) {
         window2D(op, op.getSource(), offsets, op.getResult());
     if (failed(window))
       return failure();
-    builder.create<pisa::TLoadOp>(loc, window->tensor, window->row, window->col,
-                                  tile, /*transpose=*/false);
+    pisa::TLoadOp::create(builder, loc, window->tensor, window->row,
+                          window->col, tile, /*transpose=*/false);
   }
   if (mask) {
     FailureOr<Value> packed = maskFromBytes(op, op.getResult(), tile);
@@ -131,31 +131,31 @@ LogicalResult LeafLowering::lowerUnary(Operation *op, Value input) {
   bool lowered =
       TypeSwitch<Operation *, bool>(op)
           .Case([&](ExpOp exp) {
-            builder.create<pisa::TExpOp>(loc, *src, dst, exp.getPrecision());
+            pisa::TExpOp::create(builder, loc, *src, dst, exp.getPrecision());
             return true;
           })
           .Case([&](AbsOp) {
-            builder.create<pisa::TAbsOp>(loc, *src, dst);
+            pisa::TAbsOp::create(builder, loc, *src, dst);
             return true;
           })
           .Case([&](SqrtOp) {
-            builder.create<pisa::TSqrtOp>(loc, *src, dst);
+            pisa::TSqrtOp::create(builder, loc, *src, dst);
             return true;
           })
           .Case([&](RsqrtOp) {
-            builder.create<pisa::TRsqrtOp>(loc, *src, dst);
+            pisa::TRsqrtOp::create(builder, loc, *src, dst);
             return true;
           })
           .Case([&](ReciprocalOp) {
-            builder.create<pisa::TRecipOp>(loc, *src, dst);
+            pisa::TRecipOp::create(builder, loc, *src, dst);
             return true;
           })
           .Case([&](LogOp log) {
-            builder.create<pisa::TLogOp>(loc, *src, dst, log.getPrecision());
+            pisa::TLogOp::create(builder, loc, *src, dst, log.getPrecision());
             return true;
           })
           .Case([&](NegOp) {
-            builder.create<pisa::TNegOp>(loc, *src, dst);
+            pisa::TNegOp::create(builder, loc, *src, dst);
             return true;
           })
           .Default([](Operation *) { return false; });
@@ -181,33 +181,35 @@ Value LeafLowering::lowerTanh(Location loc, Value src, pisa::TileType type,
       pisa::TileType::get(builder.getContext(), type.getSpace(), type.getRows(),
                           type.getCols(), f32, type.getLayout());
   auto constant = [&](float c) -> Value {
-    return builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(c));
+    return arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(c));
   };
   auto next = [&]() { return alloc(loc, wideType, vr, vc); };
   Value x = src;
   if (narrow) {
     x = next();
-    builder.create<pisa::TCvtOp>(
-        loc, src, x, CastModeAttr::get(builder.getContext(), CastMode::NONE),
+    pisa::TCvtOp::create(
+        builder, loc, src, x,
+        CastModeAttr::get(builder.getContext(), CastMode::NONE),
         SaturationModeAttr::get(builder.getContext(), SaturationMode::OFF));
   }
   Value twoX = next();
-  builder.create<pisa::TMulSOp>(loc, x, constant(2.0f), twoX);
+  pisa::TMulSOp::create(builder, loc, x, constant(2.0f), twoX);
   Value e = next();
-  builder.create<pisa::TExpOp>(loc, twoX, e, PrecisionType::INTRINSIC);
+  pisa::TExpOp::create(builder, loc, twoX, e, PrecisionType::INTRINSIC);
   Value ePlusOne = next();
-  builder.create<pisa::TAddSOp>(loc, e, constant(1.0f), ePlusOne);
+  pisa::TAddSOp::create(builder, loc, e, constant(1.0f), ePlusOne);
   Value inverse = next();
-  builder.create<pisa::TRecipOp>(loc, ePlusOne, inverse);
+  pisa::TRecipOp::create(builder, loc, ePlusOne, inverse);
   Value scaled = next();
-  builder.create<pisa::TMulSOp>(loc, inverse, constant(-2.0f), scaled);
+  pisa::TMulSOp::create(builder, loc, inverse, constant(-2.0f), scaled);
   Value wide = next();
-  builder.create<pisa::TAddSOp>(loc, scaled, constant(1.0f), wide);
+  pisa::TAddSOp::create(builder, loc, scaled, constant(1.0f), wide);
   if (!narrow)
     return wide;
   Value dst = alloc(loc, type, vr, vc);
-  builder.create<pisa::TCvtOp>(
-      loc, wide, dst, CastModeAttr::get(builder.getContext(), CastMode::RINT),
+  pisa::TCvtOp::create(
+      builder, loc, wide, dst,
+      CastModeAttr::get(builder.getContext(), CastMode::RINT),
       SaturationModeAttr::get(builder.getContext(), SaturationMode::OFF));
   return dst;
 }
@@ -225,8 +227,9 @@ LogicalResult LeafLowering::lowerCast(CastOp op) {
   // clamps to the largest finite value).
   bool clamp = op.saturates() &&
                isa<IntegerType>(op.getResult().getType().getElementType());
-  builder.create<pisa::TCvtOp>(
-      loc, *src, dst, CastModeAttr::get(op.getContext(), op.getEffectiveMode()),
+  pisa::TCvtOp::create(
+      builder, loc, *src, dst,
+      CastModeAttr::get(op.getContext(), op.getEffectiveMode()),
       SaturationModeAttr::get(op.getContext(), clamp ? SaturationMode::ON
                                                      : SaturationMode::OFF));
   tiles[op.getResult()] = dst;
@@ -269,7 +272,7 @@ LogicalResult LeafLowering::lowerBitcast(BitcastOp op) {
               "reinterpret a 2-D tile whose last dim is not a unit dim";
   auto [vr, vc] = validOf(loc, op.getResult());
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TReshapeOp>(loc, *src, dst);
+  pisa::TReshapeOp::create(builder, loc, *src, dst);
   tiles[op.getResult()] = dst;
   replaced.push_back(op);
   return success();
@@ -355,9 +358,9 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
     auto [vr, vc] = validOf(loc, result);
     Value dst = alloc(loc, *dstType, vr, vc);
     if (isMax)
-      builder.create<pisa::TColMaxOp>(loc, *src, dst);
+      pisa::TColMaxOp::create(builder, loc, *src, dst);
     else
-      builder.create<pisa::TColSumOp>(loc, *src, dst);
+      pisa::TColSumOp::create(builder, loc, *src, dst);
     tiles[result] = dst;
     replaced.push_back(op);
     return success();
@@ -385,9 +388,9 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
     dst = alloc(loc, *dstType, sr, constIndex(1));
   }
   if (isMax)
-    builder.create<pisa::TRowMaxOp>(loc, *src, tmp, dst);
+    pisa::TRowMaxOp::create(builder, loc, *src, tmp, dst);
   else
-    builder.create<pisa::TRowSumOp>(loc, *src, tmp, dst);
+    pisa::TRowSumOp::create(builder, loc, *src, tmp, dst);
   if (transposeColumn) {
     // [R, 1] -> [1, R]: the result's row form.
     FailureOr<pisa::TileType> rowType = ubTypeFor(op, result);
@@ -396,7 +399,7 @@ LogicalResult LeafLowering::lowerReduce(Operation *op, Value input, int64_t dim,
     auto [vr, vc] = validOf(loc, result);
     Value scratch = alloc(loc, *rowType, vr, vc);
     Value row = alloc(loc, *rowType, vr, vc);
-    builder.create<pisa::TTransOp>(loc, dst, scratch, row);
+    pisa::TTransOp::create(builder, loc, dst, scratch, row);
     dst = row;
   }
   tiles[result] = dst;
@@ -416,10 +419,10 @@ LogicalResult LeafLowering::lowerFull(FullOp op) {
   else
     value = builder.getIntegerAttr(
         elem, static_cast<int64_t>(op.getValue().convertToDouble()));
-  Value scalar = builder.create<arith::ConstantOp>(loc, value);
+  Value scalar = arith::ConstantOp::create(builder, loc, value);
   auto [vr, vc] = validOf(loc, op.getResult());
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TExpandSOp>(loc, scalar, dst);
+  pisa::TExpandSOp::create(builder, loc, scalar, dst);
   tiles[op.getResult()] = dst;
   replaced.push_back(op);
   return success();
@@ -443,9 +446,9 @@ LogicalResult LeafLowering::lowerArange(ArangeOp op) {
     return failure();
   auto [vr, vc] = validOf(loc, op.getResult());
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TCIOp>(loc, dst,
-                              builder.getI64IntegerAttr(static_cast<int64_t>(
-                                  op.getStart().convertToDouble())));
+  pisa::TCIOp::create(builder, loc, dst,
+                      builder.getI64IntegerAttr(static_cast<int64_t>(
+                          op.getStart().convertToDouble())));
   tiles[op.getResult()] = dst;
   replaced.push_back(op);
   return success();
@@ -510,7 +513,7 @@ LogicalResult LeafLowering::lowerTranspose(TransposeOp op) {
   auto [vr, vc] = validOf(loc, op.getResult());
   Value tmp = alloc(loc, *type, vr, vc);
   Value dst = alloc(loc, *type, vr, vc);
-  builder.create<pisa::TTransOp>(loc, *src, tmp, dst);
+  pisa::TTransOp::create(builder, loc, *src, tmp, dst);
   tiles[op.getResult()] = dst;
   replaced.push_back(op);
   return success();

@@ -138,8 +138,8 @@ private:
   }
   Value indexValue(Location loc, OpFoldResult ofr) {
     if (auto attr = dyn_cast<Attribute>(ofr))
-      return builder.create<arith::ConstantIndexOp>(
-          loc, cast<IntegerAttr>(attr).getInt());
+      return arith::ConstantIndexOp::create(builder, loc,
+                                            cast<IntegerAttr>(attr).getInt());
     return cast<Value>(ofr);
   }
   /// a + c folded when `a` is a constant.
@@ -182,14 +182,14 @@ private:
         loc,
         {nullptr, reinterpret_cast<const void *>(c), nullptr,
          builder.getInsertionBlock()},
-        [&] { return builder.create<arith::ConstantIndexOp>(loc, c); });
+        [&] { return arith::ConstantIndexOp::create(builder, loc, c); });
   }
   template <typename OpTy> Value indexOp(Location loc, Value a, Value b) {
     return reuseOrBuild(loc,
                         {TypeID::get<OpTy>().getAsOpaquePointer(),
                          a.getAsOpaquePointer(), b.getAsOpaquePointer(),
                          builder.getInsertionBlock()},
-                        [&] { return builder.create<OpTy>(loc, a, b); });
+                        [&] { return OpTy::create(builder, loc, a, b); });
   }
   using IndexOpKey =
       std::tuple<const void *, const void *, const void *, Block *>;

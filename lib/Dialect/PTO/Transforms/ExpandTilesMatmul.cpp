@@ -64,13 +64,12 @@ LogicalResult Expander::expandMatmul(MatmulOp op) {
                                       last ? outType : accType);
         Operation *step;
         if (!acc)
-          step =
-              builder.create<MatmulOp>(loc, stepType, a, b, op.getATransAttr(),
-                                       op.getBTransAttr(), tile);
+          step = MatmulOp::create(builder, loc, stepType, a, b,
+                                  op.getATransAttr(), op.getBTransAttr(), tile);
         else
-          step = builder.create<MatmulAccOp>(loc, stepType, acc, a, b,
-                                             op.getATransAttr(),
-                                             op.getBTransAttr(), tile);
+          step =
+              MatmulAccOp::create(builder, loc, stepType, acc, a, b,
+                                  op.getATransAttr(), op.getBTransAttr(), tile);
         stamp(step, op);
         ++numMatmulPieces;
         acc = step->getResult(0);
@@ -99,8 +98,8 @@ LogicalResult Expander::expandMatmul(MatmulOp op) {
     SmallVector<int64_t> staticOffsets;
     SmallVector<Value> dynamicOffsets;
     dispatchIndexOpFoldResults(offsets, dynamicOffsets, staticOffsets);
-    stamp(builder.create<AssembleOp>(
-              direct.getLoc(), acc, direct.getDst(), dynamicOffsets,
+    stamp(AssembleOp::create(
+              builder, direct.getLoc(), acc, direct.getDst(), dynamicOffsets,
               builder.getDenseI64ArrayAttr(staticOffsets), VecTileAttr()),
           op);
   }

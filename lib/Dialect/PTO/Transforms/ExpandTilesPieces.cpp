@@ -80,9 +80,9 @@ ViewOp Expander::createView(Location loc, Value source,
     dispatchIndexOpFoldResults(valid, dynamicValid, staticValid);
     validAttr = builder.getDenseI64ArrayAttr(staticValid);
   }
-  return builder.create<ViewOp>(loc, type, source, dynamicOffsets,
-                                builder.getDenseI64ArrayAttr(staticOffsets),
-                                dynamicValid, validAttr);
+  return ViewOp::create(builder, loc, type, source, dynamicOffsets,
+                        builder.getDenseI64ArrayAttr(staticOffsets),
+                        dynamicValid, validAttr);
 }
 
 Value Expander::readPiece(Location loc, Value tile, ArrayRef<int64_t> offsets,
@@ -157,9 +157,10 @@ Value Expander::createWorkspace(Operation *op, Value result) {
   // The valid shape of the whole result, from the operands, before they are
   // rewritten.
   reifier.reify(op->getLoc(), result);
-  auto workspace = builder.create<WorkspaceOp>(
-      op->getLoc(), GMTensorType::get(builder.getContext(), type.getShape(),
-                                      type.getElementType()));
+  auto workspace = WorkspaceOp::create(
+      builder, op->getLoc(),
+      GMTensorType::get(builder.getContext(), type.getShape(),
+                        type.getElementType()));
   ++numWorkspaces;
   return workspace;
 }
@@ -185,9 +186,9 @@ void Expander::finish(Operation *op, Value result, Value workspace,
 
 AssembleOp storePiece(OpBuilder &builder, Location loc, Value piece,
                       Value workspace, ArrayRef<int64_t> offsets) {
-  return builder.create<AssembleOp>(loc, piece, workspace, ValueRange(),
-                                    builder.getDenseI64ArrayAttr(offsets),
-                                    VecTileAttr());
+  return AssembleOp::create(builder, loc, piece, workspace, ValueRange(),
+                            builder.getDenseI64ArrayAttr(offsets),
+                            VecTileAttr());
 }
 
 } // namespace mlir::pto::expand_tiles

@@ -131,13 +131,11 @@ LogicalResult Expander::expandReduce(Operation *op, Value input, int64_t dim,
     }
     // Partial results along the reduced dim combine in order of the pieces.
     Operation *combine =
-        isAmax ? builder
-                     .create<MaxOp>(loc, partialType, acc,
-                                    partial->getResult(0), VecTileAttr())
+        isAmax ? MaxOp::create(builder, loc, partialType, acc,
+                               partial->getResult(0), VecTileAttr())
                      .getOperation()
-               : builder
-                     .create<AddOp>(loc, partialType, acc,
-                                    partial->getResult(0), VecTileAttr())
+               : AddOp::create(builder, loc, partialType, acc,
+                               partial->getResult(0), VecTileAttr())
                      .getOperation();
     stamp(combine, op);
     ++numVectorPieces;
@@ -177,9 +175,9 @@ LogicalResult Expander::expandGenerator(
 LogicalResult Expander::expandFull(FullOp op) {
   return expandGenerator(op, op.getResult(), op.getVecTileAttr(),
                          [&](const Piece &, TileType type) {
-                           return builder.create<FullOp>(op.getLoc(), type,
-                                                         op.getValueAttr(),
-                                                         op.getVecTileAttr());
+                           return FullOp::create(builder, op.getLoc(), type,
+                                                 op.getValueAttr(),
+                                                 op.getVecTileAttr());
                          });
 }
 
@@ -190,8 +188,8 @@ LogicalResult Expander::expandArange(ArangeOp op) {
   return expandGenerator(
       op, op.getResult(), op.getVecTileAttr(),
       [&](const Piece &piece, TileType type) {
-        return builder.create<ArangeOp>(
-            op.getLoc(), type,
+        return ArangeOp::create(
+            builder, op.getLoc(), type,
             builder.getF64FloatAttr(
                 start + step * static_cast<double>(piece.offsets[0])),
             op.getStepAttr(), op.getVecTileAttr());
@@ -249,9 +247,9 @@ LogicalResult Expander::expandTranspose(TransposeOp op) {
         std::swap(sizes[dim0], sizes[dim1]);
       },
       [&](Value piece, ArrayRef<TileType> pieceTypes) -> Operation * {
-        return builder.create<TransposeOp>(op.getLoc(), pieceTypes[0], piece,
-                                           op.getDim0Attr(), op.getDim1Attr(),
-                                           op.getVecTileAttr());
+        return TransposeOp::create(builder, op.getLoc(), pieceTypes[0], piece,
+                                   op.getDim0Attr(), op.getDim1Attr(),
+                                   op.getVecTileAttr());
       });
 }
 
@@ -269,9 +267,9 @@ LogicalResult Expander::expandGatherMask(GatherMaskOp op) {
         sizes.back() /= stride;
       },
       [&](Value piece, ArrayRef<TileType> pieceTypes) -> Operation * {
-        return builder.create<GatherMaskOp>(op.getLoc(), pieceTypes[0], piece,
-                                            op.getPatternModeAttr(),
-                                            op.getVecTileAttr());
+        return GatherMaskOp::create(builder, op.getLoc(), pieceTypes[0], piece,
+                                    op.getPatternModeAttr(),
+                                    op.getVecTileAttr());
       });
 }
 
@@ -287,8 +285,8 @@ LogicalResult Expander::expandBitcast(BitcastOp op) {
         sizes.back() = op.scaleLast(sizes.back());
       },
       [&](Value piece, ArrayRef<TileType> pieceTypes) -> Operation * {
-        return builder.create<BitcastOp>(op.getLoc(), pieceTypes[0], piece,
-                                         op.getVecTileAttr());
+        return BitcastOp::create(builder, op.getLoc(), pieceTypes[0], piece,
+                                 op.getVecTileAttr());
       });
 }
 
@@ -315,9 +313,9 @@ LogicalResult Expander::expandTopK(TopKOp op) {
         sizes.back() = k;
       },
       [&](Value piece, ArrayRef<TileType> pieceTypes) -> Operation * {
-        return builder.create<TopKOp>(op.getLoc(), pieceTypes[0], pieceTypes[1],
-                                      piece, op.getKAttr(), op.getLargestAttr(),
-                                      op.getVecTileAttr());
+        return TopKOp::create(builder, op.getLoc(), pieceTypes[0],
+                              pieceTypes[1], piece, op.getKAttr(),
+                              op.getLargestAttr(), op.getVecTileAttr());
       });
 }
 

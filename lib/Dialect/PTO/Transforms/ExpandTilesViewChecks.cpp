@@ -69,7 +69,7 @@ static Operation *insertTileViewCheck(ViewOp view) {
       }
       Value &value = constants[*constant];
       if (!value)
-        value = b.create<arith::ConstantIndexOp>(view.getLoc(), *constant);
+        value = arith::ConstantIndexOp::create(b, view.getLoc(), *constant);
       result.push_back(value);
     }
     return result;
@@ -80,8 +80,8 @@ static Operation *insertTileViewCheck(ViewOp view) {
   if (staticValid)
     valid = values(
         getMixedValues(*staticValid, view.getValidShape(), view.getContext()));
-  return b.create<CheckTileViewOp>(view.getLoc(), offsets, valid,
-                                   values(source));
+  return CheckTileViewOp::create(b, view.getLoc(), offsets, valid,
+                                 values(source));
 }
 
 /// The pieces clamp their valid extents to the tensor (the view rule); each
@@ -140,8 +140,8 @@ void insertViewChecks(KernelOp kernel) {
         if (auto value = dyn_cast<Value>(ofr))
           result.push_back(value);
         else
-          result.push_back(b.create<arith::ConstantIndexOp>(
-              view.getLoc(), *getConstantIntValue(ofr)));
+          result.push_back(arith::ConstantIndexOp::create(
+              b, view.getLoc(), *getConstantIntValue(ofr)));
       }
       return result;
     };
@@ -151,7 +151,7 @@ void insertViewChecks(KernelOp kernel) {
     if (auto staticValid = view.getStaticValidShape())
       valid = values(*staticValid, view.getValidShape());
     lastCheck[block] =
-        b.create<CheckViewOp>(view.getLoc(), view.getSource(), offsets, valid);
+        CheckViewOp::create(b, view.getLoc(), view.getSource(), offsets, valid);
   });
 }
 
