@@ -2,7 +2,8 @@
 //
 // The leaf rewriter of pto-lower-to-isa. Its parts live in one file per
 // concern: LowerToISA.cpp (helpers, stores, the driver and the pass),
-// LowerVector.cpp (vector ops), LowerCube.cpp (matmul chains),
+// LowerVector.cpp (vector ops), LowerElementwise.cpp (binary elementwise
+// ops and their broadcasts), LowerCube.cpp (matmul chains),
 // LowerTileView.cpp (views of tiles), CollapseND.cpp (tiles of rank other
 // than 2), LowerPerLeadingIndex.cpp (N-D ops as one instruction per
 // leading index), LowerMask.cpp (DT_BOOL masks) and SplitTransfers.cpp
@@ -35,7 +36,7 @@ inline int64_t roundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 /// count; SplitTransfers.cpp).
 constexpr int64_t kMaxUbTransferRows = 4095;
 
-/// The pto_isa instruction of `k` on equal shapes (LowerVector.cpp).
+/// The pto_isa instruction of `k` on equal shapes (LowerElementwise.cpp).
 void createBinary(OpBuilder &b, Location loc, BinKind k, Value lhs, Value rhs,
                   Value dst,
                   PrecisionType precision = PrecisionType::INTRINSIC);

@@ -1,9 +1,10 @@
 // RUN: pto-opt %s -split-input-file -verify-diagnostics
 
-// One case per diagnostic of the pto_isa dialect (lib/Dialect/PTOISA/IR/
-// PTOISA.cpp and the ODS constraints of its flag ops). Every case is valid
-// except for the one rule it breaks; a few cases without an expected
-// diagnostic pin down the other side of an architecture-dependent rule.
+// One case per diagnostic of the pto_isa dialect (the verifiers in
+// lib/Dialect/PTOISA/IR/ and the ODS constraints of its flag ops). Every
+// case is valid except for the one rule it breaks; a few cases without an
+// expected diagnostic pin down the other side of an architecture-dependent
+// rule.
 
 //===----------------------------------------------------------------------===//
 // Tile type: parser
