@@ -1,4 +1,16 @@
 // RUN: pto-opt %s -split-input-file -pto-merge-leaf-arguments | FileCheck %s
+// Right after pto-outline the pass skips the leaf bodies outline found free
+// of symbol references; run apart, it walks them. Both see the V1 leaf's
+// reference to the V0 leaf.
+// RUN: pto-opt %S/Inputs/merge-leaf-arguments-other-use.mlir -pto-outline -pto-merge-leaf-arguments | FileCheck %s --check-prefix=OTHER
+// RUN: pto-opt %S/Inputs/merge-leaf-arguments-other-use.mlir -pto-outline | pto-opt -pto-merge-leaf-arguments | FileCheck %s --check-prefix=OTHER
+
+// OTHER-LABEL: func.func private @other_leaf_V0_0(
+// OTHER-SAME:      %arg2: index, %arg3: index, %arg4: index, %arg5: index)
+// OTHER-LABEL: func.func private @other_leaf_V1_0(
+// OTHER-SAME:      %[[OFF:[^:]*]]: index)
+// OTHER-NEXT:    pto.view %{{.*}}[%[[OFF]], %[[OFF]]] {pto.note = @other_leaf_V0_0}
+// OTHER:         pto.launch @other_leaf_V0_0(%{{.*}}, %{{.*}}, %[[C0:[^,]*]], %[[C0]], %[[C0]], %[[C0]]) :
 
 // A softmax leaf as pto-outline makes it: the two views of x take their
 // column offsets from two arguments, and the one launch passes 0 for both

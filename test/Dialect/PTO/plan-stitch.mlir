@@ -1,6 +1,12 @@
 // RUN: pto-opt %s -split-input-file -pto-plan-stitch | FileCheck %s
 // RUN: pto-opt %s -split-input-file '-pto-plan-stitch=report=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: pto-opt %S/outline.mlir -split-input-file -pto-outline -pto-plan-stitch | FileCheck %s --check-prefix=PIPE
+// RUN: pto-opt %S/outline.mlir -split-input-file -pto-outline | pto-opt -split-input-file -pto-plan-stitch | FileCheck %s --check-prefix=PIPE
+// Workspaces inside tasks: right after pto-outline, pto-plan-stitch takes the
+// workspaces outline recorded for the roots and leaves it built; run apart,
+// it walks them. Both give one plan.
+// RUN: pto-opt %S/Inputs/plan-stitch-leaf-workspaces.mlir -pto-outline -pto-plan-stitch | FileCheck %s --check-prefix=LEAF
+// RUN: pto-opt %S/Inputs/plan-stitch-leaf-workspaces.mlir -pto-outline | pto-opt -pto-plan-stitch | FileCheck %s --check-prefix=LEAF
 
 // pto-plan-stitch on hand-written outlined IR: workspace per root instance
 // (each workspace 32 KiB aligned), launches, stitch depth in count and
@@ -239,3 +245,8 @@ func.func private @on_chip_root() attributes {pto.root} {
 pto.kernel @on_chip(%x: !pto.tensor<16xf32>) {
   pto.root_call @on_chip_root() : () -> ()
 }
+
+// One 32 KiB root workspace and, per launch of the V0 leaf (twice), its 8 KiB
+// GM workspace (32 KiB aligned); its on-chip one takes no GM.
+// LEAF-LABEL: pto.kernel @leaf_ws(
+// LEAF:         pto.root_call @leaf_ws_root_L({{.*}}) {stitch = #pto.stitch_plan<depth = 128, workspace_bytes = 98304, launches = 3, mode = "count">}

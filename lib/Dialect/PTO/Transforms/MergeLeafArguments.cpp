@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pto/Dialect/PTO/Analysis/OutlinedFunctions.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,19 +47,39 @@ struct MergeLeafArgumentsPass
     // Launches per leaf, and the leaves with any other use.
     llvm::MapVector<StringAttr, SmallVector<LaunchOp>> launchesOf;
     llvm::DenseSet<StringAttr> otherUses;
-    module.walk([&](Operation *op) {
+    // Attributes are uniqued: each distinct one is searched for symbol
+    // references once, however many ops carry it. They are read where they
+    // are stored (properties or the discardable dictionary):
+    // Operation::getAttrs would build a dictionary per op.
+    llvm::DenseSet<Attribute> searched;
+    auto search = [&](Attribute attr) {
+      if (!attr || !searched.insert(attr).second)
+        return;
+      attr.walk(
+          [&](SymbolRefAttr ref) { otherUses.insert(ref.getRootReference()); });
+    };
+    // The bodies pto-outline found free of symbol references (its leaves,
+    // if it ran just before) are not walked: they are most of the module,
+    // and out of cache by now (docs/CompileTime.md).
+    auto &outlined = getAnalysis<OutlinedFunctionAnalysis>();
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto launch = dyn_cast<LaunchOp>(op)) {
         launchesOf[launch.getCalleeAttr().getAttr()].push_back(launch);
-        return;
+        return WalkResult::advance();
       }
-      for (NamedAttribute attr : op->getAttrs())
-        attr.getValue().walk([&](SymbolRefAttr ref) {
-          otherUses.insert(ref.getRootReference());
-        });
+      for (NamedAttribute attr : op->getRawDictionaryAttrs())
+        search(attr.getValue());
+      if (std::optional<RegisteredOperationName> info = op->getRegisteredInfo())
+        for (StringAttr name : info->getAttributeNames())
+          search(op->getInherentAttr(name).value_or(Attribute()));
+      const OutlinedFunctionSummary *summary = outlined.lookup(op);
+      return summary && summary->bodyFreeOfSymbolRefs ? WalkResult::skip()
+                                                      : WalkResult::advance();
     });
     // One symbol table: ModuleOp::lookupSymbol scans the module per call,
     // quadratic in the leaves of a module of many kernels.
     SymbolTable symbols(module);
+    passedValues.clear();
     for (auto &[name, launches] : launchesOf) {
       auto leaf = symbols.lookup<func::FuncOp>(name);
       if (!leaf || leaf.isPublic() || leaf.isExternal() ||
@@ -67,6 +88,16 @@ struct MergeLeafArgumentsPass
       mergeArguments(leaf, launches);
     }
   }
+
+  /// passedValue per value: the launches of a root share a few offset
+  /// constants, and matching one folds it.
+  PassedValue passedValueOf(Value value) {
+    auto [it, inserted] = passedValues.try_emplace(value);
+    if (inserted)
+      it->second = passedValue(value);
+    return it->second;
+  }
+  DenseMap<Value, PassedValue> passedValues;
 
   /// Argument j joins the first argument i < j of its type for which every
   /// launch passes the same value.
@@ -77,7 +108,7 @@ struct MergeLeafArgumentsPass
     std::vector<SmallVector<PassedValue>> passed(numArgs);
     for (unsigned i = 0; i < numArgs; ++i)
       for (LaunchOp launch : launches)
-        passed[i].push_back(passedValue(launch.getArgs()[i]));
+        passed[i].push_back(passedValueOf(launch.getArgs()[i]));
     llvm::BitVector erase(numArgs);
     for (unsigned j = 0; j < numArgs; ++j) {
       Type type = leaf.getArgument(j).getType();

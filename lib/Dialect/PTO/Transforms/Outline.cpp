@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "pto/Dialect/PTO/Analysis/GMAccess.h"
+#include "pto/Dialect/PTO/Analysis/OutlinedFunctions.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -242,8 +243,9 @@ struct Leaf {
 
 class Outliner {
 public:
-  Outliner(ModuleOp module, KernelOp kernel, SymbolTable &symbols)
-      : module(module), kernel(kernel), symbols(symbols) {}
+  Outliner(ModuleOp module, KernelOp kernel, SymbolTable &symbols,
+           OutlinedFunctionAnalysis &built)
+      : module(module), kernel(kernel), symbols(symbols), built(built) {}
 
   LogicalResult run();
 
@@ -265,6 +267,10 @@ private:
   ModuleOp module;
   KernelOp kernel;
   SymbolTable &symbols;
+  /// What the passes after this one need of each function built, recorded
+  /// while it is in cache.
+  OutlinedFunctionAnalysis &built;
+  llvm::DenseMap<Attribute, bool> symbolRefMemo;
   SmallVector<Run> runs;
   std::vector<Leaf> leafTable;
   /// Leaves by structural hash: a task is compared only with the leaves of
@@ -478,6 +484,7 @@ func::FuncOp Outliner::getOrCreateLeaf(TaskOp task,
                                 /*suffixFirst=*/false);
   func.setName(name);
   symbols.insert(func, Block::iterator(kernel));
+  built.record(func, summarizeBody(func, symbolRefMemo));
   sameHash.push_back(leafTable.size());
   leafTable.push_back({func, hash});
   leaves.push_back(func);
@@ -520,6 +527,14 @@ func::FuncOp Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
     accesses.push_back(gm.summarize(task));
   SmallVector<SmallVector<unsigned>> direct = directDependences(accesses);
   SmallVector<Value> tokens;
+  // What one instance allocates: its own workspaces, and each launched
+  // leaf's once per launch (pto-plan-stitch).
+  OutlinedFunctionSummary summary;
+  for (Operation *op : ownWorkspaces) {
+    summary.workspaceBytes += alignedWorkspaceBytes(cast<WorkspaceOp>(op));
+    ++summary.numWorkspaces;
+  }
+  summary.launches = n;
   for (size_t j = 0; j < n; ++j) {
     SmallVector<Value> deps;
     for (unsigned i : direct[j])
@@ -528,6 +543,9 @@ func::FuncOp Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
     SmallVector<Value> taskArgs;
     SmallVector<int64_t> offsetParams;
     func::FuncOp leaf = getOrCreateLeaf(run.tasks[j], taskArgs, offsetParams);
+    const OutlinedFunctionSummary *inLeaf = built.lookup(leaf);
+    summary.workspaceBytes += inLeaf->workspaceBytes;
+    summary.numWorkspaces += inLeaf->numWorkspaces;
     SmallVector<Value> launchArgs;
     for (Value arg : taskArgs)
       launchArgs.push_back(mapping.lookup(arg));
@@ -547,6 +565,7 @@ func::FuncOp Outliner::createRoot(Run &run, ArrayRef<Value> rootArgs,
   }
   func::ReturnOp::create(builder, loc);
   symbols.insert(root, Block::iterator(kernel));
+  built.record(root, summary);
   roots.push_back(root);
   return root;
 }
@@ -630,9 +649,14 @@ struct OutlinePass : public pto::impl::OutlinePassBase<OutlinePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    // pto-plan-stitch and pto-merge-leaf-arguments read what they need of
+    // the functions built here from this analysis instead of walking them
+    // again (docs/CompileTime.md).
+    auto &built = getAnalysis<OutlinedFunctionAnalysis>();
+    markAnalysesPreserved<OutlinedFunctionAnalysis>();
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
     for (KernelOp kernel : kernels) {
-      Outliner outliner(module, kernel, symbols);
+      Outliner outliner(module, kernel, symbols, built);
       if (failed(outliner.run()))
         return signalPassFailure();
       numTasks += outliner.numTasks;

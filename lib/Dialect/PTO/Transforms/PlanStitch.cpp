@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "pto/Dialect/PTO/Analysis/OutlinedFunctions.h"
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,19 +28,9 @@ namespace {
 
 /// Runtime limits (docs/PyPTOModel.md#runtime-options,
 /// docs/PyPTOModel.md#stitching).
-constexpr int64_t kWorkspaceAlign = 32 * 1024; // bytes
-constexpr int64_t kMaxStitchDepth = 1024;      // root instances
-constexpr int64_t kMaxStitchedTasks = 60000;   // call tasks per device task
-constexpr int64_t kDefaultStitchMaxNum = 128;  // stitch_function_max_num
-
-int64_t alignedBytes(WorkspaceOp workspace) {
-  // An on-chip exchange (pto-mix-exchange) never reaches GM.
-  if (workspace->hasAttr(kOnChipAttrName))
-    return 0;
-  GMTensorType type = workspace.getResult().getType();
-  int64_t bytes = type.getNumElements() * type.getElementByteSize();
-  return llvm::alignTo(bytes, kWorkspaceAlign);
-}
+constexpr int64_t kMaxStitchDepth = 1024;     // root instances
+constexpr int64_t kMaxStitchedTasks = 60000;  // call tasks per device task
+constexpr int64_t kDefaultStitchMaxNum = 128; // stitch_function_max_num
 
 /// Workspace one instance of `root` allocates: its own workspaces, plus the
 /// workspaces inside the leaves it launches, once per launch.
@@ -63,6 +54,9 @@ struct PlanStitchPass : public pto::impl::PlanStitchPassBase<PlanStitchPass> {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
     leafWorkspaces.clear();
+    outlined = &getAnalysis<OutlinedFunctionAnalysis>();
+    // Only root calls and scalar reads in the kernels change.
+    markAnalysesPreserved<OutlinedFunctionAnalysis>();
     for (KernelOp kernel : module.getOps<KernelOp>())
       if (failed(plan(kernel, symbols)))
         signalPassFailure();
@@ -71,6 +65,9 @@ struct PlanStitchPass : public pto::impl::PlanStitchPassBase<PlanStitchPass> {
   /// Workspace bytes and count inside each leaf, walked once per leaf rather
   /// than once per launch (a root launches one leaf many times).
   DenseMap<Operation *, std::pair<int64_t, int64_t>> leafWorkspaces;
+  /// What pto-outline recorded for the roots and leaves it built, if it ran
+  /// just before: those are not walked again (docs/CompileTime.md).
+  OutlinedFunctionAnalysis *outlined = nullptr;
 
   FailureOr<RootInfo> rootInfo(RootCallOp call,
                                SymbolTableCollection &symbols) {
@@ -81,9 +78,15 @@ struct PlanStitchPass : public pto::impl::PlanStitchPassBase<PlanStitchPass> {
              << "calls " << call.getCalleeAttr()
              << ", which is not a root function with a body in scope";
     RootInfo info;
+    if (const OutlinedFunctionSummary *summary = outlined->lookup(root)) {
+      info.workspaceBytes = summary->workspaceBytes;
+      info.numWorkspaces = summary->numWorkspaces;
+      info.launches = summary->launches;
+      return info;
+    }
     root->walk([&](Operation *op) {
       if (auto workspace = dyn_cast<WorkspaceOp>(op)) {
-        info.workspaceBytes += alignedBytes(workspace);
+        info.workspaceBytes += alignedWorkspaceBytes(workspace);
         ++info.numWorkspaces;
         return;
       }
@@ -96,11 +99,15 @@ struct PlanStitchPass : public pto::impl::PlanStitchPassBase<PlanStitchPass> {
       if (!leaf)
         return;
       auto [it, inserted] = leafWorkspaces.try_emplace(leaf, 0, 0);
-      if (inserted)
-        leaf->walk([&, &sums = it->second](WorkspaceOp workspace) {
-          sums.first += alignedBytes(workspace);
-          ++sums.second;
-        });
+      if (inserted) {
+        if (const OutlinedFunctionSummary *summary = outlined->lookup(leaf))
+          it->second = {summary->workspaceBytes, summary->numWorkspaces};
+        else
+          leaf->walk([&, &sums = it->second](WorkspaceOp workspace) {
+            sums.first += alignedWorkspaceBytes(workspace);
+            ++sums.second;
+          });
+      }
       info.workspaceBytes += it->second.first;
       info.numWorkspaces += it->second.second;
     });
@@ -132,7 +139,7 @@ struct PlanStitchPass : public pto::impl::PlanStitchPassBase<PlanStitchPass> {
       if (isa<TaskOp>(op))
         return WalkResult::skip();
       if (auto workspace = dyn_cast<WorkspaceOp>(op))
-        fixedBytes += alignedBytes(workspace);
+        fixedBytes += alignedWorkspaceBytes(workspace);
       else if (auto call = dyn_cast<RootCallOp>(op))
         calls.push_back(call);
       else if (auto read = dyn_cast<ReadOp>(op))
