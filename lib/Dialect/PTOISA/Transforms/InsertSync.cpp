@@ -85,20 +85,16 @@ LogicalResult Inserter::run() {
 void Inserter::recordAfter(BlockCtx &ctx, State &st, Operation *op) {
   Snapshot &snap = ctx.after[op];
   // A flag set after an instruction hands on its own pipe's knowledge only
-  // (the access that needs it was issued by the instruction): one of the
-  // n-bit snapshots, not one per pipe.
-  // covered[q] first: far behind the walk its chunks are all ones and the
-  // issued accesses of q need not be looked at there.
+  // (the access that needs it was issued by the instruction): one snapshot,
+  // not one per pipe. Each costs the chunks after covered[q]'s leading
+  // all-ones run (far behind the walk everything is ordered), not n bits.
   if (std::optional<Pipe> pipe = sync::getInstructionPipe(op)) {
     unsigned q = static_cast<unsigned>(*pipe);
-    snap.bits[q] = st.covered[q];
-    snap.bits[q].orAnd(st.issued, pipeMask[q]);
+    snap.bits[q] = st.covered[q].packedOrAnd(st.issued, pipeMask[q]);
     return;
   }
-  for (unsigned q = 0; q < kNumPipes; ++q) {
-    snap.bits[q] = st.covered[q];
-    snap.bits[q].orAnd(st.issued, pipeMask[q]);
-  }
+  for (unsigned q = 0; q < kNumPipes; ++q)
+    snap.bits[q] = st.covered[q].packedOrAnd(st.issued, pipeMask[q]);
 }
 
 void Inserter::processBlock(BlockCtx &ctx, State &st) {
@@ -289,7 +285,7 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
     // before building an n-bit set for them.
     if (llvm::none_of(sinks, [&](unsigned b) { return pipes[b] == p; }))
       continue;
-    SmallVector<const Bits *, 4> rows;
+    SmallVector<const Bits::Packed *, 4> rows;
     for (unsigned b : sinks)
       if (pipes[b] == p)
         rows.push_back(&conflictsWith(b));
@@ -302,7 +298,8 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
       Bits bits(numIds());
       uint64_t issuedScratch[kWords], coveredScratch[kWords],
           ownScratch[kWords], rowScratch[kWords], words[kWords];
-      for (unsigned k = 0, e = st.issued.numChunks(); k < e; ++k) {
+      for (unsigned k = st.covered[p].leadingFull(), e = st.issued.nonZeroEnd();
+           k < e; ++k) {
         if (st.issued.chunkNone(k) || st.covered[p].chunkAll(k))
           continue;
         const uint64_t *issued = st.issued.chunkWords(k, issuedScratch);
@@ -318,7 +315,7 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
         if (!any)
           continue;
         uint64_t reach[kWords] = {};
-        for (const Bits *row : rows) {
+        for (const Bits::Packed *row : rows) {
           if (row->chunkNone(k))
             continue;
           const uint64_t *rowWords = row->chunkWords(k, rowScratch);
@@ -338,8 +335,8 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
     Bits initial = need();
     if (initial.none())
       continue;
-    for (const Bits *row : rows)
-      stats.hazards += row->countAnd(initial);
+    for (const Bits::Packed *row : rows)
+      stats.hazards += initial.countAnd(*row);
     while (true) {
       Bits bits = need();
       if (bits.none())

@@ -34,9 +34,10 @@ struct State {
 
 /// q's knowledge right after an op: what a set_flag q -> ... placed there
 /// hands on (covered[q] plus everything q issued); after an instruction,
-/// only for its own pipe.
+/// only for its own pipe. Packed: behind the walk it is all ones but for a
+/// few chunks, which are all it keeps.
 struct Snapshot {
-  Bits bits[kNumPipes];
+  Bits::Packed bits[kNumPipes];
 };
 
 /// A (src, dst, id) triple occupied from `start` to `end` (ops of the block;
@@ -161,7 +162,7 @@ private:
   void computeConflicts();
   unsigned numIds() const { return owners.size(); }
   /// The accesses that conflict with access `id`.
-  const Bits &conflictsWith(unsigned id) const {
+  const Bits::Packed &conflictsWith(unsigned id) const {
     return classRows[classOf[id]];
   }
 
@@ -224,7 +225,9 @@ private:
   DenseMap<Operation *, SmallVector<unsigned>> opIds;
   DenseMap<Operation *, Bits> regionIds; // accesses inside a region op
   SmallVector<unsigned> classOf;         // access -> its class (equal buffers)
-  SmallVector<Bits> classRows; // class -> the accesses it conflicts with
+  /// class -> the accesses it conflicts with (packed: a buffer used in one
+  /// stretch of the function has a row of a few chunks).
+  SmallVector<Bits::Packed> classRows;
   Bits pipeMask[kNumPipes];
 };
 } // namespace mlir::ptoisa::insert_sync

@@ -9,6 +9,8 @@
 
 #include "pto/Support/BoxIndex.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include <array>
 #include <map>
 
@@ -151,12 +153,14 @@ void Inserter::computeConflicts() {
 
   // Each class's row: the accesses of every class it conflicts with (the
   // candidates from the indexes, checked by `sync::conflicts`).
-  classRows.assign(reps.size(), Bits(n));
+  classRows.resize(reps.size());
   SmallVector<unsigned> seen(reps.size(), ~0u);
   for (auto [c, rep] : llvm::enumerate(reps)) {
     const sync::Access &access = accesses[rep];
     const sync::Buffer &b = access.buffer;
-    Bits &row = classRows[c];
+    Bits row(n);
+    // Stored packed when this iteration ends, at any `continue`.
+    llvm::scope_exit packRow([&, c = c] { classRows[c] = row.pack(); });
     auto visit = [&](unsigned other) {
       if (seen[other] == c)
         return;

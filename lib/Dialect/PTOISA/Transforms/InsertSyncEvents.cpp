@@ -119,7 +119,7 @@ bool Inserter::insertFlag(BlockCtx *cur, BlockCtx &ctx, State &st, unsigned q,
   // again since then (a later instruction of the block, or a carried access
   // of the loop re-issued in this iteration) is a new instance it does not
   // cover.
-  Bits known = ctx.after[x].bits[q];
+  Bits known = Bits::unpack(ctx.after[x].bits[q], numIds());
   // Only an access issued before x and anchored again after it can be such
   // an instance: those of `reanchored` past x (a suffix), not every bit.
   auto from = llvm::partition_point(ctx.reanchored, [&](const auto &entry) {

@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -30,14 +31,17 @@ public:
 
   SyncBits() = default;
   explicit SyncBits(unsigned size) { resize(size); }
-  SyncBits(const SyncBits &other) : chunks(other.chunks), bits(other.bits) {
+  SyncBits(const SyncBits &other)
+      : chunks(other.chunks), bits(other.bits), fullHint(other.fullHint),
+        endHint(other.endHint) {
     for (Chunk *c : chunks)
       retain(c);
   }
   SyncBits(SyncBits &&other)
-      : chunks(std::move(other.chunks)), bits(other.bits) {
+      : chunks(std::move(other.chunks)), bits(other.bits),
+        fullHint(other.fullHint), endHint(other.endHint) {
     other.chunks.clear();
-    other.bits = 0;
+    other.bits = other.fullHint = other.endHint = 0;
   }
   SyncBits &operator=(const SyncBits &other) {
     if (this == &other)
@@ -47,6 +51,8 @@ public:
     clear();
     chunks = other.chunks;
     bits = other.bits;
+    fullHint = other.fullHint;
+    endHint = other.endHint;
     return *this;
   }
   SyncBits &operator=(SyncBits &&other) {
@@ -55,8 +61,10 @@ public:
     clear();
     chunks = std::move(other.chunks);
     bits = other.bits;
+    fullHint = other.fullHint;
+    endHint = other.endHint;
     other.chunks.clear();
-    other.bits = 0;
+    other.bits = other.fullHint = other.endHint = 0;
     return *this;
   }
   ~SyncBits() { clear(); }
@@ -97,8 +105,8 @@ public:
   }
 
   bool none() const {
-    for (Chunk *c : chunks)
-      if (c)
+    for (unsigned k = 0; k < endHint; ++k)
+      if (chunks[k])
         return false;
     return true;
   }
@@ -115,7 +123,7 @@ public:
   }
 
   SyncBits &operator|=(const SyncBits &other) {
-    for (unsigned k = 0, e = other.chunks.size(); k < e; ++k) {
+    for (unsigned k = leadingFull(), e = other.endHint; k < e; ++k) {
       Chunk *a = chunks[k], *b = other.chunks[k];
       if (!b || a == full() || a == b)
         continue;
@@ -131,7 +139,7 @@ public:
     return *this;
   }
   SyncBits &operator&=(const SyncBits &other) {
-    for (unsigned k = 0, e = chunks.size(); k < e; ++k) {
+    for (unsigned k = other.leadingFull(), e = endHint; k < e; ++k) {
       Chunk *a = chunks[k], *b = other.chunks[k];
       if (!a || b == full() || a == b)
         continue;
@@ -148,7 +156,7 @@ public:
   }
   /// Clears the bits set in `other`.
   SyncBits &reset(const SyncBits &other) {
-    for (unsigned k = 0, e = other.chunks.size(); k < e; ++k) {
+    for (unsigned k = 0, e = std::min(endHint, other.endHint); k < e; ++k) {
       Chunk *a = chunks[k], *b = other.chunks[k];
       if (!a || !b)
         continue;
@@ -165,7 +173,8 @@ public:
   }
   /// this |= a & b, touching only the chunks where this is not all ones.
   void orAnd(const SyncBits &a, const SyncBits &b) {
-    for (unsigned k = 0, e = chunks.size(); k < e; ++k) {
+    for (unsigned k = leadingFull(), e = std::min(a.endHint, b.endHint); k < e;
+         ++k) {
       Chunk *x = chunks[k], *ca = a.chunks[k], *cb = b.chunks[k];
       if (x == full() || !ca || !cb)
         continue;
@@ -188,7 +197,7 @@ public:
   /// The number of bits set both here and in `other`.
   unsigned countAnd(const SyncBits &other) const {
     unsigned n = 0;
-    for (unsigned k = 0, e = chunks.size(); k < e; ++k) {
+    for (unsigned k = 0, e = std::min(endHint, other.endHint); k < e; ++k) {
       Chunk *a = chunks[k], *b = other.chunks[k];
       if (!a || !b)
         continue;
@@ -203,7 +212,7 @@ public:
   bool operator==(const SyncBits &other) const {
     if (bits != other.bits)
       return false;
-    for (unsigned k = 0, e = chunks.size(); k < e; ++k) {
+    for (unsigned k = 0, e = std::max(endHint, other.endHint); k < e; ++k) {
       Chunk *a = chunks[k], *b = other.chunks[k];
       if (a == b)
         continue;
@@ -259,10 +268,30 @@ public:
   /// The set bits in increasing order.
   Range set_bits() const { return {this}; }
 
+  class Packed;
+  /// What is kept of this set: its chunks without a leading run of all-zero
+  /// or all-one chunks and without the trailing all-zero ones.
+  Packed pack() const;
+  /// `packed` as a set of `size` bits.
+  static SyncBits unpack(const Packed &packed, unsigned size);
+  /// The number of bits set both here and in `packed`.
+  unsigned countAnd(const Packed &packed) const;
+
   // Chunk-level access, for the fused queries of the inserter.
   unsigned numChunks() const { return chunks.size(); }
   bool chunkNone(unsigned k) const { return !chunks[k]; }
   bool chunkAll(unsigned k) const { return chunks[k] == full(); }
+  /// Chunks before this are all ones (an exact count, kept as a lower bound
+  /// that only moves forward until a chunk before it changes).
+  unsigned leadingFull() const {
+    while (fullHint < chunks.size() && chunks[fullHint] == full())
+      ++fullHint;
+    return fullHint;
+  }
+  /// Chunks from this on are all zeros (an upper bound).
+  unsigned nonZeroEnd() const { return endHint; }
+  /// this | (a & b), packed, without copying this set.
+  Packed packedOrAnd(const SyncBits &a, const SyncBits &b) const;
   /// The words of chunk `k` (`scratch` holds a sentinel's).
   const uint64_t *chunkWords(unsigned k, uint64_t *scratch) const {
     return wordsOf(chunks[k], scratch);
@@ -279,6 +308,62 @@ private:
     unsigned refs;
     uint64_t words[kWords];
   };
+
+public:
+  /// A set as stored after the walk has moved on (the knowledge a flag set
+  /// after an instruction hands on, a conflict row): far behind the walk a
+  /// snapshot is all ones and a row of a buffer used only nearby all zeros,
+  /// so the chunks kept are the few in between, not one per chunk of the
+  /// function. Read-only; shares its chunks with the set it came from.
+  class Packed {
+  public:
+    Packed() = default;
+    Packed(const Packed &other)
+        : window(other.window), first(other.first),
+          prefixFull(other.prefixFull) {
+      for (Chunk *c : window)
+        retain(c);
+    }
+    Packed(Packed &&other)
+        : window(std::move(other.window)), first(other.first),
+          prefixFull(other.prefixFull) {
+      other.window.clear();
+    }
+    Packed &operator=(const Packed &other) {
+      Packed copy(other);
+      std::swap(window, copy.window);
+      first = copy.first;
+      prefixFull = copy.prefixFull;
+      return *this;
+    }
+    Packed &operator=(Packed &&other) {
+      std::swap(window, other.window);
+      first = other.first;
+      prefixFull = other.prefixFull;
+      return *this;
+    }
+    ~Packed() {
+      for (Chunk *c : window)
+        release(c);
+    }
+    bool chunkNone(unsigned k) const { return !at(k); }
+    const uint64_t *chunkWords(unsigned k, uint64_t *scratch) const {
+      return wordsOf(at(k), scratch);
+    }
+
+  private:
+    friend class SyncBits;
+    Chunk *at(unsigned k) const {
+      if (k < first)
+        return prefixFull ? full() : nullptr;
+      return k - first < window.size() ? window[k - first] : nullptr;
+    }
+    llvm::SmallVector<Chunk *, 2> window;
+    unsigned first = 0;      // chunks before the window: all ones or zeros
+    bool prefixFull = false; // which
+  };
+
+private:
   /// nullptr: all zeros; full(): all ones; otherwise a chunk with both.
   static Chunk *full() { return reinterpret_cast<Chunk *>(uintptr_t(1)); }
   static bool isReal(Chunk *c) { return reinterpret_cast<uintptr_t>(c) > 1; }
@@ -305,6 +390,14 @@ private:
     retain(c);
     release(chunks[k]);
     chunks[k] = c;
+    stored(k, c);
+  }
+  /// Keeps the hints right after chunk `k` became `c`.
+  void stored(unsigned k, Chunk *c) {
+    if (c != full() && k < fullHint)
+      fullHint = k;
+    if (c && k >= endHint)
+      endHint = k + 1;
   }
   /// The words of chunk `k`, unshared.
   uint64_t *writable(unsigned k) {
@@ -319,6 +412,7 @@ private:
       std::memset(fresh->words, c ? 0xff : 0, sizeof(fresh->words));
     release(c);
     c = fresh;
+    stored(k, fresh);
     return fresh->words;
   }
   /// Turns an all-zero or all-one chunk `k` into its sentinel.
@@ -339,7 +433,109 @@ private:
 
   llvm::SmallVector<Chunk *, 0> chunks;
   unsigned bits = 0;
+  mutable unsigned fullHint = 0; // chunks [0, fullHint) are all ones
+  unsigned endHint = 0;          // chunks [endHint, end) are all zeros
 };
+
+inline SyncBits::Packed SyncBits::pack() const {
+  Packed packed;
+  unsigned begin = 0, end = endHint;
+  while (end > 0 && !chunks[end - 1])
+    --end;
+  if (end > 0) {
+    Chunk *lead = chunks[0];
+    if (lead == full()) {
+      packed.prefixFull = true;
+      begin = std::min(leadingFull(), end);
+    } else if (!lead) {
+      while (begin < end && !chunks[begin])
+        ++begin;
+    }
+  }
+  packed.first = begin;
+  packed.window.assign(chunks.begin() + begin, chunks.begin() + end);
+  for (Chunk *c : packed.window)
+    retain(c);
+  return packed;
+}
+
+inline SyncBits SyncBits::unpack(const Packed &packed, unsigned size) {
+  SyncBits set(size);
+  unsigned end = std::min<unsigned>(packed.first + packed.window.size(),
+                                    set.chunks.size());
+  for (unsigned k = 0; k < end; ++k) {
+    Chunk *c = packed.at(k);
+    retain(c);
+    set.chunks[k] = c;
+  }
+  set.fullHint = packed.prefixFull ? std::min(packed.first, end) : 0;
+  set.endHint = end;
+  return set;
+}
+
+inline SyncBits::Packed SyncBits::packedOrAnd(const SyncBits &a,
+                                              const SyncBits &b) const {
+  Packed packed;
+  unsigned begin = leadingFull();
+  unsigned end = std::max(endHint, std::min(a.endHint, b.endHint));
+  packed.prefixFull = begin > 0;
+  packed.first = begin;
+  for (unsigned k = begin; k < end; ++k) {
+    Chunk *c = chunks[k], *ca = a.chunks[k], *cb = b.chunks[k];
+    if (c == full() || !ca || !cb) {
+      retain(c);
+      packed.window.push_back(c);
+      continue;
+    }
+    uint64_t wc[kWords], wa[kWords], wb[kWords], words[kWords];
+    const uint64_t *pc = wordsOf(c, wc), *pa = wordsOf(ca, wa),
+                   *pb = wordsOf(cb, wb);
+    uint64_t any = 0, all = ~uint64_t(0);
+    for (unsigned w = 0; w < kWords; ++w) {
+      words[w] = pc[w] | (pa[w] & pb[w]);
+      any |= words[w];
+      all &= words[w];
+    }
+    Chunk *r = nullptr;
+    if (all == ~uint64_t(0)) {
+      r = full();
+    } else if (any) {
+      r = new Chunk;
+      r->refs = 1;
+      std::memcpy(r->words, words, sizeof(words));
+    }
+    packed.window.push_back(r);
+  }
+  // The same form as pack(): no trailing zero chunks, and no leading chunks
+  // equal to the prefix.
+  while (!packed.window.empty() && !packed.window.back())
+    packed.window.pop_back();
+  if (packed.window.empty())
+    return packed; // all zeros, or all ones before `first`
+  if (packed.first == 0 && !isReal(packed.window.front()))
+    packed.prefixFull = packed.window.front() == full();
+  Chunk *lead = packed.prefixFull ? full() : nullptr;
+  unsigned skip = 0;
+  while (skip < packed.window.size() && packed.window[skip] == lead)
+    ++skip;
+  packed.window.erase(packed.window.begin(), packed.window.begin() + skip);
+  packed.first += skip;
+  return packed;
+}
+
+inline unsigned SyncBits::countAnd(const Packed &packed) const {
+  unsigned n = 0;
+  for (unsigned k = 0, e = chunks.size(); k < e; ++k) {
+    Chunk *a = chunks[k], *b = packed.at(k);
+    if (!a || !b)
+      continue;
+    uint64_t wa[kWords], wb[kWords];
+    const uint64_t *pa = wordsOf(a, wa), *pb = wordsOf(b, wb);
+    for (unsigned w = 0; w < kWords; ++w)
+      n += llvm::popcount(pa[w] & pb[w]);
+  }
+  return n;
+}
 
 } // namespace mlir::ptoisa::sync
 
