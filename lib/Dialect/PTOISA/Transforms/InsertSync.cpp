@@ -307,23 +307,25 @@ void Inserter::resolve(BlockCtx &ctx, State &st, Operation *w,
         // Other pipes than V run their instructions in order.
         const uint64_t *own =
             p != vPipe ? pipeMask[p].chunkWords(k, ownScratch) : nullptr;
+        unsigned used = st.issued.wordsIn(k);
         uint64_t any = 0;
-        for (unsigned w = 0; w < kWords; ++w) {
+        for (unsigned w = 0; w < used; ++w) {
           words[w] = issued[w] & ~covered[w] & (own ? ~own[w] : ~uint64_t(0));
           any |= words[w];
         }
         if (!any)
           continue;
-        uint64_t reach[kWords] = {};
+        uint64_t reach[kWords];
+        std::memset(reach, 0, sizeof(uint64_t) * used);
         for (const Bits::Packed *row : rows) {
           if (row->chunkNone(k))
             continue;
           const uint64_t *rowWords = row->chunkWords(k, rowScratch);
-          for (unsigned w = 0; w < kWords; ++w)
+          for (unsigned w = 0; w < used; ++w)
             reach[w] |= rowWords[w];
         }
         any = 0;
-        for (unsigned w = 0; w < kWords; ++w) {
+        for (unsigned w = 0; w < used; ++w) {
           words[w] &= reach[w];
           any |= words[w];
         }

@@ -132,7 +132,7 @@ public:
         continue;
       }
       uint64_t *words = writable(k);
-      for (unsigned w = 0; w < kWords; ++w)
+      for (unsigned w = 0, used = wordsIn(k); w < used; ++w)
         words[w] |= b->words[w];
       normalize(k);
     }
@@ -148,7 +148,7 @@ public:
         continue;
       }
       uint64_t *words = writable(k);
-      for (unsigned w = 0; w < kWords; ++w)
+      for (unsigned w = 0, used = wordsIn(k); w < used; ++w)
         words[w] &= b->words[w];
       normalize(k);
     }
@@ -165,7 +165,7 @@ public:
         continue;
       }
       uint64_t *words = writable(k);
-      for (unsigned w = 0; w < kWords; ++w)
+      for (unsigned w = 0, used = wordsIn(k); w < used; ++w)
         words[w] &= ~b->words[w];
       normalize(k);
     }
@@ -188,7 +188,7 @@ public:
       uint64_t wa[kWords], wb[kWords];
       const uint64_t *pa = wordsOf(ca, wa), *pb = wordsOf(cb, wb);
       uint64_t *words = writable(k);
-      for (unsigned w = 0; w < kWords; ++w)
+      for (unsigned w = 0, used = wordsIn(k); w < used; ++w)
         words[w] |= pa[w] & pb[w];
       normalize(k);
     }
@@ -203,7 +203,7 @@ public:
         continue;
       uint64_t wa[kWords], wb[kWords];
       const uint64_t *pa = wordsOf(a, wa), *pb = wordsOf(b, wb);
-      for (unsigned w = 0; w < kWords; ++w)
+      for (unsigned w = 0, used = wordsIn(k); w < used; ++w)
         n += llvm::popcount(pa[w] & pb[w]);
     }
     return n;
@@ -281,6 +281,10 @@ public:
   unsigned numChunks() const { return chunks.size(); }
   bool chunkNone(unsigned k) const { return !chunks[k]; }
   bool chunkAll(unsigned k) const { return chunks[k] == full(); }
+  /// The words of chunk `k` that hold bits of the set (the rest are zero).
+  unsigned wordsIn(unsigned k) const {
+    return std::min(kWords, (bits - k * kChunkBits + 63) / 64);
+  }
   /// Chunks before this are all ones (an exact count, kept as a lower bound
   /// that only moves forward until a chunk before it changes).
   unsigned leadingFull() const {
@@ -299,7 +303,7 @@ public:
   /// Replaces chunk `k` by `words`.
   void setChunk(unsigned k, const uint64_t *words) {
     uint64_t *dst = writable(k);
-    std::memcpy(dst, words, sizeof(uint64_t) * kWords);
+    std::memcpy(dst, words, sizeof(uint64_t) * wordsIn(k));
     normalize(k);
   }
 
@@ -420,18 +424,20 @@ private:
     Chunk *c = chunks[k];
     if (!isReal(c))
       return;
+    // The words past the last bit are zero: a partial chunk is never full.
     uint64_t any = 0, all = ~uint64_t(0);
-    for (uint64_t w : c->words) {
-      any |= w;
-      all &= w;
+    unsigned used = wordsIn(k);
+    for (unsigned w = 0; w < used; ++w) {
+      any |= c->words[w];
+      all &= c->words[w];
     }
     if (!any)
       assign(k, nullptr);
-    else if (all == ~uint64_t(0))
+    else if (used == kWords && all == ~uint64_t(0))
       assign(k, full());
   }
 
-  llvm::SmallVector<Chunk *, 0> chunks;
+  llvm::SmallVector<Chunk *, 2> chunks; // inline: a function of few accesses
   unsigned bits = 0;
   mutable unsigned fullHint = 0; // chunks [0, fullHint) are all ones
   unsigned endHint = 0;          // chunks [endHint, end) are all zeros
@@ -491,18 +497,20 @@ inline SyncBits::Packed SyncBits::packedOrAnd(const SyncBits &a,
     const uint64_t *pc = wordsOf(c, wc), *pa = wordsOf(ca, wa),
                    *pb = wordsOf(cb, wb);
     uint64_t any = 0, all = ~uint64_t(0);
-    for (unsigned w = 0; w < kWords; ++w) {
+    unsigned used = wordsIn(k);
+    for (unsigned w = 0; w < used; ++w) {
       words[w] = pc[w] | (pa[w] & pb[w]);
       any |= words[w];
       all &= words[w];
     }
     Chunk *r = nullptr;
-    if (all == ~uint64_t(0)) {
+    if (used == kWords && all == ~uint64_t(0)) {
       r = full();
     } else if (any) {
       r = new Chunk;
       r->refs = 1;
-      std::memcpy(r->words, words, sizeof(words));
+      std::memcpy(r->words, words, sizeof(uint64_t) * used);
+      std::memset(r->words + used, 0, sizeof(uint64_t) * (kWords - used));
     }
     packed.window.push_back(r);
   }
@@ -531,7 +539,7 @@ inline unsigned SyncBits::countAnd(const Packed &packed) const {
       continue;
     uint64_t wa[kWords], wb[kWords];
     const uint64_t *pa = wordsOf(a, wa), *pb = wordsOf(b, wb);
-    for (unsigned w = 0; w < kWords; ++w)
+    for (unsigned w = 0, used = wordsIn(k); w < used; ++w)
       n += llvm::popcount(pa[w] & pb[w]);
   }
   return n;
