@@ -9,6 +9,45 @@ using namespace mlir::pto;
 
 namespace mlir::pto::taskmerge {
 
+//===----------------------------------------------------------------------===//
+// Value numbering of index expressions
+//===----------------------------------------------------------------------===//
+
+unsigned ValueNumbering::get(Value v) {
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  unsigned id;
+  Operation *def = v.getDefiningOp();
+  APInt cst;
+  if (def && v.getType().isIntOrIndex() &&
+      matchPattern(v, m_ConstantInt(&cst))) {
+    id = constant(cst.getSExtValue());
+  } else if (def && def->getNumRegions() == 0 && isMemoryEffectFree(def)) {
+    std::vector<uintptr_t> key = {
+        1, reinterpret_cast<uintptr_t>(def->getName().getAsOpaquePointer()),
+        reinterpret_cast<uintptr_t>(
+            def->getAttrDictionary().getAsOpaquePointer()),
+        cast<OpResult>(v).getResultNumber(),
+        reinterpret_cast<uintptr_t>(v.getType().getAsOpaquePointer())};
+    for (Value operand : def->getOperands())
+      key.push_back(get(operand));
+    id = intern(std::move(key));
+  } else {
+    id = intern({2, reinterpret_cast<uintptr_t>(v.getAsOpaquePointer())});
+  }
+  memo[v] = id;
+  return id;
+}
+
+unsigned ValueNumbering::constant(int64_t c) {
+  return intern({0, static_cast<uintptr_t>(c)});
+}
+
+unsigned ValueNumbering::intern(std::vector<uintptr_t> key) {
+  auto [it, inserted] = table.try_emplace(std::move(key), table.size() + 1);
+  return it->second;
+}
+
 /// `statics` with kDynamic entries taken from `dynamic`, numbered.
 void appendMixed(ValueNumbering &vn, ArrayRef<int64_t> statics,
                  ValueRange dynamic, std::vector<uintptr_t> &key) {
@@ -26,6 +65,23 @@ GMAccessSummary summarize(GMAccessAnalysis &gm, Operation *root) {
   return summary;
 }
 
+const GMAccessSummary &BlockAccesses::summary(Operation *op) {
+  std::unique_ptr<GMAccessSummary> &slot = summaries[op];
+  if (!slot)
+    slot = std::make_unique<GMAccessSummary>(summarize(gm, op));
+  return *slot;
+}
+
+void BlockAccesses::forgetBody(Operation *op) {
+  op->walk([&](Operation *nested) { summaries.erase(nested); });
+  gm.forget(op);
+}
+
+void BlockAccesses::erase(Operation *op) {
+  forgetBody(op);
+  op->erase();
+}
+
 bool isLoad(Operation *op) {
   auto view = dyn_cast<ViewOp>(op);
   return view && isa<GMTensorType>(view.getSource().getType());
@@ -39,6 +95,21 @@ SmallVector<ViewOp> loadsOf(TaskOp task) {
       loads.push_back(view);
   });
   return loads;
+}
+
+unsigned FeatureTable::get(ViewOp view) {
+  std::vector<uintptr_t> key = {vn.get(view.getSource())};
+  appendMixed(vn, view.getStaticOffsets(), view.getOffsets(), key);
+  if (std::optional<ArrayRef<int64_t>> valid = view.getStaticValidShape()) {
+    key.push_back(1);
+    appendMixed(vn, *valid, view.getValidShape(), key);
+  } else {
+    key.push_back(0);
+  }
+  key.push_back(reinterpret_cast<uintptr_t>(
+      view.getResult().getType().getAsOpaquePointer()));
+  auto [it, inserted] = table.try_emplace(std::move(key), table.size() + 1);
+  return it->second;
 }
 
 int64_t kStep(Operation *op, DenseMap<Operation *, int64_t> &memo) {
@@ -85,49 +156,52 @@ void classifyUses(Value value, Load &load,
 /// constants by type only).
 std::vector<uintptr_t> signature(TaskOp task) {
   auto ptr = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
-  std::vector<uintptr_t> sig = {
-      ptr(task->getAttrDictionary().getAsOpaquePointer()),
-      task.getNumResults()};
+  MLIRContext *ctx = task.getContext();
+  StringAttr staticOffsets = StringAttr::get(ctx, "static_offsets");
+  StringAttr staticValid = StringAttr::get(ctx, "static_valid_shape");
+  std::vector<uintptr_t> sig;
+  // An op's attributes but the offsets and valid extents: the discardable
+  // ones (one uniqued dictionary; rebuilt only when something is left out),
+  // then the inherent ones by name (null when absent). Not
+  // getAttrDictionary, which builds and uniques a dictionary of the
+  // properties for every op: a lookup in the context's tables, which hold
+  // every dictionary and name of the module (docs/CompileTime.md).
+  auto appendAttributes = [&](Operation *op) {
+    DictionaryAttr discardable = op->getRawDictionaryAttrs();
+    if (discardable.contains(staticOffsets) ||
+        discardable.contains(staticValid)) {
+      NamedAttrList attrs;
+      for (NamedAttribute attr : discardable)
+        if (attr.getName() != staticOffsets && attr.getName() != staticValid)
+          attrs.push_back(attr);
+      discardable = attrs.getDictionary(ctx);
+    }
+    sig.push_back(ptr(discardable.getAsOpaquePointer()));
+    if (std::optional<RegisteredOperationName> info = op->getRegisteredInfo()) {
+      sig.push_back(info->getAttributeNames().size());
+      for (StringAttr name : info->getAttributeNames())
+        if (name != staticOffsets && name != staticValid)
+          sig.push_back(ptr(op->getInherentAttr(name)
+                                .value_or(Attribute())
+                                .getAsOpaquePointer()));
+    }
+  };
+  appendAttributes(task);
+  sig.push_back(task.getNumResults());
   DenseMap<Value, unsigned> local;
   auto define = [&](Value v) {
     local.try_emplace(v, local.size());
     sig.push_back(ptr(v.getType().getAsOpaquePointer()));
   };
-  MLIRContext *ctx = task.getContext();
-  StringAttr staticOffsets = StringAttr::get(ctx, "static_offsets");
-  StringAttr staticValid = StringAttr::get(ctx, "static_valid_shape");
   task.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
     sig.push_back(ptr(op->getName().getAsOpaquePointer()));
     // Index constants are offsets too (index arithmetic copied into tasks).
     bool indexConstant =
         isa<arith::ConstantOp>(op) && op->getResult(0).getType().isIndex();
-    // The attributes but those: the discardable ones (one uniqued
-    // dictionary; rebuilt only when something is left out), then the
-    // inherent ones by name (null when absent). Not getAttrDictionary, which
-    // builds and uniques a dictionary of the properties for every op.
-    if (indexConstant) {
+    if (indexConstant)
       sig.push_back(0);
-    } else {
-      DictionaryAttr discardable = op->getRawDictionaryAttrs();
-      if (discardable.contains(staticOffsets) ||
-          discardable.contains(staticValid)) {
-        NamedAttrList attrs;
-        for (NamedAttribute attr : discardable)
-          if (attr.getName() != staticOffsets && attr.getName() != staticValid)
-            attrs.push_back(attr);
-        discardable = attrs.getDictionary(ctx);
-      }
-      sig.push_back(ptr(discardable.getAsOpaquePointer()));
-      if (std::optional<RegisteredOperationName> info =
-              op->getRegisteredInfo()) {
-        sig.push_back(info->getAttributeNames().size());
-        for (StringAttr name : info->getAttributeNames())
-          if (name != staticOffsets && name != staticValid)
-            sig.push_back(ptr(op->getInherentAttr(name)
-                                  .value_or(Attribute())
-                                  .getAsOpaquePointer()));
-      }
-    }
+    else
+      appendAttributes(op);
     // Which dims are static is structure; their values are parameters.
     if (auto view = dyn_cast<ViewOp>(op)) {
       for (int64_t off : view.getStaticOffsets())
