@@ -161,7 +161,7 @@ void Inserter::computeConflicts() {
     Bits row(n);
     // Stored packed when this iteration ends, at any `continue`.
     llvm::scope_exit packRow([&, c = c] { classRows[c] = row.pack(); });
-    auto visit = [&](unsigned other) {
+    auto visit = [&, c = c](unsigned other) {
       if (seen[other] == c)
         return;
       seen[other] = c;

@@ -14,6 +14,7 @@ namespace mlir::pto::test {
 void registerTestGMAccessPass();
 void registerTestIndexFormPass();
 void registerTestOpClassesPass();
+void registerTestSyncBitsPass();
 void registerTestValidShapePass();
 
 /// Registers every pass above.
@@ -21,6 +22,7 @@ inline void registerPTOTestPasses() {
   registerTestGMAccessPass();
   registerTestIndexFormPass();
   registerTestOpClassesPass();
+  registerTestSyncBitsPass();
   registerTestValidShapePass();
 }
 
