@@ -5,10 +5,8 @@ right), the unary ones (``exp``, ``neg``, ``log``, ...), ``cast`` and
 
 from __future__ import annotations
 
-import math
-import struct
-
 from . import dtypes as dt
+from .literals import _f64_literal
 from .op_support import _error, _record, _static_list, _vec_tile_attr
 from .symbolic import Scalar
 from .tracer import TensorHandle, Tile, current_tracer
@@ -200,17 +198,6 @@ def cast(input, dtype, mode=dt.CastMode.CAST_NONE, satmode=dt.SaturationMode.OFF
         attrs.append("satmode = #pto.sat_mode<ON>")
     fields = {"input": a.value, "attrs": attrs + _vec_tile_attr(tracer)}
     return _record(tracer, "pto.cast", fields, a.shape, dtype, "cast")
-
-
-def _f64_literal(value: float) -> str:
-    """An MLIR f64 attribute literal of ``value``."""
-    text = repr(value)
-    if not math.isfinite(value):
-        # MLIR has no inf/nan float literal: the f64 bits (-inf: the running max's start)
-        return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
-    if "e" in text and "." not in text:   # MLIR float literals need a "." (1e+30 -> 1.0e+30)
-        text = text.replace("e", ".0e")
-    return text
 
 
 def full(size, fill_value, dtype, *, valid_shape=None) -> Tile:

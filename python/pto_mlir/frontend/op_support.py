@@ -5,14 +5,10 @@ user's line naming the argument and the fix."""
 
 from __future__ import annotations
 
-from .errors import TraceError
 from .graph import Op
 from .symbolic import Scalar
-from .tracer import Tile, tile_type, user_location
-
-
-def _error(message: str) -> TraceError:
-    return TraceError(message, user_location())
+from .trace_context import _error
+from .tracer import Tile, tile_type
 
 
 def _is_int(x) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from . import dtypes as dt
-from .elementwise_ops import _f64_literal
+from .literals import _f64_literal
 from .op_support import _error, _is_int, _record, _vec_tile_attr
 from .ops import assemble, reshape, view
 from .scatter import _record_index_put

@@ -8,8 +8,8 @@ from . import dtypes as dt
 from .graph import Op
 from .op_support import _error, _is_int, _record, _static_list, _vec_tile_attr
 from .symbolic import Scalar
+from .trace_context import _state as _tracer_state
 from .tracer import TensorHandle, Tile, current_tracer, tensor_type
-from .tracer import _state as _tracer_state
 
 
 def reshape(input, shape, *, valid_shape=None, inplace: bool = False) -> TensorHandle:
