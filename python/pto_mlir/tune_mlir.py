@@ -459,9 +459,9 @@ def estimate_mlir(kernel: MlirKernel, arch: str, cases: list, values: dict, work
     """One candidate: the edited kernel verified (prune), compiled with
     --pto-tile-graph-pipeline (prune), estimated per case with pto-run
     --simulate --no-numerics."""
-    from pto_mlir import tune
+    from pto_mlir import tune_estimate
 
-    est = tune.Estimate(dict(values))
+    est = tune_estimate.Estimate(dict(values))
     directory = Path(tempfile.mkdtemp(dir=workdir))
     opt, run = tool("pto-opt"), tool("pto-run")
     try:
@@ -471,18 +471,18 @@ def estimate_mlir(kernel: MlirKernel, arch: str, cases: list, values: dict, work
         return est
     source, out = directory / "k.mlir", directory / "k_tg.mlir"
     source.write_text(text)
-    pruned, workspace = tune.compile_tile_graph(opt, source, out)
+    pruned, workspace = tune_estimate.compile_tile_graph(opt, source, out)
     if pruned:
         est.pruned = pruned
         return est
     sim = ARCH_NAMES[arch]
     total_w = sum(c.weight for c in cases)
     for case in cases:
-        r = tune._run([run, out, *case.args, f"--simulate={sim}", "--no-numerics"])
+        r = tune_estimate._run([run, out, *case.args, f"--simulate={sim}", "--no-numerics"])
         if r.returncode:
-            est.pruned = "pto-run: " + tune._first_error(r.stderr)
+            est.pruned = "pto-run: " + tune_estimate._first_error(r.stderr)
             return est
-        m = tune.parse_report(r.stdout)
+        m = tune_estimate.parse_report(r.stdout)
         m["workspace_mib"] = workspace / 2**20
         est.per_case[case.name] = m
         w = case.weight / total_w

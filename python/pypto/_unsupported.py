@@ -7,7 +7,7 @@ import sys
 
 from pto_mlir.frontend.errors import TraceError
 from pto_mlir.frontend.graph import Location
-from pto_mlir.frontend.tracer import _frame_position
+from pto_mlir.frontend.trace_context import _frame_position
 
 
 class UnsupportedConstruct(TraceError, AttributeError):

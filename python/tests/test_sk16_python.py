@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import linecache
 import re
+import subprocess
 import sys
 from dataclasses import replace
 
@@ -125,6 +126,16 @@ def test_jit_call_runs_in_place():
     assert stats["matmul_flops"] == sk16.flops(case)
     for name in sk16.OUTPUT_NAMES:
         sk16.assert_close(inputs[name], gold[name], name)
+
+
+def test_the_example_runs_as_a_script():
+    """`python3 examples/sk16_attention_backward.py --head-dim 64`, as its
+    docstring says: the example imports the front end through
+    examples/../python, a path with '..' in it."""
+    r = subprocess.run([sys.executable, str(EXAMPLE), "--head-dim", "64"], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "pto.kernel" in r.stdout and "x64xbf16>" in r.stdout
 
 
 def test_verifier_error_points_at_the_python_line():

@@ -71,6 +71,7 @@ def batched_matmul(tracer, a: Tile, b: Tile, out_dtype, a_trans: bool, b_trans: 
     """``pypto.matmul`` of rank-3/4 tiles (module docstring); ``a`` and
     ``b`` are checked for rank, K and dtype by the caller."""
     from . import ops
+    from .op_support import _record
     from .shape_ops import _store
     batch = _batch_shape(a, b)
     m = a.shape[-1] if a_trans else a.shape[-2]
@@ -122,7 +123,7 @@ def batched_matmul(tracer, a: Tile, b: Tile, out_dtype, a_trans: bool, b_trans: 
                                  "mm_rhs_b")
         fields = {"lhs": lhs.value, "rhs": rhs.value, "a_trans": a_trans,
                   "b_trans": b_trans, "cube_tile": cube_tile}
-        product = ops._record(tracer, "pto.matmul", fields, (m, n), out_dtype, "matmul")
+        product = _record(tracer, "pto.matmul", fields, (m, n), out_dtype, "matmul")
         _store(tracer, product, [_batch_row(index, tuple(batch), m), 0], flat_out)
         completed = True
     finally:

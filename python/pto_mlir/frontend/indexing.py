@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from . import dtypes as dt
 from .masks import eq, where
-from .ops import _error, _is_int, add, cast, full, sum, view
+from .op_support import _error, _is_int
+from .ops import add, cast, full, sum, view
 from .sequence import arange
 from .shape_ops import concat
 from .tracer import TensorHandle, Tile, current_tracer

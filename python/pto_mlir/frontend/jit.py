@@ -16,7 +16,8 @@ from . import dtypes as dt
 from .errors import TraceError
 from .graph import Location, Printer, Value, resolve_scope_results
 from .control import helpers_traceable, traceable
-from .tracer import TensorHandle, Tracer, _state, tensor_type
+from .trace_context import _state
+from .tracer import TensorHandle, Tracer, tensor_type
 
 # The options the pto dialect models (#pto.runtime_options, #pto.pass_options).
 _RUNTIME_OPTIONS = ("stitch_function_max_num", "device_sched_mode", "ready_on_host_tensors",
@@ -760,7 +761,7 @@ def _construct_error(error: Exception) -> TraceError:
 
 def _user_frame_of(traceback) -> Location | None:
     """The innermost user (non-front-end) line of a traceback."""
-    from .tracer import _PACKAGE_DIR, _frame_position
+    from .trace_context import _PACKAGE_DIR, _frame_position
     found = None
     while traceback is not None:
         frame = traceback.tb_frame

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from . import dtypes as dt
 from .broadcast import align_ranks
+from .elementwise_ops import _broadcast, _right_operand, _scalar_operand
 from .graph import Op
-from .ops import _broadcast, _error, _right_operand, _scalar_operand, _vec_tile_attr
+from .op_support import _error, _vec_tile_attr
 from .tracer import TensorHandle, Tile, current_tracer, tile_type
 
 _FLOAT_OR_I32 = (dt.DT_FP16, dt.DT_BF16, dt.DT_FP32, dt.DT_INT32)

@@ -112,7 +112,7 @@ def _promote(tracer, tile: Tile, control) -> TensorHandle:
     its value is stored there first, and every read of it already traced
     inside ``control`` reads the workspace where it happens, as PyPTO reads
     a tensor's storage."""
-    from .ops import _vec_tile_attr
+    from .op_support import _vec_tile_attr
     outer = control.block
     at = outer.ops.index(control)
     shape, dtype, old = tile.shape, tile.dtype, tile.value
@@ -140,7 +140,7 @@ def move_tile(tracer, tile: Tile, index, value) -> None:
     tile created outside the ``pypto.loop`` / run-time ``if`` of the move
     becomes workspace-backed (``_promote``): the move also stores the value
     there, and reads after that region ends view it (``Tracer.use_tile``)."""
-    from .ops import _store_tile
+    from .view_ops import _store_tile
     what = "tile[:] = value"
     if not _whole(index):
         raise _error(f"{what}: a tile is a value; only a whole move (`t[:] = v`) rebinds it, "

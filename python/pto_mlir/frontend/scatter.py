@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from . import dtypes as dt
 from .graph import Op
-from .ops import _error, _is_int, _vec_tile_attr, mul
+from .op_support import _error, _is_int, _vec_tile_attr
+from .ops import mul
 from .tracer import TensorHandle, Tile, current_tracer
 
 

@@ -22,7 +22,9 @@ from __future__ import annotations
 import math
 
 from . import dtypes as dt
-from .ops import _error, _f64_literal, _is_int, _record, _vec_tile_attr, assemble, reshape, view
+from .literals import _f64_literal
+from .op_support import _error, _is_int, _record, _vec_tile_attr
+from .ops import assemble, reshape, view
 from .scatter import _record_index_put
 from .subtensor import refuse
 from .tracer import TensorHandle, Tile, current_tracer

@@ -56,7 +56,7 @@ def _store(tracer, tile: Tile, offsets, dst) -> None:
     """Assembles ``tile`` into a composition's workspace under the ambient
     vector tile, or under none when that has fewer dims than the tile (a
     kernel that set a 2-D vector tile and indexes a 3-D tile)."""
-    from .ops import _store_tile
+    from .view_ops import _store_tile
     frame = tracer.frame
     ambient = frame.vec_tile
     if ambient is not None and len(ambient) < tile.ndim:
@@ -249,8 +249,9 @@ def expand_clone(input, shape, *, valid_shape=None) -> Tile:
     with that valid shape."""
     tracer = current_tracer("pypto.expand_clone")
     from . import ops
+    from .op_support import _static_list
     x = tracer.use_tile(input, "expand_clone(input)")
-    target = list(ops._static_list(shape, "expand_clone(shape)"))
+    target = list(_static_list(shape, "expand_clone(shape)"))
     if len(target) != x.ndim:
         raise _error(f"expand_clone(shape={target}) has {len(target)} dims but the input "
                      f"{list(x.shape)} has {x.ndim}")

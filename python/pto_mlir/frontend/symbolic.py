@@ -236,8 +236,11 @@ class Comparison:
         import os
         import sys
         caller = sys._getframe(1).f_code.co_filename
+        # Both sides absolute: the package may be imported through a path
+        # with '..' (the examples put ../python on sys.path).
         if self.structural is not None and \
-                os.path.dirname(os.path.abspath(caller)) == os.path.dirname(__file__):
+                os.path.dirname(os.path.abspath(caller)) == \
+                os.path.dirname(os.path.abspath(__file__)):
             return self.structural
         raise TraceError(
             f"`{self.text()}` compares symbolic scalars, a run-time condition: branch on it "
