@@ -29,6 +29,22 @@ class Estimate:
     workspace_mib: float = 0.0
     per_case: dict = field(default_factory=dict)
 
+    def add_case(self, name: str, weight: float, report: dict) -> None:
+        """Folds one case's pto-run report in, `weight` its share of the total."""
+        self.per_case[name] = report
+        self.time_us += weight * report["time_us"]
+        self.peak_pct += weight * 100 * report["tflops"] / report["peak_tflops"]
+        self.launches += report["launches"]
+        self.gm_gib += report["gm_mib"] / 1024
+        self.workspace_mib = max(self.workspace_mib, report["workspace_mib"])
+
+    def finish(self, cases: list) -> "Estimate":
+        """Every case added: bound by what bounds the heaviest weighted case."""
+        heaviest = max(cases, key=lambda c: c.weight * self.per_case[c.name]["time_us"])
+        self.bound = self.per_case[heaviest.name]["bound"]
+        self.ok = True
+        return self
+
 
 def parse_report(text: str) -> dict:
     def num(pattern, cast=float):
@@ -166,14 +182,5 @@ class Tuner:
                 return est
             m = parse_report(r.stdout)
             m["workspace_mib"] = compiled[case.N, case.D] / 2**20
-            est.per_case[case.name] = m
-            w = case.weight / total_w
-            est.time_us += w * m["time_us"]
-            est.peak_pct += w * 100 * m["tflops"] / m["peak_tflops"]
-            est.launches += m["launches"]
-            est.gm_gib += m["gm_mib"] / 1024
-            est.workspace_mib = max(est.workspace_mib, m["workspace_mib"])
-        heaviest = max(self.cases, key=lambda c: c.weight * est.per_case[c.name]["time_us"])
-        est.bound = est.per_case[heaviest.name]["bound"]
-        est.ok = True
-        return est
+            est.add_case(case.name, case.weight / total_w, m)
+        return est.finish(self.cases)

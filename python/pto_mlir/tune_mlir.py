@@ -484,17 +484,8 @@ def estimate_mlir(kernel: MlirKernel, arch: str, cases: list, values: dict, work
             return est
         m = tune_estimate.parse_report(r.stdout)
         m["workspace_mib"] = workspace / 2**20
-        est.per_case[case.name] = m
-        w = case.weight / total_w
-        est.time_us += w * m["time_us"]
-        est.peak_pct += w * 100 * m["tflops"] / m["peak_tflops"]
-        est.launches += m["launches"]
-        est.gm_gib += m["gm_mib"] / 1024
-        est.workspace_mib = max(est.workspace_mib, m["workspace_mib"])
-    heaviest = max(cases, key=lambda c: c.weight * est.per_case[c.name]["time_us"])
-    est.bound = est.per_case[heaviest.name]["bound"]
-    est.ok = True
-    return est
+        est.add_case(case.name, case.weight / total_w, m)
+    return est.finish(cases)
 
 
 # --- the command --------------------------------------------------------------------
