@@ -286,3 +286,73 @@ def test_a_tile_kept_otherwise_is_refused_with_the_if_wording():
     assert "else branch of the run-time `if pypto.is_loop_begin(m)`" in message
     assert "used after that `if` ends" in message and "pypto.loop bodies" not in message
     assert "assign it to a variable in both branches" in message
+
+
+def test_shape_is_a_list_a_kernel_may_change():
+    """PyPTO's Tensor.shape is a list (deepseek_v4 compressor's rotate_half
+    halves the last entry of its copy); ours equals and hashes like the
+    tuple, as the front end's own code uses it."""
+    @pypto.jit
+    def halves(x: pypto.Tensor([8, 64], F32), y: pypto.Tensor([8, 64], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        t = pypto.view(x, [8, 64], [0, 0])
+        for source in (x, t):
+            shape = source.shape
+            assert isinstance(shape, list) and shape == (8, 64) and shape == [8, 64]
+            assert hash(shape) == hash((8, 64)) and shape[1:] == (64,)
+            assert shape + (1,) == (8, 64, 1) and (1,) + shape == (1, 8, 64)
+        shape = t.shape
+        shape[len(shape) - 1] //= 2
+        assert t.shape == (8, 64) and x.shape == (8, 64)   # a copy each time
+        left = pypto.view(t, shape, [0, 0])
+        right = pypto.view(t, shape, [0, shape[-1]])
+        y[:, :] = pypto.concat([right * (-1.0), left], -1)
+
+    x = np.arange(8 * 64, dtype=np.float32).reshape(8, 64)
+    y = np.zeros_like(x)
+    halves.trace().run(x, y)
+    np.testing.assert_array_equal(y, np.concatenate([-x[:, 32:], x[:, :32]], 1))
+
+
+@pypto.jit
+def scalar_offsets(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
+    """A symbolic offset and an int assigned in the branches, read after
+    the `if` (scf.if results)."""
+    for m in pypto.loop(2, name="rows", idx_name="m"):
+        pypto.set_vec_tile_shapes(8, 64)
+        if pypto.is_loop_begin(m):
+            row = m * 8 + 8     # the other block
+            shift = 0
+        else:
+            row = 0
+            shift = 3
+        t = pypto.view(x, [8, 64], [row, 0])
+        y[m * 8 + shift:, :] = t[0:5, :]
+
+
+def test_scalars_assigned_in_the_branches_are_if_results():
+    traced = scalar_offsets.trace()
+    assert "%row, %shift = scf.if %loop_begin_m -> (index, index)" in traced.mlir
+    x = np.arange(16 * 64, dtype=np.float32).reshape(16, 64)
+    y = np.zeros((16, 64), np.float32)
+    traced.run(x, y)
+    want = np.zeros_like(y)
+    want[0:5] = x[8:13]      # m = 0: rows 8.. of x at row 0
+    want[11:16] = x[0:5]     # m = 1: rows 0.. of x at row 8 + 3
+    np.testing.assert_array_equal(y, want)
+
+
+def test_unread_scalars_cost_nothing():
+    @pypto.jit
+    def unread(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
+        for m in pypto.loop(2, name="rows", idx_name="m"):
+            pypto.set_vec_tile_shapes(8, 64)
+            if pypto.is_loop_begin(m):
+                row = m * 8 + 3
+                y[row:row + 1, :] = pypto.view(x, [1, 64], [row, 0])
+            else:
+                row = m * 8 + 5
+                y[row:row + 1, :] = pypto.view(x, [1, 64], [row, 0])
+
+    text = unread.trace().mlir
+    assert "-> (index" not in text and "scf.yield" not in text

@@ -20,8 +20,11 @@ branch and read after the ``if``):
   move (valid_flow.py), so a partially valid tile keeps its valid extents
   through the ``if`` (``scf.if`` results). A name never read after the ``if``
   creates nothing;
+- symbolic scalars, or ints that differ, become results of the ``scf.if``
+  (each branch yields its ``index`` value, materialised at its end); those
+  nothing reads are removed after tracing with the ops made for them;
 - anything else that differs (shapes, dtypes, a name bound in one branch only
-  with no value before the ``if``, Python values, tensors, symbolic scalars)
+  with no value before the ``if``, other Python values, tensors, conditions)
   becomes an ``IfResultError`` value: harmless unless read, and a read is a
   TraceError at the reading line naming the variable, the rule and the fix.
 """
@@ -29,7 +32,8 @@ branch and read after the ``if``):
 from __future__ import annotations
 
 from .errors import TraceError
-from .graph import Op, insert_op
+from .graph import Op, Value, insert_op, walk_ops, watch_inserts
+from .symbolic import Scalar
 from .tracer import TensorHandle, Tile, tensor_type, tile_type, user_location
 
 
@@ -167,8 +171,24 @@ class RuntimeIf:
             value = scope.get(n, _MISSING)
             if isinstance(value, IfResultError):
                 value = _MISSING      # (the restore's stand-in for) no value
-            ends[n] = _End(self.tracer, value) if isinstance(value, Tile) else value
+            if isinstance(value, Tile):
+                value = _End(self.tracer, value)
+            elif isinstance(value, Scalar):
+                value = self._scalar_end(n, value)
+            ends[n] = value
         self.ends.append(ends)
+
+    def _scalar_end(self, name: str, scalar: Scalar):
+        """A symbolic scalar's value at the end of the branch, materialised
+        there (before the ``if`` for one computed outside it); the ops made
+        are dropped after tracing if nothing reads them."""
+        with watch_inserts() as made:
+            try:
+                value = self.tracer.index_value(scalar, f"'{name}'")
+            except TraceError:
+                return scalar
+        _scalar_state(self.tracer)["ops"].extend(made)
+        return _ScalarEnd(scalar, value)
 
     def _where(self) -> str:
         return f"the run-time `if {self.text}` ({self.op.loc})"
@@ -186,15 +206,33 @@ class RuntimeIf:
         values = [self._result(n) for n in self.names]
         return values[0] if len(values) == 1 else tuple(values)
 
+    def _scalar_result(self, name: str, then, other) -> Scalar:
+        """``name`` is a symbolic scalar (or ints that differ) after the
+        ``if``: a result of the ``scf.if``, each branch yielding its value."""
+        op, tracer = self.op, self.tracer
+        yields = [end.value if isinstance(end, _ScalarEnd) else tracer.constant(end)
+                  for end in (then, other)]
+        result = Value("index", name, op=op, block=op.block)
+        op.results.append(result)
+        op.fields.setdefault("then_yield", []).append(yields[0])
+        op.fields.setdefault("else_yield", []).append(yields[1])
+        _scalar_state(tracer)["results"].append(result)
+        return Scalar("value", (result,), op.block, name)
+
     def _result(self, name: str):
         then, other = (ends.get(name, _MISSING) for ends in self.ends)
-        a = then.tile if isinstance(then, _End) else then
-        b = other.tile if isinstance(other, _End) else other
+        a, b = (_object(end) for end in (then, other))
         if a is b:
             return a if a is not _MISSING else IfResultError(
                 f"'{name}' has no value after {self._where()}: neither branch assigned it")
         if a is _MISSING or b is _MISSING:
             return IfResultError(self._unbound(name, "else" if a is _MISSING else "then"))
+        if _index_like(then) and _index_like(other) and \
+                (isinstance(then, _ScalarEnd) or isinstance(other, _ScalarEnd) or a != b):
+            if isinstance(then, _ScalarEnd) and isinstance(other, _ScalarEnd) and \
+                    then.value is other.value:
+                return a
+            return self._scalar_result(name, then, other)
         if isinstance(then, _End) and isinstance(other, _End):
             if then.tile.shape != other.tile.shape or then.tile.dtype != other.tile.dtype:
                 return IfResultError(
@@ -211,9 +249,63 @@ class RuntimeIf:
             return a
         return IfResultError(
             f"'{name}' is {_describe(a)} after the then branch of {self._where()} and "
-            f"{_describe(b)} after the else branch; only tiles (of one shape and dtype) "
-            f"carry a branch's value past a run-time `if`: compute '{name}' before the `if`, "
-            f"or make it a tile")
+            f"{_describe(b)} after the else branch; only tiles (of one shape and dtype), ints "
+            f"and symbolic scalars carry a branch's value past a run-time `if`: compute "
+            f"'{name}' before the `if`, or make it a tile")
+
+
+class _ScalarEnd:
+    """A symbolic scalar at the end of a branch and its ``index`` value."""
+
+    __slots__ = ("scalar", "value")
+
+    def __init__(self, scalar: Scalar, value):
+        self.scalar, self.value = scalar, value
+
+
+def _object(end):
+    if isinstance(end, _End):
+        return end.tile
+    if isinstance(end, _ScalarEnd):
+        return end.scalar
+    return end
+
+
+def _index_like(end) -> bool:
+    return isinstance(end, _ScalarEnd) or (isinstance(end, int) and not isinstance(end, bool))
+
+
+def _scalar_state(tracer) -> dict:
+    state = tracer.__dict__.get("_if_scalars")
+    if state is None:
+        state = tracer.__dict__["_if_scalars"] = {"ops": [], "results": []}
+    return state
+
+
+def drop_unused_scalar_results(tracer) -> None:
+    """After tracing: the ``scf.if`` results of scalars nothing reads, and
+    the ops made for them at the branch ends, are removed (a name not read
+    after its ``if`` costs nothing)."""
+    state = tracer.__dict__.get("_if_scalars")
+    if not state:
+        return
+    used = {id(v) for op in walk_ops(tracer.kernel_body) for v in op.operand_values()}
+    for result in state["results"]:
+        op = result.op
+        if id(result) in used or result not in op.results:
+            continue
+        at = op.results.index(result)
+        op.results.pop(at)
+        op.fields["then_yield"].pop(at)
+        op.fields["else_yield"].pop(at)
+    changed = True
+    while changed:
+        changed = False
+        used = {id(v) for op in walk_ops(tracer.kernel_body) for v in op.operand_values()}
+        for made in state["ops"]:
+            if made in made.block.ops and not any(id(r) in used for r in made.results):
+                made.block.ops.remove(made)
+                changed = True
 
 
 def _same_python_value(a, b) -> bool:
