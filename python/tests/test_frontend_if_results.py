@@ -356,3 +356,51 @@ def test_unread_scalars_cost_nothing():
 
     text = unread.trace().mlir
     assert "-> (index" not in text and "scf.yield" not in text
+
+
+def test_an_if_result_used_after_its_loop_is_located():
+    @pypto.jit
+    def after_loop(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        for m in pypto.loop(2, name="rows", idx_name="m"):
+            t = pypto.view(x, [8, 64], [m * 8, 0])
+            if pypto.is_loop_begin(m):
+                u = t * 2.0
+            else:
+                u = t + 1.0
+        y[0:8, :] = u  # read u
+
+    with pytest.raises(TraceError) as info:
+        after_loop.trace()
+    message = str(info.value)
+    assert f":{_line_of(after_loop.fn, '# read u')}:" in message
+    assert "'u' is the value of the run-time `if pypto.is_loop_begin(m)`" in message
+    assert "used after that loop ends" in message
+
+
+def test_scalar_results_in_the_tile_graph_and_emitted_cpp(tmp_path):
+    traced = scalar_offsets.trace()
+    x = np.arange(16 * 64, dtype=np.float32).reshape(16, 64)
+    y = np.zeros((16, 64), np.float32)
+    direct = y.copy()
+    traced.run(x, direct)
+    source = tmp_path / "kernel.mlir"
+    source.write_text(traced.mlir)
+    tiled = tmp_path / "tile_graph.mlir"
+    r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", tiled)
+    assert r.returncode == 0, r.stderr
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "y.npy", y)
+    r = run_tool("pto-run", tiled, "--input", f"x={tmp_path / 'x.npy'}",
+                 "--input", f"y={tmp_path / 'y.npy'}", "--output", f"y={tmp_path / 'y_tg.npy'}")
+    assert r.returncode == 0, r.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "y_tg.npy"), direct)
+    exe = codegen.build(source, tmp_path / "cpp")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "out").mkdir()
+    np.save(tmp_path / "in" / "x.npy", x)
+    np.save(tmp_path / "in" / "y.npy", y)
+    r = subprocess.run([str(exe), "--inputs", str(tmp_path / "in"),
+                        "--outputs", str(tmp_path / "out")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "out" / "y.npy"), direct)
