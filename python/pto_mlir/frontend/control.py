@@ -18,6 +18,12 @@ records an ``scf.if`` and yields True (tracing the then region) and then
 False (the else region). An ``if`` whose body uses ``break``/``continue`` of
 an enclosing Python loop keeps its original form.
 
+An ``if`` whose branches assign local names also hands their values
+before the ``if`` and at the end of each branch to a ``RuntimeIf``
+(if_results.py), which gives the else branch back the values from before
+the ``if`` and rebinds the names after it to the value of the branch that
+ran (``_RewriteIf._with_results`` shows the form).
+
 A test combined with ``and``/``or``/``not`` is first unfolded into nested
 ``if`` statements with Python's short-circuit order, so each part is a
 condition of its own (a run-time one becomes its own ``scf.if``) and a part
@@ -58,6 +64,7 @@ import textwrap
 import weakref
 
 from .errors import TraceError
+from .if_results import RuntimeIf
 from .graph import Op, watch_inserts
 from .symbolic import Comparison, Scalar
 from .tracer import Condition, current_tracer, user_location
@@ -67,14 +74,15 @@ _BRANCH = "_pto_branch"
 _MINMAX = "_pto_minmax"
 _LOGIC = "_pto_logic"
 _NEGATE = "_pto_negate"
+_IF_RESULTS = "_pto_if_results"
 # What a part of a run-time and/or may record: scalar arithmetic only.
 _PURE_KINDS = ("pto.is_loop_begin", "pto.is_loop_end", "pto.dim", "pto.valid_dim")
 _rewritten: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def branches(test, text: str = ""):
+def branches(test, text: str = "", results=None):
     """The branch selector of a rewritten ``if`` (``text``: its test's
-    source)."""
+    source; ``results``: the ``RuntimeIf`` of an ``if`` that assigns names)."""
     if isinstance(test, Comparison):
         test = current_tracer("a run-time `if`").compare(test, text or test.text())
     if not isinstance(test, Condition):
@@ -84,6 +92,8 @@ def branches(test, text: str = ""):
         test.text = text
     tracer = current_tracer("a run-time `if`")
     op = tracer.open_if(test, user_location())
+    if results is not None:
+        results.opened(tracer, op)
     for then in (True, False):
         frame = tracer.enter_branch(op, then)
         completed = False
@@ -234,7 +244,37 @@ def _unfold(node: ast.If) -> ast.If | None:
     return make_if(first, node.body, [inner])
 
 
+def _assigned(body: list, outer_names: set) -> list:
+    """The local names ``body`` binds (``x = ...``, ``for x in``, ``with ...
+    as x``, ``x :=``), in order, not counting nested functions, classes and
+    comprehensions (their own scopes), ``global``/``nonlocal`` names and the
+    rewrite's own names."""
+    found: list = []
+
+    def visit(node):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.append(node.name)
+            return
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                             ast.GeneratorExp)):
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.append(node.id)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for stmt in body:
+        visit(stmt)
+    return [n for n in dict.fromkeys(found)
+            if n not in outer_names and not n.startswith("_pto_")]
+
+
 class _RewriteIf(ast.NodeTransformer):
+    def __init__(self, outer_names: set = frozenset()):
+        self.outer_names = outer_names   # global / nonlocal names of the function
+        self.count = 0
+        self.located: set = set()        # nodes with the kernel's own positions
+
     def visit_If(self, node: ast.If):
         check = _LoopControl()
         for child in node.body + node.orelse:
@@ -245,6 +285,8 @@ class _RewriteIf(ast.NodeTransformer):
         unfolded = _unfold(node)
         if unfolded is not None:
             return self.visit(unfolded)
+        then_names = _assigned(node.body, self.outer_names)
+        names = tuple(dict.fromkeys(then_names + _assigned(node.orelse, self.outer_names)))
         self.generic_visit(node)
         inner = ast.If(test=ast.Name(_BRANCH, ast.Load()), body=node.body,
                        orelse=node.orelse)
@@ -252,10 +294,70 @@ class _RewriteIf(ast.NodeTransformer):
                         args=[node.test, ast.Constant(ast.unparse(node.test))], keywords=[])
         loop = ast.For(target=ast.Name(_BRANCH, ast.Store()), iter=call, body=[inner],
                        orelse=[])
-        for new in (inner, inner.test, call, call.func, call.args[1], loop, loop.target):
-            ast.copy_location(new, node)
-            new.end_lineno, new.end_col_offset = node.test.end_lineno, node.test.end_col_offset
-        return loop
+        self.located.update(ast.walk(node.test))
+        for stmt in node.body + node.orelse:
+            self.located.update(ast.walk(stmt))
+        if not names:
+            statements = [loop]
+        else:
+            statements = self._with_results(node, inner, call, loop, names, then_names)
+        for stmt in statements:
+            for new in ast.walk(stmt):
+                if new in self.located:
+                    continue
+                ast.copy_location(new, node)
+                new.end_lineno, new.end_col_offset = (node.test.end_lineno,
+                                                      node.test.end_col_offset)
+        return statements if len(statements) > 1 else loop
+
+    def _with_results(self, node, inner, call, loop, names, then_names) -> list:
+        """The ``if`` assigns ``names``: the branches run through a
+        ``RuntimeIf`` (if_results.py) that rebinds them after the ``if``::
+
+            _pto_if_N = _pto_if_results(TEST, "TEST", ("u",), locals())
+            for _pto_branch in _pto_if_N:
+                if _pto_branch:
+                    BODY
+                else:
+                    if _pto_if_N.runtime: u = _pto_if_N.restore(("u",))
+                    ORELSE
+                _pto_if_N.leave(locals())
+            if _pto_if_N.runtime: u = _pto_if_N.results()
+        """
+        self.count += 1
+        handle = f"_pto_if_{self.count}"
+
+        def load(name):
+            return ast.Name(name, ast.Load())
+
+        def targets(group):
+            if len(group) == 1:
+                return ast.Name(group[0], ast.Store())
+            return ast.Tuple([ast.Name(n, ast.Store()) for n in group], ast.Store())
+
+        def method(name, *args):
+            return ast.Call(func=ast.Attribute(load(handle), name, ast.Load()), args=list(args),
+                            keywords=[])
+
+        def when_runtime(stmt):
+            return ast.If(test=ast.Attribute(load(handle), "runtime", ast.Load()), body=[stmt],
+                          orelse=[])
+
+        def locals_call():
+            return ast.Call(func=load("locals"), args=[], keywords=[])
+
+        names_const = ast.Tuple([ast.Constant(n) for n in names], ast.Load())
+        make = ast.Assign(targets=[ast.Name(handle, ast.Store())], value=ast.Call(
+            func=load(_IF_RESULTS), args=[call.args[0], call.args[1], names_const,
+                                          locals_call()], keywords=[]))
+        loop.iter = load(handle)
+        if then_names:
+            restore = ast.Assign(targets=[targets(then_names)], value=method(
+                "restore", ast.Tuple([ast.Constant(n) for n in then_names], ast.Load())))
+            inner.orelse = [when_runtime(restore)] + (inner.orelse or [])
+        loop.body.append(ast.Expr(method("leave", locals_call())))
+        after = ast.Assign(targets=[targets(names)], value=method("results"))
+        return [make, loop, when_runtime(after)]
 
     def visit_Call(self, node: ast.Call):
         self.generic_visit(node)
@@ -332,7 +434,14 @@ def _rewrite(fn):
                for stmt in func.body for n in ast.walk(stmt)):
         return None
     func.decorator_list = []
-    func.body = [_RewriteIf().visit(stmt) for stmt in func.body]
+    outer_names = {name for n in ast.walk(func) if isinstance(n, (ast.Global, ast.Nonlocal))
+                   for name in n.names}
+    rewrite = _RewriteIf(outer_names)
+    body = []
+    for stmt in func.body:
+        new = rewrite.visit(stmt)
+        body.extend(new if isinstance(new, list) else [new])
+    func.body = body
     # Back to the file's lines and columns, so locations and tracebacks
     # name the kernel's own source positions.
     for node in ast.walk(func):
@@ -346,7 +455,7 @@ def _rewrite(fn):
     maker = ast.FunctionDef(
         name="_pto_make", args=ast.arguments(
             posonlyargs=[], args=[ast.arg(_BRANCHES), ast.arg(_MINMAX), ast.arg(_LOGIC),
-                                  ast.arg(_NEGATE)]
+                                  ast.arg(_NEGATE), ast.arg(_IF_RESULTS)]
             + [ast.arg(v) for v in freevars],
             kwonlyargs=[], kw_defaults=[], defaults=[]),
         body=[func, ast.Return(ast.Name(fn.__name__, ast.Load()))], decorator_list=[],
@@ -362,7 +471,8 @@ def _rewrite(fn):
     namespace: dict = {}
     exec(code, fn.__globals__, namespace)  # noqa: S102 - the kernel's own source
     cells = [c.cell_contents for c in (fn.__closure__ or ())]
-    rewritten = namespace["_pto_make"](branches, minmax, logic, negate, *cells)
+    rewritten = namespace["_pto_make"](branches, minmax, logic, negate, RuntimeIf,
+                                         *cells)
     rewritten.__defaults__ = fn.__defaults__
     rewritten.__kwdefaults__ = fn.__kwdefaults__
     return rewritten

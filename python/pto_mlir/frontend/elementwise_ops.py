@@ -23,6 +23,8 @@ def _scalar_operand(tracer, tile: Tile, value, what: str):
         raise _error(f"{what}: a symbolic (run-time) scalar cannot be a tile operand; "
                      f"only compile-time Python numbers can (e.g. a folded scale)")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
+        from .if_results import check_value
+        check_value(value)
         raise _error(f"{what} must be a tile or a Python number, got "
                      f"{type(value).__name__} {value!r}")
     if not tile.dtype.is_float and isinstance(value, float):

@@ -20,6 +20,44 @@ def tile_type(shape, dtype: dt.DataType) -> str:
     return f"!pto.tile<{'x'.join(str(d) for d in shape)}x{dtype.mlir}>"
 
 
+class Shape(list):
+    """``t.shape``: a list, as PyPTO's ``Tensor.shape`` returns
+    (``shape(self) -> List[SymInt]``,
+    https://github.com/hicann/pypto/blob/master/docs/api/tensor/pypto-Tensor-shape.md),
+    so a kernel may change its copy (``shape[-1] //= 2``). Each access gives
+    a fresh one. The front end's own code compares, hashes and concatenates
+    shapes as tuples, which this list also does (equal to the tuple of its
+    items, the same hash, ``+`` with a tuple, slices that are ``Shape``s)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return list.__eq__(self, other)
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self):
+        return hash(tuple(self))
+
+    def __getitem__(self, index):
+        item = list.__getitem__(self, index)
+        return Shape(item) if isinstance(index, slice) else item
+
+    def __add__(self, other):
+        if isinstance(other, tuple):
+            return tuple(self) + other
+        return Shape(list.__add__(self, other))
+
+    def __radd__(self, other):
+        if isinstance(other, tuple):
+            return other + tuple(self)
+        return NotImplemented
+
+
 class _ValueMethods:
     """PyPTO's Tensor methods, on tiles and on GM tensors used as tiles."""
 
@@ -121,7 +159,7 @@ class TensorHandle(_ValueMethods):
         self.valid_shape = None              # reshape(..., valid_shape=): what views see
 
     @property
-    def shape(self) -> tuple:
+    def shape(self) -> "Shape":
         result = []
         for i, d in enumerate(self.static_shape):
             if d is not None:
@@ -130,7 +168,7 @@ class TensorHandle(_ValueMethods):
                 result.append(self._dims[i])
             else:
                 result.append(self._tracer.dim_scalar(self, i))
-        return tuple(result)
+        return Shape(result)
 
     @property
     def ndim(self) -> int:
@@ -214,8 +252,16 @@ class Tile(_ValueMethods):
 
     def __init__(self, value: Value, shape: tuple, dtype: dt.DataType):
         self.value = value
-        self.shape = tuple(shape)
+        self.shape = shape
         self.dtype = dtype
+
+    @property
+    def shape(self) -> Shape:
+        return Shape(self._shape)
+
+    @shape.setter
+    def shape(self, shape) -> None:
+        self._shape = tuple(shape)
 
     @property
     def ndim(self) -> int:

@@ -608,6 +608,8 @@ class JitFunction:
     def _print(self, tracer: Tracer, arch: str) -> str:
         from .valid_flow import resolve as resolve_moved_valid
         resolve_moved_valid(tracer)
+        from .if_results import drop_unused_scalar_results
+        drop_unused_scalar_results(tracer)
         resolve_scope_results(tracer.kernel_body)
         idx_names = {op.fields["idx_name"] for op in _all_ops(tracer.kernel_body)
                      if op.kind == "pto.loop"}

@@ -150,6 +150,10 @@ def move_tile(tracer, tile: Tile, index, value) -> None:
         raise _error(f"{what}: moves a tile or tensor, got {type(value).__name__} {value!r} "
                      f"(use pypto.full for a constant tile)")
     moved = tracer.use_tile(value, what)
+    if getattr(tile, "if_result", None) is not None:
+        # the result of a run-time `if`, read here as a plain tile
+        tile.value = tracer.use_tile(tile, what).value
+        tile.if_result = None
     state = getattr(tile, "carried_state", None)
     if state is None:
         block = tracer.frame.block

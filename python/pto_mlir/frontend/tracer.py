@@ -180,10 +180,26 @@ class Tracer:
             return f"the {branch} branch of the run-time `if {op.fields['text']}` ({op.loc})"
         return f"pypto.loop '{op.fields['name']}' (index {op.fields['idx_name']}, {op.loc})"
 
+    def _ends(self, block: Block) -> str:
+        """What ends the region ``block`` is in, and the fix, for a value
+        of it used outside."""
+        op = block.parent_op
+        while op is not None and op.kind not in ("pto.loop", "scf.if"):
+            op = op.block.parent_op
+        if op is not None and op.kind == "scf.if":
+            return ("that `if` ends; a run-time `if` carries past its end only the tiles "
+                    "assigned to a variable in its branches (same shape and dtype in both): "
+                    "assign it to a variable in both branches (or before the `if`), or write "
+                    "it to a tensor (assemble) in the branch")
+        return ("that loop ends; pypto.loop bodies are separate functions: write it to a "
+                "tensor (assemble/atomic_add) instead")
+
     def index_value(self, x, what: str) -> Value:
         """The index SSA value of an int or symbolic scalar, materialised in
         the block where the expression was written."""
         if isinstance(x, bool) or not isinstance(x, (int, Scalar)):
+            from .if_results import check_value
+            check_value(x)
             raise _error(f"{what} must be an int or a symbolic scalar, got "
                          f"{type(x).__name__} {x!r}")
         if isinstance(x, int):
@@ -195,8 +211,8 @@ class Tracer:
             value = s.args[0]
             if not self._visible(value):
                 raise _error(f"{what}: '{s.hint or 'value'}' was computed in "
-                             f"{self._where(value.block)} and is used after it ends; "
-                             f"pypto.loop bodies are separate functions")
+                             f"{self._where(value.block)} and is used after "
+                             f"{self._ends(value.block)}")
             return value
         k = self._frame_index(s.block)
         if k is None:
@@ -248,15 +264,26 @@ class Tracer:
     def use_tile(self, tile, what: str) -> Tile:
         if isinstance(tile, TensorHandle):
             return self.whole_view(tile, what)
+        if isinstance(tile, Tile) and getattr(tile, "if_result", None) is not None:
+            # A tile assigned in both branches of a run-time `if`, read after
+            # it: the branch's value through its storage (if_results.py).
+            result = tile.if_result
+            if not result.if_op.block.is_ancestor_of(self.frame.block):
+                raise _error(f"{what}: '{result.name}' is the value of the run-time "
+                             f"`if {result.if_op.fields['text']}` ({result.if_op.loc}) in "
+                             f"{self._where(result.if_op.block)} and is used after "
+                             f"{self._ends(result.if_op.block)}")
+            return self.whole_view(result.storage(), what)
         if not isinstance(tile, Tile):
+            from .if_results import check_value
+            check_value(tile)
             raise _error(f"{what} takes a tile, got {type(tile).__name__} {tile!r}")
         if not self._visible(tile.value) and getattr(tile, "carried_state", None) is not None:
             # A loop-carried tile (move.py) read after its loop: its storage.
             return self.whole_view(tile.carried_state, what)
         if not self._visible(tile.value):
             raise _error(f"{what}: this tile was computed in {self._where(tile.value.block)} "
-                         f"and is used after that loop ends; pypto.loop bodies are separate "
-                         f"functions: write it to a tensor (assemble/atomic_add) instead")
+                         f"and is used after {self._ends(tile.value.block)}")
         return tile
 
     def use_tensor(self, tensor, what: str) -> TensorHandle:
@@ -427,6 +454,8 @@ class Tracer:
         what = what or f"{tensor.name}[...] = value"
         tensor = self.use_tensor(tensor, what)
         parts = self._slices(tensor, index, what, for_write=True)
+        from .if_results import check_value
+        check_value(value)
         if isinstance(value, TensorHandle):
             value = self.whole_view(value, what)
         if not isinstance(value, Tile):
