@@ -8,19 +8,18 @@ the tile graph and as emitted C++ on the host emulation."""
 
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
 import pto_mlir.frontend as pypto
-from pto_mlir import codegen
 from pto_mlir.frontend import TraceError
 from pto_mlir.tools import run_tool
+from tile_graph_and_cpp import assert_tile_graph_and_cpp_equal
 
 F32 = pypto.DT_FP32
 ROWS = 13
 X = pypto.Tensor([pypto.DYN, 64], F32)
+F32_ARGS = {"x": "fp32", "y": "fp32"}
 
 
 @pypto.jit
@@ -130,27 +129,8 @@ def test_tile_graph_and_emitted_cpp_agree(tmp_path):
     source.write_text(traced.mlir)
     r = run_tool("pto-opt", source, "--verify-diagnostics")
     assert r.returncode == 0, r.stderr
-    tiled = tmp_path / "tile_graph.mlir"
-    r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", tiled)
-    assert r.returncode == 0, r.stderr
-    np.save(tmp_path / "x.npy", x)
-    np.save(tmp_path / "y.npy", y)
-    r = run_tool("pto-run", tiled, "--input", f"x={tmp_path / 'x.npy'}",
-                 "--input", f"y={tmp_path / 'y.npy'}", "--output", f"y={tmp_path / 'y_tg.npy'}")
-    assert r.returncode == 0, r.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "y_tg.npy"), direct)
-
-    # codegen.build runs --pto-ascend-pipeline and compiles the C++ for the
-    # host emulation.
-    exe = codegen.build(source, tmp_path / "cpp")
-    (tmp_path / "in").mkdir()
-    (tmp_path / "out").mkdir()
-    np.save(tmp_path / "in" / "x.npy", x)
-    np.save(tmp_path / "in" / "y.npy", y)
-    r = subprocess.run([str(exe), "--inputs", str(tmp_path / "in"),
-                        "--outputs", str(tmp_path / "out")], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "out" / "y.npy"), direct)
+    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
+                                    {"y": direct})
 
 
 def test_a_name_not_read_after_the_if_costs_nothing():
@@ -386,21 +366,5 @@ def test_scalar_results_in_the_tile_graph_and_emitted_cpp(tmp_path):
     traced.run(x, direct)
     source = tmp_path / "kernel.mlir"
     source.write_text(traced.mlir)
-    tiled = tmp_path / "tile_graph.mlir"
-    r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", tiled)
-    assert r.returncode == 0, r.stderr
-    np.save(tmp_path / "x.npy", x)
-    np.save(tmp_path / "y.npy", y)
-    r = run_tool("pto-run", tiled, "--input", f"x={tmp_path / 'x.npy'}",
-                 "--input", f"y={tmp_path / 'y.npy'}", "--output", f"y={tmp_path / 'y_tg.npy'}")
-    assert r.returncode == 0, r.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "y_tg.npy"), direct)
-    exe = codegen.build(source, tmp_path / "cpp")
-    (tmp_path / "in").mkdir()
-    (tmp_path / "out").mkdir()
-    np.save(tmp_path / "in" / "x.npy", x)
-    np.save(tmp_path / "in" / "y.npy", y)
-    r = subprocess.run([str(exe), "--inputs", str(tmp_path / "in"),
-                        "--outputs", str(tmp_path / "out")], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "out" / "y.npy"), direct)
+    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
+                                    {"y": direct})

@@ -10,14 +10,11 @@ emitted C++ on the host emulation against NumPy."""
 
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
 import pto_mlir.frontend as pypto
-from pto_mlir import codegen
-from pto_mlir.tools import run_tool
+from tile_graph_and_cpp import assert_tile_graph_and_cpp_equal
 
 F32 = pypto.DT_FP32
 COLS = 3
@@ -98,25 +95,8 @@ def test_moved_valid_shape_runs_in_pto_run_tile_graph_and_cpp(name, tmp_path):
 
     source = tmp_path / "kernel.mlir"
     source.write_text(traced.mlir)
-    tiled = tmp_path / "tile_graph.mlir"
-    r = run_tool("pto-opt", source, "--pto-tile-graph-pipeline", "-o", tiled)
-    assert r.returncode == 0, r.stderr
-    for name_, array in (("x", x), ("y", y)):
-        np.save(tmp_path / f"{name_}.npy", array)
-    r = run_tool("pto-run", tiled, "--input", f"x={tmp_path / 'x.npy'}",
-                 "--input", f"y={tmp_path / 'y.npy'}", "--output", f"y={tmp_path / 'y_tg.npy'}")
-    assert r.returncode == 0, r.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "y_tg.npy"), direct["y"])
-
-    exe = codegen.build(source, tmp_path / "cpp")
-    (tmp_path / "in").mkdir()
-    (tmp_path / "out").mkdir()
-    np.save(tmp_path / "in" / "x.npy", x)
-    np.save(tmp_path / "in" / "y.npy", y)
-    r = subprocess.run([str(exe), "--inputs", str(tmp_path / "in"),
-                        "--outputs", str(tmp_path / "out")], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "out" / "y.npy"), direct["y"])
+    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y},
+                                    {"x": "fp32", "y": "fp32"}, {"y": direct["y"]})
 
 
 def test_the_extents_follow_the_loop_and_the_branches():
