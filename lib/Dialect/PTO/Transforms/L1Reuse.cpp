@@ -221,19 +221,24 @@ struct L1ReusePass : public pto::impl::L1ReusePassBase<L1ReusePass> {
       return signalPassFailure();
     }
     sawCubeTasks = false;
-    getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });
+    // Kernels do not nest: their bodies need not be walked to find them.
+    getOperation()->walk<WalkOrder::PreOrder>([&](KernelOp kernel) {
+      runOnKernel(kernel);
+      return WalkResult::skip();
+    });
     if (!sawCubeTasks)
       markAllAnalysesPreserved();
   }
 
   void runOnKernel(KernelOp kernel) {
     const PlatformInfo &platform = getPlatformInfo(kernel.getArchOrDefault());
-    int64_t before = cubeLoadBytes(kernel);
     llvm::SetVector<Block *> blocks = blocksWithTasks(kernel, CoreKind::cube);
     sawCubeTasks |= !blocks.empty();
+    // Without cube tasks nothing is loaded into L1: no walks to count it.
+    int64_t before = blocks.empty() ? 0 : cubeLoadBytes(kernel);
     for (Block *block : blocks)
       runOnBlock(kernel, *block, platform);
-    int64_t after = cubeLoadBytes(kernel);
+    int64_t after = blocks.empty() ? 0 : cubeLoadBytes(kernel);
     numBytesBefore += before;
     numBytesAfter += after;
     if (report) {

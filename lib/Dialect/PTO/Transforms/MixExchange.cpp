@@ -42,14 +42,16 @@ class MixExchangePass : public pto::impl::MixExchangePassBase<MixExchangePass> {
 public:
   void runOnOperation() override {
     bool anyKernel = false;
-    getOperation()->walk([&](KernelOp kernel) {
+    // Kernels do not nest: their bodies need not be walked to find them.
+    getOperation()->walk<WalkOrder::PreOrder>([&](KernelOp kernel) {
       if (!getPlatformInfo(kernel.getArchOrDefault()).hasL0CToUB)
-        return;
+        return WalkResult::skip();
       anyKernel = true;
       llvm::SetVector<Block *> blocks;
       kernel.walk([&](TaskOp task) { blocks.insert(task->getBlock()); });
       for (Block *block : blocks)
         runOnBlock(*block);
+      return WalkResult::skip();
     });
     // No kernel on an architecture with the exchange: nothing changed, and
     // the verifier need not walk the module again.

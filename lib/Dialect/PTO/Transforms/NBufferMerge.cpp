@@ -30,7 +30,11 @@ struct NBufferMergePass
 
   void runOnOperation() override {
     sawVectorTasks = false;
-    getOperation()->walk([&](KernelOp kernel) { runOnKernel(kernel); });
+    // Kernels do not nest: their bodies need not be walked to find them.
+    getOperation()->walk<WalkOrder::PreOrder>([&](KernelOp kernel) {
+      runOnKernel(kernel);
+      return WalkResult::skip();
+    });
     if (!sawVectorTasks)
       markAllAnalysesPreserved();
   }

@@ -443,6 +443,26 @@ void BlockPartitioner::placeNextTo(ArrayRef<unsigned> run, unsigned anchor,
   }
 }
 
+/// Erases `slot` from an edge set. A DenseSet keeps its buckets when it
+/// shrinks, and iterating it walks all of them: an edge set that lost most
+/// of its edges (the slots its many successors were merged into one) would
+/// make every search step from its slot cost its largest size, quadratic in
+/// the pieces of one tile. Such a set is rebuilt at its size; a rebuild
+/// follows at least as many erasures as it copies entries, so erasing stays
+/// O(1) amortised.
+static void eraseEdge(llvm::DenseSet<unsigned> &edges, unsigned slot) {
+  if (!edges.erase(slot))
+    return;
+  constexpr size_t kMinBytes = 64 * sizeof(unsigned);
+  if (edges.getMemorySize() <= kMinBytes ||
+      edges.getMemorySize() <= 16 * sizeof(unsigned) * edges.size())
+    return;
+  llvm::DenseSet<unsigned> compact;
+  compact.reserve(edges.size());
+  compact.insert(edges.begin(), edges.end());
+  edges = std::move(compact);
+}
+
 bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   unsigned ga = find(a), gb = find(b);
   if (ga == gb)
@@ -482,19 +502,19 @@ bool BlockPartitioner::tryMerge(unsigned a, unsigned b) {
   for (unsigned p : slotPreds[drop]) {
     if (p == keep)
       continue;
-    slotSuccs[p].erase(drop);
+    eraseEdge(slotSuccs[p], drop);
     slotSuccs[p].insert(keep);
     slotPreds[keep].insert(p);
   }
   for (unsigned s : slotSuccs[drop]) {
     if (s == keep)
       continue;
-    slotPreds[s].erase(drop);
+    eraseEdge(slotPreds[s], drop);
     slotPreds[s].insert(keep);
     slotSuccs[keep].insert(s);
   }
-  slotSuccs[keep].erase(drop);
-  slotPreds[keep].erase(drop);
+  eraseEdge(slotSuccs[keep], drop);
+  eraseEdge(slotPreds[keep], drop);
   slotSuccs[drop].clear();
   slotPreds[drop].clear();
   slotOf[leader] = keep;
