@@ -12,7 +12,8 @@ Wall times follow the machine's load. A second table repeats the pipeline
 under `-mlir-disable-threading` (one thread: a pass's time is its own, not
 the verifier threads' or another kernel's) with the process's CPU time
 beside it: every entry is its least time over three runs at 1 kernel and two
-at 10 (best of N per pass, so one slow moment in one run does not count),
+at 10 and 100 (best of N per pass, so one slow moment in one run does not
+count),
 and where the machine has a hardware instruction counter (`perf stat -e
 instructions:u`), the process's instructions per kernel, which do not depend
 on the load. The load average at each module size is printed beside.
@@ -127,9 +128,9 @@ def pipeline_timing(rep, quick: bool) -> dict:
                                     + (after.ru_stime - before.ru_stime))
             if r.returncode:
                 raise SystemExit(f"pto-translate failed:\n{r.stderr[-3000:]}")
-            # One thread, repeated where cheap: every entry's least time over
+            # One thread, repeated: every entry's least time over
             # the runs (best of N per pass), and the least CPU time.
-            for _ in range(3 if count == 1 else 2 if count <= 10 else 1):
+            for _ in range(3 if count == 1 else 2):
                 timing, used, executed = run_pipeline(module, tmp / "single.mlir",
                                                       "-mlir-disable-threading",
                                                       count_instructions=counted)
@@ -163,7 +164,7 @@ def pipeline_timing(rep, quick: bool) -> dict:
                     + [f"{v:.0f}" for v in per] + [f"{per[-1] / per[0]:.2f}"])
     loads = ", ".join(f"{load[c]:.1f} at {c}" for c in counts)
     rep.text("The same pipeline under `-mlir-disable-threading` (one thread); every "
-             "entry is its least time over 3 runs at 1 kernel, 2 at 10, 1 at 100 (best "
+             "entry is its least time over 3 runs at 1 kernel, 2 at 10 and at 100 (best "
              "of N per entry), ms per kernel, wall per `-mlir-timing` entry and the "
              "process's least CPU time. Under load both still move with the other "
              "processes on the cores (load average before each module size: "
