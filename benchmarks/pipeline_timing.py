@@ -13,10 +13,9 @@ under `-mlir-disable-threading` (one thread: a pass's time is its own, not
 the verifier threads' or another kernel's) with the process's CPU time
 beside it: every entry is its least time over three runs at 1 kernel and two
 at 10 and 100 (best of N per pass, so one slow moment in one run does not
-count),
-and where the machine has a hardware instruction counter (`perf stat -e
-instructions:u`), the process's instructions per kernel, which do not depend
-on the load. The load average at each module size is printed beside.
+count), and where the machine has a hardware instruction counter (`perf stat
+-e instructions:u`), the process's instructions per kernel, which do not
+depend on the load. The load average at each module size is printed beside.
 Instruction counts from callgrind: docs/CompileTime.md.
 
     benchmarks/pipeline_timing.py [--quick]
