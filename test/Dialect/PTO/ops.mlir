@@ -520,6 +520,18 @@ pto.kernel @dav3510(%a: !pto.tensor<128x128xf8E4M3FN>, %b: !pto.tensor<128x128xf
   pto.return
 }
 
+// A 256 KiB L0C fits DAV_3510, not DAV_2201 (invalid.mlir): the matmul
+// verifier asks for the kernel's architecture when a cube tile does not fit
+// every architecture.
+// CHECK-LABEL: pto.kernel @dav3510_l0c(
+// CHECK: pto.matmul
+pto.kernel @dav3510_l0c(%x: !pto.tensor<256x256xbf16>)
+    attributes {arch = #pto.arch<DAV_3510>} {
+  %t = pto.view %x[0, 0] : !pto.tensor<256x256xbf16> -> !pto.tile<256x256xbf16>
+  %m = pto.matmul %t, %t {cube_tile = #pto.cube_tile<m = [256, 256], k = [64, 64], n = [256, 256]>}
+      : !pto.tile<256x256xbf16>, !pto.tile<256x256xbf16> -> !pto.tile<256x256xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // Tile-graph level: pto.workspace, pto.matmul_acc, pto.valid_dim, pto.task,
 // pto.launch / pto.root_call with func.func callees, !pto.token,

@@ -69,14 +69,25 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs, TileType rhs,
                          << " must be [M, N] = " << shapeStr({m, n});
 
   Type inType = lhs.getElementType(), outType = result.getElementType();
-  Arch arch = getArchFor(op);
+  // The kernel's architecture (a walk up the parents, after every pass) is
+  // looked up only where it decides: fp8 operands and cube tiles that some
+  // architecture's buffers do not hold.
+  std::optional<Arch> kernelArch;
+  auto getArch = [&] {
+    if (!kernelArch)
+      kernelArch = getArchFor(op);
+    return *kernelArch;
+  };
   bool fp8Pair = isFP8(inType) && isFP8(rhs.getElementType());
   if (inType != rhs.getElementType() && !fp8Pair)
     return emitOpError() << "multiplies " << inType << " by "
                          << rhs.getElementType()
                          << "; both operands must have the same dtype (cast "
                             "one of them)";
-  if (!isSupportedMatmulTriple(inType, outType, arch))
+  // Only fp8 support differs between architectures.
+  Arch arch = isFP8(inType) ? getArch() : Arch::DAV_2201;
+  if (!isSupportedMatmulTriple(inType, outType, arch) &&
+      !isSupportedMatmulTriple(inType, outType, arch = getArch()))
     return emitOpError() << "dtype triple " << inType << " x "
                          << rhs.getElementType() << " -> " << outType
                          << " is not supported on " << archName(arch)
@@ -92,7 +103,6 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs, TileType rhs,
     return emitOpError() << "uses split_k with out dtype " << outType
                          << "; split-K accumulates in GM and needs f32 or "
                             "i32 output";
-  const PlatformInfo &platform = getPlatformInfo(arch);
   int64_t aBytes = byteSize(inType), bBytes = byteSize(rhs.getElementType());
   int64_t align = aBytes == 1 ? 32 : 16; // elements; 32 B for 8-bit types
   // L1 is a multiple of L0 (CubeTileAttr), so aligning L0 aligns L1 too.
@@ -114,35 +124,9 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs, TileType rhs,
       failed(checkAligned("n", tile.getN())))
     return failure();
   auto ca = [&](int64_t x) { return (x + align - 1) / align * align; };
-  auto overflow = [&](StringRef buffer, const std::string &formula,
-                      int64_t bytes, int64_t limit,
-                      StringRef fix) -> LogicalResult {
-    return emitOpError() << "cube tile does not fit " << buffer << " on "
-                         << archName(arch) << ": " << formula << " = " << bytes
-                         << " B > " << limit << " B (" << limit / 1024
-                         << " KiB); " << fix;
-  };
   int64_t l0a = ca(tile.getML0()) * ca(tile.getKL0()) * aBytes;
-  if (l0a > platform.l0aBytes)
-    return overflow("L0A",
-                    llvm::formatv("mL0 x kL0 x {0} B = {1} x {2} x {0}", aBytes,
-                                  tile.getML0(), tile.getKL0())
-                        .str(),
-                    l0a, platform.l0aBytes, "lower mL0 or kL0");
   int64_t l0b = ca(tile.getNL0()) * ca(tile.getKL0()) * bBytes;
-  if (l0b > platform.l0bBytes)
-    return overflow("L0B",
-                    llvm::formatv("nL0 x kL0 x {0} B = {1} x {2} x {0}", bBytes,
-                                  tile.getNL0(), tile.getKL0())
-                        .str(),
-                    l0b, platform.l0bBytes, "lower nL0 or kL0");
   int64_t l0c = ca(tile.getML0()) * ca(tile.getNL0()) * 4;
-  if (l0c > platform.l0cBytes)
-    return overflow("L0C",
-                    llvm::formatv("mL0 x nL0 x 4 B = {0} x {1} x 4",
-                                  tile.getML0(), tile.getNL0())
-                        .str(),
-                    l0c, platform.l0cBytes, "lower mL0 or nL0");
   // L1 holds what PyPTO's matmul expansion stages there: per output tile an
   // A block [mL0, kL1] and a B block [kL1, nL0], each clamped to the operand
   // (docs/PyPTOModel.md#cube-tile-shapes); mL1 and nL1 size no matmul block.
@@ -151,6 +135,41 @@ static LogicalResult verifyMatmulLike(Operation *op, TileType lhs, TileType rhs,
   int64_t kBlock = std::min(tile.getKL1(), kA);
   int64_t l1 =
       ca(mBlock) * ca(kBlock) * aBytes + ca(nBlock) * ca(kBlock) * bBytes;
+  auto fitsOn = [&](Arch a) {
+    const PlatformInfo &p = getPlatformInfo(a);
+    return l0a <= p.l0aBytes && l0b <= p.l0bBytes && l0c <= p.l0cBytes &&
+           l1 <= p.l1Bytes;
+  };
+  if (holdsOnEveryArch(fitsOn))
+    return success();
+  arch = getArch();
+  const PlatformInfo &platform = getPlatformInfo(arch);
+  auto overflow = [&](StringRef buffer, const std::string &formula,
+                      int64_t bytes, int64_t limit,
+                      StringRef fix) -> LogicalResult {
+    return emitOpError() << "cube tile does not fit " << buffer << " on "
+                         << archName(arch) << ": " << formula << " = " << bytes
+                         << " B > " << limit << " B (" << limit / 1024
+                         << " KiB); " << fix;
+  };
+  if (l0a > platform.l0aBytes)
+    return overflow("L0A",
+                    llvm::formatv("mL0 x kL0 x {0} B = {1} x {2} x {0}", aBytes,
+                                  tile.getML0(), tile.getKL0())
+                        .str(),
+                    l0a, platform.l0aBytes, "lower mL0 or kL0");
+  if (l0b > platform.l0bBytes)
+    return overflow("L0B",
+                    llvm::formatv("nL0 x kL0 x {0} B = {1} x {2} x {0}", bBytes,
+                                  tile.getNL0(), tile.getKL0())
+                        .str(),
+                    l0b, platform.l0bBytes, "lower nL0 or kL0");
+  if (l0c > platform.l0cBytes)
+    return overflow("L0C",
+                    llvm::formatv("mL0 x nL0 x 4 B = {0} x {1} x 4",
+                                  tile.getML0(), tile.getNL0())
+                        .str(),
+                    l0c, platform.l0cBytes, "lower mL0 or nL0");
   if (l1 > platform.l1Bytes)
     return overflow("L1",
                     llvm::formatv("A block [mL0, kL1] + B block [kL1, nL0] "

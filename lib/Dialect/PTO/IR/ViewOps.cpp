@@ -16,20 +16,28 @@ using namespace mlir::pto;
 using mlir::pto::detail::shapeStr;
 using mlir::pto::detail::verifyVecTile;
 
-/// Verifies a mixed static/dynamic index list: as many dynamic operands as
-/// kDynamic entries, and non-negative static entries.
+/// Verifies a mixed static/dynamic index list: as many dynamic operands
+/// (`numOperands`) as kDynamic entries, and non-negative static entries.
+/// (A count, not the operand range: pto.view's verifier reads it from the
+/// segment sizes.)
 static LogicalResult verifyMixedList(Operation *op, StringRef what,
                                      ArrayRef<int64_t> statics,
-                                     ValueRange dynamics) {
-  int64_t numDynamic = llvm::count_if(statics, ShapedType::isDynamic);
-  if (numDynamic != static_cast<int64_t>(dynamics.size()))
+                                     size_t numOperands) {
+  size_t numDynamic = 0;
+  std::optional<size_t> firstNegative;
+  for (auto [i, v] : llvm::enumerate(statics)) {
+    if (ShapedType::isDynamic(v))
+      ++numDynamic;
+    else if (v < 0 && !firstNegative)
+      firstNegative = i;
+  }
+  if (numDynamic != numOperands)
     return op->emitOpError()
            << what << " has " << numDynamic << " dynamic entries but "
-           << dynamics.size() << " index operands";
-  for (auto [i, v] : llvm::enumerate(statics))
-    if (!ShapedType::isDynamic(v) && v < 0)
-      return op->emitOpError()
-             << what << " entry " << i << " is " << v << "; it must be >= 0";
+           << numOperands << " index operands";
+  if (firstNegative)
+    return op->emitOpError() << what << " entry " << *firstNegative << " is "
+                             << statics[*firstNegative] << "; it must be >= 0";
   return success();
 }
 
@@ -106,7 +114,7 @@ LogicalResult ReshapeOp::verify() {
   if (static_cast<int64_t>(shape.size()) != result.getRank())
     return emitOpError() << "lists " << shape.size() << " sizes for a rank-"
                          << result.getRank() << " result";
-  if (failed(verifyMixedList(*this, "shape", shape, getShape())))
+  if (failed(verifyMixedList(*this, "shape", shape, getShape().size())))
     return failure();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(shape, result.getShape()))) {
     auto [given, declared] = pair;
@@ -199,11 +207,12 @@ LogicalResult ViewOp::verify() {
   // interface dispatch.
   Type sourceElement;
   ArrayRef<int64_t> sourceShape;
-  if (auto tile = dyn_cast<TileType>(getSource().getType())) {
+  Type sourceType = getSource().getType();
+  if (auto tile = dyn_cast<TileType>(sourceType)) {
     sourceElement = tile.getElementType();
     sourceShape = tile.getShape();
   } else {
-    auto tensor = cast<GMTensorType>(getSource().getType());
+    auto tensor = cast<GMTensorType>(sourceType);
     sourceElement = tensor.getElementType();
     sourceShape = tensor.getShape();
   }
@@ -218,11 +227,15 @@ LogicalResult ViewOp::verify() {
     return emitOpError() << "has a rank-" << resultShape.size()
                          << " result for a rank-" << rank
                          << " source; views keep the rank (reshape first)";
+  // Operand counts from the segment sizes (source, offsets, valid shape),
+  // not through the generated accessors, which sum them again per call.
+  ArrayRef<int32_t> segments = getProperties().operandSegmentSizes;
+  size_t numOffsetOperands = segments[1], numValidOperands = segments[2];
   ArrayRef<int64_t> offsets = getStaticOffsets();
   if (static_cast<int64_t>(offsets.size()) != rank)
     return emitOpError() << "has " << offsets.size() << " offsets for a rank-"
                          << rank << " source; give one offset per dim";
-  if (failed(verifyMixedList(*this, "offsets", offsets, getOffsets())))
+  if (failed(verifyMixedList(*this, "offsets", offsets, numOffsetOperands)))
     return failure();
   for (int64_t d = 0; d < rank; ++d) {
     int64_t parentDim = sourceShape[d];
@@ -244,7 +257,7 @@ LogicalResult ViewOp::verify() {
       return emitOpError() << "valid shape has " << valid->size()
                            << " entries for a rank-" << resultShape.size()
                            << " view; give one valid extent per dim";
-    if (failed(verifyMixedList(*this, "valid shape", *valid, getValidShape())))
+    if (failed(verifyMixedList(*this, "valid shape", *valid, numValidOperands)))
       return failure();
     for (auto [d, extent] : llvm::enumerate(*valid))
       if (!ShapedType::isDynamic(extent) && extent > resultShape[d])
@@ -252,7 +265,7 @@ LogicalResult ViewOp::verify() {
                << "valid extent " << extent << " of dim " << d
                << " exceeds the view's static size " << resultShape[d]
                << "; a valid shape is at most the tile shape";
-  } else if (!getValidShape().empty()) {
+  } else if (numValidOperands != 0) {
     return emitOpError()
            << "has valid-shape operands but no static_valid_shape";
   }
@@ -280,7 +293,7 @@ static LogicalResult verifyStoreLike(Operation *op, StringRef opName,
     return op->emitOpError()
            << "has " << offsets.size() << " offsets for a rank-"
            << dst.getRank() << " tensor; give one offset per dim";
-  if (failed(verifyMixedList(op, "offsets", offsets, dynamicOffsets)))
+  if (failed(verifyMixedList(op, "offsets", offsets, dynamicOffsets.size())))
     return failure();
   for (int64_t d = 0; d < dst.getRank(); ++d)
     if (!ShapedType::isDynamic(dst.getDimSize(d)) &&

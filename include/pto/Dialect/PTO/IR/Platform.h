@@ -81,6 +81,16 @@ struct PlatformInfo {
 
 const PlatformInfo &getPlatformInfo(Arch arch);
 
+/// Whether `pred(arch)` holds for every architecture. An op verifier that
+/// accepts what every architecture accepts needs no walk up to the kernel
+/// for the op's own (getArchFor), which it would do after every pass.
+template <typename Pred> bool holdsOnEveryArch(Pred pred) {
+  for (uint32_t value = 0; value <= getMaxEnumValForArch(); ++value)
+    if (std::optional<Arch> arch = symbolizeArch(value); arch && !pred(*arch))
+      return false;
+  return true;
+}
+
 } // namespace mlir::pto
 
 #endif // PTO_DIALECT_PTO_IR_PLATFORM_H
