@@ -15,7 +15,7 @@ using namespace mlir::pto;
 void mlir::pto::buildAscendPipeline(OpPassManager &pm,
                                     const AscendPipelineOptions &options) {
   // One kernel at a time through the tile graph and the ISA passes alike
-  // (docs/CompileTime.md, "Kernel units").
+  // (docs/CompileTime.md, "kernel-units").
   pm.addPass(createSplitKernelUnitsPass());
   OpPassManager &unit = pm.nest<ModuleOp>();
   TileGraphPipelineOptions tileGraph;

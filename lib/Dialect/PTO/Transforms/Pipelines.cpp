@@ -71,7 +71,7 @@ void mlir::pto::buildTileGraphPipeline(
   // Each kernel goes through every pass, the module-level ones included,
   // while its IR is in cache: in a unit of its own, one after the other (in
   // parallel when threading is on), instead of each pass sweeping all
-  // kernels (docs/CompileTime.md, "Kernel units").
+  // kernels (docs/CompileTime.md, "kernel-units").
   pm.addPass(createSplitKernelUnitsPass());
   buildTileGraphUnitPipeline(pm.nest<ModuleOp>(), options);
   pm.addPass(createJoinKernelUnitsPass());
