@@ -3,6 +3,7 @@
 #include "pto/Pipelines/AscendPipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "pto/Conversion/Passes.h"
@@ -13,24 +14,28 @@ using namespace mlir::pto;
 
 void mlir::pto::buildAscendPipeline(OpPassManager &pm,
                                     const AscendPipelineOptions &options) {
+  // One kernel at a time through the tile graph and the ISA passes alike
+  // (docs/CompileTime.md, "kernel-units").
+  pm.addPass(createSplitKernelUnitsPass());
+  OpPassManager &unit = pm.nest<ModuleOp>();
   TileGraphPipelineOptions tileGraph;
   options.copySwitchesTo(tileGraph);
   // pto-lower-to-isa lowers pure cube and vector leaves only: a scope that
   // mixes them on DAV_3510 runs as cube and vector tasks through GM.
   tileGraph.splitMix = true;
-  buildTileGraphPipeline(pm, tileGraph);
+  buildTileGraphUnitPipeline(unit, tileGraph);
   // Each leaf is lowered, rolled, planned and synchronised in turn, verifier
   // included, while its IR is in cache: those passes run nested on
   // func.func, and the verifier after each reads one function, not the
-  // module. The module parts are small and leave the other leaves' bodies
+  // unit. The unit-level parts are small and leave the other leaves' bodies
   // unread: pto-lower-to-isa{defer-leaves} reads the launches in the roots
   // and kernels (and lowers MIX leaves, whose lowering needs them);
   // pto-isa-split-mix creates functions, so MIX leaves are synchronised
   // after it (docs/TileGraph.md, "Cost in the number of kernels").
   LowerToISAPassOptions lowerToISA;
   lowerToISA.deferLeaves = true;
-  pm.addPass(createLowerToISAPass(lowerToISA));
-  OpPassManager &leaf = pm.nest<func::FuncOp>();
+  unit.addPass(createLowerToISAPass(lowerToISA));
+  OpPassManager &leaf = unit.nest<func::FuncOp>();
   leaf.addPass(createLowerLeafToISAPass());
   if (options.rollPieces)
     leaf.addPass(ptoisa::createRollPiecesPass());
@@ -38,10 +43,11 @@ void mlir::pto::buildAscendPipeline(OpPassManager &pm,
   ptoisa::InsertSyncPassOptions exceptMix;
   exceptMix.mixLeaves = "skip";
   leaf.addPass(ptoisa::createInsertSyncPass(exceptMix));
-  pm.addPass(ptoisa::createSplitMixPass());
+  unit.addPass(ptoisa::createSplitMixPass());
   ptoisa::InsertSyncPassOptions mixParts;
   mixParts.mixLeaves = "only";
-  pm.addPass(ptoisa::createInsertSyncPass(mixParts));
+  unit.addPass(ptoisa::createInsertSyncPass(mixParts));
+  pm.addPass(createJoinKernelUnitsPass());
 }
 
 void mlir::pto::registerAscendPipeline() {

@@ -3,6 +3,7 @@
 #include "pto/Dialect/PTO/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -10,13 +11,11 @@
 using namespace mlir;
 using namespace mlir::pto;
 
-void mlir::pto::buildTileGraphPipeline(
-    OpPassManager &pm, const TileGraphPipelineOptions &options) {
-  // The passes up to pto-mix-exchange rewrite inside one kernel: they run on
-  // each pto.kernel in turn (in parallel when threading is on), so that a
-  // kernel goes through all of them, verifier included, while it is in cache,
-  // and the verifier after each pass reads that kernel, not the module.
-  OpPassManager &kernel = pm.nest<KernelOp>();
+void mlir::pto::buildTileGraphUnitPipeline(
+    OpPassManager &unit, const TileGraphPipelineOptions &options) {
+  // The passes up to pto-mix-exchange rewrite inside one kernel: nested on
+  // pto.kernel, the verifier after each reads that kernel, not its unit.
+  OpPassManager &kernel = unit.nest<KernelOp>();
   kernel.addPass(createLegalizePass());
   kernel.addPass(createFlattenScopesPass());
   if (!options.unrollCarried.empty()) {
@@ -50,9 +49,9 @@ void mlir::pto::buildTileGraphPipeline(
   if (options.mixExchange)
     kernel.addPass(createMixExchangePass());
   if (options.outline) {
-    pm.addPass(createOutlinePass());
-    pm.addPass(createPlanStitchPass());
-    pm.addPass(createMergeLeafArgumentsPass());
+    unit.addPass(createOutlinePass());
+    unit.addPass(createPlanStitchPass());
+    unit.addPass(createMergeLeafArgumentsPass());
   }
   // Expansion, partitioning and outlining each materialise the constants,
   // pto.dim and views they need where they need them: CSE uniques them once
@@ -63,8 +62,19 @@ void mlir::pto::buildTileGraphPipeline(
   // nor the ISA lowering takes. CSE works within each function and kernel
   // (isolated from above): nested, each is verified on its own, not the
   // module after one sweep over all of them.
-  pm.nest<func::FuncOp>().addPass(createCSEPass());
-  pm.nest<KernelOp>().addPass(createCSEPass());
+  unit.nest<func::FuncOp>().addPass(createCSEPass());
+  unit.nest<KernelOp>().addPass(createCSEPass());
+}
+
+void mlir::pto::buildTileGraphPipeline(
+    OpPassManager &pm, const TileGraphPipelineOptions &options) {
+  // Each kernel goes through every pass, the module-level ones included,
+  // while its IR is in cache: in a unit of its own, one after the other (in
+  // parallel when threading is on), instead of each pass sweeping all
+  // kernels (docs/CompileTime.md, "kernel-units").
+  pm.addPass(createSplitKernelUnitsPass());
+  buildTileGraphUnitPipeline(pm.nest<ModuleOp>(), options);
+  pm.addPass(createJoinKernelUnitsPass());
 }
 
 void mlir::pto::registerTileGraphPipeline() {

@@ -16,6 +16,11 @@ namespace mlir::pto {
 #define GEN_PASS_REGISTRATION
 #include "pto/Dialect/PTO/Transforms/Passes.h.inc"
 
+/// Unit attribute on a nested `builtin.module` holding one kernel and the
+/// symbols only it uses, between pto-split-kernel-units and
+/// pto-join-kernel-units.
+inline constexpr llvm::StringLiteral kKernelUnitAttrName = "pto.kernel_unit";
+
 /// The pass switches shared by the tile-graph pipeline and the pipelines
 /// built on it (`--pto-ascend-pipeline`), declared once.
 template <typename Derived>
@@ -105,9 +110,16 @@ struct TileGraphPipelineOptions
 
 /// Appends legalize, flatten-scopes, hoist-invariants, expand-tiles,
 /// partition, nbuffer-merge, l1-reuse, schedule-pieces, mix-exchange (when
-/// asked), outline,
-/// plan-stitch, merge-leaf-arguments and cse to `pm` (a pass manager on
-/// builtin.module). Other compilers call this to run the same pipeline.
+/// asked), outline, plan-stitch, merge-leaf-arguments and cse to `unit`, a
+/// pass manager on one kernel unit (a builtin.module made by
+/// pto-split-kernel-units). Pipelines that continue per kernel after the
+/// tile graph (`--pto-ascend-pipeline`) append their passes after these.
+void buildTileGraphUnitPipeline(OpPassManager &unit,
+                                const TileGraphPipelineOptions &options);
+
+/// Appends pto-split-kernel-units, the passes above nested on each unit, and
+/// pto-join-kernel-units to `pm` (a pass manager on builtin.module). Other
+/// compilers call this to run the same pipeline.
 void buildTileGraphPipeline(OpPassManager &pm,
                             const TileGraphPipelineOptions &options);
 

@@ -647,4 +647,58 @@ def MergeLeafArgumentsPass : Pass<"pto-merge-leaf-arguments", "::mlir::ModuleOp"
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def SplitKernelUnitsPass : Pass<"pto-split-kernel-units", "::mlir::ModuleOp"> {
+  let summary = "Moves each pto.kernel, with the top-level symbols only it uses, into its own nested module";
+  let description = [{
+    Wraps each `pto.kernel` of the module, together with the top-level
+    symbols only it reaches (roots and leaves of an input that is already
+    outlined), in a nested `builtin.module` marked `pto.kernel_unit`. A pass
+    manager nested on `builtin.module` then takes one kernel through all its
+    passes, module-level ones (`pto-outline`, `pto-plan-stitch`, ...)
+    included, while its IR is in cache, and the verifier after each pass
+    reads one unit, not the whole module; `pto-join-kernel-units` undoes the
+    split. The tile-graph and Ascend pipelines run between the two.
+
+    When a module cannot be split so that the join restores it unchanged (a
+    symbol reached from two kernels or from none, the ops of two kernels
+    interleaved, an op that is neither a kernel nor a symbol, a nested
+    module), everything goes into one unit: the passes then see what they
+    saw without the split. Linear in the number of top-level ops when all of
+    them are kernels; otherwise the top-level ops are walked once for the
+    symbols they use.
+
+    ```mlir
+    module {
+      module attributes {pto.kernel_unit} {
+        pto.kernel @a(...) { ... }
+      }
+      module attributes {pto.kernel_unit} {
+        pto.kernel @b(...) { ... }
+      }
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numUnits", "units", "Kernel units created">
+  ];
+}
+
+def JoinKernelUnitsPass : Pass<"pto-join-kernel-units", "::mlir::ModuleOp"> {
+  let summary = "Splices the ops of each pto.kernel_unit module back into the outer module";
+  let description = [{
+    Undoes `pto-split-kernel-units`: the ops of each nested module marked
+    `pto.kernel_unit` take its place in the outer module, in order, and the
+    unit is erased. Two units may each have created a symbol of one name
+    (kernels `@a` and `@a_leaf_vec` give names that can meet); that is an
+    error naming the symbol and both units' kernels. Linear in the number of
+    top-level ops.
+
+    The ops were verified inside their units; the join only moves them, and
+    a symbol reference resolves to the same op after the move as long as the
+    names are unique, which the join checks. So the join declares the IR
+    otherwise unchanged and the pass manager does not verify the whole
+    module once more (docs/CompileTime.md).
+  }];
+}
+
 #endif // PTO_TRANSFORMS_PASSES_TD

@@ -1,0 +1,96 @@
+//===- JoinKernelUnits.cpp - splice kernel units back into the module -----===//
+//
+// Undoes pto-split-kernel-units once every unit went through the pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/Dialect/PTO/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::pto {
+#define GEN_PASS_DEF_JOINKERNELUNITSPASS
+#include "pto/Dialect/PTO/Transforms/Passes.h.inc"
+} // namespace mlir::pto
+
+using namespace mlir;
+using namespace mlir::pto;
+
+namespace {
+
+/// The name of the first kernel in `unit`, for diagnostics.
+StringRef unitKernelName(ModuleOp unit) {
+  for (KernelOp kernel : unit.getOps<KernelOp>())
+    return kernel.getSymName();
+  return "<no kernel>";
+}
+
+struct JoinKernelUnitsPass
+    : public pto::impl::JoinKernelUnitsPassBase<JoinKernelUnitsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<ModuleOp> units;
+    for (auto unit : module.getOps<ModuleOp>())
+      if (unit->hasAttr(kKernelUnitAttrName))
+        units.push_back(unit);
+    if (units.empty())
+      return markAllAnalysesPreserved();
+
+    // Each unit was its own symbol table; joined, they share the module's.
+    // The symbol of each top-level op, with the unit it comes from (null:
+    // from the module itself).
+    llvm::DenseMap<StringAttr, std::pair<Operation *, ModuleOp>> defined;
+    auto define = [&](Operation &op, ModuleOp from) {
+      auto name =
+          op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+      if (!name)
+        return success();
+      auto [it, inserted] = defined.try_emplace(name, &op, from);
+      if (inserted)
+        return success();
+      ModuleOp other = it->second.second;
+      InFlightDiagnostic diag = op.emitError()
+                                << "pto-join-kernel-units: symbol @"
+                                << name.getValue() << " is defined ";
+      if (other)
+        diag << "by the units of kernels @" << unitKernelName(other) << " and @"
+             << unitKernelName(from);
+      else
+        diag << "in the module and by the unit of kernel @"
+             << unitKernelName(from);
+      diag << "; the names the pipeline derives from a kernel's name (@K_"
+              "main, @K_leaf_...) met: rename one of the kernels or the "
+              "symbol";
+      diag.attachNote(it->second.first->getLoc()) << "other definition";
+      return failure();
+    };
+    for (Operation &op : module.getOps())
+      if (!isa<ModuleOp>(op) || !op.hasAttr(kKernelUnitAttrName))
+        if (failed(define(op, ModuleOp())))
+          return signalPassFailure();
+    for (ModuleOp unit : units)
+      for (Operation &op : unit.getOps())
+        if (failed(define(op, unit)))
+          return signalPassFailure();
+
+    Block *body = module.getBody();
+    for (ModuleOp unit : units) {
+      body->getOperations().splice(Block::iterator(unit),
+                                   unit.getBody()->getOperations());
+      unit->erase();
+    }
+    // The ops were verified in their units after the last pass that changed
+    // them and are only moved here. A symbol reference resolved in its unit
+    // to an op that is now in the module under the same, unique (checked
+    // above) name, so it resolves to the same op. The module is valid
+    // without the pass manager verifying it, which would walk every
+    // kernel's IR once more, cold (docs/CompileTime.md). The analyses
+    // cached for the units are dropped with them.
+    getAnalysisManager().clear();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

@@ -1,0 +1,66 @@
+// RUN: pto-opt %s -split-input-file -verify-diagnostics -pto-join-kernel-units | FileCheck %s
+
+// The units' ops take their places, in order; a nested module that is not a
+// unit is left as it is.
+// CHECK-LABEL: module {
+// CHECK-NEXT:    func.func private @a_root(
+// CHECK:         pto.kernel @a(
+// CHECK:         func.func private @between(
+// CHECK:         module @other {
+// CHECK-NEXT:      pto.kernel @inner(
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    pto.kernel @b(
+// CHECK-NOT:     pto.kernel_unit
+module attributes {pto.kernel_unit} {
+  func.func private @a_root() attributes {pto.root} {
+    return
+  }
+  pto.kernel @a(%x: !pto.tensor<16xf32>) {
+    pto.root_call @a_root() : () -> ()
+  }
+}
+func.func private @between() {
+  return
+}
+module @other {
+  pto.kernel @inner(%x: !pto.tensor<16xf32>) {
+  }
+}
+module attributes {pto.kernel_unit} {
+  pto.kernel @b(%x: !pto.tensor<16xf32>) {
+  }
+}
+
+// -----
+
+// Two units that made one name: the names the pipeline derives from kernel
+// names (@K_main, @K_leaf_...) can meet when one kernel's name extends
+// another's.
+module attributes {pto.kernel_unit} {
+  // expected-note @below {{other definition}}
+  func.func private @k_main() attributes {pto.root} {
+    return
+  }
+  pto.kernel @k(%x: !pto.tensor<16xf32>) {
+    pto.root_call @k_main() : () -> ()
+  }
+}
+module attributes {pto.kernel_unit} {
+  // expected-error @below {{pto-join-kernel-units: symbol @k_main is defined by the units of kernels @k and @k_main; the names the pipeline derives from a kernel's name (@K_main, @K_leaf_...) met: rename one of the kernels or the symbol}}
+  pto.kernel @k_main(%x: !pto.tensor<16xf32>) {
+  }
+}
+
+// -----
+
+// A unit's symbol against one of the module's own.
+// expected-note @below {{other definition}}
+func.func private @taken() {
+  return
+}
+module attributes {pto.kernel_unit} {
+  // expected-error @below {{symbol @taken is defined in the module and by the unit of kernel @taken}}
+  pto.kernel @taken(%x: !pto.tensor<16xf32>) {
+  }
+}
