@@ -100,21 +100,27 @@ class IfResult:
         self.shape, self.dtype, self.ends = tuple(shape), dtype, ends
         self.handle: TensorHandle | None = None
 
-    def storage(self) -> TensorHandle:
+    def storage(self, reader) -> TensorHandle:
+        """The workspace, placed where the block ``reader`` sees it: before
+        the ``if``, or before the outermost ``pypto.loop`` holding the
+        ``if`` that the reader is after (the value the last iteration left,
+        as Python's ``for`` leaves it)."""
         if self.handle is not None:
+            self._hoist(self.handle.value.op, reader)
             return self.handle
         from .valid_flow import MOVE_MARK, MovedValid
         outer = self.if_op.block
         ws = Op("pto.workspace", {}, [tensor_type(self.shape, self.dtype)], f"{self.name}_if",
                 self.if_op.loc)
         insert_op(outer, ws, outer.ops.index(self.if_op))
+        self._hoist(ws, reader)
         zeros = [0] * len(self.shape)
         for end in self.ends:
             value = end.value
             if end.pending is not None:
                 # A branch's value is itself the result of an inner if: read
                 # its storage at the end of the branch.
-                inner = end.pending.storage()
+                inner = end.pending.storage(end.block)
                 view = Op("pto.view", {"source": inner.value, "offsets": zeros,
                                        "valid": MovedValid(inner.value)},
                           [tile_type(self.shape, self.dtype)], self.name, end.loc)
@@ -128,6 +134,28 @@ class IfResult:
         self.handle = TensorHandle(self.tracer, ws.result, self.shape, self.dtype,
                                    f"{self.name}_if")
         return self.handle
+
+    def _hoist(self, ws: Op, reader) -> None:
+        """Moves ``ws`` out of the loops (and scopes) that end before
+        ``reader``: it has no operands, and every path to a read after
+        the loop wrote it at the end of the branch taken. A run-time ``if``
+        between is not crossed: its own results carry the value."""
+        anchor = None
+        block = ws.block
+        while not block.is_ancestor_of(reader):
+            anchor = block.parent_op
+            if anchor.kind == "scf.if":
+                raise TraceError(
+                    f"'{self.name}' is the value of the run-time `if {self.if_op.fields['text']}` "
+                    f"({self.if_op.loc}) inside the run-time `if {anchor.fields['text']}` "
+                    f"({anchor.loc}) and is used after that `if` ends; assign it to a variable "
+                    f"in both branches of that `if` (or before it)", user_location())
+            block = anchor.block
+        if anchor is None:
+            return
+        ws.block.ops.remove(ws)
+        ws.result.scope = None
+        insert_op(block, ws, block.ops.index(anchor))
 
 
 _MISSING = object()
