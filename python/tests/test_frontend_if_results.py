@@ -418,3 +418,66 @@ def test_scalar_results_in_the_tile_graph_and_emitted_cpp(tmp_path):
     source.write_text(traced.mlir)
     assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
                                     {"y": direct})
+
+@pypto.jit
+def condition_results(x: pypto.Tensor([24, 64], F32), y: pypto.Tensor([24, 64], F32)):
+    """A run-time condition (`is_loop_end`, a comparison) and bools that
+    differ, assigned in the branches and branched on after the `if`."""
+    pypto.set_vec_tile_shapes(8, 64)
+    for m in pypto.loop(3, name="rows", idx_name="m"):
+        t = pypto.view(x, [8, 64], [m * 8, 0])
+        if pypto.is_loop_begin(m):
+            double = pypto.is_loop_end(m)
+            shift = True
+        else:
+            double = m < 2
+            shift = False
+        if double:
+            u = t * 2.0
+        else:
+            u = t + 1.0
+        if shift:
+            u = u - 10.0
+        y[m * 8:m * 8 + 8, :] = u
+
+
+def condition_results_reference(x):
+    y = x + 1
+    y[8:16] = 2 * x[8:16]
+    y[:8] -= 10
+    return y
+
+
+def test_conditions_assigned_in_the_branches_are_i1_results(tmp_path):
+    traced = condition_results.trace()
+    assert "%double, %shift = scf.if %loop_begin_m -> (i1, i1)" in traced.mlir
+    assert "scf.if %double -> (index, index)" in traced.mlir
+    x = np.random.default_rng(3).standard_normal((24, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    direct = y.copy()
+    traced.run(x, direct)
+    np.testing.assert_allclose(direct, condition_results_reference(x.astype(np.float64)),
+                               rtol=1e-6, atol=1e-6)
+    source = tmp_path / "kernel.mlir"
+    source.write_text(traced.mlir)
+    r = run_tool("pto-opt", source, "--verify-diagnostics")
+    assert r.returncode == 0, r.stderr
+    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
+                                    {"y": direct})
+
+
+def test_unread_conditions_cost_nothing():
+    @pypto.jit
+    def unread(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        for m in pypto.loop(2, name="rows", idx_name="m"):
+            t = pypto.view(x, [8, 64], [m * 8, 0])
+            if pypto.is_loop_begin(m):
+                flag = m < 1
+                y[0:8, :] = t
+            else:
+                flag = False
+                y[8:16, :] = t
+
+    text = unread.trace().mlir
+    assert "-> (i1" not in text and "arith.cmpi" not in text

@@ -21,10 +21,12 @@ branch and read after the ``if``):
   through the ``if`` (``scf.if`` results). A name never read after the ``if``
   creates nothing;
 - symbolic scalars, or ints that differ, become results of the ``scf.if``
-  (each branch yields its ``index`` value, materialised at its end); those
-  nothing reads are removed after tracing with the ops made for them;
+  (each branch yields its ``index`` value, materialised at its end); so do
+  run-time conditions, or bools that differ (an ``i1`` result, a run-time
+  condition after the ``if``); those nothing reads are removed after
+  tracing with the ops made for them;
 - anything else that differs (shapes, dtypes, a name bound in one branch only
-  with no value before the ``if``, other Python values, tensors, conditions)
+  with no value before the ``if``, other Python values, tensors)
   becomes an ``IfResultError`` value: harmless unless read, and a read is a
   TraceError at the reading line naming the variable, the rule and the fix.
 """
@@ -33,8 +35,8 @@ from __future__ import annotations
 
 from .errors import TraceError
 from .graph import Op, Value, insert_op, walk_ops, watch_inserts
-from .symbolic import Scalar
-from .tracer import TensorHandle, Tile, tensor_type, tile_type, user_location
+from .symbolic import Comparison, Scalar
+from .tracer import Condition, TensorHandle, Tile, tensor_type, tile_type, user_location
 
 
 class IfResultError:
@@ -203,6 +205,8 @@ class RuntimeIf:
                 value = _End(self.tracer, value)
             elif isinstance(value, Scalar):
                 value = self._scalar_end(n, value)
+            elif isinstance(value, (Condition, Comparison)):
+                value = self._condition_end(n, value)
             ends[n] = value
         self.ends.append(ends)
 
@@ -217,6 +221,16 @@ class RuntimeIf:
                 return scalar
         _scalar_state(self.tracer)["ops"].extend(made)
         return _ScalarEnd(scalar, value)
+
+    def _condition_end(self, name: str, condition):
+        """A run-time condition's ``i1`` value at the end of the branch (a
+        comparison of symbolic scalars is evaluated there)."""
+        if isinstance(condition, Condition):
+            return _ConditionEnd(condition, condition.value)
+        with watch_inserts() as made:
+            value = self.tracer.compare(condition, condition.text()).value
+        _scalar_state(self.tracer)["ops"].extend(made)
+        return _ConditionEnd(condition, value)
 
     def _where(self) -> str:
         return f"the run-time `if {self.text}` ({self.op.loc})"
@@ -247,6 +261,19 @@ class RuntimeIf:
         _scalar_state(tracer)["results"].append(result)
         return Scalar("value", (result,), op.block, name)
 
+    def _condition_result(self, name: str, then, other) -> Condition:
+        """``name`` is a run-time condition (or bools that differ) after the
+        ``if``: an ``i1`` result of the ``scf.if``."""
+        op, tracer = self.op, self.tracer
+        yields = [end.value if isinstance(end, _ConditionEnd) else tracer.constant(int(end), "i1")
+                  for end in (then, other)]
+        result = Value("i1", name, op=op, block=op.block)
+        op.results.append(result)
+        op.fields.setdefault("then_yield", []).append(yields[0])
+        op.fields.setdefault("else_yield", []).append(yields[1])
+        _scalar_state(tracer)["results"].append(result)
+        return Condition(result, name)
+
     def _result(self, name: str):
         then, other = (ends.get(name, _MISSING) for ends in self.ends)
         a, b = (_object(end) for end in (then, other))
@@ -261,6 +288,12 @@ class RuntimeIf:
                     then.value is other.value:
                 return a
             return self._scalar_result(name, then, other)
+        if _condition_like(then) and _condition_like(other) and \
+                (isinstance(then, _ConditionEnd) or isinstance(other, _ConditionEnd) or a != b):
+            if isinstance(then, _ConditionEnd) and isinstance(other, _ConditionEnd) and \
+                    then.value is other.value:
+                return a
+            return self._condition_result(name, then, other)
         if isinstance(then, _End) and isinstance(other, _End):
             if then.tile.shape != other.tile.shape or then.tile.dtype != other.tile.dtype:
                 return IfResultError(
@@ -277,8 +310,9 @@ class RuntimeIf:
             return a
         return IfResultError(
             f"'{name}' is {_describe(a)} after the then branch of {self._where()} and "
-            f"{_describe(b)} after the else branch; only tiles (of one shape and dtype), ints "
-            f"and symbolic scalars carry a branch's value past a run-time `if`: compute "
+            f"{_describe(b)} after the else branch; only tiles (of one shape and dtype), ints, "
+            f"symbolic scalars, bools and run-time conditions carry a branch's value past a "
+            f"run-time `if`: compute "
             f"'{name}' before the `if`, or make it a tile")
 
 
@@ -291,12 +325,27 @@ class _ScalarEnd:
         self.scalar, self.value = scalar, value
 
 
+class _ConditionEnd:
+    """A run-time condition at the end of a branch and its ``i1`` value."""
+
+    __slots__ = ("condition", "value")
+
+    def __init__(self, condition, value):
+        self.condition, self.value = condition, value
+
+
 def _object(end):
     if isinstance(end, _End):
         return end.tile
     if isinstance(end, _ScalarEnd):
         return end.scalar
+    if isinstance(end, _ConditionEnd):
+        return end.condition
     return end
+
+
+def _condition_like(end) -> bool:
+    return isinstance(end, (_ConditionEnd, bool))
 
 
 def _index_like(end) -> bool:
