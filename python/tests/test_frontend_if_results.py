@@ -481,3 +481,25 @@ def test_unread_conditions_cost_nothing():
 
     text = unread.trace().mlir
     assert "-> (i1" not in text and "arith.cmpi" not in text
+
+
+def test_an_if_result_after_an_unrolled_loop_is_located():
+    """Each loop_unroll path traces the body again: the value after the loop
+    may come from another path's `if`, so the read is refused."""
+    @pypto.jit
+    def unrolled(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([8, 64], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        for m, k in pypto.loop_unroll(0, 2, 1, name="rows", idx_name="m", unroll_list=[2]):
+            t = pypto.view(x, [8, 64], [m * 8, 0])
+            if pypto.is_loop_begin(m):
+                u = t * 2.0
+            else:
+                u = t + 1.0
+        y[:, :] = u  # read u
+
+    with pytest.raises(TraceError) as info:
+        unrolled.trace()
+    message = str(info.value)
+    assert f":{_line_of(unrolled.fn, '# read u')}:" in message
+    assert "in one path of pypto.loop_unroll 'rows'" in message
+    assert "write the value to a tensor in the loop body" in message

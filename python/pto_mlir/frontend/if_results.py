@@ -152,6 +152,13 @@ class IfResult:
                     f"({self.if_op.loc}) inside the run-time `if {anchor.fields['text']}` "
                     f"({anchor.loc}) and is used after that `if` ends; assign it to a variable "
                     f"in both branches of that `if` (or before it)", user_location())
+            if anchor.kind == "pto.loop" and anchor.fields.get("unrolled_path"):
+                raise TraceError(
+                    f"'{self.name}' is the value of the run-time `if {self.if_op.fields['text']}` "
+                    f"({self.if_op.loc}) in one path of pypto.loop_unroll "
+                    f"'{anchor.fields['name']}' ({anchor.loc}) and is used after the loop; the "
+                    f"last iteration may run in another unroll path, which has its own `if`: "
+                    f"write the value to a tensor in the loop body (assemble)", user_location())
             block = anchor.block
         if anchor is None:
             return
