@@ -117,8 +117,8 @@ def test_emitted_cpp(kernel, tmp_path):
 
 
 def test_float_arange(tmp_path):
-    """A float sequence runs in pto-run and the tile graph; the C++ path
-    names what TCI does not cover."""
+    """A float sequence runs in pto-run, the tile graph and the C++ (TCI,
+    TCVT, TMULS, TADDS; more steps in test_frontend_arange_steps.py)."""
     path = tmp_path / "fseq.mlir"
     path.write_text(float_sequence.trace().mlir)
     want = np.arange(1.0, 4.0, 0.5, dtype=np.float32)[None]
@@ -128,8 +128,9 @@ def test_float_arange(tmp_path):
     tg = compile_tile_graph(path, tmp_path / "tg.mlir")
     out, _ = run_kernel(tg, tmp_path / "tg", inputs, {"out": "fp32"}, ["out"])
     np.testing.assert_array_equal(out["out"], want)
-    with pytest.raises(Exception, match="lowers i32 sequences of step 1"):
-        codegen.build(path, tmp_path / "cpp")
+    exe = codegen.build(path, tmp_path / "cpp")
+    out, _ = codegen.run(exe, tmp_path / "cpp", inputs, {"out": "fp32"}, ["out"])
+    np.testing.assert_array_equal(out["out"], want)
 
 
 @pytest.mark.parametrize("body, message", [

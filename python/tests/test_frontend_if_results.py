@@ -338,24 +338,74 @@ def test_unread_scalars_cost_nothing():
     assert "-> (index" not in text and "scf.yield" not in text
 
 
-def test_an_if_result_used_after_its_loop_is_located():
+@pypto.jit
+def after_loop(x: X, y: pypto.Tensor([16, 64], F32)):
+    """`u` is read in the loop (its workspace is made there) and after it:
+    the value the last iteration left, with its 5 valid rows."""
+    n = x.shape[0]
+    pypto.set_vec_tile_shapes(8, 64)
+    for m in pypto.loop((n + 7) // 8, name="rows", idx_name="m"):
+        t = pypto.view(x, [8, 64], [m * 8, 0], valid_shape=[(n - m * 8).min(8), 64])
+        if pypto.is_loop_begin(m):
+            u = t * 2.0
+        else:
+            u = t + 1.0
+        y[8:16, :] = u - 1.0
+    y[0:8, :] = u * 3.0
+
+
+def after_loop_reference(x):
+    y = np.zeros((16, 64))
+    y[8:16] = 2 * x[:8] - 1
+    y[8:13] = x[8:13]
+    y[0:5] = 3 * (x[8:13] + 1)
+    return y
+
+
+def test_an_if_result_read_after_its_loop_is_the_last_iteration_s(tmp_path):
+    traced = after_loop.trace(x=(None, 64))
+    # The workspace moved before the loop; its valid rows are loop results.
+    assert traced.mlir.index("%u_if = pto.workspace") < traced.mlir.index('pto.loop "rows"')
+    assert "pto.view %u_if[0, 0] valid [%u_if_valid0_1, %u_if_valid1_1]" in traced.mlir
+    x, _ = _inputs()
+    y = np.zeros((16, 64), np.float32)
+    direct = y.copy()
+    traced.run(x, direct)
+    np.testing.assert_allclose(direct, after_loop_reference(x.astype(np.float64)),
+                               rtol=1e-6, atol=1e-6)
+    source = tmp_path / "kernel.mlir"
+    source.write_text(traced.mlir)
+    r = run_tool("pto-opt", source, "--verify-diagnostics")
+    assert r.returncode == 0, r.stderr
+    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, {"x": "fp32", "y": "fp32"},
+                                    {"y": direct})
+
+
+def test_an_if_result_read_after_an_outer_if_is_located():
     @pypto.jit
-    def after_loop(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
+    def outer_if(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
         pypto.set_vec_tile_shapes(8, 64)
         for m in pypto.loop(2, name="rows", idx_name="m"):
             t = pypto.view(x, [8, 64], [m * 8, 0])
-            if pypto.is_loop_begin(m):
-                u = t * 2.0
+            kept = []
+            if pypto.is_loop_end(m):
+                if pypto.is_loop_begin(m):
+                    u = t * 2.0
+                else:
+                    u = t + 1.0
+                kept.append(u)
             else:
-                u = t + 1.0
-        y[0:8, :] = u  # read u
+                kept.append(t)
+            y[0:8, :] = kept[0]  # read u
 
+    # (In a list the inner if's value bypasses the outer if's results.)
     with pytest.raises(TraceError) as info:
-        after_loop.trace()
+        outer_if.trace()
     message = str(info.value)
-    assert f":{_line_of(after_loop.fn, '# read u')}:" in message
+    assert f":{_line_of(outer_if.fn, '# read u')}:" in message
     assert "'u' is the value of the run-time `if pypto.is_loop_begin(m)`" in message
-    assert "used after that loop ends" in message
+    assert "inside the run-time `if pypto.is_loop_end(m)`" in message
+    assert "assign it to a variable in both branches of that `if`" in message
 
 
 def test_scalar_results_in_the_tile_graph_and_emitted_cpp(tmp_path):
@@ -368,3 +418,88 @@ def test_scalar_results_in_the_tile_graph_and_emitted_cpp(tmp_path):
     source.write_text(traced.mlir)
     assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
                                     {"y": direct})
+
+@pypto.jit
+def condition_results(x: pypto.Tensor([24, 64], F32), y: pypto.Tensor([24, 64], F32)):
+    """A run-time condition (`is_loop_end`, a comparison) and bools that
+    differ, assigned in the branches and branched on after the `if`."""
+    pypto.set_vec_tile_shapes(8, 64)
+    for m in pypto.loop(3, name="rows", idx_name="m"):
+        t = pypto.view(x, [8, 64], [m * 8, 0])
+        if pypto.is_loop_begin(m):
+            double = pypto.is_loop_end(m)
+            shift = True
+        else:
+            double = m < 2
+            shift = False
+        if double:
+            u = t * 2.0
+        else:
+            u = t + 1.0
+        if shift:
+            u = u - 10.0
+        y[m * 8:m * 8 + 8, :] = u
+
+
+def condition_results_reference(x):
+    y = x + 1
+    y[8:16] = 2 * x[8:16]
+    y[:8] -= 10
+    return y
+
+
+def test_conditions_assigned_in_the_branches_are_i1_results(tmp_path):
+    traced = condition_results.trace()
+    assert "%double, %shift = scf.if %loop_begin_m -> (i1, i1)" in traced.mlir
+    assert "scf.if %double -> (index, index)" in traced.mlir
+    x = np.random.default_rng(3).standard_normal((24, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    direct = y.copy()
+    traced.run(x, direct)
+    np.testing.assert_allclose(direct, condition_results_reference(x.astype(np.float64)),
+                               rtol=1e-6, atol=1e-6)
+    source = tmp_path / "kernel.mlir"
+    source.write_text(traced.mlir)
+    r = run_tool("pto-opt", source, "--verify-diagnostics")
+    assert r.returncode == 0, r.stderr
+    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
+                                    {"y": direct})
+
+
+def test_unread_conditions_cost_nothing():
+    @pypto.jit
+    def unread(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([16, 64], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        for m in pypto.loop(2, name="rows", idx_name="m"):
+            t = pypto.view(x, [8, 64], [m * 8, 0])
+            if pypto.is_loop_begin(m):
+                flag = m < 1
+                y[0:8, :] = t
+            else:
+                flag = False
+                y[8:16, :] = t
+
+    text = unread.trace().mlir
+    assert "-> (i1" not in text and "arith.cmpi" not in text
+
+
+def test_an_if_result_after_an_unrolled_loop_is_located():
+    """Each loop_unroll path traces the body again: the value after the loop
+    may come from another path's `if`, so the read is refused."""
+    @pypto.jit
+    def unrolled(x: pypto.Tensor([16, 64], F32), y: pypto.Tensor([8, 64], F32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        for m, k in pypto.loop_unroll(0, 2, 1, name="rows", idx_name="m", unroll_list=[2]):
+            t = pypto.view(x, [8, 64], [m * 8, 0])
+            if pypto.is_loop_begin(m):
+                u = t * 2.0
+            else:
+                u = t + 1.0
+        y[:, :] = u  # read u
+
+    with pytest.raises(TraceError) as info:
+        unrolled.trace()
+    message = str(info.value)
+    assert f":{_line_of(unrolled.fn, '# read u')}:" in message
+    assert "in one path of pypto.loop_unroll 'rows'" in message
+    assert "write the value to a tensor in the loop body" in message

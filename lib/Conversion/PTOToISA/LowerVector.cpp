@@ -428,27 +428,70 @@ LogicalResult LeafLowering::lowerFull(FullOp op) {
   return success();
 }
 
-// A [N] sequence is held as a [1, N] ub row, TCI's form.
+// A [N] sequence is held as a [1, N] ub row, TCI's form. TCI counts by
+// one from an integer: another step is TCI from 0, converted to f32 for a
+// float sequence (exact below 2^24), times step (TMULS) plus start (TADDS).
+// i32 is exact; f32 rounds twice where pto-run rounds start + i * step
+// once (docs/ISA.md, "arange").
 LogicalResult LeafLowering::lowerArange(ArangeOp op) {
   Location loc = op.getLoc();
   Type elem = op.getResult().getType().getElementType();
-  double step = op.getStep().convertToDouble();
-  if (!elem.isInteger(32) || step != 1.0) {
-    char stepText[32];
-    std::snprintf(stepText, sizeof(stepText), "%g", step);
+  double start = op.getStart().convertToDouble(),
+         step = op.getStep().convertToDouble();
+  if (!elem.isInteger(32) && !elem.isF32())
     return op.emitOpError()
-           << "is a " << elem << " sequence of step " << stepText
-           << "; pto-lower-to-isa lowers i32 sequences of step 1 (pto-isa's "
-              "TCI) only yet: build arange(n) and cast/scale it";
-  }
+           << "is a " << elem
+           << " sequence; pto-lower-to-isa lowers i32 and f32 sequences "
+              "(pto-isa's TCI, TMULS, TADDS): build it in f32 and cast it";
   FailureOr<pisa::TileType> type = ubTypeFor(op, op.getResult());
   if (failed(type))
     return failure();
-  auto [vr, vc] = validOf(loc, op.getResult());
+  auto valid = validOf(loc, op.getResult());
+  Value vr = valid.first, vc = valid.second;
   Value dst = alloc(loc, *type, vr, vc);
-  pisa::TCIOp::create(builder, loc, dst,
-                      builder.getI64IntegerAttr(static_cast<int64_t>(
-                          op.getStart().convertToDouble())));
+  if (elem.isInteger(32) && step == 1.0) {
+    pisa::TCIOp::create(builder, loc, dst,
+                        builder.getI64IntegerAttr(static_cast<int64_t>(start)));
+    tiles[op.getResult()] = dst;
+    replaced.push_back(op);
+    return success();
+  }
+  bool scales = step != 1.0, shifts = start != 0.0;
+  // Each step writes a fresh tile but the last, which writes dst.
+  auto into = [&](bool last) { return last ? dst : alloc(loc, *type, vr, vc); };
+  Value seq;
+  if (elem.isInteger(32)) {
+    seq = into(false);
+  } else {
+    seq = alloc(loc,
+                pisa::TileType::get(builder.getContext(), type->getSpace(),
+                                    type->getRows(), type->getCols(),
+                                    builder.getI32Type(), type->getLayout()),
+                vr, vc);
+  }
+  pisa::TCIOp::create(builder, loc, seq, builder.getI64IntegerAttr(0));
+  if (elem.isF32()) {
+    Value wide = into(!scales && !shifts);
+    pisa::TCvtOp::create(
+        builder, loc, seq, wide,
+        CastModeAttr::get(builder.getContext(), CastMode::NONE),
+        SaturationModeAttr::get(builder.getContext(), SaturationMode::OFF));
+    seq = wide;
+  }
+  auto constant = [&](double c) -> Value {
+    TypedAttr value =
+        elem.isF32() ? TypedAttr(builder.getF32FloatAttr(static_cast<float>(c)))
+                     : TypedAttr(builder.getI32IntegerAttr(
+                           static_cast<int32_t>(static_cast<int64_t>(c))));
+    return arith::ConstantOp::create(builder, loc, value);
+  };
+  if (scales) {
+    Value scaled = into(!shifts);
+    pisa::TMulSOp::create(builder, loc, seq, constant(step), scaled);
+    seq = scaled;
+  }
+  if (shifts)
+    pisa::TAddSOp::create(builder, loc, seq, constant(start), dst);
   tiles[op.getResult()] = dst;
   replaced.push_back(op);
   return success();

@@ -21,10 +21,12 @@ branch and read after the ``if``):
   through the ``if`` (``scf.if`` results). A name never read after the ``if``
   creates nothing;
 - symbolic scalars, or ints that differ, become results of the ``scf.if``
-  (each branch yields its ``index`` value, materialised at its end); those
-  nothing reads are removed after tracing with the ops made for them;
+  (each branch yields its ``index`` value, materialised at its end); so do
+  run-time conditions, or bools that differ (an ``i1`` result, a run-time
+  condition after the ``if``); those nothing reads are removed after
+  tracing with the ops made for them;
 - anything else that differs (shapes, dtypes, a name bound in one branch only
-  with no value before the ``if``, other Python values, tensors, conditions)
+  with no value before the ``if``, other Python values, tensors)
   becomes an ``IfResultError`` value: harmless unless read, and a read is a
   TraceError at the reading line naming the variable, the rule and the fix.
 """
@@ -33,8 +35,8 @@ from __future__ import annotations
 
 from .errors import TraceError
 from .graph import Op, Value, insert_op, walk_ops, watch_inserts
-from .symbolic import Scalar
-from .tracer import TensorHandle, Tile, tensor_type, tile_type, user_location
+from .symbolic import Comparison, Scalar
+from .tracer import Condition, TensorHandle, Tile, tensor_type, tile_type, user_location
 
 
 class IfResultError:
@@ -100,21 +102,27 @@ class IfResult:
         self.shape, self.dtype, self.ends = tuple(shape), dtype, ends
         self.handle: TensorHandle | None = None
 
-    def storage(self) -> TensorHandle:
+    def storage(self, reader) -> TensorHandle:
+        """The workspace, placed where the block ``reader`` sees it: before
+        the ``if``, or before the outermost ``pypto.loop`` holding the
+        ``if`` that the reader is after (the value the last iteration left,
+        as Python's ``for`` leaves it)."""
         if self.handle is not None:
+            self._hoist(self.handle.value.op, reader)
             return self.handle
         from .valid_flow import MOVE_MARK, MovedValid
         outer = self.if_op.block
         ws = Op("pto.workspace", {}, [tensor_type(self.shape, self.dtype)], f"{self.name}_if",
                 self.if_op.loc)
         insert_op(outer, ws, outer.ops.index(self.if_op))
+        self._hoist(ws, reader)
         zeros = [0] * len(self.shape)
         for end in self.ends:
             value = end.value
             if end.pending is not None:
                 # A branch's value is itself the result of an inner if: read
                 # its storage at the end of the branch.
-                inner = end.pending.storage()
+                inner = end.pending.storage(end.block)
                 view = Op("pto.view", {"source": inner.value, "offsets": zeros,
                                        "valid": MovedValid(inner.value)},
                           [tile_type(self.shape, self.dtype)], self.name, end.loc)
@@ -128,6 +136,35 @@ class IfResult:
         self.handle = TensorHandle(self.tracer, ws.result, self.shape, self.dtype,
                                    f"{self.name}_if")
         return self.handle
+
+    def _hoist(self, ws: Op, reader) -> None:
+        """Moves ``ws`` out of the loops (and scopes) that end before
+        ``reader``: it has no operands, and every path to a read after
+        the loop wrote it at the end of the branch taken. A run-time ``if``
+        between is not crossed: its own results carry the value."""
+        anchor = None
+        block = ws.block
+        while not block.is_ancestor_of(reader):
+            anchor = block.parent_op
+            if anchor.kind == "scf.if":
+                raise TraceError(
+                    f"'{self.name}' is the value of the run-time `if {self.if_op.fields['text']}` "
+                    f"({self.if_op.loc}) inside the run-time `if {anchor.fields['text']}` "
+                    f"({anchor.loc}) and is used after that `if` ends; assign it to a variable "
+                    f"in both branches of that `if` (or before it)", user_location())
+            if anchor.kind == "pto.loop" and anchor.fields.get("unrolled_path"):
+                raise TraceError(
+                    f"'{self.name}' is the value of the run-time `if {self.if_op.fields['text']}` "
+                    f"({self.if_op.loc}) in one path of pypto.loop_unroll "
+                    f"'{anchor.fields['name']}' ({anchor.loc}) and is used after the loop; the "
+                    f"last iteration may run in another unroll path, which has its own `if`: "
+                    f"write the value to a tensor in the loop body (assemble)", user_location())
+            block = anchor.block
+        if anchor is None:
+            return
+        ws.block.ops.remove(ws)
+        ws.result.scope = None
+        insert_op(block, ws, block.ops.index(anchor))
 
 
 _MISSING = object()
@@ -175,6 +212,8 @@ class RuntimeIf:
                 value = _End(self.tracer, value)
             elif isinstance(value, Scalar):
                 value = self._scalar_end(n, value)
+            elif isinstance(value, (Condition, Comparison)):
+                value = self._condition_end(n, value)
             ends[n] = value
         self.ends.append(ends)
 
@@ -189,6 +228,16 @@ class RuntimeIf:
                 return scalar
         _scalar_state(self.tracer)["ops"].extend(made)
         return _ScalarEnd(scalar, value)
+
+    def _condition_end(self, name: str, condition):
+        """A run-time condition's ``i1`` value at the end of the branch (a
+        comparison of symbolic scalars is evaluated there)."""
+        if isinstance(condition, Condition):
+            return _ConditionEnd(condition, condition.value)
+        with watch_inserts() as made:
+            value = self.tracer.compare(condition, condition.text()).value
+        _scalar_state(self.tracer)["ops"].extend(made)
+        return _ConditionEnd(condition, value)
 
     def _where(self) -> str:
         return f"the run-time `if {self.text}` ({self.op.loc})"
@@ -219,6 +268,19 @@ class RuntimeIf:
         _scalar_state(tracer)["results"].append(result)
         return Scalar("value", (result,), op.block, name)
 
+    def _condition_result(self, name: str, then, other) -> Condition:
+        """``name`` is a run-time condition (or bools that differ) after the
+        ``if``: an ``i1`` result of the ``scf.if``."""
+        op, tracer = self.op, self.tracer
+        yields = [end.value if isinstance(end, _ConditionEnd) else tracer.constant(int(end), "i1")
+                  for end in (then, other)]
+        result = Value("i1", name, op=op, block=op.block)
+        op.results.append(result)
+        op.fields.setdefault("then_yield", []).append(yields[0])
+        op.fields.setdefault("else_yield", []).append(yields[1])
+        _scalar_state(tracer)["results"].append(result)
+        return Condition(result, name)
+
     def _result(self, name: str):
         then, other = (ends.get(name, _MISSING) for ends in self.ends)
         a, b = (_object(end) for end in (then, other))
@@ -233,6 +295,12 @@ class RuntimeIf:
                     then.value is other.value:
                 return a
             return self._scalar_result(name, then, other)
+        if _condition_like(then) and _condition_like(other) and \
+                (isinstance(then, _ConditionEnd) or isinstance(other, _ConditionEnd) or a != b):
+            if isinstance(then, _ConditionEnd) and isinstance(other, _ConditionEnd) and \
+                    then.value is other.value:
+                return a
+            return self._condition_result(name, then, other)
         if isinstance(then, _End) and isinstance(other, _End):
             if then.tile.shape != other.tile.shape or then.tile.dtype != other.tile.dtype:
                 return IfResultError(
@@ -249,8 +317,9 @@ class RuntimeIf:
             return a
         return IfResultError(
             f"'{name}' is {_describe(a)} after the then branch of {self._where()} and "
-            f"{_describe(b)} after the else branch; only tiles (of one shape and dtype), ints "
-            f"and symbolic scalars carry a branch's value past a run-time `if`: compute "
+            f"{_describe(b)} after the else branch; only tiles (of one shape and dtype), ints, "
+            f"symbolic scalars, bools and run-time conditions carry a branch's value past a "
+            f"run-time `if`: compute "
             f"'{name}' before the `if`, or make it a tile")
 
 
@@ -263,12 +332,27 @@ class _ScalarEnd:
         self.scalar, self.value = scalar, value
 
 
+class _ConditionEnd:
+    """A run-time condition at the end of a branch and its ``i1`` value."""
+
+    __slots__ = ("condition", "value")
+
+    def __init__(self, condition, value):
+        self.condition, self.value = condition, value
+
+
 def _object(end):
     if isinstance(end, _End):
         return end.tile
     if isinstance(end, _ScalarEnd):
         return end.scalar
+    if isinstance(end, _ConditionEnd):
+        return end.condition
     return end
+
+
+def _condition_like(end) -> bool:
+    return isinstance(end, (_ConditionEnd, bool))
 
 
 def _index_like(end) -> bool:

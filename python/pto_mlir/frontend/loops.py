@@ -179,7 +179,8 @@ def _unrolled_paths(tracer, loc, start, stop, step, factors, name, idx_name, sub
                   "ub": tracer.index_value(end, "loop_unroll(stop)"),
                   "step": tracer.index_value(k * step, "loop_unroll(step)"),
                   "name": name, "idx_name": idx_name, "unroll_list": None,
-                  "submit_before_loop": submit and k == factors[0], "parallel": parallel}
+                  "submit_before_loop": submit and k == factors[0], "parallel": parallel,
+                  "unrolled_path": len(factors) > 1}
         for index in _loop_body(tracer, fields, loc):
             yield index, k
         current = end

@@ -76,9 +76,7 @@ def scatter_update(input, dim, index, src):
         raise _error(f"scatter_update(input) must be a tensor or a tile, got {input!r}")
     rank = input.ndim
     if rank == 4:
-        raise _error("scatter_update of 4-D [blockNum, blockSize, 1, d] tensors is not "
-                     "supported yet: reshape input to [blockNum * blockSize, d] and src to "
-                     "[b * s, d] (the 2-D form)")
+        return _scatter_update_4d(tracer, input, dim, index, src)
     if rank != 2:
         raise _error(f"scatter_update(input) is rank {rank}; PyPTO takes 2-D "
                      f"[blockNum * blockSize, d] (or 4-D) inputs")
@@ -110,3 +108,47 @@ def scatter_update(input, dim, index, src):
     assemble(tile, [0, 0], workspace)
     _record_index_put(tracer, "scatter_update", workspace, flat, values, False)
     return view(workspace, list(tile.shape), [0, 0], valid_shape=tile.valid_shape)
+
+
+def _scatter_update_4d(tracer, input, dim, index, src):
+    """The 4-D form: ``input`` ``[blockNum, blockSize, 1, d]`` (a paged
+    cache), ``src`` ``[b, s, 1, d]``: row ``index[i][j]`` of the
+    ``blockNum * blockSize`` rows gets ``src[i, j, 0]``, which is the 2-D
+    form on both reshaped to rows of ``d`` (PyPTO's example in
+    pypto-scatter_update.md); the updated 4-D ``input`` is returned."""
+    shape = list(input.shape)
+    if not _is_int(dim) or dim not in (-2, 2):
+        raise _error(f"scatter_update(dim={dim!r}): PyPTO's dim is -2 (keep the default)")
+    if not _is_int(shape[2]) or shape[2] != 1 or not _is_int(shape[3]):
+        raise _error(f"scatter_update(input) is {_dims(shape)}; the 4-D form is "
+                     f"[blockNum, blockSize, 1, d] (a static d, dim 2 of size 1): reshape a "
+                     f"cache with several heads to [blockNum, blockSize * n, 1, d] or use "
+                     f"the 2-D form")
+    values = tracer.use_tile(src, "scatter_update(src)")
+    if values.ndim != 4 or values.shape[2] != 1 or values.shape[3] != shape[3]:
+        raise _error(f"scatter_update(src) is {list(values.shape)} for the 4-D input "
+                     f"{_dims(shape)}; PyPTO takes src [b, s, 1, {shape[3]}]")
+    idx = tracer.use_tile(index, "scatter_update(index)")
+    if idx.ndim != 2 or tuple(idx.shape) != tuple(values.shape[:2]):
+        raise _error(f"scatter_update(index) is {list(idx.shape)} for src "
+                     f"{list(values.shape)}; PyPTO takes a 2-D [b, s] index "
+                     f"= {list(values.shape[:2])}")
+    rows = [shape[0] * shape[1], shape[3]]
+    flat_src = reshape(values, [values.shape[0] * values.shape[1], shape[3]])
+    flat_input = reshape(input, rows, inplace=True) if isinstance(input, TensorHandle) \
+        else reshape(input, rows)
+    # A 4-D vector tile (PyPTO's applies to src) cuts the rows of d as the
+    # 2-D one of its leading dims' product.
+    frame = tracer.frame
+    vec = frame.vec_tile
+    if vec and len(vec) == 4:
+        frame.vec_tile = (vec[0] * vec[1] * vec[2], vec[3])
+    try:
+        flat = scatter_update(flat_input, -2, idx, flat_src)
+    finally:
+        frame.vec_tile = vec
+    return input if isinstance(input, TensorHandle) else reshape(flat, shape)
+
+
+def _dims(shape) -> str:
+    return "[" + ", ".join(str(d) if _is_int(d) else "?" for d in shape) + "]"

@@ -267,13 +267,9 @@ class Tracer:
         if isinstance(tile, Tile) and getattr(tile, "if_result", None) is not None:
             # A tile assigned in both branches of a run-time `if`, read after
             # it: the branch's value through its storage (if_results.py).
-            result = tile.if_result
-            if not result.if_op.block.is_ancestor_of(self.frame.block):
-                raise _error(f"{what}: '{result.name}' is the value of the run-time "
-                             f"`if {result.if_op.fields['text']}` ({result.if_op.loc}) in "
-                             f"{self._where(result.if_op.block)} and is used after "
-                             f"{self._ends(result.if_op.block)}")
-            return self.whole_view(result.storage(), what)
+            # Read after the pypto.loop holding the `if`: the value the
+            # last iteration left.
+            return self.whole_view(tile.if_result.storage(self.frame.block), what)
         if not isinstance(tile, Tile):
             from .if_results import check_value
             check_value(tile)

@@ -362,12 +362,12 @@ func.func private @mix_ring_full_root(%a: !pto.tensor<128x128xf32>, %y: !pto.ten
 
 // -----
 
-func.func private @arange_float(%out: !pto.tensor<8xf32>)
+func.func private @arange_f16(%out: !pto.tensor<16xf16>)
     attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'pto.arange' op is a 'f32' sequence of step 0.5; pto-lower-to-isa lowers i32 sequences of step 1 (pto-isa's TCI) only yet: build arange(n) and cast/scale it}}
-  %t = pto.arange 0.0, 0.5 : !pto.tile<8xf32>
-  pto.assemble %t, %out [%c0] : !pto.tile<8xf32>, !pto.tensor<8xf32>
+  // expected-error @+1 {{'pto.arange' op is a 'f16' sequence; pto-lower-to-isa lowers i32 and f32 sequences (pto-isa's TCI, TMULS, TADDS): build it in f32 and cast it}}
+  %t = pto.arange 0.0, 0.5 : !pto.tile<16xf16>
+  pto.assemble %t, %out [%c0] : !pto.tile<16xf16>, !pto.tensor<16xf16>
   return
 }
 

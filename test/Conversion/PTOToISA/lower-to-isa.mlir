@@ -250,6 +250,45 @@ func.func private @arange(%out: !pto.tensor<64xi32>)
 
 // -----
 
+// Another step: TCI from 0 times step (TMULS); an f32 sequence converts
+// the counts first (TCVT) and adds start (TADDS), the last into the result.
+// CHECK-LABEL: func.func private @arange_f32(
+// CHECK-DAG:     %[[START:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:     %[[STEP:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK:         %[[R:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 1x8xf32>
+// CHECK-NEXT:    %[[I:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 1x8xi32>
+// CHECK-NEXT:    pto_isa.tci %[[I]] start = 0 : !pto_isa.tile<ub, 1x8xi32>
+// CHECK-NEXT:    %[[F:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:    pto_isa.tcvt %[[I]] into %[[F]] mode <NONE>
+// CHECK-NEXT:    %[[S:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:    pto_isa.tmuls %[[F]], %[[STEP]] into %[[S]]
+// CHECK-NEXT:    pto_isa.tadds %[[S]], %[[START]] into %[[R]]
+func.func private @arange_f32(%out: !pto.tensor<8xf32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.arange 1.0, 0.5 : !pto.tile<8xf32>
+  pto.assemble %t, %out [%c0] : !pto.tile<8xf32>, !pto.tensor<8xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func private @arange_i32_step(
+// CHECK:         %[[R:.*]] = pto_isa.alloc_tile valid [%{{.*}}, %{{.*}}] : !pto_isa.tile<ub, 1x8xi32>
+// CHECK-NEXT:    %[[I:.*]] = pto_isa.alloc_tile
+// CHECK-NEXT:    pto_isa.tci %[[I]] start = 0
+// CHECK-NEXT:    pto_isa.tmuls %[[I]], %{{.*}} into %[[R]] : !pto_isa.tile<ub, 1x8xi32>, i32
+// CHECK-NOT:     pto_isa.tadds
+func.func private @arange_i32_step(%out: !pto.tensor<8xi32>)
+    attributes {pto.leaf = #pto.core<vector>, pto.family = "V1"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.arange 0.0, -3.0 : !pto.tile<8xi32>
+  pto.assemble %t, %out [%c0] : !pto.tile<8xi32>, !pto.tensor<8xi32>
+  return
+}
+
+// -----
+
 // A cube leaf: operands GM -> L1 (nz) -> L0A/L0B, tmatmul into an l0c
 // accumulator, tstore from l0c (the fixpipe writes f32 here). Capacities are
 // whole 16 x 16 fractals; valid extents those of the views / the product.

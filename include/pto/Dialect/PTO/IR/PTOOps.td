@@ -617,7 +617,8 @@ def PTO_ArangeOp : PTO_VectorOp<"arange"> {
     `ceil((end - start) / step)` (the front end computes it). Integer
     results need integral `start` and `step` within i32. A vector tile
     `[t]` cuts it into pieces whose `start` moves by `t * step`. Lowered to
-    pto-isa's `TCI` (integer tiles, step 1 or -1).
+    pto-isa's `TCI` (i32, step 1), or `TCI` from 0 then `TCVT` (f32),
+    `TMULS` by step and `TADDS` of start (i32, f32).
 
     ```mlir
     %i = pto.arange 0.0, 1.0 : !pto.tile<128xi32>
