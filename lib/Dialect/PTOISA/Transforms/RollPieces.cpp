@@ -10,9 +10,12 @@
 //   * candidate periods are the distances between consecutive ops of equal
 //     signature (name, attributes, result types); for each, one linear scan
 //     finds the stretches where op n and op n + period have equal
-//     signatures. The largest candidate (ops saved) that passes the exact
-//     check is rolled, and the search repeats on the block, then on the new
-//     loop bodies (a piece grid gives nested loops);
+//     signatures. A stretch is tried at a few phases from its start and from
+//     its end, each also one group later (a first piece that loads tiles the
+//     others reuse is longer and ends like them). The largest candidate (ops
+//     saved) that passes the exact check is rolled, and the search repeats on
+//     the block, then on the new loop bodies (a piece grid gives nested
+//     loops);
 //   * the exact check compares group j with group 0 op by op: the same op
 //     (name, attributes, properties, result types), and per operand either
 //     the value defined at the same place of its own group, or the same
@@ -67,7 +70,7 @@ namespace {
 /// Candidate periods tried per block: the most frequent distances between
 /// equal signatures. Bounds the search at O(ops x kMaxPeriods).
 constexpr size_t kMaxPeriods = 48;
-/// Phases tried per stretch when the first does not pass the exact check.
+/// Phases tried per stretch from its start, and as many from its end.
 constexpr size_t kMaxPhases = 4;
 
 /// `count` groups of `period` ops starting at op `start` of the block. A
@@ -333,10 +336,27 @@ BlockRoller::findBest() {
       while (i + p < n && hashes[i] == hashes[i + p])
         ++i;
       size_t length = i - a; // matching positions
-      if (length >= p)
-        for (size_t phase = 0; phase < std::min(kMaxPhases, length - p + 1);
-             ++phase)
-          candidates.push_back({a + phase, p, (length - phase) / p + 1});
+      if (length < p)
+        continue;
+      // Phases from the stretch's start and phases whose last group ends
+      // where the stretch does, each also one group later. A first piece
+      // that loads tiles the later ones reuse is longer than they are but
+      // may end like them, so the stretch starts inside it or one period
+      // before the second piece: the groups begin at the end phase or one
+      // group after the stretch's start.
+      auto add = [&, period = p](size_t phase) {
+        for (size_t start : {phase, phase + period})
+          if (start + period <= length)
+            candidates.push_back(
+                {a + start, period, (length - start) / period + 1});
+      };
+      size_t endPhase = length % p;
+      for (size_t k = 0; k < kMaxPhases && k < p; ++k) {
+        add(k);
+        size_t fromEnd = (endPhase + p - k) % p;
+        if (fromEnd >= kMaxPhases)
+          add(fromEnd);
+      }
     }
   }
   llvm::stable_sort(candidates, [](const Run &a, const Run &b) {
