@@ -37,7 +37,10 @@ def RollPiecesPass : Pass<"pto-isa-roll-pieces"> {
       a `tensor.from_elements` built before the loop (`tensor.extract`; the
       C++ emitter prints a local array);
     * only groups holding a `pto_isa` instruction, and runs that save at
-      least `min-saved-ops` ops, are rolled;
+      least `min-saved-ops` ops, are rolled; a run is not rolled when the
+      tiles its groups read from before it (live across the whole loop)
+      plus the peak of one group's own tiles exceed a buffer's capacity
+      (straight-line, `pto-isa-plan-memory` may reload such tiles instead);
     * groups holding L0C tiles of at most half of L0C (an accumulator that
       is not all of it) are rolled two per iteration, an odd last group
       staying after the loop, and runs of fewer than four such groups stay
