@@ -5,8 +5,10 @@ SK-16 (tiles cut into row pieces and K chains) is built twice, with `roll-pieces
 pipeline, both at -O0 so that only the emitted code differs, and the outputs
 of a ragged case are compared bit for bit. The emulation checks every flag
 and on-chip hazard at run time, so the loops' synchronisation (primed and
-drained flags) is exercised too. The A3 file is checked for size only (its
-numerics run in test_codegen_sk16.py).
+drained flags) is exercised too. At the A3 tiles the C1 and C2 leaves roll
+after a first piece that loads tiles the later pieces reuse: the A3 files
+are checked for size and loops, and at D = 128 bit for bit on a short case
+(the whole case matrix runs in test_codegen_sk16.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from pto_mlir import codegen, sk16_ir
 from pto_mlir.golden import sk16
@@ -64,17 +67,55 @@ def test_rolled_leaves_match_straight_line_bit_for_bit(tmp_path):
     sk16.assert_matches_golden(outputs["rolled"], sk16.golden_backward(inputs, case.N, case.D))
 
 
-def test_sk16_a3_code_size(tmp_path):
-    """SK-16 at the A3 tiles, D = 64: at most 10,000 lines of C++ in all,
-    every later V1 leaf a loop, and C2 leaves too where they repeat pieces (the
-    operand-stationary K split leaves some C2 chains one piece long)."""
+def _a3_source(tmp_path: Path, heads: int, head_dim: int) -> Path:
     source = tmp_path / "sk16.mlir"
-    source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=8, head_dim=64)))
-    cpp = codegen.emit_cpp(source, tmp_path).read_text()
-    assert len(cpp.splitlines()) <= 10_000, len(cpp.splitlines())
+    source.write_text(sk16_ir.emit(sk16_ir.Sk16Config(heads=heads, head_dim=head_dim)))
+    return source
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_sk16_a3_code_size(head_dim, tmp_path):
+    """SK-16 at the A3 tiles (as benchmarks/emitted_code.py builds it): at
+    most 7,000 lines of C++ in all (issue 18 asks for 10,000 at D = 64), and
+    every leaf of more than one piece a loop: the later V1 leaves, every C2
+    leaf, and C1, whose first piece loads the Q blocks that the later
+    pieces reuse (so only the later pieces roll; also the C2 leaves at
+    D = 128, whose first piece loads the K-chain operands)."""
+    cpp = codegen.emit_cpp(_a3_source(tmp_path, 8, head_dim), tmp_path).read_text()
+    assert len(cpp.splitlines()) <= 7_000, len(cpp.splitlines())
     leaves = _leaf_bodies(cpp)
-    for name, body in leaves.items():
-        if re.search(r"_V1_[2-9]$", name):
-            assert "for (" in body, f"{name} is straight-line"
-    assert any("for (" in body for name, body in leaves.items()
-               if re.search(r"_C2_\d+$", name)), "no C2 leaf is a loop"
+    looped = [name for name, body in leaves.items()
+              if re.search(r"_(V1_[1-9]|C1_\d+|C2_\d+)$", name)]
+    assert len(looped) >= 10, sorted(leaves)
+    for name in looped:
+        assert "for (" in leaves[name], f"{name} is straight-line"
+
+
+# A ragged case at D = 128, small enough for the emulation at the A3 tiles.
+A3_CASE = sk16.Sk16Case("a3_d128", q_seqlens=(192, 64), kv_seqlens=(160, 320), N=8, D=128)
+
+
+def test_a3_rolled_cube_leaves_match_straight_line_bit_for_bit(tmp_path):
+    """At the A3 tiles, D = 128, the C1 and C2 leaves are loops after a first
+    piece that stays straight-line (it loads tiles the loop reads; D = 64
+    rolls C1 the same way); dQ/dK/dV equal those of the straight-line file
+    bit for bit (both at -O0), under the emulation's flag and hazard
+    checks."""
+    case = A3_CASE
+    source = _a3_source(tmp_path, case.N, case.D)
+    straight_cpp = codegen.emit_cpp(source, tmp_path / "straight", STRAIGHT)
+    rolled_cpp = codegen.emit_cpp(source, tmp_path / "rolled")
+    rolled = _leaf_bodies(rolled_cpp.read_text())
+    cube = [name for name in rolled if re.search(r"_C[12]_\d+$", name)]
+    assert cube and all("for (" in rolled[name] for name in cube), cube
+
+    inputs = sk16.make_inputs(case, seed=5)
+    outputs = {}
+    for name, cpp in (("straight", straight_cpp), ("rolled", rolled_cpp)):
+        exe = codegen.compile_cpp(cpp, opt="-O0")
+        outputs[name], _ = codegen.run(exe, tmp_path / f"run_{name}", inputs, sk16.DTYPES,
+                                       sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
+    for name in sk16.OUTPUT_NAMES:
+        assert outputs["straight"][name].tobytes() == outputs["rolled"][name].tobytes(), \
+            f"{name} differs between straight and rolled leaves"
+    sk16.assert_matches_golden(outputs["rolled"], sk16.golden_backward(inputs, case.N, case.D))

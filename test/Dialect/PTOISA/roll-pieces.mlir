@@ -282,3 +282,129 @@ func.func @acc_three(%a: !pto.tensor<640x64xbf16>, %b: !pto.tensor<64x128xbf16>,
   pto_isa.tstore %acc2 into %out[%c256, %c0] : !pto_isa.tile<l0c, 128x128xf32>, !pto.tensor<640x128xf32>
   return
 }
+
+// -----
+
+// The first piece also loads a tile %w that the later pieces reuse, so it is
+// longer than they are and only its tail matches theirs: the matching
+// stretch starts inside it, more than four ops before the second piece. The
+// phase taken from the stretch's end finds the groups: the first piece
+// stays, the other three roll, reading %w from before the loop.
+// CHECK-LABEL: func.func @shared_first_piece
+// CHECK:         pto_isa.tload %{{.*}} into %[[W:[^ ]*]] : !pto.tensor<16x64xf32>
+// CHECK:         pto_isa.tstore
+// CHECK:         scf.for
+// CHECK:           pto_isa.tload
+// CHECK:           pto_isa.tadd %{{.*}}, %[[W]] into
+// CHECK:           pto_isa.texp
+// CHECK:           pto_isa.tstore
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+// SYNC-LABEL: func.func @shared_first_piece
+// SYNC:         scf.for
+func.func @shared_first_piece(%in: !pto.tensor<64x64xf32>, %win: !pto.tensor<16x64xf32>,
+                              %out: !pto.tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %a0 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c0, %c0] into %a0 : !pto.tensor<64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %w = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %win[%c0, %c0] into %w : !pto.tensor<16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %b0 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tadd %a0, %w into %b0 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %e0 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %b0 into %e0 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %e0 into %out[%c0, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<64x64xf32>
+  %a1 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c16, %c0] into %a1 : !pto.tensor<64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %b1 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tadd %a1, %w into %b1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %e1 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %b1 into %e1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %e1 into %out[%c16, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<64x64xf32>
+  %a2 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c32, %c0] into %a2 : !pto.tensor<64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %b2 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tadd %a2, %w into %b2 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %e2 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %b2 into %e2 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %e2 into %out[%c32, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<64x64xf32>
+  %a3 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c48, %c0] into %a3 : !pto.tensor<64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %b3 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tadd %a3, %w into %b3 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %e3 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %b3 into %e3 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %e3 into %out[%c48, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// As above, but the shared load sits inside the first piece, after ops that
+// the later pieces also have: the stretch where op n matches op n + 9 starts
+// five ops before the second piece. The phase whose last group ends where
+// the stretch ends finds the groups.
+// CHECK-LABEL: func.func @shared_mid_piece
+// CHECK:         pto_isa.tload %{{.*}} into %[[W:[^ ]*]] : !pto.tensor<16x64xf32>
+// CHECK:         pto_isa.tstore
+// CHECK:         scf.for
+// CHECK:           pto_isa.tload
+// CHECK:           pto_isa.texp
+// CHECK:           pto_isa.tadd %{{.*}}, %[[W]] into
+// CHECK:           pto_isa.texp
+// CHECK:           pto_isa.tstore
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+// SYNC-LABEL: func.func @shared_mid_piece
+// SYNC:         scf.for
+func.func @shared_mid_piece(%in: !pto.tensor<64x64xf32>, %win: !pto.tensor<16x64xf32>,
+                            %out: !pto.tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %a0 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c0, %c0] into %a0 : !pto.tensor<64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %b0 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %a0 into %b0 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %w = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %win[%c0, %c0] into %w : !pto.tensor<16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %s0 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tadd %b0, %w into %s0 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %e0 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %s0 into %e0 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %e0 into %out[%c0, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<64x64xf32>
+  %a1 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c16, %c0] into %a1 : !pto.tensor<64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %b1 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %a1 into %b1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %s1 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tadd %b1, %w into %s1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %e1 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %s1 into %e1 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %e1 into %out[%c16, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<64x64xf32>
+  %a2 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c32, %c0] into %a2 : !pto.tensor<64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %b2 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %a2 into %b2 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %s2 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tadd %b2, %w into %s2 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %e2 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %s2 into %e2 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %e2 into %out[%c32, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<64x64xf32>
+  %a3 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tload %in[%c48, %c0] into %a3 : !pto.tensor<64x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %b3 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %a3 into %b3 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %s3 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tadd %b3, %w into %s3 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  %e3 = pto_isa.alloc_tile valid [%c16, %c64] : !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.texp %s3 into %e3 : !pto_isa.tile<ub, 16x64xf32>, !pto_isa.tile<ub, 16x64xf32>
+  pto_isa.tstore %e3 into %out[%c48, %c0] : !pto_isa.tile<ub, 16x64xf32>, !pto.tensor<64x64xf32>
+  return
+}

@@ -10,15 +10,20 @@
 //   * candidate periods are the distances between consecutive ops of equal
 //     signature (name, attributes, result types); for each, one linear scan
 //     finds the stretches where op n and op n + period have equal
-//     signatures. The largest candidate (ops saved) that passes the exact
-//     check is rolled, and the search repeats on the block, then on the new
-//     loop bodies (a piece grid gives nested loops);
+//     signatures. A stretch is tried at a few phases from its start and from
+//     its end, each also one group later (a first piece that loads tiles the
+//     others reuse is longer and ends like them). The largest candidate (ops
+//     saved) that passes the exact check is rolled, and the search repeats on
+//     the block, then on the new loop bodies (a piece grid gives nested
+//     loops);
 //   * the exact check compares group j with group 0 op by op: the same op
 //     (name, attributes, properties, result types), and per operand either
 //     the value defined at the same place of its own group, or the same
 //     value from before the run, or (scalars only: index, integer, float) a
 //     value from before the run that differs per group. No value of the run
-//     may be used after it, nor a group's value by a later group;
+//     may be used after it, nor a group's value by a later group, and the
+//     tiles the groups read from before the run plus one group's peak must
+//     fit each buffer (those stay live across the whole loop);
 //   * a scalar that differs per group becomes `c0 + %i * step` when the
 //     groups use integer constants in arithmetic progression, otherwise an
 //     element of a `tensor.from_elements` built before the loop
@@ -50,9 +55,12 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace mlir::ptoisa {
 #define GEN_PASS_DEF_ROLLPIECESPASS
@@ -67,7 +75,7 @@ namespace {
 /// Candidate periods tried per block: the most frequent distances between
 /// equal signatures. Bounds the search at O(ops x kMaxPeriods).
 constexpr size_t kMaxPeriods = 48;
-/// Phases tried per stretch when the first does not pass the exact check.
+/// Phases tried per stretch from its start, and as many from its end.
 constexpr size_t kMaxPhases = 4;
 
 /// `count` groups of `period` ops starting at op `start` of the block. A
@@ -102,9 +110,10 @@ static bool isScalar(Type type) {
 /// the block's start, its terminator).
 class BlockRoller {
 public:
-  BlockRoller(Block &block, unsigned minSaved, int64_t l0cBytes,
+  BlockRoller(Block &block, unsigned minSaved, pto::Arch arch,
               Operation *after = nullptr, Operation *before = nullptr)
-      : block(block), minSaved(minSaved), l0cBytes(l0cBytes), after(after),
+      : block(block), minSaved(minSaved), arch(arch),
+        l0cBytes(getSpaceCapacity(arch, MemorySpace::l0c)), after(after),
         before(before) {}
 
   /// Rolls runs until none is left; returns the loops created.
@@ -124,11 +133,14 @@ private:
   bool worthRolling(const Run &run) const;
   /// Whether a group of `run` holds L0C tiles of at most half of L0C.
   bool holdsHalfL0C(const Run &run) const;
+  /// Whether the loop of `run` may fit on chip (see the definition).
+  bool fitsOnChip(const Run &run) const;
   std::optional<std::pair<Run, SmallVector<VaryingOperand>>> findBest();
   RolledLoop roll(const Run &run, ArrayRef<VaryingOperand> varying);
 
   Block &block;
   unsigned minSaved;
+  pto::Arch arch;
   int64_t l0cBytes;
   Operation *after, *before;
   SmallVector<Operation *> ops;
@@ -283,6 +295,54 @@ bool BlockRoller::worthRolling(const Run &run) const {
   return false;
 }
 
+bool BlockRoller::fitsOnChip(const Run &run) const {
+  // A tile the body reads from before the run is live across the whole
+  // loop: pto-isa-plan-memory cannot drop and reload it between iterations
+  // as it may in straight-line code (ReloadSplit). Those bytes plus the
+  // peak of the body's own tiles (first to last use in group 0; one ending
+  // where another starts may give it its bytes) are a lower
+  // bound of what the loop needs per space; a run past a capacity stays
+  // straight-line.
+  const size_t begin = run.start, end = run.start + run.period;
+  std::map<MemorySpace, int64_t> outer;
+  std::map<MemorySpace, std::vector<std::pair<size_t, int64_t>>> events;
+  DenseSet<Value> seenOuter;
+  DenseMap<Value, std::pair<size_t, size_t>> bodyUses;
+  for (size_t n = begin; n < end; ++n)
+    for (Value operand : ops[n]->getOperands()) {
+      auto alloc = operand.getDefiningOp<AllocTileOp>();
+      if (!alloc)
+        continue;
+      int64_t def = definingIndex(operand);
+      if (def >= static_cast<int64_t>(begin) && def < static_cast<int64_t>(end))
+        bodyUses.try_emplace(operand, n, n).first->second.second = n;
+      else if (seenOuter.insert(operand).second)
+        outer[alloc.getTileType().getSpace()] +=
+            alloc.getTileType().getByteSize();
+    }
+  for (auto &[value, uses] : bodyUses) {
+    auto type = value.getDefiningOp<AllocTileOp>().getTileType();
+    auto &list = events[type.getSpace()];
+    list.push_back({2 * uses.first + 1, type.getByteSize()});
+    list.push_back({2 * uses.second + 1, -type.getByteSize()});
+  }
+  std::set<MemorySpace> spaces;
+  for (auto &[space, bytes] : outer)
+    spaces.insert(space);
+  for (auto &[space, list] : events)
+    spaces.insert(space);
+  for (MemorySpace space : spaces) {
+    int64_t live = 0, peak = 0;
+    auto &list = events[space];
+    llvm::sort(list);
+    for (auto [point, delta] : list)
+      peak = std::max(peak, live += delta);
+    if (outer[space] + peak > getSpaceCapacity(arch, space))
+      return false;
+  }
+  return true;
+}
+
 bool BlockRoller::holdsHalfL0C(const Run &run) const {
   int64_t bytes = 0;
   for (size_t r = 0; r < run.period; ++r)
@@ -333,10 +393,27 @@ BlockRoller::findBest() {
       while (i + p < n && hashes[i] == hashes[i + p])
         ++i;
       size_t length = i - a; // matching positions
-      if (length >= p)
-        for (size_t phase = 0; phase < std::min(kMaxPhases, length - p + 1);
-             ++phase)
-          candidates.push_back({a + phase, p, (length - phase) / p + 1});
+      if (length < p)
+        continue;
+      // Phases from the stretch's start and phases whose last group ends
+      // where the stretch does, each also one group later. A first piece
+      // that loads tiles the later ones reuse is longer than they are but
+      // may end like them, so the stretch starts inside it or one period
+      // before the second piece: the groups begin at the end phase or one
+      // group after the stretch's start.
+      auto add = [&, period = p](size_t phase) {
+        for (size_t start : {phase, phase + period})
+          if (start + period <= length)
+            candidates.push_back(
+                {a + start, period, (length - start) / period + 1});
+      };
+      size_t endPhase = length % p;
+      for (size_t k = 0; k < kMaxPhases && k < p; ++k) {
+        add(k);
+        size_t fromEnd = (endPhase + p - k) % p;
+        if (fromEnd >= kMaxPhases)
+          add(fromEnd);
+      }
     }
   }
   llvm::stable_sort(candidates, [](const Run &a, const Run &b) {
@@ -355,7 +432,7 @@ BlockRoller::findBest() {
       --run.count;
       matchingGroups(run, varying);
     }
-    if (!worthRolling(run) || usedOutside(run))
+    if (!worthRolling(run) || usedOutside(run) || !fitsOnChip(run))
       continue;
     // Two groups per iteration where both accumulators fit L0C at once (a
     // loop of one accumulator would reuse its bytes every iteration).
@@ -364,7 +441,7 @@ BlockRoller::findBest() {
         continue;
       Run paired{run.start, 2 * run.period, run.count / 2, /*paired=*/true};
       if (matchingGroups(paired, varying) != paired.count ||
-          !worthRolling(paired) || usedOutside(paired))
+          !worthRolling(paired) || usedOutside(paired) || !fitsOnChip(paired))
         continue;
       run = paired;
     }
@@ -495,18 +572,17 @@ SmallVector<RolledLoop> BlockRoller::run() {
 /// Rolls the range of `block` between `after` and `before`, then the new
 /// loop bodies: a paired body as its two halves, each on its own, so that no
 /// loop joins them again.
-static void rollRange(Block &block, unsigned minSaved, int64_t l0cBytes,
+static void rollRange(Block &block, unsigned minSaved, pto::Arch arch,
                       Operation *after, Operation *before) {
   for (RolledLoop rolled :
-       BlockRoller(block, minSaved, l0cBytes, after, before).run()) {
+       BlockRoller(block, minSaved, arch, after, before).run()) {
     Block &body = *rolled.loop.getBody();
     if (!rolled.secondHalf) {
-      rollRange(body, minSaved, l0cBytes, nullptr, nullptr);
+      rollRange(body, minSaved, arch, nullptr, nullptr);
       continue;
     }
-    rollRange(body, minSaved, l0cBytes, nullptr, rolled.secondHalf);
-    rollRange(body, minSaved, l0cBytes, rolled.secondHalf->getPrevNode(),
-              nullptr);
+    rollRange(body, minSaved, arch, nullptr, rolled.secondHalf);
+    rollRange(body, minSaved, arch, rolled.secondHalf->getPrevNode(), nullptr);
   }
 }
 
@@ -529,10 +605,9 @@ struct RollPiecesPass
       if (auto kind = func->getAttrOfType<pto::CoreKindAttr>("pto.leaf");
           kind && kind.getValue() == pto::CoreKind::mix)
         return WalkResult::skip();
-      int64_t l0cBytes =
-          getSpaceCapacity(pto::getArchFor(func), MemorySpace::l0c);
+      pto::Arch arch = pto::getArchFor(func);
       for (Block &block : func.getFunctionBody())
-        rollRange(block, minSavedOps, l0cBytes, nullptr, nullptr);
+        rollRange(block, minSavedOps, arch, nullptr, nullptr);
       return WalkResult::skip();
     });
   }

@@ -19,8 +19,12 @@ def RollPiecesPass : Pass<"pto-isa-roll-pieces"> {
     * groups are found by signature (op name, attributes, result types):
       the candidate periods are the distances between consecutive ops of
       equal signature, and one linear scan per period finds where op n and
-      op n + period agree; the candidate saving the most ops that passes the
-      exact check is rolled;
+      op n + period agree. Each such stretch is tried from its first ops,
+      from the phase whose last group ends where the stretch ends, and each
+      of these one group later: a first piece that also loads tiles the
+      later pieces reuse is longer than they are, so the stretch may start
+      inside it or one period before the second piece. The candidate saving
+      the most ops that passes the exact check is rolled;
     * exact check, op by op against the first group: the same op (name,
       attributes, properties, result types); each operand is the value
       defined at the same place of its own group, or one value from before
@@ -33,7 +37,10 @@ def RollPiecesPass : Pass<"pto-isa-roll-pieces"> {
       a `tensor.from_elements` built before the loop (`tensor.extract`; the
       C++ emitter prints a local array);
     * only groups holding a `pto_isa` instruction, and runs that save at
-      least `min-saved-ops` ops, are rolled;
+      least `min-saved-ops` ops, are rolled; a run is not rolled when the
+      tiles its groups read from before it (live across the whole loop)
+      plus the peak of one group's own tiles exceed a buffer's capacity
+      (straight-line, `pto-isa-plan-memory` may reload such tiles instead);
     * groups holding L0C tiles of at most half of L0C (an accumulator that
       is not all of it) are rolled two per iteration, an odd last group
       staying after the loop, and runs of fewer than four such groups stay
