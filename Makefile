@@ -39,10 +39,13 @@ check-lit:
 # each running whole test files (--dist loadfile keeps a file's module state,
 # e.g. test_pypto_gym.py's corpus table, in one process). Most tests wait on
 # pto-opt, pto-run or clang++. PYTEST_XDIST= runs in one process.
+# PYTEST_FLAGS: more pytest options (.ci/run: --durations=30).
 PYTEST_XDIST ?= -n auto --dist loadfile
+PYTEST_FLAGS ?=
 
 check-python:
-	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -rs $(PYTEST_XDIST) tests
+	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -rs $(PYTEST_XDIST) \
+	  $(PYTEST_FLAGS) tests
 
 # The main job: SK-16 through the toolchain (today: parse, verify, round trip,
 # summary, and numerics through pto-run against the NumPy golden).
@@ -103,7 +106,7 @@ build-asan: $(ASAN_BUILD)/build.ninja
 test-asan: build-asan
 	./scripts/san-run ninja -C $(ASAN_BUILD) check-pto
 	cd python && PTO_BUILD_DIR=$(abspath $(ASAN_BUILD)) ../scripts/san-run --python \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider $(PYTEST_XDIST) $(ASAN_PYTEST)
+	  $(PYTHON) -m pytest -q -p no:cacheprovider $(PYTEST_XDIST) $(PYTEST_FLAGS) $(ASAN_PYTEST)
 
 test-asan-ci:
 	$(MAKE) --no-print-directory test-asan ASAN_PYTEST="$(ASAN_PYTEST_CI)"
