@@ -37,13 +37,14 @@ check-lit:
 
 # pytest in parallel (pytest-xdist, python3-pytest-xdist): one process per core,
 # each running whole test files (--dist loadfile keeps a file's module state,
-# e.g. test_pypto_gym.py's corpus table, in one process). Most tests wait on
-# pto-opt, pto-run or clang++. PYTEST_XDIST= runs in one process.
+# e.g. test_pypto_gym.py's corpus table, in one process). Most of pytest's time
+# is pto-opt, pto-run and clang++ subprocesses, one core each. `deps` names the
+# package when it is missing. PYTEST_XDIST= runs in one process.
 # PYTEST_FLAGS: more pytest options (.ci/run: --durations=30).
 PYTEST_XDIST ?= -n auto --dist loadfile
 PYTEST_FLAGS ?=
 
-check-python:
+check-python: deps
 	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -rs $(PYTEST_XDIST) \
 	  $(PYTEST_FLAGS) tests
 
@@ -103,7 +104,7 @@ $(ASAN_BUILD)/build.ninja: CMakeLists.txt cmake/PTOSanitize.cmake | deps
 build-asan: $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 
-test-asan: build-asan
+test-asan: build-asan deps
 	./scripts/san-run ninja -C $(ASAN_BUILD) check-pto
 	cd python && PTO_BUILD_DIR=$(abspath $(ASAN_BUILD)) ../scripts/san-run --python \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider $(PYTEST_XDIST) $(PYTEST_FLAGS) $(ASAN_PYTEST)
