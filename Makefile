@@ -35,13 +35,14 @@ test: build
 check-lit:
 	ninja -C $(BUILD) check-pto
 
-# pytest in parallel (pytest-xdist, python3-pytest-xdist): one process per core,
+# pytest in parallel (pytest-xdist, python3-pytest-xdist): one process per CPU
+# (`logical`: a 2-vCPU machine of one physical core still gets two),
 # each running whole test files (--dist loadfile keeps a file's module state,
 # e.g. test_pypto_gym.py's corpus table, in one process). Most of pytest's time
 # is pto-opt, pto-run and clang++ subprocesses, one core each. `deps` names the
 # package when it is missing. PYTEST_XDIST= runs in one process.
 # PYTEST_FLAGS: more pytest options (.ci/run: --durations=30).
-PYTEST_XDIST ?= -n auto --dist loadfile
+PYTEST_XDIST ?= -n logical --dist loadfile
 PYTEST_FLAGS ?=
 
 check-python: deps

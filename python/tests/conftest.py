@@ -40,7 +40,7 @@ def pytest_configure(config):
 
 
 def pytest_sessionfinish(session):
-    """Under pytest-xdist (`make check-python` runs `-n 2 --dist loadfile`) the
+    """Under pytest-xdist (`make check-python` runs `-n logical --dist loadfile`) the
     corpus table is filled in the worker that ran test_pypto_gym.py: hand it
     to the controller, which prints it (pytest_testnodedown)."""
     workeroutput = getattr(session.config, "workeroutput", None)
