@@ -35,8 +35,19 @@ test: build
 check-lit:
 	ninja -C $(BUILD) check-pto
 
-check-python:
-	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -rs tests
+# pytest in parallel (pytest-xdist, python3-pytest-xdist): one process per CPU
+# (`logical`: a 2-vCPU machine of one physical core still gets two),
+# each running whole test files (--dist loadfile keeps a file's module state,
+# e.g. test_pypto_gym.py's corpus table, in one process). Most of pytest's time
+# is pto-opt, pto-run and clang++ subprocesses, one core each. `deps` names the
+# package when it is missing. PYTEST_XDIST= runs in one process.
+# PYTEST_FLAGS: more pytest options (.ci/run: --durations=30).
+PYTEST_XDIST ?= -n logical --dist loadfile
+PYTEST_FLAGS ?=
+
+check-python: deps
+	cd python && PTO_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -rs $(PYTEST_XDIST) \
+	  $(PYTEST_FLAGS) tests
 
 # The main job: SK-16 through the toolchain (today: parse, verify, round trip,
 # summary, and numerics through pto-run against the NumPy golden).
@@ -94,10 +105,10 @@ $(ASAN_BUILD)/build.ninja: CMakeLists.txt cmake/PTOSanitize.cmake | deps
 build-asan: $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 
-test-asan: build-asan
+test-asan: build-asan deps
 	./scripts/san-run ninja -C $(ASAN_BUILD) check-pto
 	cd python && PTO_BUILD_DIR=$(abspath $(ASAN_BUILD)) ../scripts/san-run --python \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST)
+	  $(PYTHON) -m pytest -q -p no:cacheprovider $(PYTEST_XDIST) $(PYTEST_FLAGS) $(ASAN_PYTEST)
 
 test-asan-ci:
 	$(MAKE) --no-print-directory test-asan ASAN_PYTEST="$(ASAN_PYTEST_CI)"

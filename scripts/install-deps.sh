@@ -9,6 +9,7 @@ PACKAGES=(
   clang-format-22      # scripts/check-format.sh (make format-check, CI), scripts/format.sh
   libclang-rt-22-dev   # ASan/UBSan runtimes and libFuzzer (make test-asan, make fuzz)
   python3 python3-numpy python3-pytest
+  python3-pytest-xdist # make check-python / test-asan run pytest on every CPU (-n logical)
   python3-dev pybind11-dev
   python3-torch        # PyPTO-Gym kernel files and their torch goldens (CPU; torch_npu stubbed)
   python3-matplotlib   # scripts/swimlane.py (cost-model trace pictures), pto-tune --plot (Pareto plot)

@@ -39,6 +39,28 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "soc(name): PyPTO-Gym's target SoC of a test")
 
 
+def pytest_sessionfinish(session):
+    """Under pytest-xdist (`make check-python` runs `-n logical --dist loadfile`) the
+    corpus table is filled in the worker that ran test_pypto_gym.py: hand it
+    to the controller, which prints it (pytest_testnodedown)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    corpus = sys.modules.get("pypto_gym_corpus")
+    if workeroutput is not None and getattr(corpus, "RESULTS", None):
+        workeroutput["pypto_gym_results"] = corpus.RESULTS
+        workeroutput["pypto_gym_unexercised"] = getattr(corpus, "UNEXERCISED", None) or {}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    results = getattr(node, "workeroutput", {}).get("pypto_gym_results")
+    if results:
+        import pypto_gym_corpus as corpus
+
+        corpus.RESULTS = getattr(corpus, "RESULTS", None) or {}
+        corpus.RESULTS.update(results)
+        corpus.UNEXERCISED = node.workeroutput.get("pypto_gym_unexercised") or {}
+
+
 def pytest_terminal_summary(terminalreporter):
     """The PyPTO-Gym corpus table (test_pypto_gym.py), when it ran: one row
     per case, one status per column, then each non-ok cell's reason."""
