@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::pto {
 #define GEN_PASS_DEF_JOINKERNELUNITSPASS
@@ -39,18 +40,61 @@ struct JoinKernelUnitsPass
       return markAllAnalysesPreserved();
 
     // Each unit was its own symbol table; joined, they share the module's.
+    // Names the pipeline derived in one unit (@K_main, @K_leaf_...) can meet
+    // another unit's when one kernel's name extends another's (kernels @k
+    // and @k_main): the derived symbol is renamed within its unit, as
+    // pto-outline would have named it seeing the whole module. Every name
+    // is collected first so that a new name takes none of them.
+    llvm::DenseSet<StringAttr> taken;
+    auto symbolName = [](Operation &op) {
+      return op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    };
+    for (Operation &op : module.getOps())
+      if (StringAttr name = symbolName(op))
+        taken.insert(name);
+    for (ModuleOp unit : units)
+      for (Operation &op : unit.getOps())
+        if (StringAttr name = symbolName(op))
+          taken.insert(name);
+    // Renames `op`, a symbol of `unit`, and its uses there (only the unit
+    // refers to it: the split moved a kernel's symbols with it).
+    auto renameInUnit = [&](Operation *op, ModuleOp unit) -> StringAttr {
+      StringRef old = symbolName(*op).getValue();
+      StringAttr fresh;
+      for (unsigned n = 1;; ++n) {
+        fresh = StringAttr::get(op->getContext(), old + "_" + Twine(n));
+        if (taken.insert(fresh).second)
+          break;
+      }
+      if (failed(SymbolTable::replaceAllSymbolUses(op, fresh,
+                                                   &unit.getBodyRegion())))
+        return StringAttr();
+      SymbolTable::setSymbolName(op, fresh);
+      return fresh;
+    };
     // The symbol of each top-level op, with the unit it comes from (null:
     // from the module itself).
     llvm::DenseMap<StringAttr, std::pair<Operation *, ModuleOp>> defined;
     auto define = [&](Operation &op, ModuleOp from) {
-      auto name =
-          op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+      StringAttr name = symbolName(op);
       if (!name)
         return success();
       auto [it, inserted] = defined.try_emplace(name, &op, from);
       if (inserted)
         return success();
-      ModuleOp other = it->second.second;
+      auto [otherOp, other] = it->second;
+      if (from && !isa<KernelOp>(op)) {
+        if (StringAttr fresh = renameInUnit(&op, from)) {
+          defined.try_emplace(fresh, &op, from);
+          return success();
+        }
+      } else if (from && other && !isa<KernelOp>(otherOp)) {
+        if (StringAttr fresh = renameInUnit(otherOp, other)) {
+          defined.try_emplace(fresh, otherOp, other);
+          it->second = {&op, from};
+          return success();
+        }
+      }
       InFlightDiagnostic diag = op.emitError()
                                 << "pto-join-kernel-units: symbol @"
                                 << name.getValue() << " is defined ";
@@ -60,10 +104,8 @@ struct JoinKernelUnitsPass
       else
         diag << "in the module and by the unit of kernel @"
              << unitKernelName(from);
-      diag << "; the names the pipeline derives from a kernel's name (@K_"
-              "main, @K_leaf_...) met: rename one of the kernels or the "
-              "symbol";
-      diag.attachNote(it->second.first->getLoc()) << "other definition";
+      diag << "; rename one of them";
+      diag.attachNote(otherOp->getLoc()) << "other definition";
       return failure();
     };
     for (Operation &op : module.getOps())
@@ -83,8 +125,9 @@ struct JoinKernelUnitsPass
     }
     // The ops were verified in their units after the last pass that changed
     // them and are only moved here. A symbol reference resolved in its unit
-    // to an op that is now in the module under the same, unique (checked
-    // above) name, so it resolves to the same op. The module is valid
+    // to an op that is now in the module under the same name (or the new
+    // one it and its uses got above), unique there, so it resolves to the
+    // same op. The module is valid
     // without the pass manager verifying it, which would walk every
     // kernel's IR once more, cold (docs/CompileTime.md). The analyses
     // cached for the units are dropped with them.
