@@ -688,14 +688,16 @@ def JoinKernelUnitsPass : Pass<"pto-join-kernel-units", "::mlir::ModuleOp"> {
   let description = [{
     Undoes `pto-split-kernel-units`: the ops of each nested module marked
     `pto.kernel_unit` take its place in the outer module, in order, and the
-    unit is erased. Two units may each have created a symbol of one name
-    (kernels `@a` and `@a_leaf_vec` give names that can meet); that is an
-    error naming the symbol and both units' kernels. Linear in the number of
-    top-level ops.
+    unit is erased. A name one unit derived from its kernel's (`@k_main`,
+    `@k_leaf_...`) may meet another unit's when one kernel's name extends
+    another's: the derived symbol is renamed within its unit, with its uses
+    (`@k_main_1`), to a name no other symbol has. A kernel meeting a symbol
+    of the outer module itself is an error naming both. Linear in the number
+    of top-level ops (a rename also walks its unit).
 
     The ops were verified inside their units; the join only moves them, and
     a symbol reference resolves to the same op after the move as long as the
-    names are unique, which the join checks. So the join declares the IR
+    names are unique, which the join ensures. So the join declares the IR
     otherwise unchanged and the pass manager does not verify the whole
     module once more (docs/CompileTime.md).
   }];
