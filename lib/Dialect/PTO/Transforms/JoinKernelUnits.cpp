@@ -90,8 +90,9 @@ struct JoinKernelUnitsPass
         }
       } else if (from && other && !isa<KernelOp>(otherOp)) {
         if (StringAttr fresh = renameInUnit(otherOp, other)) {
-          defined.try_emplace(fresh, otherOp, other);
+          // Before the insertion below, which may move the map's entries.
           it->second = {&op, from};
+          defined.try_emplace(fresh, otherOp, other);
           return success();
         }
       }
