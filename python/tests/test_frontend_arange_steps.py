@@ -11,8 +11,7 @@ import numpy as np
 
 import pto_mlir.frontend as pypto
 from pto_mlir import codegen
-from pto_mlir.tools import run_tool
-from tile_graph_and_cpp import assert_tile_graph_and_cpp_equal
+from tile_graph_and_cpp import assert_tile_graph_and_cpp_equal, write_verified
 
 F32, I32 = pypto.DT_FP32, pypto.DT_INT32
 
@@ -61,10 +60,7 @@ def test_arange_steps_in_every_column(tmp_path):
     traced.run(*(direct[k] for k in NAMES))
     for name in NAMES:
         np.testing.assert_array_equal(direct[name], want[name], err_msg=f"pto-run: {name}")
-    source = tmp_path / "kernel.mlir"
-    source.write_text(traced.mlir)
-    r = run_tool("pto-opt", source, "--verify-diagnostics")
-    assert r.returncode == 0, r.stderr
+    source = write_verified(traced, tmp_path)
     # Integer sequences and dyadic float steps are exact at every level.
     exact = {k: want[k] for k in ("ints", "down", "halves", "ones")}
     assert_tile_graph_and_cpp_equal(source, tmp_path, _outputs(), DTYPES, exact)

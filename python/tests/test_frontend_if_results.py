@@ -13,8 +13,7 @@ import pytest
 
 import pto_mlir.frontend as pypto
 from pto_mlir.frontend import TraceError
-from pto_mlir.tools import run_tool
-from tile_graph_and_cpp import assert_tile_graph_and_cpp_equal
+from tile_graph_and_cpp import assert_tile_graph_and_cpp_equal, write_verified
 
 F32 = pypto.DT_FP32
 ROWS = 13
@@ -95,6 +94,19 @@ CASES = {
 }
 
 
+def _assert_every_column(traced, tmp_path, x, y, reference=None):
+    """pto-run (against `reference(x)` in float64 when given), the verifier,
+    the tile graph and the emitted C++ (both bit for bit to pto-run)."""
+    direct = y.copy()
+    traced.run(x, direct)
+    if reference is not None:
+        np.testing.assert_allclose(direct, reference(x.astype(np.float64)),
+                                   rtol=1e-6, atol=1e-6)
+    source = write_verified(traced, tmp_path)
+    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
+                                    {"y": direct})
+
+
 def _inputs():
     x = np.random.default_rng(7).standard_normal((ROWS, 64)).astype(np.float32)
     return x, np.zeros((ROWS, 64), np.float32)
@@ -121,16 +133,7 @@ def test_partially_valid_extents_go_through_the_if():
 def test_tile_graph_and_emitted_cpp_agree(tmp_path):
     x, y = _inputs()
     traced = both_branches.trace(x=(None, 64), y=(None, 64))
-    direct = y.copy()
-    traced.run(x, direct)
-    np.testing.assert_allclose(direct, both_branches_reference(x.astype(np.float64)),
-                               rtol=1e-6, atol=1e-6)
-    source = tmp_path / "kernel.mlir"
-    source.write_text(traced.mlir)
-    r = run_tool("pto-opt", source, "--verify-diagnostics")
-    assert r.returncode == 0, r.stderr
-    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
-                                    {"y": direct})
+    _assert_every_column(traced, tmp_path, x, y, both_branches_reference)
 
 
 def test_a_name_not_read_after_the_if_costs_nothing():
@@ -369,16 +372,7 @@ def test_an_if_result_read_after_its_loop_is_the_last_iteration_s(tmp_path):
     assert "pto.view %u_if[0, 0] valid [%u_if_valid0_1, %u_if_valid1_1]" in traced.mlir
     x, _ = _inputs()
     y = np.zeros((16, 64), np.float32)
-    direct = y.copy()
-    traced.run(x, direct)
-    np.testing.assert_allclose(direct, after_loop_reference(x.astype(np.float64)),
-                               rtol=1e-6, atol=1e-6)
-    source = tmp_path / "kernel.mlir"
-    source.write_text(traced.mlir)
-    r = run_tool("pto-opt", source, "--verify-diagnostics")
-    assert r.returncode == 0, r.stderr
-    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, {"x": "fp32", "y": "fp32"},
-                                    {"y": direct})
+    _assert_every_column(traced, tmp_path, x, y, after_loop_reference)
 
 
 def test_an_if_result_read_after_an_outer_if_is_located():
@@ -412,12 +406,7 @@ def test_scalar_results_in_the_tile_graph_and_emitted_cpp(tmp_path):
     traced = scalar_offsets.trace()
     x = np.arange(16 * 64, dtype=np.float32).reshape(16, 64)
     y = np.zeros((16, 64), np.float32)
-    direct = y.copy()
-    traced.run(x, direct)
-    source = tmp_path / "kernel.mlir"
-    source.write_text(traced.mlir)
-    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
-                                    {"y": direct})
+    _assert_every_column(traced, tmp_path, x, y)
 
 @pypto.jit
 def condition_results(x: pypto.Tensor([24, 64], F32), y: pypto.Tensor([24, 64], F32)):
@@ -454,16 +443,7 @@ def test_conditions_assigned_in_the_branches_are_i1_results(tmp_path):
     assert "scf.if %double -> (index, index)" in traced.mlir
     x = np.random.default_rng(3).standard_normal((24, 64)).astype(np.float32)
     y = np.zeros_like(x)
-    direct = y.copy()
-    traced.run(x, direct)
-    np.testing.assert_allclose(direct, condition_results_reference(x.astype(np.float64)),
-                               rtol=1e-6, atol=1e-6)
-    source = tmp_path / "kernel.mlir"
-    source.write_text(traced.mlir)
-    r = run_tool("pto-opt", source, "--verify-diagnostics")
-    assert r.returncode == 0, r.stderr
-    assert_tile_graph_and_cpp_equal(source, tmp_path, {"x": x, "y": y}, F32_ARGS,
-                                    {"y": direct})
+    _assert_every_column(traced, tmp_path, x, y, condition_results_reference)
 
 
 def test_unread_conditions_cost_nothing():

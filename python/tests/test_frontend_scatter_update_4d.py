@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 import pto_mlir.frontend as pypto
-from pto_mlir.tools import run_tool
-from tile_graph_and_cpp import assert_tile_graph_and_cpp_equal
+from tile_graph_and_cpp import assert_tile_graph_and_cpp_equal, write_verified
 
 F32, I32 = pypto.DT_FP32, pypto.DT_INT32
 
@@ -69,10 +68,7 @@ def test_the_4d_form_in_every_column(tmp_path):
     traced.run(*(direct[k] for k in ("cache", "x", "slots", "block", "block_out", "pairs")))
     for name in want:
         np.testing.assert_array_equal(direct[name], want[name], err_msg=f"pto-run: {name}")
-    source = tmp_path / "kernel.mlir"
-    source.write_text(traced.mlir)
-    r = run_tool("pto-opt", source, "--verify-diagnostics")
-    assert r.returncode == 0, r.stderr
+    source = write_verified(traced, tmp_path)
     assert_tile_graph_and_cpp_equal(source, tmp_path, inputs, DTYPES, want)
 
 

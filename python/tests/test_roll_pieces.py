@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from pto_mlir import codegen, sk16_ir
@@ -37,6 +36,23 @@ def _leaf_bodies(cpp: str) -> dict[str, str]:
     return bodies
 
 
+def _assert_rolled_equals_straight(tmp_path: Path, case, seed: int, straight_cpp: Path,
+                                   rolled_cpp: Path) -> None:
+    """Both files built at -O0 and run on one input of `case`: dQ/dK/dV equal
+    bit for bit, and the rolled ones match the golden."""
+    inputs = sk16.make_inputs(case, seed=seed)
+    outputs = {}
+    for name, cpp in (("straight", straight_cpp), ("rolled", rolled_cpp)):
+        exe = codegen.compile_cpp(cpp, opt="-O0")
+        outputs[name], _ = codegen.run(exe, tmp_path / f"run_{name}", inputs, sk16.DTYPES,
+                                       sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
+    for name in sk16.OUTPUT_NAMES:
+        a, b = outputs["straight"][name], outputs["rolled"][name]
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert a.tobytes() == b.tobytes(), f"{name} differs between straight and rolled leaves"
+    sk16.assert_matches_golden(outputs["rolled"], sk16.golden_backward(inputs, case.N, case.D))
+
+
 def test_rolled_leaves_match_straight_line_bit_for_bit(tmp_path):
     case = sk16.CASES["test_09"]  # N=8, D=64, ragged sequence lengths
     source = tmp_path / "sk16.mlir"
@@ -54,17 +70,7 @@ def test_rolled_leaves_match_straight_line_bit_for_bit(tmp_path):
     assert len(looped) >= 1, looped
     assert len(rolled.splitlines()) < len(straight.splitlines())
 
-    inputs = sk16.make_inputs(case, seed=11)
-    outputs = {}
-    for name, cpp in (("straight", straight_cpp), ("rolled", rolled_cpp)):
-        exe = codegen.compile_cpp(cpp, opt="-O0")
-        outputs[name], _ = codegen.run(exe, tmp_path / f"run_{name}", inputs, sk16.DTYPES,
-                                       sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
-    for name in sk16.OUTPUT_NAMES:
-        a, b = outputs["straight"][name], outputs["rolled"][name]
-        assert a.dtype == b.dtype and a.shape == b.shape
-        assert a.tobytes() == b.tobytes(), f"{name} differs between straight and rolled leaves"
-    sk16.assert_matches_golden(outputs["rolled"], sk16.golden_backward(inputs, case.N, case.D))
+    _assert_rolled_equals_straight(tmp_path, case, 11, straight_cpp, rolled_cpp)
 
 
 def _a3_source(tmp_path: Path, heads: int, head_dim: int) -> Path:
@@ -109,13 +115,4 @@ def test_a3_rolled_cube_leaves_match_straight_line_bit_for_bit(tmp_path):
     cube = [name for name in rolled if re.search(r"_C[12]_\d+$", name)]
     assert cube and all("for (" in rolled[name] for name in cube), cube
 
-    inputs = sk16.make_inputs(case, seed=5)
-    outputs = {}
-    for name, cpp in (("straight", straight_cpp), ("rolled", rolled_cpp)):
-        exe = codegen.compile_cpp(cpp, opt="-O0")
-        outputs[name], _ = codegen.run(exe, tmp_path / f"run_{name}", inputs, sk16.DTYPES,
-                                       sk16.OUTPUT_NAMES, names=sk16.INPUT_NAMES)
-    for name in sk16.OUTPUT_NAMES:
-        assert outputs["straight"][name].tobytes() == outputs["rolled"][name].tobytes(), \
-            f"{name} differs between straight and rolled leaves"
-    sk16.assert_matches_golden(outputs["rolled"], sk16.golden_backward(inputs, case.N, case.D))
+    _assert_rolled_equals_straight(tmp_path, case, 5, straight_cpp, rolled_cpp)

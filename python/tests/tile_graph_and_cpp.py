@@ -10,7 +10,17 @@ from pathlib import Path
 import numpy as np
 
 from pto_mlir import codegen
-from pto_mlir.tools import run_tile_graph
+from pto_mlir.tools import run_tile_graph, run_tool
+
+
+def write_verified(traced, directory: Path) -> Path:
+    """Writes the traced kernel to DIRECTORY/kernel.mlir and asserts
+    `pto-opt` parses and verifies it with no diagnostic."""
+    source = Path(directory) / "kernel.mlir"
+    source.write_text(traced.mlir)
+    r = run_tool("pto-opt", source, "--verify-diagnostics")
+    assert r.returncode == 0, r.stderr
+    return source
 
 
 def assert_tile_graph_and_cpp_equal(source: Path, directory: Path, inputs: dict,

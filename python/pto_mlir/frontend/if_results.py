@@ -258,28 +258,28 @@ class RuntimeIf:
     def _scalar_result(self, name: str, then, other) -> Scalar:
         """``name`` is a symbolic scalar (or ints that differ) after the
         ``if``: a result of the ``scf.if``, each branch yielding its value."""
-        op, tracer = self.op, self.tracer
-        yields = [end.value if isinstance(end, _ScalarEnd) else tracer.constant(end)
+        yields = [end.value if isinstance(end, _ScalarEnd) else self.tracer.constant(end)
                   for end in (then, other)]
-        result = Value("index", name, op=op, block=op.block)
-        op.results.append(result)
-        op.fields.setdefault("then_yield", []).append(yields[0])
-        op.fields.setdefault("else_yield", []).append(yields[1])
-        _scalar_state(tracer)["results"].append(result)
-        return Scalar("value", (result,), op.block, name)
+        result = self._yielded_result("index", name, yields)
+        return Scalar("value", (result,), self.op.block, name)
 
     def _condition_result(self, name: str, then, other) -> Condition:
         """``name`` is a run-time condition (or bools that differ) after the
         ``if``: an ``i1`` result of the ``scf.if``."""
-        op, tracer = self.op, self.tracer
-        yields = [end.value if isinstance(end, _ConditionEnd) else tracer.constant(int(end), "i1")
-                  for end in (then, other)]
-        result = Value("i1", name, op=op, block=op.block)
+        yields = [end.value if isinstance(end, _ConditionEnd)
+                  else self.tracer.constant(int(end), "i1") for end in (then, other)]
+        return Condition(self._yielded_result("i1", name, yields), name)
+
+    def _yielded_result(self, type_: str, name: str, yields) -> Value:
+        """A new result of the ``scf.if`` of type ``type_``, the then and else
+        branches yielding ``yields``."""
+        op = self.op
+        result = Value(type_, name, op=op, block=op.block)
         op.results.append(result)
         op.fields.setdefault("then_yield", []).append(yields[0])
         op.fields.setdefault("else_yield", []).append(yields[1])
-        _scalar_state(tracer)["results"].append(result)
-        return Condition(result, name)
+        _scalar_state(self.tracer)["results"].append(result)
+        return result
 
     def _result(self, name: str):
         then, other = (ends.get(name, _MISSING) for ends in self.ends)
